@@ -1,0 +1,15 @@
+//! Pure shop rules with no I/O: identifiers, money, the sale calendar, and the validated
+//! shapes of events that every other crate works with.
+
+pub mod event;
+pub mod event_key;
+pub mod flag;
+pub mod money;
+pub mod paging;
+pub mod time;
+
+pub use event::{Banner, EventInput, EventSpec, FieldError, Package, SaleState, SaleStatus};
+pub use event_key::EventKey;
+pub use flag::Flag;
+pub use money::Money;
+pub use paging::PageRequest;

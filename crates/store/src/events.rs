@@ -1,0 +1,351 @@
+//! Events with their price tiers and banners: written whole (create or update by key) and
+//! read for the catalogue.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use raceshot_domain::event::{Banner, EventSpec, Package, SaleStatus};
+use raceshot_domain::{EventKey, Money};
+
+use sqlx::AssertSqlSafe;
+
+use crate::macros::{in_tx, on_pool};
+use crate::{Result, Store, StoreError, from_millis, millis};
+
+/// An event as stored, with the operator-side state the spec's fields do not carry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub id: i64,
+    pub spec: EventSpec,
+    /// An operator ended the sale before `on_sale_end`.
+    pub sale_closed: bool,
+    /// Hidden events are not listed and cannot be opened.
+    pub visible: bool,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// What writing an event did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    Created(i64),
+    Updated(i64),
+}
+
+impl Written {
+    pub fn id(self) -> i64 {
+        match self {
+            Written::Created(id) | Written::Updated(id) => id,
+        }
+    }
+}
+
+const COLUMNS: &str = "id, event_key, title, cover_url, event_date_text, event_date, province, \
+    on_sale_start, on_sale_end, is_hybrid, is_mhao, mhao_price, is_mhao_hybrid, \
+    hybrid_mhao_price, is_event_stage, is_free_download, is_free_download_keep_contract, \
+    caption_button_buy_all, face_threshold, max_face_search, pin, sale_closed, visible, \
+    updated_at";
+
+#[derive(sqlx::FromRow)]
+struct EventRow {
+    id: i64,
+    event_key: String,
+    title: String,
+    cover_url: String,
+    event_date_text: String,
+    event_date: String,
+    province: String,
+    on_sale_start: i64,
+    on_sale_end: i64,
+    is_hybrid: bool,
+    is_mhao: bool,
+    mhao_price: Option<i64>,
+    is_mhao_hybrid: bool,
+    hybrid_mhao_price: Option<i64>,
+    is_event_stage: bool,
+    is_free_download: bool,
+    is_free_download_keep_contract: bool,
+    caption_button_buy_all: String,
+    face_threshold: f64,
+    max_face_search: i64,
+    pin: bool,
+    sale_closed: bool,
+    visible: bool,
+    updated_at: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct PackageRow {
+    event_id: i64,
+    kind: String,
+    name: String,
+    name_en: String,
+    number_of_photo: i64,
+    price: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct BannerRow {
+    image_url: String,
+    link_url: String,
+}
+
+fn corrupt(what: &str, e: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(format!("{what}: {e}"))
+}
+
+fn money(satang: i64) -> Result<Money> {
+    Money::from_satang(satang).map_err(|e| corrupt("price", e))
+}
+
+impl EventRow {
+    fn into_event(self, packages: &[PackageRow]) -> Result<Event> {
+        let tiers = |kind: &str| -> Result<Vec<Package>> {
+            packages
+                .iter()
+                .filter(|p| p.event_id == self.id && p.kind == kind)
+                .map(|p| {
+                    Ok(Package {
+                        name: p.name.clone(),
+                        name_en: p.name_en.clone(),
+                        number_of_photo: u32::try_from(p.number_of_photo)
+                            .map_err(|e| corrupt("number_of_photo", e))?,
+                        price: money(p.price)?,
+                    })
+                })
+                .collect()
+        };
+        Ok(Event {
+            id: self.id,
+            spec: EventSpec {
+                key: EventKey::parse(&self.event_key).map_err(|e| corrupt("event_key", e))?,
+                title: self.title,
+                cover_url: self.cover_url,
+                event_date_text: self.event_date_text,
+                event_date: NaiveDate::parse_from_str(&self.event_date, "%Y-%m-%d")
+                    .map_err(|e| corrupt("event_date", e))?,
+                province: self.province,
+                on_sale_start: from_millis(self.on_sale_start)?,
+                on_sale_end: from_millis(self.on_sale_end)?,
+                is_hybrid: self.is_hybrid,
+                is_mhao: self.is_mhao,
+                mhao_price: self.mhao_price.map(money).transpose()?,
+                is_mhao_hybrid: self.is_mhao_hybrid,
+                hybrid_mhao_price: self.hybrid_mhao_price.map(money).transpose()?,
+                is_event_stage: self.is_event_stage,
+                is_free_download: self.is_free_download,
+                is_free_download_keep_contract: self.is_free_download_keep_contract,
+                caption_button_buy_all: self.caption_button_buy_all,
+                face_threshold: self.face_threshold,
+                max_face_search: u32::try_from(self.max_face_search)
+                    .map_err(|e| corrupt("max_face_search", e))?,
+                pin: self.pin,
+                packages: tiers("standard")?,
+                hybrid_packages: tiers("hybrid")?,
+                banners: Vec::new(),
+            },
+            sale_closed: self.sale_closed,
+            visible: self.visible,
+            updated_at: from_millis(self.updated_at)?,
+        })
+    }
+}
+
+/// `WHERE` clause of each sale status; `$1` is now in milliseconds.
+fn status_filter(status: SaleStatus) -> &'static str {
+    match status {
+        SaleStatus::OnSale => "NOT sale_closed AND on_sale_start <= $1 AND on_sale_end >= $1",
+        SaleStatus::Soon => "NOT sale_closed AND on_sale_start > $1",
+        SaleStatus::Closed => "(sale_closed OR on_sale_end < $1)",
+    }
+}
+
+fn status_order(status: SaleStatus) -> &'static str {
+    match status {
+        // Pinned first, then the newest race.
+        SaleStatus::OnSale | SaleStatus::Closed => "pin DESC, event_date DESC, id DESC",
+        // The next sale to open first.
+        SaleStatus::Soon => "on_sale_start ASC, id ASC",
+    }
+}
+
+fn placeholders(from: usize, count: usize) -> String {
+    (from..from + count).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
+}
+
+impl Store {
+    /// Creates the event, or replaces every field, tier and banner of the event with the
+    /// same key; all of `events` or none of them.
+    pub async fn write_events(&self, events: &[EventSpec], now: DateTime<Utc>) -> Result<Vec<Written>> {
+        let now = millis(now);
+        let written = in_tx!(self, tx => {
+            let mut written = Vec::with_capacity(events.len());
+            for e in events {
+                let (id, created_at): (i64, i64) = sqlx::query_as(
+                    "INSERT INTO events (event_key, title, cover_url, event_date_text, event_date, \
+                        province, on_sale_start, on_sale_end, is_hybrid, is_mhao, mhao_price, \
+                        is_mhao_hybrid, hybrid_mhao_price, is_event_stage, is_free_download, \
+                        is_free_download_keep_contract, caption_button_buy_all, face_threshold, \
+                        max_face_search, pin, created_at, updated_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, \
+                        $16, $17, $18, $19, $20, $21, $21) \
+                     ON CONFLICT (event_key) DO UPDATE SET title = excluded.title, \
+                        cover_url = excluded.cover_url, event_date_text = excluded.event_date_text, \
+                        event_date = excluded.event_date, province = excluded.province, \
+                        on_sale_start = excluded.on_sale_start, on_sale_end = excluded.on_sale_end, \
+                        is_hybrid = excluded.is_hybrid, is_mhao = excluded.is_mhao, \
+                        mhao_price = excluded.mhao_price, is_mhao_hybrid = excluded.is_mhao_hybrid, \
+                        hybrid_mhao_price = excluded.hybrid_mhao_price, \
+                        is_event_stage = excluded.is_event_stage, \
+                        is_free_download = excluded.is_free_download, \
+                        is_free_download_keep_contract = excluded.is_free_download_keep_contract, \
+                        caption_button_buy_all = excluded.caption_button_buy_all, \
+                        face_threshold = excluded.face_threshold, \
+                        max_face_search = excluded.max_face_search, pin = excluded.pin, \
+                        updated_at = excluded.updated_at \
+                     RETURNING id, created_at",
+                )
+                .bind(e.key.as_str())
+                .bind(&e.title)
+                .bind(&e.cover_url)
+                .bind(&e.event_date_text)
+                .bind(e.event_date.format("%Y-%m-%d").to_string())
+                .bind(&e.province)
+                .bind(millis(e.on_sale_start))
+                .bind(millis(e.on_sale_end))
+                .bind(e.is_hybrid)
+                .bind(e.is_mhao)
+                .bind(e.mhao_price.map(Money::satang))
+                .bind(e.is_mhao_hybrid)
+                .bind(e.hybrid_mhao_price.map(Money::satang))
+                .bind(e.is_event_stage)
+                .bind(e.is_free_download)
+                .bind(e.is_free_download_keep_contract)
+                .bind(&e.caption_button_buy_all)
+                .bind(e.face_threshold)
+                .bind(i64::from(e.max_face_search))
+                .bind(e.pin)
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await?;
+
+                sqlx::query("DELETE FROM event_packages WHERE event_id = $1")
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                for (kind, list) in [("standard", &e.packages), ("hybrid", &e.hybrid_packages)] {
+                    for (position, p) in list.iter().enumerate() {
+                        sqlx::query(
+                            "INSERT INTO event_packages (event_id, kind, position, name, name_en, \
+                                number_of_photo, price) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                        )
+                        .bind(id)
+                        .bind(kind)
+                        .bind(position as i64)
+                        .bind(&p.name)
+                        .bind(&p.name_en)
+                        .bind(i64::from(p.number_of_photo))
+                        .bind(p.price.satang())
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                }
+                sqlx::query("DELETE FROM banners WHERE event_id = $1")
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                for (position, b) in e.banners.iter().enumerate() {
+                    sqlx::query(
+                        "INSERT INTO banners (event_id, position, image_url, link_url) \
+                         VALUES ($1, $2, $3, $4)",
+                    )
+                    .bind(id)
+                    .bind(position as i64)
+                    .bind(&b.image_url)
+                    .bind(&b.link_url)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                written.push(if created_at == now { Written::Created(id) } else { Written::Updated(id) });
+            }
+            written
+        });
+        Ok(written)
+    }
+
+    /// A visible event by key, with its tiers and banners.
+    pub async fn event_by_key(&self, key: &EventKey) -> Result<Option<Event>> {
+        let sql = format!("SELECT {COLUMNS} FROM events WHERE event_key = $1 AND visible");
+        let row: Option<EventRow> =
+            on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).bind(key.as_str()).fetch_optional(pool).await)?;
+        let Some(row) = row else { return Ok(None) };
+        let id = row.id;
+        let packages = self.packages_of(&[id]).await?;
+        let banners: Vec<BannerRow> = on_pool!(self, pool => sqlx::query_as(
+            "SELECT image_url, link_url FROM banners WHERE event_id = $1 ORDER BY position")
+            .bind(id).fetch_all(pool).await)?;
+        let mut event = row.into_event(&packages)?;
+        event.spec.banners = banners
+            .into_iter()
+            .map(|b| Banner { image_url: b.image_url, link_url: b.link_url })
+            .collect();
+        Ok(Some(event))
+    }
+
+    /// One page of visible events in a sale status at `now`, pinned events first.
+    pub async fn events_in_status(
+        &self,
+        status: SaleStatus,
+        now: DateTime<Utc>,
+        limit: i64,
+        offset: i64,
+    ) -> Result<Vec<Event>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM events WHERE visible AND {} ORDER BY {} LIMIT $2 OFFSET $3",
+            status_filter(status),
+            status_order(status)
+        );
+        let rows: Vec<EventRow> = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone()))
+            .bind(millis(now)).bind(limit).bind(offset).fetch_all(pool).await)?;
+        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        let packages = self.packages_of(&ids).await?;
+        rows.into_iter().map(|r| r.into_event(&packages)).collect()
+    }
+
+    pub async fn count_events_in_status(&self, status: SaleStatus, now: DateTime<Utc>) -> Result<i64> {
+        let sql = format!("SELECT COUNT(*) FROM events WHERE visible AND {}", status_filter(status));
+        let (n,): (i64,) =
+            on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).bind(millis(now)).fetch_one(pool).await)?;
+        Ok(n)
+    }
+
+    /// The carousel: shop-wide slides, then the slides of events on sale at `now`.
+    pub async fn banners_on_sale(&self, now: DateTime<Utc>) -> Result<Vec<Banner>> {
+        let sql = format!(
+            "SELECT b.image_url, b.link_url FROM banners b LEFT JOIN events e ON e.id = b.event_id \
+             WHERE b.event_id IS NULL OR (e.visible AND e.id IN \
+                (SELECT id FROM events WHERE {})) \
+             ORDER BY b.event_id IS NOT NULL, e.pin DESC, e.event_date DESC, b.event_id, b.position",
+            status_filter(SaleStatus::OnSale)
+        );
+        let rows: Vec<BannerRow> =
+            on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).bind(millis(now)).fetch_all(pool).await)?;
+        Ok(rows.into_iter().map(|b| Banner { image_url: b.image_url, link_url: b.link_url }).collect())
+    }
+
+    async fn packages_of(&self, event_ids: &[i64]) -> Result<Vec<PackageRow>> {
+        if event_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT event_id, kind, name, name_en, number_of_photo, price FROM event_packages \
+             WHERE event_id IN ({}) ORDER BY event_id, kind, position",
+            placeholders(1, event_ids.len())
+        );
+        let rows = on_pool!(self, pool => {
+            let mut q = sqlx::query_as(AssertSqlSafe(sql.clone()));
+            for id in event_ids {
+                q = q.bind(*id);
+            }
+            q.fetch_all(pool).await
+        })?;
+        Ok(rows)
+    }
+}

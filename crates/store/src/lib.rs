@@ -1,0 +1,142 @@
+//! All persistent state: SQL (SQLite or PostgreSQL, chosen by the database URL) and object
+//! storage (a local directory or S3). Knows nothing of HTTP.
+//!
+//! Both SQL backends run the very same query text: every query is written once with `$n`
+//! placeholders (which SQLite also understands) and the [`on_pool!`]/[`in_tx!`] macros
+//! compile it once per backend, so each backend keeps its native types and there is no
+//! second copy of any query to drift. Only the schema (`migrations/{sqlite,postgres}`) and
+//! the odd statement that needs a backend's own feature (job claiming) differ.
+
+mod macros;
+use macros::on_pool;
+
+pub mod audit;
+pub mod error;
+pub mod events;
+pub mod jobs;
+pub mod objects;
+pub mod photos;
+pub mod settings;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+
+pub use error::StoreError;
+pub use objects::{ObjectKey, ObjectKind, Objects, StorageSettings, StoredName};
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// Which SQL engine a store talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn of_url(url: &str) -> Result<Self> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Ok(Backend::Postgres)
+        } else if url.starts_with("sqlite:") {
+            Ok(Backend::Sqlite)
+        } else {
+            Err(StoreError::Config(
+                "database url must start with sqlite: or postgres://".to_owned(),
+            ))
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct DatabaseSettings {
+    pub url: String,
+    pub max_connections: u32,
+    /// How long a query waits for a connection (and SQLite for a lock) before failing.
+    pub acquire_timeout: Duration,
+}
+
+#[derive(Clone)]
+pub(crate) enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// The store: one handle, cheap to clone, shared by every request and job.
+#[derive(Clone)]
+pub struct Store {
+    pub(crate) pool: Pool,
+}
+
+impl Store {
+    pub async fn connect(settings: &DatabaseSettings) -> Result<Self> {
+        let pool = match Backend::of_url(&settings.url)? {
+            Backend::Sqlite => {
+                let options = SqliteConnectOptions::from_str(&settings.url)?
+                    .create_if_missing(true)
+                    .journal_mode(SqliteJournalMode::Wal)
+                    .synchronous(SqliteSynchronous::Normal)
+                    .busy_timeout(settings.acquire_timeout)
+                    .foreign_keys(true);
+                Pool::Sqlite(
+                    SqlitePoolOptions::new()
+                        .max_connections(settings.max_connections)
+                        .acquire_timeout(settings.acquire_timeout)
+                        .connect_with(options)
+                        .await?,
+                )
+            }
+            Backend::Postgres => Pool::Postgres(
+                PgPoolOptions::new()
+                    .max_connections(settings.max_connections)
+                    .acquire_timeout(settings.acquire_timeout)
+                    .connect(&settings.url)
+                    .await?,
+            ),
+        };
+        Ok(Self { pool })
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self.pool {
+            Pool::Sqlite(_) => Backend::Sqlite,
+            Pool::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Applies every migration not yet applied; safe to run from several processes.
+    pub async fn migrate(&self) -> Result<()> {
+        match &self.pool {
+            Pool::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await?,
+            Pool::Postgres(pool) => POSTGRES_MIGRATIONS.run(pool).await?,
+        }
+        Ok(())
+    }
+
+    /// A round trip to the database, for readiness checks.
+    pub async fn ping(&self) -> Result<()> {
+        on_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        on_pool!(self, pool => pool.close().await);
+    }
+}
+
+/// Milliseconds since the Unix epoch: how instants are stored.
+pub(crate) fn millis(t: chrono::DateTime<chrono::Utc>) -> i64 {
+    t.timestamp_millis()
+}
+
+pub(crate) fn from_millis(ms: i64) -> Result<chrono::DateTime<chrono::Utc>> {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .ok_or_else(|| StoreError::Corrupt(format!("timestamp {ms} out of range")))
+}

@@ -1,0 +1,204 @@
+//! Object storage for photo files: a local directory by default, any S3-compatible service
+//! when configured. Keys are laid out per event — `{event_key}/original/{name}`,
+//! `preview/`, `thumbnail/`, `logo/` — and built only from a parsed [`EventKey`] and a
+//! [`StoredName`], never from raw user input.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use object_store::aws::AmazonS3Builder;
+use object_store::local::LocalFileSystem;
+use object_store::path::Path;
+use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
+use raceshot_domain::EventKey;
+
+use crate::{Result, StoreError};
+
+#[derive(Debug, Clone)]
+pub enum StorageSettings {
+    Local {
+        root: PathBuf,
+    },
+    S3 {
+        endpoint: Option<String>,
+        bucket: String,
+        region: String,
+        access_key_id: Option<String>,
+        secret_access_key: Option<String>,
+        path_style: bool,
+    },
+}
+
+/// The kinds of file kept for each photo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectKind {
+    Original,
+    Preview,
+    Thumbnail,
+    Logo,
+}
+
+impl ObjectKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ObjectKind::Original => "original",
+            ObjectKind::Preview => "preview",
+            ObjectKind::Thumbnail => "thumbnail",
+            ObjectKind::Logo => "logo",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        match raw {
+            "original" => Some(ObjectKind::Original),
+            "preview" => Some(ObjectKind::Preview),
+            "thumbnail" => Some(ObjectKind::Thumbnail),
+            "logo" => Some(ObjectKind::Logo),
+            _ => None,
+        }
+    }
+}
+
+/// A file name the shop chose (or checked): letters, digits, `-`, `_` and inner dots only,
+/// so it can never climb out of its folder.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StoredName(String);
+
+impl StoredName {
+    pub fn parse(raw: &str) -> Option<Self> {
+        let ok = !raw.is_empty()
+            && raw.len() <= 128
+            && !raw.starts_with('.')
+            && !raw.contains("..")
+            && raw.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        ok.then(|| StoredName(raw.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Where one file of one event lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectKey(Path);
+
+impl ObjectKey {
+    pub fn new(event: &EventKey, kind: ObjectKind, name: &StoredName) -> Self {
+        ObjectKey(Path::from_iter([event.as_str(), kind.as_str(), name.as_str()]))
+    }
+
+    /// A key outside any event, for shop-wide files (the shop's logo) and transient uploads.
+    pub fn shared(folder: &'static str, name: &StoredName) -> Self {
+        ObjectKey(Path::from_iter(["_shop", folder, name.as_str()]))
+    }
+
+    pub fn as_str(&self) -> &str {
+        self.0.as_ref()
+    }
+}
+
+/// The object store handle: cheap to clone.
+#[derive(Clone)]
+pub struct Objects {
+    inner: Arc<dyn ObjectStore>,
+}
+
+impl Objects {
+    pub fn open(settings: &StorageSettings) -> Result<Self> {
+        let inner: Arc<dyn ObjectStore> = match settings {
+            StorageSettings::Local { root } => {
+                std::fs::create_dir_all(root).map_err(|e| {
+                    StoreError::Config(format!("cannot create {}: {e}", root.display()))
+                })?;
+                Arc::new(LocalFileSystem::new_with_prefix(root)?.with_automatic_cleanup(true))
+            }
+            StorageSettings::S3 {
+                endpoint,
+                bucket,
+                region,
+                access_key_id,
+                secret_access_key,
+                path_style,
+            } => {
+                let mut b = AmazonS3Builder::new()
+                    .with_bucket_name(bucket)
+                    .with_region(region)
+                    .with_virtual_hosted_style_request(!path_style);
+                if let Some(endpoint) = endpoint {
+                    b = b.with_allow_http(endpoint.starts_with("http://")).with_endpoint(endpoint);
+                }
+                if let Some(key) = access_key_id {
+                    b = b.with_access_key_id(key);
+                }
+                if let Some(secret) = secret_access_key {
+                    b = b.with_secret_access_key(secret);
+                }
+                Arc::new(b.build()?)
+            }
+        };
+        Ok(Self { inner })
+    }
+
+    /// Writes a whole object; readers see either the old object or the new one, never a
+    /// part (local files are written aside and renamed, S3 puts are atomic).
+    pub async fn put(&self, key: &ObjectKey, data: Bytes) -> Result<()> {
+        self.inner.put(&key.0, PutPayload::from_bytes(data)).await?;
+        Ok(())
+    }
+
+    pub async fn get(&self, key: &ObjectKey) -> Result<Bytes> {
+        Ok(self.inner.get(&key.0).await?.bytes().await?)
+    }
+
+    pub async fn exists(&self, key: &ObjectKey) -> Result<bool> {
+        match self.inner.head(&key.0).await {
+            Ok(_) => Ok(true),
+            Err(object_store::Error::NotFound { .. }) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Removes an object; removing one that is not there is not an error.
+    pub async fn delete(&self, key: &ObjectKey) -> Result<()> {
+        match self.inner.delete(&key.0).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Proves the store answers: a missing object is a fine answer.
+    pub async fn ping(&self) -> Result<()> {
+        match self.inner.head(&Path::from("_shop/readiness-probe")).await {
+            Ok(_) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The underlying store, for streaming reads and presigned URLs.
+    pub fn raw(&self) -> &Arc<dyn ObjectStore> {
+        &self.inner
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_laid_out_per_event() {
+        let key = EventKey::parse("demo").ok();
+        let name = StoredName::parse("ab12.jpg");
+        let got = key.zip(name).map(|(k, n)| ObjectKey::new(&k, ObjectKind::Thumbnail, &n));
+        assert_eq!(got.as_ref().map(ObjectKey::as_str), Some("demo/thumbnail/ab12.jpg"));
+    }
+
+    #[test]
+    fn stored_names_cannot_traverse() {
+        for bad in ["", "../x", "a/b", ".hidden", "a..b", "a b", "x\\y", "ก.jpg"] {
+            assert_eq!(StoredName::parse(bad), None, "{bad}");
+        }
+        assert!(StoredName::parse("IMG_0001.JPG").is_some());
+    }
+}

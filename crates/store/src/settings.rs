@@ -1,0 +1,26 @@
+//! Shop-wide settings an operator changes at run time (e.g. `PAYMENT_GATEWAY`).
+
+use chrono::{DateTime, Utc};
+
+use crate::macros::on_pool;
+use crate::{Result, Store, millis};
+
+impl Store {
+    pub async fn setting(&self, name: &str) -> Result<Option<String>> {
+        let row: Option<(String,)> = on_pool!(self, pool =>
+            sqlx::query_as("SELECT value FROM settings WHERE name = $1")
+                .bind(name).fetch_optional(pool).await)?;
+        Ok(row.map(|(v,)| v))
+    }
+
+    /// Sets a value; `secret` values are never returned by listings meant for people.
+    pub async fn put_setting(&self, name: &str, value: &str, secret: bool, now: DateTime<Utc>) -> Result<()> {
+        on_pool!(self, pool => sqlx::query(
+            "INSERT INTO settings (name, value, secret, updated_at) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (name) DO UPDATE SET value = excluded.value, secret = excluded.secret, \
+             updated_at = excluded.updated_at")
+            .bind(name).bind(value).bind(secret).bind(millis(now))
+            .execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+}
