@@ -130,7 +130,10 @@ pub struct FieldError {
 
 impl FieldError {
     pub fn new(field: impl Into<String>, message: impl ToString) -> Self {
-        Self { field: field.into(), message: message.to_string() }
+        Self {
+            field: field.into(),
+            message: message.to_string(),
+        }
     }
 }
 
@@ -170,7 +173,10 @@ impl Problems {
             || value.starts_with("http://")
             || (value.starts_with('/') && !value.starts_with("//"));
         if !ok {
-            self.add(field, "must be an http(s) address or a path starting with /");
+            self.add(
+                field,
+                "must be an http(s) address or a path starting with /",
+            );
         }
         value
     }
@@ -185,30 +191,40 @@ impl EventInput {
         let cover_url = p.url("coverurl", &self.coverurl, false);
         let event_date_text = p.text("event_date_text", &self.event_date_text, false);
         let province = p.text("province", &self.province, false);
-        let caption_button_buy_all =
-            p.text("caption_button_buy_all", &self.caption_button_buy_all, false);
+        let caption_button_buy_all = p.text(
+            "caption_button_buy_all",
+            &self.caption_button_buy_all,
+            false,
+        );
         let event_date = p.check("eventdate", time::parse_date(self.eventdate.trim()));
         let start = p.check(
             "on_sale_start",
             time::parse_instant(self.on_sale_start.trim(), DayEdge::Start),
         );
-        let end =
-            p.check("on_sale_end", time::parse_instant(self.on_sale_end.trim(), DayEdge::End));
+        let end = p.check(
+            "on_sale_end",
+            time::parse_instant(self.on_sale_end.trim(), DayEdge::End),
+        );
         if let (Some(s), Some(e)) = (start, end)
             && e <= s
         {
             p.add("on_sale_end", "must be after on_sale_start");
         }
 
-        let mhao_price = self.mhao_price.and_then(|v| p.check("mhao_price", Money::from_baht(v)));
-        if self.is_mhao.0 && !mhao_price.is_some_and(|m| m > Money::ZERO) {
+        let mhao_price = self
+            .mhao_price
+            .and_then(|v| p.check("mhao_price", Money::from_baht(v)));
+        if self.is_mhao.0 && mhao_price.is_none_or(|m| m <= Money::ZERO) {
             p.add("mhao_price", "is required and above 0 when is_mhao is Y");
         }
         let hybrid_mhao_price = self
             .hybrid_mhao_price
             .and_then(|v| p.check("hybrid_mhao_price", Money::from_baht(v)));
-        if self.is_mhao_hybrid.0 && !hybrid_mhao_price.is_some_and(|m| m > Money::ZERO) {
-            p.add("hybrid_mhao_price", "is required and above 0 when is_mhao_hybrid is Y");
+        if self.is_mhao_hybrid.0 && hybrid_mhao_price.is_none_or(|m| m <= Money::ZERO) {
+            p.add(
+                "hybrid_mhao_price",
+                "is required and above 0 when is_mhao_hybrid is Y",
+            );
         }
         if self.is_mhao_hybrid.0 && !self.is_hybrid.0 {
             p.add("is_mhao_hybrid", "needs is_hybrid Y");
@@ -220,7 +236,10 @@ impl EventInput {
         }
         let max_face_search = self.max_face_search.unwrap_or(DEFAULT_MAX_FACE_SEARCH);
         if !(1..=MAX_FACE_SEARCH_LIMIT).contains(&max_face_search) {
-            p.add("max_face_search", format!("must be 1 to {MAX_FACE_SEARCH_LIMIT}"));
+            p.add(
+                "max_face_search",
+                format!("must be 1 to {MAX_FACE_SEARCH_LIMIT}"),
+            );
         }
 
         let free = self.is_free_download.0 || self.is_free_download_keep_contract.0;
@@ -291,8 +310,15 @@ fn packages(p: &mut Problems, field: &str, list: &[PackageInput], sold: bool) ->
         } else if out.iter().any(|o| o.number_of_photo == pk.number_of_photo) {
             p.add(at("number_of_photo"), "appears twice in the list");
         }
-        let price = p.check(&at("price"), Money::from_baht(pk.price)).unwrap_or_default();
-        out.push(Package { name, name_en, number_of_photo: pk.number_of_photo, price });
+        let price = p
+            .check(&at("price"), Money::from_baht(pk.price))
+            .unwrap_or_default();
+        out.push(Package {
+            name,
+            name_en,
+            number_of_photo: pk.number_of_photo,
+            price,
+        });
     }
     if sold && !list.is_empty() && !out.iter().any(|o| o.number_of_photo == 1) {
         p.add(field, "must include a package of 1 photo");
@@ -361,7 +387,12 @@ impl SaleState {
             SaleStatus::Soon
         };
         let day_diff = (time::bangkok_date(end) - time::bangkok_date(now)).num_days();
-        Self { can_sale, close_sale, status, day_diff }
+        Self {
+            can_sale,
+            close_sale,
+            status,
+            day_diff,
+        }
     }
 }
 
@@ -377,8 +408,18 @@ mod tests {
             on_sale_start: "2026-11-15".into(),
             on_sale_end: "2026-12-20".into(),
             package: vec![
-                PackageInput { name: "1 รูป".into(), name_en: "1 photo".into(), number_of_photo: 1, price: 59.0 },
-                PackageInput { name: "5 รูป".into(), name_en: "5 photos".into(), number_of_photo: 5, price: 249.0 },
+                PackageInput {
+                    name: "1 รูป".into(),
+                    name_en: "1 photo".into(),
+                    number_of_photo: 1,
+                    price: 59.0,
+                },
+                PackageInput {
+                    name: "5 รูป".into(),
+                    name_en: "5 photos".into(),
+                    number_of_photo: 5,
+                    price: 249.0,
+                },
             ],
             ..EventInput::default()
         }
@@ -392,7 +433,10 @@ mod tests {
     fn a_good_event_validates_with_defaults() {
         let spec = input().validate();
         let spec = spec.as_ref().map_err(|e| format!("{e:?}"));
-        assert_eq!(spec.map(|s| (s.face_threshold, s.max_face_search, s.packages.len())), Ok((0.35, 200, 2)));
+        assert_eq!(
+            spec.map(|s| (s.face_threshold, s.max_face_search, s.packages.len())),
+            Ok((0.35, 200, 2))
+        );
     }
 
     #[test]
@@ -423,7 +467,10 @@ mod tests {
     fn hybrid_needs_its_own_tiers_and_free_events_need_none() {
         let mut hybrid = input();
         hybrid.is_hybrid = Flag::YES;
-        assert_eq!(hybrid.validate().map(|_| ()).map_err(fields), Err(vec!["package_hb".to_owned()]));
+        assert_eq!(
+            hybrid.validate().map(|_| ()).map_err(fields),
+            Err(vec!["package_hb".to_owned()])
+        );
 
         let mut free = input();
         free.is_free_download = Flag::YES;
@@ -448,11 +495,17 @@ mod tests {
         let t = |s: &str| time::parse_instant(s, DayEdge::Start).unwrap_or_default();
         let (start, end) = (t("2026-12-01T00:00:00"), t("2026-12-10T23:59:59"));
         let before = SaleState::at(start, end, false, t("2026-11-30T12:00:00"));
-        assert_eq!((before.can_sale, before.close_sale, before.status), (false, false, SaleStatus::Soon));
+        assert_eq!(
+            (before.can_sale, before.close_sale, before.status),
+            (false, false, SaleStatus::Soon)
+        );
         let during = SaleState::at(start, end, false, t("2026-12-05T08:00:00"));
         assert_eq!((during.status, during.day_diff), (SaleStatus::OnSale, 5));
         let last_day = SaleState::at(start, end, false, t("2026-12-10T23:00:00"));
-        assert_eq!((last_day.status, last_day.day_diff), (SaleStatus::OnSale, 0));
+        assert_eq!(
+            (last_day.status, last_day.day_diff),
+            (SaleStatus::OnSale, 0)
+        );
         let after = SaleState::at(start, end, false, t("2026-12-11T00:00:00"));
         assert_eq!((after.close_sale, after.status), (true, SaleStatus::Closed));
         let closed = SaleState::at(start, end, true, t("2026-12-05T08:00:00"));

@@ -7,11 +7,39 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// Paths the shop itself owns; an event with one of these keys would shadow a page.
+/// Paths the shop itself owns (pages, and `/v1/events/...` calls); an event with one of
+/// these keys would shadow one of them or be shadowed.
 const RESERVED: &[&str] = &[
-    "404", "about", "admin", "api", "assets", "cart", "cart-wholesale", "cartopn", "d", "dd",
-    "download", "dp", "event", "eventqr", "find-order", "healthz", "how-to-order",
-    "how-to-use", "media", "metrics", "readyz", "refund-policy", "terms-of-use", "v1", "v2",
+    "404",
+    "about",
+    "admin",
+    "api",
+    "assets",
+    "cart",
+    "cart-wholesale",
+    "cartopn",
+    "d",
+    "dd",
+    "download",
+    "dp",
+    "event",
+    "event-key",
+    "eventqr",
+    "find-order",
+    "healthz",
+    "how-to-order",
+    "how-to-use",
+    "media",
+    "metrics",
+    "pagination",
+    "pagination-count",
+    "readyz",
+    "refund-policy",
+    "slider-banner",
+    "soon",
+    "terms-of-use",
+    "v1",
+    "v2",
     "v3",
 ];
 
@@ -90,10 +118,18 @@ mod tests {
     fn refuses_what_could_escape_a_path_or_shadow_a_page() {
         assert_eq!(EventKey::parse(""), Err(EventKeyError::Length));
         assert_eq!(EventKey::parse(&"a".repeat(65)), Err(EventKeyError::Length));
-        for k in ["../etc", "a/b", "Demo", "-x", "_x", "a b", "ก", "a.b", "a%2f"] {
+        for k in [
+            "../etc", "a/b", "Demo", "-x", "_x", "a b", "ก", "a.b", "a%2f",
+        ] {
             assert_eq!(EventKey::parse(k), Err(EventKeyError::Characters), "{k}");
         }
-        assert!(matches!(EventKey::parse("cart"), Err(EventKeyError::Reserved(_))));
-        assert!(matches!(EventKey::parse("admin"), Err(EventKeyError::Reserved(_))));
+        assert!(matches!(
+            EventKey::parse("cart"),
+            Err(EventKeyError::Reserved(_))
+        ));
+        assert!(matches!(
+            EventKey::parse("admin"),
+            Err(EventKeyError::Reserved(_))
+        ));
     }
 }

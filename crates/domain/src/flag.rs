@@ -91,6 +91,9 @@ mod tests {
         }
         assert!(serde_json::from_str::<Flag>("\"yes\"").is_err());
         assert!(serde_json::from_str::<Flag>("2").is_err());
-        assert_eq!(serde_json::to_string(&Flag::YES).ok().as_deref(), Some("\"Y\""));
+        assert_eq!(
+            serde_json::to_string(&Flag::YES).ok().as_deref(),
+            Some("\"Y\"")
+        );
     }
 }

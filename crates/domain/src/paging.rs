@@ -41,7 +41,10 @@ impl PageRequest {
 
 impl Default for PageRequest {
     fn default() -> Self {
-        Self { page: 1, size: DEFAULT_PAGE_SIZE }
+        Self {
+            page: 1,
+            size: DEFAULT_PAGE_SIZE,
+        }
     }
 }
 

@@ -21,12 +21,15 @@ pub fn bangkok_date(now: DateTime<Utc>) -> NaiveDate {
 
 /// `2026-12-01T09:30:00+07:00`
 pub fn format_bangkok(t: DateTime<Utc>) -> String {
-    t.with_timezone(&bangkok()).to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
+    t.with_timezone(&bangkok())
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
 }
 
 /// `2026-12-01 09:30`: language-neutral text the web app shows or re-formats.
 pub fn format_bangkok_short(t: DateTime<Utc>) -> String {
-    t.with_timezone(&bangkok()).format("%Y-%m-%d %H:%M").to_string()
+    t.with_timezone(&bangkok())
+        .format("%Y-%m-%d %H:%M")
+        .to_string()
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -58,10 +61,15 @@ pub fn parse_instant(raw: &str, edge: DayEdge) -> Result<DateTime<Utc>, TimeErro
         };
         date.and_time(time)
     } else {
-        ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"]
-            .iter()
-            .find_map(|f| NaiveDateTime::parse_from_str(raw, f).ok())
-            .ok_or_else(err)?
+        [
+            "%Y-%m-%dT%H:%M:%S",
+            "%Y-%m-%dT%H:%M",
+            "%Y-%m-%d %H:%M:%S",
+            "%Y-%m-%d %H:%M",
+        ]
+        .iter()
+        .find_map(|f| NaiveDateTime::parse_from_str(raw, f).ok())
+        .ok_or_else(err)?
     };
     bangkok()
         .from_local_datetime(&local)
@@ -75,13 +83,21 @@ mod tests {
     use super::*;
 
     fn utc(s: &str) -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339(s).map(|t| t.with_timezone(&Utc)).unwrap_or_default()
+        DateTime::parse_from_rfc3339(s)
+            .map(|t| t.with_timezone(&Utc))
+            .unwrap_or_default()
     }
 
     #[test]
     fn bare_dates_are_bangkok_days() {
-        assert_eq!(parse_instant("2026-12-01", DayEdge::Start), Ok(utc("2026-11-30T17:00:00Z")));
-        assert_eq!(parse_instant("2026-12-01", DayEdge::End), Ok(utc("2026-12-01T16:59:59Z")));
+        assert_eq!(
+            parse_instant("2026-12-01", DayEdge::Start),
+            Ok(utc("2026-11-30T17:00:00Z"))
+        );
+        assert_eq!(
+            parse_instant("2026-12-01", DayEdge::End),
+            Ok(utc("2026-12-01T16:59:59Z"))
+        );
     }
 
     #[test]
@@ -104,8 +120,17 @@ mod tests {
 
     #[test]
     fn bangkok_day_turns_at_17_utc() {
-        assert_eq!(bangkok_date(utc("2026-11-30T16:59:59Z")).to_string(), "2026-11-30");
-        assert_eq!(bangkok_date(utc("2026-11-30T17:00:00Z")).to_string(), "2026-12-01");
-        assert_eq!(format_bangkok(utc("2026-11-30T17:00:00Z")), "2026-12-01T00:00:00+07:00");
+        assert_eq!(
+            bangkok_date(utc("2026-11-30T16:59:59Z")).to_string(),
+            "2026-11-30"
+        );
+        assert_eq!(
+            bangkok_date(utc("2026-11-30T17:00:00Z")).to_string(),
+            "2026-12-01"
+        );
+        assert_eq!(
+            format_bangkok(utc("2026-11-30T17:00:00Z")),
+            "2026-12-01T00:00:00+07:00"
+        );
     }
 }

@@ -1,2 +1,42 @@
 //! Face engine: SCRFD detection, 5-point alignment, ArcFace-style embeddings and the
 //! per-event in-memory face index. Knows nothing of HTTP or SQL.
+//!
+//! Typical use:
+//!
+//! ```no_run
+//! use raceshot_faces::{DecodeOptions, FaceEngine, FaceEngineConfig, FaceIndex, decode};
+//!
+//! # fn main() -> Result<(), raceshot_faces::Error> {
+//! let engine = FaceEngine::load(FaceEngineConfig::default())?;
+//! let photo = decode(&std::fs::read("photo.jpg").unwrap_or_default(),
+//!                    &DecodeOptions::default().with_target_long_edge(1600))?;
+//! let mut index = FaceIndex::new(engine.embedding_dim());
+//! for (i, face) in engine.analyze(&photo)?.iter().enumerate() {
+//!     index.insert(i as i64, 1, &face.embedding)?;
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The default models (fetched by `scripts/fetch-models.sh`) are InsightFace's and licensed
+//! for non-commercial research only; see [`config`] for pointing the engine at others.
+
+pub mod align;
+pub mod config;
+pub mod detect;
+pub mod embed;
+pub mod engine;
+pub mod error;
+pub mod image_io;
+pub mod index;
+
+pub use config::{DetectorConfig, FaceEngineConfig, QualityConfig, RecognizerConfig};
+pub use detect::{BBox, Detection, Landmarks};
+pub use embed::{Embedding, cosine};
+pub use engine::{AnalyzedFace, FaceEngine};
+pub use error::{Error, Result};
+pub use image_io::{
+    DEFAULT_MAX_PIXELS, DecodeOptions, ImageFormat, ImageInfo, RgbImage, decode, probe,
+    resize_exact, resize_to_long_edge, sniff,
+};
+pub use index::{FaceIndex, Hit};

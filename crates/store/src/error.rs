@@ -20,6 +20,9 @@ pub enum StoreError {
 impl StoreError {
     pub fn is_not_found(&self) -> bool {
         matches!(self, StoreError::NotFound)
-            || matches!(self, StoreError::Object(object_store::Error::NotFound { .. }))
+            || matches!(
+                self,
+                StoreError::Object(object_store::Error::NotFound { .. })
+            )
     }
 }

@@ -167,13 +167,20 @@ fn status_order(status: SaleStatus) -> &'static str {
 }
 
 fn placeholders(from: usize, count: usize) -> String {
-    (from..from + count).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
+    (from..from + count)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Store {
     /// Creates the event, or replaces every field, tier and banner of the event with the
     /// same key; all of `events` or none of them.
-    pub async fn write_events(&self, events: &[EventSpec], now: DateTime<Utc>) -> Result<Vec<Written>> {
+    pub async fn write_events(
+        &self,
+        events: &[EventSpec],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Written>> {
         let now = millis(now);
         let written = in_tx!(self, tx => {
             let mut written = Vec::with_capacity(events.len());
@@ -273,8 +280,7 @@ impl Store {
     /// A visible event by key, with its tiers and banners.
     pub async fn event_by_key(&self, key: &EventKey) -> Result<Option<Event>> {
         let sql = format!("SELECT {COLUMNS} FROM events WHERE event_key = $1 AND visible");
-        let row: Option<EventRow> =
-            on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).bind(key.as_str()).fetch_optional(pool).await)?;
+        let row: Option<EventRow> = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).bind(key.as_str()).fetch_optional(pool).await)?;
         let Some(row) = row else { return Ok(None) };
         let id = row.id;
         let packages = self.packages_of(&[id]).await?;
@@ -284,7 +290,10 @@ impl Store {
         let mut event = row.into_event(&packages)?;
         event.spec.banners = banners
             .into_iter()
-            .map(|b| Banner { image_url: b.image_url, link_url: b.link_url })
+            .map(|b| Banner {
+                image_url: b.image_url,
+                link_url: b.link_url,
+            })
             .collect();
         Ok(Some(event))
     }
@@ -309,10 +318,16 @@ impl Store {
         rows.into_iter().map(|r| r.into_event(&packages)).collect()
     }
 
-    pub async fn count_events_in_status(&self, status: SaleStatus, now: DateTime<Utc>) -> Result<i64> {
-        let sql = format!("SELECT COUNT(*) FROM events WHERE visible AND {}", status_filter(status));
-        let (n,): (i64,) =
-            on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).bind(millis(now)).fetch_one(pool).await)?;
+    pub async fn count_events_in_status(
+        &self,
+        status: SaleStatus,
+        now: DateTime<Utc>,
+    ) -> Result<i64> {
+        let sql = format!(
+            "SELECT COUNT(*) FROM events WHERE visible AND {}",
+            status_filter(status)
+        );
+        let (n,): (i64,) = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).bind(millis(now)).fetch_one(pool).await)?;
         Ok(n)
     }
 
@@ -325,9 +340,14 @@ impl Store {
              ORDER BY b.event_id IS NOT NULL, e.pin DESC, e.event_date DESC, b.event_id, b.position",
             status_filter(SaleStatus::OnSale)
         );
-        let rows: Vec<BannerRow> =
-            on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).bind(millis(now)).fetch_all(pool).await)?;
-        Ok(rows.into_iter().map(|b| Banner { image_url: b.image_url, link_url: b.link_url }).collect())
+        let rows: Vec<BannerRow> = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).bind(millis(now)).fetch_all(pool).await)?;
+        Ok(rows
+            .into_iter()
+            .map(|b| Banner {
+                image_url: b.image_url,
+                link_url: b.link_url,
+            })
+            .collect())
     }
 
     async fn packages_of(&self, event_ids: &[i64]) -> Result<Vec<PackageRow>> {

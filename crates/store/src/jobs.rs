@@ -107,13 +107,21 @@ impl Store {
                 locked_by = $4, updated_at = $2 \
              WHERE id = ({pick}) RETURNING {JOB_COLUMNS}"
         );
-        Ok(on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone()))
+        Ok(
+            on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone()))
             .bind(queue).bind(millis(now)).bind(until).bind(worker)
-            .fetch_optional(pool).await)?)
+            .fetch_optional(pool).await)?,
+        )
     }
 
     /// Extends the lease of a long job; false when the lease was lost to another worker.
-    pub async fn extend_job_lease(&self, id: i64, worker: &str, lease: Duration, now: DateTime<Utc>) -> Result<bool> {
+    pub async fn extend_job_lease(
+        &self,
+        id: i64,
+        worker: &str,
+        lease: Duration,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
         let until = millis(now) + i64::try_from(lease.as_millis()).unwrap_or(i64::MAX / 2);
         let done = on_pool!(self, pool => sqlx::query(
             "UPDATE jobs SET locked_until = $1, updated_at = $2 \

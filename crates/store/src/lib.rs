@@ -24,7 +24,9 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::postgres::{PgPool, PgPoolOptions};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
 
 pub use error::StoreError;
 pub use objects::{ObjectKey, ObjectKind, Objects, StorageSettings, StoredName};
@@ -79,7 +81,16 @@ impl Store {
     pub async fn connect(settings: &DatabaseSettings) -> Result<Self> {
         let pool = match Backend::of_url(&settings.url)? {
             Backend::Sqlite => {
-                let options = SqliteConnectOptions::from_str(&settings.url)?
+                let options = SqliteConnectOptions::from_str(&settings.url)?;
+                // A fresh data directory holds nothing yet; the database file needs its folder.
+                if let Some(dir) = options.get_filename().parent()
+                    && !dir.as_os_str().is_empty()
+                {
+                    std::fs::create_dir_all(dir).map_err(|e| {
+                        StoreError::Config(format!("cannot create {}: {e}", dir.display()))
+                    })?;
+                }
+                let options = options
                     .create_if_missing(true)
                     .journal_mode(SqliteJournalMode::Wal)
                     .synchronous(SqliteSynchronous::Normal)

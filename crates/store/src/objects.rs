@@ -71,7 +71,9 @@ impl StoredName {
             && raw.len() <= 128
             && !raw.starts_with('.')
             && !raw.contains("..")
-            && raw.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+            && raw
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
         ok.then(|| StoredName(raw.to_owned()))
     }
 
@@ -86,7 +88,11 @@ pub struct ObjectKey(Path);
 
 impl ObjectKey {
     pub fn new(event: &EventKey, kind: ObjectKind, name: &StoredName) -> Self {
-        ObjectKey(Path::from_iter([event.as_str(), kind.as_str(), name.as_str()]))
+        ObjectKey(Path::from_iter([
+            event.as_str(),
+            kind.as_str(),
+            name.as_str(),
+        ]))
     }
 
     /// A key outside any event, for shop-wide files (the shop's logo) and transient uploads.
@@ -127,7 +133,9 @@ impl Objects {
                     .with_region(region)
                     .with_virtual_hosted_style_request(!path_style);
                 if let Some(endpoint) = endpoint {
-                    b = b.with_allow_http(endpoint.starts_with("http://")).with_endpoint(endpoint);
+                    b = b
+                        .with_allow_http(endpoint.starts_with("http://"))
+                        .with_endpoint(endpoint);
                 }
                 if let Some(key) = access_key_id {
                     b = b.with_access_key_id(key);
@@ -190,8 +198,13 @@ mod tests {
     fn keys_are_laid_out_per_event() {
         let key = EventKey::parse("demo").ok();
         let name = StoredName::parse("ab12.jpg");
-        let got = key.zip(name).map(|(k, n)| ObjectKey::new(&k, ObjectKind::Thumbnail, &n));
-        assert_eq!(got.as_ref().map(ObjectKey::as_str), Some("demo/thumbnail/ab12.jpg"));
+        let got = key
+            .zip(name)
+            .map(|(k, n)| ObjectKey::new(&k, ObjectKind::Thumbnail, &n));
+        assert_eq!(
+            got.as_ref().map(ObjectKey::as_str),
+            Some("demo/thumbnail/ab12.jpg")
+        );
     }
 
     #[test]

@@ -14,7 +14,13 @@ impl Store {
     }
 
     /// Sets a value; `secret` values are never returned by listings meant for people.
-    pub async fn put_setting(&self, name: &str, value: &str, secret: bool, now: DateTime<Utc>) -> Result<()> {
+    pub async fn put_setting(
+        &self,
+        name: &str,
+        value: &str,
+        secret: bool,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
         on_pool!(self, pool => sqlx::query(
             "INSERT INTO settings (name, value, secret, updated_at) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (name) DO UPDATE SET value = excluded.value, secret = excluded.secret, \

@@ -3,6 +3,9 @@
 //! `RACESHOT_TEST_POSTGRES_URL` (default `postgres://postgres@127.0.0.1:5432/test`) that is
 //! dropped when the test ends, even when it fails.
 
+// Test support: a broken fixture must fail the test on the spot.
+#![allow(clippy::panic)]
+
 use std::time::Duration;
 
 use sqlx::Connection;
@@ -34,50 +37,76 @@ impl TestDatabase {
     pub fn sqlite() -> Self {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
         let url = format!("sqlite://{}", dir.path().join("raceshot.db").display());
-        Self { settings: settings(url), pg_name: None, _dir: Some(dir) }
+        Self {
+            settings: settings(url),
+            pg_name: None,
+            _dir: Some(dir),
+        }
     }
 
     pub async fn postgres() -> Self {
         let admin = postgres_admin_url();
         let name = format!("raceshot_test_{}", uuid::Uuid::new_v4().simple());
-        let mut conn = PgConnection::connect(&admin).await.unwrap_or_else(|e| {
-            panic!("PostgreSQL is needed for these tests ({admin}): {e}")
-        });
+        let mut conn = PgConnection::connect(&admin)
+            .await
+            .unwrap_or_else(|e| panic!("PostgreSQL is needed for these tests ({admin}): {e}"));
         sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
             .execute(&mut conn)
             .await
             .unwrap_or_else(|e| panic!("create database {name}: {e}"));
         let _ = conn.close().await;
-        let base = admin.rsplit_once('/').map_or(admin.as_str(), |(base, _)| base);
-        Self { settings: settings(format!("{base}/{name}")), pg_name: Some(name), _dir: None }
+        let base = admin
+            .rsplit_once('/')
+            .map_or(admin.as_str(), |(base, _)| base);
+        Self {
+            settings: settings(format!("{base}/{name}")),
+            pg_name: Some(name),
+            _dir: None,
+        }
     }
 
     /// A migrated store on this database.
     pub async fn store(&self) -> Store {
-        let store = Store::connect(&self.settings).await.unwrap_or_else(|e| panic!("connect: {e}"));
-        store.migrate().await.unwrap_or_else(|e| panic!("migrate: {e}"));
+        let store = Store::connect(&self.settings)
+            .await
+            .unwrap_or_else(|e| panic!("connect: {e}"));
+        store
+            .migrate()
+            .await
+            .unwrap_or_else(|e| panic!("migrate: {e}"));
         store
     }
 }
 
 fn settings(url: String) -> DatabaseSettings {
-    DatabaseSettings { url, max_connections: 5, acquire_timeout: Duration::from_secs(10) }
+    DatabaseSettings {
+        url,
+        max_connections: 5,
+        acquire_timeout: Duration::from_secs(10),
+    }
 }
 
 impl Drop for TestDatabase {
     fn drop(&mut self) {
-        let Some(name) = self.pg_name.take() else { return };
+        let Some(name) = self.pg_name.take() else {
+            return;
+        };
         // Drop runs inside the test's runtime, which cannot be blocked on; a thread with a
         // runtime of its own removes the database.
         let admin = postgres_admin_url();
         let handle = std::thread::spawn(move || {
-            let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
+            let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
                 return;
             };
             rt.block_on(async {
                 if let Ok(mut conn) = PgConnection::connect(&admin).await {
                     let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
-                    let _ = sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut conn).await;
+                    let _ = sqlx::query(sqlx::AssertSqlSafe(sql))
+                        .execute(&mut conn)
+                        .await;
                 }
             });
         });

@@ -1,6 +1,9 @@
 //! The store contract: every test here runs against SQLite and against PostgreSQL, each
 //! on a database of its own, so the two backends cannot drift apart.
 
+// Tests fail by panicking.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -46,7 +49,9 @@ contract!(
 );
 
 fn at(s: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(s).map(|t| t.with_timezone(&Utc)).unwrap_or_default()
+    DateTime::parse_from_rfc3339(s)
+        .map(|t| t.with_timezone(&Utc))
+        .unwrap_or_default()
 }
 
 fn now() -> DateTime<Utc> {
@@ -64,10 +69,25 @@ fn event(key: &str, start: &str, end: &str) -> raceshot_domain::EventSpec {
         mhao_price: Some(990.0),
         is_hybrid: Flag::YES,
         package: vec![
-            PackageInput { name: "1 รูป".into(), name_en: "1 photo".into(), number_of_photo: 1, price: 60.0 },
-            PackageInput { name: "5 รูป".into(), name_en: "5 photos".into(), number_of_photo: 5, price: 250.5 },
+            PackageInput {
+                name: "1 รูป".into(),
+                name_en: "1 photo".into(),
+                number_of_photo: 1,
+                price: 60.0,
+            },
+            PackageInput {
+                name: "5 รูป".into(),
+                name_en: "5 photos".into(),
+                number_of_photo: 5,
+                price: 250.5,
+            },
         ],
-        package_hb: vec![PackageInput { name: "เหมา".into(), name_en: "All".into(), number_of_photo: 1, price: 40.0 }],
+        package_hb: vec![PackageInput {
+            name: "เหมา".into(),
+            name_en: "All".into(),
+            number_of_photo: 1,
+            price: 40.0,
+        }],
         banners: vec![raceshot_domain::event::BannerInput {
             image_url: format!("https://cdn.example/{key}.jpg"),
             link_url: format!("/{key}"),
@@ -84,9 +104,15 @@ fn key(k: &str) -> EventKey {
 
 async fn writes_and_reads_an_event_whole(store: Store) {
     let spec = event("bkk", "2026-12-01", "2026-12-31");
-    let written = store.write_events(std::slice::from_ref(&spec), now()).await.unwrap_or_else(|e| panic!("{e}"));
+    let written = store
+        .write_events(std::slice::from_ref(&spec), now())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(matches!(written[..], [Written::Created(_)]));
-    let got = store.event_by_key(&key("bkk")).await.unwrap_or_else(|e| panic!("{e}"));
+    let got = store
+        .event_by_key(&key("bkk"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     let got = got.unwrap_or_else(|| panic!("event missing"));
     assert_eq!(got.id, written[0].id());
     assert_eq!(got.spec, spec);
@@ -96,22 +122,35 @@ async fn writes_and_reads_an_event_whole(store: Store) {
 
 async fn rewriting_an_event_replaces_it(store: Store) {
     let first = event("bkk", "2026-12-01", "2026-12-31");
-    let id = store.write_events(&[first.clone()], now()).await.map(|w| w[0].id()).unwrap_or_default();
+    let id = store
+        .write_events(std::slice::from_ref(&first), now())
+        .await
+        .map(|w| w[0].id())
+        .unwrap_or_default();
     let mut second = first.clone();
     second.title = "Bangkok".into();
     second.packages.truncate(1);
     second.banners.clear();
-    let written = store.write_events(&[second.clone()], now() + chrono::Duration::seconds(1)).await;
+    let written = store
+        .write_events(&[second.clone()], now() + chrono::Duration::seconds(1))
+        .await;
     assert_eq!(written.ok(), Some(vec![Written::Updated(id)]));
-    let got = store.event_by_key(&key("bkk")).await.ok().flatten().map(|e| e.spec);
+    let got = store
+        .event_by_key(&key("bkk"))
+        .await
+        .ok()
+        .flatten()
+        .map(|e| e.spec);
     assert_eq!(got, Some(second));
 }
 
 async fn a_failed_batch_writes_nothing(store: Store) {
     // A trigger makes the database refuse the second event of the batch.
     let trigger: &[&str] = match store.backend() {
-        Backend::Sqlite => &["CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.event_key = 'poison' \
-              BEGIN SELECT RAISE(ABORT, 'poisoned'); END"],
+        Backend::Sqlite => &[
+            "CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.event_key = 'poison' \
+              BEGIN SELECT RAISE(ABORT, 'poisoned'); END",
+        ],
         Backend::Postgres => &[
             "CREATE FUNCTION poison() RETURNS trigger AS $$ BEGIN \
                IF NEW.event_key = 'poison' THEN RAISE EXCEPTION 'poisoned'; END IF; RETURN NEW; \
@@ -120,13 +159,29 @@ async fn a_failed_batch_writes_nothing(store: Store) {
         ],
     };
     for sql in trigger {
-        store.execute_raw(sql).await.unwrap_or_else(|e| panic!("{e}"));
+        store
+            .execute_raw(sql)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
     }
-    let batch = vec![event("first", "2026-12-01", "2026-12-31"), event("poison", "2026-12-01", "2026-12-31")];
+    let batch = vec![
+        event("first", "2026-12-01", "2026-12-31"),
+        event("poison", "2026-12-01", "2026-12-31"),
+    ];
     let res = store.write_events(&batch, now()).await;
     assert!(res.is_err_and(|e| e.to_string().contains("poisoned")));
-    assert_eq!(store.event_by_key(&key("first")).await.ok(), Some(None), "nothing half-written");
-    assert_eq!(store.count_events_in_status(SaleStatus::OnSale, now()).await.ok(), Some(0));
+    assert_eq!(
+        store.event_by_key(&key("first")).await.ok(),
+        Some(None),
+        "nothing half-written"
+    );
+    assert_eq!(
+        store
+            .count_events_in_status(SaleStatus::OnSale, now())
+            .await
+            .ok(),
+        Some(0)
+    );
 }
 
 async fn lists_events_by_sale_status(store: Store) {
@@ -140,31 +195,65 @@ async fn lists_events_by_sale_status(store: Store) {
         event("soon-1", "2026-12-10", "2026-12-31"),
         event("ended", "2026-11-01", "2026-12-01"),
     ];
-    store.write_events(&specs, now()).await.unwrap_or_else(|e| panic!("{e}"));
+    store
+        .write_events(&specs, now())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     let keys = |events: Vec<raceshot_store::events::Event>| -> Vec<String> {
         events.into_iter().map(|e| e.spec.key.to_string()).collect()
     };
-    let on_sale = store.events_in_status(SaleStatus::OnSale, now(), 18, 0).await.map(keys);
-    assert_eq!(on_sale.ok(), Some(vec!["pinned".to_owned(), "older".into()]));
-    let page2 = store.events_in_status(SaleStatus::OnSale, now(), 1, 1).await.map(keys);
+    let on_sale = store
+        .events_in_status(SaleStatus::OnSale, now(), 18, 0)
+        .await
+        .map(keys);
+    assert_eq!(
+        on_sale.ok(),
+        Some(vec!["pinned".to_owned(), "older".into()])
+    );
+    let page2 = store
+        .events_in_status(SaleStatus::OnSale, now(), 1, 1)
+        .await
+        .map(keys);
     assert_eq!(page2.ok(), Some(vec!["older".to_owned()]));
-    let soon = store.events_in_status(SaleStatus::Soon, now(), 18, 0).await.map(keys);
+    let soon = store
+        .events_in_status(SaleStatus::Soon, now(), 18, 0)
+        .await
+        .map(keys);
     assert_eq!(soon.ok(), Some(vec!["soon-1".to_owned(), "soon-2".into()]));
-    let closed = store.events_in_status(SaleStatus::Closed, now(), 18, 0).await.map(keys);
+    let closed = store
+        .events_in_status(SaleStatus::Closed, now(), 18, 0)
+        .await
+        .map(keys);
     assert_eq!(closed.ok(), Some(vec!["ended".to_owned()]));
-    for (status, n) in [(SaleStatus::OnSale, 2), (SaleStatus::Soon, 2), (SaleStatus::Closed, 1)] {
-        assert_eq!(store.count_events_in_status(status, now()).await.ok(), Some(n));
+    for (status, n) in [
+        (SaleStatus::OnSale, 2),
+        (SaleStatus::Soon, 2),
+        (SaleStatus::Closed, 1),
+    ] {
+        assert_eq!(
+            store.count_events_in_status(status, now()).await.ok(),
+            Some(n)
+        );
     }
     // Tiers come back with each listed event, in order.
-    let listed = store.events_in_status(SaleStatus::OnSale, now(), 18, 0).await.unwrap_or_default();
+    let listed = store
+        .events_in_status(SaleStatus::OnSale, now(), 18, 0)
+        .await
+        .unwrap_or_default();
     assert_eq!(listed[0].spec.packages.len(), 2);
     assert_eq!(listed[0].spec.packages[1].price.satang(), 25_050);
     assert_eq!(listed[0].spec.hybrid_packages.len(), 1);
 }
 
 async fn banners_follow_events_on_sale(store: Store) {
-    let specs = vec![event("live", "2026-12-01", "2026-12-31"), event("later", "2027-01-01", "2027-01-31")];
-    store.write_events(&specs, now()).await.unwrap_or_else(|e| panic!("{e}"));
+    let specs = vec![
+        event("live", "2026-12-01", "2026-12-31"),
+        event("later", "2027-01-01", "2027-01-31"),
+    ];
+    store
+        .write_events(&specs, now())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     let banners = store.banners_on_sale(now()).await.unwrap_or_default();
     let urls: Vec<_> = banners.iter().map(|b| b.link_url.as_str()).collect();
     assert_eq!(urls, vec!["/live"]);
@@ -172,9 +261,18 @@ async fn banners_follow_events_on_sale(store: Store) {
 
 async fn settings_round_trip(store: Store) {
     assert_eq!(store.setting("PAYMENT_GATEWAY").await.ok(), Some(None));
-    store.put_setting("PAYMENT_GATEWAY", "GBP", false, now()).await.unwrap_or_else(|e| panic!("{e}"));
-    store.put_setting("PAYMENT_GATEWAY", "SANDBOX", false, now()).await.unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(store.setting("PAYMENT_GATEWAY").await.ok(), Some(Some("SANDBOX".to_owned())));
+    store
+        .put_setting("PAYMENT_GATEWAY", "GBP", false, now())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    store
+        .put_setting("PAYMENT_GATEWAY", "SANDBOX", false, now())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        store.setting("PAYMENT_GATEWAY").await.ok(),
+        Some(Some("SANDBOX".to_owned()))
+    );
 }
 
 fn job(kind: &str, dedupe: Option<&str>, max_attempts: u32) -> NewJob {
@@ -190,24 +288,76 @@ fn job(kind: &str, dedupe: Option<&str>, max_attempts: u32) -> NewJob {
 
 async fn jobs_are_claimed_once_and_retried_with_backoff(store: Store) {
     let lease = Duration::from_secs(60);
-    let id = store.enqueue(&job("ingest", None, 2), now()).await.ok().flatten().unwrap_or_default();
+    let id = store
+        .enqueue(&job("ingest", None, 2), now())
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_default();
     assert_eq!(store.pending_jobs("heavy").await.ok(), Some(1));
-    assert_eq!(store.claim_job("light", "w1", lease, now()).await.ok(), Some(None));
-    let claimed = store.claim_job("heavy", "w1", lease, now()).await.ok().flatten();
-    assert_eq!(claimed.as_ref().map(|j| (j.id, j.attempts, j.kind.as_str())), Some((id, 1, "ingest")));
-    assert_eq!(claimed.map(|j| j.payload), Some("{\"photo_id\":7}".to_owned()));
+    assert_eq!(
+        store.claim_job("light", "w1", lease, now()).await.ok(),
+        Some(None)
+    );
+    let claimed = store
+        .claim_job("heavy", "w1", lease, now())
+        .await
+        .ok()
+        .flatten();
+    assert_eq!(
+        claimed
+            .as_ref()
+            .map(|j| (j.id, j.attempts, j.kind.as_str())),
+        Some((id, 1, "ingest"))
+    );
+    assert_eq!(
+        claimed.map(|j| j.payload),
+        Some("{\"photo_id\":7}".to_owned())
+    );
     // Leased: nobody else gets it.
-    assert_eq!(store.claim_job("heavy", "w2", lease, now()).await.ok(), Some(None));
+    assert_eq!(
+        store.claim_job("heavy", "w2", lease, now()).await.ok(),
+        Some(None)
+    );
 
-    let retry = store.fail_job(id, "w1", "decode failed", Duration::from_secs(30), false, now()).await;
-    assert_eq!(retry.ok(), Some(Retry::At(now() + chrono::Duration::seconds(30))));
-    assert_eq!(store.claim_job("heavy", "w2", lease, now()).await.ok(), Some(None), "backing off");
+    let retry = store
+        .fail_job(
+            id,
+            "w1",
+            "decode failed",
+            Duration::from_secs(30),
+            false,
+            now(),
+        )
+        .await;
+    assert_eq!(
+        retry.ok(),
+        Some(Retry::At(now() + chrono::Duration::seconds(30)))
+    );
+    assert_eq!(
+        store.claim_job("heavy", "w2", lease, now()).await.ok(),
+        Some(None),
+        "backing off"
+    );
     let later = now() + chrono::Duration::seconds(31);
-    let again = store.claim_job("heavy", "w2", lease, later).await.ok().flatten();
+    let again = store
+        .claim_job("heavy", "w2", lease, later)
+        .await
+        .ok()
+        .flatten();
     assert_eq!(again.map(|j| j.attempts), Some(2));
     // The first worker's late answer is refused: it no longer holds the job.
     assert_eq!(store.complete_job(id, "w1", later).await.ok(), Some(false));
-    let gave_up = store.fail_job(id, "w2", "decode failed again", Duration::from_secs(30), false, later).await;
+    let gave_up = store
+        .fail_job(
+            id,
+            "w2",
+            "decode failed again",
+            Duration::from_secs(30),
+            false,
+            later,
+        )
+        .await;
     assert_eq!(gave_up.ok(), Some(Retry::GaveUp));
     assert_eq!(
         store.job_state(id).await.ok().flatten(),
@@ -215,28 +365,65 @@ async fn jobs_are_claimed_once_and_retried_with_backoff(store: Store) {
     );
     assert_eq!(store.pending_jobs("heavy").await.ok(), Some(0));
 
-    let ok = store.enqueue(&job("ingest", None, 3), now()).await.ok().flatten().unwrap_or_default();
+    let ok = store
+        .enqueue(&job("ingest", None, 3), now())
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_default();
     let _ = store.claim_job("heavy", "w3", lease, later).await;
     assert_eq!(store.complete_job(ok, "w3", later).await.ok(), Some(true));
-    assert_eq!(store.job_state(ok).await.ok().flatten(), Some((JobState::Done, None)));
+    assert_eq!(
+        store.job_state(ok).await.ok().flatten(),
+        Some((JobState::Done, None))
+    );
 }
 
 async fn a_lapsed_lease_is_claimed_again(store: Store) {
     let lease = Duration::from_secs(10);
-    let id = store.enqueue(&job("ingest", None, 5), now()).await.ok().flatten().unwrap_or_default();
+    let id = store
+        .enqueue(&job("ingest", None, 5), now())
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_default();
     let _ = store.claim_job("heavy", "dead-worker", lease, now()).await;
     let t = now() + chrono::Duration::seconds(5);
-    assert!(store.extend_job_lease(id, "dead-worker", lease, t).await.unwrap_or(false));
-    assert_eq!(store.claim_job("heavy", "w2", lease, t + chrono::Duration::seconds(9)).await.ok(), Some(None));
+    assert!(
+        store
+            .extend_job_lease(id, "dead-worker", lease, t)
+            .await
+            .unwrap_or(false)
+    );
+    assert_eq!(
+        store
+            .claim_job("heavy", "w2", lease, t + chrono::Duration::seconds(9))
+            .await
+            .ok(),
+        Some(None)
+    );
     let t = t + chrono::Duration::seconds(11);
-    let stolen = store.claim_job("heavy", "w2", lease, t).await.ok().flatten();
+    let stolen = store
+        .claim_job("heavy", "w2", lease, t)
+        .await
+        .ok()
+        .flatten();
     assert_eq!(stolen.map(|j| (j.id, j.attempts)), Some((id, 2)));
-    assert!(!store.extend_job_lease(id, "dead-worker", lease, t).await.unwrap_or(true));
+    assert!(
+        !store
+            .extend_job_lease(id, "dead-worker", lease, t)
+            .await
+            .unwrap_or(true)
+    );
 }
 
 async fn dedupe_keys_enqueue_once(store: Store) {
-    let first = store.enqueue(&job("ingest", Some("photo:1"), 3), now()).await;
-    let second = store.enqueue(&job("ingest", Some("photo:1"), 3), now()).await;
+    let first = store
+        .enqueue(&job("ingest", Some("photo:1"), 3), now())
+        .await;
+    let second = store
+        .enqueue(&job("ingest", Some("photo:1"), 3), now())
+        .await;
     assert!(matches!(first, Ok(Some(_))));
     assert!(matches!(second, Ok(None)));
     assert_eq!(store.pending_jobs("heavy").await.ok(), Some(1));
@@ -245,13 +432,27 @@ async fn dedupe_keys_enqueue_once(store: Store) {
 async fn audit_entries_page_newest_first(store: Store) {
     for i in 0..5 {
         let detail = serde_json::json!({ "n": i });
-        store.audit("admin@example.com", "event.import", &format!("event:{i}"), &detail, now()).await
+        store
+            .audit(
+                "admin@example.com",
+                "event.import",
+                &format!("event:{i}"),
+                &detail,
+                now(),
+            )
+            .await
             .unwrap_or_else(|e| panic!("{e}"));
     }
     let page = store.audit_entries(None, 2).await.unwrap_or_default();
-    assert_eq!(page.iter().map(|e| e.target.as_str()).collect::<Vec<_>>(), ["event:4", "event:3"]);
+    assert_eq!(
+        page.iter().map(|e| e.target.as_str()).collect::<Vec<_>>(),
+        ["event:4", "event:3"]
+    );
     assert_eq!(page[0].detail, serde_json::json!({ "n": 4 }));
-    let next = store.audit_entries(Some(page[1].id), 10).await.unwrap_or_default();
+    let next = store
+        .audit_entries(Some(page[1].id), 10)
+        .await
+        .unwrap_or_default();
     assert_eq!(next.len(), 3);
 }
 
@@ -268,6 +469,9 @@ async fn unknown_photos_have_no_event(store: Store) {
 #[test]
 fn backends_are_chosen_by_url() {
     assert_eq!(Backend::of_url("sqlite://x.db").ok(), Some(Backend::Sqlite));
-    assert_eq!(Backend::of_url("postgres://h/db").ok(), Some(Backend::Postgres));
+    assert_eq!(
+        Backend::of_url("postgres://h/db").ok(),
+        Some(Backend::Postgres)
+    );
     assert!(Backend::of_url("mysql://h/db").is_err());
 }

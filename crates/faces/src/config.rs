@@ -1,0 +1,334 @@
+//! Configuration of the face engine: where the models are, how to feed them, what to keep.
+//!
+//! Everything a different model of the same family needs is a key here, so an operator
+//! can swap the research-only InsightFace weights for licensed ones without a code change.
+//! The server nests this struct under `faces`, so with its `RACESHOT__` environment prefix
+//! the keys read as below (TOML: the same path under `[faces]`).
+//!
+//! | key (env form)                                   | default                              | meaning |
+//! |--------------------------------------------------|--------------------------------------|---------|
+//! | `RACESHOT__FACES__MODELS_DIR`                    | `./models`                           | directory the other defaults are relative to |
+//! | `RACESHOT__FACES__RUNTIME_LIBRARY`               | `<models_dir>/libonnxruntime.so`     | ONNX Runtime shared library (>= 1.20) |
+//! | `RACESHOT__FACES__INTRA_THREADS`                 | `1`                                  | threads one inference may use (0 = ONNX Runtime's choice) |
+//! | `RACESHOT__FACES__INTER_THREADS`                 | `1`                                  | threads for parallel graph branches (0 = ONNX Runtime's choice) |
+//! | `RACESHOT__FACES__SESSIONS`                      | `0`                                  | sessions per model, i.e. inferences that may run at once (0 = one per CPU core) |
+//! | `RACESHOT__FACES__DETECTOR__PATH`                | `<models_dir>/scrfd_500m_bnkps.onnx` | any SCRFD-family ONNX export *with* 5 keypoints (e.g. `scrfd_2.5g_bnkps`, `scrfd_10g_bnkps`) |
+//! | `RACESHOT__FACES__DETECTOR__LONG_EDGE`           | `1600`                               | event photos are scaled so their long edge is this for detection |
+//! | `RACESHOT__FACES__DETECTOR__SELFIE_LONG_EDGE`    | `640`                                | the same for selfies, whose faces are large |
+//! | `RACESHOT__FACES__DETECTOR__MAX_UPSCALE`         | `2.0`                                | smaller images are enlarged towards the long edge by at most this factor (1 = never) |
+//! | `RACESHOT__FACES__DETECTOR__SCORE_THRESHOLD`     | `0.5`                                | detections below this score are dropped before NMS |
+//! | `RACESHOT__FACES__DETECTOR__NMS_IOU`             | `0.4`                                | IoU above which the weaker of two boxes is suppressed |
+//! | `RACESHOT__FACES__DETECTOR__MEAN` / `__STD`      | `127.5` / `128.0`                    | input normalisation `(x - mean) / std`, RGB, NCHW |
+//! | `RACESHOT__FACES__RECOGNIZER__PATH`              | `<models_dir>/w600k_mbf.onnx`        | any ArcFace-style recogniser (5-point aligned square crop in, embedding out) |
+//! | `RACESHOT__FACES__RECOGNIZER__INPUT_SIZE`        | `112`                                | side of the square aligned crop; the ArcFace template is scaled to it |
+//! | `RACESHOT__FACES__RECOGNIZER__MEAN` / `__STD`    | `127.5` / `127.5`                    | input normalisation `(x - mean) / std`, RGB, NCHW |
+//! | `RACESHOT__FACES__RECOGNIZER__EMBEDDING_DIM`     | `512`                                | length of the output vector (checked at load) |
+//! | `RACESHOT__FACES__QUALITY__MIN_FACE_PX`          | `20`                                 | faces whose box's shorter side (original pixels) is smaller are not kept |
+//! | `RACESHOT__FACES__QUALITY__MIN_SCORE`            | `0.6`                                | faces with a lower detector score are not kept |
+//!
+//! Explicit paths are used as given (relative ones against the working directory); only
+//! the defaults are derived from `models_dir`.
+//!
+//! What is read from the model files rather than configured: input and output tensor
+//! names; whether the detector accepts any input size (then images are scaled to the long
+//! edge and padded only to a multiple of its largest stride) or one fixed size (then they
+//! are fitted into it and padded); the detector's number of stride levels and anchors per
+//! cell; whether the recogniser accepts batches. Detector outputs are told apart by shape,
+//! so their names and order do not matter. Both models take RGB in NCHW layout.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// Default file names inside the models directory (what `scripts/fetch-models.sh` writes).
+pub const DEFAULT_RUNTIME_LIBRARY: &str = "libonnxruntime.so";
+pub const DEFAULT_DETECTOR_FILE: &str = "scrfd_500m_bnkps.onnx";
+pub const DEFAULT_RECOGNIZER_FILE: &str = "w600k_mbf.onnx";
+
+/// Top-level face engine configuration. Every field has a default, so an empty TOML table
+/// (or no table at all) gives a working engine once the models are fetched.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FaceEngineConfig {
+    pub models_dir: PathBuf,
+    /// `None` means `<models_dir>/libonnxruntime.so`.
+    pub runtime_library: Option<PathBuf>,
+    pub detector: DetectorConfig,
+    pub recognizer: RecognizerConfig,
+    pub quality: QualityConfig,
+    /// Threads per inference. 1 by default: ingestion runs one photo per worker, and the
+    /// cores are better spent on parallel photos than on one photo's convolutions
+    /// (measured on 2 cores: 2 threads make SCRFD at 1600 px ~1.5x faster, not 2x).
+    /// Raise it for a machine that serves searches but does not ingest.
+    pub intra_threads: usize,
+    pub inter_threads: usize,
+    /// Sessions per model (0 = one per CPU core). `ort` needs exclusive access to a
+    /// session per run, so this is how many detections (and embeddings) run at once.
+    pub sessions: usize,
+}
+
+impl Default for FaceEngineConfig {
+    fn default() -> Self {
+        Self {
+            models_dir: PathBuf::from("./models"),
+            runtime_library: None,
+            detector: DetectorConfig::default(),
+            recognizer: RecognizerConfig::default(),
+            quality: QualityConfig::default(),
+            intra_threads: 1,
+            inter_threads: 1,
+            sessions: 0,
+        }
+    }
+}
+
+/// The SCRFD-family detector.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DetectorConfig {
+    /// `None` means `<models_dir>/scrfd_500m_bnkps.onnx`.
+    pub path: Option<PathBuf>,
+    pub long_edge: u32,
+    pub selfie_long_edge: u32,
+    /// Smaller images are enlarged towards the long edge by at most this factor.
+    pub max_upscale: f32,
+    pub score_threshold: f32,
+    pub nms_iou: f32,
+    pub mean: f32,
+    pub std: f32,
+}
+
+impl Default for DetectorConfig {
+    fn default() -> Self {
+        Self {
+            path: None,
+            long_edge: 1600,
+            selfie_long_edge: 640,
+            max_upscale: 2.0,
+            score_threshold: 0.5,
+            nms_iou: 0.4,
+            mean: 127.5,
+            std: 128.0,
+        }
+    }
+}
+
+/// The ArcFace-style recogniser.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RecognizerConfig {
+    /// `None` means `<models_dir>/w600k_mbf.onnx`.
+    pub path: Option<PathBuf>,
+    pub input_size: u32,
+    pub mean: f32,
+    pub std: f32,
+    pub embedding_dim: usize,
+}
+
+impl Default for RecognizerConfig {
+    fn default() -> Self {
+        Self {
+            path: None,
+            input_size: 112,
+            mean: 127.5,
+            std: 127.5,
+            embedding_dim: 512,
+        }
+    }
+}
+
+/// Which detections are worth an embedding. Tiny or doubtful faces give embeddings that
+/// match strangers, so they are dropped rather than indexed.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct QualityConfig {
+    pub min_face_px: f32,
+    pub min_score: f32,
+}
+
+impl Default for QualityConfig {
+    fn default() -> Self {
+        Self {
+            min_face_px: 20.0,
+            min_score: 0.6,
+        }
+    }
+}
+
+impl FaceEngineConfig {
+    /// A default configuration rooted at another models directory.
+    pub fn with_models_dir(dir: impl Into<PathBuf>) -> Self {
+        Self {
+            models_dir: dir.into(),
+            ..Self::default()
+        }
+    }
+
+    /// Sessions per model after resolving 0 to the number of CPU cores.
+    pub fn effective_sessions(&self) -> usize {
+        if self.sessions > 0 {
+            self.sessions
+        } else {
+            std::thread::available_parallelism().map_or(1, |n| n.get().min(16))
+        }
+    }
+
+    pub fn runtime_library_path(&self) -> PathBuf {
+        resolve(
+            &self.models_dir,
+            self.runtime_library.as_deref(),
+            DEFAULT_RUNTIME_LIBRARY,
+        )
+    }
+
+    pub fn detector_path(&self) -> PathBuf {
+        resolve(
+            &self.models_dir,
+            self.detector.path.as_deref(),
+            DEFAULT_DETECTOR_FILE,
+        )
+    }
+
+    pub fn recognizer_path(&self) -> PathBuf {
+        resolve(
+            &self.models_dir,
+            self.recognizer.path.as_deref(),
+            DEFAULT_RECOGNIZER_FILE,
+        )
+    }
+
+    /// Every problem with the values (not the files: loading reports those), so start-up
+    /// can list them all at once.
+    pub fn problems(&self) -> Vec<String> {
+        let mut p = Vec::new();
+        let d = &self.detector;
+        for (name, edge) in [
+            ("detector.long_edge", d.long_edge),
+            ("detector.selfie_long_edge", d.selfie_long_edge),
+        ] {
+            if !(32..=8192).contains(&edge) {
+                p.push(format!(
+                    "faces.{name} must be between 32 and 8192, got {edge}"
+                ));
+            }
+        }
+        if !(0.0..=1.0).contains(&d.score_threshold) {
+            p.push(format!(
+                "faces.detector.score_threshold must be in [0, 1], got {}",
+                d.score_threshold
+            ));
+        }
+        if !(d.max_upscale.is_finite() && (1.0..=8.0).contains(&d.max_upscale)) {
+            p.push(format!(
+                "faces.detector.max_upscale must be in [1, 8], got {}",
+                d.max_upscale
+            ));
+        }
+        if !(d.nms_iou > 0.0 && d.nms_iou <= 1.0) {
+            p.push(format!(
+                "faces.detector.nms_iou must be in (0, 1], got {}",
+                d.nms_iou
+            ));
+        }
+        let r = &self.recognizer;
+        for (name, std) in [("detector.std", d.std), ("recognizer.std", r.std)] {
+            if !std.is_finite() || std == 0.0 {
+                p.push(format!("faces.{name} must be a non-zero number, got {std}"));
+            }
+        }
+        for (name, mean) in [("detector.mean", d.mean), ("recognizer.mean", r.mean)] {
+            if !mean.is_finite() {
+                p.push(format!("faces.{name} must be a number, got {mean}"));
+            }
+        }
+        if !(16..=1024).contains(&r.input_size) {
+            p.push(format!(
+                "faces.recognizer.input_size must be between 16 and 1024, got {}",
+                r.input_size
+            ));
+        }
+        if !(1..=4096).contains(&r.embedding_dim) {
+            p.push(format!(
+                "faces.recognizer.embedding_dim must be between 1 and 4096, got {}",
+                r.embedding_dim
+            ));
+        }
+        let q = &self.quality;
+        if !(q.min_face_px.is_finite() && q.min_face_px >= 0.0) {
+            p.push(format!(
+                "faces.quality.min_face_px must be >= 0, got {}",
+                q.min_face_px
+            ));
+        }
+        if !(0.0..=1.0).contains(&q.min_score) {
+            p.push(format!(
+                "faces.quality.min_score must be in [0, 1], got {}",
+                q.min_score
+            ));
+        }
+        if self.sessions > 64 {
+            p.push(format!(
+                "faces.sessions must be between 0 (one per core) and 64, got {}",
+                self.sessions
+            ));
+        }
+        p
+    }
+}
+
+fn resolve(dir: &Path, explicit: Option<&Path>, default_name: &str) -> PathBuf {
+    match explicit {
+        Some(p) => p.to_path_buf(),
+        None => dir.join(default_name),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_derive_paths_from_models_dir() {
+        let c = FaceEngineConfig::with_models_dir("/m");
+        assert_eq!(
+            c.runtime_library_path(),
+            PathBuf::from("/m/libonnxruntime.so")
+        );
+        assert_eq!(c.detector_path(), PathBuf::from("/m/scrfd_500m_bnkps.onnx"));
+        assert_eq!(c.recognizer_path(), PathBuf::from("/m/w600k_mbf.onnx"));
+        assert!(c.problems().is_empty());
+    }
+
+    #[test]
+    fn explicit_paths_win_and_bad_values_are_all_listed() {
+        let mut c = FaceEngineConfig::default();
+        c.detector.path = Some(PathBuf::from("/opt/scrfd_10g_bnkps.onnx"));
+        assert_eq!(
+            c.detector_path(),
+            PathBuf::from("/opt/scrfd_10g_bnkps.onnx")
+        );
+        c.detector.std = 0.0;
+        c.detector.long_edge = 8;
+        c.quality.min_score = 2.0;
+        assert_eq!(c.problems().len(), 3);
+    }
+
+    #[test]
+    fn deserialises_partial_tables_over_defaults() {
+        let c: FaceEngineConfig = serde_json::from_str("{}").unwrap();
+        assert_eq!(c, FaceEngineConfig::default());
+        let c: FaceEngineConfig = serde_json::from_str(
+            r#"{"models_dir": "/srv/models", "detector": {"long_edge": 1280}, "recognizer": {"std": 128.0}}"#,
+        )
+        .unwrap();
+        assert_eq!(c.detector.long_edge, 1280);
+        assert_eq!(c.detector.nms_iou, 0.4);
+        assert_eq!(c.recognizer.std, 128.0);
+        assert_eq!(
+            c.recognizer_path(),
+            PathBuf::from("/srv/models/w600k_mbf.onnx")
+        );
+        assert!(serde_json::from_str::<FaceEngineConfig>(r#"{"detectr": {}}"#).is_err());
+    }
+}

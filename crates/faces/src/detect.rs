@@ -1,0 +1,490 @@
+//! SCRFD face detection: input preparation, decoding of the per-stride outputs into boxes
+//! and 5 landmarks, and non-maximum suppression. The math is pure functions so it can be
+//! tested against hand-computed values; running the model lives in `engine`.
+//!
+//! SCRFD answers, per feature-map level (strides 8, 16, 32 for the common exports), three
+//! tensors: scores `[cells * A, 1]`, box distances `[cells * A, 4]` (left, top, right,
+//! bottom) and keypoint offsets `[cells * A, 10]`, all in stride units relative to the
+//! anchor centre `(x * stride, y * stride)`, cells row-major, `A` anchors per cell (2).
+
+use crate::image_io::{self, RgbImage};
+
+/// An axis-aligned box in pixel coordinates (x1, y1) top-left, (x2, y2) bottom-right.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BBox {
+    pub x1: f32,
+    pub y1: f32,
+    pub x2: f32,
+    pub y2: f32,
+}
+
+impl BBox {
+    pub fn width(&self) -> f32 {
+        (self.x2 - self.x1).max(0.0)
+    }
+
+    pub fn height(&self) -> f32 {
+        (self.y2 - self.y1).max(0.0)
+    }
+
+    pub fn area(&self) -> f32 {
+        self.width() * self.height()
+    }
+
+    /// The shorter side, which is what "face size" means for the quality gate.
+    pub fn min_side(&self) -> f32 {
+        self.width().min(self.height())
+    }
+
+    pub fn center(&self) -> (f32, f32) {
+        ((self.x1 + self.x2) * 0.5, (self.y1 + self.y2) * 0.5)
+    }
+
+    /// Intersection over union; 0 for disjoint or empty boxes.
+    pub fn iou(&self, o: &BBox) -> f32 {
+        let iw = (self.x2.min(o.x2) - self.x1.max(o.x1)).max(0.0);
+        let ih = (self.y2.min(o.y2) - self.y1.max(o.y1)).max(0.0);
+        let inter = iw * ih;
+        let union = self.area() + o.area() - inter;
+        if union > 0.0 { inter / union } else { 0.0 }
+    }
+}
+
+/// Five facial landmarks: left eye, right eye, nose tip, left and right mouth corners
+/// (left/right as seen in the image).
+pub type Landmarks = [[f32; 2]; 5];
+
+/// One detected face.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Detection {
+    pub bbox: BBox,
+    pub landmarks: Landmarks,
+    pub score: f32,
+}
+
+/// The outputs of one feature-map level, flattened row-major as the model gives them.
+#[derive(Debug, Clone, Copy)]
+pub struct LevelOutputs<'a> {
+    pub stride: u32,
+    /// Feature-map width in cells (input width / stride).
+    pub width: usize,
+    /// Feature-map height in cells.
+    pub height: usize,
+    pub anchors: usize,
+    pub scores: &'a [f32],
+    pub boxes: &'a [f32],
+    pub keypoints: &'a [f32],
+}
+
+/// Decodes the detections of one level with score >= `threshold`, in network-input pixels.
+/// Slices shorter than the grid implies are read only as far as they go.
+pub fn decode_level(level: &LevelOutputs<'_>, threshold: f32) -> Vec<Detection> {
+    let s = level.stride as f32;
+    let n = level.width * level.height * level.anchors;
+    let mut out = Vec::new();
+    for (i, &score) in level.scores.iter().take(n).enumerate() {
+        // NaN scores fail this comparison too, so a broken model output yields nothing.
+        if score < threshold || score.is_nan() {
+            continue;
+        }
+        let cell = i / level.anchors.max(1);
+        let cx = (cell % level.width.max(1)) as f32 * s;
+        let cy = (cell / level.width.max(1)) as f32 * s;
+        let (Some(d), Some(k)) = (
+            level.boxes.get(i * 4..i * 4 + 4),
+            level.keypoints.get(i * 10..i * 10 + 10),
+        ) else {
+            break;
+        };
+        let bbox = BBox {
+            x1: cx - d[0] * s,
+            y1: cy - d[1] * s,
+            x2: cx + d[2] * s,
+            y2: cy + d[3] * s,
+        };
+        let mut landmarks = [[0.0f32; 2]; 5];
+        for (j, lm) in landmarks.iter_mut().enumerate() {
+            *lm = [cx + k[2 * j] * s, cy + k[2 * j + 1] * s];
+        }
+        out.push(Detection {
+            bbox,
+            landmarks,
+            score,
+        });
+    }
+    out
+}
+
+/// Greedy non-maximum suppression: keeps the best-scoring box and drops every other box
+/// overlapping it by more than `iou_threshold`, repeatedly. Output is sorted by score.
+pub fn nms(mut dets: Vec<Detection>, iou_threshold: f32) -> Vec<Detection> {
+    dets.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let mut keep: Vec<Detection> = Vec::with_capacity(dets.len().min(1024));
+    for d in dets {
+        if keep.iter().all(|k| k.bbox.iou(&d.bbox) <= iou_threshold) {
+            keep.push(d);
+        }
+    }
+    keep
+}
+
+/// How an image was fitted into the network input, to map detections back.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InputGeometry {
+    /// Size of the image scaled into the input (top-left aligned).
+    pub scaled_width: u32,
+    pub scaled_height: u32,
+    /// Tensor size: scaled size padded up to a multiple of the model's largest stride.
+    pub input_width: u32,
+    pub input_height: u32,
+    /// Original image size.
+    pub original_width: u32,
+    pub original_height: u32,
+}
+
+impl InputGeometry {
+    /// Scales `width` x `height` so its long edge is `long_edge` (enlarging by at most
+    /// `max_upscale`), and pads each side only up to the next multiple of `multiple` (no
+    /// square padding: a 3:2 photo costs 3:2 worth of convolutions, not a square).
+    ///
+    /// Enlarging matters: SCRFD's smallest anchors are 16 px at stride 8, so the crowd in
+    /// a small photo is found only once it is scaled up (players.jpg, 1237 px wide, gives
+    /// markedly more faces at 1600 than at its own size).
+    pub fn new(width: u32, height: u32, long_edge: u32, multiple: u32, max_upscale: f32) -> Self {
+        let long = width.max(height).max(1);
+        let (sw, sh) = if long >= long_edge {
+            image_io::fit_long_edge(width, height, long_edge)
+        } else {
+            let s = (long_edge as f32 / long as f32).min(max_upscale.max(1.0));
+            let up = |v: u32| ((v as f32 * s).round() as u32).max(1);
+            (up(width), up(height))
+        };
+        let m = multiple.max(1);
+        Self {
+            scaled_width: sw,
+            scaled_height: sh,
+            input_width: sw.div_ceil(m) * m,
+            input_height: sh.div_ceil(m) * m,
+            original_width: width,
+            original_height: height,
+        }
+    }
+
+    /// For detector exports with a fixed input size (some SCRFD exports are 640x640 only):
+    /// scales the image to fit inside `input_width` x `input_height` (enlarging by at most
+    /// `max_upscale`) and pads the rest.
+    pub fn fixed(
+        width: u32,
+        height: u32,
+        input_width: u32,
+        input_height: u32,
+        max_upscale: f32,
+    ) -> Self {
+        let fit = (input_width as f32 / width.max(1) as f32)
+            .min(input_height as f32 / height.max(1) as f32);
+        let s = fit.min(max_upscale.max(1.0));
+        let scale = |v: u32, max: u32| ((v as f32 * s).round() as u32).clamp(1, max.max(1));
+        Self {
+            scaled_width: scale(width, input_width),
+            scaled_height: scale(height, input_height),
+            input_width,
+            input_height,
+            original_width: width,
+            original_height: height,
+        }
+    }
+
+    /// Maps a detection from input pixels to original pixels, clipping the box to the image.
+    pub fn to_original(&self, d: &Detection) -> Detection {
+        let sx = self.original_width as f32 / self.scaled_width.max(1) as f32;
+        let sy = self.original_height as f32 / self.scaled_height.max(1) as f32;
+        let (w, h) = (self.original_width as f32, self.original_height as f32);
+        let mut landmarks = d.landmarks;
+        for p in &mut landmarks {
+            *p = [p[0] * sx, p[1] * sy];
+        }
+        Detection {
+            bbox: BBox {
+                x1: (d.bbox.x1 * sx).clamp(0.0, w),
+                y1: (d.bbox.y1 * sy).clamp(0.0, h),
+                x2: (d.bbox.x2 * sx).clamp(0.0, w),
+                y2: (d.bbox.y2 * sy).clamp(0.0, h),
+            },
+            landmarks,
+            score: d.score,
+        }
+    }
+}
+
+/// Builds the NCHW f32 input tensor data: the image scaled into the top-left corner,
+/// normalised `(x - mean) / std`, the padding filled with what a black pixel becomes
+/// (as the reference implementation pads with zeros before normalising).
+pub fn prepare_input(img: &RgbImage, geo: &InputGeometry, mean: f32, std: f32) -> Vec<f32> {
+    let scaled = image_io::resize_exact(img, geo.scaled_width, geo.scaled_height);
+    let (iw, ih) = (geo.input_width as usize, geo.input_height as usize);
+    let plane = iw * ih;
+    let inv = 1.0 / std;
+    let pad = (0.0 - mean) * inv;
+    let mut t = vec![pad; plane * 3];
+    let sw = scaled.width() as usize;
+    let (r, rest) = t.split_at_mut(plane);
+    let (g, b) = rest.split_at_mut(plane);
+    for (y, row) in scaled.data().chunks_exact(sw * 3).enumerate().take(ih) {
+        let o = y * iw;
+        for (x, px) in row.chunks_exact(3).enumerate().take(iw) {
+            r[o + x] = (f32::from(px[0]) - mean) * inv;
+            g[o + x] = (f32::from(px[1]) - mean) * inv;
+            b[o + x] = (f32::from(px[2]) - mean) * inv;
+        }
+    }
+    t
+}
+
+/// Picks the "primary" box of a selfie: the largest face, discounted by its distance
+/// from the image centre so a big face at the very edge (a friend cut in half) loses to
+/// a nearly-as-big centred one. Returns its index.
+pub fn primary_index(boxes: &[BBox], width: u32, height: u32) -> Option<usize> {
+    let (cx, cy) = (width as f32 * 0.5, height as f32 * 0.5);
+    let half_diag = (cx * cx + cy * cy).sqrt().max(1.0);
+    let weight = |b: &BBox| {
+        let (bx, by) = b.center();
+        let d = ((bx - cx).powi(2) + (by - cy).powi(2)).sqrt() / half_diag;
+        // Up to a factor 2 for a face in a corner: size dominates, centrality decides ties.
+        b.area() * (1.0 - 0.5 * d.min(1.0))
+    };
+    boxes
+        .iter()
+        .enumerate()
+        .max_by(|(_, a), (_, b)| weight(a).total_cmp(&weight(b)))
+        .map(|(i, _)| i)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn approx(a: f32, b: f32) -> bool {
+        (a - b).abs() < 1e-4
+    }
+
+    #[test]
+    fn decodes_hand_built_anchor_grid() {
+        // A 2x2 grid at stride 8 with 2 anchors: 8 rows. Only row 5 scores: cell 2 = (x 0,
+        // y 1), anchor 1. Anchor centre = (0 * 8, 1 * 8) = (0, 8).
+        let mut scores = vec![0.1f32; 8];
+        scores[5] = 0.9;
+        scores[6] = 0.49; // just under the threshold
+        let mut boxes = vec![0.0f32; 32];
+        boxes[20..24].copy_from_slice(&[1.0, 0.5, 2.0, 3.0]);
+        let mut kps = vec![0.0f32; 80];
+        kps[50..60].copy_from_slice(&[0.5, 0.25, 1.5, 0.25, 1.0, 1.0, 0.5, 2.0, 1.5, 2.0]);
+        let level = LevelOutputs {
+            stride: 8,
+            width: 2,
+            height: 2,
+            anchors: 2,
+            scores: &scores,
+            boxes: &boxes,
+            keypoints: &kps,
+        };
+        let dets = decode_level(&level, 0.5);
+        assert_eq!(dets.len(), 1);
+        let d = dets[0];
+        assert!(approx(d.score, 0.9));
+        // x1 = 0 - 1*8, y1 = 8 - 0.5*8, x2 = 0 + 2*8, y2 = 8 + 3*8
+        assert_eq!(
+            d.bbox,
+            BBox {
+                x1: -8.0,
+                y1: 4.0,
+                x2: 16.0,
+                y2: 32.0
+            }
+        );
+        assert_eq!(
+            d.landmarks,
+            [
+                [4.0, 10.0],
+                [12.0, 10.0],
+                [8.0, 16.0],
+                [4.0, 24.0],
+                [12.0, 24.0]
+            ]
+        );
+    }
+
+    #[test]
+    fn decodes_cell_order_row_major_for_wider_grids() {
+        // 3 wide x 2 high, stride 16, 1 anchor: row 4 is cell (x 1, y 1) -> centre (16, 16).
+        let mut scores = vec![0.0f32; 6];
+        scores[4] = 0.7;
+        let level = LevelOutputs {
+            stride: 16,
+            width: 3,
+            height: 2,
+            anchors: 1,
+            scores: &scores,
+            boxes: &[0.5; 24],
+            keypoints: &[0.0; 60],
+        };
+        let d = decode_level(&level, 0.5)[0];
+        assert_eq!(
+            d.bbox,
+            BBox {
+                x1: 8.0,
+                y1: 8.0,
+                x2: 24.0,
+                y2: 24.0
+            }
+        );
+        assert_eq!(d.landmarks[2], [16.0, 16.0]);
+    }
+
+    #[test]
+    fn short_outputs_do_not_panic() {
+        let level = LevelOutputs {
+            stride: 8,
+            width: 4,
+            height: 4,
+            anchors: 2,
+            scores: &[0.9; 32],
+            boxes: &[0.0; 8],
+            keypoints: &[0.0; 10],
+        };
+        assert_eq!(decode_level(&level, 0.5).len(), 1);
+    }
+
+    fn det(x1: f32, y1: f32, x2: f32, y2: f32, score: f32) -> Detection {
+        Detection {
+            bbox: BBox { x1, y1, x2, y2 },
+            landmarks: [[0.0; 2]; 5],
+            score,
+        }
+    }
+
+    #[test]
+    fn iou_matches_hand_computation() {
+        let a = BBox {
+            x1: 0.0,
+            y1: 0.0,
+            x2: 10.0,
+            y2: 10.0,
+        };
+        let b = BBox {
+            x1: 5.0,
+            y1: 0.0,
+            x2: 15.0,
+            y2: 10.0,
+        };
+        // intersection 50, union 150
+        assert!(approx(a.iou(&b), 1.0 / 3.0));
+        let c = BBox {
+            x1: 20.0,
+            y1: 20.0,
+            x2: 30.0,
+            y2: 30.0,
+        };
+        assert_eq!(a.iou(&c), 0.0);
+        assert!(approx(a.iou(&a), 1.0));
+    }
+
+    #[test]
+    fn nms_suppresses_overlaps_above_threshold_only() {
+        let dets = vec![
+            det(0.0, 0.0, 10.0, 10.0, 0.8),
+            det(1.0, 0.0, 11.0, 10.0, 0.9), // IoU with first = 90/110 = 0.818 -> suppresses it
+            det(5.0, 0.0, 15.0, 10.0, 0.7), // IoU with second = 60/140 = 0.43 > 0.4 -> dropped
+            det(7.0, 0.0, 17.0, 10.0, 0.6), // IoU with second = 40/160 = 0.25 -> kept
+            det(50.0, 50.0, 60.0, 60.0, 0.55),
+        ];
+        let kept = nms(dets, 0.4);
+        let scores: Vec<f32> = kept.iter().map(|d| d.score).collect();
+        assert_eq!(scores, vec![0.9, 0.6, 0.55]);
+    }
+
+    #[test]
+    fn geometry_pads_to_multiple_without_squaring() {
+        let g = InputGeometry::new(6000, 4000, 1600, 32, 2.0);
+        assert_eq!((g.scaled_width, g.scaled_height), (1600, 1067));
+        assert_eq!((g.input_width, g.input_height), (1600, 1088));
+        let small = InputGeometry::new(300, 200, 1600, 32, 1.0);
+        assert_eq!((small.input_width, small.input_height), (320, 224));
+        let up = InputGeometry::new(1237, 800, 1600, 32, 2.0);
+        assert_eq!((up.scaled_width, up.scaled_height), (1600, 1035));
+        assert_eq!((up.input_width, up.input_height), (1600, 1056));
+        let capped = InputGeometry::new(300, 200, 1600, 32, 2.0);
+        assert_eq!((capped.scaled_width, capped.scaled_height), (600, 400));
+        let f = InputGeometry::fixed(1237, 800, 640, 640, 2.0);
+        assert_eq!(
+            (
+                f.scaled_width,
+                f.scaled_height,
+                f.input_width,
+                f.input_height
+            ),
+            (640, 414, 640, 640)
+        );
+        let d = g.to_original(&det(100.0, 100.0, 200.0, 2000.0, 0.9));
+        assert!(approx(d.bbox.x1, 375.0));
+        assert!(approx(d.bbox.y2, 4000.0), "clipped to the image");
+    }
+
+    #[test]
+    fn prepared_input_is_normalised_planar_and_padded() {
+        let img = RgbImage::new(2, 1, vec![255, 0, 127, 0, 0, 0]).unwrap();
+        let g = InputGeometry::new(2, 1, 2, 4, 1.0);
+        let t = prepare_input(&img, &g, 127.5, 128.0);
+        assert_eq!(t.len(), 3 * 4 * 4);
+        assert!(approx(t[0], (255.0 - 127.5) / 128.0)); // R of (0,0)
+        assert!(approx(t[16], (0.0 - 127.5) / 128.0)); // G of (0,0)
+        assert!(approx(t[32], (127.0 - 127.5) / 128.0)); // B of (0,0)
+        assert!(approx(t[5], -127.5 / 128.0)); // padding
+    }
+
+    #[test]
+    fn primary_prefers_large_then_central() {
+        let big_corner = BBox {
+            x1: 0.0,
+            y1: 0.0,
+            x2: 100.0,
+            y2: 100.0,
+        };
+        let slightly_smaller_centre = BBox {
+            x1: 460.0,
+            y1: 460.0,
+            x2: 550.0,
+            y2: 550.0,
+        };
+        let tiny_centre = BBox {
+            x1: 495.0,
+            y1: 495.0,
+            x2: 505.0,
+            y2: 505.0,
+        };
+        let boxes = [big_corner, slightly_smaller_centre, tiny_centre];
+        assert_eq!(primary_index(&boxes, 1000, 1000), Some(1));
+        assert_eq!(primary_index(&boxes[..1], 1000, 1000), Some(0));
+        assert_eq!(primary_index(&[], 1000, 1000), None);
+    }
+
+    proptest::proptest! {
+        /// NMS keeps no two boxes overlapping beyond the threshold, and every dropped box
+        /// overlaps a kept box that scores at least as high.
+        #[test]
+        fn nms_invariants(raw in proptest::collection::vec((0f32..200.0, 0f32..200.0, 5f32..60.0, 5f32..60.0, 0f32..1.0), 0..60)) {
+            let dets: Vec<Detection> = raw.iter().map(|&(x, y, w, h, s)| det(x, y, x + w, y + h, s)).collect();
+            let kept = nms(dets.clone(), 0.4);
+            for (i, a) in kept.iter().enumerate() {
+                for b in &kept[i + 1..] {
+                    proptest::prop_assert!(a.bbox.iou(&b.bbox) <= 0.4);
+                }
+            }
+            for d in &dets {
+                let survived = kept.iter().any(|k| k == d);
+                let covered = kept.iter().any(|k| k.score >= d.score && k.bbox.iou(&d.bbox) > 0.4);
+                proptest::prop_assert!(survived || covered);
+            }
+        }
+    }
+}

@@ -1,0 +1,565 @@
+//! The face engine: loads ONNX Runtime and the two models once, and runs
+//! detect -> quality gate -> align -> embed on decoded images.
+//!
+//! ONNX Runtime is loaded dynamically from the models directory (its Python wheel ships a
+//! self-contained `libonnxruntime.so`; `ort`'s own download of binaries cannot work on our
+//! machines). The library can be loaded only once per process, so the environment lives in
+//! a process-wide `OnceLock`. `ort` needs `&mut Session` to run, so each model keeps a
+//! small pool of sessions behind mutexes; `FaceEngine` is `Send + Sync` and meant to be
+//! shared in an `Arc`.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use ort::environment::Environment;
+use ort::session::Session;
+use ort::session::builder::GraphOptimizationLevel;
+use ort::value::TensorRef;
+
+use crate::align;
+use crate::config::FaceEngineConfig;
+use crate::detect::{self, BBox, Detection, InputGeometry, Landmarks, LevelOutputs};
+use crate::embed::{self, Embedding};
+use crate::error::{Error, Result};
+use crate::image_io::RgbImage;
+
+/// A face found, kept by the quality gate, and embedded. Coordinates are in the pixels of
+/// the image given to [`FaceEngine::analyze`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnalyzedFace {
+    pub bbox: BBox,
+    pub landmarks: Landmarks,
+    pub score: f32,
+    pub embedding: Embedding,
+}
+
+/// Faces embedded per recogniser run: batching amortises per-run overhead; larger
+/// batches gain nothing measurable and hold more memory.
+const EMBED_BATCH: usize = 16;
+
+/// The loaded engine. Cheap to share (`Arc<FaceEngine>`); all methods take `&self`.
+pub struct FaceEngine {
+    config: FaceEngineConfig,
+    detector: SessionPool,
+    detector_input: String,
+    /// Largest stride of the detector: input sides are padded to a multiple of it.
+    detector_multiple: u32,
+    /// `(width, height)` when the detector export only accepts one input size.
+    detector_fixed: Option<(u32, u32)>,
+    recognizer: SessionPool,
+    recognizer_input: String,
+    /// Whether the recogniser accepts a batch dimension other than 1.
+    recognizer_batches: bool,
+}
+
+impl std::fmt::Debug for FaceEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FaceEngine")
+            .field("detector", &self.config.detector_path())
+            .field("recognizer", &self.config.recognizer_path())
+            .finish_non_exhaustive()
+    }
+}
+
+impl FaceEngine {
+    /// Validates the configuration, loads ONNX Runtime (once per process) and both models,
+    /// and checks with a dry run that the models answer in the expected shapes, so a wrong
+    /// file fails at start-up rather than on the first photo.
+    pub fn load(config: FaceEngineConfig) -> Result<Self> {
+        let problems = config.problems();
+        if !problems.is_empty() {
+            return Err(Error::Config(problems));
+        }
+        let detector_path = existing(config.detector_path(), "face detector model")?;
+        let recognizer_path = existing(config.recognizer_path(), "face recognizer model")?;
+        let env = environment(&config.runtime_library_path())?;
+
+        let detector = SessionPool::new(&env, &detector_path, &config)?;
+        let recognizer = SessionPool::new(&env, &recognizer_path, &config)?;
+        let (detector_input, detector_fixed) = detector.with(|s| {
+            let input = s
+                .inputs()
+                .first()
+                .ok_or_else(|| Error::Model("detector has no input".into()))?;
+            // NCHW; a positive H and W mean the export is fixed-size.
+            let fixed = input
+                .dtype()
+                .tensor_shape()
+                .and_then(|sh| match sh.get(2..4) {
+                    Some(&[h, w]) if h > 0 && w > 0 => {
+                        Some((u32::try_from(w).ok()?, u32::try_from(h).ok()?))
+                    }
+                    _ => None,
+                });
+            Ok((input.name().to_string(), fixed))
+        })?;
+        let (recognizer_input, recognizer_batches) = recognizer.with(|s| {
+            let input = s
+                .inputs()
+                .first()
+                .ok_or_else(|| Error::Model("recognizer has no input".into()))?;
+            let batch_dim = input
+                .dtype()
+                .tensor_shape()
+                .and_then(|sh| sh.first().copied());
+            Ok((input.name().to_string(), batch_dim != Some(1)))
+        })?;
+
+        let mut engine = Self {
+            config,
+            detector,
+            detector_input,
+            detector_multiple: 32,
+            detector_fixed,
+            recognizer,
+            recognizer_input,
+            recognizer_batches,
+        };
+        engine.detector_multiple = engine.probe_detector()?;
+        engine.probe_recognizer()?;
+        tracing::info!(
+            detector = %detector_path.display(),
+            recognizer = %recognizer_path.display(),
+            pad_multiple = engine.detector_multiple,
+            batched_embeddings = engine.recognizer_batches,
+            sessions = engine.detector.sessions.len(),
+            intra_threads = engine.config.intra_threads,
+            "face engine loaded"
+        );
+        Ok(engine)
+    }
+
+    pub fn config(&self) -> &FaceEngineConfig {
+        &self.config
+    }
+
+    /// Embedding dimension this engine produces (what a [`crate::FaceIndex`] must use).
+    pub fn embedding_dim(&self) -> usize {
+        self.config.recognizer.embedding_dim
+    }
+
+    /// Runs the detector on a blank image to learn how many stride levels it has.
+    fn probe_detector(&self) -> Result<u32> {
+        let img = RgbImage::filled(128, 128, [0, 0, 0]);
+        let geo = match self.detector_fixed {
+            Some((w, h)) => InputGeometry::fixed(128, 128, w, h, 1.0),
+            None => InputGeometry::new(128, 128, 128, 128, 1.0),
+        };
+        let levels = self.run_detector(&img, &geo, |levels| Ok(levels.len()))?;
+        Ok(8 << (levels.saturating_sub(1)))
+    }
+
+    fn probe_recognizer(&self) -> Result<()> {
+        let size = self.config.recognizer.input_size;
+        let crop = RgbImage::filled(size, size, [128, 128, 128]);
+        self.embed_crops(&[crop]).map(|_| ())
+    }
+
+    /// Detects faces in an event photo at the configured long edge.
+    pub fn detect(&self, img: &RgbImage) -> Result<Vec<Detection>> {
+        self.detect_at(img, self.config.detector.long_edge)
+    }
+
+    /// Detects faces with the image scaled so its long edge is at most `long_edge`.
+    /// Coordinates come back in `img`'s pixels.
+    pub fn detect_at(&self, img: &RgbImage, long_edge: u32) -> Result<Vec<Detection>> {
+        let cfg = &self.config.detector;
+        let geo = match self.detector_fixed {
+            Some((w, h)) => InputGeometry::fixed(img.width(), img.height(), w, h, cfg.max_upscale),
+            None => InputGeometry::new(
+                img.width(),
+                img.height(),
+                long_edge,
+                self.detector_multiple,
+                cfg.max_upscale,
+            ),
+        };
+        let raw = self.run_detector(img, &geo, |levels| {
+            Ok(levels
+                .iter()
+                .flat_map(|l| detect::decode_level(l, cfg.score_threshold))
+                .collect::<Vec<_>>())
+        })?;
+        Ok(detect::nms(raw, cfg.nms_iou)
+            .iter()
+            .map(|d| geo.to_original(d))
+            .collect())
+    }
+
+    /// Runs the detector and hands the per-level outputs to `f` while the session's
+    /// output buffers are still borrowed.
+    fn run_detector<R>(
+        &self,
+        img: &RgbImage,
+        geo: &InputGeometry,
+        f: impl FnOnce(&[LevelOutputs<'_>]) -> Result<R>,
+    ) -> Result<R> {
+        let cfg = &self.config.detector;
+        let data = detect::prepare_input(img, geo, cfg.mean, cfg.std);
+        let shape = [
+            1usize,
+            3,
+            geo.input_height as usize,
+            geo.input_width as usize,
+        ];
+        let input = TensorRef::from_array_view((shape, data.as_slice()))?;
+        self.detector.with(|s| {
+            let outputs = s.run(ort::inputs![self.detector_input.as_str() => input])?;
+            let mut tensors = Vec::with_capacity(outputs.len());
+            let names: Vec<String> = outputs.keys().map(str::to_string).collect();
+            for name in &names {
+                let value = outputs
+                    .get(name.as_str())
+                    .ok_or_else(|| Error::Model(format!("detector output {name} missing")))?;
+                let (shape, values) = value
+                    .try_extract_tensor::<f32>()
+                    .map_err(|e| Error::Model(format!("detector output {name}: {e}")))?;
+                let last = shape.last().copied().unwrap_or(0);
+                tensors.push((usize::try_from(last).unwrap_or(0), values));
+            }
+            let levels = group_levels(
+                &tensors,
+                geo.input_width as usize,
+                geo.input_height as usize,
+            )?;
+            f(&levels)
+        })
+    }
+
+    /// Embeds aligned crops (each `input_size` square), in batches when the model allows.
+    pub fn embed_crops(&self, crops: &[RgbImage]) -> Result<Vec<Embedding>> {
+        let cfg = &self.config.recognizer;
+        let size = cfg.input_size;
+        if let Some(bad) = crops
+            .iter()
+            .find(|c| c.width() != size || c.height() != size)
+        {
+            return Err(Error::Model(format!(
+                "aligned crop is {}x{}, recognizer wants {size}x{size}",
+                bad.width(),
+                bad.height()
+            )));
+        }
+        let batch = if self.recognizer_batches {
+            EMBED_BATCH
+        } else {
+            1
+        };
+        let mut out = Vec::with_capacity(crops.len());
+        for chunk in crops.chunks(batch) {
+            let data = embed::prepare_batch(chunk, cfg.mean, cfg.std);
+            let shape = [chunk.len(), 3, size as usize, size as usize];
+            let input = TensorRef::from_array_view((shape, data.as_slice()))?;
+            let raw: Vec<f32> = self.recognizer.with(|s| {
+                let outputs = s.run(ort::inputs![self.recognizer_input.as_str() => input])?;
+                let name = outputs
+                    .keys()
+                    .next()
+                    .map(str::to_string)
+                    .ok_or_else(|| Error::Model("recognizer has no output".into()))?;
+                let value = outputs
+                    .get(name.as_str())
+                    .ok_or_else(|| Error::Model("recognizer has no output".into()))?;
+                let (_, v) = value
+                    .try_extract_tensor::<f32>()
+                    .map_err(|e| Error::Model(format!("recognizer output: {e}")))?;
+                Ok(v.to_vec())
+            })?;
+            let dim = cfg.embedding_dim;
+            if raw.len() != dim * chunk.len() {
+                return Err(Error::Dimension {
+                    expected: dim,
+                    got: raw.len() / chunk.len().max(1),
+                });
+            }
+            for v in raw.chunks_exact(dim) {
+                out.push(Embedding::from_raw(v.to_vec(), dim)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether a detection is good enough to embed and index.
+    pub fn passes_quality(&self, d: &Detection) -> bool {
+        let q = &self.config.quality;
+        d.score >= q.min_score && d.bbox.min_side() >= q.min_face_px
+    }
+
+    /// Every face of an event photo: detect at the configured long edge, drop faces failing
+    /// the quality gate, align and embed the rest. Best detector score first.
+    pub fn analyze(&self, img: &RgbImage) -> Result<Vec<AnalyzedFace>> {
+        self.analyze_at(img, self.config.detector.long_edge)
+    }
+
+    /// [`FaceEngine::analyze`] with an explicit detector long edge.
+    pub fn analyze_at(&self, img: &RgbImage, long_edge: u32) -> Result<Vec<AnalyzedFace>> {
+        let dets: Vec<Detection> = self
+            .detect_at(img, long_edge)?
+            .into_iter()
+            .filter(|d| self.passes_quality(d))
+            .collect();
+        self.embed_detections(img, dets)
+    }
+
+    /// The face a selfie is about: detection at the selfie long edge (its faces are large,
+    /// and SCRFD's largest anchors are meant for faces of a few hundred pixels), quality
+    /// gate, then the largest, most central face; only that one is embedded.
+    pub fn analyze_selfie(&self, img: &RgbImage) -> Result<Option<AnalyzedFace>> {
+        let dets: Vec<Detection> = self
+            .detect_at(img, self.config.detector.selfie_long_edge)?
+            .into_iter()
+            .filter(|d| self.passes_quality(d))
+            .collect();
+        let boxes: Vec<BBox> = dets.iter().map(|d| d.bbox).collect();
+        let Some(i) = detect::primary_index(&boxes, img.width(), img.height()) else {
+            return Ok(None);
+        };
+        Ok(self
+            .embed_detections(img, vec![dets[i]])?
+            .into_iter()
+            .next())
+    }
+
+    /// The largest, most central face among `faces` of a `width` x `height` image.
+    pub fn primary_face(faces: &[AnalyzedFace], width: u32, height: u32) -> Option<&AnalyzedFace> {
+        let boxes: Vec<BBox> = faces.iter().map(|f| f.bbox).collect();
+        detect::primary_index(&boxes, width, height).and_then(|i| faces.get(i))
+    }
+
+    fn embed_detections(&self, img: &RgbImage, dets: Vec<Detection>) -> Result<Vec<AnalyzedFace>> {
+        let size = self.config.recognizer.input_size;
+        let mut kept = Vec::with_capacity(dets.len());
+        let mut crops = Vec::with_capacity(dets.len());
+        for d in dets {
+            // Collinear landmarks cannot be aligned; such a detection is not a usable face.
+            if let Some(crop) = align::align_face(img, &d.landmarks, size) {
+                crops.push(crop);
+                kept.push(d);
+            }
+        }
+        let embeddings = self.embed_crops(&crops)?;
+        Ok(kept
+            .into_iter()
+            .zip(embeddings)
+            .map(|(d, embedding)| AnalyzedFace {
+                bbox: d.bbox,
+                landmarks: d.landmarks,
+                score: d.score,
+                embedding,
+            })
+            .collect())
+    }
+}
+
+/// Sorts SCRFD's outputs into levels by shape, whatever their names and order: the last
+/// dimension tells scores (1), boxes (4) and keypoints (10) apart; within each kind the
+/// level with the most rows has the smallest stride. Strides are 8, 16, 32, ... and the
+/// anchors per cell follow from the first level's row count.
+fn group_levels<'a>(
+    tensors: &[(usize, &'a [f32])],
+    width: usize,
+    height: usize,
+) -> Result<Vec<LevelOutputs<'a>>> {
+    let mut kinds: [Vec<&'a [f32]>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    for &(last, values) in tensors {
+        match last {
+            1 => kinds[0].push(values),
+            4 => kinds[1].push(values),
+            10 => kinds[2].push(values),
+            other => {
+                return Err(Error::Model(format!(
+                    "detector output with last dimension {other}; expected an SCRFD model with keypoints (1, 4, 10)"
+                )));
+            }
+        }
+    }
+    for k in &mut kinds {
+        k.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    }
+    let [scores, boxes, kps] = kinds;
+    let levels = scores.len();
+    if levels == 0 || boxes.len() != levels || kps.len() != levels {
+        return Err(Error::Model(format!(
+            "detector answered {} score, {} box and {} keypoint tensors; expected equal non-zero counts (an SCRFD *_kps model)",
+            scores.len(),
+            boxes.len(),
+            kps.len()
+        )));
+    }
+    let cells8 = (width / 8) * (height / 8);
+    let anchors = scores[0].len().checked_div(cells8).unwrap_or(0);
+    if anchors == 0 {
+        return Err(Error::Model(
+            "detector scores do not fit a stride-8 grid".into(),
+        ));
+    }
+    let mut out = Vec::with_capacity(levels);
+    for l in 0..levels {
+        let stride = 8u32 << l;
+        let (fw, fh) = (width / stride as usize, height / stride as usize);
+        let rows = fw * fh * anchors;
+        if scores[l].len() != rows || boxes[l].len() != rows * 4 || kps[l].len() != rows * 10 {
+            return Err(Error::Model(format!(
+                "detector level {l} (stride {stride}) has {} scores, expected {rows}",
+                scores[l].len()
+            )));
+        }
+        out.push(LevelOutputs {
+            stride,
+            width: fw,
+            height: fh,
+            anchors,
+            scores: scores[l],
+            boxes: boxes[l],
+            keypoints: kps[l],
+        });
+    }
+    Ok(out)
+}
+
+/// Sessions of one model. `ort` runs need `&mut Session`; a caller takes any free session,
+/// or waits for one in turn.
+struct SessionPool {
+    sessions: Vec<Mutex<Session>>,
+    next: AtomicUsize,
+}
+
+impl SessionPool {
+    fn new(env: &Environment, path: &Path, config: &FaceEngineConfig) -> Result<Self> {
+        let n = config.effective_sessions().max(1);
+        let mut sessions = Vec::with_capacity(n);
+        for _ in 0..n {
+            sessions.push(Mutex::new(create_session(env, path, config)?));
+        }
+        Ok(Self {
+            sessions,
+            next: AtomicUsize::new(0),
+        })
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut Session) -> Result<R>) -> Result<R> {
+        for m in &self.sessions {
+            if let Ok(mut s) = m.try_lock() {
+                return f(&mut s);
+            }
+        }
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.sessions.len().max(1);
+        let m = self
+            .sessions
+            .get(i)
+            .ok_or_else(|| Error::Runtime("no sessions".into()))?;
+        // A panic elsewhere while holding the lock leaves the session itself intact.
+        let mut s = m.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut s)
+    }
+}
+
+fn create_session(env: &Environment, path: &Path, config: &FaceEngineConfig) -> Result<Session> {
+    let rt = |e: ort::Error<ort::session::builder::SessionBuilder>| Error::Runtime(e.to_string());
+    let mut b = Session::builder(env)?
+        .with_optimization_level(GraphOptimizationLevel::All)
+        .map_err(rt)?
+        // Spinning threads would burn the cores other sessions and jobs need.
+        .with_intra_op_spinning(false)
+        .map_err(rt)?
+        .with_inter_op_spinning(false)
+        .map_err(rt)?;
+    if config.intra_threads > 0 {
+        b = b.with_intra_threads(config.intra_threads).map_err(rt)?;
+    }
+    if config.inter_threads > 0 {
+        b = b.with_inter_threads(config.inter_threads).map_err(rt)?;
+    }
+    b.commit_from_file(path)
+        .map_err(|e| Error::Runtime(format!("loading {}: {e}", path.display())))
+}
+
+fn existing(path: PathBuf, what: &'static str) -> Result<PathBuf> {
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(Error::ModelNotFound { what, path })
+    }
+}
+
+/// The process-wide ONNX Runtime environment, loaded from `library` on first use. Later
+/// calls must name the same library: a process cannot hold two ONNX Runtimes.
+fn environment(library: &Path) -> Result<Environment> {
+    static ENV: OnceLock<std::result::Result<(PathBuf, Environment), String>> = OnceLock::new();
+    let library = existing(library.to_path_buf(), "ONNX Runtime library")?;
+    // Absolute, so `ort` never has to resolve it against the executable's directory.
+    let library = std::fs::canonicalize(&library)
+        .map_err(|e| Error::Runtime(format!("{}: {e}", library.display())))?;
+    let loaded = ENV.get_or_init(|| {
+        let env = ort::init_from(&library)
+            .map_err(|e| e.to_string())?
+            .with_name("raceshot-faces")
+            .with_telemetry(false)
+            .build()
+            .map_err(|e| e.to_string())?;
+        Ok((library.clone(), env))
+    });
+    match loaded {
+        Ok((path, env)) if *path == library => Ok(env.clone()),
+        Ok((path, _)) => Err(Error::Runtime(format!(
+            "ONNX Runtime is already loaded from {} in this process; cannot also load {}",
+            path.display(),
+            library.display()
+        ))),
+        Err(e) => Err(Error::Runtime(format!(
+            "loading {}: {e}",
+            library.display()
+        ))),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_outputs_by_shape_whatever_their_order() {
+        // A 64x32 input: stride 8 -> 8x4 cells, 16 -> 4x2, 32 -> 2x1; 2 anchors each.
+        let (s8, s16, s32) = (vec![0.0f32; 64], vec![0.0f32; 16], vec![0.0f32; 4]);
+        let (b8, b16, b32) = (vec![0.0f32; 256], vec![0.0f32; 64], vec![0.0f32; 16]);
+        let (k8, k16, k32) = (vec![0.0f32; 640], vec![0.0f32; 160], vec![0.0f32; 40]);
+        let shuffled: Vec<(usize, &[f32])> = vec![
+            (10, &k16),
+            (1, &s32),
+            (4, &b8),
+            (1, &s8),
+            (10, &k8),
+            (4, &b32),
+            (1, &s16),
+            (4, &b16),
+            (10, &k32),
+        ];
+        let levels = group_levels(&shuffled, 64, 32).unwrap();
+        assert_eq!(levels.len(), 3);
+        assert_eq!(
+            levels
+                .iter()
+                .map(|l| (l.stride, l.width, l.height, l.anchors))
+                .collect::<Vec<_>>(),
+            vec![(8, 8, 4, 2), (16, 4, 2, 2), (32, 2, 1, 2)]
+        );
+        assert_eq!(levels[1].keypoints.len(), 160);
+    }
+
+    #[test]
+    fn rejects_models_without_keypoints() {
+        let (s, b) = (vec![0.0f32; 64], vec![0.0f32; 256]);
+        let outs: Vec<(usize, &[f32])> = vec![(1, &s), (4, &b)];
+        assert!(matches!(group_levels(&outs, 64, 32), Err(Error::Model(_))));
+        let weird: Vec<(usize, &[f32])> = vec![(7, &s)];
+        assert!(matches!(group_levels(&weird, 64, 32), Err(Error::Model(_))));
+    }
+
+    #[test]
+    fn engine_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<FaceEngine>();
+    }
+}

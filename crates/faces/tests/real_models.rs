@@ -1,0 +1,341 @@
+//! Integration tests against the real models and photos fetched by `scripts/fetch-models.sh`
+//! (directory from `RACESHOT__FACES__MODELS_DIR`, else `<workspace>/models`).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use raceshot_faces::{
+    AnalyzedFace, DecodeOptions, Error, FaceEngine, FaceEngineConfig, FaceIndex, RgbImage, cosine,
+    decode,
+};
+
+fn models_dir() -> PathBuf {
+    let dir = std::env::var_os("RACESHOT__FACES__MODELS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models"));
+    for f in [
+        "scrfd_500m_bnkps.onnx",
+        "w600k_mbf.onnx",
+        "libonnxruntime.so",
+        "photos/players.jpg",
+    ] {
+        assert!(
+            dir.join(f).is_file(),
+            "{} is missing: run scripts/fetch-models.sh (or set RACESHOT__FACES__MODELS_DIR)",
+            dir.join(f).display()
+        );
+    }
+    dir
+}
+
+fn engine() -> &'static FaceEngine {
+    static ENGINE: OnceLock<FaceEngine> = OnceLock::new();
+    ENGINE
+        .get_or_init(|| FaceEngine::load(FaceEngineConfig::with_models_dir(models_dir())).unwrap())
+}
+
+fn photo_bytes(name: &str) -> Vec<u8> {
+    std::fs::read(models_dir().join("photos").join(name)).unwrap()
+}
+
+fn photo(name: &str) -> RgbImage {
+    decode(&photo_bytes(name), &DecodeOptions::default()).unwrap()
+}
+
+fn players_faces() -> &'static Vec<AnalyzedFace> {
+    static FACES: OnceLock<Vec<AnalyzedFace>> = OnceLock::new();
+    FACES.get_or_init(|| engine().analyze(&photo("players.jpg")).unwrap())
+}
+
+fn yaoming_selfie() -> AnalyzedFace {
+    engine()
+        .analyze_selfie(&photo("yaoming.jpg"))
+        .unwrap()
+        .expect("a face in yaoming.jpg")
+}
+
+#[test]
+fn players_photo_yields_the_crowd_and_all_16_players() {
+    let img = photo("players.jpg");
+    let dets = engine().detect(&img).unwrap();
+    // 134 here at the default long edge 1600 (the photo is 1237 px wide and is enlarged).
+    assert!(dets.len() >= 100, "only {} faces detected", dets.len());
+    for d in &dets {
+        assert!(d.bbox.x1 >= 0.0 && d.bbox.y1 >= 0.0);
+        assert!(d.bbox.x2 <= img.width() as f32 && d.bbox.y2 <= img.height() as f32);
+        assert!(d.score >= 0.5);
+    }
+    // The 16 players stand in front: their faces are 36-48 px, the crowd's at most ~20.
+    let players = dets.iter().filter(|d| d.bbox.min_side() >= 30.0).count();
+    assert_eq!(players, 16);
+    // The quality gate keeps exactly those (the crowd's faces are too small to trust).
+    let kept = players_faces();
+    assert_eq!(
+        kept.len(),
+        16,
+        "{:?}",
+        kept.iter().map(|f| f.bbox).collect::<Vec<_>>()
+    );
+    assert!(
+        kept.iter()
+            .all(|f| f.bbox.min_side() >= 30.0 && f.embedding.dim() == 512)
+    );
+}
+
+#[test]
+fn yaoming_selfie_finds_player_13_and_nobody_else() {
+    let selfie = yaoming_selfie();
+    assert!(selfie.score > 0.8);
+    let mut sims: Vec<(f32, usize)> = players_faces()
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (cosine(&selfie.embedding, &f.embedding), i))
+        .collect();
+    sims.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let (best, second) = (sims[0].0, sims[1].0);
+    println!("yaoming vs players.jpg: best {best:.3}, second {second:.3}");
+    assert!(best >= 0.43, "best match {best}");
+    assert!(
+        second < 0.35 && best - second >= 0.2,
+        "best {best}, second {second}"
+    );
+
+    // Same answer through the index, with the default-ish threshold.
+    let mut index = FaceIndex::new(engine().embedding_dim());
+    for (i, f) in players_faces().iter().enumerate() {
+        index
+            .insert(i as i64, 1000 + i as i64, &f.embedding)
+            .unwrap();
+    }
+    let hits = index.search(&selfie.embedding, 0.35, 10).unwrap();
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(hits[0].face_id, sims[0].1 as i64);
+    assert!((hits[0].similarity - best).abs() <= index.max_quantisation_error() + 1e-4);
+}
+
+#[test]
+fn gdp_faces_do_not_match_yaoming() {
+    let selfie = yaoming_selfie();
+    let faces = engine().analyze(&photo("gdp.jpg")).unwrap();
+    assert!(!faces.is_empty());
+    for f in &faces {
+        let s = cosine(&selfie.embedding, &f.embedding);
+        assert!(
+            s < 0.35,
+            "gdp face at {:?} matches yaoming with {s}",
+            f.bbox
+        );
+    }
+}
+
+#[test]
+fn exif_rotated_selfie_still_matches() {
+    // Store yaoming.jpg rotated a quarter turn counter-clockwise and tag it orientation 6
+    // ("rotate 90 clockwise to display"), as a phone held sideways does.
+    let upright = photo("yaoming.jpg");
+    let stored = raceshot_faces::image_io::apply_orientation(upright, 8);
+    let mut c = turbojpeg::Compressor::new().unwrap();
+    c.set_quality(95).unwrap();
+    let jpeg = c
+        .compress_to_vec(turbojpeg::Image {
+            pixels: stored.data(),
+            width: stored.width() as usize,
+            pitch: stored.width() as usize * 3,
+            height: stored.height() as usize,
+            format: turbojpeg::PixelFormat::RGB,
+        })
+        .unwrap();
+    let mut tagged = jpeg[..2].to_vec();
+    let mut app1 =
+        b"Exif\0\0II*\0\x08\0\0\0\x01\0\x12\x01\x03\0\x01\0\0\0\x06\0\0\0\0\0\0\0".to_vec();
+    let len = (app1.len() + 2) as u16;
+    tagged.extend_from_slice(&[0xFF, 0xE1]);
+    tagged.extend_from_slice(&len.to_be_bytes());
+    tagged.append(&mut app1);
+    tagged.extend_from_slice(&jpeg[2..]);
+
+    let img = decode(&tagged, &DecodeOptions::default()).unwrap();
+    assert_eq!((img.width(), img.height()), (233, 287), "displayed upright");
+    let face = engine()
+        .analyze_selfie(&img)
+        .unwrap()
+        .expect("face after EXIF rotation");
+    let s = cosine(&face.embedding, &yaoming_selfie().embedding);
+    assert!(s > 0.8, "same photo re-encoded should match itself: {s}");
+}
+
+#[test]
+fn bad_inputs_give_clean_errors() {
+    let opts = DecodeOptions::default();
+    // Text file, whatever its name.
+    let err = decode(
+        b"this is not an image, even if it is called photo.jpg\n",
+        &opts,
+    )
+    .unwrap_err();
+    assert!(matches!(err, Error::UnsupportedFormat), "{err}");
+
+    // Corrupt JPEG: a valid header followed by garbage, and a truncated one.
+    let jpeg = photo_bytes("players.jpg");
+    let mut garbled = jpeg.clone();
+    let mid = garbled.len() / 3;
+    for b in &mut garbled[mid..] {
+        *b = 0xFF;
+    }
+    assert!(matches!(decode(&garbled, &opts), Err(Error::Decode(_))));
+    let truncated = &jpeg[..jpeg.len() / 2];
+    assert!(matches!(decode(truncated, &opts), Err(Error::Decode(_))));
+    assert!(matches!(decode(&jpeg[..100], &opts), Err(Error::Decode(_))));
+
+    // Truncated PNG.
+    let img = photo("yaoming.jpg");
+    let mut png_bytes = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut png_bytes, img.width(), img.height());
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut w = enc.write_header().unwrap();
+        w.write_image_data(img.data()).unwrap();
+    }
+    let full = decode(&png_bytes, &opts).unwrap();
+    assert_eq!(full, img);
+    let cut = &png_bytes[..png_bytes.len() / 2];
+    assert!(matches!(decode(cut, &opts), Err(Error::Decode(_))));
+
+    // PNG bomb: the header declares 100000 x 100000.
+    let mut bomb = png_bytes.clone();
+    bomb[16..20].copy_from_slice(&100_000u32.to_be_bytes());
+    bomb[20..24].copy_from_slice(&100_000u32.to_be_bytes());
+    assert!(matches!(
+        decode(&bomb, &opts),
+        Err(Error::TooManyPixels {
+            width: 100_000,
+            height: 100_000,
+            ..
+        })
+    ));
+    // A caller's smaller limit applies too (selfies).
+    assert!(matches!(
+        decode(&jpeg, &DecodeOptions::default().with_max_pixels(500_000)),
+        Err(Error::TooManyPixels { .. })
+    ));
+}
+
+#[test]
+fn engine_is_shared_across_threads() {
+    let img = photo("gdp.jpg");
+    let want = engine().analyze(&img).unwrap();
+    std::thread::scope(|s| {
+        let runs: Vec<_> = (0..3)
+            .map(|_| s.spawn(|| engine().analyze(&img).unwrap()))
+            .collect();
+        for r in runs {
+            let got = r.join().unwrap();
+            assert_eq!(got.len(), want.len());
+            for (g, w) in got.iter().zip(&want) {
+                assert!(cosine(&g.embedding, &w.embedding) > 0.999);
+            }
+        }
+    });
+}
+
+#[test]
+fn missing_models_are_reported_with_the_fix() {
+    let err =
+        FaceEngine::load(FaceEngineConfig::with_models_dir("/nonexistent/models")).unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, Error::ModelNotFound { .. }), "{msg}");
+    assert!(msg.contains("scripts/fetch-models.sh"), "{msg}");
+}
+
+/// Timings on this machine (run with `--release --ignored --nocapture`).
+#[test]
+#[ignore = "benchmark"]
+fn timings() {
+    let time = |n: u32, f: &mut dyn FnMut()| {
+        f();
+        let t = Instant::now();
+        for _ in 0..n {
+            f();
+        }
+        t.elapsed().as_secs_f64() * 1e3 / f64::from(n)
+    };
+    let img = photo("players.jpg");
+    let bytes = photo_bytes("players.jpg");
+    let dec = time(20, &mut || {
+        decode(&bytes, &DecodeOptions::default()).unwrap();
+    });
+    let align = time(100, &mut || {
+        raceshot_faces::align::align_face(&img, &players_faces()[0].landmarks, 112).unwrap();
+    });
+    println!("players.jpg: decode {dec:.1} ms, align {align:.2} ms/face");
+    let crops: Vec<RgbImage> = players_faces()
+        .iter()
+        .map(|f| raceshot_faces::align::align_face(&img, &f.landmarks, 112).unwrap())
+        .collect();
+    for intra in [1, 2] {
+        let mut cfg = FaceEngineConfig::with_models_dir(models_dir());
+        cfg.intra_threads = intra;
+        let e = FaceEngine::load(cfg).unwrap();
+        let detect = time(10, &mut || {
+            e.detect(&img).unwrap();
+        });
+        let detect640 = time(10, &mut || {
+            e.detect_at(&img, 640).unwrap();
+        });
+        let embed1 = time(20, &mut || {
+            e.embed_crops(&crops[..1]).unwrap();
+        });
+        let embed16 = time(5, &mut || {
+            e.embed_crops(&crops).unwrap();
+        }) / crops.len() as f64;
+        let analyze = time(3, &mut || {
+            e.analyze(&img).unwrap();
+        });
+        println!(
+            "intra_threads={intra}: detect@1600 {detect:.1} ms, detect@640 {detect640:.1} ms, \
+             embed {embed1:.1} ms (1 face) / {embed16:.1} ms per face (batch of 16), analyze {analyze:.0} ms"
+        );
+    }
+
+    // A 24 MP photo: DCT-scaled decodes for the sizes ingestion needs.
+    let big = raceshot_faces::resize_exact(&img, 6000, 4000);
+    let mut c = turbojpeg::Compressor::new().unwrap();
+    c.set_quality(90).unwrap();
+    let big_jpeg = c
+        .compress_to_vec(turbojpeg::Image {
+            pixels: big.data(),
+            width: 6000,
+            pitch: 18000,
+            height: 4000,
+            format: turbojpeg::PixelFormat::RGB,
+        })
+        .unwrap();
+    for target in [None, Some(1600), Some(1500), Some(400)] {
+        let opts = DecodeOptions {
+            target_long_edge: target,
+            ..DecodeOptions::default()
+        };
+        let mut size = (0, 0);
+        let ms = time(3, &mut || {
+            let d = decode(&big_jpeg, &opts).unwrap();
+            size = (d.width(), d.height());
+        });
+        println!("24 MP decode for target {target:?}: {size:?} in {ms:.1} ms");
+    }
+    let half = decode(
+        &big_jpeg,
+        &DecodeOptions::default().with_target_long_edge(1600),
+    )
+    .unwrap();
+    let r = time(5, &mut || {
+        raceshot_faces::resize_to_long_edge(&half, 1600);
+    });
+    println!(
+        "resize {}x{} -> 1600: {r:.1} ms",
+        half.width(),
+        half.height()
+    );
+}

@@ -1,0 +1,386 @@
+//! The catalogue half of the spec's API (§7): event lists, one event, banners, upcoming
+//! events, the event of a photo and an event's highlight photos. Derived sale fields are
+//! computed here from the sale window and today's date in Bangkok.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use chrono::{DateTime, Utc};
+use raceshot_domain::event::{Package, SaleState, SaleStatus};
+use raceshot_domain::time::{format_bangkok, format_bangkok_short};
+use raceshot_domain::{EventKey, Flag, Money, PageRequest};
+use raceshot_store::events::Event;
+use raceshot_store::photos::Photo;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::extract::ApiJson;
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::state::AppState;
+
+/// How many photos an event page shows before any search.
+const HIGHLIGHT_LIMIT: i64 = 30;
+pub const SUCCESS: &str = "success";
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PackageBody {
+    pub name: String,
+    pub name_en: String,
+    pub number_of_photo: u32,
+    /// Baht, two decimals.
+    #[schema(value_type = f64, example = 250.00)]
+    pub price: Money,
+}
+
+impl From<&Package> for PackageBody {
+    fn from(p: &Package) -> Self {
+        PackageBody {
+            name: p.name.clone(),
+            name_en: p.name_en.clone(),
+            number_of_photo: p.number_of_photo,
+            price: p.price,
+        }
+    }
+}
+
+/// An event with the spec's field names (§3); `Y`/`N` flags, prices in baht.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventBody {
+    pub event_id: i64,
+    pub event_key: String,
+    pub title: String,
+    pub coverurl: String,
+    pub event_date_text: String,
+    /// `YYYY-MM-DD`.
+    pub eventdate: String,
+    pub province: String,
+    /// RFC 3339 in Bangkok time.
+    pub on_sale_start: String,
+    pub on_sale_end: String,
+    /// Sale start as `YYYY-MM-DD HH:MM` Bangkok time, for the come-back notice.
+    pub on_sale_start_txt: String,
+    /// Bangkok calendar days left until the last day of sale (0 on that day).
+    pub day_diff: i64,
+    #[schema(value_type = String, example = "Y")]
+    pub can_sale: Flag,
+    #[schema(value_type = String, example = "N")]
+    pub close_sale: Flag,
+    #[schema(value_type = String)]
+    pub is_hybrid: Flag,
+    #[schema(value_type = String)]
+    pub is_mhao_hybrid: Flag,
+    #[schema(value_type = Option<f64>)]
+    pub hybrid_mhao_price: Option<Money>,
+    #[schema(value_type = String)]
+    pub is_mhao: Flag,
+    #[schema(value_type = Option<f64>)]
+    pub mhao_price: Option<Money>,
+    #[schema(value_type = String)]
+    pub is_event_stage: Flag,
+    #[schema(value_type = String)]
+    pub is_free_download: Flag,
+    #[schema(value_type = String)]
+    pub is_free_download_keep_contract: Flag,
+    pub caption_button_buy_all: String,
+    pub face_threshold: f64,
+    pub max_face_search: u32,
+    pub package: Vec<PackageBody>,
+    pub package_hb: Vec<PackageBody>,
+    /// 1 when pinned to the top of the list.
+    pub pin: u8,
+    /// `SOON`, `ON_SALE` or `CLOSED`.
+    #[schema(example = "ON_SALE")]
+    pub event_status: &'static str,
+}
+
+impl EventBody {
+    pub fn new(e: &Event, now: DateTime<Utc>) -> Self {
+        let s = &e.spec;
+        let sale = SaleState::at(s.on_sale_start, s.on_sale_end, e.sale_closed, now);
+        EventBody {
+            event_id: e.id,
+            event_key: s.key.to_string(),
+            title: s.title.clone(),
+            coverurl: s.cover_url.clone(),
+            event_date_text: s.event_date_text.clone(),
+            eventdate: s.event_date.format("%Y-%m-%d").to_string(),
+            province: s.province.clone(),
+            on_sale_start: format_bangkok(s.on_sale_start),
+            on_sale_end: format_bangkok(s.on_sale_end),
+            on_sale_start_txt: format_bangkok_short(s.on_sale_start),
+            day_diff: sale.day_diff,
+            can_sale: sale.can_sale.into(),
+            close_sale: sale.close_sale.into(),
+            is_hybrid: s.is_hybrid.into(),
+            is_mhao_hybrid: s.is_mhao_hybrid.into(),
+            hybrid_mhao_price: s.hybrid_mhao_price,
+            is_mhao: s.is_mhao.into(),
+            mhao_price: s.mhao_price,
+            is_event_stage: s.is_event_stage.into(),
+            is_free_download: s.is_free_download.into(),
+            is_free_download_keep_contract: s.is_free_download_keep_contract.into(),
+            caption_button_buy_all: s.caption_button_buy_all.clone(),
+            face_threshold: s.face_threshold,
+            max_face_search: s.max_face_search,
+            package: s.packages.iter().map(PackageBody::from).collect(),
+            package_hb: s.hybrid_packages.iter().map(PackageBody::from).collect(),
+            pin: u8::from(s.pin),
+            event_status: sale.status.as_str(),
+        }
+    }
+}
+
+/// A photo as the shop lists it (spec §3), with ready-to-use image addresses.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PhotoBody {
+    pub id: i64,
+    /// Base name of the file as it was ingested.
+    pub original_file_name: String,
+    pub thumbnail_file_name: String,
+    pub preview_file_name: String,
+    pub photographer_id: i64,
+    pub event_id: i64,
+    /// `Y` when in the visitor's cart; the server always answers `N`.
+    #[schema(value_type = String, example = "N")]
+    pub atc: Flag,
+    pub thumbnail_url: String,
+    pub preview_url: String,
+    /// Cosine similarity to the searched face (face search only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similarity: Option<f32>,
+}
+
+impl PhotoBody {
+    pub fn new(p: &Photo, media_url: &str, similarity: Option<f32>) -> Self {
+        let url = |kind: &str| format!("{media_url}/{}/{kind}/{}", p.event_key, p.storage_name);
+        PhotoBody {
+            id: p.id,
+            original_file_name: p.original_file_name.clone(),
+            thumbnail_file_name: p.storage_name.clone(),
+            preview_file_name: p.storage_name.clone(),
+            photographer_id: p.photographer_id,
+            event_id: p.event_id,
+            atc: Flag::NO,
+            thumbnail_url: url("thumbnail"),
+            preview_url: url("preview"),
+            similarity,
+        }
+    }
+}
+
+/// `{"status": "success", "body": [...]}`
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ListBody<T> {
+    #[schema(example = "success")]
+    pub status: &'static str,
+    pub body: Vec<T>,
+}
+
+impl<T> ListBody<T> {
+    pub fn new(body: Vec<T>) -> Json<Self> {
+        Json(ListBody {
+            status: SUCCESS,
+            body,
+        })
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PaginationRequest {
+    /// 1-based page; default 1.
+    pub page: Option<u32>,
+    /// Default 18, at most 100.
+    pub page_size: Option<u32>,
+    /// Sent by older clients; ignored.
+    #[schema(value_type = Option<Object>)]
+    pub total_event_onsale: Option<serde_json::Value>,
+    /// Sent by older clients; ignored.
+    #[schema(value_type = Option<Object>)]
+    pub page_tab: Option<serde_json::Value>,
+}
+
+/// Events on sale, pinned first, then the newest race.
+#[utoipa::path(post, path = "/v1/events/pagination", tag = "catalogue",
+    request_body = PaginationRequest,
+    responses((status = 200, body = ListBody<EventBody>), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn pagination(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<PaginationRequest>,
+) -> ApiResult<Json<ListBody<EventBody>>> {
+    let page = PageRequest::new(req.page, req.page_size).map_err(|e| {
+        let field = if matches!(e, raceshot_domain::paging::PageError::Page) {
+            "page"
+        } else {
+            "page_size"
+        };
+        ApiError::field(field, e.to_string())
+    })?;
+    let now = state.now();
+    let events = state
+        .store
+        .events_in_status(SaleStatus::OnSale, now, page.limit(), page.offset())
+        .await?;
+    Ok(ListBody::new(
+        events.iter().map(|e| EventBody::new(e, now)).collect(),
+    ))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CountRequest {
+    /// `ON_SALE` (default), `SOON` or `CLOSED`.
+    pub event_status: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventCount {
+    pub event_count: i64,
+}
+
+/// How many events are in a sale status (the home page's page count).
+#[utoipa::path(post, path = "/v1/events/pagination-count", tag = "catalogue",
+    request_body = CountRequest,
+    responses((status = 200, body = ListBody<EventCount>), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn pagination_count(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<CountRequest>,
+) -> ApiResult<Json<ListBody<EventCount>>> {
+    let status = match req.event_status.as_deref() {
+        None | Some("") => SaleStatus::OnSale,
+        Some(raw) => SaleStatus::parse(raw)
+            .ok_or_else(|| ApiError::field("event_status", "must be ON_SALE, SOON or CLOSED"))?,
+    };
+    let event_count = state
+        .store
+        .count_events_in_status(status, state.now())
+        .await?;
+    Ok(ListBody::new(vec![EventCount { event_count }]))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BannerBody {
+    pub image_url: String,
+    pub link_url: String,
+}
+
+/// The home carousel's slides.
+#[utoipa::path(get, path = "/v1/events/slider-banner", tag = "catalogue",
+    responses((status = 200, body = ListBody<BannerBody>), (status = 401, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn slider_banner(State(state): State<AppState>) -> ApiResult<Json<ListBody<BannerBody>>> {
+    let banners = state.store.banners_on_sale(state.now()).await?;
+    Ok(ListBody::new(
+        banners
+            .into_iter()
+            .map(|b| BannerBody {
+                image_url: b.image_url,
+                link_url: b.link_url,
+            })
+            .collect(),
+    ))
+}
+
+/// Events whose sale has not started, the soonest first.
+#[utoipa::path(get, path = "/v1/events/soon", tag = "catalogue",
+    responses((status = 200, body = ListBody<EventBody>), (status = 401, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn soon(State(state): State<AppState>) -> ApiResult<Json<ListBody<EventBody>>> {
+    let now = state.now();
+    let events = state
+        .store
+        .events_in_status(
+            SaleStatus::Soon,
+            now,
+            i64::from(raceshot_domain::paging::DEFAULT_PAGE_SIZE),
+            0,
+        )
+        .await?;
+    Ok(ListBody::new(
+        events.iter().map(|e| EventBody::new(e, now)).collect(),
+    ))
+}
+
+/// `{"status": "success", ...event fields}`
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventResponse {
+    #[schema(example = "success")]
+    pub status: &'static str,
+    #[serde(flatten)]
+    pub event: EventBody,
+}
+
+async fn find_event(state: &AppState, raw_key: &str) -> ApiResult<Event> {
+    let not_found = || ApiError::new(ErrorCode::EventNotFound, "no such event");
+    let key = EventKey::parse(raw_key).map_err(|_| not_found())?;
+    state.store.event_by_key(&key).await?.ok_or_else(not_found)
+}
+
+/// One event by its key.
+#[utoipa::path(get, path = "/v1/events/{event_key}", tag = "catalogue",
+    params(("event_key" = String, Path, description = "The event's key")),
+    responses((status = 200, body = EventResponse), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn event(
+    State(state): State<AppState>,
+    Path(event_key): Path<String>,
+) -> ApiResult<Json<EventResponse>> {
+    let event = find_event(&state, &event_key).await?;
+    Ok(Json(EventResponse {
+        status: SUCCESS,
+        event: EventBody::new(&event, state.now()),
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventKeyBody {
+    #[schema(example = "success")]
+    pub status: &'static str,
+    /// The event's key, or `-` when the photo is unknown.
+    pub event_key: String,
+}
+
+/// The event a photo belongs to.
+#[utoipa::path(get, path = "/v1/events/event-key/{image_id}", tag = "catalogue",
+    params(("image_id" = String, Path, description = "A photo id")),
+    responses((status = 200, body = EventKeyBody), (status = 401, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn event_key_of_image(
+    State(state): State<AppState>,
+    Path(image_id): Path<String>,
+) -> ApiResult<Json<EventKeyBody>> {
+    let key = match image_id.parse::<i64>() {
+        Ok(id) => state.store.event_key_of_photo(id).await?,
+        Err(_) => None,
+    };
+    Ok(Json(EventKeyBody {
+        status: SUCCESS,
+        event_key: key.map_or_else(|| "-".to_owned(), |k| k.to_string()),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct HighlightRequest {
+    pub event_key: String,
+}
+
+/// The photos an event page shows before any search.
+#[utoipa::path(post, path = "/v1/facesearch/highlight", tag = "catalogue",
+    request_body = HighlightRequest,
+    responses((status = 200, body = ListBody<PhotoBody>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn highlight(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<HighlightRequest>,
+) -> ApiResult<Json<ListBody<PhotoBody>>> {
+    let event = find_event(&state, &req.event_key).await?;
+    let photos = state
+        .store
+        .highlight_photos(event.id, HIGHLIGHT_LIMIT)
+        .await?;
+    Ok(ListBody::new(
+        photos
+            .iter()
+            .map(|p| PhotoBody::new(p, &state.media_url, None))
+            .collect(),
+    ))
+}

@@ -1,0 +1,46 @@
+//! Public photo files: previews and thumbnails (both watermarked or small) and event logos,
+//! served from object storage by content-addressed name. Originals are never served here.
+
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use raceshot_domain::EventKey;
+use raceshot_store::{ObjectKey, ObjectKind, StoredName};
+
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::state::AppState;
+
+pub async fn media(
+    State(state): State<AppState>,
+    Path((event_key, kind, name)): Path<(String, String, String)>,
+) -> ApiResult<Response> {
+    let not_found = || ApiError::new(ErrorCode::NotFound, "no such file");
+    let key = EventKey::parse(&event_key).map_err(|_| not_found())?;
+    let kind = ObjectKind::parse(&kind)
+        .filter(|k| {
+            matches!(
+                k,
+                ObjectKind::Preview | ObjectKind::Thumbnail | ObjectKind::Logo
+            )
+        })
+        .ok_or_else(not_found)?;
+    let name = StoredName::parse(&name).ok_or_else(not_found)?;
+    let bytes = state
+        .objects
+        .get(&ObjectKey::new(&key, kind, &name))
+        .await?;
+    let content_type = if name.as_str().ends_with(".png") {
+        "image/png"
+    } else {
+        "image/jpeg"
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, content_type),
+            // Names are content hashes: a name never points at other bytes.
+            (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+        ],
+        bytes,
+    )
+        .into_response())
+}

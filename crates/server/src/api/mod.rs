@@ -1,0 +1,132 @@
+//! The HTTP surface: the spec's calls (behind the client token), operations endpoints,
+//! public media, and the OpenAPI document generated from the handlers themselves.
+
+pub mod auth;
+pub mod catalogue;
+pub mod extract;
+pub mod media;
+pub mod ops;
+
+use std::sync::Arc;
+
+use axum::http::{HeaderName, Request, header};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::{Router, middleware};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::state::AppState;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Raceshot API",
+        description = "The event-photo shop: the calls of the shop specification, plus the server's own."
+    ),
+    modifiers(&ClientToken),
+    components(schemas(ErrorBody)),
+    tags(
+        (name = "catalogue", description = "Events, banners and highlight photos"),
+        (name = "operations", description = "Health, readiness and metrics"),
+    )
+)]
+struct ApiDoc;
+
+struct ClientToken;
+
+impl utoipa::Modify for ClientToken {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        if let Some(components) = openapi.components.as_mut() {
+            components.add_security_scheme(
+                "client_token",
+                SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
+            );
+        }
+    }
+}
+
+/// The spec's calls; every one requires the client token.
+fn shop_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(catalogue::pagination))
+        .routes(routes!(catalogue::pagination_count))
+        .routes(routes!(catalogue::slider_banner))
+        .routes(routes!(catalogue::soon))
+        .routes(routes!(catalogue::event))
+        .routes(routes!(catalogue::event_key_of_image))
+        .routes(routes!(catalogue::highlight))
+}
+
+fn ops_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(ops::healthz))
+        .routes(routes!(ops::readyz))
+        .routes(routes!(ops::metrics))
+}
+
+/// The API contract, as committed in `openapi.json`.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, api) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(shop_routes())
+        .merge(ops_routes())
+        .split_for_parts();
+    api
+}
+
+pub fn openapi_json() -> String {
+    openapi()
+        .to_pretty_json()
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+pub fn router(state: AppState) -> Router {
+    let request_id = HeaderName::from_static("x-request-id");
+    let (shop, _) = shop_routes().split_for_parts();
+    let shop = shop.layer(middleware::from_fn_with_state(
+        state.clone(),
+        auth::require_client_token,
+    ));
+    let (ops, _) = ops_routes().split_for_parts();
+    let doc = Arc::new(openapi_json());
+    let timeout = state.config.server.request_timeout;
+
+    Router::new()
+        .merge(shop)
+        .merge(ops)
+        .route(
+            "/api/openapi.json",
+            get(move || {
+                let doc = doc.clone();
+                async move { ([(header::CONTENT_TYPE, "application/json")], doc.to_string()) }
+            }),
+        )
+        .route("/media/{event_key}/{kind}/{name}", get(media::media))
+        .fallback(|| async { ApiError::new(ErrorCode::NotFound, "no such route") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(ErrorCode::MethodNotAllowed, "method not allowed on this route")
+        })
+        .layer(middleware::from_fn(ops::track))
+        .with_state(state)
+        .layer(TimeoutLayer::with_status_code(axum::http::StatusCode::REQUEST_TIMEOUT, timeout))
+        .layer(CatchPanicLayer::custom(|_| {
+            ApiError::internal(anyhow::anyhow!("handler panicked")).into_response()
+        }))
+        .layer(PropagateRequestIdLayer::new(request_id.clone()))
+        .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
+            let id = req
+                .headers()
+                .get("x-request-id")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("-");
+            tracing::info_span!("request", method = %req.method(), uri = %req.uri(), request_id = %id)
+        }))
+        .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
+}

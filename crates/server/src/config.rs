@@ -1,0 +1,465 @@
+//! The one typed configuration, loaded once at start-up: built-in defaults, then an
+//! optional TOML file (`--config FILE`), then `RACESHOT__SECTION__KEY` environment
+//! variables. Every problem is collected and reported at once; secrets never print.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+use raceshot_store::{Backend, DatabaseSettings, StorageSettings};
+use serde::de::DeserializeOwned;
+
+const ENV_PREFIX: &str = "RACESHOT__";
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub data_dir: PathBuf,
+    pub server: ServerConfig,
+    pub database: DatabaseConfig,
+    pub storage: StorageConfig,
+    pub api: ApiConfig,
+    pub log: LogConfig,
+}
+
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    pub addr: SocketAddr,
+    /// Base of every link the server writes; `None` means `http://` + the bound address.
+    pub public_url: Option<String>,
+    pub request_timeout: Duration,
+    /// How long shutdown waits for requests in flight.
+    pub shutdown_grace: Duration,
+}
+
+#[derive(Debug, Clone)]
+pub struct DatabaseConfig {
+    pub url: String,
+    pub max_connections: u32,
+    pub acquire_timeout: Duration,
+    /// Apply pending migrations when `serve` starts.
+    pub auto_migrate: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct StorageConfig {
+    pub settings: StorageSettings,
+    /// Base address of previews and thumbnails when a CDN or public bucket serves them;
+    /// `None` means this server's `/media`.
+    pub public_url: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ApiConfig {
+    /// The fixed token the shop's web app sends with every call (spec §6).
+    pub client_token: Secret,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone)]
+pub struct LogConfig {
+    pub format: LogFormat,
+    pub filter: String,
+}
+
+/// A value that must never reach a log or an error message.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// Everything wrong with a configuration, one line each.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid configuration:\n  - {}", .problems.join("\n  - "))]
+pub struct ConfigError {
+    pub problems: Vec<String>,
+}
+
+impl Config {
+    /// Reads the file (if given) and this process's environment.
+    pub fn load(file: Option<&Path>) -> Result<Config, ConfigError> {
+        let text = match file {
+            Some(path) => Some(std::fs::read_to_string(path).map_err(|e| ConfigError {
+                problems: vec![format!("cannot read {}: {e}", path.display())],
+            })?),
+            None => None,
+        };
+        let name = file.map(|p| p.display().to_string()).unwrap_or_default();
+        Config::from_sources(
+            text.as_deref().map(|t| (name.as_str(), t)),
+            std::env::vars(),
+        )
+    }
+
+    /// Builds the configuration from a TOML text and environment variables.
+    pub fn from_sources(
+        file: Option<(&str, &str)>,
+        env: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Config, ConfigError> {
+        let mut s = Sources::new(file, env);
+        let data_dir: PathBuf = s.or("data_dir", PathBuf::from("./data"));
+        let addr = s.or("server.addr", SocketAddr::from(([127, 0, 0, 1], 8080)));
+        let public_url: Option<String> = s.get("server.public_url");
+        if let Some(url) = &public_url
+            && !(url.starts_with("http://") || url.starts_with("https://"))
+        {
+            s.problem("server.public_url", "must start with http:// or https://");
+        }
+        let request_timeout = Duration::from_secs(s.or("server.request_timeout_secs", 30u64));
+        let shutdown_grace = Duration::from_secs(s.or("server.shutdown_grace_secs", 20u64));
+
+        let default_db = format!("sqlite://{}", data_dir.join("raceshot.db").display());
+        let db_url: String = s.or("database.url", default_db);
+        if let Err(e) = Backend::of_url(&db_url) {
+            s.problem("database.url", e);
+        }
+        let max_connections: u32 = s.or("database.max_connections", 10);
+        if max_connections == 0 {
+            s.problem("database.max_connections", "must be at least 1");
+        }
+        let acquire_timeout = Duration::from_secs(s.or("database.acquire_timeout_secs", 10u64));
+        let auto_migrate = s.or("database.auto_migrate", true);
+
+        let storage = storage(&mut s, &data_dir);
+
+        let client_token: String = s.or("api.client_token", "demo-client-token".to_owned());
+        if client_token.trim().len() < 8 {
+            s.problem("api.client_token", "must be at least 8 characters");
+        }
+
+        let format = match s.or("log.format", "text".to_owned()).as_str() {
+            "text" => LogFormat::Text,
+            "json" => LogFormat::Json,
+            _ => {
+                s.problem("log.format", "must be text or json");
+                LogFormat::Text
+            }
+        };
+        let filter = s.or("log.filter", "info,sqlx=warn".to_owned());
+
+        s.finish()?;
+        Ok(Config {
+            data_dir,
+            server: ServerConfig {
+                addr,
+                public_url,
+                request_timeout,
+                shutdown_grace,
+            },
+            database: DatabaseConfig {
+                url: db_url,
+                max_connections,
+                acquire_timeout,
+                auto_migrate,
+            },
+            storage,
+            api: ApiConfig {
+                client_token: Secret::new(client_token),
+            },
+            log: LogConfig { format, filter },
+        })
+    }
+
+    pub fn database_settings(&self) -> DatabaseSettings {
+        DatabaseSettings {
+            url: self.database.url.clone(),
+            max_connections: self.database.max_connections,
+            acquire_timeout: self.database.acquire_timeout,
+        }
+    }
+}
+
+fn storage(s: &mut Sources, data_dir: &Path) -> StorageConfig {
+    let root: PathBuf = s.or("storage.root", data_dir.join("objects"));
+    let endpoint: Option<String> = s.get("storage.endpoint");
+    let bucket: Option<String> = s.get("storage.bucket");
+    let region: String = s.or("storage.region", "us-east-1".to_owned());
+    let access_key_id: Option<String> = s.get("storage.access_key_id");
+    let secret_access_key: Option<String> = s.get("storage.secret_access_key");
+    let path_style: bool = s.or("storage.path_style", false);
+    let public_url: Option<String> = s.get("storage.public_url");
+    if endpoint.is_some() && bucket.is_none() {
+        s.problem("storage.bucket", "is required when storage.endpoint is set");
+    }
+    if access_key_id.is_some() != secret_access_key.is_some() {
+        s.problem(
+            "storage.secret_access_key",
+            "access_key_id and secret_access_key go together",
+        );
+    }
+    let settings = match bucket {
+        Some(bucket) => StorageSettings::S3 {
+            endpoint,
+            bucket,
+            region,
+            access_key_id,
+            secret_access_key,
+            path_style,
+        },
+        None => StorageSettings::Local { root },
+    };
+    StorageConfig {
+        settings,
+        public_url,
+    }
+}
+
+/// The layered sources, read key by key so each bad value is reported on its own.
+struct Sources {
+    file_name: String,
+    file: toml::Table,
+    env: BTreeMap<String, String>,
+    seen: BTreeSet<String>,
+    problems: Vec<String>,
+}
+
+impl Sources {
+    fn new(file: Option<(&str, &str)>, env: impl IntoIterator<Item = (String, String)>) -> Self {
+        let mut problems = Vec::new();
+        let (file_name, file) = match file {
+            Some((name, text)) => match text.parse::<toml::Table>() {
+                Ok(table) => (name.to_owned(), table),
+                Err(e) => {
+                    problems.push(format!("{name}: {e}"));
+                    (name.to_owned(), toml::Table::new())
+                }
+            },
+            None => (String::new(), toml::Table::new()),
+        };
+        let env = env
+            .into_iter()
+            .filter_map(|(k, v)| {
+                let rest = k.strip_prefix(ENV_PREFIX)?;
+                let key = rest
+                    .split("__")
+                    .map(str::to_lowercase)
+                    .collect::<Vec<_>>()
+                    .join(".");
+                Some((key, v))
+            })
+            .collect();
+        Sources {
+            file_name,
+            file,
+            env,
+            seen: BTreeSet::new(),
+            problems,
+        }
+    }
+
+    fn env_name(key: &str) -> String {
+        format!(
+            "{ENV_PREFIX}{}",
+            key.split('.')
+                .map(str::to_uppercase)
+                .collect::<Vec<_>>()
+                .join("__")
+        )
+    }
+
+    fn problem(&mut self, key: &str, message: impl fmt::Display) {
+        self.problems
+            .push(format!("{key} ({}): {message}", Self::env_name(key)));
+    }
+
+    fn file_value(&self, key: &str) -> Option<&toml::Value> {
+        let mut parts = key.split('.');
+        let first = parts.next()?;
+        parts.try_fold(self.file.get(first)?, |v, part| v.get(part))
+    }
+
+    fn get<T>(&mut self, key: &str) -> Option<T>
+    where
+        T: FromStr + DeserializeOwned,
+        T::Err: fmt::Display,
+    {
+        self.seen.insert(key.to_owned());
+        if let Some(raw) = self.env.get(key).cloned() {
+            return match raw.parse::<T>() {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    self.problem(key, format!("invalid value: {e}"));
+                    None
+                }
+            };
+        }
+        let value = self.file_value(key)?.clone();
+        match T::deserialize(value) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                let file = self.file_name.clone();
+                self.problem(key, format!("invalid value in {file}: {e}"));
+                None
+            }
+        }
+    }
+
+    fn or<T>(&mut self, key: &str, default: T) -> T
+    where
+        T: FromStr + DeserializeOwned,
+        T::Err: fmt::Display,
+    {
+        self.get(key).unwrap_or(default)
+    }
+
+    /// Reports settings nobody reads (usually a typo), then every problem at once.
+    fn finish(mut self) -> Result<(), ConfigError> {
+        let unknown_env: Vec<String> = self
+            .env
+            .keys()
+            .filter(|k| !self.seen.contains(*k))
+            .cloned()
+            .collect();
+        for key in unknown_env {
+            self.problems
+                .push(format!("{}: unknown setting", Self::env_name(&key)));
+        }
+        let mut leaves = Vec::new();
+        collect_leaves(&self.file, "", &mut leaves);
+        for key in leaves.into_iter().filter(|k| !self.seen.contains(k)) {
+            self.problems
+                .push(format!("{key} in {}: unknown setting", self.file_name));
+        }
+        if self.problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ConfigError {
+                problems: self.problems,
+            })
+        }
+    }
+}
+
+fn collect_leaves(table: &toml::Table, prefix: &str, out: &mut Vec<String>) {
+    for (k, v) in table {
+        let key = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        match v {
+            toml::Value::Table(t) => collect_leaves(t, &key, out),
+            _ => out.push(key),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn defaults_give_the_embedded_shop() {
+        let c = Config::from_sources(None, env(&[])).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.server.addr.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.database.url, "sqlite://./data/raceshot.db");
+        assert_eq!(c.api.client_token.expose(), "demo-client-token");
+        assert!(
+            matches!(c.storage.settings, StorageSettings::Local { ref root } if root == Path::new("./data/objects"))
+        );
+    }
+
+    #[test]
+    fn environment_beats_file_beats_defaults() {
+        let file = "data_dir = \"/srv/shop\"\n[server]\naddr = \"0.0.0.0:9000\"\n[api]\nclient_token = \"from-the-file\"\n";
+        let c = Config::from_sources(
+            Some(("shop.toml", file)),
+            env(&[
+                ("RACESHOT__API__CLIENT_TOKEN", "from-the-env"),
+                ("PATH", "/bin"),
+            ]),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.server.addr.to_string(), "0.0.0.0:9000");
+        assert_eq!(c.api.client_token.expose(), "from-the-env");
+        assert_eq!(c.database.url, "sqlite:///srv/shop/raceshot.db");
+    }
+
+    #[test]
+    fn s3_when_a_bucket_is_named() {
+        let c = Config::from_sources(
+            None,
+            env(&[
+                ("RACESHOT__STORAGE__BUCKET", "photos"),
+                ("RACESHOT__STORAGE__ENDPOINT", "http://127.0.0.1:9000"),
+                ("RACESHOT__STORAGE__PATH_STYLE", "true"),
+                ("RACESHOT__STORAGE__ACCESS_KEY_ID", "key"),
+                ("RACESHOT__STORAGE__SECRET_ACCESS_KEY", "very-secret"),
+            ]),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(
+            c.storage.settings,
+            StorageSettings::S3 {
+                path_style: true,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn every_problem_is_listed_at_once_without_secrets() {
+        let err = Config::from_sources(
+            Some((
+                "shop.toml",
+                "[server]\nrequest_timeout_secs = \"soon\"\ncolour = 1\n",
+            )),
+            env(&[
+                ("RACESHOT__SERVER__ADDR", "not-an-address"),
+                ("RACESHOT__DATABASE__URL", "mysql://x"),
+                ("RACESHOT__API__CLIENT_TOKEN", "short"),
+                ("RACESHOT__DATABSE__URL", "typo"),
+                ("RACESHOT__LOG__FORMAT", "xml"),
+            ]),
+        )
+        .err()
+        .map(|e| e.problems)
+        .unwrap_or_default();
+        let text = err.join("\n");
+        for needle in [
+            "RACESHOT__SERVER__ADDR",
+            "server.request_timeout_secs",
+            "RACESHOT__DATABASE__URL",
+            "RACESHOT__API__CLIENT_TOKEN",
+            "RACESHOT__DATABSE__URL: unknown setting",
+            "server.colour in shop.toml: unknown setting",
+            "log.format",
+        ] {
+            assert!(text.contains(needle), "missing {needle} in:\n{text}");
+        }
+        assert_eq!(err.len(), 7, "{text}");
+        assert!(
+            !text.contains("short\""),
+            "the token itself is never printed"
+        );
+        assert_eq!(format!("{:?}", Secret::new("hunter2")), "Secret(***)");
+    }
+}

@@ -1,0 +1,146 @@
+//! The API's errors: one table maps every error code to its HTTP status. The code is the
+//! stable contract (the web app translates by it); the message is English for developers.
+//! Server faults log their cause chain and answer a generic message.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+macro_rules! error_codes {
+    ($($variant:ident => $status:ident, $code:literal;)*) => {
+        /// Every error the API can answer.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum ErrorCode { $($variant,)* }
+
+        impl ErrorCode {
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            pub fn status(self) -> StatusCode {
+                match self { $(ErrorCode::$variant => StatusCode::$status,)* }
+            }
+
+            pub fn as_str(self) -> &'static str {
+                match self { $(ErrorCode::$variant => $code,)* }
+            }
+        }
+    };
+}
+
+error_codes! {
+    MalformedJson        => BAD_REQUEST,            "malformed_json";
+    InvalidField         => UNPROCESSABLE_ENTITY,   "invalid_field";
+    InvalidClientToken   => UNAUTHORIZED,           "invalid_client_token";
+    EventNotFound        => NOT_FOUND,              "event_not_found";
+    NotFound             => NOT_FOUND,              "not_found";
+    MethodNotAllowed     => METHOD_NOT_ALLOWED,     "method_not_allowed";
+    PayloadTooLarge      => PAYLOAD_TOO_LARGE,      "payload_too_large";
+    UnsupportedMediaType => UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type";
+    Timeout              => REQUEST_TIMEOUT,        "timeout";
+    Unavailable          => SERVICE_UNAVAILABLE,    "unavailable";
+    Internal             => INTERNAL_SERVER_ERROR,  "internal";
+}
+
+/// The body of every error answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// Always `"error"`.
+    pub status: &'static str,
+    /// Stable snake_case error code.
+    #[schema(example = "invalid_field")]
+    pub code: &'static str,
+    /// English explanation for developers; the web app shows its own text for `code`.
+    pub message: String,
+    /// The offending field, when one is to blame (`package[1].price`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct ApiError {
+    code: ErrorCode,
+    message: String,
+    field: Option<String>,
+    source: Option<anyhow::Error>,
+}
+
+impl ApiError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            field: None,
+            source: None,
+        }
+    }
+
+    pub fn field(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            field: Some(field.into()),
+            ..Self::new(ErrorCode::InvalidField, message)
+        }
+    }
+
+    /// A fault of the server: logged with its causes, answered without them.
+    pub fn internal(source: impl Into<anyhow::Error>) -> Self {
+        Self {
+            source: Some(source.into()),
+            ..Self::new(ErrorCode::Internal, "internal error")
+        }
+    }
+
+    pub fn code(&self) -> ErrorCode {
+        self.code
+    }
+}
+
+impl From<raceshot_store::StoreError> for ApiError {
+    fn from(e: raceshot_store::StoreError) -> Self {
+        if e.is_not_found() {
+            ApiError::new(ErrorCode::NotFound, "not found")
+        } else {
+            ApiError::internal(e)
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.code.status();
+        if status.is_server_error() {
+            match &self.source {
+                Some(source) => {
+                    tracing::error!(code = self.code.as_str(), error = ?source, "request failed")
+                }
+                None => {
+                    tracing::error!(code = self.code.as_str(), message = %self.message, "request failed")
+                }
+            }
+        }
+        let body = ErrorBody {
+            status: "error",
+            code: self.code.as_str(),
+            message: self.message,
+            field: self.field,
+        };
+        (status, Json(body)).into_response()
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_snake_case() {
+        let mut seen = std::collections::HashSet::new();
+        for code in ErrorCode::ALL {
+            let s = code.as_str();
+            assert!(s.chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{s}");
+            assert!(seen.insert(s), "{s} twice");
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! The `raceshot` server: configuration, the HTTP API, and the command-line tasks around
+//! it. The only crate that depends on all the others.
+
+pub mod api;
+pub mod commands;
+pub mod config;
+pub mod error;
+pub mod startup;
+pub mod state;
+pub mod telemetry;

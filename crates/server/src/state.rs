@@ -1,0 +1,58 @@
+//! What every request handler and job shares: storage handles, configuration and clock.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use metrics_exporter_prometheus::PrometheusHandle;
+use raceshot_store::{Objects, Store};
+
+use crate::config::Config;
+
+/// The time source; tests fix it so that derived sale fields are exact.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum Clock {
+    #[default]
+    System,
+    Fixed(DateTime<Utc>),
+}
+
+impl Clock {
+    pub fn now(self) -> DateTime<Utc> {
+        match self {
+            Clock::System => Utc::now(),
+            Clock::Fixed(t) => t,
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+pub struct Inner {
+    pub store: Store,
+    pub objects: Objects,
+    pub config: Config,
+    pub clock: Clock,
+    /// Base of links this server writes, without a trailing slash.
+    pub public_url: String,
+    /// Base of preview and thumbnail addresses, without a trailing slash.
+    pub media_url: String,
+    pub metrics: PrometheusHandle,
+}
+
+impl AppState {
+    pub fn new(inner: Inner) -> Self {
+        AppState(Arc::new(inner))
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        self.0.clock.now()
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}

@@ -1,0 +1,199 @@
+//! `TestApp`: builds and starts the application for one test, on a database of its own,
+//! with a fixed clock, and stops it when the test ends.
+
+use std::net::SocketAddr;
+
+use chrono::{DateTime, Utc};
+use raceshot_domain::event::{EventInput, PackageInput};
+use raceshot_server::config::Config;
+use raceshot_server::startup::Application;
+use raceshot_server::state::Clock;
+use raceshot_store::testing::TestDatabase;
+use raceshot_store::{Backend, Store};
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+pub const TOKEN: &str = "test-client-token";
+
+/// Runs each listed `async fn(Backend)` test once on SQLite and once on PostgreSQL.
+#[macro_export]
+macro_rules! both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test]
+            async fn $name() { super::$name(raceshot_store::Backend::Sqlite).await })*
+        }
+        mod postgres {
+            $(#[tokio::test]
+            async fn $name() { super::$name(raceshot_store::Backend::Postgres).await }
+            )*
+        }
+    };
+}
+
+/// The instant every test app lives at: 2026-12-05 10:00 in Bangkok.
+pub fn now() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-12-05T03:00:00Z")
+        .map(|t| t.with_timezone(&Utc))
+        .unwrap_or_default()
+}
+
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub client: reqwest::Client,
+    pub store: Store,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<()>>,
+    _db: TestDatabase,
+    _dir: tempfile::TempDir,
+}
+
+pub struct TestAppBuilder {
+    backend: Backend,
+    events: Vec<EventInput>,
+}
+
+impl TestApp {
+    pub fn builder(backend: Backend) -> TestAppBuilder {
+        TestAppBuilder {
+            backend,
+            events: Vec::new(),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(self.url(path))
+            .bearer_auth(TOKEN)
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("GET {path}: {e}"))
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> reqwest::Response {
+        self.client
+            .post(self.url(path))
+            .bearer_auth(TOKEN)
+            .json(body)
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("POST {path}: {e}"))
+    }
+
+    /// Stops the server and waits until it has stopped.
+    pub async fn stop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(server) = self.server.take() {
+            let _ = server.await;
+        }
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+impl TestAppBuilder {
+    pub fn with_event(mut self, event: EventInput) -> Self {
+        self.events.push(event);
+        self
+    }
+
+    pub async fn spawn(self) -> TestApp {
+        let db = TestDatabase::new(self.backend).await;
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let env = [
+            ("RACESHOT__SERVER__ADDR", "127.0.0.1:0".to_owned()),
+            ("RACESHOT__DATA_DIR", dir.path().display().to_string()),
+            ("RACESHOT__DATABASE__URL", db.settings.url.clone()),
+            ("RACESHOT__DATABASE__MAX_CONNECTIONS", "5".to_owned()),
+            ("RACESHOT__API__CLIENT_TOKEN", TOKEN.to_owned()),
+        ];
+        let config = Config::from_sources(None, env.map(|(k, v)| (k.to_owned(), v)))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let app = Application::build(config, Clock::Fixed(now()))
+            .await
+            .unwrap_or_else(|e| panic!("build: {e:#}"));
+        let addr = app.local_addr().unwrap_or_else(|e| panic!("{e}"));
+        let store = app.state().store.clone();
+        let specs: Vec<_> = self
+            .events
+            .iter()
+            .map(|e| e.validate().unwrap_or_else(|errs| panic!("{errs:?}")))
+            .collect();
+        store
+            .write_events(&specs, now())
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (tx, rx) = oneshot::channel::<()>();
+        let server = tokio::spawn(async move {
+            let _ = app
+                .run_until(async {
+                    let _ = rx.await;
+                })
+                .await;
+        });
+        TestApp {
+            addr,
+            client: reqwest::Client::new(),
+            store,
+            shutdown: Some(tx),
+            server: Some(server),
+            _db: db,
+            _dir: dir,
+        }
+    }
+}
+
+/// An event on sale at [`now`], with four tiers and the all-photos deal.
+pub fn event(key: &str) -> EventInput {
+    let tier = |n: u32, price: f64| PackageInput {
+        name: format!("{n} รูป"),
+        name_en: format!("{n} photos"),
+        number_of_photo: n,
+        price,
+    };
+    EventInput {
+        event_key: key.into(),
+        title: format!("งานวิ่ง {key}"),
+        event_date_text: "30 พ.ย. 2569".into(),
+        eventdate: "2026-11-30".into(),
+        province: "เชียงใหม่".into(),
+        on_sale_start: "2026-12-01".into(),
+        on_sale_end: "2026-12-10".into(),
+        is_mhao: raceshot_domain::Flag::YES,
+        mhao_price: Some(990.0),
+        package: vec![
+            tier(1, 60.0),
+            tier(5, 250.0),
+            tier(10, 450.0),
+            tier(20, 800.0),
+        ],
+        ..EventInput::default()
+    }
+}
+
+pub async fn json(resp: reqwest::Response) -> Value {
+    resp.json()
+        .await
+        .unwrap_or_else(|e| panic!("not JSON: {e}"))
+}
+
+/// Asserts an error answer: its HTTP status, `status: "error"` and the stable code.
+pub async fn assert_error(resp: reqwest::Response, status: u16, code: &str) -> Value {
+    assert_eq!(resp.status().as_u16(), status, "HTTP status");
+    let body = json(resp).await;
+    assert_eq!(body["status"], "error", "{body}");
+    assert_eq!(body["code"], code, "{body}");
+    body
+}

