@@ -6,6 +6,7 @@ pub mod event_key;
 pub mod flag;
 pub mod money;
 pub mod paging;
+pub mod pricing;
 pub mod time;
 
 pub use event::{Banner, EventInput, EventSpec, FieldError, Package, SaleState, SaleStatus};

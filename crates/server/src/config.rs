@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
 
+use raceshot_faces::FaceEngineConfig;
 use raceshot_store::{Backend, DatabaseSettings, StorageSettings};
 use serde::de::DeserializeOwned;
 
@@ -22,6 +23,20 @@ pub struct Config {
     pub storage: StorageConfig,
     pub api: ApiConfig,
     pub log: LogConfig,
+    pub faces: FaceEngineConfig,
+    pub jobs: JobsConfig,
+}
+
+#[derive(Debug, Clone)]
+pub struct JobsConfig {
+    /// Photo-processing jobs run at once in this process (`serve` or `worker`).
+    pub workers: usize,
+    /// Attempts before a job is given up, its last error kept.
+    pub max_attempts: u32,
+    /// How long a claimed job is a worker's before another may take it over.
+    pub lease: Duration,
+    /// How often an idle worker looks for new jobs.
+    pub poll_interval: Duration,
 }
 
 #[derive(Debug, Clone)]
@@ -158,6 +173,21 @@ impl Config {
         };
         let filter = s.or("log.filter", "info,sqlx=warn".to_owned());
 
+        let faces = faces(&mut s);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let jobs = JobsConfig {
+            workers: s.or("jobs.workers", cores),
+            max_attempts: s.or("jobs.max_attempts", 5),
+            lease: Duration::from_secs(s.or("jobs.lease_secs", 300u64)),
+            poll_interval: Duration::from_millis(s.or("jobs.poll_interval_ms", 250u64)),
+        };
+        if jobs.workers == 0 {
+            s.problem("jobs.workers", "must be at least 1");
+        }
+        if jobs.max_attempts == 0 {
+            s.problem("jobs.max_attempts", "must be at least 1");
+        }
+
         s.finish()?;
         Ok(Config {
             data_dir,
@@ -178,6 +208,8 @@ impl Config {
                 client_token: Secret::new(client_token),
             },
             log: LogConfig { format, filter },
+            faces,
+            jobs,
         })
     }
 
@@ -223,6 +255,39 @@ fn storage(s: &mut Sources, data_dir: &Path) -> StorageConfig {
         settings,
         public_url,
     }
+}
+
+/// The face engine's keys (documented in `raceshot_faces::config`), under `faces.`.
+fn faces(s: &mut Sources) -> FaceEngineConfig {
+    let d = FaceEngineConfig::default();
+    let mut c = FaceEngineConfig {
+        models_dir: s.or("faces.models_dir", d.models_dir),
+        runtime_library: s.get("faces.runtime_library"),
+        intra_threads: s.or("faces.intra_threads", d.intra_threads),
+        inter_threads: s.or("faces.inter_threads", d.inter_threads),
+        sessions: s.or("faces.sessions", d.sessions),
+        ..d
+    };
+    let (det, rec, q) = (&mut c.detector, &mut c.recognizer, &mut c.quality);
+    det.path = s.get("faces.detector.path");
+    det.long_edge = s.or("faces.detector.long_edge", det.long_edge);
+    det.selfie_long_edge = s.or("faces.detector.selfie_long_edge", det.selfie_long_edge);
+    det.max_upscale = s.or("faces.detector.max_upscale", det.max_upscale);
+    det.score_threshold = s.or("faces.detector.score_threshold", det.score_threshold);
+    det.nms_iou = s.or("faces.detector.nms_iou", det.nms_iou);
+    det.mean = s.or("faces.detector.mean", det.mean);
+    det.std = s.or("faces.detector.std", det.std);
+    rec.path = s.get("faces.recognizer.path");
+    rec.input_size = s.or("faces.recognizer.input_size", rec.input_size);
+    rec.mean = s.or("faces.recognizer.mean", rec.mean);
+    rec.std = s.or("faces.recognizer.std", rec.std);
+    rec.embedding_dim = s.or("faces.recognizer.embedding_dim", rec.embedding_dim);
+    q.min_face_px = s.or("faces.quality.min_face_px", q.min_face_px);
+    q.min_score = s.or("faces.quality.min_score", q.min_score);
+    for problem in c.problems() {
+        s.problems.push(problem);
+    }
+    c
 }
 
 /// The layered sources, read key by key so each bad value is reported on its own.

@@ -33,6 +33,14 @@ error_codes! {
     InvalidField         => UNPROCESSABLE_ENTITY,   "invalid_field";
     InvalidClientToken   => UNAUTHORIZED,           "invalid_client_token";
     EventNotFound        => NOT_FOUND,              "event_not_found";
+    EventNotOnSale       => CONFLICT,               "event_not_on_sale";
+    UploadNotFound       => NOT_FOUND,              "upload_not_found";
+    InvalidSignature     => FORBIDDEN,              "invalid_signature";
+    FileTooLarge         => PAYLOAD_TOO_LARGE,      "file_too_large";
+    UnsupportedImageType => UNSUPPORTED_MEDIA_TYPE, "unsupported_image_type";
+    UnreadableImage      => UNPROCESSABLE_ENTITY,   "unreadable_image";
+    ImageTooManyPixels   => UNPROCESSABLE_ENTITY,   "image_too_many_pixels";
+    MalformedMultipart   => BAD_REQUEST,            "malformed_multipart";
     NotFound             => NOT_FOUND,              "not_found";
     MethodNotAllowed     => METHOD_NOT_ALLOWED,     "method_not_allowed";
     PayloadTooLarge      => PAYLOAD_TOO_LARGE,      "payload_too_large";

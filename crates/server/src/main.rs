@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use raceshot_server::commands::{demo, import};
+use raceshot_server::commands::{demo, import, ingest};
 use raceshot_server::config::Config;
-use raceshot_server::startup::{Application, shutdown_signal};
+use raceshot_server::startup::{Application, load_state, shutdown_signal};
 use raceshot_server::state::Clock;
-use raceshot_server::{api, telemetry};
+use raceshot_server::{api, jobs, telemetry};
 use raceshot_store::Store;
 use raceshot_store::events::Written;
 
@@ -29,8 +29,25 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve the shop's API.
-    Serve,
+    /// Serve the shop's API (and run background jobs unless --no-jobs).
+    Serve {
+        /// Leave jobs to `raceshot worker` processes.
+        #[arg(long)]
+        no_jobs: bool,
+    },
+    /// Run background jobs (photo processing) without serving HTTP.
+    Worker,
+    /// Add photos (files or directories of JPEG/PNG) to an event.
+    Ingest {
+        /// The event's key.
+        #[arg(long)]
+        event: String,
+        /// Process the batch here too, and return when it is done.
+        #[arg(long)]
+        wait: bool,
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// Apply pending database migrations.
     Migrate,
     /// Manage events.
@@ -86,10 +103,53 @@ fn main() -> ExitCode {
 
 async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Serve => {
-            let app = Application::build(config, Clock::System).await?;
-            tracing::info!(addr = %app.local_addr()?, "serving");
+        Command::Serve { no_jobs } => {
+            let app = Application::build(config, Clock::System, !no_jobs).await?;
+            tracing::info!(addr = %app.local_addr()?, jobs = !no_jobs, "serving");
             app.run_until(shutdown_signal()).await?;
+        }
+        Command::Worker => {
+            let fallback = format!("http://{}", config.server.addr);
+            let state = load_state(config, Clock::System, fallback).await?;
+            let (stop, stop_rx) = tokio::sync::watch::channel(false);
+            let workers = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
+            tracing::info!(workers = state.config.jobs.workers, "working");
+            shutdown_signal().await;
+            let _ = stop.send(true);
+            let _ = workers.await;
+            state.store.close().await;
+        }
+        Command::Ingest { event, wait, paths } => {
+            let fallback = format!("http://{}", config.server.addr);
+            let state = load_state(config, Clock::System, fallback).await?;
+            let files = ingest::collect_files(&paths)?;
+            let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+            let report = ingest::ingest(&state, &event, &files, wait, tty).await;
+            state.store.close().await;
+            let report = report?;
+            println!(
+                "{} files: {} queued, {} already in the event, {} refused",
+                files.len(),
+                report.queued.len(),
+                report.skipped,
+                report.refused.len()
+            );
+            for (path, reason) in &report.refused {
+                println!("  refused {path}: {reason}");
+            }
+            if wait {
+                println!(
+                    "processed: {} ready, {} failed",
+                    report.ready,
+                    report.failed.len()
+                );
+                for (name, reason) in &report.failed {
+                    println!("  failed {name}: {reason}");
+                }
+            }
+            if !report.refused.is_empty() || !report.failed.is_empty() {
+                return Ok(ExitCode::from(3));
+            }
         }
         Command::Migrate => {
             let store = Store::connect(&config.database_settings()).await?;

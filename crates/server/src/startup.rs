@@ -8,58 +8,93 @@ use std::sync::OnceLock;
 use anyhow::Context;
 use futures::FutureExt;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use std::sync::Arc;
+
+use raceshot_faces::FaceEngine;
 use raceshot_store::{Objects, Store};
 use tokio::net::TcpListener;
+use tokio::sync::watch;
 
-use crate::api;
 use crate::config::Config;
+use crate::face_index::FaceIndexes;
 use crate::state::{AppState, Clock, Inner};
+use crate::{api, jobs};
 
 pub struct Application {
     listener: TcpListener,
     router: axum::Router,
     state: AppState,
+    run_jobs: bool,
 }
 
+/// Connects storage (migrating when configured), loads the face engine and builds the
+/// state shared by requests and jobs. `public_url` is the fallback base of links when
+/// `server.public_url` is not configured.
+pub async fn load_state(
+    config: Config,
+    clock: Clock,
+    public_url: String,
+) -> anyhow::Result<AppState> {
+    let store = Store::connect(&config.database_settings())
+        .await
+        .context("connecting to the database")?;
+    if config.database.auto_migrate {
+        store.migrate().await.context("applying migrations")?;
+    }
+    let objects = Objects::open(&config.storage.settings).context("opening object storage")?;
+    let faces = config.faces.clone();
+    let engine = tokio::task::spawn_blocking(move || FaceEngine::load(faces))
+        .await?
+        .context("loading the face models (run `make models`)")?;
+    let fresh_key = hex::encode(rand::random::<[u8; 32]>());
+    let signing_key = store
+        .setting_or_init(SIGNING_KEY_SETTING, &fresh_key, true, clock.now())
+        .await?
+        .into_bytes();
+    let public_url = config
+        .server
+        .public_url
+        .as_deref()
+        .map_or(public_url, |u| u.trim_end_matches('/').to_owned());
+    let media_url = config
+        .storage
+        .public_url
+        .as_deref()
+        .map(|u| u.trim_end_matches('/').to_owned())
+        .unwrap_or_else(|| format!("{public_url}/media"));
+    let indexes = FaceIndexes::new(store.clone(), engine.embedding_dim());
+    Ok(AppState::new(Inner {
+        store,
+        objects,
+        config,
+        clock,
+        public_url,
+        media_url,
+        metrics: metrics_handle(),
+        engine: Arc::new(engine),
+        indexes,
+        signing_key,
+    }))
+}
+
+/// The settings row holding the key that signs upload addresses.
+const SIGNING_KEY_SETTING: &str = "URL_SIGNING_KEY";
+
 impl Application {
-    pub async fn build(config: Config, clock: Clock) -> anyhow::Result<Self> {
-        let store = Store::connect(&config.database_settings())
-            .await
-            .context("connecting to the database")?;
-        if config.database.auto_migrate {
-            store.migrate().await.context("applying migrations")?;
-        }
-        let objects = Objects::open(&config.storage.settings).context("opening object storage")?;
+    /// Binds the configured address and loads everything; `run_jobs` runs the job workers
+    /// in this process too.
+    pub async fn build(config: Config, clock: Clock, run_jobs: bool) -> anyhow::Result<Self> {
         let listener = TcpListener::bind(config.server.addr)
             .await
             .with_context(|| format!("binding {}", config.server.addr))?;
         let addr = listener.local_addr()?;
-        let public_url = config
-            .server
-            .public_url
-            .as_deref()
-            .map(|u| u.trim_end_matches('/').to_owned())
-            .unwrap_or_else(|| format!("http://{}", reachable(addr)));
-        let media_url = config
-            .storage
-            .public_url
-            .as_deref()
-            .map(|u| u.trim_end_matches('/').to_owned())
-            .unwrap_or_else(|| format!("{public_url}/media"));
-        let state = AppState::new(Inner {
-            store,
-            objects,
-            config,
-            clock,
-            public_url,
-            media_url,
-            metrics: metrics_handle(),
-        });
+        let state = load_state(config, clock, format!("http://{}", reachable(addr))).await?;
         let router = api::router(state.clone());
         Ok(Self {
             listener,
             router,
             state,
+            run_jobs,
         })
     }
 
@@ -71,24 +106,36 @@ impl Application {
         &self.state
     }
 
-    /// Serves until `shutdown` completes, then lets requests in flight finish for at most
-    /// the configured grace period.
+    /// Serves until `shutdown` completes, then lets requests in flight and running jobs
+    /// finish for at most the configured grace period.
     pub async fn run_until(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
         let grace = self.state.config.server.shutdown_grace;
         let signal = shutdown.shared();
+        let (stop_jobs, stop_rx) = watch::channel(false);
+        let workers = self
+            .run_jobs
+            .then(|| tokio::spawn(jobs::run_workers(self.state.clone(), stop_rx)));
         let server = axum::serve(
             self.listener,
             self.router
                 .into_make_service_with_connect_info::<SocketAddr>(),
         )
         .with_graceful_shutdown(signal.clone());
+        let drained = async {
+            let result = server.await;
+            let _ = stop_jobs.send(true);
+            if let Some(workers) = workers {
+                let _ = workers.await;
+            }
+            result
+        };
         let result = tokio::select! {
-            r = server => r,
+            r = drained => r,
             () = async { signal.await; tokio::time::sleep(grace).await } => {
-                tracing::warn!(?grace, "requests still running after the grace period; stopping");
+                tracing::warn!(?grace, "work still running after the grace period; stopping");
                 Ok(())
             }
         };

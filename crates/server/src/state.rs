@@ -4,9 +4,11 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use metrics_exporter_prometheus::PrometheusHandle;
+use raceshot_faces::FaceEngine;
 use raceshot_store::{Objects, Store};
 
 use crate::config::Config;
+use crate::face_index::FaceIndexes;
 
 /// The time source; tests fix it so that derived sale fields are exact.
 #[derive(Debug, Clone, Copy, Default)]
@@ -38,6 +40,10 @@ pub struct Inner {
     /// Base of preview and thumbnail addresses, without a trailing slash.
     pub media_url: String,
     pub metrics: PrometheusHandle,
+    pub engine: Arc<FaceEngine>,
+    pub indexes: FaceIndexes,
+    /// Key of the HMAC signatures on upload addresses, shared by replicas via the store.
+    pub signing_key: Vec<u8>,
 }
 
 impl AppState {

@@ -166,13 +166,6 @@ fn status_order(status: SaleStatus) -> &'static str {
     }
 }
 
-fn placeholders(from: usize, count: usize) -> String {
-    (from..from + count)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 impl Store {
     /// Creates the event, or replaces every field, tier and banner of the event with the
     /// same key; all of `events` or none of them.
@@ -357,7 +350,7 @@ impl Store {
         let sql = format!(
             "SELECT event_id, kind, name, name_en, number_of_photo, price FROM event_packages \
              WHERE event_id IN ({}) ORDER BY event_id, kind, position",
-            placeholders(1, event_ids.len())
+            crate::placeholders(1, event_ids.len())
         );
         let rows = on_pool!(self, pool => {
             let mut q = sqlx::query_as(AssertSqlSafe(sql.clone()));

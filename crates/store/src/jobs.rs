@@ -62,6 +62,31 @@ pub enum Retry {
     GaveUp,
 }
 
+/// Inserts `$job` through `$executor` (a pool or an open transaction, so a job can be
+/// enqueued together with the write that causes it); evaluates to the new id, or `None`
+/// when a job with the same dedupe key exists.
+macro_rules! insert_job {
+    ($executor:expr, $job:expr, $now:expr) => {{
+        let job: &$crate::jobs::NewJob = $job;
+        let id: Option<(i64,)> = sqlx::query_as(
+            "INSERT INTO jobs (queue, kind, payload, dedupe_key, state, max_attempts, run_at, \
+                created_at, updated_at) VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $7) \
+             ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
+        )
+        .bind(&job.queue)
+        .bind(&job.kind)
+        .bind(job.payload.to_string())
+        .bind(job.dedupe_key.as_deref())
+        .bind(i64::from(job.max_attempts))
+        .bind($crate::millis(job.run_at))
+        .bind($crate::millis($now))
+        .fetch_optional($executor)
+        .await?;
+        id.map(|(id,)| id)
+    }};
+}
+pub(crate) use insert_job;
+
 const JOB_COLUMNS: &str = "id, queue, kind, payload, attempts, max_attempts";
 
 /// A job is claimable when it is due, or when the worker holding it let its lease lapse.
@@ -71,15 +96,7 @@ const CLAIMABLE: &str = "queue = $1 AND ((state = 'queued' AND run_at <= $2) \
 impl Store {
     /// Adds a job; returns its id, or `None` when a job with the same dedupe key exists.
     pub async fn enqueue(&self, job: &NewJob, now: DateTime<Utc>) -> Result<Option<i64>> {
-        let id: Option<(i64,)> = on_pool!(self, pool => sqlx::query_as(
-            "INSERT INTO jobs (queue, kind, payload, dedupe_key, state, max_attempts, run_at, \
-                created_at, updated_at) VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $7) \
-             ON CONFLICT (dedupe_key) DO NOTHING RETURNING id")
-            .bind(&job.queue).bind(&job.kind).bind(job.payload.to_string())
-            .bind(job.dedupe_key.as_deref()).bind(i64::from(job.max_attempts))
-            .bind(millis(job.run_at)).bind(millis(now))
-            .fetch_optional(pool).await)?;
-        Ok(id.map(|(id,)| id))
+        Ok(on_pool!(self, pool => insert_job!(pool, job, now)))
     }
 
     /// Leases the next due job of `queue` to `worker` for `lease`, counting the attempt.

@@ -151,3 +151,11 @@ pub(crate) fn from_millis(ms: i64) -> Result<chrono::DateTime<chrono::Utc>> {
     chrono::DateTime::from_timestamp_millis(ms)
         .ok_or_else(|| StoreError::Corrupt(format!("timestamp {ms} out of range")))
 }
+
+/// `$from, $from+1, …`: the placeholders of an `IN (…)` list of `count` values.
+pub(crate) fn placeholders(from: usize, count: usize) -> String {
+    (from..from + count)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -109,10 +109,13 @@ impl ObjectKey {
 #[derive(Clone)]
 pub struct Objects {
     inner: Arc<dyn ObjectStore>,
+    /// Set for S3, which can hand out presigned addresses.
+    s3: Option<Arc<object_store::aws::AmazonS3>>,
 }
 
 impl Objects {
     pub fn open(settings: &StorageSettings) -> Result<Self> {
+        let mut s3 = None;
         let inner: Arc<dyn ObjectStore> = match settings {
             StorageSettings::Local { root } => {
                 std::fs::create_dir_all(root).map_err(|e| {
@@ -143,10 +146,12 @@ impl Objects {
                 if let Some(secret) = secret_access_key {
                     b = b.with_secret_access_key(secret);
                 }
-                Arc::new(b.build()?)
+                let store = Arc::new(b.build()?);
+                s3 = Some(store.clone());
+                store
             }
         };
-        Ok(Self { inner })
+        Ok(Self { inner, s3 })
     }
 
     /// Writes a whole object; readers see either the old object or the new one, never a
@@ -176,11 +181,37 @@ impl Objects {
         }
     }
 
+    /// Keys under a folder, e.g. `_shop/selfies` (for checks and clean-up jobs).
+    pub async fn list(&self, prefix: &str) -> Result<Vec<String>> {
+        use futures::TryStreamExt;
+        let prefix = Path::from(prefix);
+        let metas: Vec<_> = self.inner.list(Some(&prefix)).try_collect().await?;
+        Ok(metas.into_iter().map(|m| m.location.to_string()).collect())
+    }
+
     /// Proves the store answers: a missing object is a fine answer.
     pub async fn ping(&self) -> Result<()> {
         match self.inner.head(&Path::from("_shop/readiness-probe")).await {
             Ok(_) | Err(object_store::Error::NotFound { .. }) => Ok(()),
             Err(e) => Err(e.into()),
+        }
+    }
+
+    /// A presigned address to PUT `key` directly, when the storage offers them (S3);
+    /// `None` for a local directory, where uploads go through the server.
+    pub async fn presign_put(
+        &self,
+        key: &ObjectKey,
+        ttl: std::time::Duration,
+    ) -> Result<Option<String>> {
+        use object_store::signer::Signer;
+        match &self.s3 {
+            Some(s3) => Ok(Some(
+                s3.signed_url(http::Method::PUT, &key.0, ttl)
+                    .await?
+                    .to_string(),
+            )),
+            None => Ok(None),
         }
     }
 

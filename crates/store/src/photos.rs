@@ -1,11 +1,13 @@
-//! Photos of events, as the shop reads them.
+//! Photos of events and their faces: added with their processing job, moved through the
+//! pipeline's states, and read by the shop and the face index.
 
+use chrono::{DateTime, Utc};
 use raceshot_domain::EventKey;
-
 use sqlx::AssertSqlSafe;
 
-use crate::macros::on_pool;
-use crate::{Result, Store};
+use crate::jobs::insert_job;
+use crate::macros::{in_tx, on_pool};
+use crate::{Result, Store, millis};
 
 /// A photo as the shop shows it; `storage_name` names its objects under the event's key.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -49,4 +51,284 @@ impl Store {
         Ok(on_pool!(self, pool =>
             sqlx::query_as(AssertSqlSafe(spread.clone())).bind(event_id).bind(limit).fetch_all(pool).await)?)
     }
+}
+
+/// Where a photo is in the ingestion pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PhotoState {
+    Queued,
+    Processing,
+    Ready,
+    Failed,
+}
+
+impl PhotoState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PhotoState::Queued => "queued",
+            PhotoState::Processing => "processing",
+            PhotoState::Ready => "ready",
+            PhotoState::Failed => "failed",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        match raw {
+            "queued" => Some(PhotoState::Queued),
+            "processing" => Some(PhotoState::Processing),
+            "ready" => Some(PhotoState::Ready),
+            "failed" => Some(PhotoState::Failed),
+            _ => None,
+        }
+    }
+}
+
+/// A photo to add to an event; its original is already in object storage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewPhoto {
+    pub event_id: i64,
+    /// SHA-256 of the original file, hex: the same file is ingested once per event.
+    pub content_hash: String,
+    pub original_file_name: String,
+    pub storage_name: String,
+    pub photographer_id: i64,
+}
+
+/// What adding a photo did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Added {
+    /// A new photo, queued for processing by a job.
+    New(i64),
+    /// The event already holds this file.
+    Exists(i64, PhotoState),
+}
+
+/// What a processing job needs to know of a photo.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct PhotoWork {
+    pub id: i64,
+    pub event_id: i64,
+    pub event_key: String,
+    pub original_file_name: String,
+    pub storage_name: String,
+    pub state: String,
+}
+
+/// A face found in a photo: box and landmarks in the original's pixels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewFace {
+    /// Little-endian f32 values.
+    pub embedding: Vec<u8>,
+    pub bbox: [f64; 4],
+    /// Five (x, y) points as little-endian f32 values.
+    pub landmarks: Vec<u8>,
+    pub score: f64,
+}
+
+/// A stored face, as the search index loads it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct FaceVector {
+    pub id: i64,
+    pub photo_id: i64,
+    pub embedding: Vec<u8>,
+}
+
+impl Store {
+    /// Adds a photo and queues its processing job in the same transaction; a file the
+    /// event already holds is not added again.
+    pub async fn add_photo(
+        &self,
+        photo: &NewPhoto,
+        job: impl Fn(i64) -> crate::jobs::NewJob,
+        now: DateTime<Utc>,
+    ) -> Result<Added> {
+        let now_ms = millis(now);
+        let added = in_tx!(self, tx => {
+            let id: Option<(i64,)> = sqlx::query_as(
+                "INSERT INTO photos (event_id, content_hash, original_file_name, storage_name, \
+                    photographer_id, state, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, 'queued', $6, $6) \
+                 ON CONFLICT (event_id, content_hash) DO NOTHING RETURNING id")
+                .bind(photo.event_id).bind(&photo.content_hash).bind(&photo.original_file_name)
+                .bind(&photo.storage_name).bind(photo.photographer_id).bind(now_ms)
+                .fetch_optional(&mut *tx).await?;
+            match id {
+                Some((id,)) => {
+                    insert_job!(&mut *tx, &job(id), now);
+                    Added::New(id)
+                }
+                None => {
+                    let (id, state): (i64, String) = sqlx::query_as(
+                        "SELECT id, state FROM photos WHERE event_id = $1 AND content_hash = $2")
+                        .bind(photo.event_id).bind(&photo.content_hash)
+                        .fetch_one(&mut *tx).await?;
+                    Added::Exists(id, parse_state(&state)?)
+                }
+            }
+        });
+        Ok(added)
+    }
+
+    /// Whether the event already holds a file with this content hash.
+    pub async fn photo_by_hash(
+        &self,
+        event_id: i64,
+        content_hash: &str,
+    ) -> Result<Option<(i64, PhotoState)>> {
+        let row: Option<(i64, String)> = on_pool!(self, pool => sqlx::query_as(
+            "SELECT id, state FROM photos WHERE event_id = $1 AND content_hash = $2")
+            .bind(event_id).bind(content_hash).fetch_optional(pool).await)?;
+        row.map(|(id, s)| Ok((id, parse_state(&s)?))).transpose()
+    }
+
+    pub async fn photo_work(&self, photo_id: i64) -> Result<Option<PhotoWork>> {
+        Ok(on_pool!(self, pool => sqlx::query_as(
+            "SELECT p.id, p.event_id, e.event_key, p.original_file_name, p.storage_name, p.state \
+             FROM photos p JOIN events e ON e.id = p.event_id WHERE p.id = $1")
+            .bind(photo_id).fetch_optional(pool).await)?)
+    }
+
+    /// Moves a photo to `state`; `reason` says why a photo failed.
+    pub async fn set_photo_state(
+        &self,
+        photo_id: i64,
+        state: PhotoState,
+        reason: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        on_pool!(self, pool => sqlx::query(
+            "UPDATE photos SET state = $1, failure_reason = $2, updated_at = $3 WHERE id = $4")
+            .bind(state.as_str()).bind(reason).bind(millis(now)).bind(photo_id)
+            .execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    /// Stores a processed photo's faces, replacing any from an earlier attempt, and marks
+    /// it ready — all at once, so a photo never shows half its faces.
+    pub async fn save_photo_faces(
+        &self,
+        photo_id: i64,
+        event_id: i64,
+        (width, height): (u32, u32),
+        faces: &[NewFace],
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        in_tx!(self, tx => {
+            sqlx::query("DELETE FROM faces WHERE photo_id = $1")
+                .bind(photo_id).execute(&mut *tx).await?;
+            for f in faces {
+                sqlx::query(
+                    "INSERT INTO faces (photo_id, event_id, embedding, box_x1, box_y1, box_x2, \
+                        box_y2, landmarks, score) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
+                    .bind(photo_id).bind(event_id).bind(&f.embedding)
+                    .bind(f.bbox[0]).bind(f.bbox[1]).bind(f.bbox[2]).bind(f.bbox[3])
+                    .bind(&f.landmarks).bind(f.score)
+                    .execute(&mut *tx).await?;
+            }
+            sqlx::query(
+                "UPDATE photos SET state = 'ready', failure_reason = NULL, face_count = $1, \
+                    width = $2, height = $3, updated_at = $4 WHERE id = $5")
+                .bind(faces.len() as i64).bind(i64::from(width)).bind(i64::from(height))
+                .bind(millis(now)).bind(photo_id)
+                .execute(&mut *tx).await?;
+        });
+        Ok(())
+    }
+
+    /// Faces of an event with an id above `after`, in id order: the index loads an event
+    /// page by page and later picks up only what is new.
+    pub async fn faces_after(
+        &self,
+        event_id: i64,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<FaceVector>> {
+        Ok(on_pool!(self, pool => sqlx::query_as(
+            "SELECT id, photo_id, embedding FROM faces WHERE event_id = $1 AND id > $2 \
+             ORDER BY id LIMIT $3")
+            .bind(event_id).bind(after).bind(limit).fetch_all(pool).await)?)
+    }
+
+    /// The shown (ready, not hidden) photos among `ids`, in no particular order.
+    pub async fn shown_photos(&self, event_id: i64, ids: &[i64]) -> Result<Vec<Photo>> {
+        let mut out = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let sql = format!(
+                "SELECT {PHOTO_COLUMNS} FROM photos p JOIN events e ON e.id = p.event_id \
+                 WHERE p.event_id = $1 AND p.state = 'ready' AND NOT p.hidden AND p.id IN ({})",
+                crate::placeholders(2, chunk.len())
+            );
+            let rows: Vec<Photo> = on_pool!(self, pool => {
+                let mut q = sqlx::query_as(AssertSqlSafe(sql.clone())).bind(event_id);
+                for id in chunk {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(pool).await
+            })?;
+            out.extend(rows);
+        }
+        Ok(out)
+    }
+
+    /// How many of `ids` are in each state; failed ones come with their file name and reason.
+    pub async fn photo_progress(&self, ids: &[i64]) -> Result<PhotoProgress> {
+        let mut progress = PhotoProgress::default();
+        for chunk in ids.chunks(500) {
+            let sql = format!(
+                "SELECT id, original_file_name, state, failure_reason FROM photos WHERE id IN ({})",
+                crate::placeholders(1, chunk.len())
+            );
+            let rows: Vec<(i64, String, String, Option<String>)> = on_pool!(self, pool => {
+                let mut q = sqlx::query_as(AssertSqlSafe(sql.clone()));
+                for id in chunk {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(pool).await
+            })?;
+            for (id, name, state, reason) in rows {
+                match parse_state(&state)? {
+                    PhotoState::Queued => progress.queued += 1,
+                    PhotoState::Processing => progress.processing += 1,
+                    PhotoState::Ready => progress.ready += 1,
+                    PhotoState::Failed => {
+                        progress.failed.push((id, name, reason.unwrap_or_default()))
+                    }
+                }
+            }
+        }
+        Ok(progress)
+    }
+
+    /// Photos and faces of an event, for dashboards and benchmarks.
+    pub async fn event_photo_counts(&self, event_id: i64) -> Result<(i64, i64)> {
+        let (photos, faces): (i64, i64) = on_pool!(self, pool => sqlx::query_as(
+            "SELECT (SELECT COUNT(*) FROM photos WHERE event_id = $1 AND state = 'ready'), \
+                    (SELECT COUNT(*) FROM faces WHERE event_id = $1)")
+            .bind(event_id).fetch_one(pool).await)?;
+        Ok((photos, faces))
+    }
+}
+
+/// States of a batch of photos.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PhotoProgress {
+    pub queued: usize,
+    pub processing: usize,
+    pub ready: usize,
+    /// (photo id, original file name, reason)
+    pub failed: Vec<(i64, String, String)>,
+}
+
+impl PhotoProgress {
+    pub fn finished(&self) -> usize {
+        self.ready + self.failed.len()
+    }
+
+    pub fn pending(&self) -> usize {
+        self.queued + self.processing
+    }
+}
+
+fn parse_state(raw: &str) -> Result<PhotoState> {
+    PhotoState::parse(raw).ok_or_else(|| crate::StoreError::Corrupt(format!("photo state {raw}")))
 }

@@ -30,3 +30,22 @@ impl Store {
         Ok(())
     }
 }
+
+impl Store {
+    /// The setting's value; when it has none yet, `init` becomes its value. Safe when
+    /// several processes start at once: they all end up with the first value written.
+    pub async fn setting_or_init(
+        &self,
+        name: &str,
+        init: &str,
+        secret: bool,
+        now: DateTime<Utc>,
+    ) -> Result<String> {
+        on_pool!(self, pool => sqlx::query(
+            "INSERT INTO settings (name, value, secret, updated_at) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (name) DO NOTHING")
+            .bind(name).bind(init).bind(secret).bind(millis(now))
+            .execute(pool).await.map(|_| ()))?;
+        Ok(self.setting(name).await?.unwrap_or_else(|| init.to_owned()))
+    }
+}

@@ -4,11 +4,13 @@
 pub mod auth;
 pub mod catalogue;
 pub mod extract;
+pub mod facesearch;
 pub mod media;
 pub mod ops;
 
 use std::sync::Arc;
 
+use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, Request, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
@@ -35,6 +37,7 @@ use crate::state::AppState;
     components(schemas(ErrorBody)),
     tags(
         (name = "catalogue", description = "Events, banners and highlight photos"),
+        (name = "face search", description = "Find an event's photos of a person by a selfie"),
         (name = "operations", description = "Health, readiness and metrics"),
     )
 )]
@@ -63,6 +66,14 @@ fn shop_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(catalogue::event))
         .routes(routes!(catalogue::event_key_of_image))
         .routes(routes!(catalogue::highlight))
+        .routes(routes!(facesearch::sign))
+        .routes(routes!(facesearch::search))
+        .routes(routes!(facesearch::search_multipart))
+}
+
+/// Calls authorised by their own signature instead of the client token.
+fn signed_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(facesearch::upload))
 }
 
 fn ops_routes() -> OpenApiRouter<AppState> {
@@ -76,6 +87,7 @@ fn ops_routes() -> OpenApiRouter<AppState> {
 pub fn openapi() -> utoipa::openapi::OpenApi {
     let (_, api) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(shop_routes())
+        .merge(signed_routes())
         .merge(ops_routes())
         .split_for_parts();
     api
@@ -94,12 +106,20 @@ pub fn router(state: AppState) -> Router {
         state.clone(),
         auth::require_client_token,
     ));
+    let (signed, _) = signed_routes().split_for_parts();
+    // Selfie bodies are checked against the spec's 5 MB by the handlers themselves, so
+    // that an oversized file gets the API's own error code.
+    let shop = shop.layer(DefaultBodyLimit::max(
+        facesearch::MAX_SELFIE_BYTES + 64 * 1024,
+    ));
+    let signed = signed.layer(DefaultBodyLimit::max(facesearch::MAX_SELFIE_BYTES + 1));
     let (ops, _) = ops_routes().split_for_parts();
     let doc = Arc::new(openapi_json());
     let timeout = state.config.server.request_timeout;
 
     Router::new()
         .merge(shop)
+        .merge(signed)
         .merge(ops)
         .route(
             "/api/openapi.json",

@@ -1,4 +1,6 @@
-//! Command-line tasks besides serving: importing events and seeding the demo shop.
+//! Command-line tasks besides serving: importing events, ingesting photos and seeding the
+//! demo shop.
 
 pub mod demo;
 pub mod import;
+pub mod ingest;

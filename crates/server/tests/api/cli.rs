@@ -160,6 +160,7 @@ async fn serve_stops_on_sigterm() {
         .env("RACESHOT__DATA_DIR", dir.path())
         .env("RACESHOT__DATABASE__URL", &db.settings.url)
         .env("RACESHOT__SERVER__ADDR", format!("127.0.0.1:{port}"))
+        .env("RACESHOT__FACES__MODELS_DIR", crate::helpers::models_dir())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use raceshot_domain::event::{EventInput, PackageInput};
 use raceshot_server::config::Config;
 use raceshot_server::startup::Application;
-use raceshot_server::state::Clock;
+use raceshot_server::state::{AppState, Clock};
 use raceshot_store::testing::TestDatabase;
 use raceshot_store::{Backend, Store};
 use serde_json::Value;
@@ -42,6 +42,8 @@ pub struct TestApp {
     pub addr: SocketAddr,
     pub client: reqwest::Client,
     pub store: Store,
+    pub state: AppState,
+    pub data_dir: std::path::PathBuf,
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<()>>,
     _db: TestDatabase,
@@ -118,14 +120,20 @@ impl TestAppBuilder {
             ("RACESHOT__DATABASE__URL", db.settings.url.clone()),
             ("RACESHOT__DATABASE__MAX_CONNECTIONS", "5".to_owned()),
             ("RACESHOT__API__CLIENT_TOKEN", TOKEN.to_owned()),
+            (
+                "RACESHOT__FACES__MODELS_DIR",
+                models_dir().display().to_string(),
+            ),
+            ("RACESHOT__JOBS__POLL_INTERVAL_MS", "50".to_owned()),
         ];
         let config = Config::from_sources(None, env.map(|(k, v)| (k.to_owned(), v)))
             .unwrap_or_else(|e| panic!("{e}"));
-        let app = Application::build(config, Clock::Fixed(now()))
+        let app = Application::build(config, Clock::Fixed(now()), true)
             .await
             .unwrap_or_else(|e| panic!("build: {e:#}"));
         let addr = app.local_addr().unwrap_or_else(|e| panic!("{e}"));
         let store = app.state().store.clone();
+        let state = app.state().clone();
         let specs: Vec<_> = self
             .events
             .iter()
@@ -147,6 +155,8 @@ impl TestAppBuilder {
             addr,
             client: reqwest::Client::new(),
             store,
+            state,
+            data_dir: dir.path().to_owned(),
             shutdown: Some(tx),
             server: Some(server),
             _db: db,
@@ -196,4 +206,16 @@ pub async fn assert_error(resp: reqwest::Response, status: u16, code: &str) -> V
     assert_eq!(body["status"], "error", "{body}");
     assert_eq!(body["code"], code, "{body}");
     body
+}
+
+/// The models and test photos fetched by `make models`.
+pub fn models_dir() -> std::path::PathBuf {
+    std::env::var_os("RACESHOT__FACES__MODELS_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models"))
+}
+
+pub fn photo(name: &str) -> Vec<u8> {
+    let path = models_dir().join("photos").join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (run make models)", path.display()))
 }

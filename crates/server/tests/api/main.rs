@@ -9,4 +9,5 @@ mod helpers;
 mod catalogue;
 mod cli;
 mod contract;
+mod facesearch;
 mod ops;

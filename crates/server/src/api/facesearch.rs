@@ -1,0 +1,427 @@
+//! Face search (spec §7): sign an upload, PUT the selfie, search; or the older one-step
+//! multipart call. The selfie and its embedding live only as long as the request: the
+//! uploaded object is deleted as soon as it is read, errors included, and nothing of it
+//! reaches the database (Thai PDPA treats biometric data as sensitive).
+
+use std::time::Duration;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Multipart, Path, Query, State};
+use chrono::Utc;
+use hmac::{Hmac, Mac};
+use raceshot_domain::event::SaleStatus;
+use raceshot_domain::{EventKey, Money, SaleState, pricing};
+use raceshot_faces::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
+use raceshot_store::events::Event;
+use raceshot_store::{ObjectKey, StoredName};
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+use utoipa::{IntoParams, ToSchema};
+
+use super::catalogue::{PhotoBody, SUCCESS};
+use super::extract::ApiJson;
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::state::AppState;
+
+/// Spec §5: at most 5 MB, 1,000,000 bytes to the MB.
+pub const MAX_SELFIE_BYTES: usize = 5_000_000;
+/// A selfie declaring more pixels than this is refused before decoding.
+pub const MAX_SELFIE_PIXELS: u64 = 40_000_000;
+/// How long a signed upload address stays valid.
+const UPLOAD_TTL: Duration = Duration::from_secs(600);
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SignRequest {
+    pub event_key: String,
+    pub file_name: Option<String>,
+    /// `image/jpeg` or `image/png`.
+    pub file_type: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SignResponse {
+    #[schema(example = "success")]
+    pub status: &'static str,
+    /// Where to PUT the selfie: this server in the embedded default, a presigned S3 address
+    /// when S3 is configured.
+    pub url: String,
+    pub file_name: String,
+    pub search_id: String,
+    pub file_location: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SearchRequest {
+    pub search_id: String,
+    pub file_location: Option<String>,
+    /// Ignored: the event is named by `event_key`.
+    #[schema(value_type = Option<Object>)]
+    pub event_id: Option<serde_json::Value>,
+    pub event_key: String,
+    /// May raise the event's threshold, never lower it.
+    pub face_threshold: Option<f64>,
+    /// Ignored: prices come from the event.
+    #[schema(value_type = Option<Object>)]
+    pub mhao_price: Option<serde_json::Value>,
+    /// May lower the event's limit, never raise it.
+    pub max_face_search: Option<u32>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SearchResponse {
+    #[schema(example = "success")]
+    pub status: &'static str,
+    /// Photos found; 0 when the selfie shows no face or matches nobody.
+    pub image_length: usize,
+    pub images: Vec<PhotoBody>,
+    /// The all-photos deal per photo for these photos, baht with two decimals.
+    #[schema(value_type = f64)]
+    pub avg_price: Money,
+    /// `no_face` when no face was found in the selfie.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+}
+
+fn upload_key(search_id: &uuid::Uuid) -> Option<ObjectKey> {
+    StoredName::parse(&search_id.simple().to_string()).map(|n| ObjectKey::shared("selfies", &n))
+}
+
+fn signature(key: &[u8], search_id: &str, expires: i64) -> String {
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(key) else {
+        return String::new();
+    };
+    mac.update(format!("{search_id}:{expires}").as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
+
+async fn searchable_event(state: &AppState, raw_key: &str) -> ApiResult<Event> {
+    let not_found = || ApiError::new(ErrorCode::EventNotFound, "no such event");
+    let key = EventKey::parse(raw_key).map_err(|_| not_found())?;
+    let event = state
+        .store
+        .event_by_key(&key)
+        .await?
+        .ok_or_else(not_found)?;
+    let s = &event.spec;
+    let sale = SaleState::at(
+        s.on_sale_start,
+        s.on_sale_end,
+        event.sale_closed,
+        state.now(),
+    );
+    if sale.status != SaleStatus::OnSale {
+        return Err(ApiError::new(
+            ErrorCode::EventNotOnSale,
+            "the event is not on sale",
+        ));
+    }
+    Ok(event)
+}
+
+/// Reserves an upload for one selfie.
+#[utoipa::path(post, path = "/v2/facesearch/sign", tag = "face search",
+    request_body = SignRequest,
+    responses((status = 200, body = SignResponse), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 415, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn sign(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<SignRequest>,
+) -> ApiResult<Json<SignResponse>> {
+    searchable_event(&state, &req.event_key).await?;
+    if let Some(t) = req.file_type.as_deref()
+        && !matches!(t, "image/jpeg" | "image/jpg" | "image/png")
+    {
+        return Err(ApiError::new(
+            ErrorCode::UnsupportedImageType,
+            "use a JPEG or PNG file",
+        ));
+    }
+    let search_id = uuid::Uuid::new_v4();
+    let key =
+        upload_key(&search_id).ok_or_else(|| ApiError::internal(anyhow::anyhow!("upload key")))?;
+    let id = search_id.to_string();
+    let url = match state.objects.presign_put(&key, UPLOAD_TTL).await? {
+        Some(url) => url,
+        None => {
+            let expires = Utc::now().timestamp() + UPLOAD_TTL.as_secs() as i64;
+            let sig = signature(&state.signing_key, &id, expires);
+            format!(
+                "{}/v2/facesearch/upload/{id}?expires={expires}&signature={sig}",
+                state.public_url
+            )
+        }
+    };
+    Ok(Json(SignResponse {
+        status: SUCCESS,
+        url,
+        file_name: req.file_name.unwrap_or_else(|| "selfie".to_owned()),
+        search_id: id,
+        file_location: key.as_str().to_owned(),
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct UploadParams {
+    pub expires: i64,
+    pub signature: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UploadResponse {
+    #[schema(example = "success")]
+    pub status: &'static str,
+}
+
+/// The signed PUT target of the embedded default (S3 takes the PUT itself otherwise).
+#[utoipa::path(put, path = "/v2/facesearch/upload/{search_id}", tag = "face search",
+    params(("search_id" = String, Path), UploadParams),
+    request_body(content = Vec<u8>, content_type = "image/jpeg"),
+    responses((status = 200, body = UploadResponse), (status = 403, body = ErrorBody),
+        (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
+pub async fn upload(
+    State(state): State<AppState>,
+    Path(search_id): Path<String>,
+    Query(params): Query<UploadParams>,
+    body: Bytes,
+) -> ApiResult<Json<UploadResponse>> {
+    let forbidden = || {
+        ApiError::new(
+            ErrorCode::InvalidSignature,
+            "the upload address is invalid or expired",
+        )
+    };
+    let expected = signature(&state.signing_key, &search_id, params.expires);
+    let fresh = params.expires >= Utc::now().timestamp();
+    if !fresh
+        || expected.is_empty()
+        || !bool::from(subtle::ConstantTimeEq::ct_eq(
+            expected.as_bytes(),
+            params.signature.as_bytes(),
+        ))
+    {
+        return Err(forbidden());
+    }
+    let id = uuid::Uuid::parse_str(&search_id).map_err(|_| forbidden())?;
+    check_selfie_bytes(&body)?;
+    let key = upload_key(&id).ok_or_else(forbidden)?;
+    state.objects.put(&key, body).await?;
+    Ok(Json(UploadResponse { status: SUCCESS }))
+}
+
+fn check_selfie_bytes(bytes: &[u8]) -> ApiResult<ImageFormat> {
+    if bytes.len() > MAX_SELFIE_BYTES {
+        return Err(ApiError::new(
+            ErrorCode::FileTooLarge,
+            "the file is larger than 5 MB",
+        ));
+    }
+    sniff(bytes)
+        .map_err(|_| ApiError::new(ErrorCode::UnsupportedImageType, "use a JPEG or PNG file"))
+}
+
+/// Searches an event's photos with the uploaded selfie, then deletes it.
+#[utoipa::path(post, path = "/v2/facesearch", tag = "face search",
+    request_body = SearchRequest,
+    responses((status = 200, body = SearchResponse), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
+        (status = 422, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn search(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<SearchRequest>,
+) -> ApiResult<Json<SearchResponse>> {
+    let id = uuid::Uuid::parse_str(&req.search_id)
+        .map_err(|_| ApiError::field("search_id", "not a search id from /v2/facesearch/sign"))?;
+    let key = upload_key(&id).ok_or_else(|| ApiError::field("search_id", "invalid"))?;
+    if req
+        .file_location
+        .as_deref()
+        .is_some_and(|l| l != key.as_str())
+    {
+        return Err(ApiError::field(
+            "file_location",
+            "does not belong to this search_id",
+        ));
+    }
+    // Read and delete at once: whatever happens next, the selfie is gone.
+    let bytes = state.objects.get(&key).await;
+    state.objects.delete(&key).await?;
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(e) if e.is_not_found() => {
+            return Err(ApiError::new(
+                ErrorCode::UploadNotFound,
+                "no upload for this search_id",
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let event = searchable_event(&state, &req.event_key).await?;
+    find(
+        &state,
+        &event,
+        bytes,
+        req.face_threshold,
+        req.max_face_search,
+    )
+    .await
+    .map(Json)
+}
+
+/// The older one-step search: multipart with `file` and `event_key` (other fields
+/// optional, as in `/v2/facesearch`). The file is never stored.
+#[utoipa::path(post, path = "/v1/facesearch", tag = "face search",
+    request_body(content_type = "multipart/form-data", content = Object),
+    responses((status = 200, body = SearchResponse), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn search_multipart(
+    State(state): State<AppState>,
+    mut form: Multipart,
+) -> ApiResult<Json<SearchResponse>> {
+    let mut file = None;
+    let mut event_key = None;
+    let mut threshold = None;
+    let mut max = None;
+    let bad = |field: &str| ApiError::field(field, "invalid value");
+    while let Some(field) = form
+        .next_field()
+        .await
+        .map_err(|e| ApiError::new(ErrorCode::MalformedMultipart, e.body_text()))?
+    {
+        let name = field.name().unwrap_or_default().to_owned();
+        if name == "file" {
+            file = Some(read_limited(field).await?);
+            continue;
+        }
+        let text = field
+            .text()
+            .await
+            .map_err(|e| ApiError::new(ErrorCode::MalformedMultipart, e.body_text()))?;
+        match name.as_str() {
+            "event_key" => event_key = Some(text),
+            "face_threshold" if !text.is_empty() => {
+                threshold = Some(text.parse::<f64>().map_err(|_| bad("face_threshold"))?)
+            }
+            "max_face_search" if !text.is_empty() => {
+                max = Some(text.parse::<u32>().map_err(|_| bad("max_face_search"))?)
+            }
+            _ => {}
+        }
+    }
+    let event_key = event_key.ok_or_else(|| ApiError::field("event_key", "is required"))?;
+    let file = file.ok_or_else(|| ApiError::field("file", "is required"))?;
+    let event = searchable_event(&state, &event_key).await?;
+    find(&state, &event, file, threshold, max).await.map(Json)
+}
+
+async fn read_limited(mut field: axum::extract::multipart::Field<'_>) -> ApiResult<Bytes> {
+    let mut buf = Vec::new();
+    while let Some(chunk) = field
+        .chunk()
+        .await
+        .map_err(|e| ApiError::new(ErrorCode::MalformedMultipart, e.body_text()))?
+    {
+        if buf.len() + chunk.len() > MAX_SELFIE_BYTES {
+            return Err(ApiError::new(
+                ErrorCode::FileTooLarge,
+                "the file is larger than 5 MB",
+            ));
+        }
+        buf.extend_from_slice(&chunk);
+    }
+    Ok(buf.into())
+}
+
+/// Checks, decodes and embeds the selfie, then searches the event's index.
+async fn find(
+    state: &AppState,
+    event: &Event,
+    bytes: Bytes,
+    threshold: Option<f64>,
+    max: Option<u32>,
+) -> ApiResult<SearchResponse> {
+    check_selfie_bytes(&bytes)?;
+    let info = probe(&bytes)
+        .map_err(|_| ApiError::new(ErrorCode::UnreadableImage, "the image cannot be read"))?;
+    if info.pixels() > MAX_SELFIE_PIXELS {
+        return Err(ApiError::new(
+            ErrorCode::ImageTooManyPixels,
+            "the image has too many pixels",
+        ));
+    }
+    let engine = state.engine.clone();
+    let selfie_edge = engine.config().detector.selfie_long_edge;
+    let face = tokio::task::spawn_blocking(move || {
+        let opts = DecodeOptions::default()
+            .with_max_pixels(MAX_SELFIE_PIXELS)
+            .with_target_long_edge(selfie_edge);
+        let img = decode(&bytes, &opts)?;
+        engine.analyze_selfie(&img)
+    })
+    .await
+    .map_err(ApiError::internal)?;
+    let face = match face {
+        Ok(face) => face,
+        Err(raceshot_faces::Error::Decode(_) | raceshot_faces::Error::UnsupportedFormat) => {
+            return Err(ApiError::new(
+                ErrorCode::UnreadableImage,
+                "the image cannot be read",
+            ));
+        }
+        Err(raceshot_faces::Error::TooManyPixels { .. }) => {
+            return Err(ApiError::new(
+                ErrorCode::ImageTooManyPixels,
+                "the image has too many pixels",
+            ));
+        }
+        Err(e) => return Err(ApiError::internal(e)),
+    };
+    let spec = &event.spec;
+    let Some(face) = face else {
+        return Ok(SearchResponse {
+            status: SUCCESS,
+            image_length: 0,
+            images: Vec::new(),
+            avg_price: Money::ZERO,
+            reason: Some("no_face"),
+        });
+    };
+    // A request may tighten the event's choices, never loosen them.
+    let threshold = threshold
+        .filter(|t| t.is_finite())
+        .map_or(spec.face_threshold, |t| t.max(spec.face_threshold));
+    let k = max.map_or(spec.max_face_search, |m| m.clamp(1, spec.max_face_search));
+    let hits = state
+        .indexes
+        .search(event.id, face.embedding, threshold as f32, k as usize)
+        .await
+        .map_err(ApiError::internal)?;
+    let ids: Vec<i64> = hits.iter().map(|h| h.photo_id).collect();
+    let photos = state.store.shown_photos(event.id, &ids).await?;
+    let images: Vec<PhotoBody> = hits
+        .iter()
+        .filter_map(|h| {
+            photos
+                .iter()
+                .find(|p| p.id == h.photo_id)
+                .map(|p| PhotoBody::new(p, &state.media_url, Some(h.similarity)))
+        })
+        .collect();
+    metrics::counter!("face_searches_total").increment(1);
+    let n = u32::try_from(images.len()).unwrap_or(u32::MAX);
+    let avg_price = pricing::average_price(
+        n,
+        &spec.packages,
+        spec.is_mhao.then_some(spec.mhao_price).flatten(),
+    );
+    Ok(SearchResponse {
+        status: SUCCESS,
+        image_length: images.len(),
+        images,
+        avg_price,
+        reason: None,
+    })
+}

@@ -1,0 +1,188 @@
+//! `raceshot ingest --event KEY [--wait] PATH...`: adds photos (files, or directories
+//! searched recursively for JPEG and PNG files) to an event. Each new file's original goes
+//! to object storage and a processing job is queued with it; files the event already holds
+//! (same content) are skipped, so re-running is safe. With `--wait` it also works on the
+//! queue and returns when the batch is processed, failing if any photo failed.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use raceshot_domain::EventKey;
+use raceshot_faces::image_io::{ImageFormat, sniff};
+use raceshot_store::photos::{Added, NewPhoto};
+use raceshot_store::{ObjectKey, ObjectKind, StoredName};
+use sha2::{Digest, Sha256};
+use tokio::sync::watch;
+
+use crate::jobs::{self, ingest_photo};
+use crate::state::AppState;
+
+#[derive(Debug, Default)]
+pub struct Report {
+    pub queued: Vec<i64>,
+    pub skipped: usize,
+    /// Files refused before queueing: (path, reason).
+    pub refused: Vec<(String, String)>,
+    /// Photos that failed processing (with `--wait`): (file name, reason).
+    pub failed: Vec<(String, String)>,
+    pub ready: usize,
+}
+
+/// Every JPEG or PNG under `paths`, sorted; files named explicitly are taken as they are.
+pub fn collect_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+        for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+            let path = entry?.path();
+            if path.is_dir() {
+                walk(&path, out)?;
+            } else if path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "jpg" | "jpeg" | "png"))
+            {
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out)?;
+        } else if p.exists() {
+            out.push(p.clone());
+        } else {
+            anyhow::bail!("{} does not exist", p.display());
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn bar(len: usize, what: &str, visible: bool) -> ProgressBar {
+    let bar = if visible {
+        ProgressBar::new(len as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    let style = ProgressStyle::with_template(&format!(
+        "{what} [{{bar:30}}] {{pos}}/{{len}} {{per_sec}} ETA {{eta}}"
+    ))
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}
+
+/// Queues the files' photos on the event; with `wait`, processes and waits for them.
+pub async fn ingest(
+    state: &AppState,
+    event_key: &str,
+    files: &[PathBuf],
+    wait: bool,
+    show_progress: bool,
+) -> anyhow::Result<Report> {
+    let key = EventKey::parse(event_key)?;
+    let event = state
+        .store
+        .event_by_key(&key)
+        .await?
+        .with_context(|| format!("no event {event_key}"))?;
+    let mut report = Report::default();
+    let progress = bar(files.len(), "queueing  ", show_progress);
+    for path in files {
+        progress.inc(1);
+        let bytes = tokio::fs::read(path)
+            .await
+            .with_context(|| format!("reading {}", path.display()))?;
+        let ext = match sniff(&bytes) {
+            Ok(ImageFormat::Jpeg) => "jpg",
+            Ok(ImageFormat::Png) => "png",
+            Err(_) => {
+                report.refused.push((
+                    path.display().to_string(),
+                    "not a JPEG or PNG file".to_owned(),
+                ));
+                continue;
+            }
+        };
+        let hash = hex::encode(Sha256::digest(&bytes));
+        if state.store.photo_by_hash(event.id, &hash).await?.is_some() {
+            report.skipped += 1;
+            continue;
+        }
+        let storage_name = format!("{}.{ext}", hex::encode(rand::random::<[u8; 12]>()));
+        let name = StoredName::parse(&storage_name).context("stored name")?;
+        let original = ObjectKey::new(&key, ObjectKind::Original, &name);
+        state.objects.put(&original, bytes.into()).await?;
+        let photo = NewPhoto {
+            event_id: event.id,
+            content_hash: hash,
+            original_file_name: path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            storage_name,
+            photographer_id: 0,
+        };
+        match state
+            .store
+            .add_photo(&photo, |id| ingest_photo::job(state, id), state.now())
+            .await?
+        {
+            Added::New(id) => report.queued.push(id),
+            Added::Exists(..) => {
+                // Another ingest of the same file won the race; drop this copy.
+                state.objects.delete(&original).await?;
+                report.skipped += 1;
+            }
+        }
+    }
+    progress.finish();
+    if wait && !report.queued.is_empty() {
+        wait_for(state, &mut report, show_progress).await?;
+    }
+    Ok(report)
+}
+
+/// Works on the queue in this process until every queued photo is ready or failed.
+async fn wait_for(
+    state: &AppState,
+    report: &mut Report,
+    show_progress: bool,
+) -> anyhow::Result<()> {
+    let (stop, stop_rx) = watch::channel(false);
+    let workers = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
+    let progress = bar(report.queued.len(), "processing", show_progress);
+    let started = Instant::now();
+    let result = loop {
+        let p = state.store.photo_progress(&report.queued).await;
+        match p {
+            Ok(p) => {
+                progress.set_position(p.finished() as u64);
+                if p.pending() == 0 {
+                    report.ready = p.ready;
+                    report.failed = p
+                        .failed
+                        .into_iter()
+                        .map(|(_, name, reason)| (name, reason))
+                        .collect();
+                    break Ok(());
+                }
+            }
+            Err(e) => break Err(e.into()),
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    progress.finish();
+    let _ = stop.send(true);
+    let _ = workers.await;
+    tracing::info!(
+        photos = report.queued.len(),
+        seconds = started.elapsed().as_secs_f64(),
+        "batch processed"
+    );
+    result
+}

@@ -1,0 +1,159 @@
+//! Image files the shop writes: JPEG encoding, and the shop's visible mark on previews.
+
+use raceshot_faces::RgbImage;
+
+/// JPEG-encodes an RGB image (4:2:0, as photos are).
+pub fn encode_jpeg(img: &RgbImage, quality: i32) -> anyhow::Result<Vec<u8>> {
+    let image = turbojpeg::Image {
+        pixels: img.data(),
+        width: img.width() as usize,
+        pitch: img.width() as usize * 3,
+        height: img.height() as usize,
+        format: turbojpeg::PixelFormat::RGB,
+    };
+    Ok(turbojpeg::compress(image, quality, turbojpeg::Subsamp::Sub2x2)?.to_vec())
+}
+
+/// 5×7 dot glyphs of the mark's letters, one row per byte, high bit on the left.
+const GLYPHS: [(char, [u8; 7]); 8] = [
+    (
+        'R',
+        [
+            0b11110, 0b10001, 0b10001, 0b11110, 0b10100, 0b10010, 0b10001,
+        ],
+    ),
+    (
+        'A',
+        [
+            0b01110, 0b10001, 0b10001, 0b11111, 0b10001, 0b10001, 0b10001,
+        ],
+    ),
+    (
+        'C',
+        [
+            0b01110, 0b10001, 0b10000, 0b10000, 0b10000, 0b10001, 0b01110,
+        ],
+    ),
+    (
+        'E',
+        [
+            0b11111, 0b10000, 0b10000, 0b11110, 0b10000, 0b10000, 0b11111,
+        ],
+    ),
+    (
+        'S',
+        [
+            0b01111, 0b10000, 0b10000, 0b01110, 0b00001, 0b00001, 0b11110,
+        ],
+    ),
+    (
+        'H',
+        [
+            0b10001, 0b10001, 0b10001, 0b11111, 0b10001, 0b10001, 0b10001,
+        ],
+    ),
+    (
+        'O',
+        [
+            0b01110, 0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b01110,
+        ],
+    ),
+    (
+        'T',
+        [
+            0b11111, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100,
+        ],
+    ),
+];
+const MARK: &str = "RACESHOT";
+
+/// Tiles the shop's name across the image in translucent white with a dark edge, so it
+/// shows on light and dark photos alike and cannot be cropped away.
+pub fn watermark(img: RgbImage) -> RgbImage {
+    let (w, h) = (img.width() as i64, img.height() as i64);
+    let dot = (img.long_edge() as i64 / 220).max(2);
+    let glyph_w = 6 * dot;
+    let text_w = glyph_w * MARK.len() as i64;
+    let (step_x, step_y) = (text_w + 8 * dot, 7 * dot * 5);
+    let mut data = img.into_data();
+    let mut blend = |x: i64, y: i64, value: f32, alpha: f32| {
+        if x < 0 || y < 0 || x >= w || y >= h {
+            return;
+        }
+        let i = ((y * w + x) * 3) as usize;
+        for c in &mut data[i..i + 3] {
+            *c = (f32::from(*c) * (1.0 - alpha) + value * alpha).round() as u8;
+        }
+    };
+    let mut row = 0;
+    let mut y0 = dot * 4;
+    while y0 < h {
+        // Every other row shifts by half a stamp, so the mark covers the whole photo.
+        let mut x0 = if row % 2 == 0 {
+            dot * 2
+        } else {
+            dot * 2 - step_x / 2
+        };
+        while x0 < w {
+            for (i, ch) in MARK.chars().enumerate() {
+                let Some((_, rows)) = GLYPHS.iter().find(|(c, _)| *c == ch) else {
+                    continue;
+                };
+                for (gy, bits) in rows.iter().enumerate() {
+                    for gx in 0..5 {
+                        if bits & (1 << (4 - gx)) == 0 {
+                            continue;
+                        }
+                        let px = x0 + i as i64 * glyph_w + gx * dot;
+                        let py = y0 + gy as i64 * dot;
+                        for dy in 0..dot {
+                            for dx in 0..dot {
+                                blend(px + dx + dot / 3, py + dy + dot / 3, 0.0, 0.25);
+                                blend(px + dx, py + dy, 255.0, 0.40);
+                            }
+                        }
+                    }
+                }
+            }
+            x0 += step_x;
+        }
+        y0 += step_y;
+        row += 1;
+    }
+    // The buffer keeps its size, so rebuilding cannot fail; fall back to a blank image
+    // of the same size rather than panic.
+    RgbImage::new(w as u32, h as u32, data)
+        .unwrap_or_else(|_| RgbImage::filled(w as u32, h as u32, [255, 255, 255]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_mark_changes_pixels_but_not_the_size() {
+        let plain = RgbImage::filled(800, 600, [20, 40, 60]);
+        let marked = watermark(plain.clone());
+        assert_eq!((marked.width(), marked.height()), (800, 600));
+        let changed = plain
+            .data()
+            .iter()
+            .zip(marked.data())
+            .filter(|(a, b)| a != b)
+            .count();
+        let share = changed as f64 / plain.data().len() as f64;
+        assert!(share > 0.05 && share < 0.6, "marked share {share}");
+    }
+
+    #[test]
+    fn encodes_a_jpeg() {
+        let jpeg = encode_jpeg(&RgbImage::filled(64, 48, [200, 10, 10]), 80).unwrap_or_default();
+        assert_eq!(&jpeg[..3], &[0xFF, 0xD8, 0xFF]);
+        assert_eq!(
+            raceshot_faces::image_io::probe(&jpeg)
+                .map(|i| i.display_size())
+                .ok(),
+            Some((64, 48))
+        );
+    }
+}

@@ -1,0 +1,200 @@
+//! `ingest_photo`: turns an uploaded original into a shop photo — EXIF orientation applied,
+//! a thumbnail (long edge 400) and a watermarked preview (long edge 1600) written to
+//! storage, faces detected and embedded, then the photo marked ready with its faces in one
+//! transaction. Running it again rewrites the same files and replaces the same faces.
+
+use raceshot_domain::EventKey;
+use raceshot_faces::image_io::{DecodeOptions, decode, probe, resize_to_long_edge};
+use raceshot_faces::{FaceEngine, RgbImage};
+use raceshot_store::jobs::{Job, NewJob};
+use raceshot_store::photos::{NewFace, PhotoState};
+use raceshot_store::{ObjectKey, ObjectKind, StoredName};
+
+use super::JobError;
+use crate::imaging::{encode_jpeg, watermark};
+use crate::state::AppState;
+
+pub const KIND: &str = "ingest_photo";
+pub const PREVIEW_EDGE: u32 = 1600;
+pub const THUMBNAIL_EDGE: u32 = 400;
+/// Event photos up to 100 megapixels are accepted.
+pub const MAX_PHOTO_PIXELS: u64 = 100_000_000;
+
+pub fn job(state: &AppState, photo_id: i64) -> NewJob {
+    super::new_job(
+        KIND,
+        serde_json::json!({ "photo_id": photo_id }),
+        format!("{KIND}:{photo_id}"),
+        state,
+        state.now(),
+    )
+}
+
+/// The name of a photo's preview and thumbnail: its stored name as a JPEG.
+pub fn derived_name(storage_name: &str) -> String {
+    let stem = storage_name
+        .rsplit_once('.')
+        .map_or(storage_name, |(stem, _)| stem);
+    format!("{stem}.jpg")
+}
+
+struct Processed {
+    preview: Vec<u8>,
+    thumbnail: Vec<u8>,
+    size: (u32, u32),
+    faces: Vec<NewFace>,
+}
+
+pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
+    let photo_id = serde_json::from_str::<serde_json::Value>(&job.payload)
+        .ok()
+        .and_then(|v| v["photo_id"].as_i64())
+        .ok_or_else(|| JobError::Permanent(format!("bad payload {}", job.payload)))?;
+    let Some(work) = state.store.photo_work(photo_id).await? else {
+        return Ok(()); // deleted meanwhile
+    };
+    if work.state == PhotoState::Ready.as_str() {
+        return Ok(());
+    }
+    let event = EventKey::parse(&work.event_key).map_err(|e| JobError::Permanent(e.to_string()))?;
+    let name = StoredName::parse(&work.storage_name)
+        .ok_or_else(|| JobError::Permanent(format!("bad stored name {}", work.storage_name)))?;
+    let derived = StoredName::parse(&derived_name(&work.storage_name))
+        .ok_or_else(|| JobError::Permanent("bad derived name".to_owned()))?;
+    state
+        .store
+        .set_photo_state(photo_id, PhotoState::Processing, None, state.now())
+        .await?;
+
+    let original = match state
+        .objects
+        .get(&ObjectKey::new(&event, ObjectKind::Original, &name))
+        .await
+    {
+        Ok(bytes) => bytes,
+        Err(e) if e.is_not_found() => {
+            return fail(state, photo_id, "the original file is missing from storage").await;
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let engine = state.engine.clone();
+    let processed = tokio::task::spawn_blocking(move || process(&engine, &original))
+        .await
+        .map_err(|e| JobError::Retry(e.into()))?;
+    let processed = match processed {
+        Ok(p) => p,
+        Err(JobError::Permanent(reason)) => return fail(state, photo_id, &reason).await,
+        Err(e) => return Err(e),
+    };
+    state
+        .objects
+        .put(
+            &ObjectKey::new(&event, ObjectKind::Preview, &derived),
+            processed.preview.into(),
+        )
+        .await?;
+    state
+        .objects
+        .put(
+            &ObjectKey::new(&event, ObjectKind::Thumbnail, &derived),
+            processed.thumbnail.into(),
+        )
+        .await?;
+    state
+        .store
+        .save_photo_faces(
+            photo_id,
+            work.event_id,
+            processed.size,
+            &processed.faces,
+            state.now(),
+        )
+        .await?;
+    metrics::counter!("photos_ingested_total").increment(1);
+    Ok(())
+}
+
+/// A photo that cannot be processed fails alone, with its reason; the job is done.
+async fn fail(state: &AppState, photo_id: i64, reason: &str) -> Result<(), JobError> {
+    state
+        .store
+        .set_photo_state(photo_id, PhotoState::Failed, Some(reason), state.now())
+        .await?;
+    metrics::counter!("photos_failed_total").increment(1);
+    Err(JobError::Permanent(reason.to_owned()))
+}
+
+/// Retries ran out: the photo is failed with the last error.
+pub async fn gave_up(state: &AppState, job: &Job, message: &str) {
+    let id = serde_json::from_str::<serde_json::Value>(&job.payload)
+        .ok()
+        .and_then(|v| v["photo_id"].as_i64());
+    if let Some(id) = id
+        && let Err(e) = state
+            .store
+            .set_photo_state(id, PhotoState::Failed, Some(message), state.now())
+            .await
+    {
+        tracing::error!(photo = id, error = %e, "cannot mark the photo failed");
+    }
+}
+
+fn image_error(e: raceshot_faces::Error) -> JobError {
+    use raceshot_faces::Error as E;
+    match e {
+        E::UnsupportedFormat => JobError::Permanent("not a JPEG or PNG file".to_owned()),
+        E::TooManyPixels { width, height, .. } => JobError::Permanent(format!(
+            "{width}×{height} is more pixels than the shop accepts"
+        )),
+        E::Decode(msg) => JobError::Permanent(format!("cannot decode the image: {msg}")),
+        other => JobError::Retry(other.into()),
+    }
+}
+
+fn process(engine: &FaceEngine, original: &[u8]) -> Result<Processed, JobError> {
+    let info = probe(original).map_err(image_error)?;
+    let opts = DecodeOptions::default()
+        .with_max_pixels(MAX_PHOTO_PIXELS)
+        .with_target_long_edge(PREVIEW_EDGE.max(engine.config().detector.long_edge));
+    let img = decode(original, &opts).map_err(image_error)?;
+    let size = info.display_size();
+
+    let faces = engine
+        .analyze(&img)
+        .map_err(|e| JobError::Retry(e.into()))?;
+    // Boxes are in the decoded image's pixels; the shop stores the original's.
+    let scale = f64::from(size.0) / f64::from(img.width().max(1));
+    let faces = faces
+        .into_iter()
+        .map(|f| NewFace {
+            embedding: f.embedding.to_bytes(),
+            bbox: [f.bbox.x1, f.bbox.y1, f.bbox.x2, f.bbox.y2].map(|v| f64::from(v) * scale),
+            landmarks: f
+                .landmarks
+                .iter()
+                .flat_map(|[x, y]| [*x, *y])
+                .map(|v| (f64::from(v) * scale) as f32)
+                .flat_map(f32::to_le_bytes)
+                .collect(),
+            score: f64::from(f.score),
+        })
+        .collect();
+
+    let preview = shrink(&img, PREVIEW_EDGE);
+    let thumbnail = encode_jpeg(&shrink(&preview, THUMBNAIL_EDGE), 80)?;
+    let preview = encode_jpeg(&watermark(preview), 82)?;
+    Ok(Processed {
+        preview,
+        thumbnail,
+        size,
+        faces,
+    })
+}
+
+fn shrink(img: &RgbImage, edge: u32) -> RgbImage {
+    if img.long_edge() > edge {
+        resize_to_long_edge(img, edge)
+    } else {
+        img.clone()
+    }
+}

@@ -1,0 +1,143 @@
+//! The job runner: workers claim leased jobs from the store's queue, run them, and record
+//! success or a failure (retried with exponential back-off, given up after
+//! `jobs.max_attempts`). Runs inside `serve`, in `raceshot worker`, and in
+//! `raceshot ingest --wait`. One file per job kind; every kind is idempotent, because a
+//! job whose worker died runs again once its lease lapses.
+
+pub mod ingest_photo;
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use raceshot_store::jobs::{Job, NewJob, Retry};
+use tokio::sync::watch;
+
+use crate::state::AppState;
+
+/// Photo processing: CPU-heavy, one job per core.
+pub const HEAVY: &str = "heavy";
+
+/// How a job failed.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// Retrying cannot help (a corrupt file): give up now.
+    #[error("{0}")]
+    Permanent(String),
+    /// Might work later (storage or database trouble).
+    #[error(transparent)]
+    Retry(#[from] anyhow::Error),
+}
+
+impl From<raceshot_store::StoreError> for JobError {
+    fn from(e: raceshot_store::StoreError) -> Self {
+        JobError::Retry(e.into())
+    }
+}
+
+pub fn new_job(
+    kind: &str,
+    payload: serde_json::Value,
+    dedupe_key: String,
+    state: &AppState,
+    now: DateTime<Utc>,
+) -> NewJob {
+    NewJob {
+        queue: HEAVY.to_owned(),
+        kind: kind.to_owned(),
+        payload,
+        dedupe_key: Some(dedupe_key),
+        max_attempts: state.config.jobs.max_attempts,
+        run_at: now,
+    }
+}
+
+/// Back-off before attempt `attempts + 1`: 5 s, 10 s, 20 s, … at most 10 minutes.
+fn backoff(attempts: i64) -> Duration {
+    let exp = u32::try_from(attempts.clamp(1, 8) - 1).unwrap_or(0);
+    Duration::from_secs(5 * 2u64.pow(exp)).min(Duration::from_secs(600))
+}
+
+/// Runs `jobs.workers` workers until `stop` turns true; each finishes its current job first.
+pub async fn run_workers(state: AppState, stop: watch::Receiver<bool>) {
+    let mut workers = tokio::task::JoinSet::new();
+    for n in 0..state.config.jobs.workers {
+        let name = format!("{}-{}-{n}", hostname(), std::process::id());
+        workers.spawn(worker(state.clone(), name, stop.clone()));
+    }
+    while workers.join_next().await.is_some() {}
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/etc/hostname")
+        .map_or_else(|_| "host".to_owned(), |h| h.trim().to_owned())
+}
+
+async fn worker(state: AppState, name: String, mut stop: watch::Receiver<bool>) {
+    let cfg = &state.config.jobs;
+    loop {
+        if *stop.borrow() {
+            return;
+        }
+        let claimed = state
+            .store
+            .claim_job(HEAVY, &name, cfg.lease, state.now())
+            .await;
+        match claimed {
+            Ok(Some(job)) => run_one(&state, &name, job).await,
+            Ok(None) => {
+                let _ = tokio::time::timeout(cfg.poll_interval, stop.changed()).await;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot claim a job");
+                let _ = tokio::time::timeout(cfg.poll_interval * 4, stop.changed()).await;
+            }
+        }
+    }
+}
+
+async fn run_one(state: &AppState, worker: &str, job: Job) {
+    let started = std::time::Instant::now();
+    let result = match job.kind.as_str() {
+        ingest_photo::KIND => ingest_photo::run(state, &job).await,
+        other => Err(JobError::Permanent(format!("unknown job kind {other}"))),
+    };
+    let now = state.now();
+    let outcome = match &result {
+        Ok(()) => state
+            .store
+            .complete_job(job.id, worker, now)
+            .await
+            .map(|_| None),
+        Err(e) => {
+            let permanent = matches!(e, JobError::Permanent(_));
+            let message = format!("{e:#}");
+            state
+                .store
+                .fail_job(
+                    job.id,
+                    worker,
+                    &message,
+                    backoff(job.attempts),
+                    permanent,
+                    now,
+                )
+                .await
+                .map(|retry| Some((retry, message)))
+        }
+    };
+    metrics::histogram!("job_duration_seconds", "kind" => job.kind.clone())
+        .record(started.elapsed().as_secs_f64());
+    match outcome {
+        Ok(None) => tracing::debug!(job = job.id, kind = %job.kind, "job done"),
+        Ok(Some((Retry::At(at), message))) => {
+            tracing::warn!(job = job.id, kind = %job.kind, %at, error = %message, "job failed; will retry");
+        }
+        Ok(Some((Retry::GaveUp, message))) => {
+            tracing::warn!(job = job.id, kind = %job.kind, error = %message, "job failed for good");
+            if job.kind == ingest_photo::KIND {
+                ingest_photo::gave_up(state, &job, &message).await;
+            }
+        }
+        Err(e) => tracing::error!(job = job.id, error = %e, "cannot record the job's outcome"),
+    }
+}

@@ -1,0 +1,369 @@
+//! Ingestion and face search: photos go through the real pipeline and models; a selfie
+//! finds its person; every bad upload gets its stable code; no selfie outlives its request.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use raceshot_server::commands::ingest;
+use raceshot_store::Backend;
+use serde_json::{Value, json};
+
+use crate::helpers::{TOKEN, TestApp, assert_error, event, json, photo};
+
+crate::both_backends!(ingested_photos_are_found_by_a_selfie);
+
+async fn ingest_files(app: &TestApp, files: &[(&str, Vec<u8>)]) -> ingest::Report {
+    let dir = tempfile::tempdir().unwrap();
+    let paths: Vec<PathBuf> = files
+        .iter()
+        .map(|(name, bytes)| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, bytes).unwrap();
+            p
+        })
+        .collect();
+    let mut report = ingest::ingest(&app.state, "race", &paths, false, false)
+        .await
+        .unwrap();
+    // The app's own workers process the queue.
+    for _ in 0..600 {
+        let p = app.store.photo_progress(&report.queued).await.unwrap();
+        if p.pending() == 0 {
+            report.ready = p.ready;
+            report.failed = p.failed.into_iter().map(|(_, n, r)| (n, r)).collect();
+            return report;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("photos were not processed in time");
+}
+
+/// sign → PUT → search, as the shop's web app does it.
+async fn search(app: &TestApp, selfie: Vec<u8>, extra: Value) -> reqwest::Response {
+    let signed = json(
+        app.post(
+            "/v2/facesearch/sign",
+            &json!({"event_key": "race", "file_name": "me.jpg", "file_type": "image/jpeg"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(signed["status"], "success", "{signed}");
+    let url = signed["url"].as_str().unwrap();
+    let put = app.client.put(url).body(selfie).send().await.unwrap();
+    if put.status() != 200 {
+        return put;
+    }
+    let mut body = json!({
+        "search_id": signed["search_id"], "file_location": signed["file_location"],
+        "event_id": 1, "event_key": "race", "face_threshold": 0.1, "mhao_price": 1, "max_face_search": 500
+    });
+    if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
+        b.extend(e.clone());
+    }
+    app.post("/v2/facesearch", &body).await
+}
+
+fn files_under(dir: &Path) -> BTreeSet<String> {
+    fn walk(d: &Path, out: &mut BTreeSet<String>) {
+        for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.insert(p.display().to_string());
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(dir, &mut out);
+    out
+}
+
+async fn ingested_photos_are_found_by_a_selfie(backend: Backend) {
+    let app = TestApp::builder(backend)
+        .with_event(event("race"))
+        .spawn()
+        .await;
+    let corrupt = photo("yaoming.jpg")[..3000].to_vec();
+    let report = ingest_files(
+        &app,
+        &[
+            ("players.jpg", photo("players.jpg")),
+            ("gdp.jpg", photo("gdp.jpg")),
+            ("broken.jpg", corrupt),
+            ("notes.jpg", b"just text".to_vec()),
+        ],
+    )
+    .await;
+    assert_eq!(report.queued.len(), 3);
+    assert_eq!(
+        report.refused,
+        vec![(
+            report.refused[0].0.clone(),
+            "not a JPEG or PNG file".to_owned()
+        )]
+    );
+    assert_eq!(
+        report.ready, 2,
+        "a corrupt file fails alone: {:?}",
+        report.failed
+    );
+    assert_eq!(report.failed.len(), 1);
+    assert_eq!(report.failed[0].0, "broken.jpg");
+    assert!(report.failed[0].1.contains("decode"), "{:?}", report.failed);
+
+    // Ingesting the same files again adds nothing.
+    let again = ingest::ingest(&app.state, "race", &[], false, false)
+        .await
+        .unwrap();
+    assert!(again.queued.is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("players-copy.jpg");
+    std::fs::write(&p, photo("players.jpg")).unwrap();
+    let again = ingest::ingest(&app.state, "race", &[p], false, false)
+        .await
+        .unwrap();
+    assert_eq!((again.queued.len(), again.skipped), (0, 1));
+
+    let before_files = files_under(&app.data_dir);
+    let resp = search(&app, photo("yaoming.jpg"), json!({})).await;
+    assert_eq!(resp.status(), 200);
+    let body = json(resp).await;
+    assert_eq!(body["status"], "success");
+    assert_eq!(
+        body["image_length"], 1,
+        "only players.jpg shows him: {body}"
+    );
+    let found = &body["images"][0];
+    assert_eq!(found["original_file_name"], "players.jpg");
+    assert_eq!(found["atc"], "N");
+    assert!(found["similarity"].as_f64().unwrap() > 0.43, "{found}");
+    for field in [
+        "id",
+        "thumbnail_file_name",
+        "preview_file_name",
+        "photographer_id",
+        "event_id",
+    ] {
+        assert!(!found[field].is_null(), "{field}");
+    }
+    // The deal for one photo: the 1-photo tier.
+    assert_eq!(body["avg_price"], json!(60.0));
+    // Preview and thumbnail are served, the preview watermarked at 1600 px at most.
+    for (url, edge) in [
+        (found["thumbnail_url"].as_str().unwrap(), 400),
+        (found["preview_url"].as_str().unwrap(), 1600),
+    ] {
+        let bytes = app
+            .client
+            .get(url)
+            .send()
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap();
+        let info = raceshot_faces::image_io::probe(&bytes).unwrap();
+        assert!(
+            info.display_size().0.max(info.display_size().1) <= edge,
+            "{url}"
+        );
+    }
+
+    // The older multipart call answers the same.
+    let form = reqwest::multipart::Form::new()
+        .text("event_key", "race")
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(photo("yaoming.jpg")).file_name("me.jpg"),
+        );
+    let resp = app
+        .client
+        .post(app.url("/v1/facesearch"))
+        .bearer_auth(TOKEN)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let v1 = json(resp).await;
+    assert_eq!(v1["image_length"], 1, "{v1}");
+    assert_eq!(v1["images"][0]["id"], found["id"]);
+
+    // A request may not loosen the event's threshold: 0.1 above was raised to 0.35, and
+    // a stricter one than the match removes it.
+    let strict =
+        json(search(&app, photo("yaoming.jpg"), json!({"face_threshold": 0.95})).await).await;
+    assert_eq!(strict["image_length"], 0);
+
+    // Nothing of any selfie remains: no stored object, no file, no row.
+    let leftovers = app.state.objects.list("_shop/selfies").await.unwrap();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert_eq!(files_under(&app.data_dir), before_files);
+}
+
+#[tokio::test]
+async fn bad_selfies_get_stable_codes_and_leave_nothing() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("race"))
+        .spawn()
+        .await;
+    let before_files = files_under(&app.data_dir);
+
+    let text = search(&app, b"hello, this is not an image".to_vec(), json!({})).await;
+    assert_error(text, 415, "unsupported_image_type").await;
+
+    let mut big = photo("yaoming.jpg");
+    big.resize(5_000_001, 0);
+    assert_error(search(&app, big, json!({})).await, 413, "file_too_large").await;
+
+    assert_error(
+        search(&app, png_bomb(100_000, 100_000), json!({})).await,
+        422,
+        "image_too_many_pixels",
+    )
+    .await;
+
+    let broken = photo("yaoming.jpg")[..2000].to_vec();
+    assert_error(
+        search(&app, broken, json!({})).await,
+        422,
+        "unreadable_image",
+    )
+    .await;
+
+    let blank = raceshot_server::imaging::encode_jpeg(
+        &raceshot_faces::RgbImage::filled(640, 480, [128, 128, 128]),
+        85,
+    )
+    .unwrap();
+    let none = json(search(&app, blank, json!({})).await).await;
+    assert_eq!(
+        none,
+        json!({"status": "success", "image_length": 0, "images": [], "avg_price": 0.0, "reason": "no_face"})
+    );
+
+    // The sign call refuses other types up front; searches need a real, unused upload.
+    let resp = app
+        .post(
+            "/v2/facesearch/sign",
+            &json!({"event_key": "race", "file_name": "a.gif", "file_type": "image/gif"}),
+        )
+        .await;
+    assert_error(resp, 415, "unsupported_image_type").await;
+    let resp = app
+        .post(
+            "/v2/facesearch",
+            &json!({"search_id": uuid::Uuid::new_v4().to_string(), "event_key": "race"}),
+        )
+        .await;
+    assert_error(resp, 404, "upload_not_found").await;
+    let resp = app
+        .post(
+            "/v2/facesearch",
+            &json!({"search_id": "../../etc/passwd", "event_key": "race"}),
+        )
+        .await;
+    assert_error(resp, 422, "invalid_field").await;
+    let resp = app
+        .post("/v2/facesearch/sign", &json!({"event_key": "nowhere"}))
+        .await;
+    assert_error(resp, 404, "event_not_found").await;
+
+    // An upload address works once, for its own id, until it expires.
+    let signed = json(
+        app.post("/v2/facesearch/sign", &json!({"event_key": "race"}))
+            .await,
+    )
+    .await;
+    let url = signed["url"].as_str().unwrap().to_owned();
+    let forged = url.replace("signature=", "signature=0");
+    let resp = app
+        .client
+        .put(&forged)
+        .body(photo("yaoming.jpg"))
+        .send()
+        .await
+        .unwrap();
+    assert_error(resp, 403, "invalid_signature").await;
+
+    // Multipart: too large and text.
+    let mut big = photo("yaoming.jpg");
+    big.resize(5_000_001, 0);
+    let form = reqwest::multipart::Form::new()
+        .text("event_key", "race")
+        .part("file", reqwest::multipart::Part::bytes(big));
+    let resp = app
+        .client
+        .post(app.url("/v1/facesearch"))
+        .bearer_auth(TOKEN)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_error(resp, 413, "file_too_large").await;
+
+    assert!(
+        app.state
+            .objects
+            .list("_shop/selfies")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(files_under(&app.data_dir), before_files);
+}
+
+#[tokio::test]
+async fn events_not_on_sale_cannot_be_searched() {
+    let mut later = event("race");
+    later.on_sale_start = "2026-12-24".into();
+    later.on_sale_end = "2027-01-24".into();
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(later)
+        .spawn()
+        .await;
+    let resp = app
+        .post("/v2/facesearch/sign", &json!({"event_key": "race"}))
+        .await;
+    assert_error(resp, 409, "event_not_on_sale").await;
+}
+
+/// A valid PNG header declaring `w`×`h` pixels, with almost no data behind it.
+fn png_bomb(w: u32, h: u32) -> Vec<u8> {
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = 0xFFFF_FFFFu32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+    fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        let mut body = kind.to_vec();
+        body.extend_from_slice(data);
+        out.extend_from_slice(&body);
+        out.extend_from_slice(&crc32(&body).to_be_bytes());
+    }
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut ihdr = Vec::new();
+    ihdr.extend_from_slice(&w.to_be_bytes());
+    ihdr.extend_from_slice(&h.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+    chunk(&mut out, b"IHDR", &ihdr);
+    chunk(
+        &mut out,
+        b"IDAT",
+        &[0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01],
+    );
+    chunk(&mut out, b"IEND", &[]);
+    out
+}
