@@ -55,7 +55,7 @@ enum Command {
         #[command(subcommand)]
         command: EventCommand,
     },
-    /// Create the demo event unless it exists.
+    /// Create the demo event and its photos unless they exist.
     SeedDemo,
     /// Print the OpenAPI document of the API.
     Openapi,
@@ -171,17 +171,18 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
             }
         }
         Command::SeedDemo => {
-            let store = migrated(&config).await?;
-            let created = demo::seed(&store, chrono::Utc::now()).await;
-            store.close().await;
-            println!(
-                "{}",
-                if created? {
-                    "demo event created"
-                } else {
-                    "demo event exists"
-                }
-            );
+            let photos = config.faces.models_dir.join("photos");
+            let fallback = format!("http://{}", config.server.addr);
+            let state = load_state(config, Clock::System, fallback).await?;
+            let seeded = demo::seed(&state, &photos).await;
+            state.store.close().await;
+            let seeded = seeded?;
+            let event = if seeded.event_created {
+                "demo event created"
+            } else {
+                "demo event exists"
+            };
+            println!("{event}; {} photos added", seeded.photos);
         }
         Command::Openapi => println!("{}", api::openapi_json()),
     }

@@ -1,10 +1,21 @@
 //! The demo shop a newcomer's `make run` starts with: event `demo`, on sale from yesterday
-//! for two months, priced like a typical Thai race.
+//! for two months, priced like a typical Thai race, with photos made from the test photos
+//! that come with the face models: the team photo `players.jpg` whole and cropped in ways
+//! that do and do not show player 13 (the person in `yaoming.jpg`), plus `gdp.jpg`. A
+//! search with `yaoming.jpg` finds exactly the photos that show him.
 
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
 use chrono::{DateTime, Duration, Utc};
 use raceshot_domain::event::{EventInput, PackageInput};
 use raceshot_domain::{EventKey, Flag};
-use raceshot_store::Store;
+use raceshot_faces::image_io::{DecodeOptions, decode, resize_to_long_edge};
+use raceshot_faces::{FaceEngine, RgbImage, cosine};
+
+use super::ingest;
+use crate::imaging::encode_jpeg;
+use crate::state::AppState;
 
 pub const DEMO_KEY: &str = "demo";
 
@@ -47,24 +58,142 @@ pub fn demo_event(now: DateTime<Utc>) -> EventInput {
     }
 }
 
-/// Creates the demo event unless it exists; true when it was created.
-pub async fn seed(store: &Store, now: DateTime<Utc>) -> anyhow::Result<bool> {
+/// What seeding did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Seeded {
+    pub event_created: bool,
+    /// Photos added (0 when the event already had photos).
+    pub photos: usize,
+    /// Names of the added photos that show player 13.
+    pub with_player_13: Vec<String>,
+}
+
+/// Creates the demo event unless it exists, and gives it photos unless it has some.
+pub async fn seed(state: &AppState, photos_dir: &Path) -> anyhow::Result<Seeded> {
+    let store = &state.store;
+    let now = state.now();
     let key = EventKey::parse(DEMO_KEY)?;
-    if store.event_by_key(&key).await?.is_some() {
-        return Ok(false);
+    let mut seeded = Seeded::default();
+    let event = match store.event_by_key(&key).await? {
+        Some(event) => event,
+        None => {
+            let spec = demo_event(now)
+                .validate()
+                .map_err(|e| anyhow::anyhow!("demo event is invalid: {e:?}"))?;
+            store.write_events(&[spec], now).await?;
+            let detail = serde_json::json!({"source": "demo"});
+            store
+                .audit("cli", "event.create", "event:demo", &detail, now)
+                .await?;
+            seeded.event_created = true;
+            store
+                .event_by_key(&key)
+                .await?
+                .context("demo event vanished")?
+        }
+    };
+    if store.event_photo_counts(event.id).await?.0 > 0 {
+        return Ok(seeded);
     }
-    let spec = demo_event(now)
-        .validate()
-        .map_err(|e| anyhow::anyhow!("demo event is invalid: {e:?}"))?;
-    store.write_events(&[spec], now).await?;
-    store
-        .audit(
-            "cli",
-            "event.create",
-            "event:demo",
-            &serde_json::json!({"source": "demo"}),
-            now,
-        )
-        .await?;
-    Ok(true)
+    let dir = tempfile::tempdir()?;
+    let engine = state.engine.clone();
+    let (src, out) = (photos_dir.to_owned(), dir.path().to_owned());
+    let made = tokio::task::spawn_blocking(move || make_photos(&engine, &src, &out)).await??;
+    let files: Vec<PathBuf> = made.iter().map(|(p, _)| p.clone()).collect();
+    let report = ingest::ingest(state, DEMO_KEY, &files, true, false).await?;
+    if !report.failed.is_empty() {
+        anyhow::bail!("demo photos failed: {:?}", report.failed);
+    }
+    seeded.photos = report.queued.len();
+    seeded.with_player_13 = made
+        .into_iter()
+        .filter(|(_, shows)| *shows)
+        .filter_map(|(p, _)| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    Ok(seeded)
+}
+
+fn read_photo(dir: &Path, name: &str) -> anyhow::Result<RgbImage> {
+    let path = dir.join(name);
+    let bytes =
+        std::fs::read(&path).with_context(|| format!("{} (run make models)", path.display()))?;
+    Ok(decode(&bytes, &DecodeOptions::default())?)
+}
+
+fn crop(img: &RgbImage, x1: f32, y1: f32, x2: f32, y2: f32) -> anyhow::Result<RgbImage> {
+    let clamp = |v: f32, max: u32| (v.max(0.0) as u32).min(max);
+    let (x1, y1) = (clamp(x1, img.width() - 1), clamp(y1, img.height() - 1));
+    let (x2, y2) = (
+        clamp(x2, img.width()).max(x1 + 1),
+        clamp(y2, img.height()).max(y1 + 1),
+    );
+    let (w, h) = (x2 - x1, y2 - y1);
+    let mut data = Vec::with_capacity((w * h * 3) as usize);
+    let stride = img.width() as usize * 3;
+    for y in y1..y2 {
+        let row = y as usize * stride;
+        data.extend_from_slice(&img.data()[row + x1 as usize * 3..row + x2 as usize * 3]);
+    }
+    Ok(RgbImage::new(w, h, data)?)
+}
+
+/// Writes the demo photos into `out`; each comes with whether it shows player 13.
+fn make_photos(
+    engine: &FaceEngine,
+    src: &Path,
+    out: &Path,
+) -> anyhow::Result<Vec<(PathBuf, bool)>> {
+    let players = read_photo(src, "players.jpg")?;
+    let selfie = engine
+        .analyze_selfie(&read_photo(src, "yaoming.jpg")?)?
+        .context("no face in yaoming.jpg")?;
+    let faces = engine.analyze(&players)?;
+    let similarity = |f: &raceshot_faces::AnalyzedFace| cosine(&f.embedding, &selfie.embedding);
+    let him = faces
+        .iter()
+        .max_by(|a, b| similarity(a).total_cmp(&similarity(b)))
+        .context("no faces in players.jpg")?
+        .bbox;
+    let (w, h) = (players.width() as f32, players.height() as f32);
+    let (fw, fh) = (him.x2 - him.x1, him.y2 - him.y1);
+    let (cx, cy) = ((him.x1 + him.x2) / 2.0, (him.y1 + him.y2) / 2.0);
+    // Crops that leave him out stop well clear of his face.
+    let margin = fw * 1.5;
+    let close_up = crop(
+        &players,
+        cx - fw * 3.0,
+        cy - fh * 3.0,
+        cx + fw * 3.0,
+        cy + fh * 4.0,
+    )?;
+    let photos = [
+        (players.clone(), true),
+        (
+            crop(
+                &players,
+                cx - w * 0.3,
+                cy - h * 0.35,
+                cx + w * 0.3,
+                cy + h * 0.45,
+            )?,
+            true,
+        ),
+        (resize_to_long_edge(&close_up, 900), true),
+        (
+            crop(&players, 0.0, 0.0, (him.x1 - margin).max(w * 0.2), h)?,
+            false,
+        ),
+        (
+            crop(&players, (him.x2 + margin).min(w * 0.8), 0.0, w, h)?,
+            false,
+        ),
+        (read_photo(src, "gdp.jpg")?, false),
+    ];
+    let mut made = Vec::with_capacity(photos.len());
+    for (i, (img, shows)) in photos.into_iter().enumerate() {
+        let path = out.join(format!("demo-{:02}.jpg", i + 1));
+        std::fs::write(&path, encode_jpeg(&img, 92)?)?;
+        made.push((path, shows));
+    }
+    Ok(made)
 }

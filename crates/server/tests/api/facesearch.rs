@@ -367,3 +367,53 @@ fn png_bomb(w: u32, h: u32) -> Vec<u8> {
     chunk(&mut out, b"IEND", &[]);
     out
 }
+
+#[tokio::test]
+async fn the_demo_finds_player_13_and_only_him() {
+    let app = TestApp::builder(Backend::Sqlite).spawn().await;
+    let seeded = raceshot_server::commands::demo::seed(
+        &app.state,
+        &crate::helpers::models_dir().join("photos"),
+    )
+    .await
+    .unwrap();
+    assert!(seeded.event_created);
+    assert_eq!(seeded.photos, 6);
+    assert_eq!(
+        seeded.with_player_13,
+        vec!["demo-01.jpg", "demo-02.jpg", "demo-03.jpg"]
+    );
+
+    let form = reqwest::multipart::Form::new()
+        .text("event_key", "demo")
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(photo("yaoming.jpg")).file_name("me.jpg"),
+        );
+    let resp = app
+        .client
+        .post(app.url("/v1/facesearch"))
+        .bearer_auth(TOKEN)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let body = json(resp).await;
+    let mut names: Vec<String> = body["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["original_file_name"].as_str().unwrap().to_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, seeded.with_player_13, "{body}");
+    // The deal: three photos through the tiers (3 × 60), capped at 990 → 60.00 each.
+    assert_eq!(body["avg_price"], json!(60.0));
+    // Highlights show the event's photos before any search.
+    let highlight = json(
+        app.post("/v1/facesearch/highlight", &json!({"event_key": "demo"}))
+            .await,
+    )
+    .await;
+    assert_eq!(highlight["body"].as_array().map(Vec::len), Some(6));
+}

@@ -1,0 +1,566 @@
+//! Accuracy benchmark: precision and recall of selfie search on the labelled dev set.
+//!
+//! ```text
+//! cargo run --release -p raceshot-faces --example accuracy -- [DIR] [--models MODELS_DIR]
+//! ```
+//!
+//! `DIR` (default `<workspace>/../shared/faces/dev`) holds photos and `labels.tsv` with the
+//! columns `file` and `identity`. `MODELS_DIR` defaults to `RACESHOT__FACES__MODELS_DIR`,
+//! else `<workspace>/models`.
+//!
+//! Method, as the shop searches:
+//!
+//! * Every photo is ingested as an event photo: decoded for the detector's long edge and
+//!   analysed with [`FaceEngine::analyze`] (all faces passing the quality gate).
+//! * Every photo with a single identity is also used as a selfie: decoded for the selfie
+//!   long edge, [`FaceEngine::analyze_selfie`] picks its primary face, and that embedding
+//!   is compared with the faces of all the *other* photos. A photo is found when its best
+//!   face reaches the threshold (`>=`, as [`FaceIndex::search`] does).
+//! * Rows whose identity is `group` are multi-person photos with no single identity: they
+//!   are gallery photos only (never a selfie), and a hit on one is *unjudged*, neither a
+//!   true nor a false positive; such hits are listed so a reader can check them by eye.
+//! * Precision and recall are micro-averaged over the queries: TP, FP and FN are summed
+//!   over all queries before dividing.
+//!
+//! The similarity figures use the exact `f32` embeddings; the result at the default
+//! threshold is cross-checked against [`FaceIndex`] (int8 codes), which production uses.
+//!
+//! The dev set is test material outside the repository, so this is an example, never part
+//! of `cargo test`; a missing directory is an error with a clear message.
+
+use std::collections::BTreeSet;
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use raceshot_faces::{
+    DecodeOptions, Embedding, FaceEngine, FaceEngineConfig, FaceIndex, cosine, decode,
+};
+
+type Result<T> = std::result::Result<T, Box<dyn Error>>;
+
+/// The shop's default `face_threshold`. It mirrors
+/// `raceshot_domain::event::DEFAULT_FACE_THRESHOLD` (not a dependency of this crate, so
+/// the value is repeated here; keep the two equal).
+const DEFAULT_FACE_THRESHOLD: f32 = 0.35;
+
+/// Thresholds reported besides the default, to show the margin on either side.
+const SWEEP: [f32; 5] = [0.25, 0.30, 0.35, 0.40, 0.45];
+
+/// The `identity` of multi-person photos in `labels.tsv`.
+const GROUP: &str = "group";
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("accuracy: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// One labelled photo after analysis.
+struct Photo {
+    file: String,
+    /// `None` for a group photo.
+    identity: Option<String>,
+    /// Every face kept by the quality gate, as an event photo.
+    faces: Vec<Embedding>,
+    /// Diagnostic only: the faces kept when the photo is analysed at the selfie long edge.
+    coarse_faces: Vec<Embedding>,
+    /// Detections at the gallery long edge before the quality gate.
+    raw_detections: usize,
+    /// Shorter side of the largest face found at the selfie edge, in pixels of the
+    /// detector input at the gallery long edge (explains misses of very large faces).
+    largest_coarse_face: Option<f32>,
+    /// The primary face when used as a selfie (group photos are not queries).
+    selfie: Option<Embedding>,
+}
+
+impl Photo {
+    /// Best similarity of `q` to any face of this photo (`None` without faces).
+    fn best(&self, q: &Embedding) -> Option<f32> {
+        self.faces.iter().map(|f| cosine(q, f)).reduce(f32::max)
+    }
+
+    /// [`Photo::best`] over the faces of both detection scales (diagnostic).
+    fn best_two_scales(&self, q: &Embedding) -> Option<f32> {
+        self.faces
+            .iter()
+            .chain(&self.coarse_faces)
+            .map(|f| cosine(q, f))
+            .reduce(f32::max)
+    }
+}
+
+/// Summed confusion counts over all queries at one threshold.
+#[derive(Default, Debug, Clone, Copy)]
+struct Counts {
+    tp: usize,
+    fp: usize,
+    fn_: usize,
+    unjudged: usize,
+}
+
+impl Counts {
+    fn precision(&self) -> Option<f64> {
+        let found = self.tp + self.fp;
+        (found > 0).then(|| self.tp as f64 / found as f64)
+    }
+
+    fn recall(&self) -> Option<f64> {
+        let relevant = self.tp + self.fn_;
+        (relevant > 0).then(|| self.tp as f64 / relevant as f64)
+    }
+}
+
+fn run() -> Result<()> {
+    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let workspace = workspace.canonicalize().unwrap_or(workspace);
+    let mut dir: Option<PathBuf> = None;
+    let mut models: Option<PathBuf> = None;
+    let mut args = std::env::args_os().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--models" {
+            models = Some(
+                args.next()
+                    .map(PathBuf::from)
+                    .ok_or("--models needs a path")?,
+            );
+        } else if a == "-h" || a == "--help" {
+            println!("usage: accuracy [DIR] [--models MODELS_DIR]");
+            return Ok(());
+        } else if dir.is_none() {
+            dir = Some(PathBuf::from(a));
+        } else {
+            return Err(format!("unexpected argument {}", a.to_string_lossy()).into());
+        }
+    }
+    let dir = dir.unwrap_or_else(|| workspace.join("../shared/faces/dev"));
+    let models = models
+        .or_else(|| std::env::var_os("RACESHOT__FACES__MODELS_DIR").map(PathBuf::from))
+        .unwrap_or_else(|| workspace.join("models"));
+
+    let labels_path = dir.join("labels.tsv");
+    if !labels_path.is_file() {
+        return Err(format!(
+            "no labelled dev set at {} ({} is missing); pass the directory holding labels.tsv \
+             and its photos as the first argument",
+            dir.display(),
+            labels_path.display()
+        )
+        .into());
+    }
+    let labels = read_labels(&labels_path)?;
+
+    let engine = FaceEngine::load(FaceEngineConfig::with_models_dir(&models)).map_err(|e| {
+        format!(
+            "loading the face engine from {}: {e} (run scripts/fetch-models.sh)",
+            models.display()
+        )
+    })?;
+    let cfg = engine.config().detector.clone();
+
+    let started = Instant::now();
+    let mut photos = Vec::with_capacity(labels.len());
+    for (file, identity) in labels {
+        photos.push(analyse(&engine, &dir, file, identity)?);
+    }
+    let analysis_s = started.elapsed().as_secs_f64();
+
+    let queries: Vec<usize> = (0..photos.len())
+        .filter(|&i| photos[i].identity.is_some())
+        .collect();
+    let identities: BTreeSet<&str> = photos
+        .iter()
+        .filter_map(|p| p.identity.as_deref())
+        .collect();
+    let groups = photos.len() - queries.len();
+
+    println!("accuracy: selfie search on {}", dir.display());
+    println!(
+        "photos {} ({} with one identity across {} people, {} group photos: gallery only, hits on them unjudged)",
+        photos.len(),
+        queries.len(),
+        identities.len(),
+        groups
+    );
+    println!(
+        "models {}; gallery faces detected at long edge {}, selfies at {}; analysis took {:.1} s",
+        models.display(),
+        cfg.long_edge,
+        cfg.selfie_long_edge,
+        analysis_s
+    );
+    for p in &photos {
+        if p.faces.is_empty() {
+            println!(
+                "  note: no face kept in {} at long edge {} ({} raw detections); at {} its largest face is {}",
+                p.file,
+                cfg.long_edge,
+                p.raw_detections,
+                cfg.selfie_long_edge,
+                p.largest_coarse_face.map_or_else(
+                    || "not found either".to_string(),
+                    |s| format!(
+                        "found, ~{s:.0} px (shorter side) in the {}-px detector input",
+                        cfg.long_edge
+                    )
+                )
+            );
+        }
+        if p.identity.is_some() && p.selfie.is_none() {
+            println!(
+                "  note: no selfie face in {} (its search finds nothing)",
+                p.file
+            );
+        }
+    }
+
+    // Best similarity of each query to each other photo's faces.
+    let mut same: Vec<(f32, usize, usize)> = Vec::new();
+    let mut diff: Vec<(f32, usize, usize)> = Vec::new();
+    // Same-person pairs that cannot be compared: the other photo has no face kept.
+    let mut same_faceless = 0usize;
+    for &q in &queries {
+        let (Some(sel), Some(id)) = (&photos[q].selfie, &photos[q].identity) else {
+            continue;
+        };
+        for (g, p) in photos.iter().enumerate() {
+            if g == q {
+                continue;
+            }
+            let Some(gid) = &p.identity else {
+                continue;
+            };
+            let Some(s) = p.best(sel) else {
+                same_faceless += usize::from(gid == id);
+                continue;
+            };
+            if gid == id {
+                same.push((s, q, g));
+            } else {
+                diff.push((s, q, g));
+            }
+        }
+    }
+
+    println!();
+    println!(
+        "default face_threshold {DEFAULT_FACE_THRESHOLD:.2} (the shop's default; events may set their own)"
+    );
+    let at_default = counts(&photos, &queries, DEFAULT_FACE_THRESHOLD);
+    println!(
+        "queries {}  precision {}  recall {}  (TP {}, FP {}, FN {}, unjudged group hits {})",
+        queries.len(),
+        pct(at_default.precision()),
+        pct(at_default.recall()),
+        at_default.tp,
+        at_default.fp,
+        at_default.fn_,
+        at_default.unjudged
+    );
+    let name = |i: usize| photos[i].file.as_str();
+    if let Some(&(s, q, g)) = same.iter().min_by(|a, b| a.0.total_cmp(&b.0)) {
+        println!(
+            "same-person similarity:      min {s:.3} ({} -> {}), over {} pairs ({same_faceless} more pairs not comparable: no face kept in the other photo)",
+            name(q),
+            name(g),
+            same.len()
+        );
+    }
+    if let Some(&(s, q, g)) = diff.iter().max_by(|a, b| a.0.total_cmp(&b.0)) {
+        println!(
+            "different-person similarity: max {s:.3} ({} -> {}), over {} pairs",
+            name(q),
+            name(g),
+            diff.len()
+        );
+    }
+
+    println!();
+    println!("threshold  precision  recall    TP  FP  FN  unjudged");
+    for t in SWEEP {
+        let c = counts(&photos, &queries, t);
+        println!(
+            "{t:9.2}  {:>9}  {:>6}  {:4}{:4}{:4}  {:8}",
+            pct(c.precision()),
+            pct(c.recall()),
+            c.tp,
+            c.fp,
+            c.fn_,
+            c.unjudged
+        );
+    }
+
+    println!();
+    println!(
+        "per query at {DEFAULT_FACE_THRESHOLD:.2} (similarity of each found photo's best face):"
+    );
+    for &q in &queries {
+        let line = match &photos[q].selfie {
+            None => "no selfie face".to_string(),
+            Some(sel) => {
+                let mut hits: Vec<(f32, usize)> = photos
+                    .iter()
+                    .enumerate()
+                    .filter(|&(g, _)| g != q)
+                    .filter_map(|(g, p)| p.best(sel).map(|s| (s, g)))
+                    .filter(|&(s, _)| s >= DEFAULT_FACE_THRESHOLD)
+                    .collect();
+                hits.sort_by(|a, b| b.0.total_cmp(&a.0));
+                let mut parts: Vec<String> = hits
+                    .iter()
+                    .map(|&(s, g)| {
+                        let mark = match (&photos[g].identity, &photos[q].identity) {
+                            (None, _) => "?",
+                            (Some(a), Some(b)) if a == b => "",
+                            _ => " FALSE",
+                        };
+                        format!("{} {s:.2}{mark}", photos[g].file)
+                    })
+                    .collect();
+                let missed: Vec<&str> = photos
+                    .iter()
+                    .enumerate()
+                    .filter(|&(g, p)| {
+                        g != q
+                            && p.identity == photos[q].identity
+                            && !hits.iter().any(|&(_, h)| h == g)
+                    })
+                    .map(|(_, p)| p.file.as_str())
+                    .collect();
+                if !missed.is_empty() {
+                    parts.push(format!("MISSED {}", missed.join(", ")));
+                }
+                if parts.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    parts.join("; ")
+                }
+            }
+        };
+        println!("  {}: {line}", photos[q].file);
+    }
+    println!("  (? = group photo, unjudged)");
+
+    cross_check_index(&engine, &photos, &queries)?;
+
+    // Diagnostic: what a second, coarse detection pass on event photos would change.
+    let two = counts_by(
+        &photos,
+        &queries,
+        DEFAULT_FACE_THRESHOLD,
+        Photo::best_two_scales,
+    );
+    let (mut same2, mut diff2) = (f32::INFINITY, f32::NEG_INFINITY);
+    for &q in &queries {
+        let (Some(sel), Some(id)) = (&photos[q].selfie, &photos[q].identity) else {
+            continue;
+        };
+        for (g, p) in photos.iter().enumerate() {
+            let (Some(gid), Some(s)) = (&p.identity, p.best_two_scales(sel)) else {
+                continue;
+            };
+            if g == q {
+                continue;
+            }
+            if gid == id {
+                same2 = same2.min(s);
+            } else {
+                diff2 = diff2.max(s);
+            }
+        }
+    }
+    println!();
+    println!(
+        "diagnostic, not the shop's pipeline: event photos analysed at long edges {} and {} (faces pooled):",
+        cfg.long_edge, cfg.selfie_long_edge
+    );
+    println!(
+        "  at {DEFAULT_FACE_THRESHOLD:.2}: precision {}  recall {}  (TP {}, FP {}, FN {}, unjudged {}); same-person min {same2:.3}, different-person max {diff2:.3}",
+        pct(two.precision()),
+        pct(two.recall()),
+        two.tp,
+        two.fp,
+        two.fn_,
+        two.unjudged
+    );
+    Ok(())
+}
+
+/// Reads `labels.tsv`: a header naming `file` and `identity`, then one photo per line.
+fn read_labels(path: &Path) -> Result<Vec<(String, Option<String>)>> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header: Vec<&str> = lines
+        .next()
+        .ok_or_else(|| format!("{} is empty", path.display()))?
+        .split('\t')
+        .map(str::trim)
+        .collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .ok_or_else(|| format!("{} has no `{name}` column", path.display()))
+    };
+    let (fc, ic) = (col("file")?, col("identity")?);
+    let mut out = Vec::new();
+    for (n, line) in lines.enumerate() {
+        let cells: Vec<&str> = line.split('\t').map(str::trim).collect();
+        let (Some(file), Some(id)) = (cells.get(fc), cells.get(ic)) else {
+            return Err(format!("{} line {}: too few columns", path.display(), n + 2).into());
+        };
+        let identity = (*id != GROUP).then(|| id.to_string());
+        out.push((file.to_string(), identity));
+    }
+    if out.is_empty() {
+        return Err(format!("{} lists no photos", path.display()).into());
+    }
+    Ok(out)
+}
+
+fn analyse(
+    engine: &FaceEngine,
+    dir: &Path,
+    file: String,
+    identity: Option<String>,
+) -> Result<Photo> {
+    let path = dir.join(&file);
+    let bytes = std::fs::read(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let cfg = &engine.config().detector;
+    let what = |e: raceshot_faces::Error| format!("{}: {e}", path.display());
+    let gallery = decode(
+        &bytes,
+        &DecodeOptions::default().with_target_long_edge(cfg.long_edge),
+    )
+    .map_err(what)?;
+    let faces = engine
+        .analyze(&gallery)
+        .map_err(what)?
+        .into_iter()
+        .map(|f| f.embedding)
+        .collect();
+    let raw_detections = engine.detect(&gallery).map_err(what)?.len();
+    let coarse = engine
+        .analyze_at(&gallery, cfg.selfie_long_edge)
+        .map_err(what)?;
+    // The scale the detector input gets at the gallery long edge (enlarging included).
+    let long = gallery.long_edge().max(1) as f32;
+    let scale = (cfg.long_edge as f32 / long).min(cfg.max_upscale.max(1.0));
+    let largest_coarse_face = coarse
+        .iter()
+        .map(|f| f.bbox.min_side() * scale)
+        .reduce(f32::max);
+    let coarse_faces = coarse.into_iter().map(|f| f.embedding).collect();
+    let selfie = match identity {
+        None => None,
+        Some(_) => {
+            let img = decode(
+                &bytes,
+                &DecodeOptions::default().with_target_long_edge(cfg.selfie_long_edge),
+            )
+            .map_err(what)?;
+            engine
+                .analyze_selfie(&img)
+                .map_err(what)?
+                .map(|f| f.embedding)
+        }
+    };
+    Ok(Photo {
+        file,
+        identity,
+        faces,
+        coarse_faces,
+        raw_detections,
+        largest_coarse_face,
+        selfie,
+    })
+}
+
+fn counts(photos: &[Photo], queries: &[usize], threshold: f32) -> Counts {
+    counts_by(photos, queries, threshold, Photo::best)
+}
+
+fn counts_by(
+    photos: &[Photo],
+    queries: &[usize],
+    threshold: f32,
+    best: fn(&Photo, &Embedding) -> Option<f32>,
+) -> Counts {
+    let mut c = Counts::default();
+    for &q in queries {
+        let id = &photos[q].identity;
+        for (g, p) in photos.iter().enumerate() {
+            if g == q {
+                continue;
+            }
+            let found = photos[q]
+                .selfie
+                .as_ref()
+                .and_then(|sel| best(p, sel))
+                .is_some_and(|s| s >= threshold);
+            match (&p.identity, found) {
+                (None, true) => c.unjudged += 1,
+                (None, false) => {}
+                (Some(gid), true) if Some(gid) == id.as_ref() => c.tp += 1,
+                (Some(gid), false) if Some(gid) == id.as_ref() => c.fn_ += 1,
+                (Some(_), true) => c.fp += 1,
+                (Some(_), false) => {}
+            }
+        }
+    }
+    c
+}
+
+/// Runs the default-threshold searches through [`FaceIndex`] (what production uses) and
+/// reports whether it finds exactly the photos the exact `f32` comparison finds.
+fn cross_check_index(engine: &FaceEngine, photos: &[Photo], queries: &[usize]) -> Result<()> {
+    let mut index = FaceIndex::new(engine.embedding_dim());
+    let mut face_id = 0i64;
+    for (g, p) in photos.iter().enumerate() {
+        for f in &p.faces {
+            index.insert(face_id, i64::try_from(g)?, f)?;
+            face_id += 1;
+        }
+    }
+    let mut differences = 0usize;
+    for &q in queries {
+        let Some(sel) = &photos[q].selfie else {
+            continue;
+        };
+        let by_index: BTreeSet<usize> = index
+            .search(sel, DEFAULT_FACE_THRESHOLD, photos.len())?
+            .into_iter()
+            .filter_map(|h| usize::try_from(h.photo_id).ok())
+            .filter(|&g| g != q)
+            .collect();
+        let exact: BTreeSet<usize> = photos
+            .iter()
+            .enumerate()
+            .filter(|&(g, p)| g != q && p.best(sel).is_some_and(|s| s >= DEFAULT_FACE_THRESHOLD))
+            .map(|(g, _)| g)
+            .collect();
+        differences += by_index.symmetric_difference(&exact).count();
+    }
+    println!();
+    println!(
+        "FaceIndex cross-check at {DEFAULT_FACE_THRESHOLD:.2}: {} ({} faces indexed, max quantisation error {:.4})",
+        if differences == 0 {
+            "same photos found as the exact f32 comparison".to_string()
+        } else {
+            format!("{differences} photo(s) differ from the exact f32 comparison")
+        },
+        index.len(),
+        index.max_quantisation_error()
+    );
+    Ok(())
+}
+
+fn pct(v: Option<f64>) -> String {
+    v.map_or_else(|| "n/a".to_string(), |v| format!("{:.1}%", v * 100.0))
+}
