@@ -34,9 +34,12 @@ fmt:
 openapi:
 	$(CARGO) run --quiet --locked --bin raceshot -- openapi > openapi.json
 
-## bench: load benchmarks against a release build (figures go to docs/benchmarks.md)
+## bench: benchmarks against a release build (figures go to docs/benchmarks.md)
 bench: build
 	scripts/bench-catalogue.sh $(RELEASE_BIN)
+	scripts/bench/faces.sh
+	scripts/bench-ingest.sh $(RELEASE_BIN)
+	$(CARGO) run --release --locked -p raceshot-server --example search_bench
 
 clean:
 	$(CARGO) clean

@@ -47,6 +47,8 @@ pub struct ServerConfig {
     pub request_timeout: Duration,
     /// How long shutdown waits for requests in flight.
     pub shutdown_grace: Duration,
+    /// How stale the in-memory catalogue may get before it is reloaded.
+    pub catalogue_ttl: Duration,
 }
 
 #[derive(Debug, Clone)]
@@ -143,6 +145,7 @@ impl Config {
         }
         let request_timeout = Duration::from_secs(s.or("server.request_timeout_secs", 30u64));
         let shutdown_grace = Duration::from_secs(s.or("server.shutdown_grace_secs", 20u64));
+        let catalogue_ttl = Duration::from_millis(s.or("server.catalogue_ttl_ms", 1000u64));
 
         let default_db = format!("sqlite://{}", data_dir.join("raceshot.db").display());
         let db_url: String = s.or("database.url", default_db);
@@ -196,6 +199,7 @@ impl Config {
                 public_url,
                 request_timeout,
                 shutdown_grace,
+                catalogue_ttl,
             },
             database: DatabaseConfig {
                 url: db_url,

@@ -2,6 +2,7 @@
 //! it. The only crate that depends on all the others.
 
 pub mod api;
+pub mod catalogue;
 pub mod commands;
 pub mod config;
 pub mod error;

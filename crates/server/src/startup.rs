@@ -15,6 +15,7 @@ use raceshot_store::{Objects, Store};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
+use crate::catalogue::Catalogue;
 use crate::config::Config;
 use crate::face_index::FaceIndexes;
 use crate::state::{AppState, Clock, Inner};
@@ -63,6 +64,7 @@ pub async fn load_state(
         .map(|u| u.trim_end_matches('/').to_owned())
         .unwrap_or_else(|| format!("{public_url}/media"));
     let indexes = FaceIndexes::new(store.clone(), engine.embedding_dim());
+    let catalogue = Catalogue::new(store.clone(), config.server.catalogue_ttl);
     Ok(AppState::new(Inner {
         store,
         objects,
@@ -73,6 +75,7 @@ pub async fn load_state(
         metrics: metrics_handle(),
         engine: Arc::new(engine),
         indexes,
+        catalogue,
         signing_key,
     }))
 }

@@ -7,6 +7,7 @@ use metrics_exporter_prometheus::PrometheusHandle;
 use raceshot_faces::FaceEngine;
 use raceshot_store::{Objects, Store};
 
+use crate::catalogue::Catalogue;
 use crate::config::Config;
 use crate::face_index::FaceIndexes;
 
@@ -42,6 +43,7 @@ pub struct Inner {
     pub metrics: PrometheusHandle,
     pub engine: Arc<FaceEngine>,
     pub indexes: FaceIndexes,
+    pub catalogue: Catalogue,
     /// Key of the HMAC signatures on upload addresses, shared by replicas via the store.
     pub signing_key: Vec<u8>,
 }

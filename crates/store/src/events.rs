@@ -2,7 +2,7 @@
 //! read for the catalogue.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use raceshot_domain::event::{Banner, EventSpec, Package, SaleStatus};
+use raceshot_domain::event::{Banner, EventSpec, Package};
 use raceshot_domain::{EventKey, Money};
 
 use sqlx::AssertSqlSafe;
@@ -148,24 +148,6 @@ impl EventRow {
     }
 }
 
-/// `WHERE` clause of each sale status; `$1` is now in milliseconds.
-fn status_filter(status: SaleStatus) -> &'static str {
-    match status {
-        SaleStatus::OnSale => "NOT sale_closed AND on_sale_start <= $1 AND on_sale_end >= $1",
-        SaleStatus::Soon => "NOT sale_closed AND on_sale_start > $1",
-        SaleStatus::Closed => "(sale_closed OR on_sale_end < $1)",
-    }
-}
-
-fn status_order(status: SaleStatus) -> &'static str {
-    match status {
-        // Pinned first, then the newest race.
-        SaleStatus::OnSale | SaleStatus::Closed => "pin DESC, event_date DESC, id DESC",
-        // The next sale to open first.
-        SaleStatus::Soon => "on_sale_start ASC, id ASC",
-    }
-}
-
 impl Store {
     /// Creates the event, or replaces every field, tier and banner of the event with the
     /// same key; all of `events` or none of them.
@@ -291,54 +273,36 @@ impl Store {
         Ok(Some(event))
     }
 
-    /// One page of visible events in a sale status at `now`, pinned events first.
-    pub async fn events_in_status(
-        &self,
-        status: SaleStatus,
-        now: DateTime<Utc>,
-        limit: i64,
-        offset: i64,
-    ) -> Result<Vec<Event>> {
+    /// Every visible event with its tiers, pinned first, then the newest race: the
+    /// catalogue a process keeps in memory.
+    pub async fn visible_events(&self) -> Result<Vec<Event>> {
         let sql = format!(
-            "SELECT {COLUMNS} FROM events WHERE visible AND {} ORDER BY {} LIMIT $2 OFFSET $3",
-            status_filter(status),
-            status_order(status)
+            "SELECT {COLUMNS} FROM events WHERE visible ORDER BY pin DESC, event_date DESC, id DESC"
         );
-        let rows: Vec<EventRow> = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone()))
-            .bind(millis(now)).bind(limit).bind(offset).fetch_all(pool).await)?;
-        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-        let packages = self.packages_of(&ids).await?;
+        let rows: Vec<EventRow> = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).fetch_all(pool).await)?;
+        let packages: Vec<PackageRow> = on_pool!(self, pool => sqlx::query_as(
+            "SELECT p.event_id, p.kind, p.name, p.name_en, p.number_of_photo, p.price \
+             FROM event_packages p JOIN events e ON e.id = p.event_id WHERE e.visible \
+             ORDER BY p.event_id, p.kind, p.position")
+            .fetch_all(pool).await)?;
         rows.into_iter().map(|r| r.into_event(&packages)).collect()
     }
 
-    pub async fn count_events_in_status(
-        &self,
-        status: SaleStatus,
-        now: DateTime<Utc>,
-    ) -> Result<i64> {
-        let sql = format!(
-            "SELECT COUNT(*) FROM events WHERE visible AND {}",
-            status_filter(status)
-        );
-        let (n,): (i64,) = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).bind(millis(now)).fetch_one(pool).await)?;
-        Ok(n)
-    }
-
-    /// The carousel: shop-wide slides, then the slides of events on sale at `now`.
-    pub async fn banners_on_sale(&self, now: DateTime<Utc>) -> Result<Vec<Banner>> {
-        let sql = format!(
-            "SELECT b.image_url, b.link_url FROM banners b LEFT JOIN events e ON e.id = b.event_id \
-             WHERE b.event_id IS NULL OR (e.visible AND e.id IN \
-                (SELECT id FROM events WHERE {})) \
-             ORDER BY b.event_id IS NOT NULL, e.pin DESC, e.event_date DESC, b.event_id, b.position",
-            status_filter(SaleStatus::OnSale)
-        );
-        let rows: Vec<BannerRow> = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).bind(millis(now)).fetch_all(pool).await)?;
+    /// Every carousel slide with its event (`None` for shop-wide slides), in order.
+    pub async fn banners(&self) -> Result<Vec<(Option<i64>, Banner)>> {
+        let rows: Vec<(Option<i64>, String, String)> = on_pool!(self, pool => sqlx::query_as(
+            "SELECT event_id, image_url, link_url FROM banners ORDER BY event_id IS NOT NULL, event_id, position")
+            .fetch_all(pool).await)?;
         Ok(rows
             .into_iter()
-            .map(|b| Banner {
-                image_url: b.image_url,
-                link_url: b.link_url,
+            .map(|(event, image_url, link_url)| {
+                (
+                    event,
+                    Banner {
+                        image_url,
+                        link_url,
+                    },
+                )
             })
             .collect())
     }

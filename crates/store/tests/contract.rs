@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use raceshot_domain::event::{EventInput, PackageInput, SaleStatus};
+use raceshot_domain::event::{EventInput, PackageInput};
 use raceshot_domain::{EventKey, Flag};
 use raceshot_store::events::Written;
 use raceshot_store::jobs::{JobState, NewJob, Retry};
@@ -37,8 +37,8 @@ contract!(
     writes_and_reads_an_event_whole,
     rewriting_an_event_replaces_it,
     a_failed_batch_writes_nothing,
-    lists_events_by_sale_status,
-    banners_follow_events_on_sale,
+    lists_visible_events_pinned_first_with_tiers,
+    banners_come_with_their_event,
     settings_round_trip,
     jobs_are_claimed_once_and_retried_with_backoff,
     a_lapsed_lease_is_claimed_again,
@@ -175,88 +175,57 @@ async fn a_failed_batch_writes_nothing(store: Store) {
         Some(None),
         "nothing half-written"
     );
-    assert_eq!(
-        store
-            .count_events_in_status(SaleStatus::OnSale, now())
-            .await
-            .ok(),
-        Some(0)
-    );
+    assert_eq!(store.visible_events().await.map(|e| e.len()).ok(), Some(0));
 }
 
-async fn lists_events_by_sale_status(store: Store) {
+async fn lists_visible_events_pinned_first_with_tiers(store: Store) {
     let mut pinned = event("pinned", "2026-12-01", "2026-12-31");
     pinned.pin = true;
     pinned.event_date = chrono::NaiveDate::from_ymd_opt(2026, 1, 1).unwrap_or_default();
-    let specs = vec![
-        event("older", "2026-12-01", "2026-12-31"),
-        pinned,
-        event("soon-2", "2026-12-20", "2026-12-31"),
-        event("soon-1", "2026-12-10", "2026-12-31"),
-        event("ended", "2026-11-01", "2026-12-01"),
-    ];
+    let mut newer = event("newer", "2026-12-01", "2026-12-31");
+    newer.event_date = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap_or_default();
+    let specs = vec![event("older", "2026-12-01", "2026-12-31"), pinned, newer];
     store
         .write_events(&specs, now())
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let keys = |events: Vec<raceshot_store::events::Event>| -> Vec<String> {
-        events.into_iter().map(|e| e.spec.key.to_string()).collect()
-    };
-    let on_sale = store
-        .events_in_status(SaleStatus::OnSale, now(), 18, 0)
-        .await
-        .map(keys);
-    assert_eq!(
-        on_sale.ok(),
-        Some(vec!["pinned".to_owned(), "older".into()])
-    );
-    let page2 = store
-        .events_in_status(SaleStatus::OnSale, now(), 1, 1)
-        .await
-        .map(keys);
-    assert_eq!(page2.ok(), Some(vec!["older".to_owned()]));
-    let soon = store
-        .events_in_status(SaleStatus::Soon, now(), 18, 0)
-        .await
-        .map(keys);
-    assert_eq!(soon.ok(), Some(vec!["soon-1".to_owned(), "soon-2".into()]));
-    let closed = store
-        .events_in_status(SaleStatus::Closed, now(), 18, 0)
-        .await
-        .map(keys);
-    assert_eq!(closed.ok(), Some(vec!["ended".to_owned()]));
-    for (status, n) in [
-        (SaleStatus::OnSale, 2),
-        (SaleStatus::Soon, 2),
-        (SaleStatus::Closed, 1),
-    ] {
-        assert_eq!(
-            store.count_events_in_status(status, now()).await.ok(),
-            Some(n)
-        );
-    }
-    // Tiers come back with each listed event, in order.
     let listed = store
-        .events_in_status(SaleStatus::OnSale, now(), 18, 0)
+        .visible_events()
         .await
-        .unwrap_or_default();
+        .unwrap_or_else(|e| panic!("{e}"));
+    let keys: Vec<&str> = listed.iter().map(|e| e.spec.key.as_str()).collect();
+    assert_eq!(keys, ["pinned", "newer", "older"]);
+    // Tiers come back with each listed event, in order.
     assert_eq!(listed[0].spec.packages.len(), 2);
     assert_eq!(listed[0].spec.packages[1].price.satang(), 25_050);
     assert_eq!(listed[0].spec.hybrid_packages.len(), 1);
+    assert!(
+        listed.iter().all(|e| e.spec.banners.is_empty()),
+        "banners come separately"
+    );
 }
 
-async fn banners_follow_events_on_sale(store: Store) {
+async fn banners_come_with_their_event(store: Store) {
     let specs = vec![
         event("live", "2026-12-01", "2026-12-31"),
         event("later", "2027-01-01", "2027-01-31"),
     ];
-    store
+    let written = store
         .write_events(&specs, now())
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let banners = store.banners_on_sale(now()).await.unwrap_or_default();
-    let urls: Vec<_> = banners.iter().map(|b| b.link_url.as_str()).collect();
-    assert_eq!(urls, vec!["/live"]);
+    let banners = store.banners().await.unwrap_or_default();
+    let got: Vec<(Option<i64>, &str)> = banners
+        .iter()
+        .map(|(e, b)| (*e, b.link_url.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (Some(written[0].id()), "/live"),
+            (Some(written[1].id()), "/later")
+        ]
+    );
 }
 
 async fn settings_round_trip(store: Store) {

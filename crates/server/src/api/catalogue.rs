@@ -3,7 +3,10 @@
 //! computed here from the sale window and today's date in Bangkok.
 
 use axum::Json;
+use axum::body::Bytes;
 use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
 use raceshot_domain::event::{Package, SaleState, SaleStatus};
 use raceshot_domain::time::{format_bangkok, format_bangkok_short};
@@ -206,7 +209,7 @@ pub struct PaginationRequest {
 pub async fn pagination(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<PaginationRequest>,
-) -> ApiResult<Json<ListBody<EventBody>>> {
+) -> ApiResult<Response> {
     let page = PageRequest::new(req.page, req.page_size).map_err(|e| {
         let field = if matches!(e, raceshot_domain::paging::PageError::Page) {
             "page"
@@ -216,13 +219,33 @@ pub async fn pagination(
         ApiError::field(field, e.to_string())
     })?;
     let now = state.now();
-    let events = state
-        .store
-        .events_in_status(SaleStatus::OnSale, now, page.limit(), page.offset())
-        .await?;
-    Ok(ListBody::new(
-        events.iter().map(|e| EventBody::new(e, now)).collect(),
-    ))
+    let snapshot = state.catalogue.snapshot().await?;
+    let key = format!("pagination:{}:{}", page.offset(), page.limit());
+    let body = snapshot.rendered(key, || {
+        let events = snapshot.in_status(SaleStatus::OnSale, now);
+        let page: Vec<EventBody> = events
+            .into_iter()
+            .skip(page.offset() as usize)
+            .take(page.limit() as usize)
+            .map(|e| EventBody::new(e, now))
+            .collect();
+        json_bytes(&ListBody {
+            status: SUCCESS,
+            body: page,
+        })
+    })?;
+    Ok(json_response(body))
+}
+
+/// Serialises an answer once, to be kept and sent as it is.
+fn json_bytes<T: Serialize>(value: &T) -> ApiResult<Bytes> {
+    serde_json::to_vec(value)
+        .map(Bytes::from)
+        .map_err(ApiError::internal)
+}
+
+fn json_response(body: Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -250,10 +273,8 @@ pub async fn pagination_count(
         Some(raw) => SaleStatus::parse(raw)
             .ok_or_else(|| ApiError::field("event_status", "must be ON_SALE, SOON or CLOSED"))?,
     };
-    let event_count = state
-        .store
-        .count_events_in_status(status, state.now())
-        .await?;
+    let snapshot = state.catalogue.snapshot().await?;
+    let event_count = snapshot.in_status(status, state.now()).len() as i64;
     Ok(ListBody::new(vec![EventCount { event_count }]))
 }
 
@@ -268,13 +289,14 @@ pub struct BannerBody {
     responses((status = 200, body = ListBody<BannerBody>), (status = 401, body = ErrorBody)),
     security(("client_token" = [])))]
 pub async fn slider_banner(State(state): State<AppState>) -> ApiResult<Json<ListBody<BannerBody>>> {
-    let banners = state.store.banners_on_sale(state.now()).await?;
+    let snapshot = state.catalogue.snapshot().await?;
+    let banners = snapshot.banners_on_sale(state.now());
     Ok(ListBody::new(
         banners
             .into_iter()
             .map(|b| BannerBody {
-                image_url: b.image_url,
-                link_url: b.link_url,
+                image_url: b.image_url.clone(),
+                link_url: b.link_url.clone(),
             })
             .collect(),
     ))
@@ -286,17 +308,15 @@ pub async fn slider_banner(State(state): State<AppState>) -> ApiResult<Json<List
     security(("client_token" = [])))]
 pub async fn soon(State(state): State<AppState>) -> ApiResult<Json<ListBody<EventBody>>> {
     let now = state.now();
-    let events = state
-        .store
-        .events_in_status(
-            SaleStatus::Soon,
-            now,
-            i64::from(raceshot_domain::paging::DEFAULT_PAGE_SIZE),
-            0,
-        )
-        .await?;
+    let snapshot = state.catalogue.snapshot().await?;
+    let events = snapshot.in_status(SaleStatus::Soon, now);
+    let size = raceshot_domain::paging::DEFAULT_PAGE_SIZE as usize;
     Ok(ListBody::new(
-        events.iter().map(|e| EventBody::new(e, now)).collect(),
+        events
+            .into_iter()
+            .take(size)
+            .map(|e| EventBody::new(e, now))
+            .collect(),
     ))
 }
 
@@ -309,10 +329,12 @@ pub struct EventResponse {
     pub event: EventBody,
 }
 
-async fn find_event(state: &AppState, raw_key: &str) -> ApiResult<Event> {
+/// A visible event by key, from the catalogue.
+pub async fn find_event(state: &AppState, raw_key: &str) -> ApiResult<Event> {
     let not_found = || ApiError::new(ErrorCode::EventNotFound, "no such event");
     let key = EventKey::parse(raw_key).map_err(|_| not_found())?;
-    state.store.event_by_key(&key).await?.ok_or_else(not_found)
+    let snapshot = state.catalogue.snapshot().await?;
+    snapshot.by_key(key.as_str()).cloned().ok_or_else(not_found)
 }
 
 /// One event by its key.
@@ -323,12 +345,19 @@ async fn find_event(state: &AppState, raw_key: &str) -> ApiResult<Event> {
 pub async fn event(
     State(state): State<AppState>,
     Path(event_key): Path<String>,
-) -> ApiResult<Json<EventResponse>> {
-    let event = find_event(&state, &event_key).await?;
-    Ok(Json(EventResponse {
-        status: SUCCESS,
-        event: EventBody::new(&event, state.now()),
-    }))
+) -> ApiResult<Response> {
+    let not_found = || ApiError::new(ErrorCode::EventNotFound, "no such event");
+    let key = EventKey::parse(&event_key).map_err(|_| not_found())?;
+    let snapshot = state.catalogue.snapshot().await?;
+    let event = snapshot.by_key(key.as_str()).ok_or_else(not_found)?;
+    let now = state.now();
+    let body = snapshot.rendered(format!("event:{key}"), || {
+        json_bytes(&EventResponse {
+            status: SUCCESS,
+            event: EventBody::new(event, now),
+        })
+    })?;
+    Ok(json_response(body))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -11,7 +11,7 @@ use axum::extract::{Multipart, Path, Query, State};
 use chrono::Utc;
 use hmac::{Hmac, Mac};
 use raceshot_domain::event::SaleStatus;
-use raceshot_domain::{EventKey, Money, SaleState, pricing};
+use raceshot_domain::{Money, SaleState, pricing};
 use raceshot_faces::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
 use raceshot_store::events::Event;
 use raceshot_store::{ObjectKey, StoredName};
@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use utoipa::{IntoParams, ToSchema};
 
-use super::catalogue::{PhotoBody, SUCCESS};
+use super::catalogue::{PhotoBody, SUCCESS, find_event};
 use super::extract::ApiJson;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::state::AppState;
@@ -96,13 +96,7 @@ fn signature(key: &[u8], search_id: &str, expires: i64) -> String {
 }
 
 async fn searchable_event(state: &AppState, raw_key: &str) -> ApiResult<Event> {
-    let not_found = || ApiError::new(ErrorCode::EventNotFound, "no such event");
-    let key = EventKey::parse(raw_key).map_err(|_| not_found())?;
-    let event = state
-        .store
-        .event_by_key(&key)
-        .await?
-        .ok_or_else(not_found)?;
+    let event = find_event(state, raw_key).await?;
     let s = &event.spec;
     let sale = SaleState::at(
         s.on_sale_start,

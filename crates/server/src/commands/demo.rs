@@ -86,6 +86,7 @@ pub async fn seed(state: &AppState, photos_dir: &Path) -> anyhow::Result<Seeded>
                 .audit("cli", "event.create", "event:demo", &detail, now)
                 .await?;
             seeded.event_created = true;
+            state.catalogue.invalidate();
             store
                 .event_by_key(&key)
                 .await?

@@ -43,6 +43,8 @@ struct Processed {
     thumbnail: Vec<u8>,
     size: (u32, u32),
     faces: Vec<NewFace>,
+    /// Seconds spent decoding, on faces, and making the preview and thumbnail.
+    stages: [f64; 3],
 }
 
 pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
@@ -66,6 +68,7 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
         .set_photo_state(photo_id, PhotoState::Processing, None, state.now())
         .await?;
 
+    let started = std::time::Instant::now();
     let original = match state
         .objects
         .get(&ObjectKey::new(&event, ObjectKind::Original, &name))
@@ -77,6 +80,7 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
         }
         Err(e) => return Err(e.into()),
     };
+    let read = started.elapsed().as_secs_f64();
     let engine = state.engine.clone();
     let processed = tokio::task::spawn_blocking(move || process(&engine, &original))
         .await
@@ -86,6 +90,7 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
         Err(JobError::Permanent(reason)) => return fail(state, photo_id, &reason).await,
         Err(e) => return Err(e),
     };
+    let stored = std::time::Instant::now();
     state
         .objects
         .put(
@@ -110,7 +115,27 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
             state.now(),
         )
         .await?;
+    let [decode_s, faces_s, images_s] = processed.stages;
+    let store_s = stored.elapsed().as_secs_f64() + read;
+    for (stage, secs) in [
+        ("decode", decode_s),
+        ("faces", faces_s),
+        ("images", images_s),
+        ("storage", store_s),
+    ] {
+        metrics::histogram!("ingest_stage_seconds", "stage" => stage).record(secs);
+    }
     metrics::counter!("photos_ingested_total").increment(1);
+    tracing::debug!(
+        photo = photo_id,
+        faces = processed.faces.len(),
+        decode_s,
+        faces_s,
+        images_s,
+        store_s,
+        total_s = started.elapsed().as_secs_f64(),
+        "photo ingested"
+    );
     Ok(())
 }
 
@@ -152,12 +177,14 @@ fn image_error(e: raceshot_faces::Error) -> JobError {
 }
 
 fn process(engine: &FaceEngine, original: &[u8]) -> Result<Processed, JobError> {
+    let t0 = std::time::Instant::now();
     let info = probe(original).map_err(image_error)?;
     let opts = DecodeOptions::default()
         .with_max_pixels(MAX_PHOTO_PIXELS)
         .with_target_long_edge(PREVIEW_EDGE.max(engine.config().detector.long_edge));
     let img = decode(original, &opts).map_err(image_error)?;
     let size = info.display_size();
+    let t1 = std::time::Instant::now();
 
     let faces = engine
         .analyze(&img)
@@ -180,14 +207,17 @@ fn process(engine: &FaceEngine, original: &[u8]) -> Result<Processed, JobError> 
         })
         .collect();
 
+    let t2 = std::time::Instant::now();
     let preview = shrink(&img, PREVIEW_EDGE);
     let thumbnail = encode_jpeg(&shrink(&preview, THUMBNAIL_EDGE), 80)?;
     let preview = encode_jpeg(&watermark(preview), 82)?;
+    let stages = [t1 - t0, t2 - t1, t2.elapsed()].map(|d| d.as_secs_f64());
     Ok(Processed {
         preview,
         thumbnail,
         size,
         faces,
+        stages,
     })
 }
 

@@ -1,0 +1,252 @@
+//! Face search latency on a large event: 100,000 photos with 300,000 faces (synthetic
+//! embeddings, bulk-inserted through the store, plus `players.jpg` ingested for real), then
+//! `POST /v1/facesearch` and the `/v2` sign → PUT → search flow with `yaoming.jpg` against
+//! a release build on SQLite. Prints the cold first search, p50/p99 end to end, and the
+//! index scan alone.
+//!
+//! `cargo run --release -p raceshot-server --example search_bench -- [PHOTOS] [FACES_PER_PHOTO]`
+
+use std::time::{Duration, Instant};
+
+use raceshot_domain::event::{EventInput, PackageInput};
+use raceshot_faces::{Embedding, FaceIndex};
+use raceshot_server::commands::ingest;
+use raceshot_server::config::Config;
+use raceshot_server::startup::Application;
+use raceshot_server::state::Clock;
+use raceshot_store::jobs::NewJob;
+use raceshot_store::photos::{Added, NewFace, NewPhoto};
+
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted.get(i).map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
+
+/// A deterministic pseudo-random unit vector (xorshift), like an unrelated person's face.
+fn random_embedding(seed: u64, dim: usize) -> Result<Embedding> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let raw: Vec<f32> = (0..dim)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        })
+        .collect();
+    Ok(Embedding::from_raw(raw, dim)?)
+}
+
+#[tokio::main]
+async fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let photos: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let per_photo: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(3);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let models = std::env::var("RACESHOT__FACES__MODELS_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| root.join("models"));
+    let dir = tempfile::tempdir()?;
+    let env = [
+        ("RACESHOT__SERVER__ADDR", "127.0.0.1:0".to_owned()),
+        ("RACESHOT__DATA_DIR", dir.path().display().to_string()),
+        ("RACESHOT__FACES__MODELS_DIR", models.display().to_string()),
+        ("RACESHOT__LOG__FILTER", "warn".to_owned()),
+    ];
+    let config = Config::from_sources(None, env.map(|(k, v)| (k.to_owned(), v)))?;
+    let app = Application::build(config, Clock::System, true).await?;
+    let addr = app.local_addr()?;
+    let state = app.state().clone();
+    let today = chrono::Utc::now().date_naive();
+    let event = EventInput {
+        event_key: "bench".into(),
+        title: "Search benchmark".into(),
+        eventdate: today.to_string(),
+        on_sale_start: (today - chrono::Days::new(1)).to_string(),
+        on_sale_end: (today + chrono::Days::new(30)).to_string(),
+        package: vec![PackageInput {
+            name: "1".into(),
+            name_en: "1".into(),
+            number_of_photo: 1,
+            price: 60.0,
+        }],
+        ..EventInput::default()
+    }
+    .validate()
+    .map_err(|e| format!("{e:?}"))?;
+    state.store.write_events(&[event], state.now()).await?;
+    let event_id = state
+        .store
+        .event_by_key(&raceshot_domain::EventKey::parse("bench")?)
+        .await?
+        .ok_or("event missing")?
+        .id;
+
+    let t = Instant::now();
+    let dim = state.engine.embedding_dim();
+    let mut vectors = Vec::with_capacity(photos * per_photo);
+    for p in 0..photos {
+        let photo = NewPhoto {
+            event_id,
+            content_hash: format!("{p:064x}"),
+            original_file_name: format!("IMG_{p:06}.jpg"),
+            storage_name: format!("synthetic{p:08}.jpg"),
+            photographer_id: 1,
+        };
+        // The synthetic photos have no files: their job goes to a queue nobody works.
+        let job = |id: i64| NewJob {
+            queue: "benchmark".into(),
+            kind: "none".into(),
+            payload: serde_json::json!({ "photo_id": id }),
+            dedupe_key: None,
+            max_attempts: 1,
+            run_at: chrono::Utc::now(),
+        };
+        let Added::New(id) = state.store.add_photo(&photo, job, state.now()).await? else {
+            continue;
+        };
+        let mut faces = Vec::with_capacity(per_photo);
+        for f in 0..per_photo {
+            let e = random_embedding((p * per_photo + f) as u64, dim)?;
+            faces.push(NewFace {
+                embedding: e.to_bytes(),
+                bbox: [0.0, 0.0, 40.0, 40.0],
+                landmarks: vec![0; 40],
+                score: 0.9,
+            });
+            vectors.push((id, e));
+        }
+        state
+            .store
+            .save_photo_faces(id, event_id, (6000, 4000), &faces, state.now())
+            .await?;
+        if p % 10_000 == 0 && p > 0 {
+            eprintln!("  {p} photos inserted ({:.0} s)", t.elapsed().as_secs_f64());
+        }
+    }
+    println!(
+        "inserted {photos} photos / {} faces in {:.1} s",
+        photos * per_photo,
+        t.elapsed().as_secs_f64()
+    );
+
+    let players = models.join("photos/players.jpg");
+    let report = ingest::ingest(&state, "bench", &[players], true, false).await?;
+    println!(
+        "ingested players.jpg: {} ready, {} failed",
+        report.ready,
+        report.failed.len()
+    );
+
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(app.run_until(async {
+        let _ = rx.await;
+    }));
+    let selfie = std::fs::read(models.join("photos/yaoming.jpg"))?;
+    let client = reqwest::Client::new();
+    let token = "demo-client-token";
+    let v1 = |bytes: Vec<u8>| {
+        let form = reqwest::multipart::Form::new()
+            .text("event_key", "bench")
+            .part(
+                "file",
+                reqwest::multipart::Part::bytes(bytes).file_name("me.jpg"),
+            );
+        client
+            .post(format!("http://{addr}/v1/facesearch"))
+            .bearer_auth(token)
+            .multipart(form)
+            .send()
+    };
+
+    let t = Instant::now();
+    let first: serde_json::Value = v1(selfie.clone()).await?.json().await?;
+    println!(
+        "cold first search (loads the event's index): {:.0} ms, {} photos found",
+        t.elapsed().as_secs_f64() * 1000.0,
+        first["image_length"]
+    );
+
+    let rounds = 200;
+    let mut v1_times = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let t = Instant::now();
+        let resp: serde_json::Value = v1(selfie.clone()).await?.json().await?;
+        v1_times.push(t.elapsed());
+        if resp["image_length"] != 1 {
+            return Err(format!("unexpected answer {resp}").into());
+        }
+    }
+    v1_times.sort();
+
+    let mut v2_times = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let t = Instant::now();
+        let signed: serde_json::Value = client
+            .post(format!("http://{addr}/v2/facesearch/sign"))
+            .bearer_auth(token)
+            .json(&serde_json::json!({"event_key": "bench", "file_type": "image/jpeg"}))
+            .send()
+            .await?
+            .json()
+            .await?;
+        client
+            .put(signed["url"].as_str().ok_or("url")?)
+            .body(selfie.clone())
+            .send()
+            .await?;
+        let resp: serde_json::Value = client
+            .post(format!("http://{addr}/v2/facesearch"))
+            .bearer_auth(token)
+            .json(&serde_json::json!({"search_id": signed["search_id"], "file_location": signed["file_location"], "event_key": "bench"}))
+            .send()
+            .await?
+            .json()
+            .await?;
+        v2_times.push(t.elapsed());
+        if resp["image_length"] != 1 {
+            return Err(format!("unexpected answer {resp}").into());
+        }
+    }
+    v2_times.sort();
+
+    // The index scan alone, on the same vectors.
+    let mut index = FaceIndex::with_capacity(dim, vectors.len());
+    for (i, (photo, e)) in vectors.iter().enumerate() {
+        index.insert(i as i64, *photo, e)?;
+    }
+    let query = random_embedding(u64::MAX, dim)?;
+    let mut scan = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let t = Instant::now();
+        let hits = index.search(&query, 0.35, 200)?;
+        scan.push(t.elapsed());
+        std::hint::black_box(hits);
+    }
+    scan.sort();
+
+    println!(
+        "== {photos} photos, {} faces, {rounds} searches each, sequential",
+        vectors.len() + 16
+    );
+    println!(
+        "POST /v1/facesearch        p50 {:.1} ms  p99 {:.1} ms",
+        percentile(&v1_times, 0.5),
+        percentile(&v1_times, 0.99)
+    );
+    println!(
+        "sign + PUT + /v2/facesearch p50 {:.1} ms  p99 {:.1} ms",
+        percentile(&v2_times, 0.5),
+        percentile(&v2_times, 0.99)
+    );
+    println!(
+        "index scan alone            p50 {:.2} ms  p99 {:.2} ms  ({} bytes/face)",
+        percentile(&scan, 0.5),
+        percentile(&scan, 0.99),
+        index.memory_bytes() / vectors.len().max(1)
+    );
+    let _ = tx.send(());
+    let _ = server.await;
+    Ok(())
+}
