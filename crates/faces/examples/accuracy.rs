@@ -11,7 +11,9 @@
 //! Method, as the shop searches:
 //!
 //! * Every photo is ingested as an event photo: decoded for the detector's long edge and
-//!   analysed with [`FaceEngine::analyze`] (all faces passing the quality gate).
+//!   analysed with [`FaceEngine::analyze`] (detection at the long edge and, where it
+//!   shrinks the photo enough, at the coarse long edge, merged; all faces passing the
+//!   quality gate).
 //! * Every photo with a single identity is also used as a selfie: decoded for the selfie
 //!   long edge, [`FaceEngine::analyze_selfie`] picks its primary face, and that embedding
 //!   is compared with the faces of all the *other* photos. A photo is found when its best
@@ -24,6 +26,8 @@
 //!
 //! The similarity figures use the exact `f32` embeddings; the result at the default
 //! threshold is cross-checked against [`FaceIndex`] (int8 codes), which production uses.
+//! A diagnostic at the end repeats the default-threshold figures with the main detection
+//! pass alone (no coarse pass), to show what the coarse pass changes.
 //!
 //! The dev set is test material outside the repository, so this is an example, never part
 //! of `cargo test`; a missing directory is an error with a clear message.
@@ -66,15 +70,17 @@ struct Photo {
     file: String,
     /// `None` for a group photo.
     identity: Option<String>,
-    /// Every face kept by the quality gate, as an event photo.
+    /// Every face kept by the quality gate, as an event photo (both detection passes).
     faces: Vec<Embedding>,
-    /// Diagnostic only: the faces kept when the photo is analysed at the selfie long edge.
-    coarse_faces: Vec<Embedding>,
-    /// Detections at the gallery long edge before the quality gate.
-    raw_detections: usize,
-    /// Shorter side of the largest face found at the selfie edge, in pixels of the
-    /// detector input at the gallery long edge (explains misses of very large faces).
-    largest_coarse_face: Option<f32>,
+    /// Diagnostic only: the faces kept with the main detection pass alone.
+    main_pass_faces: Vec<Embedding>,
+    /// Detections of the main pass alone, before the quality gate.
+    main_pass_raw: usize,
+    /// The coarse pass's long edge for this photo (`None`: not run).
+    coarse_edge: Option<u32>,
+    /// Shorter side of the largest face kept, in pixels of the detector input at the
+    /// gallery long edge (explains what the main pass alone misses: very large faces).
+    largest_face: Option<f32>,
     /// The primary face when used as a selfie (group photos are not queries).
     selfie: Option<Embedding>,
 }
@@ -85,11 +91,10 @@ impl Photo {
         self.faces.iter().map(|f| cosine(q, f)).reduce(f32::max)
     }
 
-    /// [`Photo::best`] over the faces of both detection scales (diagnostic).
-    fn best_two_scales(&self, q: &Embedding) -> Option<f32> {
-        self.faces
+    /// [`Photo::best`] over the faces of the main detection pass alone (diagnostic).
+    fn best_main_pass(&self, q: &Embedding) -> Option<f32> {
+        self.main_pass_faces
             .iter()
-            .chain(&self.coarse_faces)
             .map(|f| cosine(q, f))
             .reduce(f32::max)
     }
@@ -187,28 +192,45 @@ fn run() -> Result<()> {
         identities.len(),
         groups
     );
+    let coarse_runs = photos.iter().filter(|p| p.coarse_edge.is_some()).count();
     println!(
-        "models {}; gallery faces detected at long edge {}, selfies at {}; analysis took {:.1} s",
+        "models {}; gallery faces detected at long edge {} plus a coarse pass at {} (run on {} of {} photos), selfies at {}; analysis took {:.1} s",
         models.display(),
         cfg.long_edge,
+        match cfg.coarse_long_edge {
+            0 => "off".to_string(),
+            edge => edge.to_string(),
+        },
+        coarse_runs,
+        photos.len(),
         cfg.selfie_long_edge,
         analysis_s
     );
     for p in &photos {
+        let size = |s: Option<f32>| {
+            s.map_or_else(String::new, |s| {
+                format!(
+                    ", largest ~{s:.0} px (shorter side) in the {}-px detector input",
+                    cfg.long_edge
+                )
+            })
+        };
         if p.faces.is_empty() {
             println!(
-                "  note: no face kept in {} at long edge {} ({} raw detections); at {} its largest face is {}",
+                "  note: no face kept in {} (main pass alone: {} raw detections; coarse pass {})",
+                p.file,
+                p.main_pass_raw,
+                p.coarse_edge
+                    .map_or_else(|| "not run".to_string(), |e| format!("at {e}"))
+            );
+        } else if p.main_pass_faces.is_empty() {
+            println!(
+                "  note: {}: the main pass at {} alone keeps no face ({} raw detections); with the coarse pass {} kept{}",
                 p.file,
                 cfg.long_edge,
-                p.raw_detections,
-                cfg.selfie_long_edge,
-                p.largest_coarse_face.map_or_else(
-                    || "not found either".to_string(),
-                    |s| format!(
-                        "found, ~{s:.0} px (shorter side) in the {}-px detector input",
-                        cfg.long_edge
-                    )
-                )
+                p.main_pass_raw,
+                p.faces.len(),
+                size(p.largest_face)
             );
         }
         if p.identity.is_some() && p.selfie.is_none() {
@@ -348,45 +370,45 @@ fn run() -> Result<()> {
 
     cross_check_index(&engine, &photos, &queries)?;
 
-    // Diagnostic: what a second, coarse detection pass on event photos would change.
-    let two = counts_by(
+    // Diagnostic: the same searches with the main detection pass alone (no coarse pass).
+    let one = counts_by(
         &photos,
         &queries,
         DEFAULT_FACE_THRESHOLD,
-        Photo::best_two_scales,
+        Photo::best_main_pass,
     );
-    let (mut same2, mut diff2) = (f32::INFINITY, f32::NEG_INFINITY);
+    let (mut same1, mut diff1) = (f32::INFINITY, f32::NEG_INFINITY);
     for &q in &queries {
         let (Some(sel), Some(id)) = (&photos[q].selfie, &photos[q].identity) else {
             continue;
         };
         for (g, p) in photos.iter().enumerate() {
-            let (Some(gid), Some(s)) = (&p.identity, p.best_two_scales(sel)) else {
+            let (Some(gid), Some(s)) = (&p.identity, p.best_main_pass(sel)) else {
                 continue;
             };
             if g == q {
                 continue;
             }
             if gid == id {
-                same2 = same2.min(s);
+                same1 = same1.min(s);
             } else {
-                diff2 = diff2.max(s);
+                diff1 = diff1.max(s);
             }
         }
     }
     println!();
     println!(
-        "diagnostic, not the shop's pipeline: event photos analysed at long edges {} and {} (faces pooled):",
-        cfg.long_edge, cfg.selfie_long_edge
+        "diagnostic, not the shop's pipeline: event photos detected at long edge {} only (no coarse pass):",
+        cfg.long_edge
     );
     println!(
-        "  at {DEFAULT_FACE_THRESHOLD:.2}: precision {}  recall {}  (TP {}, FP {}, FN {}, unjudged {}); same-person min {same2:.3}, different-person max {diff2:.3}",
-        pct(two.precision()),
-        pct(two.recall()),
-        two.tp,
-        two.fp,
-        two.fn_,
-        two.unjudged
+        "  at {DEFAULT_FACE_THRESHOLD:.2}: precision {}  recall {}  (TP {}, FP {}, FN {}, unjudged {}); same-person min {same1:.3}, different-person max {diff1:.3}",
+        pct(one.precision()),
+        pct(one.recall()),
+        one.tp,
+        one.fp,
+        one.fn_,
+        one.unjudged
     );
     Ok(())
 }
@@ -439,24 +461,26 @@ fn analyse(
         &DecodeOptions::default().with_target_long_edge(cfg.long_edge),
     )
     .map_err(what)?;
-    let faces = engine
-        .analyze(&gallery)
+    let analysed = engine.analyze(&gallery).map_err(what)?;
+    // The scale the detector input gets at the gallery long edge (enlarging included).
+    let long = gallery.long_edge().max(1) as f32;
+    let scale = (cfg.long_edge as f32 / long).min(cfg.max_upscale.max(1.0));
+    let largest_face = analysed
+        .iter()
+        .map(|f| f.bbox.min_side() * scale)
+        .reduce(f32::max);
+    let faces = analysed.into_iter().map(|f| f.embedding).collect();
+    let main_pass_raw = engine
+        .detect_at(&gallery, cfg.long_edge)
+        .map_err(what)?
+        .len();
+    let main_pass_faces = engine
+        .analyze_at(&gallery, cfg.long_edge)
         .map_err(what)?
         .into_iter()
         .map(|f| f.embedding)
         .collect();
-    let raw_detections = engine.detect(&gallery).map_err(what)?.len();
-    let coarse = engine
-        .analyze_at(&gallery, cfg.selfie_long_edge)
-        .map_err(what)?;
-    // The scale the detector input gets at the gallery long edge (enlarging included).
-    let long = gallery.long_edge().max(1) as f32;
-    let scale = (cfg.long_edge as f32 / long).min(cfg.max_upscale.max(1.0));
-    let largest_coarse_face = coarse
-        .iter()
-        .map(|f| f.bbox.min_side() * scale)
-        .reduce(f32::max);
-    let coarse_faces = coarse.into_iter().map(|f| f.embedding).collect();
+    let coarse_edge = engine.coarse_edge_for(gallery.width(), gallery.height());
     let selfie = match identity {
         None => None,
         Some(_) => {
@@ -475,9 +499,10 @@ fn analyse(
         file,
         identity,
         faces,
-        coarse_faces,
-        raw_detections,
-        largest_coarse_face,
+        main_pass_faces,
+        main_pass_raw,
+        coarse_edge,
+        largest_face,
         selfie,
     })
 }

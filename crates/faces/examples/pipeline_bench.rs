@@ -5,14 +5,15 @@
 //!
 //! ```text
 //! cargo run --release -p raceshot-faces --example pipeline_bench -- PHOTO_DIR \
-//!     [--models MODELS_DIR] [--workers N] [--dump FACES.jsonl]
+//!     [--models MODELS_DIR] [--workers N] [--coarse-long-edge N] [--dump FACES.jsonl]
 //! ```
 //!
 //! * Every `*.jpg` / `*.jpeg` in `PHOTO_DIR` is processed once, in name order, after one
 //!   untimed warm-up photo (the first).
 //! * Stages, per photo: `decode` = read the file + decode with JPEG DCT scaling for the
-//!   detector's long edge (as ingestion does); `detect` = scale to the long edge, pad to
-//!   the stride, SCRFD, decode the strides, NMS; `align` = the quality gate and the
+//!   detector's long edge (as ingestion does); `detect` = [`FaceEngine::detect`]: scale to
+//!   the long edge, pad to the stride, SCRFD, decode the strides, NMS, then the same at
+//!   the coarse long edge and NMS over both passes; `align` = the quality gate and the
 //!   5-point similarity warp to 112x112; `embed` = the recogniser (batched) and L2
 //!   normalisation.
 //! * Each stage is reported as wall time and as CPU time of the thread running it; the
@@ -22,6 +23,8 @@
 //!   runner does; stage figures are then per-photo latencies under that load, and
 //!   photos/s is photos / wall time. ONNX Runtime uses the engine's defaults (1 intra-op
 //!   and 1 inter-op thread per inference, no spinning).
+//! * `--coarse-long-edge N` sets `detector.coarse_long_edge` (default the engine's, 640;
+//!   0 = no coarse pass), so two runs give the coarse pass's cost by difference.
 //! * `--dump` writes one JSON line per photo with each embedded face's box (in the
 //!   original photo's pixels), score and embedding, to compare with the Python run.
 
@@ -48,13 +51,15 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str =
-    "usage: pipeline_bench PHOTO_DIR [--models MODELS_DIR] [--workers N] [--dump FACES.jsonl]";
+const USAGE: &str = "usage: pipeline_bench PHOTO_DIR [--models MODELS_DIR] [--workers N] \
+                     [--coarse-long-edge N] [--dump FACES.jsonl]";
 
 struct Args {
     photos: PathBuf,
     models: PathBuf,
     workers: usize,
+    /// `None`: the engine's default.
+    coarse_long_edge: Option<u32>,
     dump: Option<PathBuf>,
 }
 
@@ -64,6 +69,7 @@ fn parse_args() -> Result<Args> {
     let mut photos = None;
     let mut models = None;
     let mut workers = 1usize;
+    let mut coarse_long_edge = None;
     let mut dump = None;
     let mut args = std::env::args_os().skip(1);
     while let Some(a) = args.next() {
@@ -77,6 +83,14 @@ fn parse_args() -> Result<Args> {
                     .and_then(|s| s.parse().ok())
                     .filter(|&n: &usize| (1..=64).contains(&n))
                     .ok_or("--workers needs a number from 1 to 64")?;
+            }
+            Some("--coarse-long-edge") => {
+                coarse_long_edge = Some(
+                    value("--coarse-long-edge")?
+                        .to_str()
+                        .and_then(|s| s.parse().ok())
+                        .ok_or("--coarse-long-edge needs a number (0 = off)")?,
+                );
             }
             Some("-h" | "--help") => {
                 println!("{USAGE}");
@@ -92,6 +106,7 @@ fn parse_args() -> Result<Args> {
             .or_else(|| std::env::var_os("RACESHOT__FACES__MODELS_DIR").map(PathBuf::from))
             .unwrap_or_else(|| workspace.join("models")),
         workers,
+        coarse_long_edge,
         dump,
     })
 }
@@ -175,13 +190,16 @@ struct Done {
 fn run() -> Result<()> {
     let args = parse_args()?;
     let photos = list_photos(&args.photos)?;
-    let engine =
-        FaceEngine::load(FaceEngineConfig::with_models_dir(&args.models)).map_err(|e| {
-            format!(
-                "loading the face engine from {}: {e} (run scripts/fetch-models.sh)",
-                args.models.display()
-            )
-        })?;
+    let mut config = FaceEngineConfig::with_models_dir(&args.models);
+    if let Some(edge) = args.coarse_long_edge {
+        config.detector.coarse_long_edge = edge;
+    }
+    let engine = FaceEngine::load(config).map_err(|e| {
+        format!(
+            "loading the face engine from {}: {e} (run scripts/fetch-models.sh)",
+            args.models.display()
+        )
+    })?;
 
     // Warm-up: session start-up costs and first-touch allocations are not the steady state.
     if let Some(first) = photos.first() {
@@ -232,12 +250,17 @@ fn run() -> Result<()> {
     let cfg = engine.config();
     let library = cfg.runtime_library_path();
     println!(
-        "pipeline: rust (raceshot-faces, {}) | {} photos ({size_text}, decode DCT-scaled) | onnxruntime intra {} inter {} | workers {}",
+        "pipeline: rust (raceshot-faces, {}) | {} photos ({size_text}, decode DCT-scaled) | detector long edge {}, coarse pass {} | onnxruntime intra {} inter {} | workers {}",
         library.file_name().map_or_else(
             || library.display().to_string(),
             |n| n.to_string_lossy().into_owned()
         ),
         results.len(),
+        cfg.detector.long_edge,
+        match cfg.detector.coarse_long_edge {
+            0 => "off".to_string(),
+            edge => edge.to_string(),
+        },
         cfg.intra_threads,
         cfg.inter_threads,
         args.workers

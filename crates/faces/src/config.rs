@@ -15,6 +15,7 @@
 //! | `RACESHOT__FACES__DETECTOR__PATH`                | `<models_dir>/scrfd_500m_bnkps.onnx` | any SCRFD-family ONNX export *with* 5 keypoints (e.g. `scrfd_2.5g_bnkps`, `scrfd_10g_bnkps`) |
 //! | `RACESHOT__FACES__DETECTOR__LONG_EDGE`           | `1600`                               | event photos are scaled so their long edge is this for detection |
 //! | `RACESHOT__FACES__DETECTOR__SELFIE_LONG_EDGE`    | `640`                                | the same for selfies, whose faces are large |
+//! | `RACESHOT__FACES__DETECTOR__COARSE_LONG_EDGE`    | `640`                                | event photos get a second detection pass at this long edge for close-up faces, too large for the detector at `LONG_EDGE` (0 = off; never enlarges; skipped unless its input is at least 1.25x smaller than the main pass's) |
 //! | `RACESHOT__FACES__DETECTOR__MAX_UPSCALE`         | `2.0`                                | smaller images are enlarged towards the long edge by at most this factor (1 = never) |
 //! | `RACESHOT__FACES__DETECTOR__SCORE_THRESHOLD`     | `0.5`                                | detections below this score are dropped before NMS |
 //! | `RACESHOT__FACES__DETECTOR__NMS_IOU`             | `0.4`                                | IoU above which the weaker of two boxes is suppressed |
@@ -90,6 +91,11 @@ pub struct DetectorConfig {
     pub path: Option<PathBuf>,
     pub long_edge: u32,
     pub selfie_long_edge: u32,
+    /// Long edge of the second, coarse detection pass on event photos (0 = no such pass).
+    /// SCRFD misses faces of a few hundred pixels in its input (the dev set's close-up
+    /// portraits, 326-583 px at 1600, gave no detection at all); at a smaller scale the
+    /// same faces fit its largest anchors. The pass never enlarges the image.
+    pub coarse_long_edge: u32,
     /// Smaller images are enlarged towards the long edge by at most this factor.
     pub max_upscale: f32,
     pub score_threshold: f32,
@@ -104,6 +110,7 @@ impl Default for DetectorConfig {
             path: None,
             long_edge: 1600,
             selfie_long_edge: 640,
+            coarse_long_edge: 640,
             max_upscale: 2.0,
             score_threshold: 0.5,
             nms_iou: 0.4,
@@ -212,6 +219,14 @@ impl FaceEngineConfig {
                 ));
             }
         }
+        // 0 switches the pass off; an edge at or above `long_edge` is allowed (the pass is
+        // then simply skipped) so lowering `long_edge` alone never fails start-up.
+        if d.coarse_long_edge != 0 && !(32..=8192).contains(&d.coarse_long_edge) {
+            p.push(format!(
+                "faces.detector.coarse_long_edge must be 0 (off) or between 32 and 8192, got {}",
+                d.coarse_long_edge
+            ));
+        }
         if !(0.0..=1.0).contains(&d.score_threshold) {
             p.push(format!(
                 "faces.detector.score_threshold must be in [0, 1], got {}",
@@ -312,6 +327,20 @@ mod tests {
         c.detector.long_edge = 8;
         c.quality.min_score = 2.0;
         assert_eq!(c.problems().len(), 3);
+        c.detector.coarse_long_edge = 16;
+        assert_eq!(c.problems().len(), 4);
+    }
+
+    #[test]
+    fn coarse_pass_can_be_switched_off_or_set_above_the_long_edge() {
+        let mut c = FaceEngineConfig::default();
+        for edge in [0, 32, 640, 1600, 4000] {
+            c.detector.coarse_long_edge = edge;
+            assert!(c.problems().is_empty(), "{edge}: {:?}", c.problems());
+        }
+        c.detector.coarse_long_edge = 31;
+        assert_eq!(c.problems().len(), 1, "{:?}", c.problems());
+        assert!(c.problems()[0].contains("coarse_long_edge"));
     }
 
     #[test]

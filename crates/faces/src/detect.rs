@@ -128,6 +128,84 @@ pub fn nms(mut dets: Vec<Detection>, iou_threshold: f32) -> Vec<Detection> {
     keep
 }
 
+/// Merges a main and a coarse detection pass over one image, each in its own
+/// network-input pixels with the geometry that produced it: drops coarse detections
+/// smaller than [`COARSE_MIN_FACE_PX`] (in the coarse input), maps the rest and the main
+/// ones to the image's pixels, then runs [`nms`] over the union, so where both passes
+/// found a face the higher-scored detection is kept. Output is sorted by score.
+///
+/// Suppression happens in image pixels because IoU is only comparable there: the same
+/// face is a differently sized box in each pass's input.
+pub fn merge_passes(
+    main: (InputGeometry, &[Detection]),
+    coarse: (InputGeometry, &[Detection]),
+    iou_threshold: f32,
+) -> Vec<Detection> {
+    let (main_geo, main_dets) = main;
+    let (coarse_geo, coarse_dets) = coarse;
+    let all: Vec<Detection> = main_dets
+        .iter()
+        .map(|d| main_geo.to_original(d))
+        .chain(
+            coarse_dets
+                .iter()
+                .filter(|d| d.bbox.min_side() >= COARSE_MIN_FACE_PX)
+                .map(|d| coarse_geo.to_original(d)),
+        )
+        .collect();
+    nms(all, iou_threshold)
+}
+
+/// Coarse-pass detections whose shorter side is below this, in the coarse input's
+/// pixels, are ignored. Such faces come from SCRFD's finest level (anchors of 16 and
+/// 32 px), where boxes and landmarks are least precise, and the main pass sees them at
+/// least [`COARSE_MIN_SHRINK`] times larger, well inside its range. On the 24 MP bench
+/// photos, without this floor, coarse detections under 20 px that outscored the main
+/// pass's replaced its embeddings by ones as far off as cosine 0.66 (five of 13 below
+/// 0.9); from 20 px up the two agreed to >= 0.95.
+pub const COARSE_MIN_FACE_PX: f32 = 32.0;
+
+/// The coarse pass runs only if it shrinks the image by at least this factor relative to
+/// the main pass. It recovers faces between the detector's ceiling (SCRFD-500M at scale
+/// 1 finds a 300-px face and loses it by 340 px; the dev set's misses start at 326 px)
+/// and that ceiling times the shrink. Below 1.25x that band lies mostly within the
+/// ceiling's own fuzziness, while the pass would cost 1/shrink^2 (64 % or more) of the
+/// main pass.
+pub const COARSE_MIN_SHRINK: f32 = 1.25;
+
+/// The geometry of a coarse pass at `coarse_edge`: like [`InputGeometry::new`] but never
+/// enlarging, because the pass exists for faces that are too *large* for the main pass;
+/// enlarging a small photo would only make them larger again.
+pub fn coarse_geometry(width: u32, height: u32, coarse_edge: u32, multiple: u32) -> InputGeometry {
+    InputGeometry::new(width, height, coarse_edge, multiple, 1.0)
+}
+
+/// Whether a coarse detection pass at `coarse_edge` is worth running on a `width` x
+/// `height` image whose main pass is at `long_edge` (enlarging by at most `max_upscale`):
+/// only when the coarse input's long side ([`coarse_geometry`]) is at most the main
+/// input's divided by [`COARSE_MIN_SHRINK`]. `coarse_edge` 0 means off.
+///
+/// Comparing the actual input sizes rather than the configured edges matters for photos
+/// below the long edge: a 500-px photo is enlarged to 1000 for the main pass and kept at
+/// 500 for the coarse one, a real 2x; without enlarging (`max_upscale` 1) the two passes
+/// would see the same 500 px.
+pub fn coarse_pass_worthwhile(
+    width: u32,
+    height: u32,
+    long_edge: u32,
+    coarse_edge: u32,
+    max_upscale: f32,
+) -> bool {
+    if coarse_edge == 0 || width == 0 || height == 0 {
+        return false;
+    }
+    // The padding multiple does not change the scaled size, which is what faces see.
+    let long = |g: InputGeometry| g.scaled_width.max(g.scaled_height) as f32;
+    let main = long(InputGeometry::new(width, height, long_edge, 1, max_upscale));
+    let coarse = long(coarse_geometry(width, height, coarse_edge, 1));
+    coarse * COARSE_MIN_SHRINK <= main
+}
+
 /// How an image was fitted into the network input, to map detections back.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct InputGeometry {
@@ -401,6 +479,138 @@ mod tests {
         let kept = nms(dets, 0.4);
         let scores: Vec<f32> = kept.iter().map(|d| d.score).collect();
         assert_eq!(scores, vec![0.9, 0.6, 0.55]);
+    }
+
+    /// A detection in some pass's input pixels, with landmarks at fixed box fractions
+    /// so their mapping can be checked too.
+    fn det_lm(x1: f32, y1: f32, x2: f32, y2: f32, score: f32) -> Detection {
+        let (w, h) = (x2 - x1, y2 - y1);
+        let at = |fx: f32, fy: f32| [x1 + fx * w, y1 + fy * h];
+        Detection {
+            bbox: BBox { x1, y1, x2, y2 },
+            landmarks: [
+                at(0.3, 0.4),
+                at(0.7, 0.4),
+                at(0.5, 0.6),
+                at(0.35, 0.8),
+                at(0.65, 0.8),
+            ],
+            score,
+        }
+    }
+
+    #[test]
+    fn merge_maps_both_passes_and_keeps_the_better_duplicate() {
+        // A 4000x3000 photo: main pass at 1600 (scale 0.4), coarse pass at 640 (0.16).
+        let fine = InputGeometry::new(4000, 3000, 1600, 32, 2.0);
+        let coarse = coarse_geometry(4000, 3000, 640, 32);
+        assert_eq!((fine.scaled_width, coarse.scaled_width), (1600, 640));
+        let fine_dets = [
+            // A small face only the main pass sees: (250, 250)-(290, 300) in the photo.
+            det_lm(100.0, 100.0, 116.0, 120.0, 0.8),
+            // The close-up, found weakly by the main pass at (2000, 1000)-(3000, 2250).
+            det_lm(800.0, 400.0, 1200.0, 900.0, 0.55),
+            // A third face, also found by the coarse pass but better here.
+            det_lm(1400.0, 200.0, 1520.0, 350.0, 0.9),
+        ];
+        let coarse_dets = [
+            // The close-up again, slightly shifted and much more confident.
+            det_lm(322.0, 161.0, 482.0, 361.0, 0.95),
+            // The third face at (3500, 500)-(3800, 875), weaker at this scale.
+            det_lm(560.0, 80.0, 608.0, 140.0, 0.7),
+            // A face only the coarse pass sees.
+            det_lm(16.0, 400.0, 80.0, 464.0, 0.85),
+        ];
+        let merged = merge_passes((fine, &fine_dets), (coarse, &coarse_dets), 0.4);
+
+        let scores: Vec<f32> = merged.iter().map(|d| d.score).collect();
+        assert_eq!(
+            scores,
+            vec![0.95, 0.9, 0.85, 0.8],
+            "sorted, duplicates gone"
+        );
+        let close_up = merged[0];
+        // Photo pixels are in the thousands, where f32 steps are ~1e-4.
+        let near = |a: f32, b: f32| (a - b).abs() < 1e-2;
+        // Coarse input pixels x 6.25 = photo pixels, landmarks included.
+        for (got, want) in [
+            (close_up.bbox.x1, 2012.5),
+            (close_up.bbox.y1, 1006.25),
+            (close_up.bbox.x2, 3012.5),
+            (close_up.bbox.y2, 2256.25),
+            (close_up.landmarks[2][0], 2512.5),
+            (close_up.landmarks[2][1], 1756.25),
+        ] {
+            assert!(near(got, want), "{got} != {want}");
+        }
+        // The third face comes from the main pass (x 2.5).
+        assert!(near(merged[1].bbox.x1, 3500.0) && near(merged[1].bbox.y2, 875.0));
+        assert!(near(merged[1].landmarks[0][0], 3590.0));
+        // Faces seen by one pass only are kept, each mapped by its own pass's scale.
+        assert!(near(merged[2].bbox.x1, 100.0) && near(merged[2].bbox.y2, 2900.0));
+        assert!(near(merged[3].bbox.x1, 250.0) && near(merged[3].bbox.y2, 300.0));
+    }
+
+    #[test]
+    fn merge_ignores_small_coarse_detections() {
+        let fine = InputGeometry::new(4000, 3000, 1600, 32, 2.0);
+        let coarse = coarse_geometry(4000, 3000, 640, 32);
+        // A 50-px face in the main input; the coarse pass sees it at 20 px and scores it
+        // higher, but its box and landmarks are the cruder ones.
+        let fine_dets = [det_lm(100.0, 100.0, 150.0, 150.0, 0.7)];
+        let coarse_dets = [
+            det_lm(40.0, 40.0, 60.0, 60.0, 0.9),
+            // A coarse-only face just under the limit, and one at it.
+            det_lm(300.0, 300.0, 331.9, 340.0, 0.8),
+            det_lm(400.0, 300.0, 432.0, 332.0, 0.6),
+        ];
+        let merged = merge_passes((fine, &fine_dets), (coarse, &coarse_dets), 0.4);
+        let scores: Vec<f32> = merged.iter().map(|d| d.score).collect();
+        assert_eq!(scores, vec![0.7, 0.6]);
+        assert_eq!(merged[0], fine.to_original(&fine_dets[0]));
+    }
+
+    #[test]
+    fn merge_without_coarse_detections_is_the_main_pass_mapped() {
+        let g = InputGeometry::new(3200, 2000, 1600, 32, 2.0);
+        let c = coarse_geometry(3200, 2000, 640, 32);
+        let dets = [det_lm(10.0, 10.0, 50.0, 60.0, 0.7)];
+        let merged = merge_passes((g, &dets), (c, &[]), 0.4);
+        assert_eq!(merged, vec![g.to_original(&dets[0])]);
+        assert!(merge_passes((g, &[]), (c, &[]), 0.4).is_empty());
+    }
+
+    #[test]
+    fn coarse_pass_runs_only_where_it_shrinks_the_faces() {
+        // Off.
+        assert!(!coarse_pass_worthwhile(6000, 4000, 1600, 0, 2.0));
+        // 24 MP and ordinary photos: 1600 vs 640, a 2.5x shrink.
+        assert!(coarse_pass_worthwhile(6000, 4000, 1600, 640, 2.0));
+        assert!(coarse_pass_worthwhile(1600, 1067, 1600, 640, 2.0));
+        // Small photos are enlarged for the main pass only: 630 px -> 1260 vs 630, and
+        // 400 px -> 800 vs 400.
+        assert!(coarse_pass_worthwhile(630, 420, 1600, 640, 2.0));
+        assert!(coarse_pass_worthwhile(400, 300, 1600, 640, 2.0));
+        // Without enlarging, a photo at or near the coarse edge is one scale only.
+        assert!(!coarse_pass_worthwhile(600, 400, 1600, 640, 1.0));
+        assert!(!coarse_pass_worthwhile(700, 400, 1600, 640, 1.0));
+        assert!(coarse_pass_worthwhile(1000, 400, 1600, 640, 1.0));
+        // The main pass already at, or not far above, the coarse size.
+        assert!(!coarse_pass_worthwhile(6000, 4000, 640, 640, 2.0));
+        assert!(!coarse_pass_worthwhile(6000, 4000, 780, 640, 2.0));
+        assert!(coarse_pass_worthwhile(6000, 4000, 800, 640, 2.0));
+        // A coarse edge above the main one is never run.
+        assert!(!coarse_pass_worthwhile(6000, 4000, 1600, 2000, 2.0));
+        assert!(!coarse_pass_worthwhile(0, 0, 1600, 640, 2.0));
+    }
+
+    #[test]
+    fn coarse_geometry_never_enlarges() {
+        let g = coarse_geometry(400, 300, 640, 32);
+        assert_eq!((g.scaled_width, g.scaled_height), (400, 300));
+        assert_eq!((g.input_width, g.input_height), (416, 320));
+        let g = coarse_geometry(6000, 4000, 640, 32);
+        assert_eq!((g.scaled_width, g.scaled_height), (640, 427));
     }
 
     #[test]

@@ -1,6 +1,12 @@
 //! The face engine: loads ONNX Runtime and the two models once, and runs
 //! detect -> quality gate -> align -> embed on decoded images.
 //!
+//! Event photos are detected at two scales: the configured long edge (small faces in a
+//! crowd) and a coarse one (close-up faces, which SCRFD misses when they are a few hundred
+//! pixels in its input). The two passes are merged by NMS in the photo's pixels before
+//! the quality gate, so each face is embedded once. Selfies, whose faces are large, get
+//! one pass at their own long edge.
+//!
 //! ONNX Runtime is loaded dynamically from the models directory (its Python wheel ships a
 //! self-contained `libonnxruntime.so`; `ort`'s own download of binaries cannot work on our
 //! machines). The library can be loaded only once per process, so the environment lives in
@@ -156,16 +162,59 @@ impl FaceEngine {
         self.embed_crops(&[crop]).map(|_| ())
     }
 
-    /// Detects faces in an event photo at the configured long edge.
+    /// Detects faces in an event photo: at the configured long edge and, where
+    /// [`FaceEngine::coarse_edge_for`] says it adds anything, again at
+    /// `detector.coarse_long_edge` (only its faces of at least
+    /// [`detect::COARSE_MIN_FACE_PX`] count); duplicates across the passes are suppressed
+    /// by NMS, the higher score winning ([`detect::merge_passes`]). Coordinates in `img`'s
+    /// pixels, best score first.
     pub fn detect(&self, img: &RgbImage) -> Result<Vec<Detection>> {
-        self.detect_at(img, self.config.detector.long_edge)
+        let cfg = &self.config.detector;
+        let Some(coarse) = self.coarse_edge_for(img.width(), img.height()) else {
+            return self.detect_at(img, cfg.long_edge);
+        };
+        let main = self.geometry(img, cfg.long_edge);
+        let coarse =
+            detect::coarse_geometry(img.width(), img.height(), coarse, self.detector_multiple);
+        let main_dets = self.detect_pass(img, &main)?;
+        let coarse_dets = self.detect_pass(img, &coarse)?;
+        Ok(detect::merge_passes(
+            (main, &main_dets),
+            (coarse, &coarse_dets),
+            cfg.nms_iou,
+        ))
     }
 
-    /// Detects faces with the image scaled so its long edge is at most `long_edge`.
-    /// Coordinates come back in `img`'s pixels.
-    pub fn detect_at(&self, img: &RgbImage, long_edge: u32) -> Result<Vec<Detection>> {
+    /// The long edge of the coarse pass [`FaceEngine::detect`] runs on a `width` x
+    /// `height` image, or `None` when it runs none: switched off, a fixed-size detector
+    /// export (every pass would get the same input, so a second one would repeat the
+    /// first), or a coarse input not at least [`detect::COARSE_MIN_SHRINK`] times smaller
+    /// than the main one.
+    pub fn coarse_edge_for(&self, width: u32, height: u32) -> Option<u32> {
         let cfg = &self.config.detector;
-        let geo = match self.detector_fixed {
+        let worthwhile = self.detector_fixed.is_none()
+            && detect::coarse_pass_worthwhile(
+                width,
+                height,
+                cfg.long_edge,
+                cfg.coarse_long_edge,
+                cfg.max_upscale,
+            );
+        worthwhile.then_some(cfg.coarse_long_edge)
+    }
+
+    /// Detects faces in one pass, with the image scaled so its long edge is at most
+    /// `long_edge` (no coarse pass). Coordinates come back in `img`'s pixels.
+    pub fn detect_at(&self, img: &RgbImage, long_edge: u32) -> Result<Vec<Detection>> {
+        let geo = self.geometry(img, long_edge);
+        let dets = self.detect_pass(img, &geo)?;
+        Ok(dets.iter().map(|d| geo.to_original(d)).collect())
+    }
+
+    /// How `img` is fitted into the detector input for a pass at `long_edge`.
+    fn geometry(&self, img: &RgbImage, long_edge: u32) -> InputGeometry {
+        let cfg = &self.config.detector;
+        match self.detector_fixed {
             Some((w, h)) => InputGeometry::fixed(img.width(), img.height(), w, h, cfg.max_upscale),
             None => InputGeometry::new(
                 img.width(),
@@ -174,17 +223,20 @@ impl FaceEngine {
                 self.detector_multiple,
                 cfg.max_upscale,
             ),
-        };
-        let raw = self.run_detector(img, &geo, |levels| {
+        }
+    }
+
+    /// One detector run with `geo`: the detections after NMS, still in network-input
+    /// pixels so that several passes can be merged.
+    fn detect_pass(&self, img: &RgbImage, geo: &InputGeometry) -> Result<Vec<Detection>> {
+        let cfg = &self.config.detector;
+        let raw = self.run_detector(img, geo, |levels| {
             Ok(levels
                 .iter()
                 .flat_map(|l| detect::decode_level(l, cfg.score_threshold))
                 .collect::<Vec<_>>())
         })?;
-        Ok(detect::nms(raw, cfg.nms_iou)
-            .iter()
-            .map(|d| geo.to_original(d))
-            .collect())
+        Ok(detect::nms(raw, cfg.nms_iou))
     }
 
     /// Runs the detector and hands the per-level outputs to `f` while the session's
@@ -286,20 +338,27 @@ impl FaceEngine {
         d.score >= q.min_score && d.bbox.min_side() >= q.min_face_px
     }
 
-    /// Every face of an event photo: detect at the configured long edge, drop faces failing
-    /// the quality gate, align and embed the rest. Best detector score first.
+    /// Every face of an event photo: detect at both scales ([`FaceEngine::detect`]), drop
+    /// faces failing the quality gate, align and embed the rest, each face once. Best
+    /// detector score first.
     pub fn analyze(&self, img: &RgbImage) -> Result<Vec<AnalyzedFace>> {
-        self.analyze_at(img, self.config.detector.long_edge)
+        let dets = self.detect(img)?;
+        self.gate_and_embed(img, dets)
     }
 
-    /// [`FaceEngine::analyze`] with an explicit detector long edge.
+    /// [`FaceEngine::analyze`] with a single detection pass at an explicit long edge (no
+    /// coarse pass), for comparisons and diagnostics.
     pub fn analyze_at(&self, img: &RgbImage, long_edge: u32) -> Result<Vec<AnalyzedFace>> {
-        let dets: Vec<Detection> = self
-            .detect_at(img, long_edge)?
+        let dets = self.detect_at(img, long_edge)?;
+        self.gate_and_embed(img, dets)
+    }
+
+    fn gate_and_embed(&self, img: &RgbImage, dets: Vec<Detection>) -> Result<Vec<AnalyzedFace>> {
+        let kept: Vec<Detection> = dets
             .into_iter()
             .filter(|d| self.passes_quality(d))
             .collect();
-        self.embed_detections(img, dets)
+        self.embed_detections(img, kept)
     }
 
     /// The face a selfie is about: detection at the selfie long edge (its faces are large,

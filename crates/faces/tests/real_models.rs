@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use raceshot_faces::{
-    AnalyzedFace, DecodeOptions, Error, FaceEngine, FaceEngineConfig, FaceIndex, RgbImage, cosine,
-    decode,
+    AnalyzedFace, BBox, DecodeOptions, Error, FaceEngine, FaceEngineConfig, FaceIndex, RgbImage,
+    cosine, decode,
 };
 
 fn models_dir() -> PathBuf {
@@ -68,6 +68,7 @@ fn players_photo_yields_the_crowd_and_all_16_players() {
         assert!(d.score >= 0.5);
     }
     // The 16 players stand in front: their faces are 36-48 px, the crowd's at most ~20.
+    // The coarse pass (640) adds none: its detections all duplicate main-pass ones.
     let players = dets.iter().filter(|d| d.bbox.min_side() >= 30.0).count();
     assert_eq!(players, 16);
     // The quality gate keeps exactly those (the crowd's faces are too small to trust).
@@ -113,6 +114,82 @@ fn yaoming_selfie_finds_player_13_and_nobody_else() {
     assert_eq!(hits.len(), 1, "{hits:?}");
     assert_eq!(hits[0].face_id, sims[0].1 as i64);
     assert!((hits[0].similarity - best).abs() <= index.max_quantisation_error() + 1e-4);
+}
+
+/// `img` pasted at (`x`, `y`) onto a `width` x `height` canvas of flat grey.
+fn on_canvas(img: &RgbImage, width: u32, height: u32, x: u32, y: u32) -> RgbImage {
+    assert!(x + img.width() <= width && y + img.height() <= height);
+    let mut data = vec![110u8; (width * height * 3) as usize];
+    let row = img.width() as usize * 3;
+    for (r, src) in img.data().chunks_exact(row).enumerate() {
+        let o = ((y as usize + r) * width as usize + x as usize) * 3;
+        data[o..o + row].copy_from_slice(src);
+    }
+    RgbImage::new(width, height, data).unwrap()
+}
+
+#[test]
+fn close_up_portrait_is_found_by_the_coarse_pass() {
+    // A race photo with a runner close to the camera: yaoming.jpg (233x287, face ~106 px)
+    // enlarged so the face is ~500 px, on a 1600-px-wide canvas, so the main pass sees it
+    // at scale 1 with a ~500 px face, beyond what SCRFD-500M finds (~300 px).
+    let selfie = yaoming_selfie();
+    let small = photo("yaoming.jpg");
+    let k = 500.0 / selfie.bbox.min_side();
+    let (w, h) = (
+        (small.width() as f32 * k).round() as u32,
+        (small.height() as f32 * k).round() as u32,
+    );
+    let runner = raceshot_faces::resize_exact(&small, w, h);
+    let (x, y) = (300, 0);
+    let img = on_canvas(&runner, 1600, h.max(1067), x, y);
+    let long_edge = engine().config().detector.long_edge;
+    assert_eq!(img.long_edge(), long_edge, "the main pass runs at scale 1");
+    assert!(
+        engine()
+            .coarse_edge_for(img.width(), img.height())
+            .is_some(),
+        "the coarse pass runs on this photo"
+    );
+
+    let matches = |faces: &[AnalyzedFace]| {
+        faces
+            .iter()
+            .filter(|f| cosine(&f.embedding, &selfie.embedding) > 0.6)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    // Without this the test would pass with or without the coarse pass.
+    let main_only = engine().analyze_at(&img, long_edge).unwrap();
+    assert!(
+        matches(&main_only).is_empty(),
+        "the main pass alone now finds the close-up: this test no longer exercises the coarse pass"
+    );
+
+    let found = matches(&engine().analyze(&img).unwrap());
+    assert_eq!(found.len(), 1, "{found:?}");
+    let face = &found[0];
+    println!(
+        "close-up: face {:.0} px, score {:.3}, similarity to the selfie {:.3}",
+        face.bbox.min_side(),
+        face.score,
+        cosine(&face.embedding, &selfie.embedding)
+    );
+    // Where the enlarged selfie face is, in the canvas's pixels.
+    let want = BBox {
+        x1: x as f32 + selfie.bbox.x1 * k,
+        y1: y as f32 + selfie.bbox.y1 * k,
+        x2: x as f32 + selfie.bbox.x2 * k,
+        y2: y as f32 + selfie.bbox.y2 * k,
+    };
+    assert!(face.bbox.iou(&want) > 0.7, "{:?} vs {want:?}", face.bbox);
+    for (p, q) in face.landmarks.iter().zip(&selfie.landmarks) {
+        let (ex, ey) = (x as f32 + q[0] * k, y as f32 + q[1] * k);
+        assert!(
+            (p[0] - ex).abs() < 25.0 && (p[1] - ey).abs() < 25.0,
+            "landmark {p:?}, expected ~({ex}, {ey})"
+        );
+    }
 }
 
 #[test]
@@ -280,6 +357,9 @@ fn timings() {
         cfg.intra_threads = intra;
         let e = FaceEngine::load(cfg).unwrap();
         let detect = time(10, &mut || {
+            e.detect_at(&img, 1600).unwrap();
+        });
+        let both = time(10, &mut || {
             e.detect(&img).unwrap();
         });
         let detect640 = time(10, &mut || {
@@ -296,6 +376,7 @@ fn timings() {
         });
         println!(
             "intra_threads={intra}: detect@1600 {detect:.1} ms, detect@640 {detect640:.1} ms, \
+             detect (both passes) {both:.1} ms, \
              embed {embed1:.1} ms (1 face) / {embed16:.1} ms per face (batch of 16), analyze {analyze:.0} ms"
         );
     }

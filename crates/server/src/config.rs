@@ -276,6 +276,7 @@ fn faces(s: &mut Sources) -> FaceEngineConfig {
     det.path = s.get("faces.detector.path");
     det.long_edge = s.or("faces.detector.long_edge", det.long_edge);
     det.selfie_long_edge = s.or("faces.detector.selfie_long_edge", det.selfie_long_edge);
+    det.coarse_long_edge = s.or("faces.detector.coarse_long_edge", det.coarse_long_edge);
     det.max_upscale = s.or("faces.detector.max_upscale", det.max_upscale);
     det.score_threshold = s.or("faces.detector.score_threshold", det.score_threshold);
     det.nms_iou = s.or("faces.detector.nms_iou", det.nms_iou);

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::extract::ApiJson;
+use crate::catalogue::Snapshot;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::state::AppState;
 
@@ -329,12 +330,19 @@ pub struct EventResponse {
     pub event: EventBody,
 }
 
+/// A visible event by key in a catalogue snapshot; unknown and malformed keys alike are
+/// `event_not_found`.
+fn lookup<'a>(snapshot: &'a Snapshot, raw_key: &str) -> ApiResult<&'a Event> {
+    EventKey::parse(raw_key)
+        .ok()
+        .and_then(|key| snapshot.by_key(key.as_str()))
+        .ok_or_else(|| ApiError::new(ErrorCode::EventNotFound, "no such event"))
+}
+
 /// A visible event by key, from the catalogue.
 pub async fn find_event(state: &AppState, raw_key: &str) -> ApiResult<Event> {
-    let not_found = || ApiError::new(ErrorCode::EventNotFound, "no such event");
-    let key = EventKey::parse(raw_key).map_err(|_| not_found())?;
     let snapshot = state.catalogue.snapshot().await?;
-    snapshot.by_key(key.as_str()).cloned().ok_or_else(not_found)
+    lookup(&snapshot, raw_key).cloned()
 }
 
 /// One event by its key.
@@ -346,12 +354,10 @@ pub async fn event(
     State(state): State<AppState>,
     Path(event_key): Path<String>,
 ) -> ApiResult<Response> {
-    let not_found = || ApiError::new(ErrorCode::EventNotFound, "no such event");
-    let key = EventKey::parse(&event_key).map_err(|_| not_found())?;
     let snapshot = state.catalogue.snapshot().await?;
-    let event = snapshot.by_key(key.as_str()).ok_or_else(not_found)?;
+    let event = lookup(&snapshot, &event_key)?;
     let now = state.now();
-    let body = snapshot.rendered(format!("event:{key}"), || {
+    let body = snapshot.rendered(format!("event:{}", event.spec.key), || {
         json_bytes(&EventResponse {
             status: SUCCESS,
             event: EventBody::new(event, now),

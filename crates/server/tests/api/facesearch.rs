@@ -65,6 +65,24 @@ async fn search(app: &TestApp, selfie: Vec<u8>, extra: Value) -> reqwest::Respon
     app.post("/v2/facesearch", &body).await
 }
 
+/// The older one-step call: multipart with the file and the event's key.
+async fn search_v1(app: &TestApp, event_key: &str, selfie: Vec<u8>) -> reqwest::Response {
+    let form = reqwest::multipart::Form::new()
+        .text("event_key", event_key.to_owned())
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(selfie).file_name("me.jpg"),
+        );
+    let url = app.url("/v1/facesearch");
+    app.client
+        .post(url)
+        .bearer_auth(TOKEN)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap()
+}
+
 fn files_under(dir: &Path) -> BTreeSet<String> {
     fn walk(d: &Path, out: &mut BTreeSet<String>) {
         for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
@@ -173,20 +191,7 @@ async fn ingested_photos_are_found_by_a_selfie(backend: Backend) {
     }
 
     // The older multipart call answers the same.
-    let form = reqwest::multipart::Form::new()
-        .text("event_key", "race")
-        .part(
-            "file",
-            reqwest::multipart::Part::bytes(photo("yaoming.jpg")).file_name("me.jpg"),
-        );
-    let resp = app
-        .client
-        .post(app.url("/v1/facesearch"))
-        .bearer_auth(TOKEN)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
+    let resp = search_v1(&app, "race", photo("yaoming.jpg")).await;
     let v1 = json(resp).await;
     assert_eq!(v1["image_length"], 1, "{v1}");
     assert_eq!(v1["images"][0]["id"], found["id"]);
@@ -288,21 +293,17 @@ async fn bad_selfies_get_stable_codes_and_leave_nothing() {
         .unwrap();
     assert_error(resp, 403, "invalid_signature").await;
 
-    // Multipart: too large and text.
+    // Multipart: too large and not an image.
     let mut big = photo("yaoming.jpg");
     big.resize(5_000_001, 0);
-    let form = reqwest::multipart::Form::new()
-        .text("event_key", "race")
-        .part("file", reqwest::multipart::Part::bytes(big));
-    let resp = app
-        .client
-        .post(app.url("/v1/facesearch"))
-        .bearer_auth(TOKEN)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    assert_error(resp, 413, "file_too_large").await;
+    assert_error(search_v1(&app, "race", big).await, 413, "file_too_large").await;
+    let text = b"plain text".to_vec();
+    assert_error(
+        search_v1(&app, "race", text).await,
+        415,
+        "unsupported_image_type",
+    )
+    .await;
 
     assert!(
         app.state
@@ -384,20 +385,7 @@ async fn the_demo_finds_player_13_and_only_him() {
         vec!["demo-01.jpg", "demo-02.jpg", "demo-03.jpg"]
     );
 
-    let form = reqwest::multipart::Form::new()
-        .text("event_key", "demo")
-        .part(
-            "file",
-            reqwest::multipart::Part::bytes(photo("yaoming.jpg")).file_name("me.jpg"),
-        );
-    let resp = app
-        .client
-        .post(app.url("/v1/facesearch"))
-        .bearer_auth(TOKEN)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
+    let resp = search_v1(&app, "demo", photo("yaoming.jpg")).await;
     let body = json(resp).await;
     let mut names: Vec<String> = body["images"]
         .as_array()
