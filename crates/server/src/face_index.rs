@@ -77,6 +77,12 @@ impl FaceIndexes {
         }
     }
 
+    /// Loads an event's faces ahead of its first search.
+    pub async fn warm(&self, event_id: i64) -> anyhow::Result<()> {
+        let ev = self.event(event_id);
+        self.catch_up(event_id, &ev).await
+    }
+
     /// The best face of each photo above `threshold`, best first, at most `k`.
     pub async fn search(
         &self,

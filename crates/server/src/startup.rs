@@ -117,6 +117,7 @@ impl Application {
     ) -> std::io::Result<()> {
         let grace = self.state.config.server.shutdown_grace;
         let signal = shutdown.shared();
+        tokio::spawn(warm_indexes(self.state.clone()));
         let (stop_jobs, stop_rx) = watch::channel(false);
         let workers = self
             .run_jobs
@@ -144,6 +145,27 @@ impl Application {
         };
         self.state.store.close().await;
         result
+    }
+}
+
+/// Loads the faces of every event on sale, so that no visitor waits for the first search
+/// of an event (300,000 faces take seconds to read).
+async fn warm_indexes(state: AppState) {
+    let events = match state.catalogue.snapshot().await {
+        Ok(snapshot) => snapshot
+            .in_status(raceshot_domain::SaleStatus::OnSale, state.now())
+            .into_iter()
+            .map(|e| e.id)
+            .collect::<Vec<_>>(),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot list events to warm their face indexes");
+            return;
+        }
+    };
+    for id in events {
+        if let Err(e) = state.indexes.warm(id).await {
+            tracing::warn!(event = id, error = %e, "cannot warm the face index");
+        }
     }
 }
 
