@@ -178,7 +178,7 @@ pub async fn upload(
     State(state): State<AppState>,
     Path(search_id): Path<String>,
     Query(params): Query<UploadParams>,
-    body: Bytes,
+    body: axum::body::Body,
 ) -> ApiResult<Json<UploadResponse>> {
     let forbidden = || {
         ApiError::new(
@@ -198,18 +198,32 @@ pub async fn upload(
         return Err(forbidden());
     }
     let id = uuid::Uuid::parse_str(&search_id).map_err(|_| forbidden())?;
+    // Read one byte past the limit at most: enough to know the file is too large.
+    let body = axum::body::to_bytes(body, MAX_SELFIE_BYTES + 1)
+        .await
+        .map_err(|_| too_large())?;
     check_selfie_bytes(&body)?;
     let key = upload_key(&id).ok_or_else(forbidden)?;
     state.objects.put(&key, body).await?;
     Ok(Json(UploadResponse { status: SUCCESS }))
 }
 
+fn too_large() -> ApiError {
+    ApiError::new(ErrorCode::FileTooLarge, "the file is larger than 5 MB")
+}
+
+/// A multipart body that broke off, or ran past the body limit (then: too large).
+fn multipart_error(e: axum::extract::multipart::MultipartError) -> ApiError {
+    if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+        too_large()
+    } else {
+        ApiError::new(ErrorCode::MalformedMultipart, e.body_text())
+    }
+}
+
 fn check_selfie_bytes(bytes: &[u8]) -> ApiResult<ImageFormat> {
     if bytes.len() > MAX_SELFIE_BYTES {
-        return Err(ApiError::new(
-            ErrorCode::FileTooLarge,
-            "the file is larger than 5 MB",
-        ));
+        return Err(too_large());
     }
     sniff(bytes)
         .map_err(|_| ApiError::new(ErrorCode::UnsupportedImageType, "use a JPEG or PNG file"))
@@ -280,20 +294,13 @@ pub async fn search_multipart(
     let mut threshold = None;
     let mut max = None;
     let bad = |field: &str| ApiError::field(field, "invalid value");
-    while let Some(field) = form
-        .next_field()
-        .await
-        .map_err(|e| ApiError::new(ErrorCode::MalformedMultipart, e.body_text()))?
-    {
+    while let Some(field) = form.next_field().await.map_err(multipart_error)? {
         let name = field.name().unwrap_or_default().to_owned();
         if name == "file" {
             file = Some(read_limited(field).await?);
             continue;
         }
-        let text = field
-            .text()
-            .await
-            .map_err(|e| ApiError::new(ErrorCode::MalformedMultipart, e.body_text()))?;
+        let text = field.text().await.map_err(multipart_error)?;
         match name.as_str() {
             "event_key" => event_key = Some(text),
             "face_threshold" if !text.is_empty() => {
@@ -313,16 +320,9 @@ pub async fn search_multipart(
 
 async fn read_limited(mut field: axum::extract::multipart::Field<'_>) -> ApiResult<Bytes> {
     let mut buf = Vec::new();
-    while let Some(chunk) = field
-        .chunk()
-        .await
-        .map_err(|e| ApiError::new(ErrorCode::MalformedMultipart, e.body_text()))?
-    {
+    while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
         if buf.len() + chunk.len() > MAX_SELFIE_BYTES {
-            return Err(ApiError::new(
-                ErrorCode::FileTooLarge,
-                "the file is larger than 5 MB",
-            ));
+            return Err(too_large());
         }
         buf.extend_from_slice(&chunk);
     }

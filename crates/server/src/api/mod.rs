@@ -112,7 +112,7 @@ pub fn router(state: AppState) -> Router {
     let shop = shop.layer(DefaultBodyLimit::max(
         facesearch::MAX_SELFIE_BYTES + 64 * 1024,
     ));
-    let signed = signed.layer(DefaultBodyLimit::max(facesearch::MAX_SELFIE_BYTES + 1));
+    let signed = signed.layer(DefaultBodyLimit::disable());
     let (ops, _) = ops_routes().split_for_parts();
     let doc = Arc::new(openapi_json());
     let timeout = state.config.server.request_timeout;
