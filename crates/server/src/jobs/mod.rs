@@ -85,13 +85,26 @@ async fn worker(state: AppState, name: String, mut stop: watch::Receiver<bool>) 
         match claimed {
             Ok(Some(job)) => run_one(&state, &name, job).await,
             Ok(None) => {
-                let _ = tokio::time::timeout(cfg.poll_interval, stop.changed()).await;
+                if stopped_while_waiting(&mut stop, cfg.poll_interval).await {
+                    return;
+                }
             }
             Err(e) => {
                 tracing::warn!(error = %e, "cannot claim a job");
-                let _ = tokio::time::timeout(cfg.poll_interval * 4, stop.changed()).await;
+                if stopped_while_waiting(&mut stop, cfg.poll_interval * 4).await {
+                    return;
+                }
             }
         }
+    }
+}
+
+/// Waits up to `pause` for a stop; a vanished sender counts as one.
+async fn stopped_while_waiting(stop: &mut watch::Receiver<bool>, pause: Duration) -> bool {
+    match tokio::time::timeout(pause, stop.changed()).await {
+        Ok(Err(_)) => true,
+        Ok(Ok(())) => *stop.borrow(),
+        Err(_) => false,
     }
 }
 
