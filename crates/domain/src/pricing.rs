@@ -1,5 +1,6 @@
 //! Photo prices: a photo count split greedily over an event's package tiers (largest tier
-//! first), and the all-photos deal capped at its price.
+//! first), the all-photos deal capped at its price, the 5% payment fee, and the cart
+//! totals the shop shows and an order must match.
 
 use crate::{Money, Package};
 
@@ -40,6 +41,59 @@ pub fn average_price(count: u32, tiers: &[Package], cap: Option<Money>) -> Money
         .satang();
     let n = i64::from(count);
     Money::from_satang((total + n / 2) / n).unwrap_or(Money::ZERO)
+}
+
+/// The payment processing fee, in percent of the price after discount (spec §9).
+pub const PAYMENT_FEE_PERCENT: u32 = 5;
+
+/// What a cart costs. `full` is every photo at the single-photo price; `packages` the
+/// greedy split over the tiers; `amount` what the photos cost after every discount (the
+/// all-photos cap when taken); `fee` 5% of `amount`; `final_payment` what is paid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CartTotals {
+    pub count: u32,
+    pub full: Money,
+    pub packages: Money,
+    pub amount: Money,
+    pub discount: Money,
+    pub fee: Money,
+    pub final_payment: Money,
+}
+
+/// The totals of `count` photos over `tiers`; `deal` is the all-photos cap when the
+/// visitor takes the deal; a free event costs nothing. `None` when the tiers cannot price
+/// the count (no 1-photo tier).
+pub fn cart_totals(
+    count: u32,
+    tiers: &[Package],
+    deal: Option<Money>,
+    free: bool,
+) -> Option<CartTotals> {
+    if free {
+        return Some(CartTotals {
+            count,
+            full: Money::ZERO,
+            packages: Money::ZERO,
+            amount: Money::ZERO,
+            discount: Money::ZERO,
+            fee: Money::ZERO,
+            final_payment: Money::ZERO,
+        });
+    }
+    let single = tiers.iter().find(|t| t.number_of_photo == 1)?.price;
+    let full = single.times(count);
+    let packages = package_price(count, tiers)?;
+    let amount = deal_price(count, tiers, deal)?;
+    let fee = amount.percent(PAYMENT_FEE_PERCENT);
+    Some(CartTotals {
+        count,
+        full,
+        packages,
+        amount,
+        discount: full - amount,
+        fee,
+        final_payment: amount + fee,
+    })
 }
 
 #[cfg(test)]
@@ -84,7 +138,49 @@ mod tests {
         assert_eq!(average_price(0, &t, Some(baht(990))), Money::ZERO);
     }
 
+    #[test]
+    fn cart_totals_add_up() {
+        let t = tiers();
+        let c = cart_totals(7, &t, None, false).unwrap_or_else(|| panic!("priced"));
+        assert_eq!(
+            (c.full, c.packages, c.amount),
+            (baht(420), baht(370), baht(370))
+        );
+        assert_eq!(
+            (c.discount, c.fee, c.final_payment),
+            (
+                baht(50),
+                Money::from_satang(1850).unwrap_or_default(),
+                Money::from_satang(38_850).unwrap_or_default()
+            )
+        );
+        let deal = cart_totals(37, &t, Some(baht(990)), false).unwrap_or_else(|| panic!("priced"));
+        assert_eq!(
+            (deal.packages, deal.amount, deal.discount),
+            (baht(1_620), baht(990), baht(37 * 60 - 990))
+        );
+        let free = cart_totals(3, &t, None, true).unwrap_or_else(|| panic!("priced"));
+        assert_eq!(free.final_payment, Money::ZERO);
+        assert_eq!(
+            cart_totals(3, &t[1..], None, false),
+            None,
+            "no single-photo tier"
+        );
+    }
+
     proptest! {
+        #[test]
+        fn totals_hold_together(count in 0u32..500, cap in proptest::option::of(1i64..200_000)) {
+            let t = tiers();
+            let cap = cap.map(|c| Money::from_satang(c * 100).unwrap_or_default());
+            let c = cart_totals(count, &t, cap, false).unwrap_or_else(|| panic!("priced"));
+            prop_assert!(c.amount <= c.packages && c.packages <= c.full);
+            prop_assert_eq!(c.full, c.amount + c.discount);
+            prop_assert_eq!(c.final_payment, c.amount + c.fee);
+            prop_assert_eq!(c.fee.satang(), (c.amount.satang() * 5 + 50) / 100);
+            if let Some(cap) = cap { prop_assert!(c.amount <= cap); }
+        }
+
         #[test]
         fn never_above_single_photo_prices_nor_the_cap(count in 0u32..500, cap in 1i64..200_000) {
             let t = tiers();

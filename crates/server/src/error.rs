@@ -41,6 +41,10 @@ error_codes! {
     UnreadableImage      => UNPROCESSABLE_ENTITY,   "unreadable_image";
     ImageTooManyPixels   => UNPROCESSABLE_ENTITY,   "image_too_many_pixels";
     MalformedMultipart   => BAD_REQUEST,            "malformed_multipart";
+    ImageNotFound        => NOT_FOUND,              "image_not_found";
+    MixedEvents          => UNPROCESSABLE_ENTITY,   "mixed_events";
+    DealNotAvailable     => CONFLICT,               "deal_not_available";
+    WholesaleNotAvailable => CONFLICT,              "wholesale_not_available";
     NotFound             => NOT_FOUND,              "not_found";
     MethodNotAllowed     => METHOD_NOT_ALLOWED,     "method_not_allowed";
     PayloadTooLarge      => PAYLOAD_TOO_LARGE,      "payload_too_large";

@@ -332,3 +332,26 @@ impl PhotoProgress {
 fn parse_state(raw: &str) -> Result<PhotoState> {
     PhotoState::parse(raw).ok_or_else(|| crate::StoreError::Corrupt(format!("photo state {raw}")))
 }
+
+impl Store {
+    /// The event of each shown (ready, not hidden) photo among `ids`; ids missing from the
+    /// answer are unknown, hidden or not ready.
+    pub async fn shown_photo_events(&self, ids: &[i64]) -> Result<Vec<(i64, i64)>> {
+        let mut out = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let sql = format!(
+                "SELECT id, event_id FROM photos WHERE state = 'ready' AND NOT hidden AND id IN ({})",
+                crate::placeholders(1, chunk.len())
+            );
+            let rows: Vec<(i64, i64)> = on_pool!(self, pool => {
+                let mut q = sqlx::query_as(AssertSqlSafe(sql.clone()));
+                for id in chunk {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(pool).await
+            })?;
+            out.extend(rows);
+        }
+        Ok(out)
+    }
+}

@@ -2,6 +2,7 @@
 //! public media, and the OpenAPI document generated from the handlers themselves.
 
 pub mod auth;
+pub mod cart;
 pub mod catalogue;
 pub mod extract;
 pub mod facesearch;
@@ -38,6 +39,7 @@ use crate::state::AppState;
     tags(
         (name = "catalogue", description = "Events, banners and highlight photos"),
         (name = "face search", description = "Find an event's photos of a person by a selfie"),
+        (name = "cart", description = "Prices computed by the server"),
         (name = "operations", description = "Health, readiness and metrics"),
     )
 )]
@@ -69,6 +71,7 @@ fn shop_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(facesearch::sign))
         .routes(routes!(facesearch::search))
         .routes(routes!(facesearch::search_multipart))
+        .routes(routes!(cart::quote))
 }
 
 /// Calls authorised by their own signature instead of the client token.

@@ -219,3 +219,49 @@ pub fn photo(name: &str) -> Vec<u8> {
     let path = models_dir().join("photos").join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (run make models)", path.display()))
 }
+
+/// `n` photos of an event, ready at once (no files, no faces): for tests of carts and
+/// orders, which only need photos to exist.
+pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> {
+    let key = raceshot_domain::EventKey::parse(event_key).unwrap_or_else(|e| panic!("{e}"));
+    let event = app
+        .store
+        .event_by_key(&key)
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("no event {event_key}"));
+    let mut ids = Vec::with_capacity(n);
+    for i in 0..n {
+        let photo = raceshot_store::photos::NewPhoto {
+            event_id: event.id,
+            content_hash: format!("{event_key}-{i}-{}", uuid::Uuid::new_v4()),
+            original_file_name: format!("IMG_{i:04}.jpg"),
+            storage_name: format!("test{i:04}.jpg"),
+            photographer_id: 7,
+        };
+        // Nobody works this queue: the photos are made ready right here.
+        let job = |id: i64| raceshot_store::jobs::NewJob {
+            queue: "test-unworked".into(),
+            kind: "none".into(),
+            payload: serde_json::json!({ "photo_id": id }),
+            dedupe_key: None,
+            max_attempts: 1,
+            run_at: now(),
+        };
+        let added = app
+            .store
+            .add_photo(&photo, job, now())
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let raceshot_store::photos::Added::New(id) = added else {
+            panic!("photo existed")
+        };
+        app.store
+            .save_photo_faces(id, event.id, (6000, 4000), &[], now())
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        ids.push(id);
+    }
+    ids
+}

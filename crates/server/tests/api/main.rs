@@ -6,6 +6,7 @@
 
 mod helpers;
 
+mod cart;
 mod catalogue;
 mod cli;
 mod contract;
