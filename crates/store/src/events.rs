@@ -7,7 +7,7 @@ use raceshot_domain::{EventKey, Money};
 
 use sqlx::AssertSqlSafe;
 
-use crate::macros::{in_tx, on_pool};
+use crate::macros::{in_tx, on_pool, rows_with_ids};
 use crate::{Result, Store, StoreError, from_millis, millis};
 
 /// An event as stored, with the operator-side state the spec's fields do not carry.
@@ -308,21 +308,9 @@ impl Store {
     }
 
     async fn packages_of(&self, event_ids: &[i64]) -> Result<Vec<PackageRow>> {
-        if event_ids.is_empty() {
-            return Ok(Vec::new());
-        }
-        let sql = format!(
+        Ok(rows_with_ids!(self, event_ids, [], |list| format!(
             "SELECT event_id, kind, name, name_en, number_of_photo, price FROM event_packages \
-             WHERE event_id IN ({}) ORDER BY event_id, kind, position",
-            crate::placeholders(1, event_ids.len())
-        );
-        let rows = on_pool!(self, pool => {
-            let mut q = sqlx::query_as(AssertSqlSafe(sql.clone()));
-            for id in event_ids {
-                q = q.bind(*id);
-            }
-            q.fetch_all(pool).await
-        })?;
-        Ok(rows)
+             WHERE event_id IN ({list}) ORDER BY event_id, kind, position"
+        )))
     }
 }

@@ -1,4 +1,4 @@
-//! The two macros that let one query text serve both SQL backends.
+//! The macros that let one query text serve both SQL backends.
 
 /// Runs `$body` with `$pool` bound to the store's pool, compiled once per backend.
 macro_rules! on_pool {
@@ -33,5 +33,29 @@ macro_rules! in_tx {
     };
 }
 
+/// The rows of a query with an `IN (…)` list of ids, 500 ids a query. `|list| sql` builds
+/// the statement around the list's placeholders, which follow the leading binds `[…]`.
+macro_rules! rows_with_ids {
+    ($store:expr, $ids:expr, [$($lead:expr),*], |$list:ident| $sql:expr) => {{
+        let mut out = Vec::with_capacity($ids.len());
+        for chunk in $ids.chunks(500) {
+            let leading: usize = 0 $(+ { let _ = &$lead; 1 })*;
+            let $list = $crate::placeholders(leading + 1, chunk.len());
+            let sql: String = $sql;
+            let mut rows: Vec<_> = $crate::macros::on_pool!($store, pool => {
+                let mut q = sqlx::query_as(sqlx::AssertSqlSafe(sql.clone()));
+                $(q = q.bind($lead);)*
+                for id in chunk {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(pool).await
+            })?;
+            out.append(&mut rows);
+        }
+        out
+    }};
+}
+
 pub(crate) use in_tx;
 pub(crate) use on_pool;
+pub(crate) use rows_with_ids;

@@ -6,7 +6,7 @@ use raceshot_domain::EventKey;
 use sqlx::AssertSqlSafe;
 
 use crate::jobs::insert_job;
-use crate::macros::{in_tx, on_pool};
+use crate::macros::{in_tx, on_pool, rows_with_ids};
 use crate::{Result, Store, millis};
 
 /// A photo as the shop shows it; `storage_name` names its objects under the event's key.
@@ -251,49 +251,29 @@ impl Store {
 
     /// The shown (ready, not hidden) photos among `ids`, in no particular order.
     pub async fn shown_photos(&self, event_id: i64, ids: &[i64]) -> Result<Vec<Photo>> {
-        let mut out = Vec::with_capacity(ids.len());
-        for chunk in ids.chunks(500) {
-            let sql = format!(
-                "SELECT {PHOTO_COLUMNS} FROM photos p JOIN events e ON e.id = p.event_id \
-                 WHERE p.event_id = $1 AND p.state = 'ready' AND NOT p.hidden AND p.id IN ({})",
-                crate::placeholders(2, chunk.len())
-            );
-            let rows: Vec<Photo> = on_pool!(self, pool => {
-                let mut q = sqlx::query_as(AssertSqlSafe(sql.clone())).bind(event_id);
-                for id in chunk {
-                    q = q.bind(*id);
-                }
-                q.fetch_all(pool).await
-            })?;
-            out.extend(rows);
-        }
-        Ok(out)
+        Ok(rows_with_ids!(self, ids, [event_id], |list| format!(
+            "SELECT {PHOTO_COLUMNS} FROM photos p JOIN events e ON e.id = p.event_id \
+             WHERE p.event_id = $1 AND p.state = 'ready' AND NOT p.hidden AND p.id IN ({list})"
+        )))
     }
 
     /// How many of `ids` are in each state; failed ones come with their file name and reason.
     pub async fn photo_progress(&self, ids: &[i64]) -> Result<PhotoProgress> {
         let mut progress = PhotoProgress::default();
-        for chunk in ids.chunks(500) {
-            let sql = format!(
-                "SELECT id, original_file_name, state, failure_reason FROM photos WHERE id IN ({})",
-                crate::placeholders(1, chunk.len())
-            );
-            let rows: Vec<(i64, String, String, Option<String>)> = on_pool!(self, pool => {
-                let mut q = sqlx::query_as(AssertSqlSafe(sql.clone()));
-                for id in chunk {
-                    q = q.bind(*id);
-                }
-                q.fetch_all(pool).await
-            })?;
-            for (id, name, state, reason) in rows {
-                match parse_state(&state)? {
-                    PhotoState::Queued => progress.queued += 1,
-                    PhotoState::Processing => progress.processing += 1,
-                    PhotoState::Ready => progress.ready += 1,
-                    PhotoState::Failed => {
-                        progress.failed.push((id, name, reason.unwrap_or_default()))
-                    }
-                }
+        let rows: Vec<(i64, String, String, Option<String>)> = rows_with_ids!(
+            self,
+            ids,
+            [],
+            |list| format!(
+                "SELECT id, original_file_name, state, failure_reason FROM photos WHERE id IN ({list})"
+            )
+        );
+        for (id, name, state, reason) in rows {
+            match parse_state(&state)? {
+                PhotoState::Queued => progress.queued += 1,
+                PhotoState::Processing => progress.processing += 1,
+                PhotoState::Ready => progress.ready += 1,
+                PhotoState::Failed => progress.failed.push((id, name, reason.unwrap_or_default())),
             }
         }
         Ok(progress)
@@ -337,21 +317,8 @@ impl Store {
     /// The event of each shown (ready, not hidden) photo among `ids`; ids missing from the
     /// answer are unknown, hidden or not ready.
     pub async fn shown_photo_events(&self, ids: &[i64]) -> Result<Vec<(i64, i64)>> {
-        let mut out = Vec::with_capacity(ids.len());
-        for chunk in ids.chunks(500) {
-            let sql = format!(
-                "SELECT id, event_id FROM photos WHERE state = 'ready' AND NOT hidden AND id IN ({})",
-                crate::placeholders(1, chunk.len())
-            );
-            let rows: Vec<(i64, i64)> = on_pool!(self, pool => {
-                let mut q = sqlx::query_as(AssertSqlSafe(sql.clone()));
-                for id in chunk {
-                    q = q.bind(*id);
-                }
-                q.fetch_all(pool).await
-            })?;
-            out.extend(rows);
-        }
-        Ok(out)
+        Ok(rows_with_ids!(self, ids, [], |list| format!(
+            "SELECT id, event_id FROM photos WHERE state = 'ready' AND NOT hidden AND id IN ({list})"
+        )))
     }
 }
