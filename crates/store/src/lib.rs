@@ -11,6 +11,7 @@ mod macros;
 use macros::on_pool;
 
 pub mod audit;
+pub mod cart_logs;
 pub mod error;
 pub mod events;
 pub mod jobs;

@@ -46,6 +46,7 @@ contract!(
     audit_entries_page_newest_first,
     migrations_are_idempotent,
     unknown_photos_have_no_event,
+    cart_logs_round_trip,
 );
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -443,4 +444,25 @@ fn backends_are_chosen_by_url() {
         Some(Backend::Postgres)
     );
     assert!(Backend::of_url("mysql://h/db").is_err());
+}
+
+async fn cart_logs_round_trip(store: Store) {
+    for (i, service) in ["cart", "cart-wholesale"].into_iter().enumerate() {
+        let log = raceshot_store::cart_logs::CartLog {
+            at: now(),
+            service: service.into(),
+            event_key: "bkk".into(),
+            cart_count: i as i64 + 1,
+            image_id: format!("{i}"),
+            list: "1,2".into(),
+        };
+        store.add_cart_log(&log).await.unwrap();
+    }
+    let logs = store.cart_logs("bkk", 10).await.unwrap();
+    assert_eq!(
+        logs.iter().map(|l| l.service.as_str()).collect::<Vec<_>>(),
+        ["cart-wholesale", "cart"]
+    );
+    assert_eq!(logs[0].at, now());
+    assert!(store.cart_logs("other", 10).await.unwrap().is_empty());
 }

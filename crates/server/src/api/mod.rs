@@ -6,6 +6,7 @@ pub mod cart;
 pub mod catalogue;
 pub mod extract;
 pub mod facesearch;
+pub mod logs;
 pub mod media;
 pub mod ops;
 
@@ -72,6 +73,7 @@ fn shop_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(facesearch::search))
         .routes(routes!(facesearch::search_multipart))
         .routes(routes!(cart::quote))
+        .routes(routes!(logs::cart_log))
 }
 
 /// Calls authorised by their own signature instead of the client token.

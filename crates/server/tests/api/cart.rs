@@ -161,3 +161,56 @@ async fn deals_and_free_events() {
         (json!(3), json!(0.0))
     );
 }
+
+#[tokio::test]
+async fn cart_analytics_are_kept() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("race"))
+        .spawn()
+        .await;
+    let entry = json!({"service": "cart", "cart_count": 2, "image_id": 17, "list": "17,18", "event_key": "race"});
+    assert_eq!(
+        json(app.post("/v1/logs/", &entry).await).await,
+        json!({"status": "success"})
+    );
+    let wholesale = json!({"service": "cart-wholesale", "cart_count": 1, "image_id": "9", "list": "9", "event_key": "race"});
+    assert_eq!(app.post("/v1/logs/", &wholesale).await.status(), 200);
+    let kept = app.store.cart_logs("race", 10).await.unwrap_or_default();
+    let got: Vec<(&str, i64, &str, &str)> = kept
+        .iter()
+        .map(|l| {
+            (
+                l.service.as_str(),
+                l.cart_count,
+                l.image_id.as_str(),
+                l.list.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![("cart-wholesale", 1, "9", "9"), ("cart", 2, "17", "17,18")]
+    );
+
+    for (field, bad) in [
+        (
+            "service",
+            json!({"service": "basket", "cart_count": 1, "event_key": "race"}),
+        ),
+        (
+            "list",
+            json!({"service": "cart", "cart_count": 1, "list": "1;DROP", "event_key": "race"}),
+        ),
+        (
+            "event_key",
+            json!({"service": "cart", "cart_count": 1, "event_key": "../x"}),
+        ),
+        (
+            "cart_count",
+            json!({"service": "cart", "cart_count": -1, "event_key": "race"}),
+        ),
+    ] {
+        let body = assert_error(app.post("/v1/logs/", &bad).await, 422, "invalid_field").await;
+        assert_eq!(body["field"], field, "{bad}");
+    }
+}
