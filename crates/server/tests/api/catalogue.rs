@@ -393,3 +393,30 @@ async fn bad_payloads_get_stable_codes() {
     )
     .await;
 }
+
+/// Events written by another process (an import, another replica) show once the
+/// catalogue's snapshot is older than its TTL.
+#[tokio::test]
+async fn the_catalogue_picks_up_other_writers_within_its_ttl() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_env("RACESHOT__SERVER__CATALOGUE_TTL_MS", "200")
+        .spawn()
+        .await;
+    assert_error(app.get("/v1/events/late").await, 404, "event_not_found").await;
+    let spec = event("late").validate().unwrap();
+    app.store
+        .write_events(&[spec], crate::helpers::now())
+        .await
+        .unwrap();
+    let mut seen = false;
+    for _ in 0..30 {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        if app.get("/v1/events/late").await.status() == 200 {
+            seen = true;
+            break;
+        }
+    }
+    assert!(seen, "the new event never showed");
+    let count = json(app.post("/v1/events/pagination-count", &json!({})).await).await;
+    assert_eq!(count["body"][0]["event_count"], 1);
+}

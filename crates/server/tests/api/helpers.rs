@@ -53,6 +53,7 @@ pub struct TestApp {
 pub struct TestAppBuilder {
     backend: Backend,
     events: Vec<EventInput>,
+    env: Vec<(String, String)>,
 }
 
 impl TestApp {
@@ -60,6 +61,7 @@ impl TestApp {
         TestAppBuilder {
             backend,
             events: Vec::new(),
+            env: Vec::new(),
         }
     }
 
@@ -111,6 +113,12 @@ impl TestAppBuilder {
         self
     }
 
+    /// A configuration setting of this app, as its `RACESHOT__…` variable.
+    pub fn with_env(mut self, key: &str, value: &str) -> Self {
+        self.env.push((key.to_owned(), value.to_owned()));
+        self
+    }
+
     pub async fn spawn(self) -> TestApp {
         let db = TestDatabase::new(self.backend).await;
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -126,8 +134,11 @@ impl TestAppBuilder {
             ),
             ("RACESHOT__JOBS__POLL_INTERVAL_MS", "50".to_owned()),
         ];
-        let config = Config::from_sources(None, env.map(|(k, v)| (k.to_owned(), v)))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let env = env
+            .map(|(k, v)| (k.to_owned(), v))
+            .into_iter()
+            .chain(self.env);
+        let config = Config::from_sources(None, env).unwrap_or_else(|e| panic!("{e}"));
         let app = Application::build(config, Clock::Fixed(now()), true)
             .await
             .unwrap_or_else(|e| panic!("build: {e:#}"));
