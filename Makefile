@@ -21,7 +21,7 @@ models:
 
 ## test: formatting, clippy -D warnings and every test on SQLite and PostgreSQL
 test: models lint
-	$(CARGO) test --workspace --locked
+	RACESHOT_TEST_S3_SERVER="$$(scripts/test-tools.sh)" $(CARGO) test --workspace --locked
 
 lint:
 	$(CARGO) fmt --all -- --check

@@ -122,3 +122,73 @@ impl Store {
         Ok(())
     }
 }
+
+/// An S3-compatible server (moto) of this test's own, on a free loopback port, with one
+/// empty bucket; stopped when dropped. `RACESHOT_TEST_S3_SERVER` names the `moto_server`
+/// program (`scripts/test-tools.sh` installs it and prints its path; `make test` sets it).
+pub struct S3TestServer {
+    child: std::process::Child,
+    pub endpoint: String,
+    pub bucket: String,
+}
+
+impl S3TestServer {
+    pub async fn start() -> Self {
+        let program = std::env::var("RACESHOT_TEST_S3_SERVER").unwrap_or_else(|_| {
+            let home = std::env::var("HOME").unwrap_or_default();
+            format!("{home}/.cache/raceshot/test-venv/bin/moto_server")
+        });
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .unwrap_or_else(|e| panic!("free port: {e}"));
+        let child = std::process::Command::new(&program)
+            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {program} ({e}); run scripts/test-tools.sh"));
+        let server = Self {
+            child,
+            endpoint: format!("http://127.0.0.1:{port}"),
+            bucket: "photos".to_owned(),
+        };
+        // Creating the bucket doubles as the readiness probe: moto answers once it is up.
+        let request = format!(
+            "PUT /{} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            server.bucket
+        );
+        for _ in 0..150 {
+            if let Ok(mut stream) = tokio::net::TcpStream::connect(("127.0.0.1", port)).await {
+                use tokio::io::{AsyncReadExt, AsyncWriteExt};
+                let mut answer = Vec::new();
+                if stream.write_all(request.as_bytes()).await.is_ok()
+                    && stream.read_to_end(&mut answer).await.is_ok()
+                    && answer.starts_with(b"HTTP/1.1 200")
+                {
+                    return server;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("the S3 test server did not come up on port {port}");
+    }
+
+    pub fn settings(&self) -> crate::StorageSettings {
+        crate::StorageSettings::S3 {
+            endpoint: Some(self.endpoint.clone()),
+            bucket: self.bucket.clone(),
+            region: "us-east-1".to_owned(),
+            access_key_id: Some("test-key".to_owned()),
+            secret_access_key: Some("test-secret".to_owned()),
+            path_style: true,
+        }
+    }
+}
+
+impl Drop for S3TestServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

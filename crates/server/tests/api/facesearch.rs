@@ -409,3 +409,50 @@ async fn the_demo_finds_player_13_and_only_him() {
     .await;
     assert_eq!(highlight["body"].as_array().map(Vec::len), Some(6));
 }
+
+/// With S3 storage the selfie goes straight to the bucket through a presigned address, the
+/// photos' files live there too, and nothing of the selfie remains after the search.
+#[tokio::test]
+async fn search_with_s3_storage_and_presigned_uploads() {
+    let s3 = raceshot_store::testing::S3TestServer::start().await;
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("race"))
+        .with_env("RACESHOT__STORAGE__BUCKET", &s3.bucket)
+        .with_env("RACESHOT__STORAGE__ENDPOINT", &s3.endpoint)
+        .with_env("RACESHOT__STORAGE__PATH_STYLE", "true")
+        .with_env("RACESHOT__STORAGE__ACCESS_KEY_ID", "test-key")
+        .with_env("RACESHOT__STORAGE__SECRET_ACCESS_KEY", "test-secret")
+        .spawn()
+        .await;
+    let report = ingest_files(&app, &[("players.jpg", photo("players.jpg"))]).await;
+    assert_eq!(report.ready, 1, "{:?}", report.failed);
+    assert_eq!(
+        app.state.objects.list("race/preview").await.unwrap().len(),
+        1
+    );
+
+    let signed = json(
+        app.post(
+            "/v2/facesearch/sign",
+            &json!({"event_key": "race", "file_type": "image/jpeg"}),
+        )
+        .await,
+    )
+    .await;
+    let url = signed["url"].as_str().unwrap();
+    assert!(
+        url.starts_with(&s3.endpoint) && url.contains("X-Amz-Signature="),
+        "{url}"
+    );
+    let body = json(search(&app, photo("yaoming.jpg"), json!({})).await).await;
+    assert_eq!(body["image_length"], 1, "{body}");
+    assert_eq!(body["images"][0]["original_file_name"], "players.jpg");
+    assert!(
+        app.state
+            .objects
+            .list("_shop/selfies")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
