@@ -25,6 +25,15 @@ pub struct Config {
     pub log: LogConfig,
     pub faces: FaceEngineConfig,
     pub jobs: JobsConfig,
+    pub search: SearchConfig,
+}
+
+#[derive(Debug, Clone)]
+pub struct SearchConfig {
+    /// Selfies analysed at once; more wait.
+    pub max_concurrent: usize,
+    /// Searches allowed to wait for a slot; past that the answer is 503 `busy`.
+    pub max_waiting: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -190,6 +199,13 @@ impl Config {
         if jobs.max_attempts == 0 {
             s.problem("jobs.max_attempts", "must be at least 1");
         }
+        let search = SearchConfig {
+            max_concurrent: s.or("search.max_concurrent", cores),
+            max_waiting: s.or("search.max_waiting", 64),
+        };
+        if search.max_concurrent == 0 {
+            s.problem("search.max_concurrent", "must be at least 1");
+        }
 
         s.finish()?;
         Ok(Config {
@@ -214,6 +230,7 @@ impl Config {
             log: LogConfig { format, filter },
             faces,
             jobs,
+            search,
         })
     }
 

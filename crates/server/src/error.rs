@@ -51,6 +51,7 @@ error_codes! {
     UnsupportedMediaType => UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type";
     Timeout              => REQUEST_TIMEOUT,        "timeout";
     Unavailable          => SERVICE_UNAVAILABLE,    "unavailable";
+    Busy                 => SERVICE_UNAVAILABLE,    "busy";
     Internal             => INTERNAL_SERVER_ERROR,  "internal";
 }
 
@@ -75,6 +76,8 @@ pub struct ApiError {
     message: String,
     field: Option<String>,
     source: Option<anyhow::Error>,
+    /// Seconds after which the client may try again (`Retry-After`).
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -84,6 +87,7 @@ impl ApiError {
             message: message.into(),
             field: None,
             source: None,
+            retry_after: None,
         }
     }
 
@@ -99,6 +103,14 @@ impl ApiError {
         Self {
             source: Some(source.into()),
             ..Self::new(ErrorCode::Internal, "internal error")
+        }
+    }
+
+    /// The server is at capacity: try again after `seconds`.
+    pub fn busy(seconds: u64) -> Self {
+        Self {
+            retry_after: Some(seconds),
+            ..Self::new(ErrorCode::Busy, "too many searches at once; try again")
         }
     }
 
@@ -136,7 +148,13 @@ impl IntoResponse for ApiError {
             message: self.message,
             field: self.field,
         };
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 

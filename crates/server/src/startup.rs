@@ -18,6 +18,7 @@ use tokio::sync::watch;
 use crate::catalogue::Catalogue;
 use crate::config::Config;
 use crate::face_index::FaceIndexes;
+use crate::search_slots::SearchSlots;
 use crate::state::{AppState, Clock, Inner};
 use crate::{api, jobs};
 
@@ -65,6 +66,7 @@ pub async fn load_state(
         .unwrap_or_else(|| format!("{public_url}/media"));
     let indexes = FaceIndexes::new(store.clone(), engine.embedding_dim());
     let catalogue = Catalogue::new(store.clone(), config.server.catalogue_ttl);
+    let search_slots = SearchSlots::new(config.search.max_concurrent, config.search.max_waiting);
     Ok(AppState::new(Inner {
         store,
         objects,
@@ -76,6 +78,7 @@ pub async fn load_state(
         engine: Arc::new(engine),
         indexes,
         catalogue,
+        search_slots,
         signing_key,
     }))
 }

@@ -10,6 +10,7 @@ use raceshot_store::{Objects, Store};
 use crate::catalogue::Catalogue;
 use crate::config::Config;
 use crate::face_index::FaceIndexes;
+use crate::search_slots::SearchSlots;
 
 /// The time source; tests fix it so that derived sale fields are exact.
 #[derive(Debug, Clone, Copy, Default)]
@@ -44,6 +45,7 @@ pub struct Inner {
     pub engine: Arc<FaceEngine>,
     pub indexes: FaceIndexes,
     pub catalogue: Catalogue,
+    pub search_slots: SearchSlots,
     /// Key of the HMAC signatures on upload addresses, shared by replicas via the store.
     pub signing_key: Vec<u8>,
 }

@@ -234,7 +234,7 @@ fn check_selfie_bytes(bytes: &[u8]) -> ApiResult<ImageFormat> {
     request_body = SearchRequest,
     responses((status = 200, body = SearchResponse), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
-        (status = 422, body = ErrorBody)),
+        (status = 422, body = ErrorBody), (status = 503, body = ErrorBody)),
     security(("client_token" = [])))]
 pub async fn search(
     State(state): State<AppState>,
@@ -283,7 +283,8 @@ pub async fn search(
 #[utoipa::path(post, path = "/v1/facesearch", tag = "face search",
     request_body(content_type = "multipart/form-data", content = Object),
     responses((status = 200, body = SearchResponse), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)),
+        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
+        (status = 503, body = ErrorBody)),
     security(("client_token" = [])))]
 pub async fn search_multipart(
     State(state): State<AppState>,
@@ -338,6 +339,7 @@ async fn find(
     max: Option<u32>,
 ) -> ApiResult<SearchResponse> {
     check_selfie_bytes(&bytes)?;
+    let _slot = state.search_slots.acquire().await?;
     let info = probe(&bytes)
         .map_err(|_| ApiError::new(ErrorCode::UnreadableImage, "the image cannot be read"))?;
     if info.pixels() > MAX_SELFIE_PIXELS {

@@ -456,3 +456,41 @@ async fn search_with_s3_storage_and_presigned_uploads() {
             .is_empty()
     );
 }
+
+/// Past its concurrency and queue, face search answers 503 `busy` with `Retry-After`
+/// instead of piling up work; the searches it admits still answer.
+#[tokio::test]
+async fn a_rush_of_searches_is_bounded() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("race"))
+        .with_env("RACESHOT__SEARCH__MAX_CONCURRENT", "1")
+        .with_env("RACESHOT__SEARCH__MAX_WAITING", "0")
+        .spawn()
+        .await;
+    let rush = (0..6).map(|_| search_v1(&app, "race", photo("yaoming.jpg")));
+    let answers = futures::future::join_all(rush).await;
+    let (mut ok, mut busy) = (0, 0);
+    for resp in answers {
+        match resp.status().as_u16() {
+            200 => ok += 1,
+            503 => {
+                assert_eq!(
+                    resp.headers()
+                        .get("retry-after")
+                        .and_then(|v| v.to_str().ok()),
+                    Some("1")
+                );
+                let body = json(resp).await;
+                assert_eq!(body["code"], "busy");
+                busy += 1;
+            }
+            other => panic!("unexpected status {other}"),
+        }
+    }
+    assert!(ok >= 1 && busy >= 1, "{ok} answered, {busy} refused");
+    // Once the rush is over, searches are admitted again.
+    assert_eq!(
+        search_v1(&app, "race", photo("yaoming.jpg")).await.status(),
+        200
+    );
+}
