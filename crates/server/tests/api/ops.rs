@@ -115,3 +115,44 @@ async fn shutdown_lets_the_server_stop() {
         "nothing listens any more"
     );
 }
+
+#[tokio::test]
+async fn answers_carry_security_headers() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("demo"))
+        .spawn()
+        .await;
+    for resp in [
+        app.get("/v1/events/demo").await,
+        app.get("/v1/events/nope").await,
+    ] {
+        let h = resp.headers();
+        let get = |name: &str| h.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        assert_eq!(get("x-content-type-options").as_deref(), Some("nosniff"));
+        assert_eq!(get("x-frame-options").as_deref(), Some("DENY"));
+        assert!(
+            get("content-security-policy").is_some_and(|c| c.contains("frame-ancestors 'none'"))
+        );
+        assert_eq!(
+            get("referrer-policy").as_deref(),
+            Some("strict-origin-when-cross-origin")
+        );
+        // Served over plain http here: no HSTS.
+        assert_eq!(get("strict-transport-security"), None);
+    }
+    let https = TestApp::builder(Backend::Sqlite)
+        .with_env("RACESHOT__SERVER__PUBLIC_URL", "https://shop.example")
+        .spawn()
+        .await;
+    let resp = https
+        .client
+        .get(https.url("/healthz"))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let hsts = resp
+        .headers()
+        .get("strict-transport-security")
+        .and_then(|v| v.to_str().ok());
+    assert_eq!(hsts, Some("max-age=31536000; includeSubDomains"));
+}
