@@ -53,6 +53,8 @@ async fn main() -> Result<()> {
         ("RACESHOT__DATA_DIR", dir.path().display().to_string()),
         ("RACESHOT__FACES__MODELS_DIR", models.display().to_string()),
         ("RACESHOT__LOG__FILTER", "warn".to_owned()),
+        // One client makes every search here.
+        ("RACESHOT__SEARCH__PER_CLIENT_PER_MINUTE", "0".to_owned()),
     ];
     let config = Config::from_sources(None, env.map(|(k, v)| (k.to_owned(), v)))?;
     let app = Application::build(config, Clock::System, true).await?;

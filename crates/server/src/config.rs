@@ -34,6 +34,8 @@ pub struct SearchConfig {
     pub max_concurrent: usize,
     /// Searches allowed to wait for a slot; past that the answer is 503 `busy`.
     pub max_waiting: usize,
+    /// Face searches one client address may make per minute (0: no limit).
+    pub per_client_per_minute: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -58,6 +60,8 @@ pub struct ServerConfig {
     pub shutdown_grace: Duration,
     /// How stale the in-memory catalogue may get before it is reloaded.
     pub catalogue_ttl: Duration,
+    /// Proxies whose `X-Forwarded-For` is believed when finding a client's address.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 #[derive(Debug, Clone)]
@@ -155,6 +159,17 @@ impl Config {
         let request_timeout = Duration::from_secs(s.or("server.request_timeout_secs", 30u64));
         let shutdown_grace = Duration::from_secs(s.or("server.shutdown_grace_secs", 20u64));
         let catalogue_ttl = Duration::from_millis(s.or("server.catalogue_ttl_ms", 1000u64));
+        let proxies: String = s.or("server.trusted_proxies", String::new());
+        let mut trusted_proxies = Vec::new();
+        for p in proxies.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match p.parse() {
+                Ok(ip) => trusted_proxies.push(ip),
+                Err(_) => s.problem(
+                    "server.trusted_proxies",
+                    format!("'{p}' is not an IP address"),
+                ),
+            }
+        }
 
         let default_db = format!("sqlite://{}", data_dir.join("raceshot.db").display());
         let db_url: String = s.or("database.url", default_db);
@@ -202,6 +217,7 @@ impl Config {
         let search = SearchConfig {
             max_concurrent: s.or("search.max_concurrent", cores),
             max_waiting: s.or("search.max_waiting", 64),
+            per_client_per_minute: s.or("search.per_client_per_minute", 60),
         };
         if search.max_concurrent == 0 {
             s.problem("search.max_concurrent", "must be at least 1");
@@ -216,6 +232,7 @@ impl Config {
                 request_timeout,
                 shutdown_grace,
                 catalogue_ttl,
+                trusted_proxies,
             },
             database: DatabaseConfig {
                 url: db_url,

@@ -52,6 +52,7 @@ error_codes! {
     Timeout              => REQUEST_TIMEOUT,        "timeout";
     Unavailable          => SERVICE_UNAVAILABLE,    "unavailable";
     Busy                 => SERVICE_UNAVAILABLE,    "busy";
+    RateLimited          => TOO_MANY_REQUESTS,      "rate_limited";
     Internal             => INTERNAL_SERVER_ERROR,  "internal";
 }
 
@@ -108,10 +109,13 @@ impl ApiError {
 
     /// The server is at capacity: try again after `seconds`.
     pub fn busy(seconds: u64) -> Self {
-        Self {
-            retry_after: Some(seconds),
-            ..Self::new(ErrorCode::Busy, "too many searches at once; try again")
-        }
+        Self::new(ErrorCode::Busy, "too many searches at once; try again").retry_after(seconds)
+    }
+
+    /// Tells the client when to try again (`Retry-After`).
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds);
+        self
     }
 
     pub fn code(&self) -> ErrorCode {

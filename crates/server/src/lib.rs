@@ -9,6 +9,7 @@ pub mod error;
 pub mod face_index;
 pub mod imaging;
 pub mod jobs;
+pub mod rate_limit;
 pub mod search_slots;
 pub mod startup;
 pub mod state;

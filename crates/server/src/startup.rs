@@ -18,6 +18,7 @@ use tokio::sync::watch;
 use crate::catalogue::Catalogue;
 use crate::config::Config;
 use crate::face_index::FaceIndexes;
+use crate::rate_limit::RateLimiter;
 use crate::search_slots::SearchSlots;
 use crate::state::{AppState, Clock, Inner};
 use crate::{api, jobs};
@@ -67,6 +68,7 @@ pub async fn load_state(
     let indexes = FaceIndexes::new(store.clone(), engine.embedding_dim());
     let catalogue = Catalogue::new(store.clone(), config.server.catalogue_ttl);
     let search_slots = SearchSlots::new(config.search.max_concurrent, config.search.max_waiting);
+    let search_limiter = RateLimiter::new(config.search.per_client_per_minute);
     Ok(AppState::new(Inner {
         store,
         objects,
@@ -79,6 +81,7 @@ pub async fn load_state(
         indexes,
         catalogue,
         search_slots,
+        search_limiter,
         signing_key,
     }))
 }

@@ -10,6 +10,7 @@ use raceshot_store::{Objects, Store};
 use crate::catalogue::Catalogue;
 use crate::config::Config;
 use crate::face_index::FaceIndexes;
+use crate::rate_limit::RateLimiter;
 use crate::search_slots::SearchSlots;
 
 /// The time source; tests fix it so that derived sale fields are exact.
@@ -46,6 +47,8 @@ pub struct Inner {
     pub indexes: FaceIndexes,
     pub catalogue: Catalogue,
     pub search_slots: SearchSlots,
+    /// Face searches per client address.
+    pub search_limiter: RateLimiter,
     /// Key of the HMAC signatures on upload addresses, shared by replicas via the store.
     pub signing_key: Vec<u8>,
 }

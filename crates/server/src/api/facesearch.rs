@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Multipart, Path, Query, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Multipart, Path, Query, State};
+use axum::http::HeaderMap;
 use chrono::Utc;
 use hmac::{Hmac, Mac};
 use raceshot_domain::event::SaleStatus;
@@ -22,6 +25,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::catalogue::{PhotoBody, SUCCESS, find_event};
 use super::extract::ApiJson;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::rate_limit::client_address;
 use crate::state::AppState;
 
 /// Spec §5: at most 5 MB, 1,000,000 bytes to the MB.
@@ -208,6 +212,12 @@ pub async fn upload(
     Ok(Json(UploadResponse { status: SUCCESS }))
 }
 
+/// The per-client limit on face searches.
+fn limit(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> ApiResult<()> {
+    let client = client_address(peer, headers, &state.config.server.trusted_proxies);
+    state.search_limiter.check(client)
+}
+
 fn too_large() -> ApiError {
     ApiError::new(ErrorCode::FileTooLarge, "the file is larger than 5 MB")
 }
@@ -234,10 +244,13 @@ fn check_selfie_bytes(bytes: &[u8]) -> ApiResult<ImageFormat> {
     request_body = SearchRequest,
     responses((status = 200, body = SearchResponse), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
-        (status = 422, body = ErrorBody), (status = 503, body = ErrorBody)),
+        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody),
+        (status = 503, body = ErrorBody)),
     security(("client_token" = [])))]
 pub async fn search(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     ApiJson(req): ApiJson<SearchRequest>,
 ) -> ApiResult<Json<SearchResponse>> {
     let id = uuid::Uuid::parse_str(&req.search_id)
@@ -266,6 +279,8 @@ pub async fn search(
         }
         Err(e) => return Err(e.into()),
     };
+    // Only now: a refused search must not leave its selfie behind.
+    limit(&state, peer, &headers)?;
     let event = searchable_event(&state, &req.event_key).await?;
     find(
         &state,
@@ -284,12 +299,15 @@ pub async fn search(
     request_body(content_type = "multipart/form-data", content = Object),
     responses((status = 200, body = SearchResponse), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
-        (status = 503, body = ErrorBody)),
+        (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)),
     security(("client_token" = [])))]
 pub async fn search_multipart(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     mut form: Multipart,
 ) -> ApiResult<Json<SearchResponse>> {
+    limit(&state, peer, &headers)?;
     let mut file = None;
     let mut event_key = None;
     let mut threshold = None;

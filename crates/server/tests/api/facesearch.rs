@@ -494,3 +494,63 @@ async fn a_rush_of_searches_is_bounded() {
         200
     );
 }
+
+/// Each client address gets `search.per_client_per_minute` searches; behind a trusted
+/// proxy the address is the forwarded one, and a refused search still leaves no selfie.
+#[tokio::test]
+async fn searches_are_limited_per_client() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("race"))
+        .with_env("RACESHOT__SEARCH__PER_CLIENT_PER_MINUTE", "2")
+        .with_env("RACESHOT__SERVER__TRUSTED_PROXIES", "127.0.0.1")
+        .spawn()
+        .await;
+    let from = |client: &'static str| {
+        let form = reqwest::multipart::Form::new()
+            .text("event_key", "race")
+            .part(
+                "file",
+                reqwest::multipart::Part::bytes(photo("yaoming.jpg")).file_name("me.jpg"),
+            );
+        app.client
+            .post(app.url("/v1/facesearch"))
+            .bearer_auth(TOKEN)
+            .header("x-forwarded-for", client)
+            .multipart(form)
+            .send()
+    };
+    for _ in 0..2 {
+        assert_eq!(from("198.51.100.7").await.unwrap().status(), 200);
+    }
+    let refused = from("198.51.100.7").await.unwrap();
+    assert!(refused.headers().get("retry-after").is_some());
+    assert_error(refused, 429, "rate_limited").await;
+    assert_eq!(
+        from("198.51.100.8").await.unwrap().status(),
+        200,
+        "another client"
+    );
+
+    // The v2 flow from 127.0.0.1 itself (no forwarded address): the third is refused and
+    // its uploaded selfie is gone all the same.
+    for _ in 0..2 {
+        assert_eq!(
+            search(&app, photo("yaoming.jpg"), json!({})).await.status(),
+            200
+        );
+    }
+    assert_error(
+        search(&app, photo("yaoming.jpg"), json!({})).await,
+        429,
+        "rate_limited",
+    )
+    .await;
+    assert!(
+        app.state
+            .objects
+            .list("_shop/selfies")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
