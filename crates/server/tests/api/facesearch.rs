@@ -83,6 +83,12 @@ async fn search_v1(app: &TestApp, event_key: &str, selfie: Vec<u8>) -> reqwest::
         .unwrap()
 }
 
+/// No uploaded selfie remains in object storage.
+async fn assert_no_selfie_left(app: &TestApp) {
+    let leftovers = app.state.objects.list("_shop/selfies").await.unwrap();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
 fn files_under(dir: &Path) -> BTreeSet<String> {
     fn walk(d: &Path, out: &mut BTreeSet<String>) {
         for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
@@ -203,8 +209,7 @@ async fn ingested_photos_are_found_by_a_selfie(backend: Backend) {
     assert_eq!(strict["image_length"], 0);
 
     // Nothing of any selfie remains: no stored object, no file, no row.
-    let leftovers = app.state.objects.list("_shop/selfies").await.unwrap();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert_no_selfie_left(&app).await;
     assert_eq!(files_under(&app.data_dir), before_files);
 }
 
@@ -309,14 +314,7 @@ async fn bad_selfies_get_stable_codes_and_leave_nothing() {
     )
     .await;
 
-    assert!(
-        app.state
-            .objects
-            .list("_shop/selfies")
-            .await
-            .unwrap()
-            .is_empty()
-    );
+    assert_no_selfie_left(&app).await;
     assert_eq!(files_under(&app.data_dir), before_files);
 }
 
@@ -447,14 +445,7 @@ async fn search_with_s3_storage_and_presigned_uploads() {
     let body = json(search(&app, photo("yaoming.jpg"), json!({})).await).await;
     assert_eq!(body["image_length"], 1, "{body}");
     assert_eq!(body["images"][0]["original_file_name"], "players.jpg");
-    assert!(
-        app.state
-            .objects
-            .list("_shop/selfies")
-            .await
-            .unwrap()
-            .is_empty()
-    );
+    assert_no_selfie_left(&app).await;
 }
 
 /// Past its concurrency and queue, face search answers 503 `busy` with `Retry-After`
@@ -545,12 +536,5 @@ async fn searches_are_limited_per_client() {
         "rate_limited",
     )
     .await;
-    assert!(
-        app.state
-            .objects
-            .list("_shop/selfies")
-            .await
-            .unwrap()
-            .is_empty()
-    );
+    assert_no_selfie_left(&app).await;
 }
