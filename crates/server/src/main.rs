@@ -109,8 +109,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
             app.run_until(shutdown_signal()).await?;
         }
         Command::Worker => {
-            let fallback = format!("http://{}", config.server.addr);
-            let state = load_state(config, Clock::System, fallback).await?;
+            let state = cli_state(config).await?;
             let (stop, stop_rx) = tokio::sync::watch::channel(false);
             let workers = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
             tracing::info!(workers = state.config.jobs.workers, "working");
@@ -120,8 +119,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
             state.store.close().await;
         }
         Command::Ingest { event, wait, paths } => {
-            let fallback = format!("http://{}", config.server.addr);
-            let state = load_state(config, Clock::System, fallback).await?;
+            let state = cli_state(config).await?;
             let files = ingest::collect_files(&paths)?;
             let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
             let report = ingest::ingest(&state, &event, &files, wait, tty).await;
@@ -172,8 +170,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
         }
         Command::SeedDemo => {
             let photos = config.faces.models_dir.join("photos");
-            let fallback = format!("http://{}", config.server.addr);
-            let state = load_state(config, Clock::System, fallback).await?;
+            let state = cli_state(config).await?;
             let seeded = demo::seed(&state, &photos).await;
             state.store.close().await;
             let seeded = seeded?;
@@ -187,6 +184,13 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
         Command::Openapi => println!("{}", api::openapi_json()),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Everything a command that processes photos needs, without binding a port; links it
+/// writes point at the configured server address.
+async fn cli_state(config: Config) -> anyhow::Result<raceshot_server::state::AppState> {
+    let fallback = format!("http://{}", config.server.addr);
+    load_state(config, Clock::System, fallback).await
 }
 
 async fn migrated(config: &Config) -> anyhow::Result<Store> {
