@@ -48,10 +48,8 @@ struct Processed {
 }
 
 pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
-    let photo_id = serde_json::from_str::<serde_json::Value>(&job.payload)
-        .ok()
-        .and_then(|v| v["photo_id"].as_i64())
-        .ok_or_else(|| JobError::Permanent(format!("bad payload {}", job.payload)))?;
+    let photo_id =
+        photo_id(job).ok_or_else(|| JobError::Permanent(format!("bad payload {}", job.payload)))?;
     let Some(work) = state.store.photo_work(photo_id).await? else {
         return Ok(()); // deleted meanwhile
     };
@@ -76,7 +74,8 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     {
         Ok(bytes) => bytes,
         Err(e) if e.is_not_found() => {
-            return fail(state, photo_id, "the original file is missing from storage").await;
+            let reason = "the original file is missing from storage";
+            return Err(JobError::Permanent(reason.to_owned()));
         }
         Err(e) => return Err(e.into()),
     };
@@ -84,12 +83,7 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     let engine = state.engine.clone();
     let processed = tokio::task::spawn_blocking(move || process(&engine, &original))
         .await
-        .map_err(|e| JobError::Retry(e.into()))?;
-    let processed = match processed {
-        Ok(p) => p,
-        Err(JobError::Permanent(reason)) => return fail(state, photo_id, &reason).await,
-        Err(e) => return Err(e),
-    };
+        .map_err(|e| JobError::Retry(e.into()))??;
     let stored = std::time::Instant::now();
     state
         .objects
@@ -139,28 +133,24 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     Ok(())
 }
 
-/// A photo that cannot be processed fails alone, with its reason; the job is done.
-async fn fail(state: &AppState, photo_id: i64, reason: &str) -> Result<(), JobError> {
-    state
-        .store
-        .set_photo_state(photo_id, PhotoState::Failed, Some(reason), state.now())
-        .await?;
-    metrics::counter!("photos_failed_total").increment(1);
-    Err(JobError::Permanent(reason.to_owned()))
+fn photo_id(job: &Job) -> Option<i64> {
+    serde_json::from_str::<serde_json::Value>(&job.payload)
+        .ok()
+        .and_then(|v| v["photo_id"].as_i64())
 }
 
-/// Retries ran out: the photo is failed with the last error.
+/// The job failed for good — a file that cannot be processed at once, anything else
+/// once its retries ran out: the photo fails alone, with the reason.
 pub async fn gave_up(state: &AppState, job: &Job, message: &str) {
-    let id = serde_json::from_str::<serde_json::Value>(&job.payload)
-        .ok()
-        .and_then(|v| v["photo_id"].as_i64());
-    if let Some(id) = id
-        && let Err(e) = state
-            .store
-            .set_photo_state(id, PhotoState::Failed, Some(message), state.now())
-            .await
+    let Some(id) = photo_id(job) else { return };
+    let now = state.now();
+    match state
+        .store
+        .set_photo_state(id, PhotoState::Failed, Some(message), now)
+        .await
     {
-        tracing::error!(photo = id, error = %e, "cannot mark the photo failed");
+        Ok(()) => metrics::counter!("photos_failed_total").increment(1),
+        Err(e) => tracing::error!(photo = id, error = %e, "cannot mark the photo failed"),
     }
 }
 
