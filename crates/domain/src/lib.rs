@@ -1,10 +1,12 @@
-//! Pure shop rules with no I/O: identifiers, money, the sale calendar, and the validated
-//! shapes of events that every other crate works with.
+//! Pure shop rules with no I/O: identifiers, money, the sale calendar, prices, order
+//! states and contact details, and the validated shapes of events that every other crate
+//! works with.
 
 pub mod event;
 pub mod event_key;
 pub mod flag;
 pub mod money;
+pub mod order;
 pub mod paging;
 pub mod pricing;
 pub mod time;
@@ -13,4 +15,5 @@ pub use event::{Banner, EventInput, EventSpec, FieldError, Package, SaleState, S
 pub use event_key::EventKey;
 pub use flag::Flag;
 pub use money::Money;
+pub use order::{Email, Mobile, PaymentChannel, PaymentStatus, ReceiptRef};
 pub use paging::PageRequest;

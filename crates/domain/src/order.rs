@@ -1,0 +1,238 @@
+//! Orders: their payment states and channels, and the contact details a visitor leaves
+//! (mobile number, e-mail, the last characters of a bank slip), each parsed once at the
+//! edge so that nothing further in can hold an invalid one.
+
+use std::fmt;
+
+/// Where an order is in its life (spec §4): waiting for payment, paid, or ended unpaid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PaymentStatus {
+    /// Waiting for payment (or, on AM orders, for an operator's approval).
+    Initial,
+    Paid,
+    /// The payment window passed unpaid (a PromptPay QR lapsed).
+    Expired,
+    /// Ended by an operator or by a failed payment.
+    Cancelled,
+}
+
+impl PaymentStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PaymentStatus::Initial => "INITIAL",
+            PaymentStatus::Paid => "PAID",
+            PaymentStatus::Expired => "EXPIRED",
+            PaymentStatus::Cancelled => "CANCELLED",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        match raw {
+            "INITIAL" => Some(PaymentStatus::Initial),
+            "PAID" => Some(PaymentStatus::Paid),
+            "EXPIRED" => Some(PaymentStatus::Expired),
+            "CANCELLED" => Some(PaymentStatus::Cancelled),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for PaymentStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How an order is paid (spec §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PaymentChannel {
+    /// PromptPay QR.
+    PromptPay,
+    /// Card, with 3-D Secure.
+    Card,
+    /// All-photos order approved by an operator.
+    Approval,
+    /// A free-download-keep-contract event: nothing to pay.
+    Free,
+}
+
+impl PaymentChannel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PaymentChannel::PromptPay => "PP",
+            PaymentChannel::Card => "CC",
+            PaymentChannel::Approval => "AM",
+            PaymentChannel::Free => "FREE",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        match raw {
+            "PP" => Some(PaymentChannel::PromptPay),
+            "CC" => Some(PaymentChannel::Card),
+            "AM" => Some(PaymentChannel::Approval),
+            "FREE" => Some(PaymentChannel::Free),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for PaymentChannel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A mobile number: digits only, within the length a form allows (spec §5: 5–15 on the
+/// order form, 10–15 for finding orders).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Mobile(String);
+
+impl Mobile {
+    /// The lengths the order form accepts.
+    pub const ORDER_LENGTH: std::ops::RangeInclusive<usize> = 5..=15;
+    /// The lengths the find-order search accepts.
+    pub const SEARCH_LENGTH: std::ops::RangeInclusive<usize> = 10..=15;
+
+    pub fn parse(raw: &str, lengths: std::ops::RangeInclusive<usize>) -> Option<Self> {
+        let ok = lengths.contains(&raw.len()) && raw.bytes().all(|b| b.is_ascii_digit());
+        ok.then(|| Mobile(raw.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An e-mail address in the plain `local@domain.tld` form a shop can write to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Email(String);
+
+impl Email {
+    pub const MAX_LENGTH: usize = 254;
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        let raw = raw.trim();
+        if raw.len() > Self::MAX_LENGTH || raw.chars().any(|c| c.is_whitespace() || c.is_control())
+        {
+            return None;
+        }
+        let (local, domain) = raw.rsplit_once('@')?;
+        let local_ok = !local.is_empty()
+            && local.len() <= 64
+            && !local.contains('@')
+            && !local.starts_with('.')
+            && !local.ends_with('.')
+            && !local.contains("..")
+            && !local.contains(['"', '(', ')', ',', ':', ';', '<', '>', '[', ']', '\\']);
+        let labels: Vec<&str> = domain.split('.').collect();
+        let domain_ok = labels.len() >= 2
+            && labels.iter().all(|l| {
+                !l.is_empty()
+                    && l.len() <= 63
+                    && !l.starts_with('-')
+                    && !l.ends_with('-')
+                    && l.chars().all(|c| c.is_alphanumeric() || c == '-' || !c.is_ascii())
+            })
+            && labels
+                .last()
+                .is_some_and(|tld| tld.len() >= 2 && !tld.chars().all(|c| c.is_ascii_digit()));
+        (local_ok && domain_ok).then(|| Email(raw.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The receipt reference an order is found by: the last four characters of the payment's
+/// slip or transaction reference, upper-cased (spec §5: exactly 4).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ReceiptRef(String);
+
+impl ReceiptRef {
+    pub const LENGTH: usize = 4;
+
+    /// A search text: exactly four letters or digits.
+    pub fn parse(raw: &str) -> Option<Self> {
+        let ok = raw.chars().count() == Self::LENGTH && raw.chars().all(|c| c.is_ascii_alphanumeric());
+        ok.then(|| ReceiptRef(raw.to_ascii_uppercase()))
+    }
+
+    /// The receipt reference of a full slip or transaction reference: its last four
+    /// letters or digits; `None` when it has fewer.
+    pub fn of_slip(slip: &str) -> Option<Self> {
+        let tail: Vec<char> = slip.chars().filter(char::is_ascii_alphanumeric).collect();
+        let start = tail.len().checked_sub(Self::LENGTH)?;
+        Some(ReceiptRef(
+            tail[start..].iter().collect::<String>().to_ascii_uppercase(),
+        ))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_and_channels_round_trip() {
+        for s in [
+            PaymentStatus::Initial,
+            PaymentStatus::Paid,
+            PaymentStatus::Expired,
+            PaymentStatus::Cancelled,
+        ] {
+            assert_eq!(PaymentStatus::parse(s.as_str()), Some(s));
+        }
+        for c in [
+            PaymentChannel::PromptPay,
+            PaymentChannel::Card,
+            PaymentChannel::Approval,
+            PaymentChannel::Free,
+        ] {
+            assert_eq!(PaymentChannel::parse(c.as_str()), Some(c));
+        }
+        assert_eq!(PaymentChannel::parse("QR"), None);
+    }
+
+    #[test]
+    fn mobiles_are_digits_within_the_form_length() {
+        assert!(Mobile::parse("0812345678", Mobile::ORDER_LENGTH).is_some());
+        assert!(Mobile::parse("12345", Mobile::ORDER_LENGTH).is_some());
+        assert!(Mobile::parse("1234", Mobile::ORDER_LENGTH).is_none());
+        assert!(Mobile::parse("1234567890123456", Mobile::ORDER_LENGTH).is_none());
+        assert!(Mobile::parse("081-234-5678", Mobile::ORDER_LENGTH).is_none());
+        assert!(Mobile::parse("+66812345678", Mobile::ORDER_LENGTH).is_none());
+        assert!(Mobile::parse("081234567", Mobile::SEARCH_LENGTH).is_none());
+        assert!(Mobile::parse("๐๘๑๒๓๔๕๖๗๘", Mobile::ORDER_LENGTH).is_none());
+    }
+
+    #[test]
+    fn emails_in_plain_form_only() {
+        for good in ["a@b.co", "runner.one+race@example.co.th", "นักวิ่ง@ตัวอย่าง.ไทย"] {
+            assert!(Email::parse(good).is_some(), "{good}");
+        }
+        for bad in [
+            "", "a", "a@b", "@b.co", "a@.co", "a@b.c", "a b@c.co", "a@@b.co", "a@b..co",
+            ".a@b.co", "a@-b.co", "a@b.123", "a<b>@c.co",
+        ] {
+            assert!(Email::parse(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn receipts_are_the_last_four_characters() {
+        assert_eq!(
+            ReceiptRef::of_slip("20261121-ab12CD").map(|r| r.0),
+            Some("12CD".to_owned())
+        );
+        assert_eq!(ReceiptRef::of_slip("a1c"), None);
+        assert_eq!(ReceiptRef::parse("12cd").map(|r| r.0), Some("12CD".to_owned()));
+        assert!(ReceiptRef::parse("12c").is_none());
+        assert!(ReceiptRef::parse("12-c").is_none());
+    }
+}

@@ -1,0 +1,615 @@
+//! OPN Payments (Omise): card charges (with 3-D Secure), PromptPay charges, webhook
+//! events and their signatures.
+//!
+//! What this adapter relies on (OPN's API documentation at docs.omise.co: Charges API,
+//! Sources API, PromptPay, Webhooks, Errors):
+//!
+//! - Base `https://api.omise.co`; HTTP Basic auth with the secret key as user and an empty
+//!   password; form-urlencoded request bodies; JSON answers. Requests pin
+//!   `Omise-Version: 2019-05-29` so the shape of answers does not follow the account's
+//!   default version.
+//! - Amounts are integers in the smallest unit (satang), `currency=thb`.
+//! - Card: the browser tokenises the card (`tokn_…`); the server creates the charge with
+//!   `POST /charges` (`amount`, `currency`, `card`, `return_uri`, `description`,
+//!   `metadata[order_uuid]`). A charge that needs 3-D Secure comes back
+//!   `status: "pending"` with an `authorize_uri` to send the buyer to; a declined card
+//!   comes back (HTTP 200) `status: "failed"` with `failure_code` and `failure_message`.
+//! - PromptPay: `POST /sources` (`type=promptpay`, `amount`, `currency`), then
+//!   `POST /charges` with `source` = the source id (and the same amount and currency).
+//!   The charge is `pending` until paid; the QR image is at
+//!   `source.scannable_code.image.download_uri`; the charge has `expires_at`, and an
+//!   unpaid one ends `expired`.
+//! - Errors: a 4xx/5xx with `{"object": "error", "code": ..., "message": ...}`.
+//! - Webhooks: a POST of an event (`object: "event"`, `key` such as `charge.complete`,
+//!   `data` = the charge). The server trusts no webhook body: it re-reads the charge with
+//!   `GET /charges/{id}`. When a webhook secret is configured, the `Omise-Signature`
+//!   header is checked too: it holds the lowercase hex HMAC-SHA256 of
+//!   `{Omise-Signature-Timestamp}.{raw body}`, keyed with the webhook secret **decoded
+//!   from base64**; while a secret is being rotated the header carries several
+//!   signatures separated by commas, and any one matching is enough.
+
+use std::fmt;
+use std::time::Duration;
+
+use base64::Engine as _;
+use hmac::{Hmac, Mac};
+use raceshot_domain::Money;
+use serde_json::Value;
+use sha2::Sha256;
+use subtle::ConstantTimeEq;
+
+use crate::PaymentError;
+use crate::http::{self, RawResponse};
+
+pub const BASE_URL: &str = "https://api.omise.co";
+
+/// The API version every request pins.
+pub const API_VERSION: &str = "2019-05-29";
+
+pub const SIGNATURE_HEADER: &str = "Omise-Signature";
+pub const SIGNATURE_TIMESTAMP_HEADER: &str = "Omise-Signature-Timestamp";
+
+/// The webhook event key sent when a charge reaches its final state.
+pub const CHARGE_COMPLETE: &str = "charge.complete";
+
+#[derive(Clone)]
+pub struct OpnSettings {
+    /// [`BASE_URL`] or a fake's address in tests.
+    pub base_url: String,
+    /// `skey_…`.
+    pub secret_key: String,
+    /// The base64 webhook signing secret from OPN's dashboard, when signatures are checked.
+    pub webhook_secret: Option<String>,
+    pub timeout: Duration,
+}
+
+impl fmt::Debug for OpnSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OpnSettings")
+            .field("base_url", &self.base_url)
+            .field("secret_key", &"[redacted]")
+            .field(
+                "webhook_secret",
+                &self.webhook_secret.as_ref().map(|_| "[redacted]"),
+            )
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+/// Where a charge stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChargeStatus {
+    /// Waiting for the buyer: 3-D Secure, or a PromptPay QR not yet paid.
+    Pending,
+    Successful,
+    Failed,
+    /// A PromptPay (or other offline) charge nobody paid in time.
+    Expired,
+    Reversed,
+    /// A status this adapter does not know; see [`Charge::raw`].
+    Unknown,
+}
+
+impl ChargeStatus {
+    pub fn parse(text: &str) -> ChargeStatus {
+        match text {
+            "pending" => ChargeStatus::Pending,
+            "successful" => ChargeStatus::Successful,
+            "failed" => ChargeStatus::Failed,
+            "expired" => ChargeStatus::Expired,
+            "reversed" => ChargeStatus::Reversed,
+            _ => ChargeStatus::Unknown,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChargeStatus::Pending => "pending",
+            ChargeStatus::Successful => "successful",
+            ChargeStatus::Failed => "failed",
+            ChargeStatus::Expired => "expired",
+            ChargeStatus::Reversed => "reversed",
+            ChargeStatus::Unknown => "unknown",
+        }
+    }
+
+    /// Whether the charge has reached an end state (`pending` and unknown states have not).
+    pub fn is_final(self) -> bool {
+        !matches!(self, ChargeStatus::Pending | ChargeStatus::Unknown)
+    }
+}
+
+impl fmt::Display for ChargeStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An OPN charge, as far as the shop cares.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Charge {
+    pub id: String,
+    pub status: ChargeStatus,
+    pub amount: Money,
+    pub currency: String,
+    pub paid: bool,
+    /// Where to send the buyer for 3-D Secure.
+    pub authorize_uri: Option<String>,
+    pub failure_code: Option<String>,
+    pub failure_message: Option<String>,
+    /// The PromptPay QR image (`source.scannable_code.image.download_uri`).
+    pub qr_image_uri: Option<String>,
+    pub expires_at: Option<String>,
+    /// `metadata.order_uuid`, as the shop set it.
+    pub order_uuid: Option<String>,
+    pub raw: Value,
+}
+
+impl Charge {
+    /// Reads a charge object. `id` and a whole, non-negative `amount` are required.
+    pub fn from_json(raw: Value) -> Result<Self, PaymentError> {
+        if !raw.is_object() {
+            return Err(PaymentError::Protocol(
+                "OPN charge is not a JSON object".to_owned(),
+            ));
+        }
+        match str_at(&raw, &["object"]) {
+            None | Some("charge") => {}
+            Some(other) => {
+                return Err(PaymentError::Protocol(format!(
+                    "expected an OPN charge, got {:?}",
+                    http::excerpt(other)
+                )));
+            }
+        }
+        let id = str_at(&raw, &["id"])
+            .filter(|id| !id.is_empty())
+            .ok_or_else(|| PaymentError::Protocol("OPN charge has no id".to_owned()))?
+            .to_owned();
+        let amount = raw
+            .get("amount")
+            .and_then(Value::as_i64)
+            .and_then(|satang| Money::from_satang(satang).ok())
+            .ok_or_else(|| {
+                PaymentError::Protocol(format!("OPN charge {id} has no valid amount"))
+            })?;
+        let owned = |path: &[&str]| {
+            str_at(&raw, path)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        };
+        Ok(Charge {
+            status: str_at(&raw, &["status"]).map_or(ChargeStatus::Unknown, ChargeStatus::parse),
+            currency: str_at(&raw, &["currency"]).unwrap_or_default().to_owned(),
+            paid: raw.get("paid").and_then(Value::as_bool).unwrap_or(false),
+            authorize_uri: owned(&["authorize_uri"]),
+            failure_code: owned(&["failure_code"]),
+            failure_message: owned(&["failure_message"]),
+            qr_image_uri: owned(&["source", "scannable_code", "image", "download_uri"]),
+            expires_at: owned(&["expires_at"]),
+            order_uuid: owned(&["metadata", "order_uuid"]),
+            id,
+            amount,
+            raw,
+        })
+    }
+}
+
+/// The string at a path of object keys, if every step is there.
+fn str_at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a str> {
+    let mut current = value;
+    for key in path {
+        current = current.get(key)?;
+    }
+    current.as_str()
+}
+
+/// A webhook event, read only far enough to know which charge to re-read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebhookEvent {
+    /// `evnt_…`, when present.
+    pub id: Option<String>,
+    /// `charge.complete`, `charge.create`, …
+    pub key: String,
+    /// The charge in `data`, when the event is about one.
+    pub charge_id: Option<String>,
+}
+
+impl WebhookEvent {
+    pub fn parse(body: &[u8]) -> Result<Self, PaymentError> {
+        let raw: Value = serde_json::from_slice(body)
+            .map_err(|e| PaymentError::Protocol(format!("OPN webhook is not JSON: {e}")))?;
+        if !raw.is_object() {
+            return Err(PaymentError::Protocol(
+                "OPN webhook is not a JSON object".to_owned(),
+            ));
+        }
+        match str_at(&raw, &["object"]) {
+            None | Some("event") => {}
+            Some(_) => {
+                return Err(PaymentError::Protocol(
+                    "OPN webhook is not an event".to_owned(),
+                ));
+            }
+        }
+        let key = str_at(&raw, &["key"])
+            .filter(|k| !k.is_empty())
+            .ok_or_else(|| PaymentError::Protocol("OPN webhook event has no key".to_owned()))?
+            .to_owned();
+        let data_is_charge = match str_at(&raw, &["data", "object"]) {
+            Some(object) => object == "charge",
+            None => str_at(&raw, &["data", "id"]).is_some_and(|id| id.starts_with("chrg_")),
+        };
+        let charge_id = if data_is_charge {
+            str_at(&raw, &["data", "id"])
+                .filter(|id| is_object_id(id))
+                .map(str::to_owned)
+        } else {
+            None
+        };
+        Ok(WebhookEvent {
+            id: str_at(&raw, &["id"]).map(str::to_owned),
+            key,
+            charge_id,
+        })
+    }
+}
+
+/// An OPN object id (`chrg_test_5x…`): letters, digits and underscores only, so it is
+/// safe to put in a URL path.
+pub fn is_object_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 100 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// The webhook secret as HMAC key bytes (OPN hands it out base64-encoded).
+fn webhook_key(secret: &str) -> Option<Vec<u8>> {
+    use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD};
+    let secret = secret.trim();
+    let key = STANDARD
+        .decode(secret)
+        .or_else(|_| STANDARD_NO_PAD.decode(secret))
+        .ok()?;
+    (!key.is_empty()).then_some(key)
+}
+
+fn webhook_mac(key: &[u8], timestamp: &str, body: &[u8]) -> Option<[u8; 32]> {
+    let mut mac = Hmac::<Sha256>::new_from_slice(key).ok()?;
+    mac.update(timestamp.as_bytes());
+    mac.update(b".");
+    mac.update(body);
+    Some(mac.finalize().into_bytes().into())
+}
+
+/// The `Omise-Signature` value OPN would send for this body: lowercase hex of
+/// HMAC-SHA256(base64-decoded secret, `{timestamp}.{body}`). `None` when the secret is
+/// not base64.
+pub fn sign_webhook(secret: &str, timestamp: &str, body: &[u8]) -> Option<String> {
+    let key = webhook_key(secret)?;
+    webhook_mac(&key, timestamp, body).map(hex::encode)
+}
+
+/// Whether any of the comma-separated signatures in `signature_header` is OPN's signature
+/// of `body` at `timestamp`, compared in constant time. False for a secret that is not
+/// base64, an empty timestamp or an empty header.
+pub fn verify_webhook_signature(
+    secret: &str,
+    timestamp: &str,
+    body: &[u8],
+    signature_header: &str,
+) -> bool {
+    let timestamp = timestamp.trim();
+    if timestamp.is_empty() {
+        return false;
+    }
+    let Some(key) = webhook_key(secret) else {
+        return false;
+    };
+    let Some(expected) = webhook_mac(&key, timestamp, body) else {
+        return false;
+    };
+    let mut matched = subtle::Choice::from(0);
+    for candidate in signature_header.split(',') {
+        if let Ok(bytes) = hex::decode(candidate.trim())
+            && bytes.len() == expected.len()
+        {
+            matched |= bytes.as_slice().ct_eq(&expected);
+        }
+    }
+    bool::from(matched)
+}
+
+/// Whether a webhook's `Omise-Signature-Timestamp` (Unix seconds) is within `tolerance` of
+/// `now_unix_secs`, to refuse replays of old deliveries.
+pub fn webhook_timestamp_is_fresh(
+    timestamp: &str,
+    now_unix_secs: i64,
+    tolerance: Duration,
+) -> bool {
+    let Ok(sent) = timestamp.trim().parse::<i64>() else {
+        return false;
+    };
+    now_unix_secs
+        .checked_sub(sent)
+        .is_some_and(|age| age.unsigned_abs() <= tolerance.as_secs())
+}
+
+/// Talks to OPN. Cheap to clone; clones share one connection pool.
+#[derive(Clone)]
+pub struct OpnClient {
+    http: reqwest::Client,
+    base_url: String,
+    secret_key: String,
+    webhook_secret: Option<String>,
+}
+
+impl fmt::Debug for OpnClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OpnClient")
+            .field("base_url", &self.base_url)
+            .field("checks_webhook_signatures", &self.webhook_secret.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl OpnClient {
+    /// Fails with [`PaymentError::Protocol`] when the base URL is not an absolute http(s)
+    /// address.
+    pub fn new(settings: OpnSettings) -> Result<Self, PaymentError> {
+        Ok(OpnClient {
+            http: http::build_client(settings.timeout)?,
+            base_url: http::normalise_base_url("OPN", &settings.base_url)?,
+            secret_key: settings.secret_key,
+            webhook_secret: settings.webhook_secret.filter(|s| !s.trim().is_empty()),
+        })
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// Whether a webhook secret is configured, so signatures are checked.
+    pub fn checks_webhook_signatures(&self) -> bool {
+        self.webhook_secret.is_some()
+    }
+
+    /// Checks a webhook's signature headers when a webhook secret is configured (both
+    /// headers must then be present and match); true when none is configured, since the
+    /// charge is re-read from OPN in any case.
+    pub fn webhook_signature_ok(
+        &self,
+        timestamp: Option<&str>,
+        signature: Option<&str>,
+        body: &[u8],
+    ) -> bool {
+        match &self.webhook_secret {
+            None => true,
+            Some(secret) => match (timestamp, signature) {
+                (Some(timestamp), Some(signature)) => {
+                    verify_webhook_signature(secret, timestamp, body, signature)
+                }
+                _ => false,
+            },
+        }
+    }
+
+    /// A PromptPay source, then a charge on it: the charge comes back `pending` with the
+    /// QR image address and `expires_at`.
+    pub async fn create_promptpay_charge(
+        &self,
+        amount: Money,
+        description: &str,
+        order_uuid: &str,
+    ) -> Result<Charge, PaymentError> {
+        let satang = amount.satang().to_string();
+        let source_form = [
+            ("type", "promptpay"),
+            ("amount", satang.as_str()),
+            ("currency", "thb"),
+        ];
+        let source = self
+            .post_form("opn.create_source", "/sources", &source_form)
+            .await?;
+        let source_id = str_at(&source, &["id"])
+            .filter(|id| is_object_id(id))
+            .ok_or_else(|| PaymentError::Protocol("OPN source has no id".to_owned()))?
+            .to_owned();
+        let charge_form = [
+            ("amount", satang.as_str()),
+            ("currency", "thb"),
+            ("source", source_id.as_str()),
+            ("description", description),
+            ("metadata[order_uuid]", order_uuid),
+        ];
+        let charge = self
+            .post_form("opn.create_charge", "/charges", &charge_form)
+            .await?;
+        Charge::from_json(charge)
+    }
+
+    /// Charges a card token. A declined card is `Ok` with status `Failed`; a card that
+    /// needs 3-D Secure is `Ok` with status `Pending` and an `authorize_uri`, after which
+    /// OPN sends the buyer back to `return_uri`.
+    pub async fn create_card_charge(
+        &self,
+        card_token: &str,
+        amount: Money,
+        return_uri: &str,
+        description: &str,
+        order_uuid: &str,
+    ) -> Result<Charge, PaymentError> {
+        let satang = amount.satang().to_string();
+        let form = [
+            ("amount", satang.as_str()),
+            ("currency", "thb"),
+            ("card", card_token),
+            ("return_uri", return_uri),
+            ("description", description),
+            ("metadata[order_uuid]", order_uuid),
+        ];
+        let charge = self
+            .post_form("opn.create_charge", "/charges", &form)
+            .await?;
+        Charge::from_json(charge)
+    }
+
+    /// Re-reads a charge: the only word the server takes on its status.
+    pub async fn get_charge(&self, id: &str) -> Result<Charge, PaymentError> {
+        if !is_object_id(id) {
+            return Err(PaymentError::Protocol(format!(
+                "not an OPN charge id: {:?}",
+                http::excerpt(id)
+            )));
+        }
+        let request = self.authed(self.http.get(format!("{}/charges/{id}", self.base_url)));
+        let response = http::send("opn.get_charge", request).await?;
+        Charge::from_json(json_answer(&response)?)
+    }
+
+    fn authed(&self, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        request
+            .basic_auth(&self.secret_key, Some(""))
+            .header("Omise-Version", API_VERSION)
+    }
+
+    async fn post_form(
+        &self,
+        what: &str,
+        path: &str,
+        form: &[(&str, &str)],
+    ) -> Result<Value, PaymentError> {
+        let request = self
+            .authed(self.http.post(format!("{}{path}", self.base_url)))
+            .form(form);
+        let response = http::send(what, request).await?;
+        json_answer(&response)
+    }
+}
+
+/// The JSON of a 2xx answer, or the error it stands for.
+fn json_answer(response: &RawResponse) -> Result<Value, PaymentError> {
+    if response.is_server_error() {
+        return Err(PaymentError::Unavailable {
+            status: response.status,
+        });
+    }
+    let parsed = serde_json::from_slice::<Value>(&response.body);
+    if !response.is_success() {
+        return Err(match parsed {
+            Ok(value) if value.is_object() => rejected(response.status, &value, response),
+            _ => PaymentError::Rejected {
+                status: response.status,
+                code: format!("http_{}", response.status),
+                message: response.text_excerpt(),
+            },
+        });
+    }
+    match parsed {
+        Ok(value) if str_at(&value, &["object"]) == Some("error") => {
+            Err(rejected(response.status, &value, response))
+        }
+        Ok(value) => Ok(value),
+        Err(e) => Err(PaymentError::Protocol(format!(
+            "OPN answer is not JSON: {e}"
+        ))),
+    }
+}
+
+fn rejected(status: u16, value: &Value, response: &RawResponse) -> PaymentError {
+    PaymentError::Rejected {
+        status,
+        code: str_at(value, &["code"])
+            .map(http::excerpt)
+            .unwrap_or_else(|| format!("http_{status}")),
+        message: str_at(value, &["message"])
+            .map(http::excerpt)
+            .unwrap_or_else(|| response.text_excerpt()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn settings_debug_hides_secrets() {
+        let settings = OpnSettings {
+            base_url: BASE_URL.to_owned(),
+            secret_key: "skey_test_visible".to_owned(),
+            webhook_secret: Some("d2hzZWNyZXQ=".to_owned()),
+            timeout: Duration::from_secs(5),
+        };
+        let text = format!("{settings:?}");
+        assert!(!text.contains("skey_test_visible"));
+        assert!(!text.contains("d2hzZWNyZXQ="));
+    }
+
+    #[test]
+    fn charge_reads_nested_fields_and_tolerates_nulls() {
+        let raw = json!({
+            "object": "charge", "id": "chrg_test_1", "status": "pending", "amount": 21000,
+            "currency": "thb", "paid": false, "authorize_uri": null, "failure_code": null,
+            "expires_at": "2030-01-01T00:00:00Z",
+            "metadata": {"order_uuid": "abc"},
+            "source": {"scannable_code": {"image": {"download_uri": "https://x/qr.svg"}}}
+        });
+        let charge = Charge::from_json(raw).ok();
+        let charge = charge.as_ref();
+        assert_eq!(charge.map(|c| c.status), Some(ChargeStatus::Pending));
+        assert_eq!(charge.map(|c| c.amount.satang()), Some(21_000));
+        assert_eq!(
+            charge.and_then(|c| c.qr_image_uri.as_deref()),
+            Some("https://x/qr.svg")
+        );
+        assert_eq!(charge.and_then(|c| c.order_uuid.as_deref()), Some("abc"));
+        assert_eq!(charge.and_then(|c| c.authorize_uri.as_deref()), None);
+    }
+
+    #[test]
+    fn charge_refuses_bad_amounts_and_other_objects() {
+        for raw in [
+            json!({"id": "chrg_1", "amount": -1}),
+            json!({"id": "chrg_1", "amount": 1.5}),
+            json!({"id": "chrg_1", "amount": "100"}),
+            json!({"id": "chrg_1"}),
+            json!({"amount": 100}),
+            json!({"object": "refund", "id": "rfnd_1", "amount": 100}),
+            json!("chrg_1"),
+        ] {
+            assert!(Charge::from_json(raw.clone()).is_err(), "{raw}");
+        }
+        let unknown = Charge::from_json(json!({"id": "chrg_1", "amount": 1, "status": "new"}));
+        assert_eq!(unknown.ok().map(|c| c.status), Some(ChargeStatus::Unknown));
+    }
+
+    #[test]
+    fn object_ids_are_path_safe() {
+        assert!(is_object_id("chrg_test_5xq2"));
+        assert!(!is_object_id(""));
+        assert!(!is_object_id("../account"));
+        assert!(!is_object_id("chrg_1?x=1"));
+        assert!(!is_object_id("chrg 1"));
+    }
+
+    #[test]
+    fn fresh_timestamps() {
+        let tolerance = Duration::from_secs(300);
+        assert!(webhook_timestamp_is_fresh("1000", 1200, tolerance));
+        assert!(webhook_timestamp_is_fresh("1400", 1200, tolerance));
+        assert!(!webhook_timestamp_is_fresh("100", 1200, tolerance));
+        assert!(!webhook_timestamp_is_fresh("soon", 1200, tolerance));
+        assert!(!webhook_timestamp_is_fresh(
+            "-9223372036854775808",
+            1200,
+            tolerance
+        ));
+    }
+
+    #[test]
+    fn signature_with_secret_that_is_not_base64_never_verifies() {
+        assert_eq!(sign_webhook("not base64!", "1", b"{}"), None);
+        assert!(!verify_webhook_signature("not base64!", "1", b"{}", "00"));
+        assert!(!verify_webhook_signature("", "1", b"{}", "00"));
+    }
+}
