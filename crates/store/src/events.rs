@@ -273,6 +273,14 @@ impl Store {
         Ok(Some(event))
     }
 
+    /// The storage key of the event's logo (`{event_key}/logo/{name}`), if it has one.
+    pub async fn event_logo_key(&self, event_id: i64) -> Result<Option<String>> {
+        let row: Option<(Option<String>,)> = on_pool!(self, pool => sqlx::query_as(
+            "SELECT logo_key FROM events WHERE id = $1")
+            .bind(event_id).fetch_optional(pool).await)?;
+        Ok(row.and_then(|(k,)| k).filter(|k| !k.is_empty()))
+    }
+
     /// Every visible event with its tiers, pinned first, then the newest race: the
     /// catalogue a process keeps in memory.
     pub async fn visible_events(&self) -> Result<Vec<Event>> {

@@ -1,6 +1,6 @@
 //! Object storage for photo files: a local directory by default, any S3-compatible service
 //! when configured. Keys are laid out per event — `{event_key}/original/{name}`,
-//! `preview/`, `thumbnail/`, `logo/` — and built only from a parsed [`EventKey`] and a
+//! `preview/`, `thumbnail/`, `logo/`, `withlogo/` — and built only from a parsed [`EventKey`] and a
 //! [`StoredName`], never from raw user input.
 
 use std::path::PathBuf;
@@ -30,13 +30,17 @@ pub enum StorageSettings {
     },
 }
 
-/// The kinds of file kept for each photo.
+/// The kinds of file kept per event: each photo's original, preview, thumbnail and (once
+/// bought) its copy with the logo stamped on; and the event's logo images.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ObjectKind {
     Original,
     Preview,
     Thumbnail,
+    /// The event's logo images (public).
     Logo,
+    /// A sold photo's original with the logo stamped on (delivered like originals).
+    WithLogo,
 }
 
 impl ObjectKind {
@@ -46,6 +50,7 @@ impl ObjectKind {
             ObjectKind::Preview => "preview",
             ObjectKind::Thumbnail => "thumbnail",
             ObjectKind::Logo => "logo",
+            ObjectKind::WithLogo => "withlogo",
         }
     }
 
@@ -55,6 +60,7 @@ impl ObjectKind {
             "preview" => Some(ObjectKind::Preview),
             "thumbnail" => Some(ObjectKind::Thumbnail),
             "logo" => Some(ObjectKind::Logo),
+            "withlogo" => Some(ObjectKind::WithLogo),
             _ => None,
         }
     }
@@ -163,6 +169,51 @@ impl Objects {
 
     pub async fn get(&self, key: &ObjectKey) -> Result<Bytes> {
         Ok(self.inner.get(&key.0).await?.bytes().await?)
+    }
+
+    /// The size of an object and its ETag (when the store gives one), without reading it.
+    pub async fn head(&self, key: &ObjectKey) -> Result<(u64, Option<String>)> {
+        let meta = self.inner.head(&key.0).await?;
+        Ok((meta.size, meta.e_tag))
+    }
+
+    /// Reads a whole object as a stream of chunks, for files too large to hold in memory:
+    /// its size, its ETag (when the store gives one) and the bytes as they arrive.
+    pub async fn get_stream(
+        &self,
+        key: &ObjectKey,
+    ) -> Result<(
+        u64,
+        Option<String>,
+        futures::stream::BoxStream<'static, Result<Bytes>>,
+    )> {
+        use futures::StreamExt;
+        let got = self.inner.get(&key.0).await?;
+        let (size, etag) = (got.meta.size, got.meta.e_tag.clone());
+        let stream = got.into_stream().map(|c| c.map_err(StoreError::from));
+        Ok((size, etag, stream.boxed()))
+    }
+
+    /// Reads bytes `range` of an object (which must lie within it) as a stream of chunks.
+    /// With `if_match` (an ETag from [`Objects::head`]) the read fails rather than mix in
+    /// bytes of an object written since.
+    pub async fn get_range_stream(
+        &self,
+        key: &ObjectKey,
+        range: std::ops::Range<u64>,
+        if_match: Option<&str>,
+    ) -> Result<futures::stream::BoxStream<'static, Result<Bytes>>> {
+        use futures::StreamExt;
+        let options = object_store::GetOptions {
+            range: Some(object_store::GetRange::Bounded(range)),
+            if_match: if_match.map(str::to_owned),
+            ..Default::default()
+        };
+        let got = self.inner.get_opts(&key.0, options).await?;
+        Ok(got
+            .into_stream()
+            .map(|c| c.map_err(StoreError::from))
+            .boxed())
     }
 
     pub async fn exists(&self, key: &ObjectKey) -> Result<bool> {

@@ -8,10 +8,16 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::event::{EventInput, PackageInput};
-use raceshot_domain::{EventKey, Flag};
+use raceshot_domain::{EventKey, Flag, Money, PaymentChannel, PaymentStatus};
 use raceshot_store::events::Written;
 use raceshot_store::jobs::{JobState, NewJob, Retry};
+use raceshot_store::orders::{
+    Created, DeliveryFlag, FoundOrder, NewOrder, Order, OrderLookup, OrderPhoto, PaymentEvent,
+};
+use raceshot_store::photos::{Added, NewPhoto, PhotoState};
 use raceshot_store::{Backend, Store};
+use serde_json::json;
+use tokio::task::JoinSet;
 
 /// Declares `async fn name(store: Store)` once and runs it on both backends.
 macro_rules! contract {
@@ -47,6 +53,21 @@ contract!(
     migrations_are_idempotent,
     unknown_photos_have_no_event,
     cart_logs_round_trip,
+    orders_round_trip_with_their_photos,
+    payment_details_are_recorded_and_kept,
+    a_repeated_request_finds_its_first_order,
+    simultaneous_repeats_make_one_order,
+    order_jobs_carry_the_order_id,
+    order_jobs_share_the_order_transaction,
+    paying_an_order_counts_once,
+    payment_trail_keeps_each_message_once,
+    expiry_touches_only_lapsed_unpaid_orders,
+    only_unpaid_orders_can_be_ended,
+    gateway_checks_are_throttled,
+    finds_orders_by_mobile_and_receipt,
+    the_last_paid_deal_order_is_found,
+    delivery_flags_are_set_one_by_one,
+    retention_lists_photos_of_old_events,
 );
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -465,4 +486,1520 @@ async fn cart_logs_round_trip(store: Store) {
     );
     assert_eq!(logs[0].at, now());
     assert!(store.cart_logs("other", 10).await.unwrap().is_empty());
+}
+
+// ---- orders -------------------------------------------------------------------------
+
+fn money(satang: i64) -> Money {
+    Money::from_satang(satang).unwrap()
+}
+
+fn secs(n: i64) -> chrono::Duration {
+    chrono::Duration::seconds(n)
+}
+
+fn ms(n: i64) -> chrono::Duration {
+    chrono::Duration::milliseconds(n)
+}
+
+/// How far back a repeated request finds its first order in these tests.
+fn window() -> chrono::Duration {
+    chrono::Duration::minutes(10)
+}
+
+/// Writes an event dated `date` (`YYYY-MM-DD`) and returns its id.
+async fn dated_event(store: &Store, key: &str, date: &str) -> i64 {
+    let mut spec = event(key, "2026-12-01", "2026-12-31");
+    spec.event_date = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").unwrap();
+    store.write_events(&[spec], now()).await.unwrap()[0].id()
+}
+
+/// Adds `n` photos to the event and makes them ready; their ids, oldest first. Photo `i`
+/// is `IMG_{event}_{i}.jpg`, stored as `s{event}-{i}.jpg`, by photographer `10 + i`.
+async fn ready_photos(store: &Store, event_id: i64, n: usize) -> Vec<i64> {
+    let mut ids = Vec::with_capacity(n);
+    for i in 0..n {
+        let photo = NewPhoto {
+            event_id,
+            content_hash: format!("{event_id:08}{i:056}"),
+            original_file_name: format!("IMG_{event_id}_{i}.jpg"),
+            storage_name: format!("s{event_id}-{i}.jpg"),
+            photographer_id: 10 + i as i64,
+        };
+        let ingest = |id: i64| NewJob {
+            queue: "ingest".into(),
+            kind: "ingest".into(),
+            payload: json!({ "photo_id": id }),
+            dedupe_key: None,
+            max_attempts: 3,
+            run_at: now(),
+        };
+        let added = store.add_photo(&photo, ingest, now()).await.unwrap();
+        let Added::New(id) = added else {
+            panic!("photo {i} was there already: {added:?}")
+        };
+        store
+            .set_photo_state(id, PhotoState::Ready, None, now())
+            .await
+            .unwrap();
+        ids.push(id);
+    }
+    ids
+}
+
+/// A PromptPay order of 3 photos with a 15-minute payment window.
+fn new_order(event_id: i64, uuid: &str, photo_ids: &[i64]) -> NewOrder {
+    NewOrder {
+        uuid: uuid.into(),
+        event_id,
+        mobile: "0812345678".into(),
+        email: Some("runner@example.com".into()),
+        is_mhao: false,
+        wholesale: false,
+        photo_ids: photo_ids.to_vec(),
+        full_amount: money(18_000),
+        discount: money(1_050),
+        amount: money(16_950),
+        payment_fee: money(277),
+        paid_amount: money(17_227),
+        payment_gateway: "GBP".into(),
+        payment_channel: PaymentChannel::PromptPay,
+        payment_status: PaymentStatus::Initial,
+        fingerprint: format!("fp-{uuid}"),
+        am_order_ref: None,
+        expires_at: Some(now() + chrono::Duration::minutes(15)),
+    }
+}
+
+/// A free all-photos order: nothing to pay, paid on creation, no payment window.
+fn free_order(event_id: i64, uuid: &str, photo_ids: &[i64]) -> NewOrder {
+    NewOrder {
+        is_mhao: true,
+        amount: Money::ZERO,
+        discount: money(18_000),
+        payment_fee: Money::ZERO,
+        paid_amount: Money::ZERO,
+        payment_gateway: "NONE".into(),
+        payment_channel: PaymentChannel::Free,
+        payment_status: PaymentStatus::Paid,
+        expires_at: None,
+        ..new_order(event_id, uuid, photo_ids)
+    }
+}
+
+/// Writes an order that must be new.
+async fn place(store: &Store, order: &NewOrder, at: DateTime<Utc>) -> Order {
+    match store
+        .create_order(order, at - window(), &[], at)
+        .await
+        .unwrap()
+    {
+        Created::New(o) => o,
+        Created::Repeated(o) => panic!("{} found the earlier order {}", order.uuid, o.uuid),
+    }
+}
+
+async fn stored(store: &Store, order_id: i64) -> Order {
+    store
+        .order_by_id(order_id)
+        .await
+        .unwrap()
+        .unwrap_or_else(|| panic!("order {order_id} missing"))
+}
+
+async fn status(store: &Store, order_id: i64) -> PaymentStatus {
+    stored(store, order_id).await.payment_status
+}
+
+fn order_job(queue: &str, kind: &str, payload: serde_json::Value, dedupe: Option<&str>) -> NewJob {
+    NewJob {
+        queue: queue.into(),
+        kind: kind.into(),
+        payload,
+        dedupe_key: dedupe.map(str::to_owned),
+        max_attempts: 5,
+        run_at: now(),
+    }
+}
+
+/// Claims every due job of `queue`: (kind, payload), in queue order.
+async fn claim_all(store: &Store, queue: &str) -> Vec<(String, serde_json::Value)> {
+    let mut out = Vec::new();
+    let at = now() + chrono::Duration::days(1);
+    while let Some(job) = store
+        .claim_job(queue, "worker", Duration::from_secs(600), at)
+        .await
+        .unwrap()
+    {
+        let payload = serde_json::from_str(&job.payload).unwrap();
+        out.push((job.kind, payload));
+    }
+    out
+}
+
+/// Makes the database refuse any job of kind `poison`.
+async fn poison_jobs(store: &Store) {
+    let trigger: &[&str] = match store.backend() {
+        Backend::Sqlite => &[
+            "CREATE TRIGGER poison BEFORE INSERT ON jobs WHEN NEW.kind = 'poison' \
+              BEGIN SELECT RAISE(ABORT, 'poisoned'); END",
+        ],
+        Backend::Postgres => &[
+            "CREATE FUNCTION poison() RETURNS trigger AS $$ BEGIN \
+               IF NEW.kind = 'poison' THEN RAISE EXCEPTION 'poisoned'; END IF; RETURN NEW; \
+             END $$ LANGUAGE plpgsql",
+            "CREATE TRIGGER poison BEFORE INSERT ON jobs FOR EACH ROW EXECUTE FUNCTION poison()",
+        ],
+    };
+    for sql in trigger {
+        store.execute_raw(sql).await.unwrap();
+    }
+}
+
+async fn orders_round_trip_with_their_photos(store: Store) {
+    let event_id = dated_event(&store, "bkk", "2026-11-30").await;
+    let photos = ready_photos(&store, event_id, 4).await;
+    let chosen = vec![photos[2], photos[0], photos[3]];
+    let mut input = new_order(event_id, "8d0c6f1e-order-one", &chosen);
+    input.expires_at = Some(now() + ms(900_123));
+    let created = store
+        .create_order(&input, now() - window(), &[], now())
+        .await
+        .unwrap();
+    let Created::New(first) = created else {
+        panic!("a first request is new: {created:?}")
+    };
+    let expected = Order {
+        id: first.id,
+        uuid: "8d0c6f1e-order-one".into(),
+        event_id,
+        event_key: "bkk".into(),
+        event_title: "งานวิ่ง bkk".into(),
+        event_date: "2026-11-30".into(),
+        mobile: "0812345678".into(),
+        email: Some("runner@example.com".into()),
+        is_mhao: false,
+        wholesale: false,
+        image_count: 3,
+        full_amount: money(18_000),
+        discount: money(1_050),
+        amount: money(16_950),
+        payment_fee: money(277),
+        paid_amount: money(17_227),
+        payment_gateway: "GBP".into(),
+        payment_channel: PaymentChannel::PromptPay,
+        payment_status: PaymentStatus::Initial,
+        gateway_ref: None,
+        qrcode_url: None,
+        api_response: None,
+        am_order_ref: None,
+        receipt_ref: None,
+        is_original_image_created: false,
+        is_logo_image_created: false,
+        is_send_sms: false,
+        is_send_email: false,
+        created_at: now(),
+        paid_at: None,
+        expires_at: Some(now() + ms(900_123)),
+        last_checked_at: None,
+    };
+    assert_eq!(first, expected);
+    assert!(!first.is_deliverable());
+    assert_eq!(
+        store.order_by_uuid("8d0c6f1e-order-one").await.unwrap(),
+        Some(expected.clone())
+    );
+    assert_eq!(store.order_by_id(first.id).await.unwrap(), Some(expected));
+    let listed = store.order_photos(first.id).await.unwrap();
+    assert_eq!(
+        listed,
+        [2usize, 0, 3]
+            .iter()
+            .map(|&i| OrderPhoto {
+                id: photos[i],
+                original_file_name: format!("IMG_{event_id}_{i}.jpg"),
+                storage_name: format!("s{event_id}-{i}.jpg"),
+                photographer_id: 10 + i as i64,
+                original_purged: false,
+            })
+            .collect::<Vec<_>>(),
+        "the photos come in the order given"
+    );
+
+    // A free all-photos order of another event: no email, an approval reference, paid on
+    // creation, no payment window.
+    let other_event = dated_event(&store, "cnx", "2027-01-15").await;
+    let other_photos = ready_photos(&store, other_event, 2).await;
+    let mut input = free_order(other_event, "8d0c6f1e-order-two", &other_photos);
+    input.email = None;
+    input.wholesale = true;
+    input.mobile = "0899999999".into();
+    input.full_amount = money(99_000);
+    input.discount = money(99_000);
+    input.am_order_ref = Some("AM-2027-0001".into());
+    let at = now() + ms(1_250);
+    let free = place(&store, &input, at).await;
+    assert_ne!(free.id, first.id);
+    let got = store
+        .order_by_uuid("8d0c6f1e-order-two")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(got, free);
+    assert_eq!(
+        (
+            got.event_id,
+            got.event_key.as_str(),
+            got.event_title.as_str(),
+            got.event_date.as_str()
+        ),
+        (other_event, "cnx", "งานวิ่ง cnx", "2027-01-15")
+    );
+    assert_eq!(
+        (got.mobile.as_str(), got.email.as_deref()),
+        ("0899999999", None)
+    );
+    assert!(got.is_mhao && got.wholesale);
+    assert_eq!(got.image_count, 2);
+    assert_eq!(
+        [
+            got.full_amount,
+            got.discount,
+            got.amount,
+            got.payment_fee,
+            got.paid_amount
+        ],
+        [
+            money(99_000),
+            money(99_000),
+            Money::ZERO,
+            Money::ZERO,
+            Money::ZERO
+        ]
+    );
+    assert_eq!(
+        (
+            got.payment_gateway.as_str(),
+            got.payment_channel,
+            got.payment_status
+        ),
+        ("NONE", PaymentChannel::Free, PaymentStatus::Paid)
+    );
+    assert_eq!(got.am_order_ref.as_deref(), Some("AM-2027-0001"));
+    assert_eq!(
+        (got.created_at, got.paid_at, got.expires_at),
+        (at, Some(at), None)
+    );
+    assert!(got.is_deliverable());
+    let ids: Vec<i64> = store
+        .order_photos(free.id)
+        .await
+        .unwrap()
+        .iter()
+        .map(|p| p.id)
+        .collect();
+    assert_eq!(ids, other_photos);
+
+    // The other channels round-trip too.
+    for (i, channel) in [PaymentChannel::Card, PaymentChannel::Approval]
+        .into_iter()
+        .enumerate()
+    {
+        let mut input = new_order(event_id, &format!("channel-{i}"), &photos[..1]);
+        input.payment_channel = channel;
+        let order = place(&store, &input, now()).await;
+        assert_eq!(stored(&store, order.id).await.payment_channel, channel);
+    }
+
+    assert_eq!(store.order_by_uuid("no-such-order").await.unwrap(), None);
+    assert_eq!(store.order_by_id(first.id + 1_000).await.unwrap(), None);
+    assert_eq!(store.order_photos(first.id + 1_000).await.unwrap(), vec![]);
+}
+
+async fn payment_details_are_recorded_and_kept(store: Store) {
+    let event_id = dated_event(&store, "bkk", "2026-11-30").await;
+    let photos = ready_photos(&store, event_id, 1).await;
+    let order = place(&store, &new_order(event_id, "qr-order", &photos), now()).await;
+    let other = place(&store, &new_order(event_id, "bystander", &photos), now()).await;
+    let window_end = now() + chrono::Duration::minutes(5);
+    store
+        .set_order_payment(
+            order.id,
+            Some("GW-REF-1"),
+            Some("data:image/png;base64,AAAA"),
+            Some("{\"resultCode\":\"00\"}"),
+            Some(window_end),
+            now() + secs(1),
+        )
+        .await
+        .unwrap();
+    let got = stored(&store, order.id).await;
+    let details = |o: &Order| {
+        (
+            o.gateway_ref.clone(),
+            o.qrcode_url.clone(),
+            o.api_response.clone(),
+            o.expires_at,
+        )
+    };
+    let first = (
+        Some("GW-REF-1".to_owned()),
+        Some("data:image/png;base64,AAAA".to_owned()),
+        Some("{\"resultCode\":\"00\"}".to_owned()),
+        Some(window_end),
+    );
+    assert_eq!(details(&got), first);
+    // Nothing given: everything kept.
+    store
+        .set_order_payment(order.id, None, None, None, None, now() + secs(2))
+        .await
+        .unwrap();
+    assert_eq!(details(&stored(&store, order.id).await), first);
+    // Only what is given is replaced.
+    store
+        .set_order_payment(
+            order.id,
+            Some("GW-REF-2"),
+            None,
+            None,
+            None,
+            now() + secs(3),
+        )
+        .await
+        .unwrap();
+    let got = stored(&store, order.id).await;
+    assert_eq!(
+        details(&got),
+        (Some("GW-REF-2".to_owned()), first.1, first.2, first.3)
+    );
+    assert_eq!(got.payment_status, PaymentStatus::Initial);
+    assert_eq!(
+        stored(&store, other.id).await,
+        other,
+        "other orders untouched"
+    );
+}
+
+async fn a_repeated_request_finds_its_first_order(store: Store) {
+    let event_id = dated_event(&store, "bkk", "2026-11-30").await;
+    let photos = ready_photos(&store, event_id, 2).await;
+    let mut input = new_order(event_id, "first", &photos);
+    input.fingerprint = "fp-same".into();
+    let original = place(&store, &input, now()).await;
+
+    // A double submit 30 s later comes with the uuid the second request drew.
+    let mut again = input.clone();
+    again.uuid = "second".into();
+    again.photo_ids = vec![photos[1]];
+    let at = now() + secs(30);
+    let answer = store
+        .create_order(&again, at - window(), &[], at)
+        .await
+        .unwrap();
+    assert_eq!(answer, Created::Repeated(original.clone()));
+    assert_eq!(answer.order(), &original);
+    assert_eq!(
+        store.order_by_uuid("second").await.unwrap(),
+        None,
+        "no second order"
+    );
+    let ids: Vec<i64> = store
+        .order_photos(original.id)
+        .await
+        .unwrap()
+        .iter()
+        .map(|p| p.id)
+        .collect();
+    assert_eq!(ids, photos, "the first order's photos are unchanged");
+
+    // The window includes its first instant.
+    let mut edge = input.clone();
+    edge.uuid = "edge".into();
+    let answer = store
+        .create_order(&edge, original.created_at, &[], at)
+        .await
+        .unwrap();
+    assert_eq!(answer, Created::Repeated(original.clone()));
+    assert_eq!(store.order_by_uuid("edge").await.unwrap(), None);
+
+    // Another fingerprint within the window is another request.
+    let mut other = input.clone();
+    other.uuid = "other".into();
+    other.fingerprint = "fp-other".into();
+    let other = place(&store, &other, at).await;
+    assert_ne!(other.id, original.id);
+
+    // Once the window has passed the first order, the same fingerprint writes a new one.
+    let later = now() + window() + secs(1);
+    let mut late = input.clone();
+    late.uuid = "late".into();
+    let answer = store
+        .create_order(&late, original.created_at + ms(1), &[], later)
+        .await
+        .unwrap();
+    let Created::New(late_order) = answer else {
+        panic!("outside the window the order is new: {answer:?}")
+    };
+    assert_eq!(late_order.uuid, "late");
+    assert_eq!(late_order.created_at, later);
+    assert_ne!(late_order.id, original.id);
+    assert_eq!(
+        store.order_by_uuid("first").await.unwrap(),
+        Some(original),
+        "the first order stays"
+    );
+    // A repeat of the new one finds the new one.
+    let mut late_again = input.clone();
+    late_again.uuid = "late-again".into();
+    let at = later + secs(5);
+    let answer = store
+        .create_order(&late_again, at - window(), &[], at)
+        .await
+        .unwrap();
+    assert_eq!(answer, Created::Repeated(late_order));
+}
+
+async fn simultaneous_repeats_make_one_order(store: Store) {
+    let event_id = dated_event(&store, "bkk", "2026-11-30").await;
+    let photos = ready_photos(&store, event_id, 3).await;
+    let mut set = JoinSet::new();
+    for i in 0..8 {
+        let store = store.clone();
+        let mut input = new_order(event_id, &format!("race-{i}"), &photos);
+        input.fingerprint = "fp-race".into();
+        let jobs = vec![order_job("deliver", "notify", json!({}), None)];
+        set.spawn(async move {
+            store
+                .create_order(&input, now() - window(), &jobs, now())
+                .await
+        });
+    }
+    let mut answers = Vec::new();
+    while let Some(answer) = set.join_next().await {
+        answers.push(answer.unwrap().unwrap());
+    }
+    assert_eq!(answers.len(), 8);
+    let new: Vec<&Order> = answers
+        .iter()
+        .filter_map(|a| match a {
+            Created::New(o) => Some(o),
+            Created::Repeated(_) => None,
+        })
+        .collect();
+    assert_eq!(new.len(), 1, "exactly one request writes the order");
+    let winner = new[0];
+    assert!(
+        answers.iter().all(|a| a.order().uuid == winner.uuid),
+        "every answer is the same order: {answers:?}"
+    );
+    let mut kept = Vec::new();
+    for i in 0..8 {
+        if let Some(o) = store.order_by_uuid(&format!("race-{i}")).await.unwrap() {
+            kept.push(o.id);
+        }
+    }
+    assert_eq!(kept, vec![winner.id]);
+    assert_eq!(store.order_photos(winner.id).await.unwrap().len(), 3);
+    assert_eq!(
+        store.pending_jobs("deliver").await.unwrap(),
+        1,
+        "only the written order enqueues its jobs"
+    );
+}
+
+async fn order_jobs_carry_the_order_id(store: Store) {
+    let event_id = dated_event(&store, "bkk", "2026-11-30").await;
+    let photos = ready_photos(&store, event_id, 1).await;
+    let jobs = vec![
+        order_job(
+            "deliver",
+            "build_zip",
+            json!({ "size": "original" }),
+            Some("zip:{order}"),
+        ),
+        order_job("deliver", "notify", json!({}), None),
+    ];
+    let first = store
+        .create_order(
+            &new_order(event_id, "one", &photos),
+            now() - window(),
+            &jobs,
+            now(),
+        )
+        .await
+        .unwrap()
+        .order()
+        .clone();
+    assert_eq!(
+        claim_all(&store, "deliver").await,
+        vec![
+            (
+                "build_zip".to_owned(),
+                json!({ "size": "original", "order_id": first.id })
+            ),
+            ("notify".to_owned(), json!({ "order_id": first.id })),
+        ]
+    );
+    // The dedupe key names the order: that key is taken, the template itself is not.
+    let key = format!("zip:{}", first.id);
+    assert_eq!(
+        store
+            .enqueue(
+                &order_job("deliver", "build_zip", json!({}), Some(&key)),
+                now()
+            )
+            .await
+            .unwrap(),
+        None
+    );
+    assert!(
+        store
+            .enqueue(
+                &order_job("probe", "build_zip", json!({}), Some("zip:{order}")),
+                now()
+            )
+            .await
+            .unwrap()
+            .is_some()
+    );
+    // A second order gets jobs of its own, under its own key.
+    let second = store
+        .create_order(
+            &new_order(event_id, "two", &photos),
+            now() - window(),
+            &jobs,
+            now(),
+        )
+        .await
+        .unwrap()
+        .order()
+        .clone();
+    assert_ne!(second.id, first.id);
+    assert_eq!(
+        claim_all(&store, "deliver").await,
+        vec![
+            (
+                "build_zip".to_owned(),
+                json!({ "size": "original", "order_id": second.id })
+            ),
+            ("notify".to_owned(), json!({ "order_id": second.id })),
+        ]
+    );
+
+    // Paying enqueues the payment's jobs the same way.
+    let paid_jobs = vec![
+        order_job(
+            "mail",
+            "receipt",
+            json!({ "lang": "th" }),
+            Some("receipt:{order}"),
+        ),
+        order_job("mail", "sms", json!({}), None),
+    ];
+    assert!(
+        store
+            .mark_order_paid(first.id, Some("RC-1"), &paid_jobs, now() + secs(5))
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        claim_all(&store, "mail").await,
+        vec![
+            (
+                "receipt".to_owned(),
+                json!({ "lang": "th", "order_id": first.id })
+            ),
+            ("sms".to_owned(), json!({ "order_id": first.id })),
+        ]
+    );
+    let key = format!("receipt:{}", first.id);
+    assert_eq!(
+        store
+            .enqueue(&order_job("mail", "receipt", json!({}), Some(&key)), now())
+            .await
+            .unwrap(),
+        None
+    );
+    assert!(
+        store
+            .mark_order_paid(second.id, Some("RC-3"), &paid_jobs, now() + secs(6))
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        claim_all(&store, "mail").await,
+        vec![
+            (
+                "receipt".to_owned(),
+                json!({ "lang": "th", "order_id": second.id })
+            ),
+            ("sms".to_owned(), json!({ "order_id": second.id })),
+        ]
+    );
+}
+
+async fn order_jobs_share_the_order_transaction(store: Store) {
+    poison_jobs(&store).await;
+    let event_id = dated_event(&store, "bkk", "2026-11-30").await;
+    let photos = ready_photos(&store, event_id, 2).await;
+    let input = new_order(event_id, "doomed", &photos);
+    let jobs = vec![
+        order_job("deliver", "notify", json!({}), None),
+        order_job("deliver", "poison", json!({}), None),
+    ];
+    let res = store
+        .create_order(&input, now() - window(), &jobs, now())
+        .await;
+    assert!(
+        res.as_ref()
+            .is_err_and(|e| e.to_string().contains("poisoned")),
+        "{res:?}"
+    );
+    assert_eq!(
+        store.order_by_uuid("doomed").await.unwrap(),
+        None,
+        "no order without its jobs"
+    );
+    assert_eq!(store.pending_jobs("deliver").await.unwrap(), 0);
+    // Nothing of the failed attempt lingers: the same request goes through.
+    let created = store
+        .create_order(&input, now() - window(), &jobs[..1], now())
+        .await
+        .unwrap();
+    let Created::New(order) = created else {
+        panic!("the failed attempt left an order behind: {created:?}")
+    };
+    assert_eq!(store.order_photos(order.id).await.unwrap().len(), 2);
+    assert_eq!(store.pending_jobs("deliver").await.unwrap(), 1);
+
+    let paid_jobs = vec![
+        order_job("mail", "receipt", json!({}), None),
+        order_job("mail", "poison", json!({}), None),
+    ];
+    let res = store
+        .mark_order_paid(order.id, Some("RC-9"), &paid_jobs, now() + secs(1))
+        .await;
+    assert!(
+        res.as_ref()
+            .is_err_and(|e| e.to_string().contains("poisoned")),
+        "{res:?}"
+    );
+    let got = stored(&store, order.id).await;
+    assert_eq!(
+        (got.payment_status, got.paid_at, got.receipt_ref),
+        (PaymentStatus::Initial, None, None),
+        "not paid without its jobs"
+    );
+    assert_eq!(store.pending_jobs("mail").await.unwrap(), 0);
+    assert!(
+        store
+            .mark_order_paid(order.id, Some("RC-9"), &paid_jobs[..1], now() + secs(2))
+            .await
+            .unwrap()
+    );
+    assert_eq!(store.pending_jobs("mail").await.unwrap(), 1);
+}
+
+async fn paying_an_order_counts_once(store: Store) {
+    let event_id = dated_event(&store, "bkk", "2026-11-30").await;
+    let photos = ready_photos(&store, event_id, 1).await;
+    let jobs = vec![order_job("mail", "receipt", json!({}), None)];
+    let order = place(&store, &new_order(event_id, "pay-me", &photos), now()).await;
+    let paid_at = now() + secs(40);
+    assert!(
+        store
+            .mark_order_paid(order.id, Some("RC-0001"), &jobs, paid_at)
+            .await
+            .unwrap()
+    );
+    let got = stored(&store, order.id).await;
+    assert_eq!(
+        (got.payment_status, got.paid_at, got.receipt_ref.as_deref()),
+        (PaymentStatus::Paid, Some(paid_at), Some("RC-0001"))
+    );
+    assert!(got.is_deliverable());
+
+    // 100 replays, half of them at once, with other receipts and later times: none counts.
+    for i in 0..50 {
+        let receipt = format!("RC-R{i}");
+        let replay = store
+            .mark_order_paid(order.id, Some(&receipt), &jobs, paid_at + secs(i + 1))
+            .await
+            .unwrap();
+        assert!(!replay, "replay {i}");
+    }
+    let mut set = JoinSet::new();
+    for i in 50..100 {
+        let (store, jobs) = (store.clone(), jobs.clone());
+        set.spawn(async move {
+            let receipt = format!("RC-R{i}");
+            store
+                .mark_order_paid(order.id, Some(&receipt), &jobs, paid_at + secs(i + 1))
+                .await
+        });
+    }
+    while let Some(replay) = set.join_next().await {
+        assert!(!replay.unwrap().unwrap());
+    }
+    assert_eq!(
+        stored(&store, order.id).await,
+        got,
+        "replays change nothing"
+    );
+    assert_eq!(store.pending_jobs("mail").await.unwrap(), 1);
+
+    // Confirmations that race (callback and webhook at once): one of them counts.
+    let racing = place(&store, &new_order(event_id, "race-pay", &photos), now()).await;
+    let mut set = JoinSet::new();
+    for i in 0..20 {
+        let (store, jobs) = (store.clone(), jobs.clone());
+        set.spawn(async move {
+            store
+                .mark_order_paid(racing.id, Some("RC-RACE"), &jobs, now() + secs(i))
+                .await
+        });
+    }
+    let mut counted = 0;
+    while let Some(answer) = set.join_next().await {
+        counted += usize::from(answer.unwrap().unwrap());
+    }
+    assert_eq!(counted, 1);
+    assert_eq!(status(&store, racing.id).await, PaymentStatus::Paid);
+    assert_eq!(store.pending_jobs("mail").await.unwrap(), 2);
+
+    // Without a receipt the order is paid all the same.
+    let plain = place(&store, &new_order(event_id, "no-receipt", &photos), now()).await;
+    assert!(
+        store
+            .mark_order_paid(plain.id, None, &[], now() + secs(3))
+            .await
+            .unwrap()
+    );
+    let got = stored(&store, plain.id).await;
+    assert_eq!(
+        (got.payment_status, got.paid_at, got.receipt_ref),
+        (PaymentStatus::Paid, Some(now() + secs(3)), None)
+    );
+
+    // Money that arrives after the payment window closed still counts.
+    let mut input = new_order(event_id, "late-payer", &photos);
+    input.expires_at = Some(now() + secs(60));
+    let late = place(&store, &input, now()).await;
+    assert_eq!(store.expire_orders(now() + secs(120)).await.unwrap(), 1);
+    assert_eq!(status(&store, late.id).await, PaymentStatus::Expired);
+    let at = now() + secs(180);
+    assert!(
+        store
+            .mark_order_paid(late.id, Some("RC-LATE"), &jobs, at)
+            .await
+            .unwrap()
+    );
+    let got = stored(&store, late.id).await;
+    assert_eq!(
+        (got.payment_status, got.paid_at, got.receipt_ref.as_deref()),
+        (PaymentStatus::Paid, Some(at), Some("RC-LATE"))
+    );
+    assert_eq!(store.pending_jobs("mail").await.unwrap(), 3);
+
+    // A cancelled order stays cancelled.
+    let cancelled = place(&store, &new_order(event_id, "cancel-me", &photos), now()).await;
+    assert!(
+        store
+            .end_unpaid_order(cancelled.id, PaymentStatus::Cancelled, now() + secs(1))
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .mark_order_paid(cancelled.id, Some("RC-NO"), &jobs, now() + secs(2))
+            .await
+            .unwrap()
+    );
+    let got = stored(&store, cancelled.id).await;
+    assert_eq!(
+        (got.payment_status, got.paid_at, got.receipt_ref),
+        (PaymentStatus::Cancelled, None, None)
+    );
+
+    // A free order was paid on creation: there is nothing to confirm.
+    let free = place(&store, &free_order(event_id, "free", &photos), now()).await;
+    assert!(
+        !store
+            .mark_order_paid(free.id, Some("RC-FREE"), &jobs, now() + secs(2))
+            .await
+            .unwrap()
+    );
+    assert_eq!(stored(&store, free.id).await, free);
+    assert!(
+        !store
+            .mark_order_paid(free.id + 1_000, None, &jobs, now())
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        store.pending_jobs("mail").await.unwrap(),
+        3,
+        "refused payments enqueue nothing"
+    );
+}
+
+async fn payment_trail_keeps_each_message_once(store: Store) {
+    let event_id = dated_event(&store, "bkk", "2026-11-30").await;
+    let photos = ready_photos(&store, event_id, 1).await;
+    let order = place(&store, &new_order(event_id, "trail", &photos), now()).await;
+    let other = place(&store, &new_order(event_id, "other", &photos), now()).await;
+    let t = |n: i64| now() + secs(n);
+    let callback = |external_ref| PaymentEvent {
+        gateway: "GBP",
+        kind: "callback",
+        external_ref,
+        amount: Some(money(17_227)),
+        status: "00",
+        payload: "{\"resultCode\":\"00\"}",
+    };
+    let create_qr = PaymentEvent {
+        gateway: "GBP",
+        kind: "create_qr",
+        external_ref: None,
+        amount: Some(money(17_227)),
+        status: "created",
+        payload: "{\"qrcode\":\"...\"}",
+    };
+    let record = |order_id: i64, event: PaymentEvent<'static>, at: DateTime<Utc>| {
+        let store = store.clone();
+        async move {
+            store
+                .record_payment_event(order_id, &event, at)
+                .await
+                .unwrap()
+        }
+    };
+    assert!(record(order.id, create_qr.clone(), t(1)).await);
+    assert!(record(order.id, callback(Some("TX-1")), t(2)).await);
+    assert!(
+        !record(order.id, callback(Some("TX-1")), t(3)).await,
+        "a replayed callback"
+    );
+    // The same reference from another kind of message, or from another gateway, is another
+    // message.
+    let webhook = PaymentEvent {
+        kind: "webhook",
+        ..callback(Some("TX-1"))
+    };
+    assert!(record(order.id, webhook.clone(), t(4)).await);
+    let opn = PaymentEvent {
+        gateway: "OPN",
+        status: "successful",
+        ..callback(Some("TX-1"))
+    };
+    assert!(record(order.id, opn.clone(), t(5)).await);
+    // A replay is one even when it names another order, and stays out of that trail.
+    assert!(!record(other.id, callback(Some("TX-1")), t(6)).await);
+    assert!(record(order.id, callback(Some("TX-2")), t(7)).await);
+    // Entries without a reference cannot be told apart: every one is kept.
+    for i in 0..3 {
+        let check = PaymentEvent {
+            kind: "status_check",
+            external_ref: None,
+            amount: None,
+            status: "pending",
+            payload: "{}",
+            ..create_qr.clone()
+        };
+        assert!(record(order.id, check, t(8 + i)).await, "status check {i}");
+    }
+    assert!(record(order.id, create_qr.clone(), t(11)).await);
+
+    let trail = store.payment_trail(order.id).await.unwrap();
+    assert!(trail.windows(2).all(|w| w[0].id < w[1].id), "oldest first");
+    let got: Vec<_> = trail
+        .iter()
+        .map(|r| {
+            (
+                r.gateway.as_str(),
+                r.kind.as_str(),
+                r.external_ref.as_deref(),
+                r.amount,
+                r.status.as_str(),
+                r.payload.as_str(),
+                r.created_at,
+            )
+        })
+        .collect();
+    let ms_at = |n: i64| t(n).timestamp_millis();
+    let qr_payload = "{\"qrcode\":\"...\"}";
+    let cb_payload = "{\"resultCode\":\"00\"}";
+    assert_eq!(
+        got,
+        vec![
+            (
+                "GBP",
+                "create_qr",
+                None,
+                Some(17_227),
+                "created",
+                qr_payload,
+                ms_at(1)
+            ),
+            (
+                "GBP",
+                "callback",
+                Some("TX-1"),
+                Some(17_227),
+                "00",
+                cb_payload,
+                ms_at(2)
+            ),
+            (
+                "GBP",
+                "webhook",
+                Some("TX-1"),
+                Some(17_227),
+                "00",
+                cb_payload,
+                ms_at(4)
+            ),
+            (
+                "OPN",
+                "callback",
+                Some("TX-1"),
+                Some(17_227),
+                "successful",
+                cb_payload,
+                ms_at(5)
+            ),
+            (
+                "GBP",
+                "callback",
+                Some("TX-2"),
+                Some(17_227),
+                "00",
+                cb_payload,
+                ms_at(7)
+            ),
+            ("GBP", "status_check", None, None, "pending", "{}", ms_at(8)),
+            ("GBP", "status_check", None, None, "pending", "{}", ms_at(9)),
+            (
+                "GBP",
+                "status_check",
+                None,
+                None,
+                "pending",
+                "{}",
+                ms_at(10)
+            ),
+            (
+                "GBP",
+                "create_qr",
+                None,
+                Some(17_227),
+                "created",
+                qr_payload,
+                ms_at(11)
+            ),
+        ]
+    );
+    assert_eq!(store.payment_trail(other.id).await.unwrap(), vec![]);
+    // Replays racing each other: one is recorded.
+    let mut set = JoinSet::new();
+    for i in 0..10 {
+        set.spawn(record(other.id, callback(Some("TX-RACE")), t(20 + i)));
+    }
+    let mut recorded = 0;
+    while let Some(answer) = set.join_next().await {
+        recorded += usize::from(answer.unwrap());
+    }
+    assert_eq!(recorded, 1);
+    assert_eq!(store.payment_trail(other.id).await.unwrap().len(), 1);
+}
+
+async fn expiry_touches_only_lapsed_unpaid_orders(store: Store) {
+    let event_id = dated_event(&store, "bkk", "2026-11-30").await;
+    let photos = ready_photos(&store, event_id, 1).await;
+    let sweep = now() + secs(3_600);
+    let with_window = |uuid: &str, expires_at: Option<DateTime<Utc>>| NewOrder {
+        expires_at,
+        ..new_order(event_id, uuid, &photos)
+    };
+    let lapsed = place(&store, &with_window("lapsed", Some(sweep - ms(1))), now()).await;
+    let edge = place(&store, &with_window("edge", Some(sweep)), now()).await;
+    let open = place(&store, &with_window("open", Some(sweep + secs(60))), now()).await;
+    let unbounded = place(&store, &with_window("unbounded", None), now()).await;
+    let free = place(
+        &store,
+        &NewOrder {
+            expires_at: Some(sweep - secs(60)),
+            ..free_order(event_id, "free", &photos)
+        },
+        now(),
+    )
+    .await;
+    let paid = place(&store, &with_window("paid", Some(sweep - secs(60))), now()).await;
+    assert!(
+        store
+            .mark_order_paid(paid.id, Some("RC-1"), &[], now() + secs(10))
+            .await
+            .unwrap()
+    );
+    let cancelled = place(
+        &store,
+        &with_window("cancelled", Some(sweep - secs(60))),
+        now(),
+    )
+    .await;
+    assert!(
+        store
+            .end_unpaid_order(cancelled.id, PaymentStatus::Cancelled, now() + secs(10))
+            .await
+            .unwrap()
+    );
+
+    assert_eq!(store.expire_orders(sweep).await.unwrap(), 1);
+    let statuses = async |ids: &[i64]| {
+        let mut out = Vec::new();
+        for id in ids {
+            out.push(status(&store, *id).await);
+        }
+        out
+    };
+    let all = [
+        lapsed.id,
+        edge.id,
+        open.id,
+        unbounded.id,
+        free.id,
+        paid.id,
+        cancelled.id,
+    ];
+    use PaymentStatus::{Cancelled, Expired, Initial, Paid};
+    assert_eq!(
+        statuses(&all).await,
+        [Expired, Initial, Initial, Initial, Paid, Paid, Cancelled]
+    );
+    let got = stored(&store, lapsed.id).await;
+    assert_eq!((got.paid_at, got.expires_at), (None, Some(sweep - ms(1))));
+    assert_eq!(store.expire_orders(sweep).await.unwrap(), 0, "once");
+    // A window closes after its last instant.
+    assert_eq!(store.expire_orders(sweep + ms(1)).await.unwrap(), 1);
+    assert_eq!(
+        statuses(&all).await,
+        [Expired, Expired, Initial, Initial, Paid, Paid, Cancelled]
+    );
+    let far = sweep + chrono::Duration::days(365);
+    assert_eq!(store.expire_orders(far).await.unwrap(), 1);
+    assert_eq!(
+        statuses(&all).await,
+        [Expired, Expired, Expired, Initial, Paid, Paid, Cancelled],
+        "an order without a window never expires"
+    );
+}
+
+async fn only_unpaid_orders_can_be_ended(store: Store) {
+    let event_id = dated_event(&store, "bkk", "2026-11-30").await;
+    let photos = ready_photos(&store, event_id, 1).await;
+    let order = |uuid: &'static str| {
+        let store = store.clone();
+        let input = new_order(event_id, uuid, &photos);
+        async move { place(&store, &input, now()).await.id }
+    };
+    let end = |id: i64, to: PaymentStatus| {
+        let store = store.clone();
+        async move {
+            store
+                .end_unpaid_order(id, to, now() + secs(5))
+                .await
+                .unwrap()
+        }
+    };
+    let to_expire = order("to-expire").await;
+    assert!(end(to_expire, PaymentStatus::Expired).await);
+    assert_eq!(status(&store, to_expire).await, PaymentStatus::Expired);
+    assert!(!end(to_expire, PaymentStatus::Cancelled).await);
+    assert!(!end(to_expire, PaymentStatus::Expired).await);
+    assert_eq!(status(&store, to_expire).await, PaymentStatus::Expired);
+
+    let to_cancel = order("to-cancel").await;
+    assert!(end(to_cancel, PaymentStatus::Cancelled).await);
+    assert!(!end(to_cancel, PaymentStatus::Expired).await);
+    assert_eq!(status(&store, to_cancel).await, PaymentStatus::Cancelled);
+
+    let paid = order("paid").await;
+    assert!(
+        store
+            .mark_order_paid(paid, Some("RC-1"), &[], now())
+            .await
+            .unwrap()
+    );
+    assert!(!end(paid, PaymentStatus::Cancelled).await);
+    assert!(!end(paid, PaymentStatus::Expired).await);
+    let got = stored(&store, paid).await;
+    assert_eq!(
+        (got.payment_status, got.paid_at),
+        (PaymentStatus::Paid, Some(now()))
+    );
+
+    let free = place(&store, &free_order(event_id, "free", &photos), now()).await;
+    assert!(!end(free.id, PaymentStatus::Cancelled).await);
+    assert_eq!(status(&store, free.id).await, PaymentStatus::Paid);
+    assert!(!end(free.id + 1_000, PaymentStatus::Cancelled).await);
+}
+
+async fn gateway_checks_are_throttled(store: Store) {
+    let event_id = dated_event(&store, "bkk", "2026-11-30").await;
+    let photos = ready_photos(&store, event_id, 1).await;
+    let order = place(&store, &new_order(event_id, "checked", &photos), now()).await;
+    let every = secs(60);
+    let claim = |id: i64, at: DateTime<Utc>| {
+        let store = store.clone();
+        async move { store.claim_order_check(id, at - every, at).await.unwrap() }
+    };
+    let last_checked = async |id: i64| stored(&store, id).await.last_checked_at;
+
+    let t0 = now() + secs(100);
+    assert!(claim(order.id, t0).await, "the first check");
+    assert_eq!(last_checked(order.id).await, Some(t0));
+    assert!(!claim(order.id, t0 + secs(20)).await, "within the window");
+    assert_eq!(last_checked(order.id).await, Some(t0), "unchanged");
+    assert!(
+        !claim(order.id, t0 + every).await,
+        "the window includes its last instant"
+    );
+    let t1 = t0 + every + ms(1);
+    assert!(claim(order.id, t1).await, "after the window");
+    assert_eq!(last_checked(order.id).await, Some(t1));
+    assert!(!claim(order.id, t1 + secs(1)).await);
+
+    // Each order has a window of its own.
+    let other = place(&store, &new_order(event_id, "other", &photos), now()).await;
+    assert!(claim(other.id, t1 + secs(1)).await);
+
+    // Checks racing each other: one goes to the gateway.
+    let racing = place(&store, &new_order(event_id, "racing", &photos), now()).await;
+    let mut set = JoinSet::new();
+    for _ in 0..10 {
+        set.spawn(claim(racing.id, t0));
+    }
+    let mut claimed = 0;
+    while let Some(answer) = set.join_next().await {
+        claimed += usize::from(answer.unwrap());
+    }
+    assert_eq!(claimed, 1);
+    assert!(!claim(racing.id + 1_000, t0).await, "no such order");
+}
+
+async fn finds_orders_by_mobile_and_receipt(store: Store) {
+    let bkk = dated_event(&store, "bkk", "2026-11-30").await;
+    let cnx = dated_event(&store, "cnx", "2026-12-01").await;
+    let bkk_photos = ready_photos(&store, bkk, 1).await;
+    let cnx_photos = ready_photos(&store, cnx, 1).await;
+    let o1 = place(&store, &new_order(bkk, "o1", &bkk_photos), now()).await;
+    let o2 = place(&store, &new_order(cnx, "o2", &cnx_photos), now() + secs(1)).await;
+    let o3 = place(&store, &new_order(bkk, "o3", &bkk_photos), now() + secs(2)).await;
+    let mut stranger = new_order(bkk, "x1", &bkk_photos);
+    stranger.mobile = "0899999999".into();
+    let x1 = place(&store, &stranger, now() + secs(3)).await;
+
+    let found = |o: &Order, status: PaymentStatus| FoundOrder {
+        uuid: o.uuid.clone(),
+        title: o.event_title.clone(),
+        status,
+        created_at: o.created_at,
+    };
+    let mine = OrderLookup::Mobile("0812345678");
+    use PaymentStatus::{Initial, Paid};
+    assert_eq!(
+        store.find_orders(mine, 10).await.unwrap(),
+        vec![
+            found(&o3, Initial),
+            found(&o2, Initial),
+            found(&o1, Initial)
+        ],
+        "newest first"
+    );
+    assert_eq!(
+        store.find_orders(mine, 2).await.unwrap(),
+        vec![found(&o3, Initial), found(&o2, Initial)]
+    );
+    assert_eq!(
+        store
+            .find_orders(OrderLookup::Mobile("0899999999"), 10)
+            .await
+            .unwrap(),
+        vec![found(&x1, Initial)]
+    );
+    assert_eq!(
+        store
+            .find_orders(OrderLookup::Mobile("0800000000"), 10)
+            .await
+            .unwrap(),
+        vec![]
+    );
+
+    for (order, receipt) in [(&o1, "RCPT-0001"), (&o3, "RCPT-0003")] {
+        assert!(
+            store
+                .mark_order_paid(order.id, Some(receipt), &[], now() + secs(10))
+                .await
+                .unwrap()
+        );
+    }
+    assert_eq!(
+        store.find_orders(mine, 10).await.unwrap(),
+        vec![found(&o3, Paid), found(&o2, Initial), found(&o1, Paid)]
+    );
+    assert_eq!(
+        store
+            .find_orders(OrderLookup::Receipt("RCPT-0001"), 10)
+            .await
+            .unwrap(),
+        vec![found(&o1, Paid)]
+    );
+    assert_eq!(o1.event_title, "งานวิ่ง bkk");
+    assert_eq!(o2.event_title, "งานวิ่ง cnx");
+    assert_eq!(
+        store
+            .find_orders(OrderLookup::Receipt("RCPT-9999"), 10)
+            .await
+            .unwrap(),
+        vec![]
+    );
+    // A receipt is not a mobile number, nor the other way round.
+    assert_eq!(
+        store
+            .find_orders(OrderLookup::Receipt("0812345678"), 10)
+            .await
+            .unwrap(),
+        vec![]
+    );
+    assert_eq!(
+        store
+            .find_orders(OrderLookup::Mobile("RCPT-0001"), 10)
+            .await
+            .unwrap(),
+        vec![]
+    );
+}
+
+async fn the_last_paid_deal_order_is_found(store: Store) {
+    let bkk = dated_event(&store, "bkk", "2026-11-30").await;
+    let cnx = dated_event(&store, "cnx", "2026-12-01").await;
+    let bkk_photos = ready_photos(&store, bkk, 1).await;
+    let cnx_photos = ready_photos(&store, cnx, 1).await;
+    let mobile = "0812345678";
+    assert_eq!(store.last_paid_deal_order(bkk, mobile).await.unwrap(), None);
+
+    let mut step = 0;
+    let mut write = async |event_id: i64, uuid: &str, is_mhao: bool, pay: bool, mobile: &str| {
+        step += 1;
+        let photos = if event_id == bkk {
+            &bkk_photos
+        } else {
+            &cnx_photos
+        };
+        let input = NewOrder {
+            is_mhao,
+            mobile: mobile.into(),
+            ..new_order(event_id, uuid, photos)
+        };
+        let order = place(&store, &input, now() + secs(step)).await;
+        if pay {
+            assert!(
+                store
+                    .mark_order_paid(order.id, None, &[], now() + secs(step))
+                    .await
+                    .unwrap()
+            );
+        }
+    };
+    write(bkk, "deal-1", true, true, mobile).await;
+    write(bkk, "deal-2", true, true, mobile).await;
+    write(bkk, "deal-unpaid", true, false, mobile).await;
+    write(bkk, "single-paid", false, true, mobile).await;
+    write(cnx, "deal-cnx", true, true, mobile).await;
+    write(bkk, "deal-stranger", true, true, "0899999999").await;
+
+    assert_eq!(
+        store.last_paid_deal_order(bkk, mobile).await.unwrap(),
+        Some("deal-2".to_owned())
+    );
+    assert_eq!(
+        store.last_paid_deal_order(cnx, mobile).await.unwrap(),
+        Some("deal-cnx".to_owned())
+    );
+    assert_eq!(
+        store.last_paid_deal_order(bkk, "0899999999").await.unwrap(),
+        Some("deal-stranger".to_owned())
+    );
+    assert_eq!(
+        store.last_paid_deal_order(bkk, "0800000000").await.unwrap(),
+        None
+    );
+    // A free all-photos order counts: it is paid.
+    let free = place(
+        &store,
+        &free_order(bkk, "deal-free", &bkk_photos),
+        now() + secs(60),
+    )
+    .await;
+    assert_eq!(
+        store.last_paid_deal_order(bkk, mobile).await.unwrap(),
+        Some(free.uuid)
+    );
+}
+
+async fn delivery_flags_are_set_one_by_one(store: Store) {
+    let event_id = dated_event(&store, "bkk", "2026-11-30").await;
+    let photos = ready_photos(&store, event_id, 1).await;
+    let flags_of = |o: &Order| {
+        [
+            o.is_original_image_created,
+            o.is_logo_image_created,
+            o.is_send_sms,
+            o.is_send_email,
+        ]
+    };
+    let flags = [
+        DeliveryFlag::OriginalImages,
+        DeliveryFlag::LogoImages,
+        DeliveryFlag::Sms,
+        DeliveryFlag::Email,
+    ];
+    // Each flag on an order of its own: it sets that flag and no other.
+    for (i, flag) in flags.into_iter().enumerate() {
+        let order = place(
+            &store,
+            &new_order(event_id, &format!("one-{i}"), &photos),
+            now(),
+        )
+        .await;
+        store
+            .set_delivery_flag(order.id, flag, now() + secs(1))
+            .await
+            .unwrap();
+        let got = stored(&store, order.id).await;
+        let want: Vec<bool> = (0..4).map(|j| j == i).collect();
+        assert_eq!(flags_of(&got).to_vec(), want, "{flag:?}");
+        assert_eq!(
+            Order {
+                is_original_image_created: false,
+                is_logo_image_created: false,
+                is_send_sms: false,
+                is_send_email: false,
+                ..got
+            },
+            order,
+            "{flag:?} changes nothing else"
+        );
+    }
+    // All of them on one order, one after the other; setting one again is harmless.
+    let order = place(&store, &new_order(event_id, "all", &photos), now()).await;
+    for (i, flag) in flags.into_iter().enumerate() {
+        store
+            .set_delivery_flag(order.id, flag, now() + secs(1))
+            .await
+            .unwrap();
+        let want: Vec<bool> = (0..4).map(|j| j <= i).collect();
+        assert_eq!(
+            flags_of(&stored(&store, order.id).await).to_vec(),
+            want,
+            "{flag:?}"
+        );
+    }
+    store
+        .set_delivery_flag(order.id, DeliveryFlag::Sms, now() + secs(2))
+        .await
+        .unwrap();
+    assert_eq!(flags_of(&stored(&store, order.id).await), [true; 4]);
+}
+
+async fn retention_lists_photos_of_old_events(store: Store) {
+    let old = dated_event(&store, "old", "2026-01-10").await;
+    let edge = dated_event(&store, "edge", "2026-02-01").await;
+    let recent = dated_event(&store, "recent", "2026-03-01").await;
+    let old_photos = ready_photos(&store, old, 3).await;
+    let edge_photos = ready_photos(&store, edge, 1).await;
+    let recent_photos = ready_photos(&store, recent, 1).await;
+    let entry = |id: i64, key: &str, event_id: i64, i: usize| {
+        (id, key.to_owned(), format!("s{event_id}-{i}.jpg"))
+    };
+    let old_entries: Vec<_> = old_photos
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| entry(id, "old", old, i))
+        .collect();
+    let cutoff = "2026-02-01";
+    assert_eq!(
+        store.photos_past_retention(cutoff, 100).await.unwrap(),
+        old_entries,
+        "only events dated before the cutoff"
+    );
+    assert_eq!(
+        store.photos_past_retention(cutoff, 2).await.unwrap(),
+        old_entries[..2]
+    );
+    assert_eq!(
+        store
+            .photos_past_retention("2026-01-10", 100)
+            .await
+            .unwrap(),
+        vec![]
+    );
+
+    let order = place(
+        &store,
+        &new_order(old, "kept", &[old_photos[1], old_photos[0]]),
+        now(),
+    )
+    .await;
+    store
+        .mark_original_purged(old_photos[0], now())
+        .await
+        .unwrap();
+    assert_eq!(
+        store.photos_past_retention(cutoff, 100).await.unwrap(),
+        old_entries[1..]
+    );
+    let purged: Vec<(i64, bool)> = store
+        .order_photos(order.id)
+        .await
+        .unwrap()
+        .iter()
+        .map(|p| (p.id, p.original_purged))
+        .collect();
+    assert_eq!(purged, vec![(old_photos[1], false), (old_photos[0], true)]);
+    // Purging again changes nothing.
+    store
+        .mark_original_purged(old_photos[0], now() + secs(1))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.photos_past_retention(cutoff, 100).await.unwrap(),
+        old_entries[1..]
+    );
+    for &id in &old_photos[1..] {
+        store.mark_original_purged(id, now()).await.unwrap();
+    }
+    assert_eq!(
+        store.photos_past_retention(cutoff, 100).await.unwrap(),
+        vec![]
+    );
+    // A later cutoff reaches the later events.
+    assert_eq!(
+        store
+            .photos_past_retention("2026-03-02", 100)
+            .await
+            .unwrap(),
+        vec![
+            entry(edge_photos[0], "edge", edge, 0),
+            entry(recent_photos[0], "recent", recent, 0)
+        ]
+    );
+    assert!(
+        store
+            .order_photos(order.id)
+            .await
+            .unwrap()
+            .iter()
+            .all(|p| p.original_purged)
+    );
 }
