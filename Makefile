@@ -6,10 +6,11 @@ RELEASE_BIN := $(or $(CARGO_TARGET_DIR),target)/release/raceshot
 .PHONY: run build models test lint fmt openapi bench clean
 
 ## run: build everything, prepare models, seed the demo event, serve http://127.0.0.1:8080
+# The demo takes payments through the SANDBOX gateway: no real money moves.
 run: build
 	$(RELEASE_BIN) migrate
 	$(RELEASE_BIN) seed-demo
-	$(RELEASE_BIN) serve
+	RACESHOT__PAYMENTS__ALLOW_SANDBOX=true $(RELEASE_BIN) serve
 
 ## build: the release binary and the face models, without running anything
 build: models

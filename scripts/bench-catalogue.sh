@@ -26,6 +26,7 @@ trap cleanup EXIT
 export RACESHOT__DATA_DIR="$WORK/data"
 export RACESHOT__API__CLIENT_TOKEN="$TOKEN"
 export RACESHOT__LOG__FILTER="warn"
+export RACESHOT__PAYMENTS__ALLOW_SANDBOX=true
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 export RACESHOT__SERVER__ADDR="127.0.0.1:$PORT"
 

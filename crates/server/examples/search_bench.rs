@@ -53,6 +53,7 @@ async fn main() -> Result<()> {
         ("RACESHOT__DATA_DIR", dir.path().display().to_string()),
         ("RACESHOT__FACES__MODELS_DIR", models.display().to_string()),
         ("RACESHOT__LOG__FILTER", "warn".to_owned()),
+        ("RACESHOT__PAYMENTS__ALLOW_SANDBOX", "true".to_owned()),
         // One client makes every search here.
         ("RACESHOT__SEARCH__PER_CLIENT_PER_MINUTE", "0".to_owned()),
     ];

@@ -10,8 +10,12 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use raceshot_faces::FaceEngineConfig;
+use raceshot_payments::GatewayKind;
+use raceshot_payments::promptpay::PromptPayId;
 use raceshot_store::{Backend, DatabaseSettings, StorageSettings};
 use serde::de::DeserializeOwned;
+
+use crate::notify::{SmtpSettings, SmtpTls};
 
 const ENV_PREFIX: &str = "RACESHOT__";
 
@@ -26,6 +30,65 @@ pub struct Config {
     pub faces: FaceEngineConfig,
     pub jobs: JobsConfig,
     pub search: SearchConfig,
+    pub payments: PaymentsConfig,
+    pub orders: OrdersConfig,
+    pub notify: NotifyConfig,
+}
+
+/// Which payment gateway takes the shop's payments, with its credentials.
+#[derive(Debug, Clone)]
+pub struct PaymentsConfig {
+    pub gateway: GatewayKind,
+    /// `SANDBOX` takes no real money; `serve` refuses it unless this is set.
+    pub allow_sandbox: bool,
+    /// How long a PromptPay QR may be paid before its order expires.
+    pub qr_ttl: Duration,
+    /// How long a card order may wait for its payment.
+    pub card_ttl: Duration,
+    /// The longest a call to a gateway may take.
+    pub gateway_timeout: Duration,
+    /// The shop's own PromptPay id (mobile, tax id or e-wallet) for `PROMPTPAY`.
+    pub promptpay_id: Option<PromptPayId>,
+    pub gbp: GbpConfig,
+    pub opn: OpnConfig,
+}
+
+#[derive(Debug, Clone)]
+pub struct GbpConfig {
+    pub base_url: String,
+    pub token: Option<Secret>,
+    pub secret_key: Option<Secret>,
+}
+
+#[derive(Debug, Clone)]
+pub struct OpnConfig {
+    pub base_url: String,
+    /// Given to the browser, which turns card details into a token with it.
+    pub public_key: Option<String>,
+    pub secret_key: Option<Secret>,
+    /// When set, webhooks must carry a valid `Omise-Signature`.
+    pub webhook_secret: Option<Secret>,
+}
+
+#[derive(Debug, Clone)]
+pub struct OrdersConfig {
+    /// The same order request within this window returns the first order.
+    pub dedupe_window: Duration,
+    /// Originals and logo copies are deleted this many days after the event's date.
+    pub retention_days: u32,
+    /// How long a signed download address works.
+    pub download_link_ttl: Duration,
+    /// Find-order searches one client address may make per minute (0: no limit).
+    pub find_per_client_per_minute: u32,
+    /// Orders one client address may create per minute (0: no limit).
+    pub create_per_client_per_minute: u32,
+}
+
+/// How the shop tells a buyer that their photos are ready.
+#[derive(Debug, Clone)]
+pub struct NotifyConfig {
+    /// `None`: e-mails are written to the log only.
+    pub smtp: Option<SmtpSettings>,
 }
 
 #[derive(Debug, Clone)]
@@ -223,6 +286,18 @@ impl Config {
             s.problem("search.max_concurrent", "must be at least 1");
         }
 
+        let payments = payments(&mut s);
+        let orders = OrdersConfig {
+            dedupe_window: Duration::from_secs(s.or("orders.dedupe_window_secs", 60u64)),
+            retention_days: s.or("orders.retention_days", 35),
+            download_link_ttl: Duration::from_secs(
+                s.or("orders.download_link_ttl_hours", 24u64) * 3600,
+            ),
+            find_per_client_per_minute: s.or("orders.find_per_client_per_minute", 10),
+            create_per_client_per_minute: s.or("orders.create_per_client_per_minute", 20),
+        };
+        let notify = notify(&mut s);
+
         s.finish()?;
         Ok(Config {
             data_dir,
@@ -248,6 +323,9 @@ impl Config {
             faces,
             jobs,
             search,
+            payments,
+            orders,
+            notify,
         })
     }
 
@@ -293,6 +371,118 @@ fn storage(s: &mut Sources, data_dir: &Path) -> StorageConfig {
         settings,
         public_url,
     }
+}
+
+fn secret(s: &mut Sources, key: &str) -> Option<Secret> {
+    s.get::<String>(key)
+        .filter(|v| !v.trim().is_empty())
+        .map(Secret::new)
+}
+
+/// The gateway and its credentials; each gateway's own keys are required when it is chosen.
+fn payments(s: &mut Sources) -> PaymentsConfig {
+    let gateway = match s.or("payments.gateway", "SANDBOX".to_owned()).parse() {
+        Ok(g) => g,
+        Err(_) => {
+            s.problem("payments.gateway", "must be GBP, OPN, PROMPTPAY or SANDBOX");
+            GatewayKind::Sandbox
+        }
+    };
+    let allow_sandbox = s.or("payments.allow_sandbox", false);
+    let qr_ttl = Duration::from_secs(s.or("payments.qr_ttl_minutes", 15u64) * 60);
+    let card_ttl = Duration::from_secs(s.or("payments.card_ttl_minutes", 60u64) * 60);
+    let gateway_timeout = Duration::from_secs(s.or("payments.gateway_timeout_secs", 15u64));
+    let promptpay_raw: Option<String> = s.get("payments.promptpay_id");
+    let promptpay_id = promptpay_raw.as_deref().and_then(PromptPayId::parse);
+    if promptpay_raw.is_some() && promptpay_id.is_none() {
+        s.problem(
+            "payments.promptpay_id",
+            "must be a mobile number, a 13-digit tax id or a 15-digit e-wallet id",
+        );
+    }
+    let gbp = GbpConfig {
+        base_url: s.or(
+            "payments.gbp.base_url",
+            raceshot_payments::gbp::PRODUCTION_BASE_URL.to_owned(),
+        ),
+        token: secret(s, "payments.gbp.token"),
+        secret_key: secret(s, "payments.gbp.secret_key"),
+    };
+    let opn = OpnConfig {
+        base_url: s.or(
+            "payments.opn.base_url",
+            raceshot_payments::opn::BASE_URL.to_owned(),
+        ),
+        public_key: s.get("payments.opn.public_key"),
+        secret_key: secret(s, "payments.opn.secret_key"),
+        webhook_secret: secret(s, "payments.opn.webhook_secret"),
+    };
+    match gateway {
+        GatewayKind::PromptPay if promptpay_id.is_none() => s.problem(
+            "payments.promptpay_id",
+            "is required when payments.gateway is PROMPTPAY",
+        ),
+        GatewayKind::Gbp if gbp.token.is_none() || gbp.secret_key.is_none() => s.problem(
+            "payments.gbp.token",
+            "payments.gbp.token and payments.gbp.secret_key are required for GBP",
+        ),
+        GatewayKind::Opn if opn.secret_key.is_none() || opn.public_key.is_none() => s.problem(
+            "payments.opn.secret_key",
+            "payments.opn.public_key and payments.opn.secret_key are required for OPN",
+        ),
+        _ => {}
+    }
+    PaymentsConfig {
+        gateway,
+        allow_sandbox,
+        qr_ttl,
+        card_ttl,
+        gateway_timeout,
+        promptpay_id,
+        gbp,
+        opn,
+    }
+}
+
+fn notify(s: &mut Sources) -> NotifyConfig {
+    let host: Option<String> = s.get("notify.smtp.host");
+    let port: u16 = s.or("notify.smtp.port", 587);
+    let username: Option<String> = s.get("notify.smtp.username");
+    let password: Option<String> = s.get("notify.smtp.password");
+    let from: Option<String> = s.get("notify.smtp.from");
+    let tls = match s.or("notify.smtp.tls", "starttls".to_owned()).as_str() {
+        "starttls" => SmtpTls::StartTls,
+        "tls" => SmtpTls::Tls,
+        "none" => SmtpTls::None,
+        _ => {
+            s.problem("notify.smtp.tls", "must be starttls, tls or none");
+            SmtpTls::StartTls
+        }
+    };
+    let timeout = Duration::from_secs(s.or("notify.smtp.timeout_secs", 20u64));
+    if username.is_some() != password.is_some() {
+        s.problem("notify.smtp.password", "username and password go together");
+    }
+    let smtp = match (host, from) {
+        (Some(host), Some(from)) => Some(SmtpSettings {
+            host,
+            port,
+            username,
+            password,
+            from,
+            tls,
+            timeout,
+        }),
+        (None, None) => None,
+        _ => {
+            s.problem(
+                "notify.smtp.from",
+                "notify.smtp.host and notify.smtp.from go together",
+            );
+            None
+        }
+    };
+    NotifyConfig { smtp }
 }
 
 /// The face engine's keys (documented in `raceshot_faces::config`), under `faces.`.
@@ -565,5 +755,43 @@ mod tests {
             "the token itself is never printed"
         );
         assert_eq!(format!("{:?}", Secret::new("hunter2")), "Secret(***)");
+    }
+
+    #[test]
+    fn each_gateway_needs_its_own_keys() {
+        let problems = |pairs: &[(&str, &str)]| {
+            Config::from_sources(None, env(pairs))
+                .err()
+                .map(|e| e.problems.join("\n"))
+                .unwrap_or_default()
+        };
+        let gbp = problems(&[("RACESHOT__PAYMENTS__GATEWAY", "GBP")]);
+        assert!(gbp.contains("payments.gbp.token"), "{gbp}");
+        let opn = problems(&[
+            ("RACESHOT__PAYMENTS__GATEWAY", "OPN"),
+            ("RACESHOT__PAYMENTS__OPN__SECRET_KEY", "skey_test_x"),
+        ]);
+        assert!(opn.contains("payments.opn.public_key"), "{opn}");
+        assert!(!opn.contains("skey_test_x"), "secrets never print");
+        let promptpay = problems(&[
+            ("RACESHOT__PAYMENTS__GATEWAY", "PROMPTPAY"),
+            ("RACESHOT__PAYMENTS__PROMPTPAY_ID", "12345"),
+        ]);
+        assert!(promptpay.contains("payments.promptpay_id"), "{promptpay}");
+        let unknown = problems(&[("RACESHOT__PAYMENTS__GATEWAY", "PAYPAL")]);
+        assert!(
+            unknown.contains("GBP, OPN, PROMPTPAY or SANDBOX"),
+            "{unknown}"
+        );
+        let c = Config::from_sources(
+            None,
+            env(&[
+                ("RACESHOT__PAYMENTS__GATEWAY", "PROMPTPAY"),
+                ("RACESHOT__PAYMENTS__PROMPTPAY_ID", "080-123-4567"),
+            ]),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.payments.gateway, GatewayKind::PromptPay);
+        assert!(!c.payments.allow_sandbox);
     }
 }

@@ -45,6 +45,18 @@ error_codes! {
     MixedEvents          => UNPROCESSABLE_ENTITY,   "mixed_events";
     DealNotAvailable     => CONFLICT,               "deal_not_available";
     WholesaleNotAvailable => CONFLICT,              "wholesale_not_available";
+    OrderNotFound        => NOT_FOUND,              "order_not_found";
+    AmountMismatch       => CONFLICT,               "amount_mismatch";
+    PaymentGatewayChanged => CONFLICT,              "payment_gateway_changed";
+    PaymentChannelNotAvailable => CONFLICT,         "payment_channel_not_available";
+    OrderNotPayable      => CONFLICT,               "order_not_payable";
+    PaymentDeclined      => PAYMENT_REQUIRED,       "payment_declined";
+    PaymentGatewayError  => BAD_GATEWAY,            "payment_gateway_error";
+    PaymentGatewayTimeout => GATEWAY_TIMEOUT,       "payment_gateway_timeout";
+    OrderNotPaid         => FORBIDDEN,              "order_not_paid";
+    DownloadLinkExpired  => FORBIDDEN,              "download_link_expired";
+    StorageExpired       => GONE,                   "storage_expired";
+    LogoImagesNotReady   => CONFLICT,               "logo_images_not_ready";
     NotFound             => NOT_FOUND,              "not_found";
     MethodNotAllowed     => METHOD_NOT_ALLOWED,     "method_not_allowed";
     PayloadTooLarge      => PAYLOAD_TOO_LARGE,      "payload_too_large";
@@ -79,6 +91,17 @@ pub struct ApiError {
     source: Option<anyhow::Error>,
     /// Seconds after which the client may try again (`Retry-After`).
     retry_after: Option<u64>,
+}
+
+/// `code: message (field)`, for the command line and logs.
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)?;
+        if let Some(field) = &self.field {
+            write!(f, " ({field})")?;
+        }
+        Ok(())
+    }
 }
 
 impl ApiError {

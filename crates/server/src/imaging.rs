@@ -1,6 +1,8 @@
-//! Image files the shop writes: JPEG encoding, and the shop's visible mark on previews.
+//! Image files the shop writes: JPEG encoding, the shop's visible mark on previews, and
+//! the logo stamped on the copies of sold photos.
 
 use raceshot_faces::RgbImage;
+use raceshot_faces::image_io::resize_to_long_edge;
 
 /// JPEG-encodes an RGB image (4:2:0, as photos are).
 pub fn encode_jpeg(img: &RgbImage, quality: i32) -> anyhow::Result<Vec<u8>> {
@@ -126,6 +128,86 @@ pub fn watermark(img: RgbImage) -> RgbImage {
         .unwrap_or_else(|_| RgbImage::filled(w as u32, h as u32, [255, 255, 255]))
 }
 
+/// Stamps a logo on a sold photo's copy: `logo` scaled to 15% of the photo's width in
+/// the lower right corner on a white plate, or, with no logo, the shop's name there once.
+pub fn stamp_logo(img: RgbImage, logo: Option<&RgbImage>) -> RgbImage {
+    let (w, h) = (img.width(), img.height());
+    let margin = (w.min(h) / 40).max(4);
+    let Some(logo) = logo else {
+        return stamp_name(img, margin);
+    };
+    let target = (w * 15 / 100).max(16);
+    let scale = f64::from(target) / f64::from(logo.width().max(1));
+    let long = (f64::from(logo.long_edge()) * scale).round().max(1.0) as u32;
+    let logo = resize_to_long_edge(logo, long);
+    let (lw, lh) = (logo.width(), logo.height());
+    if lw + 2 * margin > w || lh + 2 * margin > h {
+        return img;
+    }
+    let pad = margin / 2;
+    let (x0, y0) = (w - lw - margin, h - lh - margin);
+    let mut data = img.into_data();
+    let stride = w as usize * 3;
+    // A white plate a little larger than the logo, then the logo on it.
+    for y in y0.saturating_sub(pad)..(y0 + lh + pad).min(h) {
+        for x in x0.saturating_sub(pad)..(x0 + lw + pad).min(w) {
+            let i = y as usize * stride + x as usize * 3;
+            for c in &mut data[i..i + 3] {
+                *c = ((u16::from(*c) + 3 * 255) / 4) as u8;
+            }
+        }
+    }
+    for y in 0..lh {
+        for x in 0..lw {
+            let Some(px) = logo.pixel(x, y) else { continue };
+            let i = (y0 + y) as usize * stride + (x0 + x) as usize * 3;
+            data[i..i + 3].copy_from_slice(&px);
+        }
+    }
+    RgbImage::new(w, h, data).unwrap_or_else(|_| RgbImage::filled(w, h, [255, 255, 255]))
+}
+
+/// The shop's name once, in the lower right corner, when no logo is configured.
+fn stamp_name(img: RgbImage, margin: u32) -> RgbImage {
+    let (w, h) = (i64::from(img.width()), i64::from(img.height()));
+    let dot = (img.width() as i64 / 160).max(2);
+    let glyph_w = 6 * dot;
+    let text_w = glyph_w * MARK.len() as i64;
+    let (x0, y0) = (
+        w - text_w - i64::from(margin),
+        h - 7 * dot - i64::from(margin),
+    );
+    if x0 < 0 || y0 < 0 {
+        return img;
+    }
+    let mut data = img.into_data();
+    for (i, ch) in MARK.chars().enumerate() {
+        let Some((_, rows)) = GLYPHS.iter().find(|(c, _)| *c == ch) else {
+            continue;
+        };
+        for (gy, bits) in rows.iter().enumerate() {
+            for gx in 0..5 {
+                if bits & (1 << (4 - gx)) == 0 {
+                    continue;
+                }
+                let px = x0 + i as i64 * glyph_w + gx * dot;
+                let py = y0 + gy as i64 * dot;
+                for dy in 0..dot {
+                    for dx in 0..dot {
+                        let (x, y) = (px + dx, py + dy);
+                        if x < w && y < h {
+                            let i = ((y * w + x) * 3) as usize;
+                            data[i..i + 3].copy_from_slice(&[255, 255, 255]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    RgbImage::new(w as u32, h as u32, data)
+        .unwrap_or_else(|_| RgbImage::filled(w as u32, h as u32, [255, 255, 255]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,5 +237,22 @@ mod tests {
                 .ok(),
             Some((64, 48))
         );
+    }
+
+    #[test]
+    fn a_logo_lands_in_the_lower_right_corner_only() {
+        let photo = RgbImage::filled(1000, 800, [10, 10, 10]);
+        let logo = RgbImage::filled(200, 100, [200, 0, 0]);
+        let stamped = stamp_logo(photo.clone(), Some(&logo));
+        assert_eq!((stamped.width(), stamped.height()), (1000, 800));
+        // 15% of 1000 px wide: a 150 × 75 logo, 25 px from the corner.
+        assert_eq!(
+            stamped.pixel(1000 - 25 - 75, 800 - 25 - 37),
+            Some([200, 0, 0])
+        );
+        assert_eq!(stamped.pixel(10, 10), Some([10, 10, 10]));
+        let named = stamp_logo(photo, None);
+        assert!(named.data().contains(&255));
+        assert_eq!(named.pixel(10, 10), Some([10, 10, 10]));
     }
 }

@@ -4,13 +4,17 @@
 pub mod api;
 pub mod catalogue;
 pub mod commands;
+pub mod commerce;
 pub mod config;
+pub mod delivery;
 pub mod error;
 pub mod face_index;
 pub mod imaging;
 pub mod jobs;
+pub mod notify;
 pub mod rate_limit;
 pub mod search_slots;
+pub mod signing;
 pub mod startup;
 pub mod state;
 pub mod telemetry;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use raceshot_server::commands::{demo, import, ingest};
+use raceshot_server::commands::{demo, import, ingest, orders};
 use raceshot_server::config::Config;
 use raceshot_server::startup::{Application, load_state, shutdown_signal};
 use raceshot_server::state::Clock;
@@ -55,6 +55,11 @@ enum Command {
         #[command(subcommand)]
         command: EventCommand,
     },
+    /// Confirm or approve orders by hand.
+    Order {
+        #[command(subcommand)]
+        command: OrderCommand,
+    },
     /// Create the demo event and its photos unless they exist.
     SeedDemo,
     /// Print the OpenAPI document of the API.
@@ -65,6 +70,19 @@ enum Command {
 enum EventCommand {
     /// Create or update events from a JSON file (one event or an array; see docs/event-import.md).
     Import { file: PathBuf },
+}
+
+#[derive(Subcommand)]
+enum OrderCommand {
+    /// Mark a PROMPTPAY order paid after checking its bank slip.
+    Confirm {
+        uuid: String,
+        /// The slip's transaction reference; its last 4 characters become the receipt.
+        #[arg(long)]
+        slip_ref: String,
+    },
+    /// Approve an all-photos (AM) order.
+    Approve { uuid: String },
 }
 
 fn main() -> ExitCode {
@@ -166,6 +184,24 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
                     Written::Created(id) => println!("created event {key} (id {id})"),
                     Written::Updated(id) => println!("updated event {key} (id {id})"),
                 }
+            }
+        }
+        Command::Order { command } => {
+            let state = cli_state(config).await?;
+            let actor = format!(
+                "cli:{}",
+                std::env::var("USER").unwrap_or_else(|_| "operator".into())
+            );
+            let outcome = match &command {
+                OrderCommand::Confirm { uuid, slip_ref } => {
+                    orders::confirm(&state, uuid, slip_ref, &actor).await
+                }
+                OrderCommand::Approve { uuid } => orders::approve(&state, uuid, &actor).await,
+            };
+            state.store.close().await;
+            match outcome? {
+                orders::Outcome::Paid => println!("order marked paid; delivery started"),
+                orders::Outcome::AlreadyPaid => println!("order was paid already; nothing changed"),
             }
         }
         Command::SeedDemo => {

@@ -11,13 +11,16 @@ use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::Arc;
 
 use raceshot_faces::FaceEngine;
+use raceshot_payments::GatewayKind;
 use raceshot_store::{Objects, Store};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::catalogue::Catalogue;
+use crate::commerce::gateways::{Gateways, PAYMENT_GATEWAY_SETTING};
 use crate::config::Config;
 use crate::face_index::FaceIndexes;
+use crate::notify::{Mailer, SmsSender};
 use crate::rate_limit::RateLimiter;
 use crate::search_slots::SearchSlots;
 use crate::state::{AppState, Clock, Inner};
@@ -69,6 +72,13 @@ pub async fn load_state(
     let catalogue = Catalogue::new(store.clone(), config.server.catalogue_ttl);
     let search_slots = SearchSlots::new(config.search.max_concurrent, config.search.max_waiting);
     let search_limiter = RateLimiter::new(config.search.per_client_per_minute);
+    let find_limiter = RateLimiter::new(config.orders.find_per_client_per_minute);
+    let order_limiter = RateLimiter::new(config.orders.create_per_client_per_minute);
+    let gateways = Gateways::from_config(&config.payments)?;
+    let mailer = match &config.notify.smtp {
+        Some(smtp) => Mailer::smtp(smtp).context("setting up SMTP")?,
+        None => Mailer::Log,
+    };
     Ok(AppState::new(Inner {
         store,
         objects,
@@ -82,7 +92,12 @@ pub async fn load_state(
         catalogue,
         search_slots,
         search_limiter,
+        find_limiter,
+        order_limiter,
         signing_key,
+        gateways,
+        mailer,
+        sms: SmsSender::Log,
     }))
 }
 
@@ -93,11 +108,29 @@ impl Application {
     /// Binds the configured address and loads everything; `run_jobs` runs the job workers
     /// in this process too.
     pub async fn build(config: Config, clock: Clock, run_jobs: bool) -> anyhow::Result<Self> {
+        let payments = &config.payments;
+        if payments.gateway == GatewayKind::Sandbox && !payments.allow_sandbox {
+            anyhow::bail!(
+                "the SANDBOX payment gateway takes no real money: set \
+                 RACESHOT__PAYMENTS__ALLOW_SANDBOX=true to run it, or choose GBP, OPN or \
+                 PROMPTPAY with RACESHOT__PAYMENTS__GATEWAY"
+            );
+        }
         let listener = TcpListener::bind(config.server.addr)
             .await
             .with_context(|| format!("binding {}", config.server.addr))?;
         let addr = listener.local_addr()?;
         let state = load_state(config, clock, format!("http://{}", reachable(addr))).await?;
+        // The gateway this deployment runs is what the shop's pages are told.
+        state
+            .store
+            .put_setting(
+                PAYMENT_GATEWAY_SETTING,
+                state.gateways.active.as_str(),
+                false,
+                state.now(),
+            )
+            .await?;
         let router = api::router(state.clone());
         Ok(Self {
             listener,

@@ -1,4 +1,5 @@
-//! What every request handler and job shares: storage handles, configuration and clock.
+//! What every request handler and job shares: storage handles, configuration, clock,
+//! payment gateways and messengers.
 
 use std::sync::Arc;
 
@@ -8,8 +9,10 @@ use raceshot_faces::FaceEngine;
 use raceshot_store::{Objects, Store};
 
 use crate::catalogue::Catalogue;
+use crate::commerce::gateways::Gateways;
 use crate::config::Config;
 use crate::face_index::FaceIndexes;
+use crate::notify::{Mailer, SmsSender};
 use crate::rate_limit::RateLimiter;
 use crate::search_slots::SearchSlots;
 
@@ -49,8 +52,16 @@ pub struct Inner {
     pub search_slots: SearchSlots,
     /// Face searches per client address.
     pub search_limiter: RateLimiter,
-    /// Key of the HMAC signatures on upload addresses, shared by replicas via the store.
+    /// Find-order searches per client address.
+    pub find_limiter: RateLimiter,
+    /// Order creations per client address.
+    pub order_limiter: RateLimiter,
+    /// Key of the HMAC signatures on upload and download addresses and callback tokens,
+    /// shared by replicas via the store.
     pub signing_key: Vec<u8>,
+    pub gateways: Gateways,
+    pub mailer: Mailer,
+    pub sms: SmsSender,
 }
 
 impl AppState {

@@ -4,18 +4,15 @@
 
 use axum::Json;
 use axum::extract::State;
-use raceshot_domain::pricing::cart_totals;
 use raceshot_domain::{Flag, Money};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::catalogue::{SUCCESS, find_event};
 use super::extract::ApiJson;
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::commerce::price_cart;
+use crate::error::{ApiResult, ErrorBody};
 use crate::state::AppState;
-
-/// The most photos one cart may hold.
-pub const MAX_CART_PHOTOS: usize = 2000;
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct QuoteRequest {
@@ -72,55 +69,15 @@ pub async fn quote(
     ApiJson(req): ApiJson<QuoteRequest>,
 ) -> ApiResult<Json<QuoteResponse>> {
     let event = find_event(&state, &req.event_key).await?;
-    let mut ids = req.image_ids.clone();
-    ids.sort_unstable();
-    ids.dedup();
-    if ids.is_empty() || ids.len() > MAX_CART_PHOTOS {
-        return Err(ApiError::field(
-            "image_ids",
-            format!("must hold 1 to {MAX_CART_PHOTOS} photos"),
-        ));
-    }
-    let found = state.store.shown_photo_events(&ids).await?;
-    if found.iter().any(|(_, event_id)| *event_id != event.id) {
-        return Err(ApiError::new(
-            ErrorCode::MixedEvents,
-            "the photos belong to more than one event",
-        ));
-    }
-    if found.len() != ids.len() {
-        return Err(ApiError::new(
-            ErrorCode::ImageNotFound,
-            "a photo is unknown or not on sale",
-        ));
-    }
-
-    let s = &event.spec;
-    let wholesale = req.wholesale.unwrap_or(false);
-    if wholesale && !s.is_hybrid {
-        return Err(ApiError::new(
-            ErrorCode::WholesaleNotAvailable,
-            "the event has no wholesale deal",
-        ));
-    }
-    let (tiers, deal_on, cap) = if wholesale {
-        (&s.hybrid_packages, s.is_mhao_hybrid, s.hybrid_mhao_price)
-    } else {
-        (&s.packages, s.is_mhao, s.mhao_price)
-    };
-    let take_deal = req.is_mhao.is_some_and(|f| f.0);
-    if take_deal && !deal_on {
-        return Err(ApiError::new(
-            ErrorCode::DealNotAvailable,
-            "the event has no all-photos deal",
-        ));
-    }
-    let free = s.is_free_download || s.is_free_download_keep_contract;
-    let count = u32::try_from(ids.len()).unwrap_or(u32::MAX);
-    let totals =
-        cart_totals(count, tiers, if take_deal { cap } else { None }, free).ok_or_else(|| {
-            ApiError::internal(anyhow::anyhow!("event {} has no 1-photo tier", s.key))
-        })?;
+    let cart = price_cart(
+        &state,
+        &event,
+        &req.image_ids,
+        req.is_mhao.is_some_and(|f| f.0),
+        req.wholesale.unwrap_or(false),
+    )
+    .await?;
+    let totals = cart.totals;
     Ok(Json(QuoteResponse {
         status: SUCCESS,
         total: totals.count,

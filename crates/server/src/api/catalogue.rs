@@ -19,6 +19,7 @@ use utoipa::ToSchema;
 use super::extract::ApiJson;
 use crate::catalogue::Snapshot;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::jobs::ingest_photo::derived_name;
 use crate::state::AppState;
 
 /// How many photos an event page shows before any search.
@@ -155,12 +156,14 @@ pub struct PhotoBody {
 
 impl PhotoBody {
     pub fn new(p: &Photo, media_url: &str, similarity: Option<f32>) -> Self {
-        let url = |kind: &str| format!("{media_url}/{}/{kind}/{}", p.event_key, p.storage_name);
+        // Previews and thumbnails are JPEGs whatever the original's format.
+        let derived = derived_name(&p.storage_name);
+        let url = |kind: &str| format!("{media_url}/{}/{kind}/{derived}", p.event_key);
         PhotoBody {
             id: p.id,
             original_file_name: p.original_file_name.clone(),
-            thumbnail_file_name: p.storage_name.clone(),
-            preview_file_name: p.storage_name.clone(),
+            thumbnail_file_name: derived.clone(),
+            preview_file_name: derived.clone(),
             photographer_id: p.photographer_id,
             event_id: p.event_id,
             atc: Flag::NO,
@@ -343,6 +346,25 @@ fn lookup<'a>(snapshot: &'a Snapshot, raw_key: &str) -> ApiResult<&'a Event> {
 pub async fn find_event(state: &AppState, raw_key: &str) -> ApiResult<Event> {
     let snapshot = state.catalogue.snapshot().await?;
     lookup(&snapshot, raw_key).cloned()
+}
+
+/// A visible event that is on sale now: what searches and orders need.
+pub async fn find_event_on_sale(state: &AppState, raw_key: &str) -> ApiResult<Event> {
+    let event = find_event(state, raw_key).await?;
+    let s = &event.spec;
+    let sale = SaleState::at(
+        s.on_sale_start,
+        s.on_sale_end,
+        event.sale_closed,
+        state.now(),
+    );
+    if sale.status != SaleStatus::OnSale {
+        return Err(ApiError::new(
+            ErrorCode::EventNotOnSale,
+            "the event is not on sale",
+        ));
+    }
+    Ok(event)
 }
 
 /// One event by its key.

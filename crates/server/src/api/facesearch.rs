@@ -12,20 +12,18 @@ use std::net::SocketAddr;
 use axum::extract::{ConnectInfo, Multipart, Path, Query, State};
 use axum::http::HeaderMap;
 use chrono::Utc;
-use hmac::{Hmac, Mac};
-use raceshot_domain::event::SaleStatus;
-use raceshot_domain::{Money, SaleState, pricing};
+use raceshot_domain::{Money, pricing};
 use raceshot_faces::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
 use raceshot_store::events::Event;
 use raceshot_store::{ObjectKey, StoredName};
 use serde::{Deserialize, Serialize};
-use sha2::Sha256;
 use utoipa::{IntoParams, ToSchema};
 
-use super::catalogue::{PhotoBody, SUCCESS, find_event};
+use super::catalogue::{PhotoBody, SUCCESS, find_event_on_sale};
 use super::extract::ApiJson;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::rate_limit::client_address;
+use crate::signing;
 use crate::state::AppState;
 
 /// Spec §5: at most 5 MB, 1,000,000 bytes to the MB.
@@ -87,34 +85,11 @@ pub struct SearchResponse {
     pub reason: Option<&'static str>,
 }
 
+/// What upload signatures sign.
+const UPLOAD: &str = "upload";
+
 fn upload_key(search_id: &uuid::Uuid) -> Option<ObjectKey> {
     StoredName::parse(&search_id.simple().to_string()).map(|n| ObjectKey::shared("selfies", &n))
-}
-
-fn signature(key: &[u8], search_id: &str, expires: i64) -> String {
-    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(key) else {
-        return String::new();
-    };
-    mac.update(format!("{search_id}:{expires}").as_bytes());
-    hex::encode(mac.finalize().into_bytes())
-}
-
-async fn searchable_event(state: &AppState, raw_key: &str) -> ApiResult<Event> {
-    let event = find_event(state, raw_key).await?;
-    let s = &event.spec;
-    let sale = SaleState::at(
-        s.on_sale_start,
-        s.on_sale_end,
-        event.sale_closed,
-        state.now(),
-    );
-    if sale.status != SaleStatus::OnSale {
-        return Err(ApiError::new(
-            ErrorCode::EventNotOnSale,
-            "the event is not on sale",
-        ));
-    }
-    Ok(event)
 }
 
 /// Reserves an upload for one selfie.
@@ -127,7 +102,7 @@ pub async fn sign(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<SignRequest>,
 ) -> ApiResult<Json<SignResponse>> {
-    searchable_event(&state, &req.event_key).await?;
+    find_event_on_sale(&state, &req.event_key).await?;
     if let Some(t) = req.file_type.as_deref()
         && !matches!(t, "image/jpeg" | "image/jpg" | "image/png")
     {
@@ -144,7 +119,7 @@ pub async fn sign(
         Some(url) => url,
         None => {
             let expires = Utc::now().timestamp() + UPLOAD_TTL.as_secs() as i64;
-            let sig = signature(&state.signing_key, &id, expires);
+            let sig = signing::sign(&state.signing_key, UPLOAD, &[&id, &expires.to_string()]);
             format!(
                 "{}/v2/facesearch/upload/{id}?expires={expires}&signature={sig}",
                 state.public_url
@@ -190,15 +165,14 @@ pub async fn upload(
             "the upload address is invalid or expired",
         )
     };
-    let expected = signature(&state.signing_key, &search_id, params.expires);
     let fresh = params.expires >= Utc::now().timestamp();
-    if !fresh
-        || expected.is_empty()
-        || !bool::from(subtle::ConstantTimeEq::ct_eq(
-            expected.as_bytes(),
-            params.signature.as_bytes(),
-        ))
-    {
+    let signed = signing::verify(
+        &state.signing_key,
+        UPLOAD,
+        &[&search_id, &params.expires.to_string()],
+        &params.signature,
+    );
+    if !fresh || !signed {
         return Err(forbidden());
     }
     let id = uuid::Uuid::parse_str(&search_id).map_err(|_| forbidden())?;
@@ -281,7 +255,7 @@ pub async fn search(
     };
     // Only now: a refused search must not leave its selfie behind.
     limit(&state, peer, &headers)?;
-    let event = searchable_event(&state, &req.event_key).await?;
+    let event = find_event_on_sale(&state, &req.event_key).await?;
     find(
         &state,
         &event,
@@ -333,7 +307,7 @@ pub async fn search_multipart(
     }
     let event_key = event_key.ok_or_else(|| ApiError::field("event_key", "is required"))?;
     let file = file.ok_or_else(|| ApiError::field("file", "is required"))?;
-    let event = searchable_event(&state, &event_key).await?;
+    let event = find_event_on_sale(&state, &event_key).await?;
     find(&state, &event, file, threshold, max).await.map(Json)
 }
 

@@ -4,11 +4,14 @@
 pub mod auth;
 pub mod cart;
 pub mod catalogue;
+pub mod downloads;
 pub mod extract;
 pub mod facesearch;
 pub mod logs;
 pub mod media;
 pub mod ops;
+pub mod orders;
+pub mod payments;
 
 use std::sync::Arc;
 
@@ -42,6 +45,8 @@ use crate::state::AppState;
         (name = "catalogue", description = "Events, banners and highlight photos"),
         (name = "face search", description = "Find an event's photos of a person by a selfie"),
         (name = "cart", description = "Prices computed by the server"),
+        (name = "orders", description = "Orders, their payment and delivery"),
+        (name = "payments", description = "Messages from payment gateways"),
         (name = "operations", description = "Health, readiness and metrics"),
     )
 )]
@@ -75,6 +80,29 @@ fn shop_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(facesearch::search_multipart))
         .routes(routes!(cart::quote))
         .routes(routes!(logs::cart_log))
+        .routes(routes!(orders::create_v1))
+        .routes(routes!(orders::create_v3))
+        .routes(routes!(orders::inquiry_v1))
+        .routes(routes!(orders::inquiry_v3))
+        .routes(routes!(orders::card_payment))
+        .routes(routes!(orders::find_orders))
+        .routes(routes!(orders::conf))
+}
+
+/// Gateway messages, authorised by their own token or signature.
+fn gateway_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(payments::gbp_callback))
+        .routes(routes!(payments::opn_webhook))
+        .routes(routes!(payments::sandbox_pay))
+}
+
+/// Delivery of bought photos: anyone holding the order's uuid (spec §6), signed addresses
+/// for single files.
+fn delivery_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(downloads::photo))
+        .routes(routes!(downloads::zip))
 }
 
 /// Calls authorised by their own signature instead of the client token.
@@ -94,6 +122,8 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     let (_, api) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(shop_routes())
         .merge(signed_routes())
+        .merge(gateway_routes())
+        .merge(delivery_routes())
         .merge(ops_routes())
         .split_for_parts();
     api
@@ -124,6 +154,9 @@ pub fn router(state: AppState) -> Router {
         facesearch::MAX_SELFIE_BYTES + 64 * 1024,
     ));
     let signed = signed.layer(DefaultBodyLimit::disable());
+    let (gateway, _) = gateway_routes().split_for_parts();
+    let gateway = gateway.layer(DefaultBodyLimit::max(payments::MAX_CALLBACK_BYTES));
+    let (delivery, _) = delivery_routes().split_for_parts();
     let (ops, _) = ops_routes().split_for_parts();
     let doc = Arc::new(openapi_json());
     let timeout = state.config.server.request_timeout;
@@ -135,7 +168,14 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(shop)
         .merge(signed)
+        .merge(gateway)
+        .merge(delivery)
         .merge(ops)
+        .route("/api/orders/{order_uuid}/qr.png", get(payments::qr_image))
+        .route(
+            "/sandbox/pay/{order_uuid}",
+            get(payments::sandbox_page).post(payments::sandbox_page_submit),
+        )
         .route(
             "/api/openapi.json",
             get(move || {

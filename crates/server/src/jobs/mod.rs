@@ -2,9 +2,13 @@
 //! success or a failure (retried with exponential back-off, given up after
 //! `jobs.max_attempts`). Runs inside `serve`, in `raceshot worker`, and in
 //! `raceshot ingest --wait`. One file per job kind; every kind is idempotent, because a
-//! job whose worker died runs again once its lease lapses.
+//! job whose worker died runs again once its lease lapses. Alongside the workers, a
+//! housekeeping loop expires unpaid orders and enqueues the hourly retention run.
 
+pub mod deliver_order;
 pub mod ingest_photo;
+pub mod notify_order;
+pub mod retention;
 
 use std::time::Duration;
 
@@ -51,6 +55,44 @@ pub fn new_job(
     }
 }
 
+/// The jobs a paid order sets off, enqueued with the payment: its files, then the news.
+pub fn paid_order_jobs(state: &AppState) -> Vec<NewJob> {
+    vec![deliver_order::job(state), notify_order::job(state)]
+}
+
+/// The `order_id` of an order job's payload.
+fn order_id(job: &Job) -> Result<i64, JobError> {
+    serde_json::from_str::<serde_json::Value>(&job.payload)
+        .ok()
+        .and_then(|v| v.get("order_id").and_then(serde_json::Value::as_i64))
+        .ok_or_else(|| JobError::Permanent(format!("bad payload {}", job.payload)))
+}
+
+/// How often housekeeping runs.
+const HOUSEKEEPING_EVERY: Duration = Duration::from_secs(60);
+
+/// Expires unpaid orders past their payment window and enqueues this hour's retention
+/// run, every minute until `stop`. Every process may run it: both steps are idempotent.
+async fn housekeeping(state: AppState, mut stop: watch::Receiver<bool>) {
+    loop {
+        match state.store.expire_orders(state.now()).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(orders = n, "unpaid orders expired"),
+            Err(e) => tracing::warn!(error = %e, "cannot expire orders"),
+        }
+        if let Err(e) = state
+            .store
+            .enqueue(&retention::job(&state), state.now())
+            .await
+        {
+            tracing::warn!(error = %e, "cannot enqueue the retention run");
+        }
+        if stopped_while_waiting(&mut stop, HOUSEKEEPING_EVERY).await {
+            return;
+        }
+    }
+}
+
 /// Back-off before attempt `attempts + 1`: 5 s, 10 s, 20 s, … at most 10 minutes.
 fn backoff(attempts: i64) -> Duration {
     let exp = u32::try_from(attempts.clamp(1, 8) - 1).unwrap_or(0);
@@ -64,6 +106,7 @@ pub async fn run_workers(state: AppState, stop: watch::Receiver<bool>) {
         let name = format!("{}-{}-{n}", hostname(), std::process::id());
         workers.spawn(worker(state.clone(), name, stop.clone()));
     }
+    workers.spawn(housekeeping(state.clone(), stop.clone()));
     while workers.join_next().await.is_some() {}
 }
 
@@ -112,6 +155,9 @@ async fn run_one(state: &AppState, worker: &str, job: Job) {
     let started = std::time::Instant::now();
     let result = match job.kind.as_str() {
         ingest_photo::KIND => ingest_photo::run(state, &job).await,
+        deliver_order::KIND => deliver_order::run(state, &job, worker).await,
+        notify_order::KIND => notify_order::run(state, &job).await,
+        retention::KIND => retention::run(state, job.id, worker).await,
         other => Err(JobError::Permanent(format!("unknown job kind {other}"))),
     };
     let now = state.now();

@@ -162,6 +162,7 @@ async fn serve_stops_on_sigterm() {
         .env("RACESHOT__DATA_DIR", dir.path())
         .env("RACESHOT__DATABASE__URL", &db.settings.url)
         .env("RACESHOT__SERVER__ADDR", format!("127.0.0.1:{port}"))
+        .env("RACESHOT__PAYMENTS__ALLOW_SANDBOX", "true")
         .env("RACESHOT__FACES__MODELS_DIR", crate::helpers::models_dir())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -195,5 +196,26 @@ async fn serve_stops_on_sigterm() {
     assert!(
         status.is_some_and(|s| s.success()),
         "serve exits cleanly on SIGTERM: {status:?}"
+    );
+}
+
+#[tokio::test]
+async fn serve_refuses_the_sandbox_gateway_unless_allowed() {
+    let db = TestDatabase::new(Backend::Sqlite).await;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = Command::new(BIN)
+        .arg("serve")
+        .env("RACESHOT__DATA_DIR", dir.path())
+        .env("RACESHOT__DATABASE__URL", &db.settings.url)
+        .env("RACESHOT__SERVER__ADDR", "127.0.0.1:0")
+        .env("RACESHOT__FACES__MODELS_DIR", crate::helpers::models_dir())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("SANDBOX"), "{stderr}");
+    assert!(
+        stderr.contains("RACESHOT__PAYMENTS__ALLOW_SANDBOX"),
+        "{stderr}"
     );
 }

@@ -133,6 +133,8 @@ impl TestAppBuilder {
                 models_dir().display().to_string(),
             ),
             ("RACESHOT__JOBS__POLL_INTERVAL_MS", "50".to_owned()),
+            ("RACESHOT__PAYMENTS__GATEWAY", "SANDBOX".to_owned()),
+            ("RACESHOT__PAYMENTS__ALLOW_SANDBOX", "true".to_owned()),
         ];
         let env = env
             .map(|(k, v)| (k.to_owned(), v))
@@ -231,8 +233,8 @@ pub fn photo(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (run make models)", path.display()))
 }
 
-/// `n` photos of an event, ready at once (no files, no faces): for tests of carts and
-/// orders, which only need photos to exist.
+/// `n` photos of an event, ready at once (a small generated original each, no faces):
+/// for tests of carts and orders, which need photos to exist and originals to deliver.
 pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> {
     let key = raceshot_domain::EventKey::parse(event_key).unwrap_or_else(|e| panic!("{e}"));
     let event = app
@@ -248,9 +250,24 @@ pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> 
             event_id: event.id,
             content_hash: format!("{event_key}-{i}-{}", uuid::Uuid::new_v4()),
             original_file_name: format!("IMG_{i:04}.jpg"),
-            storage_name: format!("test{i:04}.jpg"),
+            storage_name: format!("test{}.jpg", uuid::Uuid::new_v4().simple()),
             photographer_id: 7,
         };
+        // The file first, then the row, as ingestion does.
+        let shade = u8::try_from(i % 200).unwrap_or(0);
+        let image = raceshot_faces::RgbImage::filled(64, 48, [shade, 120, 200]);
+        let jpeg =
+            raceshot_server::imaging::encode_jpeg(&image, 90).unwrap_or_else(|e| panic!("{e}"));
+        let name = raceshot_store::StoredName::parse(&photo.storage_name)
+            .unwrap_or_else(|| panic!("name"));
+        app.state
+            .objects
+            .put(
+                &raceshot_store::ObjectKey::new(&key, raceshot_store::ObjectKind::Original, &name),
+                jpeg.into(),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
         // Nobody works this queue: the photos are made ready right here.
         let job = |id: i64| raceshot_store::jobs::NewJob {
             queue: "test-unworked".into(),

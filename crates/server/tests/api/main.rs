@@ -5,10 +5,14 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 mod helpers;
+mod smtp_sink;
 
 mod cart;
 mod catalogue;
 mod cli;
 mod contract;
 mod facesearch;
+mod gateways;
+mod notify;
 mod ops;
+mod orders;

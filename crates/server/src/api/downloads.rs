@@ -1,0 +1,165 @@
+//! Delivery of bought photos: one photo through a signed, expiring address (Range
+//! requests served), or the whole order as a streamed ZIP. Both work only for paid (or
+//! free) orders, and only while the originals are kept.
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use raceshot_store::orders::{Order, OrderPhoto};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::orders::find_order;
+use crate::commerce::links::{self, Variant};
+use crate::commerce::{download_name, sold_photo_key};
+use crate::delivery::{ZipEntry, object_response, zip_body};
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::state::AppState;
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct SignedParams {
+    /// Unix seconds after which the address no longer works.
+    pub expires: i64,
+    pub signature: String,
+}
+
+/// Refuses orders whose files may not (or no longer) be delivered.
+fn check_deliverable(order: &Order, variant: Variant) -> ApiResult<()> {
+    if !order.is_deliverable() {
+        return Err(ApiError::new(
+            ErrorCode::OrderNotPaid,
+            "the order is not paid",
+        ));
+    }
+    if variant == Variant::Logo && !order.is_logo_image_created {
+        return Err(ApiError::new(
+            ErrorCode::LogoImagesNotReady,
+            "the copies with the logo are still being made",
+        ));
+    }
+    Ok(())
+}
+
+fn storage_expired() -> ApiError {
+    ApiError::new(
+        ErrorCode::StorageExpired,
+        "the originals' storage time has passed",
+    )
+}
+
+/// One photo of a paid order, through the signed address the inquiry gave out.
+#[utoipa::path(get, path = "/api/orders/{order_uuid}/photos/{photo_id}/{variant}", tag = "orders",
+    params(("order_uuid" = String, Path), ("photo_id" = i64, Path),
+        ("variant" = String, Path, description = "`original` or `logo`"), SignedParams),
+    responses((status = 200, description = "The JPEG", content_type = "image/jpeg"),
+        (status = 206, description = "A byte range of it"),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 410, body = ErrorBody), (status = 416, description = "Range not satisfiable")))]
+pub async fn photo(
+    State(state): State<AppState>,
+    Path((order_uuid, photo_id, variant)): Path<(String, i64, String)>,
+    Query(params): Query<SignedParams>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let variant = Variant::parse(&variant)
+        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, "no such file"))?;
+    if !links::download_signature_ok(
+        &state,
+        &order_uuid,
+        photo_id,
+        variant,
+        params.expires,
+        &params.signature,
+    ) {
+        return Err(ApiError::new(
+            ErrorCode::InvalidSignature,
+            "the download address is not valid",
+        ));
+    }
+    if params.expires < state.now().timestamp() {
+        return Err(ApiError::new(
+            ErrorCode::DownloadLinkExpired,
+            "the download address has expired; open the order page again",
+        ));
+    }
+    let order = find_order(&state, &order_uuid).await?;
+    check_deliverable(&order, variant)?;
+    let photos = state.store.order_photos(order.id).await?;
+    let photo = photos
+        .iter()
+        .find(|p| p.id == photo_id)
+        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, "no such photo in the order"))?;
+    if photo.original_purged {
+        return Err(storage_expired());
+    }
+    let key = sold_photo_key(&order.event_key, photo, variant).map_err(ApiError::internal)?;
+    let mut response = object_response(
+        &state.objects,
+        &key,
+        &headers,
+        "image/jpeg",
+        Some(&download_name(photo, variant)),
+    )
+    .await?;
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, max-age=3600"),
+    );
+    Ok(response)
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct ZipParams {
+    /// `original` (default) or `logo`.
+    pub variant: Option<String>,
+}
+
+/// Every photo of a paid order as one ZIP, streamed as it is written.
+#[utoipa::path(get, path = "/api/orders/{order_uuid}/download.zip", tag = "orders",
+    params(("order_uuid" = String, Path), ZipParams),
+    responses((status = 200, description = "The ZIP archive", content_type = "application/zip"),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 410, body = ErrorBody)))]
+pub async fn zip(
+    State(state): State<AppState>,
+    Path(order_uuid): Path<String>,
+    Query(params): Query<ZipParams>,
+) -> ApiResult<Response> {
+    let variant = match params.variant.as_deref() {
+        None | Some("") => Variant::Original,
+        Some(raw) => Variant::parse(raw)
+            .ok_or_else(|| ApiError::field("variant", "must be original or logo"))?,
+    };
+    let order = find_order(&state, &order_uuid).await?;
+    check_deliverable(&order, variant)?;
+    let photos = state.store.order_photos(order.id).await?;
+    let kept: Vec<&OrderPhoto> = photos.iter().filter(|p| !p.original_purged).collect();
+    if kept.is_empty() {
+        return Err(storage_expired());
+    }
+    let entries = kept
+        .into_iter()
+        .map(|p| {
+            Ok(ZipEntry {
+                key: sold_photo_key(&order.event_key, p, variant).map_err(ApiError::internal)?,
+                name: download_name(p, variant),
+            })
+        })
+        .collect::<ApiResult<Vec<_>>>()?;
+    let file = match variant {
+        Variant::Original => format!("{}.zip", order.uuid),
+        Variant::Logo => format!("{}-logo.zip", order.uuid),
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/zip".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{file}\""),
+            ),
+            (header::CACHE_CONTROL, "no-store".to_owned()),
+        ],
+        zip_body(state.objects.clone(), entries),
+    )
+        .into_response())
+}

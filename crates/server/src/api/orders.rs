@@ -1,0 +1,725 @@
+//! The spec's order calls (§7): create (v1 and v3), inquiry (v1 and v3), the card payment
+//! of an OPN order, find-order, and the `PAYMENT_GATEWAY` setting. The server prices every
+//! order itself and refuses one whose amounts differ from its own.
+
+use std::net::SocketAddr;
+
+use axum::Json;
+use axum::extract::{ConnectInfo, State};
+use axum::http::HeaderMap;
+use raceshot_domain::time::format_bangkok;
+use raceshot_domain::{Email, Flag, Mobile, Money, PaymentChannel, PaymentStatus, ReceiptRef};
+use raceshot_payments::GatewayKind;
+use raceshot_store::orders::{Created, NewOrder, Order, OrderLookup};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+use super::catalogue::{SUCCESS, find_event_on_sale};
+use super::extract::ApiJson;
+use crate::commerce::gateways::PAYMENT_GATEWAY_SETTING;
+use crate::commerce::links::{self, Variant};
+use crate::commerce::{payment, price_cart};
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::jobs;
+use crate::jobs::ingest_photo::derived_name;
+use crate::rate_limit::client_address;
+use crate::state::AppState;
+
+/// A photo of the visitor's cart (spec §3); only its `id` is trusted.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CartImage {
+    /// The photo id, as a number or a string of digits.
+    #[schema(value_type = Object)]
+    pub id: serde_json::Value,
+    pub original_file_name: Option<String>,
+    pub thumbnail_file_name: Option<String>,
+    pub preview_file_name: Option<String>,
+    #[schema(value_type = Option<Object>)]
+    pub photographer_id: Option<serde_json::Value>,
+    #[schema(value_type = Option<Object>)]
+    pub event_id: Option<serde_json::Value>,
+    #[schema(value_type = Option<String>)]
+    pub atc: Option<Flag>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CreateOrderRequest {
+    /// Digits only, 5 to 15.
+    pub mobile: String,
+    /// Optional; an e-mail address when given.
+    pub email: Option<String>,
+    pub event_key: String,
+    /// The photos' price after discount, baht with two decimals (from the quote).
+    #[schema(value_type = Object, example = 200.00)]
+    pub amount: serde_json::Value,
+    /// The net payment including the 5% fee, baht with two decimals (from the quote).
+    #[schema(value_type = Object, example = 210.00)]
+    pub paid_amount: serde_json::Value,
+    #[serde(rename = "imageList")]
+    pub image_list: Vec<CartImage>,
+    pub image_length: u32,
+    /// `Y` when the visitor takes the all-photos deal.
+    #[schema(value_type = String, example = "N")]
+    pub is_mhao: Flag,
+    /// The gateway the web app was told (`/v1/utils/conf`); absent in older carts.
+    pub payment_gateway: Option<String>,
+    /// `PP`, `CC`, `AM` or `FREE`; absent in older carts (then `PP`, or `FREE` when
+    /// nothing is to be paid).
+    pub payment_channel: Option<String>,
+    /// The wholesale cart: priced with the event's hybrid tiers and deal.
+    pub wholesale: Option<bool>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreateOrderResponse {
+    #[schema(example = "success")]
+    pub status: &'static str,
+    pub uuid: String,
+}
+
+fn baht_field(value: &serde_json::Value, field: &str) -> ApiResult<Money> {
+    let parsed = match value {
+        serde_json::Value::Number(n) => n.as_f64().and_then(|b| Money::from_baht(b).ok()),
+        serde_json::Value::String(s) => raceshot_payments::parse_baht(s.trim()),
+        _ => None,
+    };
+    parsed.ok_or_else(|| ApiError::field(field, "must be an amount in baht with two decimals"))
+}
+
+fn photo_id(value: &serde_json::Value) -> Option<i64> {
+    match value {
+        serde_json::Value::Number(n) => n.as_i64(),
+        serde_json::Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+    .filter(|id| *id > 0)
+}
+
+/// Creates an order from the visitor's cart.
+#[utoipa::path(post, path = "/v1/order/create", tag = "orders",
+    request_body = CreateOrderRequest,
+    responses((status = 200, body = CreateOrderResponse), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 429, body = ErrorBody), (status = 502, body = ErrorBody), (status = 504, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn create_v1(
+    state: State<AppState>,
+    peer: ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    req: ApiJson<CreateOrderRequest>,
+) -> ApiResult<Json<CreateOrderResponse>> {
+    create(state, peer, headers, req).await
+}
+
+/// Creates an order from the visitor's cart (the web app calls this one for OPN).
+#[utoipa::path(post, path = "/v3/order/create", tag = "orders",
+    request_body = CreateOrderRequest,
+    responses((status = 200, body = CreateOrderResponse), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 429, body = ErrorBody), (status = 502, body = ErrorBody), (status = 504, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn create_v3(
+    state: State<AppState>,
+    peer: ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    req: ApiJson<CreateOrderRequest>,
+) -> ApiResult<Json<CreateOrderResponse>> {
+    create(state, peer, headers, req).await
+}
+
+async fn create(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<CreateOrderRequest>,
+) -> ApiResult<Json<CreateOrderResponse>> {
+    state.order_limiter.check(client_address(
+        peer,
+        &headers,
+        &state.config.server.trusted_proxies,
+    ))?;
+    let mobile = Mobile::parse(&req.mobile, Mobile::ORDER_LENGTH)
+        .ok_or_else(|| ApiError::field("mobile", "must be 5 to 15 digits"))?;
+    let email = match req.email.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(raw) => Some(
+            Email::parse(raw)
+                .ok_or_else(|| ApiError::field("email", "must be an e-mail address"))?,
+        ),
+    };
+    let amount = baht_field(&req.amount, "amount")?;
+    let paid_amount = baht_field(&req.paid_amount, "paid_amount")?;
+    let mut ids = Vec::with_capacity(req.image_list.len());
+    for (i, image) in req.image_list.iter().enumerate() {
+        let id = photo_id(&image.id)
+            .ok_or_else(|| ApiError::field(format!("imageList[{i}].id"), "must be a photo id"))?;
+        if ids.contains(&id) {
+            return Err(ApiError::field(
+                format!("imageList[{i}].id"),
+                "the photo is in the list twice",
+            ));
+        }
+        ids.push(id);
+    }
+    if usize::try_from(req.image_length).ok() != Some(ids.len()) {
+        return Err(ApiError::field(
+            "image_length",
+            "must equal the number of photos in imageList",
+        ));
+    }
+
+    let active = state.gateways.active;
+    if let Some(sent) = req.payment_gateway.as_deref().filter(|g| !g.is_empty())
+        && sent.parse::<GatewayKind>().ok() != Some(active)
+    {
+        return Err(ApiError::new(
+            ErrorCode::PaymentGatewayChanged,
+            format!("the shop now takes payments through {active}; reload the gateway setting"),
+        ));
+    }
+
+    let event = find_event_on_sale(&state, &req.event_key).await?;
+    let cart = price_cart(
+        &state,
+        &event,
+        &ids,
+        req.is_mhao.0,
+        req.wholesale.unwrap_or(false),
+    )
+    .await?;
+    let totals = cart.totals;
+    let nothing_to_pay = totals.final_payment == Money::ZERO;
+    let channel = match req.payment_channel.as_deref().filter(|c| !c.is_empty()) {
+        Some(raw) => PaymentChannel::parse(raw)
+            .ok_or_else(|| ApiError::field("payment_channel", "must be PP, CC, AM or FREE"))?,
+        None if nothing_to_pay => PaymentChannel::Free,
+        None => PaymentChannel::PromptPay,
+    };
+    let s = &event.spec;
+    match channel {
+        PaymentChannel::Free if !(nothing_to_pay && s.is_free_download_keep_contract) => {
+            return Err(ApiError::new(
+                ErrorCode::PaymentChannelNotAvailable,
+                "FREE orders are for free-download-keep-contract events with nothing to pay",
+            ));
+        }
+        PaymentChannel::PromptPay | PaymentChannel::Card if nothing_to_pay => {
+            return Err(ApiError::new(
+                ErrorCode::PaymentChannelNotAvailable,
+                "there is nothing to pay; use FREE",
+            ));
+        }
+        PaymentChannel::Card if !matches!(active, GatewayKind::Opn | GatewayKind::Sandbox) => {
+            return Err(ApiError::new(
+                ErrorCode::PaymentChannelNotAvailable,
+                format!("the {active} gateway takes no cards"),
+            ));
+        }
+        _ => {}
+    }
+    if amount != totals.amount || paid_amount != totals.final_payment {
+        return Err(ApiError::new(
+            ErrorCode::AmountMismatch,
+            format!(
+                "the cart costs amount {} and paid_amount {}; quote it again",
+                totals.amount, totals.final_payment
+            ),
+        ));
+    }
+
+    let now = state.now();
+    let free = channel == PaymentChannel::Free;
+    let ttl = match channel {
+        PaymentChannel::PromptPay => Some(state.config.payments.qr_ttl),
+        PaymentChannel::Card => Some(state.config.payments.card_ttl),
+        _ => None,
+    };
+    let am_order_ref = if channel == PaymentChannel::Approval {
+        state
+            .store
+            .last_paid_deal_order(event.id, mobile.as_str())
+            .await?
+    } else {
+        None
+    };
+    let order = NewOrder {
+        uuid: uuid::Uuid::new_v4().to_string(),
+        event_id: event.id,
+        mobile: mobile.as_str().to_owned(),
+        email: email.as_ref().map(|e| e.as_str().to_owned()),
+        is_mhao: cart.deal,
+        wholesale: cart.wholesale,
+        fingerprint: fingerprint(&req, &ids, event.id, channel, active),
+        photo_ids: cart.photo_ids,
+        full_amount: totals.full,
+        discount: totals.discount,
+        amount: totals.amount,
+        payment_fee: totals.fee,
+        paid_amount: totals.final_payment,
+        payment_gateway: active.as_str().to_owned(),
+        payment_channel: channel,
+        payment_status: if free {
+            PaymentStatus::Paid
+        } else {
+            PaymentStatus::Initial
+        },
+        am_order_ref,
+        expires_at: ttl
+            .and_then(|t| chrono::Duration::from_std(t).ok())
+            .map(|t| now + t),
+    };
+    let window = chrono::Duration::from_std(state.config.orders.dedupe_window).unwrap_or_default();
+    let jobs = if free {
+        jobs::paid_order_jobs(&state)
+    } else {
+        Vec::new()
+    };
+    let created = state
+        .store
+        .create_order(&order, now - window, &jobs, now)
+        .await?;
+    let order = created.order();
+    if let Created::New(o) = &created {
+        metrics::counter!("orders_created_total", "channel" => o.payment_channel.as_str())
+            .increment(1);
+    }
+    payment::start_payment(&state, order).await?;
+    Ok(Json(CreateOrderResponse {
+        status: SUCCESS,
+        uuid: order.uuid.clone(),
+    }))
+}
+
+/// What makes two order requests the same request.
+fn fingerprint(
+    req: &CreateOrderRequest,
+    ids: &[i64],
+    event_id: i64,
+    channel: PaymentChannel,
+    gateway: GatewayKind,
+) -> String {
+    let mut sorted = ids.to_vec();
+    sorted.sort_unstable();
+    let key = serde_json::json!([
+        event_id,
+        req.mobile,
+        req.email.as_deref().unwrap_or("").trim().to_lowercase(),
+        sorted,
+        req.is_mhao.0,
+        req.wholesale.unwrap_or(false),
+        channel.as_str(),
+        gateway.as_str(),
+    ]);
+    hex::encode(Sha256::digest(key.to_string().as_bytes()))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct InquiryRequest {
+    pub order_uuid: String,
+}
+
+/// The order as the order page shows it (spec §3), amounts in baht.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InquiryResponse {
+    #[schema(example = "success")]
+    pub status: &'static str,
+    /// `INITIAL`, `PAID`, `EXPIRED` or `CANCELLED`.
+    pub payment_status: &'static str,
+    pub mobile: String,
+    pub email: String,
+    /// The net payment, fee included.
+    #[schema(value_type = f64)]
+    pub amount: Money,
+    #[schema(value_type = String)]
+    pub is_original_image_created: Flag,
+    #[schema(value_type = String)]
+    pub is_logo_image_created: Flag,
+    #[schema(value_type = String)]
+    pub is_send_sms: Flag,
+    #[schema(value_type = String)]
+    pub is_send_email: Flag,
+    pub event_key: String,
+    pub event_title: String,
+    pub payment_gateway: String,
+    pub payment_channel: &'static str,
+    /// PromptPay: the QR's text (`PROMPTPAY`, `SANDBOX`: draw it) or image address (`GBP`,
+    /// `OPN`: show it).
+    pub qrcode_url: String,
+    /// AM orders: the buyer's earlier all-photos order of the event, if any.
+    pub am_order_ref: String,
+    /// The last 4 characters of the payment's reference, once paid.
+    pub receipt_ref: String,
+    /// JSON text: `[{thumbnail_file_name, original_file_name}]`, while unpaid.
+    pub images_order: String,
+    /// JSON text: `[{image, image_logo, image_thumbnail, original_file_name,
+    /// photographer_id, id}]` with signed download addresses, once paid; `[]` once the
+    /// originals' storage time has passed.
+    pub images_paid: String,
+    pub image_length: i64,
+    /// The photos' price after discount, and the fee.
+    #[schema(value_type = f64)]
+    pub photos_amount: Money,
+    #[schema(value_type = f64)]
+    pub payment_fee: Money,
+    /// Bangkok time, `YYYY-MM-DD HH:MM:SS`.
+    pub create_date: String,
+    /// When an unpaid order lapses (Bangkok time), if it does.
+    pub expire_date: String,
+    /// Originals were deleted after the retention window.
+    #[schema(value_type = String)]
+    pub storage_expired: Flag,
+    /// No real money moves: the sandbox gateway.
+    pub sandbox: bool,
+    /// v1 only: JSON text holding `qrcode`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub api_response: Option<String>,
+}
+
+/// The order page's view of an order.
+#[utoipa::path(post, path = "/v3/order/inquiry", tag = "orders",
+    request_body = InquiryRequest,
+    responses((status = 200, body = InquiryResponse), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn inquiry_v3(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<InquiryRequest>,
+) -> ApiResult<Json<InquiryResponse>> {
+    inquiry(&state, &req.order_uuid, false).await.map(Json)
+}
+
+/// The order page's view of an order, with `api_response` (older pages).
+#[utoipa::path(post, path = "/v1/order/inquiry", tag = "orders",
+    request_body = InquiryRequest,
+    responses((status = 200, body = InquiryResponse), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn inquiry_v1(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<InquiryRequest>,
+) -> ApiResult<Json<InquiryResponse>> {
+    inquiry(&state, &req.order_uuid, true).await.map(Json)
+}
+
+/// An order by the uuid a client sent; malformed and unknown alike are `order_not_found`.
+pub async fn find_order(state: &AppState, raw_uuid: &str) -> ApiResult<Order> {
+    let not_found = || ApiError::new(ErrorCode::OrderNotFound, "no such order");
+    let uuid = uuid::Uuid::parse_str(raw_uuid.trim()).map_err(|_| not_found())?;
+    state
+        .store
+        .order_by_uuid(&uuid.hyphenated().to_string())
+        .await?
+        .ok_or_else(not_found)
+}
+
+#[derive(Serialize)]
+struct OrderImage {
+    thumbnail_file_name: String,
+    original_file_name: String,
+}
+
+#[derive(Serialize)]
+struct PaidImage {
+    image: String,
+    image_logo: String,
+    image_thumbnail: String,
+    original_file_name: String,
+    photographer_id: i64,
+    id: i64,
+}
+
+async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ApiResult<InquiryResponse> {
+    let mut order = find_order(state, raw_uuid).await?;
+    if order.payment_status == PaymentStatus::Initial && order.gateway_ref.is_some() {
+        payment::recheck(state, &order).await?;
+        order = find_order(state, &order.uuid).await?;
+    }
+    let photos = state.store.order_photos(order.id).await?;
+    let storage_expired = !photos.is_empty() && photos.iter().all(|p| p.original_purged);
+    let images_order = if order.payment_status == PaymentStatus::Paid {
+        Vec::new()
+    } else {
+        photos
+            .iter()
+            .map(|p| OrderImage {
+                thumbnail_file_name: if v1 {
+                    format!(
+                        "{}/{}/thumbnail/{}",
+                        state.media_url,
+                        order.event_key,
+                        derived_name(&p.storage_name)
+                    )
+                } else {
+                    derived_name(&p.storage_name)
+                },
+                original_file_name: p.original_file_name.clone(),
+            })
+            .collect()
+    };
+    let images_paid: Vec<PaidImage> = if order.is_deliverable() {
+        let expires = state.now()
+            + chrono::Duration::from_std(state.config.orders.download_link_ttl).unwrap_or_default();
+        photos
+            .iter()
+            .filter(|p| !p.original_purged)
+            .map(|p| PaidImage {
+                image: links::download_url(state, &order.uuid, p.id, Variant::Original, expires),
+                image_logo: if order.is_logo_image_created {
+                    links::download_url(state, &order.uuid, p.id, Variant::Logo, expires)
+                } else {
+                    String::new()
+                },
+                image_thumbnail: format!(
+                    "{}/{}/thumbnail/{}",
+                    state.media_url,
+                    order.event_key,
+                    derived_name(&p.storage_name)
+                ),
+                original_file_name: p.original_file_name.clone(),
+                photographer_id: p.photographer_id,
+                id: p.id,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(InquiryResponse {
+        status: SUCCESS,
+        payment_status: order.payment_status.as_str(),
+        mobile: order.mobile.clone(),
+        email: order.email.clone().unwrap_or_default(),
+        amount: order.paid_amount,
+        is_original_image_created: Flag(order.is_original_image_created),
+        is_logo_image_created: Flag(order.is_logo_image_created),
+        is_send_sms: Flag(order.is_send_sms),
+        is_send_email: Flag(order.is_send_email),
+        event_key: order.event_key.clone(),
+        event_title: order.event_title.clone(),
+        payment_gateway: order.payment_gateway.clone(),
+        payment_channel: order.payment_channel.as_str(),
+        qrcode_url: order.qrcode_url.clone().unwrap_or_default(),
+        am_order_ref: order.am_order_ref.clone().unwrap_or_default(),
+        receipt_ref: order.receipt_ref.clone().unwrap_or_default(),
+        images_order: json_text(&images_order),
+        images_paid: json_text(&images_paid),
+        image_length: order.image_count,
+        photos_amount: order.amount,
+        payment_fee: order.payment_fee,
+        create_date: format_bangkok(order.created_at),
+        expire_date: order.expires_at.map(format_bangkok).unwrap_or_default(),
+        storage_expired: Flag(storage_expired),
+        sandbox: order.payment_gateway == GatewayKind::Sandbox.as_str(),
+        api_response: v1.then(|| {
+            order
+                .api_response
+                .clone()
+                .unwrap_or_else(|| "{}".to_owned())
+        }),
+    })
+}
+
+fn json_text<T: Serialize>(items: &[T]) -> String {
+    serde_json::to_string(items).unwrap_or_else(|_| "[]".to_owned())
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CardPaymentRequest {
+    /// The card token the browser got from OPN (`tokn_…`).
+    pub token_key: String,
+    pub uuid: String,
+    pub email: Option<String>,
+    pub mobile: String,
+    /// The net payment in satang (the decimal point removed), or baht with a decimal point.
+    #[schema(value_type = Object, example = 21000)]
+    pub paid_amount: serde_json::Value,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CardPaymentData {
+    /// Where the browser goes next: the bank's 3-D Secure page, or the order page.
+    pub authorize_uri: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CardPaymentResponse {
+    #[schema(example = "success")]
+    pub status: &'static str,
+    pub data: CardPaymentData,
+}
+
+/// Charges a card order (OPN, or the sandbox).
+#[utoipa::path(post, path = "/v3/order/opn-cc-payment", tag = "orders",
+    request_body = CardPaymentRequest,
+    responses((status = 200, body = CardPaymentResponse), (status = 401, body = ErrorBody),
+        (status = 402, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 422, body = ErrorBody), (status = 502, body = ErrorBody), (status = 504, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn card_payment(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<CardPaymentRequest>,
+) -> ApiResult<Json<CardPaymentResponse>> {
+    let order = find_order(&state, &req.uuid).await?;
+    let token = req.token_key.trim();
+    if token.is_empty() || token.len() > 64 || !raceshot_payments::opn::is_object_id(token) {
+        return Err(ApiError::field("token_key", "must be a card token"));
+    }
+    if req.mobile != order.mobile {
+        return Err(ApiError::field(
+            "mobile",
+            "is not the order's mobile number",
+        ));
+    }
+    let paid = match &req.paid_amount {
+        serde_json::Value::Number(n) if n.is_u64() => {
+            n.as_i64().and_then(|s| Money::from_satang(s).ok())
+        }
+        serde_json::Value::String(s) if s.bytes().all(|b| b.is_ascii_digit()) && !s.is_empty() => {
+            s.parse().ok().and_then(|s| Money::from_satang(s).ok())
+        }
+        other => baht_field(other, "paid_amount").ok(),
+    }
+    .ok_or_else(|| ApiError::field("paid_amount", "must be the amount in satang"))?;
+    if paid != order.paid_amount {
+        return Err(ApiError::new(
+            ErrorCode::AmountMismatch,
+            format!("the order costs {}", order.paid_amount),
+        ));
+    }
+    let next = payment::pay_by_card(&state, &order, token).await?;
+    Ok(Json(CardPaymentResponse {
+        status: SUCCESS,
+        data: CardPaymentData {
+            authorize_uri: next.authorize_uri,
+        },
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct FindOrderRequest {
+    /// `mobile` (or `mobile_no`) or `payment_ref` (or `receipt`).
+    pub filter_type: String,
+    /// A mobile number of 10 to 15 digits, or the last 4 characters of the slip.
+    pub txt_search: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FoundOrderRow {
+    /// Bangkok time, `YYYY-MM-DD HH:MM:SS`.
+    pub create_date: String,
+    pub order_id: String,
+    pub title: String,
+    pub status: &'static str,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FindOrderResponse {
+    #[schema(example = "success")]
+    pub status: &'static str,
+    pub body: Vec<FoundOrderRow>,
+}
+
+/// The most orders one search lists.
+const FOUND_LIMIT: i64 = 50;
+
+/// Finds orders by mobile number or receipt reference.
+#[utoipa::path(post, path = "/v1/order/find-order", tag = "orders",
+    request_body = FindOrderRequest,
+    responses((status = 200, body = FindOrderResponse), (status = 401, body = ErrorBody),
+        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn find_orders(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<FindOrderRequest>,
+) -> ApiResult<Json<FindOrderResponse>> {
+    state.find_limiter.check(client_address(
+        peer,
+        &headers,
+        &state.config.server.trusted_proxies,
+    ))?;
+    let text = req.txt_search.trim();
+    let found = match req.filter_type.as_str() {
+        "mobile" | "mobile_no" => {
+            let mobile = Mobile::parse(text, Mobile::SEARCH_LENGTH)
+                .ok_or_else(|| ApiError::field("txt_search", "must be 10 to 15 digits"))?;
+            state
+                .store
+                .find_orders(OrderLookup::Mobile(mobile.as_str()), FOUND_LIMIT)
+                .await?
+        }
+        "payment_ref" | "receipt" => {
+            let receipt = ReceiptRef::parse(text).ok_or_else(|| {
+                ApiError::field("txt_search", "must be exactly 4 letters or digits")
+            })?;
+            state
+                .store
+                .find_orders(OrderLookup::Receipt(receipt.as_str()), FOUND_LIMIT)
+                .await?
+        }
+        _ => {
+            return Err(ApiError::field(
+                "filter_type",
+                "must be mobile or payment_ref",
+            ));
+        }
+    };
+    Ok(Json(FindOrderResponse {
+        status: SUCCESS,
+        body: found
+            .into_iter()
+            .map(|o| FoundOrderRow {
+                create_date: format_bangkok(o.created_at),
+                order_id: o.uuid,
+                title: o.title,
+                status: o.status.as_str(),
+            })
+            .collect(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ConfRequest {
+    /// `PAYMENT_GATEWAY`, or `OPN_PUBLIC_KEY` for card tokens.
+    pub conf_name: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ConfValue {
+    pub value: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ConfResponse {
+    #[schema(example = "success")]
+    pub status: &'static str,
+    pub body: ConfValue,
+}
+
+/// One public setting of the shop.
+#[utoipa::path(post, path = "/v1/utils/conf", tag = "orders",
+    request_body = ConfRequest,
+    responses((status = 200, body = ConfResponse), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn conf(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<ConfRequest>,
+) -> ApiResult<Json<ConfResponse>> {
+    let value = match req.conf_name.as_str() {
+        PAYMENT_GATEWAY_SETTING => state
+            .store
+            .setting(PAYMENT_GATEWAY_SETTING)
+            .await?
+            .unwrap_or_else(|| state.gateways.active.as_str().to_owned()),
+        "OPN_PUBLIC_KEY" => state.gateways.opn_public_key.clone().unwrap_or_default(),
+        _ => {
+            return Err(ApiError::field(
+                "conf_name",
+                "must be PAYMENT_GATEWAY or OPN_PUBLIC_KEY",
+            ));
+        }
+    };
+    Ok(Json(ConfResponse {
+        status: SUCCESS,
+        body: ConfValue { value },
+    }))
+}

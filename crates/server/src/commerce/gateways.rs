@@ -1,0 +1,99 @@
+//! The payment gateways this process can talk to, built once from the configuration. New
+//! orders go through the configured gateway; every gateway with credentials keeps a
+//! client, so that orders begun before a switch can still be confirmed.
+
+use raceshot_payments::gbp::{GbpClient, GbpSettings};
+use raceshot_payments::opn::{OpnClient, OpnSettings};
+use raceshot_payments::promptpay::PromptPayId;
+use raceshot_payments::{GatewayKind, PaymentError};
+
+use crate::config::PaymentsConfig;
+use crate::error::{ApiError, ErrorCode};
+
+/// The settings row naming the gateway new orders use (spec: `/v1/utils/conf`).
+pub const PAYMENT_GATEWAY_SETTING: &str = "PAYMENT_GATEWAY";
+
+pub struct Gateways {
+    /// The gateway new orders use (the `PAYMENT_GATEWAY` setting).
+    pub active: GatewayKind,
+    pub gbp: Option<GbpClient>,
+    pub opn: Option<OpnClient>,
+    pub promptpay_id: Option<PromptPayId>,
+    /// Given to the browser for card tokens.
+    pub opn_public_key: Option<String>,
+}
+
+impl Gateways {
+    pub fn from_config(c: &PaymentsConfig) -> anyhow::Result<Self> {
+        let gbp = match (&c.gbp.token, &c.gbp.secret_key) {
+            (Some(token), Some(secret_key)) => Some(
+                GbpClient::new(GbpSettings {
+                    base_url: c.gbp.base_url.clone(),
+                    token: token.expose().to_owned(),
+                    secret_key: secret_key.expose().to_owned(),
+                    timeout: c.gateway_timeout,
+                })
+                .map_err(|e| anyhow::anyhow!("GB Prime Pay settings: {e}"))?,
+            ),
+            _ => None,
+        };
+        let opn = match &c.opn.secret_key {
+            Some(secret_key) => Some(
+                OpnClient::new(OpnSettings {
+                    base_url: c.opn.base_url.clone(),
+                    secret_key: secret_key.expose().to_owned(),
+                    webhook_secret: c.opn.webhook_secret.as_ref().map(|s| s.expose().to_owned()),
+                    timeout: c.gateway_timeout,
+                })
+                .map_err(|e| anyhow::anyhow!("OPN settings: {e}"))?,
+            ),
+            None => None,
+        };
+        Ok(Gateways {
+            active: c.gateway,
+            gbp,
+            opn,
+            promptpay_id: c.promptpay_id.clone(),
+            opn_public_key: c.opn.public_key.clone(),
+        })
+    }
+
+    pub fn gbp(&self) -> Result<&GbpClient, ApiError> {
+        self.gbp.as_ref().ok_or_else(|| not_configured("GBP"))
+    }
+
+    pub fn opn(&self) -> Result<&OpnClient, ApiError> {
+        self.opn.as_ref().ok_or_else(|| not_configured("OPN"))
+    }
+}
+
+fn not_configured(name: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::PaymentGatewayError,
+        format!("the {name} gateway is not configured"),
+    )
+}
+
+/// The API error for a failed gateway call: timeouts and outages are the gateway's, a
+/// refusal is the payment's.
+pub fn gateway_error(e: PaymentError) -> ApiError {
+    match e {
+        PaymentError::Timeout => ApiError::new(
+            ErrorCode::PaymentGatewayTimeout,
+            "the payment gateway did not answer in time; try again",
+        ),
+        PaymentError::Unavailable { status } => ApiError::new(
+            ErrorCode::PaymentGatewayError,
+            format!("the payment gateway is unavailable (HTTP {status}); try again"),
+        )
+        .retry_after(5),
+        PaymentError::Rejected { code, message, .. } => ApiError::new(
+            ErrorCode::PaymentDeclined,
+            format!("the payment gateway refused the payment: {code}: {message}"),
+        ),
+        PaymentError::Protocol(message) => ApiError::new(
+            ErrorCode::PaymentGatewayError,
+            format!("the payment gateway's answer was not understood: {message}"),
+        ),
+    }
+}

@@ -1,0 +1,133 @@
+//! The shop's commerce between "add to cart" and "the runner has the files": pricing a
+//! cart from the event's tiers (the one implementation, behind both the quote and order
+//! creation), writing orders, and the payment flows in [`payment`]. Money is computed
+//! here from stored prices only; what the browser sends is compared, never used.
+
+pub mod gateways;
+pub mod links;
+pub mod payment;
+
+use raceshot_domain::EventKey;
+use raceshot_domain::pricing::{CartTotals, cart_totals};
+use raceshot_store::events::Event;
+use raceshot_store::orders::OrderPhoto;
+use raceshot_store::{ObjectKey, ObjectKind, StoredName};
+
+use self::links::Variant;
+use crate::jobs::ingest_photo::derived_name;
+
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::state::AppState;
+
+/// The most photos one cart may hold.
+pub const MAX_CART_PHOTOS: usize = 2000;
+
+/// The message the spec shows for a cart with photos of several events.
+pub const MIXED_EVENTS_MESSAGE: &str = "Pls choose image from only once event";
+
+/// A cart priced by the server.
+#[derive(Debug, Clone)]
+pub struct PricedCart {
+    /// The photo ids, each once, in the visitor's order.
+    pub photo_ids: Vec<i64>,
+    pub totals: CartTotals,
+    /// The visitor takes the all-photos deal.
+    pub deal: bool,
+    /// Priced with the event's hybrid (wholesale) tiers and deal.
+    pub wholesale: bool,
+    pub free: bool,
+}
+
+/// Prices `ids` (repeats ignored) of `event`: every photo must be a shown photo of that
+/// event; the deal and the wholesale tiers only where the event offers them.
+pub async fn price_cart(
+    state: &AppState,
+    event: &Event,
+    ids: &[i64],
+    deal: bool,
+    wholesale: bool,
+) -> ApiResult<PricedCart> {
+    let mut seen = std::collections::HashSet::with_capacity(ids.len());
+    let photo_ids: Vec<i64> = ids.iter().copied().filter(|id| seen.insert(*id)).collect();
+    if photo_ids.is_empty() || photo_ids.len() > MAX_CART_PHOTOS {
+        return Err(ApiError::field(
+            "image_ids",
+            format!("must hold 1 to {MAX_CART_PHOTOS} photos"),
+        ));
+    }
+    let found = state.store.shown_photo_events(&photo_ids).await?;
+    if found.iter().any(|(_, event_id)| *event_id != event.id) {
+        return Err(ApiError::new(ErrorCode::MixedEvents, MIXED_EVENTS_MESSAGE));
+    }
+    if found.len() != photo_ids.len() {
+        return Err(ApiError::new(
+            ErrorCode::ImageNotFound,
+            "a photo is unknown or not on sale",
+        ));
+    }
+
+    let s = &event.spec;
+    if wholesale && !s.is_hybrid {
+        return Err(ApiError::new(
+            ErrorCode::WholesaleNotAvailable,
+            "the event has no wholesale deal",
+        ));
+    }
+    let (tiers, deal_on, cap) = if wholesale {
+        (&s.hybrid_packages, s.is_mhao_hybrid, s.hybrid_mhao_price)
+    } else {
+        (&s.packages, s.is_mhao, s.mhao_price)
+    };
+    if deal && !deal_on {
+        return Err(ApiError::new(
+            ErrorCode::DealNotAvailable,
+            "the event has no all-photos deal",
+        ));
+    }
+    let free = s.is_free_download || s.is_free_download_keep_contract;
+    let count = u32::try_from(photo_ids.len()).unwrap_or(u32::MAX);
+    let totals =
+        cart_totals(count, tiers, if deal { cap } else { None }, free).ok_or_else(|| {
+            ApiError::internal(anyhow::anyhow!("event {} has no 1-photo tier", s.key))
+        })?;
+    Ok(PricedCart {
+        photo_ids,
+        totals,
+        deal,
+        wholesale,
+        free,
+    })
+}
+
+/// The stored file of a sold photo: its original, or its copy with the logo (a JPEG named
+/// like its preview).
+pub fn sold_photo_key(
+    event_key: &str,
+    photo: &OrderPhoto,
+    variant: Variant,
+) -> anyhow::Result<ObjectKey> {
+    let event = EventKey::parse(event_key)?;
+    let (kind, stored) = match variant {
+        Variant::Original => (ObjectKind::Original, photo.storage_name.clone()),
+        Variant::Logo => (ObjectKind::WithLogo, derived_name(&photo.storage_name)),
+    };
+    let name = StoredName::parse(&stored).ok_or_else(|| anyhow::anyhow!("stored name {stored}"))?;
+    Ok(ObjectKey::new(&event, kind, &name))
+}
+
+/// The name a sold photo is saved as (spec §7): `photographerId_originalName`, with `logo_`
+/// first (and a `.jpg` ending) for the copy with the logo.
+pub fn download_name(photo: &OrderPhoto, variant: Variant) -> String {
+    let base = format!("{}_{}", photo.photographer_id, photo.original_file_name);
+    match variant {
+        Variant::Original => base,
+        Variant::Logo => {
+            let lower = base.to_ascii_lowercase();
+            if lower.ends_with(".jpg") || lower.ends_with(".jpeg") {
+                format!("logo_{base}")
+            } else {
+                format!("logo_{}", derived_name(&base))
+            }
+        }
+    }
+}

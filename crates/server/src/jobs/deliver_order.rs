@@ -1,0 +1,140 @@
+//! `deliver_order`: makes a paid order's files ready. First it checks that every original
+//! is in storage (`is_original_image_created`), then it writes each photo's copy with the
+//! event's logo (or the shop's) stamped on (`is_logo_image_created`). Copies are shared by
+//! every order of the photo and skipped when present, so a re-run redoes nothing.
+
+use raceshot_faces::RgbImage;
+use raceshot_faces::image_io::{DecodeOptions, decode};
+use raceshot_store::jobs::{Job, NewJob};
+use raceshot_store::orders::DeliveryFlag;
+use raceshot_store::{ObjectKey, StoredName};
+
+use super::JobError;
+use crate::commerce::links::Variant;
+use crate::commerce::sold_photo_key;
+use crate::imaging::{encode_jpeg, stamp_logo};
+use crate::jobs::ingest_photo::MAX_PHOTO_PIXELS;
+use crate::state::AppState;
+
+pub const KIND: &str = "deliver_order";
+
+/// The settings row naming the shop's logo (`_shop/logo/{name}` in storage).
+pub const SHOP_LOGO_SETTING: &str = "SHOP_LOGO";
+
+/// Copies are JPEGs at this quality: close to the original.
+const COPY_QUALITY: i32 = 92;
+
+/// The job for a paid order; the store fills in the order id.
+pub fn job(state: &AppState) -> NewJob {
+    super::new_job(
+        KIND,
+        serde_json::json!({}),
+        format!("{KIND}:{{order}}"),
+        state,
+        state.now(),
+    )
+}
+
+pub async fn run(state: &AppState, job: &Job, worker: &str) -> Result<(), JobError> {
+    let order_id = super::order_id(job)?;
+    let Some(order) = state.store.order_by_id(order_id).await? else {
+        return Ok(());
+    };
+    if !order.is_deliverable() {
+        return Ok(());
+    }
+    let photos = state.store.order_photos(order.id).await?;
+    let kept: Vec<_> = photos.iter().filter(|p| !p.original_purged).collect();
+    for photo in &kept {
+        let key = sold_photo_key(&order.event_key, photo, Variant::Original)?;
+        if !state.objects.exists(&key).await? {
+            return Err(JobError::Permanent(format!(
+                "the original of photo {} is missing from storage",
+                photo.id
+            )));
+        }
+    }
+    if !order.is_original_image_created {
+        state
+            .store
+            .set_delivery_flag(order.id, DeliveryFlag::OriginalImages, state.now())
+            .await?;
+    }
+    if order.is_logo_image_created {
+        return Ok(());
+    }
+    let logo = load_logo(state, order.event_id).await?;
+    for (done, photo) in kept.iter().enumerate() {
+        let copy = sold_photo_key(&order.event_key, photo, Variant::Logo)?;
+        if state.objects.exists(&copy).await? {
+            continue;
+        }
+        let original = state
+            .objects
+            .get(&sold_photo_key(&order.event_key, photo, Variant::Original)?)
+            .await?;
+        let logo = logo.clone();
+        let jpeg = tokio::task::spawn_blocking(move || -> Result<Vec<u8>, JobError> {
+            let opts = DecodeOptions::default().with_max_pixels(MAX_PHOTO_PIXELS);
+            let img = decode(&original, &opts).map_err(|e| JobError::Permanent(e.to_string()))?;
+            Ok(encode_jpeg(&stamp_logo(img, logo.as_ref()), COPY_QUALITY)?)
+        })
+        .await
+        .map_err(|e| JobError::Retry(e.into()))??;
+        state.objects.put(&copy, jpeg.into()).await?;
+        if done % 10 == 9 {
+            state
+                .store
+                .extend_job_lease(job.id, worker, state.config.jobs.lease, state.now())
+                .await?;
+        }
+    }
+    state
+        .store
+        .set_delivery_flag(order.id, DeliveryFlag::LogoImages, state.now())
+        .await?;
+    Ok(())
+}
+
+/// The event's logo, else the shop's; `None` stamps the shop's name instead.
+async fn load_logo(state: &AppState, event_id: i64) -> Result<Option<RgbImage>, JobError> {
+    let key = match state.store.event_logo_key(event_id).await? {
+        Some(key) => Some(key),
+        None => state.store.setting(SHOP_LOGO_SETTING).await?,
+    };
+    let Some(key) = key else { return Ok(None) };
+    let Some(object) = logo_object(&key) else {
+        tracing::warn!(%key, "logo key is not a storage key; stamping the shop's name");
+        return Ok(None);
+    };
+    let bytes = match state.objects.get(&object).await {
+        Ok(bytes) => bytes,
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    match decode(
+        &bytes,
+        &DecodeOptions::default().with_target_long_edge(1200),
+    ) {
+        Ok(img) => Ok(Some(img)),
+        Err(e) => {
+            tracing::warn!(%key, error = %e, "logo cannot be decoded; stamping the shop's name");
+            Ok(None)
+        }
+    }
+}
+
+/// A logo's storage key from its setting: `{event_key}/logo/{name}` or `_shop/logo/{name}`.
+fn logo_object(key: &str) -> Option<ObjectKey> {
+    let (folder, name) = key.rsplit_once("/logo/")?;
+    let name = StoredName::parse(name)?;
+    if folder == "_shop" {
+        return Some(ObjectKey::shared("logo", &name));
+    }
+    let event = raceshot_domain::EventKey::parse(folder).ok()?;
+    Some(ObjectKey::new(
+        &event,
+        raceshot_store::ObjectKind::Logo,
+        &name,
+    ))
+}

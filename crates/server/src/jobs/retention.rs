@@ -1,0 +1,74 @@
+//! `retention`: deletes the originals and logo copies of events whose storage window has
+//! passed (`orders.retention_days` after the event's date, Bangkok calendar) and marks the
+//! photos purged, so order pages then say "storage time expired". Previews and
+//! thumbnails stay for the shop's pages. Enqueued hourly by the housekeeping loop; a
+//! re-run finds only what is left.
+
+use raceshot_domain::time::bangkok_date;
+use raceshot_store::jobs::NewJob;
+use raceshot_store::{ObjectKey, ObjectKind, StoredName};
+
+use super::JobError;
+use crate::jobs::ingest_photo::derived_name;
+use crate::state::AppState;
+
+pub const KIND: &str = "retention";
+
+/// Photos purged per batch, between lease renewals.
+const BATCH: i64 = 200;
+
+/// The run for the current hour: one per hour whoever enqueues it.
+pub fn job(state: &AppState) -> NewJob {
+    let now = state.now();
+    super::new_job(
+        KIND,
+        serde_json::json!({}),
+        format!("{KIND}:{}", now.format("%Y-%m-%dT%H")),
+        state,
+        now,
+    )
+}
+
+/// The first event date whose files are still kept today.
+pub fn cutoff(state: &AppState) -> String {
+    let days = chrono::Duration::days(i64::from(state.config.orders.retention_days));
+    (bangkok_date(state.now()) - days)
+        .format("%Y-%m-%d")
+        .to_string()
+}
+
+pub async fn run(state: &AppState, job_id: i64, worker: &str) -> Result<(), JobError> {
+    let cutoff = cutoff(state);
+    loop {
+        let batch = state.store.photos_past_retention(&cutoff, BATCH).await?;
+        if batch.is_empty() {
+            return Ok(());
+        }
+        for (photo_id, event_key, storage_name) in batch {
+            let keys = purge_keys(&event_key, &storage_name).ok_or_else(|| {
+                JobError::Permanent(format!("photo {photo_id} has an invalid storage key"))
+            })?;
+            for key in keys {
+                state.objects.delete(&key).await?;
+            }
+            state
+                .store
+                .mark_original_purged(photo_id, state.now())
+                .await?;
+        }
+        state
+            .store
+            .extend_job_lease(job_id, worker, state.config.jobs.lease, state.now())
+            .await?;
+    }
+}
+
+fn purge_keys(event_key: &str, storage_name: &str) -> Option<[ObjectKey; 2]> {
+    let event = raceshot_domain::EventKey::parse(event_key).ok()?;
+    let original = StoredName::parse(storage_name)?;
+    let copy = StoredName::parse(&derived_name(storage_name))?;
+    Some([
+        ObjectKey::new(&event, ObjectKind::Original, &original),
+        ObjectKey::new(&event, ObjectKind::WithLogo, &copy),
+    ])
+}

@@ -1,0 +1,408 @@
+//! Telling a customer that an order is ready to download: an e-mail (through an SMTP
+//! server, or only logged when none is configured) and an SMS (only logged until an SMS
+//! gateway is chosen; a gateway becomes another [`SmsSender`] variant). The texts are Thai
+//! first, then English.
+//!
+//! Logs never carry a whole address, number or order link: the link opens the order.
+
+use std::fmt;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use lettre::message::Mailbox;
+use lettre::message::header::ContentType;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+
+/// How the connection to the SMTP server is protected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SmtpTls {
+    /// Plain text: only for a relay on the same host or network.
+    None,
+    /// Plain connection upgraded with STARTTLS (usually port 587); refuses to go on without.
+    StartTls,
+    /// TLS from the first byte (usually port 465).
+    Tls,
+}
+
+#[derive(Clone)]
+pub struct SmtpSettings {
+    pub host: String,
+    pub port: u16,
+    pub username: Option<String>,
+    pub password: Option<String>,
+    /// The sender, `shop@example.com` or `Shop <shop@example.com>`.
+    pub from: String,
+    pub tls: SmtpTls,
+    /// For connecting and for each SMTP command.
+    pub timeout: Duration,
+}
+
+impl fmt::Debug for SmtpSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SmtpSettings")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("username", &self.username)
+            .field("password", &self.password.as_ref().map(|_| "<redacted>"))
+            .field("from", &self.from)
+            .field("tls", &self.tls)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+/// One plain-text e-mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutgoingMail {
+    pub to: String,
+    pub subject: String,
+    pub text: String,
+}
+
+/// Where e-mails go.
+#[derive(Debug, Clone)]
+pub enum Mailer {
+    /// Nowhere: one log line per mail (for development and shops without mail).
+    Log,
+    Smtp(SmtpMailer),
+}
+
+/// An SMTP connection pool and the sender address.
+#[derive(Clone)]
+pub struct SmtpMailer {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+    from: Mailbox,
+}
+
+impl fmt::Debug for SmtpMailer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SmtpMailer")
+            .field("from", &self.from.to_string())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Mailer {
+    /// A mailer for this server. Nothing is connected until the first mail; settings that
+    /// cannot work (sender address, half the credentials, TLS name) fail here.
+    ///
+    /// Connections are pooled by a background task, so the mailer must be made (and
+    /// dropped) inside the Tokio runtime.
+    pub fn smtp(settings: &SmtpSettings) -> anyhow::Result<Mailer> {
+        tokio::runtime::Handle::try_current()
+            .context("the SMTP mailer must be made inside the Tokio runtime")?;
+        let from: Mailbox = settings
+            .from
+            .parse()
+            .with_context(|| format!("smtp sender {:?} is not a mail address", settings.from))?;
+        let builder = match settings.tls {
+            SmtpTls::None => {
+                AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(settings.host.as_str())
+            }
+            SmtpTls::StartTls => {
+                AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&settings.host)
+                    .with_context(|| format!("smtp host {}", settings.host))?
+            }
+            SmtpTls::Tls => AsyncSmtpTransport::<Tokio1Executor>::relay(&settings.host)
+                .with_context(|| format!("smtp host {}", settings.host))?,
+        };
+        let mut builder = builder.port(settings.port).timeout(Some(settings.timeout));
+        match (&settings.username, &settings.password) {
+            (Some(username), Some(password)) => {
+                builder = builder.credentials(Credentials::new(username.clone(), password.clone()));
+            }
+            (None, None) => {}
+            _ => anyhow::bail!("smtp username and password must be set together"),
+        }
+        Ok(Mailer::Smtp(SmtpMailer {
+            transport: builder.build(),
+            from,
+        }))
+    }
+
+    /// Sends one mail; an error means the server did not accept it (the caller may retry).
+    pub async fn send(&self, mail: &OutgoingMail) -> anyhow::Result<()> {
+        match self {
+            Mailer::Log => {
+                tracing::info!(
+                    to = %mask_email(&mail.to),
+                    subject = %mail.subject,
+                    "mail logged, not sent (no mail server configured)"
+                );
+                Ok(())
+            }
+            Mailer::Smtp(smtp) => smtp.send(mail).await,
+        }
+    }
+}
+
+impl SmtpMailer {
+    async fn send(&self, mail: &OutgoingMail) -> anyhow::Result<()> {
+        let masked = mask_email(&mail.to);
+        let to: Mailbox = mail
+            .to
+            .parse()
+            .with_context(|| format!("{masked} is not a mail address"))?;
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(to)
+            .subject(one_line(&mail.subject))
+            .message_id(None)
+            .header(ContentType::TEXT_PLAIN)
+            .body(mail.text.clone())
+            .context("building the mail")?;
+        self.transport
+            .send(message)
+            .await
+            .with_context(|| format!("sending mail to {masked}"))?;
+        tracing::info!(to = %masked, subject = %mail.subject, "mail sent");
+        Ok(())
+    }
+}
+
+/// Where text messages go.
+#[derive(Debug, Clone)]
+pub enum SmsSender {
+    /// Nowhere: one log line per message, with the number masked and without the text
+    /// (it holds the order link).
+    Log,
+}
+
+impl SmsSender {
+    /// Sends one text message to a mobile number.
+    pub async fn send(&self, mobile: &str, text: &str) -> anyhow::Result<()> {
+        match self {
+            SmsSender::Log => {
+                tracing::info!(
+                    to = %mask_mobile(mobile),
+                    chars = text.chars().count(),
+                    "SMS logged, not sent (no SMS gateway configured)"
+                );
+                Ok(())
+            }
+        }
+    }
+}
+
+/// What the order-ready messages say.
+#[derive(Debug, Clone, Copy)]
+pub struct OrderReady<'a> {
+    pub order_uuid: &'a str,
+    /// The order's page, where its files are downloaded.
+    pub order_url: &'a str,
+    pub event_title: &'a str,
+    pub photo_count: usize,
+    /// Nothing was paid (free photos).
+    pub free: bool,
+    /// How many days after the event the files are kept (`orders.retention_days`).
+    pub kept_days: u32,
+}
+
+/// The e-mail for an order whose files can be downloaded.
+pub fn order_ready_mail(to: &str, o: &OrderReady) -> OutgoingMail {
+    let title = one_line(o.event_title);
+    let n = o.photo_count;
+    let (thai_lead, english_lead) = if o.free {
+        (
+            format!("รูปฟรีจากงาน {title} จำนวน {n} รูป พร้อมให้ดาวน์โหลดแล้ว"),
+            format!(
+                "Your {} from {title} {} ready to download.",
+                english_photos(n, "free "),
+                if n == 1 { "is" } else { "are" }
+            ),
+        )
+    } else {
+        (
+            format!("ขอบคุณสำหรับคำสั่งซื้อ\nรูปจากงาน {title} จำนวน {n} รูป พร้อมให้ดาวน์โหลดแล้ว"),
+            format!(
+                "Thank you for your order.\nYour {} from {title} {} ready to download.",
+                english_photos(n, ""),
+                if n == 1 { "is" } else { "are" }
+            ),
+        )
+    };
+    let (url, uuid, days) = (o.order_url, o.order_uuid, o.kept_days);
+    let text = format!(
+        "{thai_lead}\n\
+         ดาวน์โหลดได้ที่:\n\
+         {url}\n\
+         \n\
+         ระบบจะเก็บไฟล์ไว้ประมาณ {days} วันหลังวันจัดงาน กรุณาดาวน์โหลดเก็บไว้ก่อนครบกำหนด\n\
+         หมายเลขคำสั่งซื้อ: {uuid}\n\
+         \n\
+         --\n\
+         \n\
+         {english_lead}\n\
+         Download them here:\n\
+         {url}\n\
+         \n\
+         Files are kept for about {days} days after the event; please download them before then.\n\
+         Order number: {uuid}\n"
+    );
+    OutgoingMail {
+        to: to.to_owned(),
+        subject: format!("รูปของคุณพร้อมดาวน์โหลดแล้ว / Your photos are ready — {title}"),
+        text,
+    }
+}
+
+/// The text message for the same news: one Thai line and the link.
+pub fn order_ready_sms(o: &OrderReady) -> String {
+    format!("รูปของคุณพร้อมดาวน์โหลดแล้ว\n{}", o.order_url)
+}
+
+fn english_photos(n: usize, adjective: &str) -> String {
+    if n == 1 {
+        format!("1 {adjective}photo")
+    } else {
+        format!("{n} {adjective}photos")
+    }
+}
+
+/// Text for a header or a one-line slot: control characters (line breaks) become spaces.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
+/// `s***@example.com`: enough to tell mails apart in a log.
+pub fn mask_email(address: &str) -> String {
+    match address.rsplit_once('@') {
+        Some((local, domain)) => {
+            let first: String = local.chars().take(1).collect();
+            format!("{first}***@{domain}")
+        }
+        None => "***".to_owned(),
+    }
+}
+
+/// `******5678`: every digit but the last four hidden.
+pub fn mask_mobile(mobile: &str) -> String {
+    let digits: Vec<char> = mobile.chars().filter(char::is_ascii_digit).collect();
+    let shown = if digits.len() > 4 { 4 } else { 0 };
+    let hidden = digits.len() - shown;
+    "*".repeat(hidden) + &digits[hidden..].iter().collect::<String>()
+}
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn order(free: bool, photo_count: usize) -> OrderReady<'static> {
+        OrderReady {
+            order_uuid: "5f0c1a2e-0000-4000-8000-000000000001",
+            order_url: "https://shop.example/order/5f0c1a2e?k=secret",
+            event_title: "Bangkok Marathon 2026",
+            photo_count,
+            free,
+            kept_days: 35,
+        }
+    }
+
+    #[test]
+    fn the_mail_is_thai_then_english() {
+        let mail = order_ready_mail("runner@example.com", &order(false, 12));
+        assert_eq!(mail.to, "runner@example.com");
+        assert_eq!(
+            mail.subject,
+            "รูปของคุณพร้อมดาวน์โหลดแล้ว / Your photos are ready — Bangkok Marathon 2026"
+        );
+        let thai = mail
+            .text
+            .find("รูปจากงาน Bangkok Marathon 2026 จำนวน 12 รูป")
+            .unwrap();
+        let english = mail
+            .text
+            .find("Your 12 photos from Bangkok Marathon 2026 are ready")
+            .unwrap();
+        assert!(thai < english);
+        assert_eq!(
+            mail.text
+                .matches("https://shop.example/order/5f0c1a2e?k=secret")
+                .count(),
+            2
+        );
+        assert!(mail.text.contains("ประมาณ 35 วันหลังวันจัดงาน"));
+        assert!(mail.text.contains("about 35 days after the event"));
+        assert!(mail.text.contains("5f0c1a2e-0000-4000-8000-000000000001"));
+        assert!(mail.text.contains("Thank you for your order."));
+    }
+
+    #[test]
+    fn free_orders_and_single_photos_read_right() {
+        let mail = order_ready_mail("a@example.com", &order(true, 1));
+        assert!(mail.text.contains("รูปฟรีจากงาน"));
+        assert!(
+            mail.text
+                .contains("Your 1 free photo from Bangkok Marathon 2026 is ready")
+        );
+        assert!(!mail.text.contains("Thank you"));
+    }
+
+    #[test]
+    fn titles_cannot_break_the_subject() {
+        let o = OrderReady {
+            event_title: "Run\r\nBcc: victim@example.com",
+            ..order(false, 2)
+        };
+        let mail = order_ready_mail("a@example.com", &o);
+        assert!(!mail.subject.contains('\n') && !mail.subject.contains('\r'));
+    }
+
+    #[test]
+    fn the_sms_is_short() {
+        let sms = order_ready_sms(&order(false, 3));
+        assert_eq!(
+            sms,
+            "รูปของคุณพร้อมดาวน์โหลดแล้ว\nhttps://shop.example/order/5f0c1a2e?k=secret"
+        );
+    }
+
+    #[test]
+    fn logs_mask_addresses_and_numbers() {
+        assert_eq!(mask_email("somchai@example.com"), "s***@example.com");
+        assert_eq!(mask_email("nobody"), "***");
+        assert_eq!(mask_mobile("+66 81-234-5678"), "*******5678");
+        assert_eq!(mask_mobile("0812345678"), "******5678");
+        assert_eq!(mask_mobile("1234"), "****");
+    }
+
+    #[tokio::test]
+    async fn settings_hide_the_password() {
+        let settings = SmtpSettings {
+            host: "smtp.example.com".to_owned(),
+            port: 587,
+            username: Some("shop".to_owned()),
+            password: Some("hunter2".to_owned()),
+            from: "Shop <shop@example.com>".to_owned(),
+            tls: SmtpTls::StartTls,
+            timeout: Duration::from_secs(10),
+        };
+        let shown = format!("{settings:?}");
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(shown.contains("<redacted>"));
+        assert!(Mailer::smtp(&settings).is_ok());
+        let half = SmtpSettings {
+            password: None,
+            ..settings.clone()
+        };
+        assert!(Mailer::smtp(&half).is_err());
+        let bad_from = SmtpSettings {
+            from: "not an address".to_owned(),
+            ..settings
+        };
+        assert!(Mailer::smtp(&bad_from).is_err());
+    }
+
+    #[tokio::test]
+    async fn the_log_senders_succeed() {
+        let mail = order_ready_mail("a@example.com", &order(false, 1));
+        assert!(Mailer::Log.send(&mail).await.is_ok());
+        assert!(SmsSender::Log.send("0812345678", "hi").await.is_ok());
+    }
+}

@@ -1,0 +1,661 @@
+//! Orders through the SANDBOX gateway, end to end: quote, create, inquiry, pay, delivery
+//! (originals, logo copies, signed downloads, Range, ZIP), the refusals around them, FREE
+//! and AM orders, find-order and retention.
+
+use std::time::Duration;
+
+use raceshot_server::commerce::links::{self, Variant};
+use serde_json::{Value, json};
+
+use crate::both_backends;
+use crate::helpers::{TOKEN, TestApp, assert_error, event, json, now, ready_photos};
+
+both_backends!(a_sandbox_purchase_goes_from_cart_to_zip);
+
+/// The cart objects of spec §3 for `ids`, as the web app sends them.
+pub fn image_list(ids: &[i64]) -> Value {
+    Value::Array(
+        ids.iter()
+            .map(|id| {
+                json!({
+                    "id": id, "original_file_name": "x.jpg", "thumbnail_file_name": "x.jpg",
+                    "preview_file_name": "x.jpg", "photographer_id": 7, "event_id": 1, "atc": "Y"
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The server's quote for a cart.
+pub async fn quote(app: &TestApp, event_key: &str, ids: &[i64], deal: bool) -> Value {
+    let resp = app
+        .post(
+            "/api/cart/quote",
+            &json!({ "event_key": event_key, "image_ids": ids, "is_mhao": if deal { "Y" } else { "N" } }),
+        )
+        .await;
+    assert_eq!(resp.status(), 200);
+    json(resp).await
+}
+
+/// An order body priced by the server's own quote.
+pub async fn order_body(app: &TestApp, event_key: &str, ids: &[i64], channel: &str) -> Value {
+    let q = quote(app, event_key, ids, false).await;
+    json!({
+        "mobile": "0812345678", "email": "runner@example.com", "event_key": event_key,
+        "amount": q["amount"], "paid_amount": q["paid_amount"], "imageList": image_list(ids),
+        "image_length": ids.len(), "is_mhao": "N", "payment_channel": channel,
+    })
+}
+
+/// Creates an order and answers its uuid.
+pub async fn create_order(app: &TestApp, path: &str, body: &Value) -> String {
+    let resp = app.post(path, body).await;
+    let status = resp.status();
+    let created = json(resp).await;
+    assert_eq!(status, 200, "{created}");
+    assert_eq!(created["status"], "success");
+    created["uuid"].as_str().unwrap().to_owned()
+}
+
+pub async fn inquiry(app: &TestApp, uuid: &str) -> Value {
+    let resp = app
+        .post(
+            "/v3/order/inquiry",
+            &json!({ "tk": TOKEN, "order_uuid": uuid }),
+        )
+        .await;
+    assert_eq!(resp.status(), 200);
+    json(resp).await
+}
+
+/// Polls the inquiry until `done` holds (jobs run in the background).
+pub async fn inquiry_until(app: &TestApp, uuid: &str, done: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..300 {
+        let body = inquiry(app, uuid).await;
+        if done(&body) {
+            return body;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("order {uuid} never got there: {}", inquiry(app, uuid).await);
+}
+
+pub fn delivered(body: &Value) -> bool {
+    body["is_original_image_created"] == "Y"
+        && body["is_logo_image_created"] == "Y"
+        && body["is_send_sms"] == "Y"
+}
+
+pub async fn sandbox_pay(app: &TestApp, uuid: &str, result: &str) -> reqwest::Response {
+    app.post(
+        &format!("/api/sandbox/orders/{uuid}/pay"),
+        &json!({ "result": result }),
+    )
+    .await
+}
+
+/// Every entry of a ZIP: name and data (CRC-checked); every entry stored uncompressed.
+#[allow(deprecated)]
+async fn zip_entries(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    use async_zip::base::read::seek::ZipFileReader;
+    let mut reader = ZipFileReader::new(futures::io::Cursor::new(bytes.to_vec()))
+        .await
+        .unwrap();
+    let mut out = Vec::new();
+    for i in 0..reader.file().entries().len() {
+        let mut entry = reader.reader_with_entry(i).await.unwrap();
+        assert_eq!(entry.entry().compression(), async_zip::Compression::Stored);
+        let name = entry.entry().filename().as_str().unwrap().to_owned();
+        let mut data = Vec::new();
+        entry.read_to_end_checked(&mut data).await.unwrap();
+        out.push((name, data));
+    }
+    out
+}
+
+async fn a_sandbox_purchase_goes_from_cart_to_zip(backend: raceshot_store::Backend) {
+    let app = TestApp::builder(backend)
+        .with_event(event("city-run"))
+        .spawn()
+        .await;
+    let ids = ready_photos(&app, "city-run", 2).await;
+
+    // Create through the v1 call with the quote's numbers: 2 × 60 = 120, fee 6.
+    let body = order_body(&app, "city-run", &ids, "PP").await;
+    assert_eq!(
+        (body["amount"].as_f64(), body["paid_amount"].as_f64()),
+        (Some(120.0), Some(126.0))
+    );
+    let uuid = create_order(&app, "/v1/order/create", &body).await;
+
+    let unpaid = inquiry(&app, &uuid).await;
+    assert_eq!(unpaid["payment_status"], "INITIAL");
+    assert_eq!(unpaid["payment_channel"], "PP");
+    assert_eq!(unpaid["payment_gateway"], "SANDBOX");
+    assert_eq!(unpaid["amount"].as_f64(), Some(126.0));
+    assert_eq!(unpaid["event_key"], "city-run");
+    assert_eq!(unpaid["sandbox"], true);
+    let qr = unpaid["qrcode_url"].as_str().unwrap();
+    assert!(qr.ends_with(&format!("/sandbox/pay/{uuid}")), "{qr}");
+    let images: Value = serde_json::from_str(unpaid["images_order"].as_str().unwrap()).unwrap();
+    assert_eq!(images.as_array().unwrap().len(), 2);
+    assert_eq!(images[0]["original_file_name"], "IMG_0000.jpg");
+    assert_eq!(unpaid["images_paid"], "[]");
+    // The v1 inquiry adds api_response, holding the QR.
+    let v1 = json(
+        app.post(
+            "/v1/order/inquiry",
+            &json!({ "tk": TOKEN, "order_uuid": uuid }),
+        )
+        .await,
+    )
+    .await;
+    let api_response: Value = serde_json::from_str(v1["api_response"].as_str().unwrap()).unwrap();
+    assert_eq!(api_response["qrcode"], qr);
+
+    // Nothing is delivered before payment.
+    assert_error(
+        app.get(&format!("/api/orders/{uuid}/download.zip")).await,
+        403,
+        "order_not_paid",
+    )
+    .await;
+
+    // The sandbox page, then the payment.
+    let page = app.get(&format!("/sandbox/pay/{uuid}")).await;
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("SANDBOX"));
+    let paid = sandbox_pay(&app, &uuid, "paid").await;
+    assert_eq!(paid.status(), 200);
+    assert_eq!(json(paid).await["payment_status"], "PAID");
+    // Paying again changes nothing.
+    assert_error(
+        sandbox_pay(&app, &uuid, "paid").await,
+        409,
+        "order_not_payable",
+    )
+    .await;
+
+    let done = inquiry_until(&app, &uuid, delivered).await;
+    assert_eq!(done["payment_status"], "PAID");
+    assert_eq!(done["images_order"], "[]");
+    assert_eq!(done["receipt_ref"].as_str().unwrap().len(), 4);
+    let paid_images: Value = serde_json::from_str(done["images_paid"].as_str().unwrap()).unwrap();
+    let paid_images = paid_images.as_array().unwrap();
+    assert_eq!(paid_images.len(), 2);
+    for (item, id) in paid_images.iter().zip(&ids) {
+        assert_eq!(item["id"], *id);
+        assert_eq!(item["photographer_id"], 7);
+        for field in [
+            "image",
+            "image_logo",
+            "image_thumbnail",
+            "original_file_name",
+        ] {
+            assert!(!item[field].as_str().unwrap().is_empty(), "{field}: {item}");
+        }
+    }
+
+    // One original through its signed address, whole and by range.
+    let image_url = paid_images[0]["image"].as_str().unwrap();
+    let whole = app.client.get(image_url).send().await.unwrap();
+    assert_eq!(whole.status(), 200);
+    assert_eq!(whole.headers()["content-type"], "image/jpeg");
+    let original = whole.bytes().await.unwrap();
+    assert_eq!(&original[..2], &[0xFF, 0xD8]);
+    let part = app
+        .client
+        .get(image_url)
+        .header("range", "bytes=2-9")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(part.status(), 206);
+    assert_eq!(
+        part.headers()["content-range"],
+        format!("bytes 2-9/{}", original.len()).as_str()
+    );
+    assert_eq!(part.bytes().await.unwrap(), original[2..10]);
+    // The logo copy differs from the original.
+    let logo = app
+        .client
+        .get(paid_images[0]["image_logo"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(logo.status(), 200);
+    assert_ne!(logo.bytes().await.unwrap(), original);
+
+    // The whole order as ZIPs, with the spec's names.
+    let zip = app.get(&format!("/api/orders/{uuid}/download.zip")).await;
+    assert_eq!(zip.status(), 200);
+    assert_eq!(
+        zip.headers()["content-disposition"],
+        format!("attachment; filename=\"{uuid}.zip\"").as_str()
+    );
+    let entries = zip_entries(&zip.bytes().await.unwrap()).await;
+    let names: Vec<&str> = entries.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["7_IMG_0000.jpg", "7_IMG_0001.jpg"]);
+    assert_eq!(entries[0].1, original);
+    let zip = app
+        .get(&format!("/api/orders/{uuid}/download.zip?variant=logo"))
+        .await;
+    assert_eq!(zip.status(), 200);
+    assert_eq!(
+        zip.headers()["content-disposition"],
+        format!("attachment; filename=\"{uuid}-logo.zip\"").as_str()
+    );
+    let entries = zip_entries(&zip.bytes().await.unwrap()).await;
+    let names: Vec<&str> = entries.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["logo_7_IMG_0000.jpg", "logo_7_IMG_0001.jpg"]);
+
+    // The trail holds the one payment.
+    let order = app.store.order_by_uuid(&uuid).await.unwrap().unwrap();
+    let trail = app.store.payment_trail(order.id).await.unwrap();
+    assert_eq!(trail.iter().filter(|t| t.kind == "sandbox:paid").count(), 1);
+}
+
+#[tokio::test]
+async fn a_double_submit_returns_the_same_order() {
+    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
+        .with_event(event("twice"))
+        .spawn()
+        .await;
+    let ids = ready_photos(&app, "twice", 3).await;
+    let body = order_body(&app, "twice", &ids, "PP").await;
+    let first = create_order(&app, "/v3/order/create", &body).await;
+    let second = create_order(&app, "/v3/order/create", &body).await;
+    assert_eq!(first, second);
+    let mut other = body.clone();
+    other["mobile"] = json!("0899999999");
+    assert_ne!(create_order(&app, "/v3/order/create", &other).await, first);
+}
+
+#[tokio::test]
+async fn tampered_amounts_and_bad_carts_are_refused() {
+    let mut closed = event("closed");
+    closed.on_sale_end = "2026-12-02".into();
+    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
+        .with_event(event("race-a"))
+        .with_event(event("race-b"))
+        .with_event(closed)
+        .spawn()
+        .await;
+    let a = ready_photos(&app, "race-a", 2).await;
+    let b = ready_photos(&app, "race-b", 1).await;
+    let c = ready_photos(&app, "closed", 1).await;
+    let good = order_body(&app, "race-a", &a, "PP").await;
+
+    for (field, value) in [
+        ("amount", json!(100.00)),
+        ("paid_amount", json!(120.00)),
+        ("amount", json!("119.99")),
+    ] {
+        let mut body = good.clone();
+        body[field] = value;
+        assert_error(
+            app.post("/v1/order/create", &body).await,
+            409,
+            "amount_mismatch",
+        )
+        .await;
+    }
+    let mut body = good.clone();
+    body["amount"] = json!("12.345");
+    assert_error(
+        app.post("/v1/order/create", &body).await,
+        422,
+        "invalid_field",
+    )
+    .await;
+
+    // Photos of two events: the spec's message.
+    let mut body = good.clone();
+    let mixed = [a[0], b[0]];
+    body["imageList"] = image_list(&mixed);
+    let refused = assert_error(
+        app.post("/v1/order/create", &body).await,
+        422,
+        "mixed_events",
+    )
+    .await;
+    assert_eq!(refused["message"], "Pls choose image from only once event");
+
+    for (field, value, code) in [
+        ("mobile", json!("08123456789012345"), "invalid_field"),
+        ("mobile", json!("081-234-5678"), "invalid_field"),
+        ("mobile", json!("1234"), "invalid_field"),
+        ("email", json!("not-an-email"), "invalid_field"),
+        ("image_length", json!(3), "invalid_field"),
+        ("payment_channel", json!("BITCOIN"), "invalid_field"),
+        (
+            "payment_channel",
+            json!("FREE"),
+            "payment_channel_not_available",
+        ),
+        ("payment_gateway", json!("GBP"), "payment_gateway_changed"),
+    ] {
+        let mut body = good.clone();
+        body[field] = value;
+        let resp = app.post("/v1/order/create", &body).await;
+        let status = resp.status().as_u16();
+        let answer = json(resp).await;
+        assert_eq!(answer["code"], code, "{field}: {answer}");
+        assert!(status == 422 || status == 409, "{field}: {status}");
+    }
+    let mut body = good.clone();
+    body["imageList"] = image_list(&[a[0], a[0]]);
+    assert_error(
+        app.post("/v1/order/create", &body).await,
+        422,
+        "invalid_field",
+    )
+    .await;
+    let mut body = good.clone();
+    body["imageList"] = image_list(&[a[0], 999_999]);
+    assert_error(
+        app.post("/v1/order/create", &body).await,
+        404,
+        "image_not_found",
+    )
+    .await;
+    let mut body = good.clone();
+    body["event_key"] = json!("closed");
+    body["imageList"] = image_list(&c);
+    body["image_length"] = json!(1);
+    assert_error(
+        app.post("/v1/order/create", &body).await,
+        409,
+        "event_not_on_sale",
+    )
+    .await;
+    // No order was written by any of these.
+    assert!(
+        app.store
+            .find_orders(
+                raceshot_store::orders::OrderLookup::Mobile("0812345678"),
+                10
+            )
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // Without the client token nothing happens either.
+    let resp = app
+        .client
+        .post(app.url("/v1/order/create"))
+        .json(&good)
+        .send()
+        .await
+        .unwrap();
+    assert_error(resp, 401, "invalid_client_token").await;
+}
+
+#[tokio::test]
+async fn download_addresses_are_signed_expire_and_need_a_paid_order() {
+    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
+        .with_event(event("signed"))
+        .spawn()
+        .await;
+    let ids = ready_photos(&app, "signed", 1).await;
+    let uuid = create_order(
+        &app,
+        "/v1/order/create",
+        &order_body(&app, "signed", &ids, "PP").await,
+    )
+    .await;
+    let later = now() + chrono::Duration::hours(1);
+    // Unpaid: even a correctly signed address is refused.
+    let url = links::download_url(&app.state, &uuid, ids[0], Variant::Original, later);
+    let resp = app.client.get(&url).send().await.unwrap();
+    assert_error(resp, 403, "order_not_paid").await;
+
+    assert_eq!(sandbox_pay(&app, &uuid, "paid").await.status(), 200);
+    inquiry_until(&app, &uuid, delivered).await;
+    assert_eq!(app.client.get(&url).send().await.unwrap().status(), 200);
+    let tampered = url.replace(
+        &format!("/photos/{}/", ids[0]),
+        &format!("/photos/{}/", ids[0] + 1000),
+    );
+    assert_error(
+        app.client.get(&tampered).send().await.unwrap(),
+        403,
+        "invalid_signature",
+    )
+    .await;
+    let last = if url.ends_with('0') { '1' } else { '0' };
+    let forged = format!("{}{last}", &url[..url.len() - 1]);
+    assert_error(
+        app.client.get(&forged).send().await.unwrap(),
+        403,
+        "invalid_signature",
+    )
+    .await;
+    let past = links::download_url(
+        &app.state,
+        &uuid,
+        ids[0],
+        Variant::Original,
+        now() - chrono::Duration::seconds(1),
+    );
+    assert_error(
+        app.client.get(&past).send().await.unwrap(),
+        403,
+        "download_link_expired",
+    )
+    .await;
+    // Another order's uuid with this photo's signature: refused.
+    let other = url.replace(&uuid, "00000000-0000-4000-8000-000000000000");
+    assert_error(
+        app.client.get(&other).send().await.unwrap(),
+        403,
+        "invalid_signature",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_failed_sandbox_payment_cancels_a_promptpay_order() {
+    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
+        .with_event(event("fails"))
+        .spawn()
+        .await;
+    let ids = ready_photos(&app, "fails", 1).await;
+    let uuid = create_order(
+        &app,
+        "/v1/order/create",
+        &order_body(&app, "fails", &ids, "PP").await,
+    )
+    .await;
+    let resp = sandbox_pay(&app, &uuid, "failed").await;
+    assert_eq!(json(resp).await["payment_status"], "CANCELLED");
+    assert_error(
+        sandbox_pay(&app, &uuid, "paid").await,
+        409,
+        "order_not_payable",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_sandbox_card_goes_through_3d_secure() {
+    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
+        .with_event(event("card"))
+        .spawn()
+        .await;
+    let ids = ready_photos(&app, "card", 1).await;
+    let uuid = create_order(
+        &app,
+        "/v3/order/create",
+        &order_body(&app, "card", &ids, "CC").await,
+    )
+    .await;
+    let pay = |paid_amount: Value| json!({ "token_key": "tokn_test_5xyz", "uuid": uuid, "email": "", "mobile": "0812345678", "paid_amount": paid_amount });
+    // The amount comes without its decimal point (satang): 63.00 → 6300.
+    assert_error(
+        app.post("/v3/order/opn-cc-payment", &pay(json!(6000)))
+            .await,
+        409,
+        "amount_mismatch",
+    )
+    .await;
+    let resp = app
+        .post("/v3/order/opn-cc-payment", &pay(json!(6300)))
+        .await;
+    assert_eq!(resp.status(), 200);
+    let body = json(resp).await;
+    let authorize = body["data"]["authorize_uri"].as_str().unwrap();
+    assert!(
+        authorize.contains(&format!("/sandbox/pay/{uuid}")),
+        "{authorize}"
+    );
+    // A declined authentication leaves the order payable; then it succeeds.
+    assert_eq!(
+        json(sandbox_pay(&app, &uuid, "failed").await).await["payment_status"],
+        "INITIAL"
+    );
+    assert_eq!(
+        json(sandbox_pay(&app, &uuid, "paid").await).await["payment_status"],
+        "PAID"
+    );
+}
+
+#[tokio::test]
+async fn free_orders_are_paid_at_once_and_delivered() {
+    let mut free = event("free-run");
+    free.is_free_download_keep_contract = raceshot_domain::Flag::YES;
+    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
+        .with_event(free)
+        .spawn()
+        .await;
+    let ids = ready_photos(&app, "free-run", 2).await;
+    let body = order_body(&app, "free-run", &ids, "FREE").await;
+    assert_eq!(body["paid_amount"].as_f64(), Some(0.0));
+    let uuid = create_order(&app, "/v1/order/create", &body).await;
+    let done = inquiry_until(&app, &uuid, |b| b["is_original_image_created"] == "Y").await;
+    assert_eq!(done["payment_status"], "PAID");
+    assert_eq!(done["payment_channel"], "FREE");
+    assert_eq!(done["amount"].as_f64(), Some(0.0));
+    let mut pp = body.clone();
+    pp["payment_channel"] = json!("PP");
+    assert_error(
+        app.post("/v1/order/create", &pp).await,
+        409,
+        "payment_channel_not_available",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn find_order_by_mobile_and_receipt_is_rate_limited() {
+    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
+        .with_event(event("finder"))
+        .with_env("RACESHOT__ORDERS__FIND_PER_CLIENT_PER_MINUTE", "3")
+        .spawn()
+        .await;
+    let ids = ready_photos(&app, "finder", 1).await;
+    let uuid = create_order(
+        &app,
+        "/v1/order/create",
+        &order_body(&app, "finder", &ids, "PP").await,
+    )
+    .await;
+    sandbox_pay(&app, &uuid, "paid").await;
+    let receipt = inquiry(&app, &uuid).await["receipt_ref"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let find = |filter: &str, text: &str| json!({ "tk": TOKEN, "filter_type": filter, "txt_search": text });
+    let found = json(
+        app.post("/v1/order/find-order", &find("mobile", "0812345678"))
+            .await,
+    )
+    .await;
+    let rows = found["body"].as_array().unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["order_id"], uuid);
+    assert_eq!(rows[0]["status"], "PAID");
+    assert_eq!(rows[0]["title"], "งานวิ่ง finder");
+    assert_eq!(
+        rows[0].as_object().unwrap().len(),
+        4,
+        "only the spec's four fields"
+    );
+    let by_receipt = json(
+        app.post(
+            "/v1/order/find-order",
+            &find("payment_ref", &receipt.to_lowercase()),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(by_receipt["body"][0]["order_id"], uuid);
+    assert_error(
+        app.post("/v1/order/find-order", &find("mobile", "081234567"))
+            .await,
+        422,
+        "invalid_field",
+    )
+    .await;
+    assert_error(
+        app.post("/v1/order/find-order", &find("mobile", "0812345678"))
+            .await,
+        429,
+        "rate_limited",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn the_gateway_setting_is_public() {
+    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
+        .spawn()
+        .await;
+    let body = json(
+        app.post(
+            "/v1/utils/conf",
+            &json!({ "tk": TOKEN, "conf_name": "PAYMENT_GATEWAY" }),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(body["body"]["value"], "SANDBOX");
+}
+
+#[tokio::test]
+async fn retention_deletes_originals_and_the_order_page_says_so() {
+    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
+        .with_event(event("kept"))
+        .with_env("RACESHOT__ORDERS__RETENTION_DAYS", "3")
+        .spawn()
+        .await;
+    let ids = ready_photos(&app, "kept", 1).await;
+    let uuid = create_order(
+        &app,
+        "/v1/order/create",
+        &order_body(&app, "kept", &ids, "PP").await,
+    )
+    .await;
+    sandbox_pay(&app, &uuid, "paid").await;
+    // The event was on 30 Nov; today (5 Dec) is past 3 days after it.
+    raceshot_server::jobs::retention::run(&app.state, 0, "test")
+        .await
+        .unwrap();
+    let expired = inquiry_until(&app, &uuid, |b| b["storage_expired"] == "Y").await;
+    assert_eq!(expired["images_paid"], "[]");
+    assert_error(
+        app.get(&format!("/api/orders/{uuid}/download.zip")).await,
+        410,
+        "storage_expired",
+    )
+    .await;
+    let key = raceshot_domain::EventKey::parse("kept").unwrap();
+    let originals = app
+        .state
+        .objects
+        .list(&format!("{}/original", key.as_str()))
+        .await
+        .unwrap();
+    assert!(originals.is_empty(), "{originals:?}");
+}
