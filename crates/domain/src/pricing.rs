@@ -191,5 +191,39 @@ mod tests {
             let deal = deal_price(count, &t, Some(cap)).unwrap_or(Money::ZERO);
             prop_assert!(deal <= cap && deal <= price);
         }
+
+        /// The spec's rule, taken literally: while photos remain, take the largest tier
+        /// that fits. Random tiers (always with a single-photo tier) and counts.
+        #[test]
+        fn the_split_is_the_greedy_rule(
+            count in 0u32..400,
+            sizes in proptest::collection::btree_set(2u32..40, 0..5),
+            prices in proptest::collection::vec(1i64..100_000, 6),
+        ) {
+            let mut tiers = vec![Package {
+                name: "1".into(), name_en: "1".into(), number_of_photo: 1,
+                price: Money::from_satang(prices[0]).unwrap_or_default(),
+            }];
+            for (i, n) in sizes.iter().enumerate() {
+                tiers.push(Package {
+                    name: n.to_string(), name_en: n.to_string(), number_of_photo: *n,
+                    price: Money::from_satang(prices[i + 1]).unwrap_or_default(),
+                });
+            }
+            let mut remaining = count;
+            let mut expected = Money::ZERO;
+            while remaining > 0 {
+                let Some(tier) = tiers
+                    .iter()
+                    .filter(|t| t.number_of_photo <= remaining)
+                    .max_by_key(|t| t.number_of_photo)
+                else {
+                    break;
+                };
+                expected = expected + tier.price;
+                remaining -= tier.number_of_photo;
+            }
+            prop_assert_eq!(package_price(count, &tiers), Some(expected));
+        }
     }
 }
