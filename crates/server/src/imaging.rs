@@ -69,6 +69,24 @@ const GLYPHS: [(char, [u8; 7]); 8] = [
 ];
 const MARK: &str = "RACESHOT";
 
+/// The top-left corners of the dots that spell the shop's name from `(x0, y0)`, each dot
+/// `dot` pixels square.
+fn mark_dots(x0: i64, y0: i64, dot: i64) -> impl Iterator<Item = (i64, i64)> {
+    let glyph_w = 6 * dot;
+    MARK.chars().enumerate().flat_map(move |(i, ch)| {
+        let rows = GLYPHS
+            .iter()
+            .find(|(c, _)| *c == ch)
+            .map_or([0; 7], |(_, rows)| *rows);
+        (0..7i64).flat_map(move |gy| {
+            (0..5i64).filter_map(move |gx| {
+                let lit = rows[gy as usize] & (1 << (4 - gx)) != 0;
+                lit.then_some((x0 + i as i64 * glyph_w + gx * dot, y0 + gy * dot))
+            })
+        })
+    })
+}
+
 /// Tiles the shop's name across the image in translucent white with a dark edge, so it
 /// shows on light and dark photos alike and cannot be cropped away.
 pub fn watermark(img: RgbImage) -> RgbImage {
@@ -97,23 +115,11 @@ pub fn watermark(img: RgbImage) -> RgbImage {
             dot * 2 - step_x / 2
         };
         while x0 < w {
-            for (i, ch) in MARK.chars().enumerate() {
-                let Some((_, rows)) = GLYPHS.iter().find(|(c, _)| *c == ch) else {
-                    continue;
-                };
-                for (gy, bits) in rows.iter().enumerate() {
-                    for gx in 0..5 {
-                        if bits & (1 << (4 - gx)) == 0 {
-                            continue;
-                        }
-                        let px = x0 + i as i64 * glyph_w + gx * dot;
-                        let py = y0 + gy as i64 * dot;
-                        for dy in 0..dot {
-                            for dx in 0..dot {
-                                blend(px + dx + dot / 3, py + dy + dot / 3, 0.0, 0.25);
-                                blend(px + dx, py + dy, 255.0, 0.40);
-                            }
-                        }
+            for (px, py) in mark_dots(x0, y0, dot) {
+                for dy in 0..dot {
+                    for dx in 0..dot {
+                        blend(px + dx + dot / 3, py + dy + dot / 3, 0.0, 0.25);
+                        blend(px + dx, py + dy, 255.0, 0.40);
                     }
                 }
             }
@@ -181,25 +187,13 @@ fn stamp_name(img: RgbImage, margin: u32) -> RgbImage {
         return img;
     }
     let mut data = img.into_data();
-    for (i, ch) in MARK.chars().enumerate() {
-        let Some((_, rows)) = GLYPHS.iter().find(|(c, _)| *c == ch) else {
-            continue;
-        };
-        for (gy, bits) in rows.iter().enumerate() {
-            for gx in 0..5 {
-                if bits & (1 << (4 - gx)) == 0 {
-                    continue;
-                }
-                let px = x0 + i as i64 * glyph_w + gx * dot;
-                let py = y0 + gy as i64 * dot;
-                for dy in 0..dot {
-                    for dx in 0..dot {
-                        let (x, y) = (px + dx, py + dy);
-                        if x < w && y < h {
-                            let i = ((y * w + x) * 3) as usize;
-                            data[i..i + 3].copy_from_slice(&[255, 255, 255]);
-                        }
-                    }
+    for (px, py) in mark_dots(x0, y0, dot) {
+        for dy in 0..dot {
+            for dx in 0..dot {
+                let (x, y) = (px + dx, py + dy);
+                if x < w && y < h {
+                    let i = ((y * w + x) * 3) as usize;
+                    data[i..i + 3].copy_from_slice(&[255, 255, 255]);
                 }
             }
         }

@@ -58,15 +58,11 @@ fn download_signature(
     variant: Variant,
     expires: i64,
 ) -> String {
+    let [photo, expires] = [photo_id.to_string(), expires.to_string()];
     signing::sign(
         &state.signing_key,
         DOWNLOAD,
-        &[
-            order_uuid,
-            &photo_id.to_string(),
-            variant.as_str(),
-            &expires.to_string(),
-        ],
+        &[order_uuid, &photo, variant.as_str(), &expires],
     )
 }
 
@@ -79,17 +75,8 @@ pub fn download_signature_ok(
     expires: i64,
     signature: &str,
 ) -> bool {
-    signing::verify(
-        &state.signing_key,
-        DOWNLOAD,
-        &[
-            order_uuid,
-            &photo_id.to_string(),
-            variant.as_str(),
-            &expires.to_string(),
-        ],
-        signature,
-    )
+    let expected = download_signature(state, order_uuid, photo_id, variant, expires);
+    signing::same(&expected, signature)
 }
 
 /// The token in an order's GB Prime Pay callback address.

@@ -468,6 +468,13 @@ pub enum SandboxResult {
 /// Applies a simulated payment to a sandbox order: paid marks it paid; failed declines a
 /// card (the order may be paid again) or cancels a PromptPay order.
 pub async fn sandbox_pay(state: &AppState, order: &Order, result: SandboxResult) -> ApiResult<()> {
+    // A shop that no longer allows the sandbox must not let its old orders be "paid".
+    if !state.config.payments.allow_sandbox {
+        return Err(ApiError::new(
+            ErrorCode::NotFound,
+            "the sandbox gateway is off",
+        ));
+    }
     let payable = gateway_of(order)? == GatewayKind::Sandbox
         && matches!(
             order.payment_channel,

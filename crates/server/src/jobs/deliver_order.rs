@@ -36,13 +36,9 @@ pub fn job(state: &AppState) -> NewJob {
 }
 
 pub async fn run(state: &AppState, job: &Job, worker: &str) -> Result<(), JobError> {
-    let order_id = super::order_id(job)?;
-    let Some(order) = state.store.order_by_id(order_id).await? else {
+    let Some(order) = super::paid_order(state, job).await? else {
         return Ok(());
     };
-    if !order.is_deliverable() {
-        return Ok(());
-    }
     let photos = state.store.order_photos(order.id).await?;
     let kept: Vec<_> = photos.iter().filter(|p| !p.original_purged).collect();
     for photo in &kept {

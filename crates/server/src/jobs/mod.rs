@@ -60,12 +60,18 @@ pub fn paid_order_jobs(state: &AppState) -> Vec<NewJob> {
     vec![deliver_order::job(state), notify_order::job(state)]
 }
 
-/// The `order_id` of an order job's payload.
-fn order_id(job: &Job) -> Result<i64, JobError> {
-    serde_json::from_str::<serde_json::Value>(&job.payload)
+/// The paid order an order job is about; `None` when it is gone or no longer paid (the
+/// job then has nothing to do).
+async fn paid_order(
+    state: &AppState,
+    job: &Job,
+) -> Result<Option<raceshot_store::orders::Order>, JobError> {
+    let order_id = serde_json::from_str::<serde_json::Value>(&job.payload)
         .ok()
         .and_then(|v| v.get("order_id").and_then(serde_json::Value::as_i64))
-        .ok_or_else(|| JobError::Permanent(format!("bad payload {}", job.payload)))
+        .ok_or_else(|| JobError::Permanent(format!("bad payload {}", job.payload)))?;
+    let order = state.store.order_by_id(order_id).await?;
+    Ok(order.filter(raceshot_store::orders::Order::is_deliverable))
 }
 
 /// How often housekeeping runs.

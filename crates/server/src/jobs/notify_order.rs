@@ -26,13 +26,9 @@ pub fn job(state: &AppState) -> NewJob {
 }
 
 pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
-    let order_id = super::order_id(job)?;
-    let Some(order) = state.store.order_by_id(order_id).await? else {
+    let Some(order) = super::paid_order(state, job).await? else {
         return Ok(());
     };
-    if !order.is_deliverable() {
-        return Ok(());
-    }
     let url = links::order_page_url(state, &order.uuid);
     let ready = OrderReady {
         order_uuid: &order.uuid,

@@ -659,3 +659,32 @@ async fn retention_deletes_originals_and_the_order_page_says_so() {
         .unwrap();
     assert!(originals.is_empty(), "{originals:?}");
 }
+
+#[tokio::test]
+async fn the_sandbox_cannot_pay_once_it_is_switched_off() {
+    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
+        .with_event(event("real-money"))
+        .with_env("RACESHOT__PAYMENTS__GATEWAY", "PROMPTPAY")
+        .with_env("RACESHOT__PAYMENTS__PROMPTPAY_ID", "0801234567")
+        .with_env("RACESHOT__PAYMENTS__ALLOW_SANDBOX", "false")
+        .spawn()
+        .await;
+    let ids = ready_photos(&app, "real-money", 1).await;
+    let uuid = create_order(
+        &app,
+        "/v1/order/create",
+        &order_body(&app, "real-money", &ids, "PP").await,
+    )
+    .await;
+    // Even an order written while the sandbox ran stays unpaid.
+    let order = app.store.order_by_uuid(&uuid).await.unwrap().unwrap();
+    app.store
+        .execute_raw(&format!(
+            "UPDATE orders SET payment_gateway = 'SANDBOX' WHERE id = {}",
+            order.id
+        ))
+        .await
+        .unwrap();
+    assert_error(sandbox_pay(&app, &uuid, "paid").await, 404, "not_found").await;
+    assert_eq!(inquiry(&app, &uuid).await["payment_status"], "INITIAL");
+}
