@@ -223,6 +223,7 @@ pub fn order_ready_mail(to: &str, o: &OrderReady) -> OutgoingMail {
         )
     };
     let (url, uuid, days) = (o.order_url, o.order_uuid, o.kept_days);
+    let them = if n == 1 { "it" } else { "them" };
     let text = format!(
         "{thai_lead}\n\
          ดาวน์โหลดได้ที่:\n\
@@ -234,10 +235,10 @@ pub fn order_ready_mail(to: &str, o: &OrderReady) -> OutgoingMail {
          --\n\
          \n\
          {english_lead}\n\
-         Download them here:\n\
+         Download {them} here:\n\
          {url}\n\
          \n\
-         Files are kept for about {days} days after the event; please download them before then.\n\
+         Files are kept for about {days} days after the event; please download {them} before then.\n\
          Order number: {uuid}\n"
     );
     OutgoingMail {
@@ -341,6 +342,7 @@ mod tests {
             mail.text
                 .contains("Your 1 free photo from Bangkok Marathon 2026 is ready")
         );
+        assert!(mail.text.contains("Download it here:"));
         assert!(!mail.text.contains("Thank you"));
     }
 
