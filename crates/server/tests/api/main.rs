@@ -13,6 +13,7 @@ mod cli;
 mod contract;
 mod facesearch;
 mod gateways;
+mod hostile_json;
 mod notify;
 mod ops;
 mod orders;
