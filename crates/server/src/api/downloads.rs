@@ -92,7 +92,8 @@ pub async fn photo(
     if photo.original_purged {
         return Err(storage_expired());
     }
-    let key = sold_photo_key(&order.event_key, photo, variant).map_err(ApiError::internal)?;
+    let key = sold_photo_key(&order.event_key, &photo.storage_name, variant)
+        .map_err(ApiError::internal)?;
     let mut response = object_response(
         &state.objects,
         &key,
@@ -141,7 +142,8 @@ pub async fn zip(
         .into_iter()
         .map(|p| {
             Ok(ZipEntry {
-                key: sold_photo_key(&order.event_key, p, variant).map_err(ApiError::internal)?,
+                key: sold_photo_key(&order.event_key, &p.storage_name, variant)
+                    .map_err(ApiError::internal)?,
                 name: download_name(p, variant),
             })
         })

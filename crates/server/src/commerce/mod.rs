@@ -99,17 +99,17 @@ pub async fn price_cart(
     })
 }
 
-/// The stored file of a sold photo: its original, or its copy with the logo (a JPEG named
-/// like its preview).
+/// The stored file of a sold photo (by its stored name): its original, or its copy with
+/// the logo (a JPEG named like its preview).
 pub fn sold_photo_key(
     event_key: &str,
-    photo: &OrderPhoto,
+    storage_name: &str,
     variant: Variant,
 ) -> anyhow::Result<ObjectKey> {
     let event = EventKey::parse(event_key)?;
     let (kind, stored) = match variant {
-        Variant::Original => (ObjectKind::Original, photo.storage_name.clone()),
-        Variant::Logo => (ObjectKind::WithLogo, derived_name(&photo.storage_name)),
+        Variant::Original => (ObjectKind::Original, storage_name.to_owned()),
+        Variant::Logo => (ObjectKind::WithLogo, derived_name(storage_name)),
     };
     let name = StoredName::parse(&stored).ok_or_else(|| anyhow::anyhow!("stored name {stored}"))?;
     Ok(ObjectKey::new(&event, kind, &name))

@@ -35,6 +35,11 @@ pub fn order_reference(order: &Order) -> String {
     format!("RS{:013}", order.id)
 }
 
+/// The sandbox's reference of an order's payment.
+fn sandbox_reference(order: &Order) -> String {
+    format!("SBX{:012}", order.id)
+}
+
 /// Where an order's GB Prime Pay QR image is kept.
 pub fn qr_image_key(order_uuid: &str) -> Option<ObjectKey> {
     let simple: String = order_uuid.chars().filter(|c| *c != '-').collect();
@@ -80,7 +85,7 @@ pub async fn start_payment(state: &AppState, order: &Order) -> ApiResult<()> {
     match gateway_of(order)? {
         GatewayKind::Sandbox => {
             let url = links::sandbox_page_url(state, &order.uuid, false);
-            let reference = format!("SBX{:012}", order.id);
+            let reference = sandbox_reference(order);
             save_qr(state, order, &reference, &url, Some(expires)).await
         }
         GatewayKind::PromptPay => {
@@ -490,7 +495,7 @@ pub async fn sandbox_pay(state: &AppState, order: &Order, result: SandboxResult)
             "the order is not a sandbox order waiting for payment",
         ));
     }
-    let reference = format!("SBX{:012}", order.id);
+    let reference = sandbox_reference(order);
     match result {
         SandboxResult::Paid => {
             trail(

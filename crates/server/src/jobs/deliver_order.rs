@@ -42,7 +42,7 @@ pub async fn run(state: &AppState, job: &Job, worker: &str) -> Result<(), JobErr
     let photos = state.store.order_photos(order.id).await?;
     let kept: Vec<_> = photos.iter().filter(|p| !p.original_purged).collect();
     for photo in &kept {
-        let key = sold_photo_key(&order.event_key, photo, Variant::Original)?;
+        let key = sold_photo_key(&order.event_key, &photo.storage_name, Variant::Original)?;
         if !state.objects.exists(&key).await? {
             return Err(JobError::Permanent(format!(
                 "the original of photo {} is missing from storage",
@@ -61,13 +61,17 @@ pub async fn run(state: &AppState, job: &Job, worker: &str) -> Result<(), JobErr
     }
     let logo = load_logo(state, order.event_id).await?;
     for (done, photo) in kept.iter().enumerate() {
-        let copy = sold_photo_key(&order.event_key, photo, Variant::Logo)?;
+        let copy = sold_photo_key(&order.event_key, &photo.storage_name, Variant::Logo)?;
         if state.objects.exists(&copy).await? {
             continue;
         }
         let original = state
             .objects
-            .get(&sold_photo_key(&order.event_key, photo, Variant::Original)?)
+            .get(&sold_photo_key(
+                &order.event_key,
+                &photo.storage_name,
+                Variant::Original,
+            )?)
             .await?;
         let logo = logo.clone();
         let jpeg = tokio::task::spawn_blocking(move || -> Result<Vec<u8>, JobError> {

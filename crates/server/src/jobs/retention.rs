@@ -6,10 +6,10 @@
 
 use raceshot_domain::time::bangkok_date;
 use raceshot_store::jobs::NewJob;
-use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
 use super::JobError;
-use crate::jobs::ingest_photo::derived_name;
+use crate::commerce::links::Variant;
+use crate::commerce::sold_photo_key;
 use crate::state::AppState;
 
 pub const KIND: &str = "retention";
@@ -45,10 +45,10 @@ pub async fn run(state: &AppState, job_id: i64, worker: &str) -> Result<(), JobE
             return Ok(());
         }
         for (photo_id, event_key, storage_name) in batch {
-            let keys = purge_keys(&event_key, &storage_name).ok_or_else(|| {
-                JobError::Permanent(format!("photo {photo_id} has an invalid storage key"))
-            })?;
-            for key in keys {
+            for variant in [Variant::Original, Variant::Logo] {
+                let key = sold_photo_key(&event_key, &storage_name, variant).map_err(|e| {
+                    JobError::Permanent(format!("photo {photo_id} has an invalid storage key: {e}"))
+                })?;
                 state.objects.delete(&key).await?;
             }
             state
@@ -61,14 +61,4 @@ pub async fn run(state: &AppState, job_id: i64, worker: &str) -> Result<(), JobE
             .extend_job_lease(job_id, worker, state.config.jobs.lease, state.now())
             .await?;
     }
-}
-
-fn purge_keys(event_key: &str, storage_name: &str) -> Option<[ObjectKey; 2]> {
-    let event = raceshot_domain::EventKey::parse(event_key).ok()?;
-    let original = StoredName::parse(storage_name)?;
-    let copy = StoredName::parse(&derived_name(storage_name))?;
-    Some([
-        ObjectKey::new(&event, ObjectKind::Original, &original),
-        ObjectKey::new(&event, ObjectKind::WithLogo, &copy),
-    ])
 }
