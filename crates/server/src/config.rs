@@ -125,6 +125,8 @@ pub struct ServerConfig {
     pub catalogue_ttl: Duration,
     /// Proxies whose `X-Forwarded-For` is believed when finding a client's address.
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// The built web app (`web/dist`), served for every address that is not the API's.
+    pub web_dir: PathBuf,
 }
 
 #[derive(Debug, Clone)]
@@ -222,6 +224,7 @@ impl Config {
         let request_timeout = Duration::from_secs(s.or("server.request_timeout_secs", 30u64));
         let shutdown_grace = Duration::from_secs(s.or("server.shutdown_grace_secs", 20u64));
         let catalogue_ttl = Duration::from_millis(s.or("server.catalogue_ttl_ms", 1000u64));
+        let web_dir: PathBuf = s.or("server.web_dir", PathBuf::from("web/dist"));
         let proxies: String = s.or("server.trusted_proxies", String::new());
         let mut trusted_proxies = Vec::new();
         for p in proxies.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -308,6 +311,7 @@ impl Config {
                 shutdown_grace,
                 catalogue_ttl,
                 trusted_proxies,
+                web_dir,
             },
             database: DatabaseConfig {
                 url: db_url,

@@ -18,3 +18,4 @@ pub mod signing;
 pub mod startup;
 pub mod state;
 pub mod telemetry;
+pub mod web;

@@ -5,6 +5,7 @@
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
+use raceshot_domain::EventKey;
 use raceshot_store::orders::{Order, OrderPhoto};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -164,4 +165,56 @@ pub async fn zip(
         zip_body(state.objects.clone(), entries),
     )
         .into_response())
+}
+
+/// One original of a free-download event (spec §6: free events download directly), saved
+/// as `photographerId_originalName`. Only shown photos of a visible free event are served.
+#[utoipa::path(get, path = "/api/events/{event_key}/photos/{photo_id}/download", tag = "orders",
+    params(("event_key" = String, Path), ("photo_id" = i64, Path)),
+    responses((status = 200, description = "The JPEG", content_type = "image/jpeg"),
+        (status = 206, description = "A byte range of it"),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 416, description = "Range not satisfiable")))]
+pub async fn free_photo(
+    State(state): State<AppState>,
+    Path((event_key, photo_id)): Path<(String, i64)>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let key = EventKey::parse(&event_key)
+        .map_err(|_| ApiError::new(ErrorCode::EventNotFound, "no such event"))?;
+    let event = state
+        .store
+        .event_by_key(&key)
+        .await?
+        .ok_or_else(|| ApiError::new(ErrorCode::EventNotFound, "no such event"))?;
+    if !event.spec.is_free_download {
+        return Err(ApiError::new(
+            ErrorCode::OrderNotPaid,
+            "photos of this event are sold, not given away",
+        ));
+    }
+    let photo = state
+        .store
+        .shown_photos(event.id, &[photo_id])
+        .await?
+        .into_iter()
+        .next()
+        .ok_or_else(|| ApiError::new(ErrorCode::ImageNotFound, "no such photo in the event"))?;
+    let sold = OrderPhoto {
+        id: photo.id,
+        original_file_name: photo.original_file_name,
+        storage_name: photo.storage_name,
+        photographer_id: photo.photographer_id,
+        original_purged: false,
+    };
+    let key = sold_photo_key(key.as_str(), &sold.storage_name, Variant::Original)
+        .map_err(ApiError::internal)?;
+    let name = download_name(&sold, Variant::Original);
+    let mut response =
+        object_response(&state.objects, &key, &headers, "image/jpeg", Some(&name)).await?;
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600"),
+    );
+    Ok(response)
 }

@@ -72,3 +72,20 @@ pub fn body_error(e: BytesRejection) -> ApiError {
         ApiError::new(ErrorCode::MalformedJson, e.body_text())
     }
 }
+
+/// In the API contract: a JSON number or a string holding one, as the spec's clients send
+/// ids and amounts. Handlers read such fields as `serde_json::Value` and parse them.
+pub struct NumberOrText;
+
+impl utoipa::PartialSchema for NumberOrText {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        OneOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::Number))
+            .item(ObjectBuilder::new().schema_type(Type::String))
+            .description(Some("A number, or a string holding one."))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for NumberOrText {}

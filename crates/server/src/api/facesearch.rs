@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::catalogue::{PhotoBody, SUCCESS, find_event_on_sale};
-use super::extract::ApiJson;
+use super::extract::{ApiJson, NumberOrText};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::rate_limit::client_address;
 use crate::signing;
@@ -58,13 +58,13 @@ pub struct SearchRequest {
     pub search_id: String,
     pub file_location: Option<String>,
     /// Ignored: the event is named by `event_key`.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<NumberOrText>)]
     pub event_id: Option<serde_json::Value>,
     pub event_key: String,
     /// May raise the event's threshold, never lower it.
     pub face_threshold: Option<f64>,
     /// Ignored: prices come from the event.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<NumberOrText>)]
     pub mhao_price: Option<serde_json::Value>,
     /// May lower the event's limit, never raise it.
     pub max_face_search: Option<u32>,

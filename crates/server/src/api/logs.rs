@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::catalogue::SUCCESS;
-use super::extract::ApiJson;
+use super::extract::{ApiJson, NumberOrText};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::state::AppState;
 
@@ -21,7 +21,7 @@ pub struct CartLogRequest {
     pub service: String,
     pub cart_count: u32,
     /// The photo just added or removed (a number or a string).
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<NumberOrText>)]
     pub image_id: Option<serde_json::Value>,
     /// Photo ids, comma-joined.
     pub list: Option<String>,

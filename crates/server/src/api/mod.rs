@@ -39,7 +39,7 @@ use crate::state::AppState;
         title = "Raceshot API",
         description = "The event-photo shop: the calls of the shop specification, plus the server's own."
     ),
-    modifiers(&ClientToken),
+    modifiers(&ClientToken, &ErrorCodes),
     components(schemas(ErrorBody)),
     tags(
         (name = "catalogue", description = "Events, banners and highlight photos"),
@@ -61,6 +61,29 @@ impl utoipa::Modify for ClientToken {
                 "client_token",
                 SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
             );
+        }
+    }
+}
+
+/// Lists every error code in the contract, so the web app's table of texts for them is
+/// checked by its compiler.
+struct ErrorCodes;
+
+impl utoipa::Modify for ErrorCodes {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+        let Some(components) = openapi.components.as_mut() else {
+            return;
+        };
+        if let Some(RefOr::T(Schema::Object(body))) = components.schemas.get_mut("ErrorBody") {
+            let codes = ErrorCode::ALL.iter().map(|c| c.as_str());
+            let code = ObjectBuilder::new()
+                .schema_type(Type::String)
+                .description(Some("Stable snake_case error code."))
+                .enum_values(Some(codes))
+                .build();
+            body.properties.insert("code".to_owned(), code.into());
         }
     }
 }
@@ -103,6 +126,7 @@ fn delivery_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(downloads::photo))
         .routes(routes!(downloads::zip))
+        .routes(routes!(downloads::free_photo))
 }
 
 /// Calls authorised by their own signature instead of the client token.
@@ -165,7 +189,7 @@ pub fn router(state: AppState) -> Router {
         .starts_with("https://")
         .then(|| HeaderValue::from_static("max-age=31536000; includeSubDomains"));
 
-    Router::new()
+    let router = Router::new()
         .merge(shop)
         .merge(signed)
         .merge(gateway)
@@ -180,11 +204,16 @@ pub fn router(state: AppState) -> Router {
             "/api/openapi.json",
             get(move || {
                 let doc = doc.clone();
-                async move { ([(header::CONTENT_TYPE, "application/json")], doc.to_string()) }
+                async move {
+                    (
+                        [(header::CONTENT_TYPE, "application/json")],
+                        doc.to_string(),
+                    )
+                }
             }),
         )
-        .route("/media/{event_key}/{kind}/{name}", get(media::media))
-        .fallback(|| async { ApiError::new(ErrorCode::NotFound, "no such route") })
+        .route("/media/{event_key}/{kind}/{name}", get(media::media));
+    crate::web::mount(router, &state)
         .method_not_allowed_fallback(|| async {
             ApiError::new(ErrorCode::MethodNotAllowed, "method not allowed on this route")
         })

@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::catalogue::{SUCCESS, find_event_on_sale};
-use super::extract::ApiJson;
+use super::extract::{ApiJson, NumberOrText};
 use crate::commerce::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::commerce::links::{self, Variant};
 use crate::commerce::{payment, price_cart};
@@ -30,14 +30,14 @@ use crate::state::AppState;
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CartImage {
     /// The photo id, as a number or a string of digits.
-    #[schema(value_type = Object)]
+    #[schema(value_type = NumberOrText)]
     pub id: serde_json::Value,
     pub original_file_name: Option<String>,
     pub thumbnail_file_name: Option<String>,
     pub preview_file_name: Option<String>,
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<NumberOrText>)]
     pub photographer_id: Option<serde_json::Value>,
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<NumberOrText>)]
     pub event_id: Option<serde_json::Value>,
     #[schema(value_type = Option<String>)]
     pub atc: Option<Flag>,
@@ -51,10 +51,10 @@ pub struct CreateOrderRequest {
     pub email: Option<String>,
     pub event_key: String,
     /// The photos' price after discount, baht with two decimals (from the quote).
-    #[schema(value_type = Object, example = 200.00)]
+    #[schema(value_type = NumberOrText, example = 200.00)]
     pub amount: serde_json::Value,
     /// The net payment including the 5% fee, baht with two decimals (from the quote).
-    #[schema(value_type = Object, example = 210.00)]
+    #[schema(value_type = NumberOrText, example = 210.00)]
     pub paid_amount: serde_json::Value,
     #[serde(rename = "imageList")]
     pub image_list: Vec<CartImage>,
@@ -529,7 +529,7 @@ pub struct CardPaymentRequest {
     pub email: Option<String>,
     pub mobile: String,
     /// The net payment in satang (the decimal point removed), or baht with a decimal point.
-    #[schema(value_type = Object, example = 21000)]
+    #[schema(value_type = NumberOrText, example = 21000)]
     pub paid_amount: serde_json::Value,
 }
 

@@ -25,6 +25,7 @@ use crate::commerce::links;
 use crate::commerce::payment::{self, SandboxResult};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::state::AppState;
+use crate::web::html_escape;
 
 /// Gateway messages are small; anything larger is not one.
 pub const MAX_CALLBACK_BYTES: usize = 64 * 1024;
@@ -273,14 +274,6 @@ pub async fn sandbox_page_submit(
     let order = find_order(&state, &order_uuid).await?;
     payment::sandbox_pay(&state, &order, form.result).await?;
     Ok(Redirect::to(&format!("/download/{}", order.uuid)).into_response())
-}
-
-fn html_escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
 }
 
 /// The order's QR image (GB Prime Pay hands out images).

@@ -17,3 +17,4 @@ mod hostile_json;
 mod notify;
 mod ops;
 mod orders;
+mod web;
