@@ -1,0 +1,283 @@
+//! The shop as a visitor uses it, in a real Chromium against a real `raceshot serve`:
+//! language, the whole purchase with the SANDBOX gateway down to the ZIP's contents,
+//! refusals, find-order, the QR page, a free-download event, and small screens.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import JSZip from 'jszip';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, acceptConsent, clientToken, launch, newPage, openContext, photosDir, screenshot } from './browser';
+import { DEMO_EVENT, FREE_EVENT, SECOND_EVENT } from './fixtures';
+
+type CartItem = { id: number; event_key: string; original_file_name: string; photographer_id: number };
+
+let browser: Browser;
+/** The order bought in the purchase scenario, used by the later ones. */
+const bought = { uuid: '', mobile: '0812345678' };
+
+beforeAll(async () => {
+  browser = await launch();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function searchSelfie(page: Page, file = join(photosDir(), 'yaoming.jpg')) {
+  await page.getByTestId('selfie-input').setInputFiles(file);
+}
+
+async function readCart(page: Page, key = 'cart'): Promise<CartItem[]> {
+  return page.evaluate((k) => JSON.parse(localStorage.getItem(k) ?? '[]') as CartItem[], key);
+}
+
+describe('the shop', () => {
+  it('(a) speaks Thai by default and keeps English after a reload', async () => {
+    const context = await openContext(browser);
+    const { page, errors } = await newPage(context);
+    await page.goto('/');
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('th');
+    await expect.poll(() => page.getByRole('link', { name: 'เกี่ยวกับเรา' }).first().isVisible()).toBe(true);
+
+    await page.getByRole('button', { name: 'EN' }).click();
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
+    await page.reload();
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
+    await expect.poll(() => page.getByRole('link', { name: 'About' }).first().isVisible()).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('currentLanguage'))).toBe('en');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('(b) finds player 13 by his selfie, sells two photos at the server’s price and delivers exactly them', async () => {
+    const context = await openContext(browser);
+    const { page, errors } = await newPage(context);
+    await page.goto(`/${DEMO_EVENT}`);
+    await acceptConsent(page);
+    expect(await page.evaluate((k) => localStorage.getItem(`consent_${k}`), DEMO_EVENT)).toBe('Y');
+
+    await searchSelfie(page);
+    const cards = page.getByTestId('search-results').getByTestId('photo-card');
+    await expect.poll(() => cards.count(), { timeout: 60_000 }).toBe(3);
+
+    await cards.nth(0).getByTestId('add-to-cart').click();
+    await cards.nth(1).getByTestId('add-to-cart').click();
+    // Adding the same photo again never puts it in twice.
+    await expect.poll(() => cards.nth(0).getByTestId('remove-from-cart').isVisible()).toBe(true);
+    const cart = await readCart(page);
+    expect(cart.map((i) => i.id)).toHaveLength(2);
+    expect(new Set(cart.map((i) => i.id)).size).toBe(2);
+    await expect.poll(() => page.getByTestId('cart-count').textContent()).toBe('2');
+
+    await page.getByTestId('cart-icon').click();
+    await page.waitForURL('**/cart');
+    await expect.poll(() => page.getByTestId('cart-item').count()).toBe(2);
+
+    // The totals shown are the server's quote for the same photos.
+    const token = await clientToken(page);
+    const quote = (await (
+      await fetch(new URL('/api/cart/quote', page.url()), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ event_key: DEMO_EVENT, image_ids: cart.map((i) => i.id), is_mhao: 'N' }),
+      })
+    ).json()) as Record<string, number>;
+    const baht = (n: number | undefined) => (n ?? NaN).toLocaleString('en-US', { minimumFractionDigits: 2 });
+    await expect.poll(() => page.getByTestId('cart-final-payment').textContent()).toContain(baht(quote.cart_final_payment));
+    expect(await page.getByTestId('cart-full-amt').textContent()).toContain(baht(quote.cart_full_amt));
+    expect(await page.getByTestId('cart-discount').textContent()).toContain(baht(quote.cart_discount));
+    expect(await page.getByTestId('cart-amt').textContent()).toContain(baht(quote.cart_amt));
+    expect(await page.getByTestId('cart-fee').textContent()).toContain(baht(quote.cart_payment_fee));
+    expect(quote.cart_amt).toBe(120);
+
+    await page.getByTestId('mobile-input').fill(bought.mobile);
+    await page.getByTestId('payment-PP').check();
+    await page.getByTestId('submit-order').click();
+    await page.waitForURL('**/download/*');
+    bought.uuid = page.url().split('/download/')[1] ?? '';
+    expect(bought.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await readCart(page)).toEqual([]);
+
+    await expect.poll(() => page.getByTestId('order-status').getAttribute('data-status')).toBe('INITIAL');
+    await expect.poll(() => page.getByTestId('payment-qr').isVisible()).toBe(true);
+    await page.getByTestId('sandbox-pay-link').click();
+    await page.waitForURL('**/sandbox/pay/**');
+    await page.getByRole('button', { name: /Paid/ }).click();
+    await page.waitForURL(`**/download/${bought.uuid}`);
+    await expect.poll(() => page.getByTestId('order-status').getAttribute('data-status'), { timeout: 30_000 }).toBe('PAID');
+
+    const downloadAll = page.getByTestId('download-all');
+    await expect.poll(() => downloadAll.isEnabled(), { timeout: 60_000 }).toBe(true);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      (async () => {
+        await downloadAll.click();
+        // The dialog's confirming button comes last.
+        await page.locator('dialog').getByRole('button').last().click();
+      })(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${bought.uuid}.zip`);
+    const path = join(ARTIFACTS, `${bought.uuid}.zip`);
+    await download.saveAs(path);
+    const zip = await JSZip.loadAsync(readFileSync(path));
+    const names = Object.keys(zip.files).sort();
+    expect(names).toEqual(cart.map((i) => `${i.photographer_id}_${i.original_file_name}`).sort());
+    for (const name of names) {
+      const bytes = await zip.file(name)!.async('uint8array');
+      expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('(c) refuses a text file, a 6 MB image, a 9-digit mobile and a cart mixing events', async () => {
+    const context = await openContext(browser);
+    const { page } = await newPage(context);
+    await page.addInitScript((k) => localStorage.setItem(`consent_${k}`, 'Y'), DEMO_EVENT);
+    const searches: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/facesearch') || r.url().includes('/v1/order/find-order')) searches.push(r.url());
+    });
+    await page.goto(`/${DEMO_EVENT}`);
+
+    await page.getByTestId('selfie-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await expect.poll(() => page.locator('dialog').textContent()).toMatch(/jpg|png/);
+    await page.locator('dialog').getByRole('button').last().click();
+
+    const big = Buffer.alloc(6_000_000, 0);
+    big.set([0xff, 0xd8, 0xff, 0xe0]);
+    await page.getByTestId('selfie-input').setInputFiles({ name: 'big.jpg', mimeType: 'image/jpeg', buffer: big });
+    await expect.poll(() => page.locator('dialog').textContent()).toMatch(/5\s?MB/);
+    await page.locator('dialog').getByRole('button').last().click();
+    expect(searches.filter((u) => u.includes('/facesearch/sign') || u.endsWith('/v2/facesearch'))).toEqual([]);
+
+    await page.goto('/find-order');
+    await page.getByTestId('find-input').fill('081234567');
+    await page.getByTestId('find-submit').click();
+    await expect.poll(() => page.getByTestId('find-error').isVisible()).toBe(true);
+    expect(searches.filter((u) => u.includes('/v1/order/find-order'))).toEqual([]);
+
+    // Photos of two events in one cart: a warning and no order form.
+    const token = await clientToken(page);
+    const highlight = async (event_key: string) =>
+      (
+        (await (
+          await fetch(new URL('/v1/facesearch/highlight', page.url()), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body: JSON.stringify({ event_key }),
+          })
+        ).json()) as { body: object[] }
+      ).body.map((p) => ({ ...p, event_key, atc: 'Y' }));
+    const mixed = [...(await highlight(DEMO_EVENT)).slice(0, 1), ...(await highlight(SECOND_EVENT)).slice(0, 1)];
+    expect(mixed).toHaveLength(2);
+    await page.evaluate((items) => localStorage.setItem('cart', JSON.stringify(items)), mixed);
+    await page.goto('/cart');
+    await expect.poll(() => page.getByTestId('mixed-events-warning').isVisible()).toBe(true);
+    expect(await page.getByTestId('submit-order').count()).toBe(0);
+    expect(await page.getByTestId('mobile-input').count()).toBe(0);
+    await context.close();
+  });
+
+  it('(d) finds the order by its mobile number', async () => {
+    expect(bought.uuid).not.toBe('');
+    const context = await openContext(browser);
+    const { page } = await newPage(context);
+    await page.goto('/find-order');
+    await page.getByTestId('filter-mobile').check();
+    await page.getByTestId('find-input').fill(bought.mobile);
+    await page.getByTestId('find-submit').click();
+    const row = page.getByTestId('find-results').getByTestId('find-row');
+    await expect.poll(() => row.count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator(`a[href="/download/${bought.uuid}"]`).count()).toBe(1);
+    await page.locator(`a[href="/download/${bought.uuid}"]`).click();
+    await page.waitForURL(`**/download/${bought.uuid}`);
+    await context.close();
+  });
+
+  it('(e) the QR page downloads both PNGs', async () => {
+    const context = await openContext(browser);
+    const { page } = await newPage(context);
+    await page.goto(`/${DEMO_EVENT}/qr`);
+    await expect.poll(() => page.getByTestId('qr-code').isVisible()).toBe(true);
+    for (const [testId, name] of [
+      ['download-logo-qr', `${DEMO_EVENT}-logo-qr.png`],
+      ['download-qr', `${DEMO_EVENT}-qr.png`],
+    ] as const) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+      expect(download.suggestedFilename()).toBe(name);
+      const path = join(ARTIFACTS, name);
+      await download.saveAs(path);
+      const png = readFileSync(path);
+      expect([...png.subarray(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
+      // A 1000 px square canvas.
+      expect(png.readUInt32BE(16)).toBe(1000);
+      expect(png.readUInt32BE(20)).toBe(1000);
+    }
+    await context.close();
+  });
+
+  it('(f) a free-download event downloads a photo directly', async () => {
+    const context = await openContext(browser);
+    const { page } = await newPage(context);
+    await page.goto(`/${FREE_EVENT}`);
+    await acceptConsent(page);
+    await searchSelfie(page);
+    const cards = page.getByTestId('search-results').getByTestId('photo-card');
+    await expect.poll(() => cards.count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    expect(await page.getByTestId('add-to-cart').count()).toBe(0);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      cards.first().getByTestId('download-photo').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^\d+_players\.jpg$/);
+    const path = join(ARTIFACTS, download.suggestedFilename());
+    await download.saveAs(path);
+    expect([...readFileSync(path).subarray(0, 2)]).toEqual([0xff, 0xd8]);
+    await context.close();
+  });
+
+  it('(g) at 375×812 the home, event, cart and order pages never scroll sideways', async () => {
+    expect(bought.uuid).not.toBe('');
+    const context = await openContext(browser, { width: 375, height: 812 });
+    const { page } = await newPage(context);
+    await page.addInitScript((k) => localStorage.setItem(`consent_${k}`, 'Y'), DEMO_EVENT);
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+    await page.goto('/');
+    await expect.poll(() => page.getByTestId('event-card').count()).toBeGreaterThan(0);
+    await screenshot(page, 'mobile-home');
+    expect(await overflow()).toBeLessThanOrEqual(0);
+
+    await page.goto(`/${DEMO_EVENT}`);
+    await searchSelfie(page);
+    const cards = page.getByTestId('search-results').getByTestId('photo-card');
+    await expect.poll(() => cards.count(), { timeout: 60_000 }).toBe(3);
+    await cards.nth(2).getByTestId('add-to-cart').click();
+    await screenshot(page, 'mobile-event');
+    expect(await overflow()).toBeLessThanOrEqual(0);
+
+    await page.goto('/cart');
+    await expect.poll(() => page.getByTestId('cart-final-payment').isVisible()).toBe(true);
+    await screenshot(page, 'mobile-cart');
+    expect(await overflow()).toBeLessThanOrEqual(0);
+
+    await page.goto(`/download/${bought.uuid}`);
+    await expect.poll(() => page.getByTestId('order-status').getAttribute('data-status')).toBe('PAID');
+    await screenshot(page, 'mobile-order');
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await context.close();
+  });
+
+  it('unknown addresses open the app, which shows its 404 page', async () => {
+    const context = await openContext(browser);
+    const { page } = await newPage(context);
+    const response = await page.goto('/no/such/page');
+    expect(response?.status()).toBe(200);
+    await expect.poll(() => page.getByTestId('not-found').isVisible()).toBe(true);
+    await page.goto('/no-such-event');
+    await page.waitForURL('**/404');
+    await context.close();
+  });
+});

@@ -1,0 +1,315 @@
+//! One cart page for both carts (spec §2 "Cart (standard)" and "Wholesale cart"): the
+//! photos kept in browser storage, the event's packages and all-photos deal, the server's
+//! price, and the order forms that create the order and lead to its download page.
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ApiFailure } from '@/api/client';
+import type { EventBody } from '@/api/types';
+import { isYes } from '@/api/types';
+import { useDialog } from '@/components/Dialog';
+import { Spinner } from '@/components/Spinner';
+import { useToast } from '@/components/Toast';
+import { useErrorText, useLanguage, useT } from '@/i18n';
+import {
+  cartEvents,
+  clearCart,
+  removeFromCart,
+  setMassBuy,
+  useCart,
+  useMassBuy,
+  type CartItem,
+  type CartKind,
+} from '@/lib/cart';
+import { CONTACT } from '@/lib/constants';
+import { formatBaht } from '@/lib/money';
+import { logCart } from '@/lib/cartLog';
+import { cartQueryKeys, createOrder, fetchGateway, useCartEvent, useGateway, useQuote } from './api';
+import { CartItems } from './CartItems';
+import { OrderForm, type OrderSubmit } from './OrderForm';
+import { PriceTable } from './PriceTable';
+import './cart.css';
+
+/** The gateway setting is empty: the shop cannot take orders until an administrator fixes it. */
+class NoGateway extends Error {}
+
+// Codes after which the shown price may be out of date, so it is asked for again.
+const REQUOTE_ON = new Set(['amount_mismatch', 'image_not_found', 'mixed_events', 'event_not_on_sale', 'deal_not_available']);
+
+export function Cart({ kind }: { kind: CartKind }) {
+  const items = useCart(kind);
+  // Once the order exists the cart is emptied; the page then waits for the order page
+  // instead of flashing "your cart is empty".
+  const [placed, setPlaced] = useState(false);
+  if (placed) return <Spinner />;
+  if (items.length === 0) return <EmptyCart kind={kind} />;
+  return <FilledCart kind={kind} items={items} onPlaced={() => setPlaced(true)} />;
+}
+
+function Title({ kind }: { kind: CartKind }) {
+  const t = useT();
+  return <h1>{t(kind === 'wholesale' ? 'cart.wholesale.title' : 'cart.title')}</h1>;
+}
+
+function FindOrderLink() {
+  const t = useT();
+  return (
+    <p className="center">
+      <Link to="/find-order" data-testid="find-order-link">
+        {t('cart.findOrder')}
+      </Link>
+    </p>
+  );
+}
+
+function EmptyCart({ kind }: { kind: CartKind }) {
+  const t = useT();
+  return (
+    <section className="page narrow stack">
+      <Title kind={kind} />
+      <div className="card center stack" data-testid="cart-empty">
+        <p>{t('cart.empty.text')}</p>
+        <Link to="/" className="btn btn-primary">
+          {t('cart.empty.searchAgain')}
+        </Link>
+      </div>
+      <FindOrderLink />
+    </section>
+  );
+}
+
+/** The deal is on offer in this cart: the standard deal, or the hybrid one when wholesale. */
+function dealOffered(event: EventBody | undefined, kind: CartKind): boolean {
+  if (!event) return false;
+  return isYes(kind === 'wholesale' ? event.is_mhao_hybrid : event.is_mhao);
+}
+
+function dealPrice(event: EventBody, kind: CartKind): number | null | undefined {
+  return kind === 'wholesale' ? event.hybrid_mhao_price : event.mhao_price;
+}
+
+type FilledProps = { kind: CartKind; items: CartItem[]; onPlaced: () => void };
+
+function FilledCart({ kind, items, onPlaced }: FilledProps) {
+  const t = useT();
+  const errorText = useErrorText();
+  const toast = useToast();
+  const dialog = useDialog();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const massBuy = useMassBuy();
+
+  const events = cartEvents(items);
+  const mixed = events.length > 1;
+  const eventKey = events.length === 1 ? (events[0] ?? null) : null;
+  const eventQuery = useCartEvent(eventKey);
+  const event = eventQuery.data;
+  const dealOn = dealOffered(event, kind);
+  const isMhao = dealOn && massBuy === 'YES' ? 'Y' : 'N';
+
+  const ids = useMemo(() => items.map((i) => i.id), [items]);
+  const quoteQuery = useQuote(eventKey !== null && event ? { eventKey, ids, isMhao, kind } : null);
+  // The previous cart's price only keeps the order form (and what was typed) in place
+  // while the new price comes; it is never shown nor ordered with.
+  const freshQuote = quoteQuery.isPlaceholderData ? undefined : quoteQuery.data;
+  const shownQuote = quoteQuery.data;
+
+  const gatewayQuery = useGateway();
+
+  const order = useMutation({
+    mutationFn: async (values: OrderSubmit) => {
+      if (!freshQuote || eventKey === null) throw new Error('no price for this cart');
+      const gateway: string =
+        gatewayQuery.data ?? (await queryClient.fetchQuery({ queryKey: cartQueryKeys.gateway, queryFn: fetchGateway }));
+      if (gateway === '') throw new NoGateway();
+      return createOrder({ ...values, kind, gateway, eventKey, items, isMhao, quote: freshQuote });
+    },
+    onSuccess: (uuid) => {
+      onPlaced();
+      clearCart(kind);
+      setMassBuy('NO');
+      toast.success(t('cart.order.created', { id: uuid }));
+      void navigate(`/download/${uuid}`);
+    },
+    onError: (e) => {
+      if (e instanceof NoGateway) {
+        void dialog.alert({ title: t('cart.gateway.title'), text: t('cart.gateway.text'), tone: 'error' });
+        return;
+      }
+      const base = t('cart.order.failed', { line: CONTACT.line });
+      toast.error(e instanceof ApiFailure ? `${base} ${errorText(e)}` : base);
+      if (e instanceof ApiFailure && REQUOTE_ON.has(e.code)) {
+        void queryClient.invalidateQueries({ queryKey: cartQueryKeys.quote });
+      }
+      if (e instanceof ApiFailure && e.code === 'payment_gateway_changed') {
+        void queryClient.invalidateQueries({ queryKey: cartQueryKeys.gateway });
+      }
+    },
+  });
+
+  const removeOne = (item: CartItem) => {
+    removeFromCart(kind, item.id);
+    logCart(kind, items.filter((i) => i.id !== item.id), item.id, item.event_key);
+  };
+
+  const removeAll = async () => {
+    const ok = await dialog.confirm({
+      title: t('cart.removeAll.confirmTitle'),
+      text: t('cart.removeAll.confirmText'),
+      okLabel: t('cart.removeAll.ok'),
+      tone: 'warning',
+    });
+    if (!ok) return;
+    clearCart(kind);
+    setMassBuy('NO');
+  };
+
+  const addMoreTo = eventKey === null ? '/' : kind === 'wholesale' ? `/${eventKey}/wholesale` : `/${eventKey}`;
+  const finalPayment = shownQuote?.cart_final_payment;
+  const keepContract = isYes(event?.is_free_download_keep_contract);
+  const formMode = finalPayment === undefined ? null : finalPayment !== 0 ? 'paid' : keepContract ? 'free' : null;
+  const ready = freshQuote !== undefined && !quoteQuery.isFetching;
+
+  return (
+    <section className="page narrow stack cart-page">
+      <Title kind={kind} />
+
+      {mixed && (
+        <div className="alert alert-danger" role="alert" data-testid="mixed-events-warning">
+          {t('cart.mixedEvents')}
+        </div>
+      )}
+
+      {eventKey !== null && (
+        <EventCard
+          kind={kind}
+          event={event}
+          loading={eventQuery.isPending}
+          error={eventQuery.isError ? errorText(eventQuery.error) : null}
+          dealOn={dealOn}
+          massBuy={massBuy === 'YES'}
+        />
+      )}
+
+      <div className="card stack">
+        <CartItems items={items} onRemove={kind === 'standard' ? removeOne : undefined} />
+        <div className="row cart-actions">
+          <Link to={addMoreTo} className="btn btn-secondary" data-testid="add-more">
+            {t('cart.addMore')}
+          </Link>
+          <button type="button" className="btn btn-danger" data-testid="remove-all" onClick={() => void removeAll()}>
+            {t('cart.removeAll')}
+          </button>
+        </div>
+      </div>
+
+      {!mixed && eventKey !== null && event && (
+        <>
+          {freshQuote ? (
+            <PriceTable quote={freshQuote} />
+          ) : quoteQuery.isError ? (
+            <div className="alert alert-danger stack" role="alert" data-testid="quote-error">
+              <p>
+                {t('cart.price.failed')} {errorText(quoteQuery.error)}
+              </p>
+              <button type="button" className="btn btn-secondary btn-small" onClick={() => void quoteQuery.refetch()}>
+                {t('retry')}
+              </button>
+            </div>
+          ) : (
+            <Spinner label={t('cart.price.loading')} />
+          )}
+
+          {formMode !== null && !quoteQuery.isError && (
+            <OrderForm
+              key={formMode}
+              kind={kind}
+              mode={formMode}
+              ready={ready}
+              submitting={order.isPending}
+              onSubmit={(values) => order.mutate(values)}
+            />
+          )}
+          {finalPayment === 0 && !keepContract && !quoteQuery.isError && (
+            <p className="alert alert-info">{t('cart.freeEventNote')}</p>
+          )}
+        </>
+      )}
+
+      <FindOrderLink />
+    </section>
+  );
+}
+
+type EventCardProps = {
+  kind: CartKind;
+  event: EventBody | undefined;
+  loading: boolean;
+  error: string | null;
+  dealOn: boolean;
+  massBuy: boolean;
+};
+
+function EventCard({ kind, event, loading, error, dealOn, massBuy }: EventCardProps) {
+  const t = useT();
+  const [lang] = useLanguage();
+  if (loading) return <Spinner label={t('cart.event.loading')} />;
+  if (error !== null || !event) {
+    return (
+      <div className="alert alert-danger" role="alert">
+        {t('cart.event.failed')} {error}
+      </div>
+    );
+  }
+  const packages = kind === 'wholesale' ? event.package_hb : event.package;
+  const price = dealPrice(event, kind);
+  return (
+    <div className="card stack">
+      <h2 className="cart-event-title" data-testid="cart-event-title">
+        {event.title}
+      </h2>
+      {kind === 'wholesale' && <p className="muted">{t('cart.wholesale.intro')}</p>}
+      {packages.length > 0 && (
+        <div>
+          <h3>{t('cart.packages.title')}</h3>
+          <ul className="cart-packages" data-testid="cart-packages">
+            {packages.map((p) => (
+              <li key={`${p.number_of_photo}-${p.name}`}>
+                <span>{lang === 'en' ? p.name_en : p.name}</span>
+                <span className="cart-package-price">
+                  {formatBaht(p.price)} {t('baht')}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {dealOn && (
+        <div className={`cart-deal${massBuy ? ' cart-deal-on' : ''}`}>
+          <p>
+            {massBuy
+              ? t('cart.mhao.selected')
+              : price != null
+                ? t('cart.mhao.offer', { price: formatBaht(price) })
+                : t('cart.mhao.offerNoPrice')}
+          </p>
+          {massBuy ? (
+            <button type="button" className="btn btn-secondary" data-testid="mhao-cancel" onClick={() => setMassBuy('NO')}>
+              {t('cart.mhao.cancel')}
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="btn btn-accent"
+              data-testid="mhao-select"
+              onClick={() => setMassBuy('YES', price ?? null)}
+            >
+              {t('cart.mhao.select')}
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

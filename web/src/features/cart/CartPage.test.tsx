@@ -1,0 +1,529 @@
+//! Both carts against a fake API: the empty state, the server's totals shown as quoted,
+//! removal and re-quoting, the mixed-event lock, the forms' checks, the gateway lookup,
+//! order creation (v1 and v3), its failure, the free form and the all-photos toggle.
+
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { EventBody, QuoteResponse } from '@/api/types';
+import { addToCart, readCart, readMassBuy, setMassBuy, type CartItem, type CartKind } from '@/lib/cart';
+import { writeRaw } from '@/lib/storage';
+import { fakeFetch, renderWithProviders } from '@/test/render';
+import { CartPage, WholesaleCartPage } from './CartPage';
+
+function makeEvent(extra: Partial<EventBody> = {}): EventBody {
+  return {
+    event_id: 7,
+    event_key: 'bkk-run',
+    title: 'Bangkok Night Run',
+    coverurl: 'https://img.example/cover.jpg',
+    event_date_text: '12 January 2025',
+    eventdate: '2025-01-12',
+    province: 'Bangkok',
+    on_sale_start: '2025-01-12T00:00:00+07:00',
+    on_sale_end: '2025-02-12T00:00:00+07:00',
+    on_sale_start_txt: '2025-01-12 09:00',
+    day_diff: 20,
+    can_sale: 'Y',
+    close_sale: 'N',
+    is_hybrid: 'Y',
+    is_mhao_hybrid: 'N',
+    hybrid_mhao_price: 1500,
+    is_mhao: 'N',
+    mhao_price: 999,
+    is_event_stage: 'N',
+    is_free_download: 'N',
+    is_free_download_keep_contract: 'N',
+    caption_button_buy_all: '',
+    face_threshold: 0.5,
+    max_face_search: 100,
+    package: [
+      { name: 'รูปเดี่ยว', name_en: 'Single photo', number_of_photo: 1, price: 120 },
+      { name: 'แพ็ก 5 รูป', name_en: 'Pack of 5', number_of_photo: 5, price: 450 },
+    ],
+    package_hb: [{ name: 'เหมาเริ่มต้น', name_en: 'Hybrid starter', number_of_photo: 1, price: 80 }],
+    pin: 0,
+    event_status: 'ON_SALE',
+    ...extra,
+  };
+}
+
+function photo(id: number, eventKey = 'bkk-run'): CartItem {
+  return {
+    id,
+    original_file_name: `IMG_${id}.jpg`,
+    thumbnail_file_name: `t_${id}.jpg`,
+    preview_file_name: `p_${id}.jpg`,
+    photographer_id: 3,
+    event_id: 7,
+    atc: 'Y',
+    thumbnail_url: `https://img.example/t_${id}.jpg`,
+    preview_url: `https://img.example/p_${id}.jpg`,
+    event_key: eventKey,
+  };
+}
+
+function makeQuote(extra: Partial<QuoteResponse> = {}): QuoteResponse {
+  return {
+    status: 'success',
+    total: 2,
+    cart_full_amt: 1240,
+    cart_full_amt_no_pomo: 1240,
+    cart_discount: 117.5,
+    cart_amt: 1122.5,
+    cart_payment_fee: 56.13,
+    cart_final_payment: 1178.63,
+    amount: 1122.5,
+    paid_amount: 1178.63,
+    ...extra,
+  };
+}
+
+type Answers = Parameters<typeof fakeFetch>[0];
+
+function api(extra: Answers = {}, event: EventBody = makeEvent()) {
+  return fakeFetch({
+    'GET /v1/events/bkk-run': { status: 'success', ...event },
+    'POST /api/cart/quote': makeQuote(),
+    'POST /v1/utils/conf': { status: 'success', body: { value: 'GBP' } },
+    'POST /v1/order/create': { status: 'success', uuid: 'order-uuid-1' },
+    'POST /v1/logs/': { status: 'success' },
+    ...extra,
+  });
+}
+
+function renderCart(kind: CartKind = 'standard') {
+  const path = kind === 'standard' ? '/cart' : '/cart-wholesale';
+  return renderWithProviders(kind === 'standard' ? <CartPage /> : <WholesaleCartPage />, {
+    path,
+    route: path,
+    routes: [
+      { path: '/download/:uuid', element: <p data-testid="order-page">order</p> },
+      { path: '/', element: <p data-testid="home-page">home</p> },
+    ],
+  });
+}
+
+const callsTo = (calls: { key: string; body: unknown }[], key: string) => calls.filter((c) => c.key === key);
+
+async function fillPaidForm(mobile: string, channel: 'PP' | 'CC' | 'AM' | null = 'PP', email = '') {
+  const user = userEvent.setup();
+  await user.type(await screen.findByTestId('mobile-input'), mobile);
+  if (email) await user.type(screen.getByTestId('email-input'), email);
+  if (channel) await user.click(screen.getByTestId(`payment-${channel}`));
+  return user;
+}
+
+describe('empty cart', () => {
+  it('says so and offers to search again from the home page', async () => {
+    const { calls } = api();
+    renderCart();
+    const empty = screen.getByTestId('cart-empty');
+    expect(within(empty).getByText('ยังไม่มีรูปในตะกร้า')).toBeInTheDocument();
+    expect(within(empty).getByRole('link', { name: 'ค้นหารูปอีกครั้ง' })).toHaveAttribute('href', '/');
+    expect(screen.getByTestId('find-order-link')).toHaveAttribute('href', '/find-order');
+    expect(screen.queryByTestId('cart-items')).not.toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(callsTo(calls, 'POST /api/cart/quote')).toHaveLength(0);
+  });
+
+  it('reads the wholesale cart from its own storage key', () => {
+    api();
+    addToCart('standard', [photo(1)]);
+    renderCart('wholesale');
+    expect(screen.getByTestId('cart-empty')).toBeInTheDocument();
+  });
+});
+
+describe('standard cart', () => {
+  it('shows the event, its packages, the photos and exactly the quoted totals', async () => {
+    addToCart('standard', [photo(1), photo(2)]);
+    const { calls } = api();
+    renderCart();
+
+    expect(await screen.findByTestId('cart-event-title')).toHaveTextContent('Bangkok Night Run');
+    const packages = screen.getByTestId('cart-packages');
+    expect(within(packages).getByText('แพ็ก 5 รูป')).toBeInTheDocument();
+    expect(within(packages).getByText('450.00 บาท')).toBeInTheDocument();
+    expect(screen.getAllByTestId('cart-item')).toHaveLength(2);
+    expect(screen.getByTestId('cart-items')).toHaveStyle({ maxHeight: '500px' });
+    expect(screen.getByTestId('add-more')).toHaveAttribute('href', '/bkk-run');
+
+    expect(await screen.findByTestId('cart-full-amt')).toHaveTextContent('1,240.00');
+    expect(screen.getByTestId('cart-count-total')).toHaveTextContent('2');
+    expect(screen.getByTestId('cart-discount')).toHaveTextContent('117.50');
+    expect(screen.getByTestId('cart-amt')).toHaveTextContent('1,122.50');
+    expect(screen.getByTestId('cart-fee')).toHaveTextContent('56.13');
+    expect(screen.getByTestId('cart-final-payment')).toHaveTextContent('1,178.63');
+
+    expect(callsTo(calls, 'POST /api/cart/quote')[0]?.body).toEqual({
+      event_key: 'bkk-run',
+      image_ids: [1, 2],
+      is_mhao: 'N',
+      wholesale: false,
+    });
+    // Paid form with PromptPay and card only.
+    expect(screen.getByTestId('payment-PP')).toBeInTheDocument();
+    expect(screen.getByTestId('payment-CC')).toBeInTheDocument();
+    expect(screen.queryByTestId('payment-AM')).not.toBeInTheDocument();
+    expect(screen.getByTestId('mobile-input')).toHaveAttribute('inputmode', 'numeric');
+  });
+
+  it('shows package names in English when English is chosen', async () => {
+    window.localStorage.setItem('currentLanguage', 'en');
+    addToCart('standard', [photo(1)]);
+    api();
+    renderCart();
+    expect(await screen.findByText('Pack of 5')).toBeInTheDocument();
+    expect(screen.getByText('Remove all')).toBeInTheDocument();
+  });
+
+  it('removes a photo from storage and asks for a new price', async () => {
+    addToCart('standard', [photo(1), photo(2)]);
+    const { calls } = api({
+      'POST /api/cart/quote': (body: unknown) => {
+        const ids = (body as { image_ids: number[] }).image_ids;
+        return makeQuote({ total: ids.length, cart_full_amt: ids.length * 120 });
+      },
+    });
+    renderCart();
+    expect(await screen.findByTestId('cart-full-amt')).toHaveTextContent('240.00');
+
+    const user = userEvent.setup();
+    await user.click(screen.getAllByTestId('cart-remove')[0]!);
+
+    expect(readCart('standard').map((i) => i.id)).toEqual([2]);
+    expect(screen.getAllByTestId('cart-item')).toHaveLength(1);
+    await waitFor(() => expect(screen.getByTestId('cart-full-amt')).toHaveTextContent('120.00'));
+    expect(screen.getByTestId('cart-count-total')).toHaveTextContent('1');
+    const quotes = callsTo(calls, 'POST /api/cart/quote');
+    expect(quotes.at(-1)?.body).toMatchObject({ image_ids: [2] });
+    await waitFor(() =>
+      expect(callsTo(calls, 'POST /v1/logs/')[0]?.body).toEqual({
+        service: 'cart',
+        cart_count: 1,
+        image_id: 1,
+        list: '2',
+        event_key: 'bkk-run',
+      }),
+    );
+  });
+
+  it('removes everything after confirmation only', async () => {
+    addToCart('standard', [photo(1), photo(2)]);
+    setMassBuy('YES');
+    api();
+    renderCart();
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId('remove-all'));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'ยกเลิก' }));
+    expect(readCart('standard')).toHaveLength(2);
+
+    await user.click(screen.getByTestId('remove-all'));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'ลบทั้งหมด' }));
+    expect(readCart('standard')).toHaveLength(0);
+    expect(readMassBuy()).toBe('NO');
+    expect(await screen.findByTestId('cart-empty')).toBeInTheDocument();
+  });
+
+  it('locks ordering when photos come from more than one event', async () => {
+    addToCart('standard', [photo(1), photo(2, 'other-run')]);
+    const { calls } = api();
+    renderCart();
+    expect(screen.getByTestId('mixed-events-warning')).toHaveTextContent('กรุณาเลือกรูปจากอีเวนต์เดียวเท่านั้น');
+    expect(screen.getAllByTestId('cart-item')).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(screen.queryByTestId('submit-order')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('cart-full-amt')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('mobile-input')).not.toBeInTheDocument();
+    expect(callsTo(calls, 'POST /api/cart/quote')).toHaveLength(0);
+    expect(screen.getByTestId('add-more')).toHaveAttribute('href', '/');
+  });
+
+  it('toggles the all-photos deal where the event offers it and re-quotes', async () => {
+    addToCart('standard', [photo(1), photo(2)]);
+    const { calls } = api({}, makeEvent({ is_mhao: 'Y' }));
+    renderCart();
+    const user = userEvent.setup();
+    expect(await screen.findByText('ซื้อเหมาทุกรูปในราคา 999.00 บาท')).toBeInTheDocument();
+
+    await user.click(screen.getByTestId('mhao-select'));
+    expect(readMassBuy()).toBe('YES');
+    expect(await screen.findByTestId('mhao-cancel')).toBeInTheDocument();
+    await waitFor(() => expect(callsTo(calls, 'POST /api/cart/quote').at(-1)?.body).toMatchObject({ is_mhao: 'Y' }));
+
+    await user.click(screen.getByTestId('mhao-cancel'));
+    expect(readMassBuy()).toBe('NO');
+    expect(await screen.findByTestId('mhao-select')).toBeInTheDocument();
+  });
+
+  it('hides the deal toggle and never asks for the deal where the event has none', async () => {
+    addToCart('standard', [photo(1)]);
+    setMassBuy('YES');
+    const { calls } = api();
+    renderCart();
+    await screen.findByTestId('cart-full-amt');
+    expect(screen.queryByTestId('mhao-select')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('mhao-cancel')).not.toBeInTheDocument();
+    expect(callsTo(calls, 'POST /api/cart/quote')[0]?.body).toMatchObject({ is_mhao: 'N' });
+  });
+});
+
+describe('order form checks', () => {
+  it('refuses a 4-digit mobile on the standard form and sends nothing', async () => {
+    addToCart('standard', [photo(1)]);
+    const { calls } = api();
+    renderCart();
+    await screen.findByTestId('cart-full-amt');
+    const user = await fillPaidForm('1234');
+    await user.click(screen.getByTestId('submit-order'));
+    expect(screen.getByTestId('mobile-error')).toHaveTextContent('เบอร์มือถือต้องมี 5 ถึง 15 หลัก');
+    expect(callsTo(calls, 'POST /v1/order/create')).toHaveLength(0);
+  });
+
+  it('refuses letters in the standard mobile and translates the message', async () => {
+    addToCart('standard', [photo(1)]);
+    api();
+    renderCart();
+    await screen.findByTestId('cart-full-amt');
+    const user = await fillPaidForm('08123abc');
+    await user.click(screen.getByTestId('submit-order'));
+    expect(screen.getByTestId('mobile-error')).toHaveTextContent('กรุณากรอกเฉพาะตัวเลข');
+    act(() => writeRaw('currentLanguage', 'en'));
+    expect(screen.getByTestId('mobile-error')).toHaveTextContent('Please enter digits only.');
+  });
+
+  it('requires a mobile and a payment method', async () => {
+    addToCart('standard', [photo(1)]);
+    const { calls } = api();
+    renderCart();
+    await screen.findByTestId('cart-full-amt');
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('submit-order'));
+    expect(screen.getByTestId('mobile-error')).toHaveTextContent('กรุณากรอกเบอร์มือถือ');
+    expect(screen.getByTestId('payment-error')).toHaveTextContent('กรุณาเลือกช่องทางการชำระเงิน');
+    expect(callsTo(calls, 'POST /v1/order/create')).toHaveLength(0);
+
+    // The messages follow the fields once they are corrected.
+    await user.type(screen.getByTestId('mobile-input'), '0812345678');
+    await user.click(screen.getByTestId('payment-CC'));
+    expect(screen.queryByTestId('mobile-error')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('payment-error')).not.toBeInTheDocument();
+  });
+
+  it('refuses a malformed e-mail', async () => {
+    addToCart('standard', [photo(1)]);
+    const { calls } = api();
+    renderCart();
+    await screen.findByTestId('cart-full-amt');
+    const user = await fillPaidForm('0812345678', 'PP', 'runner@example');
+    await user.click(screen.getByTestId('submit-order'));
+    expect(screen.getByTestId('email-error')).toHaveTextContent('รูปแบบอีเมลไม่ถูกต้อง');
+    expect(callsTo(calls, 'POST /v1/order/create')).toHaveLength(0);
+  });
+
+  it('alerts and creates nothing when the payment gateway setting is empty', async () => {
+    addToCart('standard', [photo(1)]);
+    const { calls } = api({ 'POST /v1/utils/conf': { status: 'success', body: { value: '' } } });
+    renderCart();
+    await screen.findByTestId('cart-full-amt');
+    const user = await fillPaidForm('0812345678');
+    await user.click(screen.getByTestId('submit-order'));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('เกิดข้อผิดพลาด กรุณาแจ้งผู้ดูแลระบบ');
+    expect(callsTo(calls, 'POST /v1/utils/conf')[0]?.body).toEqual({ conf_name: 'PAYMENT_GATEWAY' });
+    expect(callsTo(calls, 'POST /v1/order/create')).toHaveLength(0);
+    expect(callsTo(calls, 'POST /v3/order/create')).toHaveLength(0);
+    expect(readCart('standard')).toHaveLength(1);
+  });
+});
+
+describe('order creation', () => {
+  it('posts the cart to /v1/order/create, clears the cart and opens the order', async () => {
+    addToCart('standard', [photo(1), photo(2)]);
+    setMassBuy('YES');
+    const { calls } = api();
+    const { router } = renderCart();
+    await screen.findByTestId('cart-full-amt');
+    const user = await fillPaidForm('0812345678', 'CC', ' runner@example.com ');
+    await user.click(screen.getByTestId('submit-order'));
+
+    expect(await screen.findByTestId('order-page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/download/order-uuid-1');
+    const created = callsTo(calls, 'POST /v1/order/create');
+    expect(created).toHaveLength(1);
+    expect(created[0]?.body).toEqual({
+      mobile: '0812345678',
+      email: 'runner@example.com',
+      event_key: 'bkk-run',
+      amount: 1122.5,
+      paid_amount: 1178.63,
+      imageList: [photo(1), photo(2)],
+      image_length: 2,
+      is_mhao: 'N',
+      payment_gateway: 'GBP',
+      payment_channel: 'CC',
+      wholesale: false,
+    });
+    expect(readCart('standard')).toHaveLength(0);
+    expect(readMassBuy()).toBe('NO');
+    expect(screen.getByText('สร้างคำสั่งซื้อสำเร็จ เลขที่ order-uuid-1')).toBeInTheDocument();
+  });
+
+  it('uses /v3/order/create when the gateway is OPN, with a null e-mail when none is given', async () => {
+    addToCart('standard', [photo(1)]);
+    const { calls } = api({
+      'POST /v1/utils/conf': { status: 'success', body: { value: 'OPN' } },
+      'POST /v3/order/create': { status: 'success', uuid: 'opn-uuid' },
+    });
+    const { router } = renderCart();
+    await screen.findByTestId('cart-full-amt');
+    const user = await fillPaidForm('0812345678', 'PP');
+    await user.click(screen.getByTestId('submit-order'));
+
+    await screen.findByTestId('order-page');
+    expect(router.state.location.pathname).toBe('/download/opn-uuid');
+    expect(callsTo(calls, 'POST /v1/order/create')).toHaveLength(0);
+    expect(callsTo(calls, 'POST /v3/order/create')[0]?.body).toMatchObject({
+      email: null,
+      payment_gateway: 'OPN',
+      payment_channel: 'PP',
+    });
+  });
+
+  it('disables the button while creating, then reports a failure, re-quotes and re-enables', async () => {
+    addToCart('standard', [photo(1)]);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const { calls, fn } = api({
+      'POST /v1/order/create': () =>
+        new Response(JSON.stringify({ status: 'error', code: 'amount_mismatch', message: 'quote again' }), {
+          status: 409,
+          headers: { 'content-type': 'application/json' },
+        }),
+    });
+    vi.stubGlobal('fetch', async (input: Request) => {
+      if (new URL(input.url).pathname === '/v1/order/create') await gate;
+      return fn(input);
+    });
+    renderCart();
+    await screen.findByTestId('cart-full-amt');
+    const quotesBefore = callsTo(calls, 'POST /api/cart/quote').length;
+    const user = await fillPaidForm('0812345678');
+    await user.click(screen.getByTestId('submit-order'));
+
+    await waitFor(() => expect(screen.getByTestId('submit-order')).toBeDisabled());
+    expect(screen.getByTestId('submit-order')).toHaveTextContent('กำลังสร้างคำสั่งซื้อ...');
+    release();
+
+    const toast = await screen.findByText(/สร้างคำสั่งซื้อไม่สำเร็จ/);
+    expect(toast).toHaveTextContent('ราคามีการเปลี่ยนแปลง กรุณาตรวจสอบยอดอีกครั้ง');
+    await waitFor(() => expect(callsTo(calls, 'POST /api/cart/quote').length).toBeGreaterThan(quotesBefore));
+    await waitFor(() => expect(screen.getByTestId('submit-order')).toBeEnabled());
+    expect(readCart('standard')).toHaveLength(1);
+    expect(screen.getByTestId('mobile-input')).toHaveValue('0812345678');
+  });
+});
+
+describe('free form', () => {
+  const freeQuote = makeQuote({
+    cart_full_amt: 0,
+    cart_discount: 0,
+    cart_amt: 0,
+    cart_payment_fee: 0,
+    cart_final_payment: 0,
+    amount: 0,
+    paid_amount: 0,
+  });
+
+  it('appears for a keep-contract event with nothing to pay and creates a FREE order', async () => {
+    addToCart('standard', [photo(1)]);
+    const { calls } = api(
+      { 'POST /api/cart/quote': freeQuote },
+      makeEvent({ is_free_download_keep_contract: 'Y' }),
+    );
+    renderCart();
+    await screen.findByTestId('free-form');
+    expect(screen.queryByTestId('paid-form')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('payment-PP')).not.toBeInTheDocument();
+    expect(screen.getByTestId('cart-final-payment')).toHaveTextContent('0.00');
+
+    const user = userEvent.setup();
+    // Non-digits are dropped as they are typed on this form.
+    await user.type(screen.getByTestId('mobile-input'), '081-234-5678');
+    expect(screen.getByTestId('mobile-input')).toHaveValue('0812345678');
+    await user.click(screen.getByTestId('submit-order'));
+    await screen.findByTestId('order-page');
+    expect(callsTo(calls, 'POST /v1/order/create')[0]?.body).toMatchObject({
+      payment_channel: 'FREE',
+      amount: 0,
+      paid_amount: 0,
+    });
+  });
+
+  it('does not appear when the event is not keep-contract', async () => {
+    addToCart('standard', [photo(1)]);
+    api({ 'POST /api/cart/quote': freeQuote }, makeEvent({ is_free_download: 'Y' }));
+    renderCart();
+    await screen.findByTestId('cart-final-payment');
+    expect(screen.queryByTestId('free-form')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('paid-form')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('submit-order')).not.toBeInTheDocument();
+  });
+
+  it('gives way to the paid form when a keep-contract cart costs something', async () => {
+    addToCart('standard', [photo(1)]);
+    api({}, makeEvent({ is_free_download_keep_contract: 'Y' }));
+    renderCart();
+    expect(await screen.findByTestId('paid-form')).toBeInTheDocument();
+    expect(screen.queryByTestId('free-form')).not.toBeInTheDocument();
+  });
+});
+
+describe('wholesale cart', () => {
+  it('quotes as wholesale, shows hybrid packages and no per-photo removal', async () => {
+    addToCart('wholesale', [photo(1), photo(2)]);
+    const { calls } = api({}, makeEvent({ is_mhao_hybrid: 'Y' }));
+    renderCart('wholesale');
+    expect(await screen.findByText('เหมาเริ่มต้น')).toBeInTheDocument();
+    expect(screen.queryByText('แพ็ก 5 รูป')).not.toBeInTheDocument();
+    expect(screen.getAllByTestId('cart-item')).toHaveLength(2);
+    expect(screen.queryByTestId('cart-remove')).not.toBeInTheDocument();
+    expect(screen.getByText('ซื้อเหมาทุกรูปในราคา 1,500.00 บาท')).toBeInTheDocument();
+    await screen.findByTestId('cart-full-amt');
+    expect(screen.getByTestId('payment-AM')).toBeInTheDocument();
+    expect(callsTo(calls, 'POST /api/cart/quote')[0]?.body).toMatchObject({ wholesale: true, is_mhao: 'N' });
+  });
+
+  it('strips non-digits and refuses a 9-digit mobile', async () => {
+    addToCart('wholesale', [photo(1)]);
+    const { calls } = api();
+    renderCart('wholesale');
+    await screen.findByTestId('cart-full-amt');
+    const user = await fillPaidForm('081-234-567', 'PP');
+    expect(screen.getByTestId('mobile-input')).toHaveValue('081234567');
+    await user.click(screen.getByTestId('submit-order'));
+    expect(screen.getByTestId('mobile-error')).toHaveTextContent('เบอร์มือถือต้องมี 10 หลัก');
+    expect(callsTo(calls, 'POST /v1/order/create')).toHaveLength(0);
+  });
+
+  it('creates an approval (AM) order flagged wholesale and clears only the wholesale cart', async () => {
+    addToCart('wholesale', [photo(1)]);
+    addToCart('standard', [photo(5)]);
+    const { calls } = api();
+    renderCart('wholesale');
+    await screen.findByTestId('cart-full-amt');
+    const user = await fillPaidForm('0812345678', 'AM');
+    await user.click(screen.getByTestId('submit-order'));
+    await screen.findByTestId('order-page');
+    expect(callsTo(calls, 'POST /v1/order/create')[0]?.body).toMatchObject({
+      payment_channel: 'AM',
+      wholesale: true,
+      image_length: 1,
+    });
+    expect(readCart('wholesale')).toHaveLength(0);
+    expect(readCart('standard')).toHaveLength(1);
+  });
+});

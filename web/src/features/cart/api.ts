@@ -1,0 +1,101 @@
+//! The cart's calls (spec §7): the cart's event, the server's price of the cart, the
+//! payment gateway setting, order creation and the cart log. Money is only ever read from
+//! the quote, never computed here.
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, unwrap } from '@/api/client';
+import type { CreateOrderRequest, QuoteResponse } from '@/api/types';
+import type { CartItem, CartKind } from '@/lib/cart';
+import type { PaymentChannel } from './validation';
+
+// Keys stay under `cart` so another feature's cache entries never meet these.
+export const cartQueryKeys = {
+  event: (eventKey: string) => ['cart', 'event', eventKey] as const,
+  quote: ['cart', 'quote'] as const,
+  gateway: ['cart', 'conf', 'PAYMENT_GATEWAY'] as const,
+};
+
+export function useCartEvent(eventKey: string | null) {
+  return useQuery({
+    queryKey: cartQueryKeys.event(eventKey ?? ''),
+    queryFn: () => unwrap(api.GET('/v1/events/{event_key}', { params: { path: { event_key: eventKey ?? '' } } })),
+    enabled: eventKey !== null,
+  });
+}
+
+export type QuoteInput = { eventKey: string; ids: number[]; isMhao: 'Y' | 'N'; kind: CartKind };
+
+export function useQuote(input: QuoteInput | null) {
+  return useQuery({
+    queryKey: [...cartQueryKeys.quote, input?.kind, input?.eventKey, input?.ids, input?.isMhao],
+    queryFn: (): Promise<QuoteResponse> => {
+      if (!input) throw new Error('quote without a cart');
+      return unwrap(
+        api.POST('/api/cart/quote', {
+          body: {
+            event_key: input.eventKey,
+            image_ids: input.ids,
+            is_mhao: input.isMhao,
+            wholesale: input.kind === 'wholesale',
+          },
+        }),
+      );
+    },
+    enabled: input !== null,
+    // A price must never be shown for a cart it was not computed for: callers show only
+    // non-placeholder data; the previous answer only keeps the order form in place.
+    staleTime: 0,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The gateway name, or '' when the setting is empty (then nothing may be ordered). */
+export async function fetchGateway(): Promise<string> {
+  const answer = await unwrap(api.POST('/v1/utils/conf', { body: { conf_name: 'PAYMENT_GATEWAY' } }));
+  return answer.status === 'success' ? answer.body.value.trim() : '';
+}
+
+export function useGateway() {
+  return useQuery({ queryKey: cartQueryKeys.gateway, queryFn: fetchGateway });
+}
+
+export type OrderInput = {
+  kind: CartKind;
+  gateway: string;
+  mobile: string;
+  email: string;
+  channel: PaymentChannel;
+  eventKey: string;
+  items: CartItem[];
+  isMhao: 'Y' | 'N';
+  quote: QuoteResponse;
+};
+
+/** The body of order creation: the amounts are the server's quote, never the browser's. */
+export function orderBody(o: OrderInput): CreateOrderRequest {
+  const email = o.email.trim();
+  return {
+    mobile: o.mobile,
+    email: email === '' ? null : email,
+    event_key: o.eventKey,
+    amount: o.quote.amount,
+    paid_amount: o.quote.paid_amount,
+    imageList: o.items,
+    image_length: o.items.length,
+    is_mhao: o.isMhao,
+    payment_gateway: o.gateway,
+    payment_channel: o.channel,
+    wholesale: o.kind === 'wholesale',
+  };
+}
+
+/** Creates the order through the gateway's endpoint; answers its uuid. */
+export async function createOrder(o: OrderInput): Promise<string> {
+  const body = orderBody(o);
+  const answer = await unwrap(
+    o.gateway === 'OPN' ? api.POST('/v3/order/create', { body }) : api.POST('/v1/order/create', { body }),
+  );
+  if (answer.status !== 'success' || answer.uuid === '') throw new Error('order not created');
+  return answer.uuid;
+}
+

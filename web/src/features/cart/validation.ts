@@ -1,0 +1,73 @@
+//! The order forms' rules (spec §5): mobile digits within the form's length, an optional
+//! e-mail in plain form, and a payment method on the paid form. Errors are message keys so
+//! they follow the language when the visitor switches it.
+
+import type { MessageKey } from '@/i18n';
+import { EXACT_MOBILE_LENGTH, MOBILE_LENGTH } from '@/lib/constants';
+import type { CartKind } from '@/lib/cart';
+
+
+export type PaidChannel = 'PP' | 'CC' | 'AM';
+export type PaymentChannel = PaidChannel | 'FREE';
+export type FormMode = 'paid' | 'free';
+
+export type MobileRule = { min: number; max: number; stripOnInput: boolean };
+
+export type ContactValues = { mobile: string; email: string; channel: PaidChannel | '' };
+
+export type ErrorMessage = { key: MessageKey; vars?: Record<string, number> };
+export type FormErrors = Partial<Record<'mobile' | 'email' | 'payment', ErrorMessage>>;
+
+/** The standard paid form takes 5–15 digits as typed; the others exactly 10, with anything
+ * but digits dropped while typing. */
+export function mobileRule(kind: CartKind, mode: FormMode): MobileRule {
+  if (kind === 'standard' && mode === 'paid') return { ...MOBILE_LENGTH, stripOnInput: false };
+  return { min: EXACT_MOBILE_LENGTH, max: EXACT_MOBILE_LENGTH, stripOnInput: true };
+}
+
+/** The channels the paid form offers: approval by the admin only in the wholesale cart. */
+export function paidChannels(kind: CartKind): PaidChannel[] {
+  return kind === 'wholesale' ? ['PP', 'CC', 'AM'] : ['PP', 'CC'];
+}
+
+export function mobileError(mobile: string, rule: MobileRule): ErrorMessage | undefined {
+  if (mobile === '') return { key: 'cart.error.mobileRequired' };
+  if (!/^[0-9]+$/.test(mobile)) return { key: 'cart.error.mobileDigits' };
+  if (mobile.length < rule.min || mobile.length > rule.max) {
+    return rule.min === rule.max
+      ? { key: 'cart.error.mobileExact', vars: { length: rule.min } }
+      : { key: 'cart.error.mobileRange', vars: { min: rule.min, max: rule.max } };
+  }
+  return undefined;
+}
+
+/** Mirrors the server's plain `local@domain.tld` check, so a refused address is caught here. */
+export function isEmail(raw: string): boolean {
+  const at = raw.lastIndexOf('@');
+  if (at <= 0 || /\s/.test(raw)) return false;
+  const local = raw.slice(0, at);
+  const domain = raw.slice(at + 1);
+  if (local.length > 64 || local.startsWith('.') || local.endsWith('.') || local.includes('..')) return false;
+  if (/["(),:;<>[\]\\@]/.test(local)) return false;
+  const labels = domain.split('.');
+  const tld = labels[labels.length - 1] ?? '';
+  return (
+    labels.length >= 2 &&
+    labels.every(
+      // Letters and digits of any script pass, as on the server; ASCII only as [A-Za-z0-9-].
+      (l) => l !== '' && l.length <= 63 && !l.startsWith('-') && !l.endsWith('-') && /^(?:[A-Za-z0-9-]|\P{ASCII})+$/u.test(l),
+    ) &&
+    tld.length >= 2 &&
+    !/^[0-9]+$/.test(tld)
+  );
+}
+
+export function validateContact(values: ContactValues, rule: MobileRule, mode: FormMode): FormErrors {
+  const errors: FormErrors = {};
+  const mobile = mobileError(values.mobile, rule);
+  if (mobile) errors.mobile = mobile;
+  const email = values.email.trim();
+  if (email !== '' && !isEmail(email)) errors.email = { key: 'cart.error.email' };
+  if (mode === 'paid' && values.channel === '') errors.payment = { key: 'cart.error.payment' };
+  return errors;
+}

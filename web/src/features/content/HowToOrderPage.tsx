@@ -1,0 +1,50 @@
+//! How to order (/how-to-order): the five-step timeline from choosing an event to
+//! downloading the originals (spec §2).
+
+import './content.css';
+import { Link } from 'react-router';
+import { useT, type MessageKey } from '@/i18n';
+
+const STEPS = [
+  { title: 'content.howToOrder.step1.title', text: 'content.howToOrder.step1.text' },
+  { title: 'content.howToOrder.step2.title', text: 'content.howToOrder.step2.text' },
+  { title: 'content.howToOrder.step3.title', text: 'content.howToOrder.step3.text' },
+  { title: 'content.howToOrder.step4.title', text: 'content.howToOrder.step4.text' },
+  { title: 'content.howToOrder.step5.title', text: 'content.howToOrder.step5.text' },
+] as const satisfies readonly { title: MessageKey; text: MessageKey }[];
+
+export function HowToOrderPage() {
+  const t = useT();
+  return (
+    <article className="page narrow content">
+      <h1>{t('content.howToOrder.title')}</h1>
+      <p className="lead">{t('content.howToOrder.intro')}</p>
+      <ol className="timeline" data-testid="how-to-order-steps">
+        {STEPS.map((s, i) => (
+          <li key={s.title} className="timeline-step">
+            <span className="timeline-dot" aria-hidden="true">
+              {i + 1}
+            </span>
+            <div className="card timeline-card">
+              <p className="timeline-label muted">{t('content.howToOrder.step', { n: i + 1 })}</p>
+              <h2>{t(s.title)}</h2>
+              <p>{t(s.text)}</p>
+            </div>
+          </li>
+        ))}
+      </ol>
+      <p className="alert alert-info">{t('content.howToOrder.retention')}</p>
+      <div className="row content-actions">
+        <Link to="/" className="btn btn-primary">
+          {t('content.howToOrder.goEvents')}
+        </Link>
+        <Link to="/how-to-use" className="btn btn-secondary">
+          {t('content.howToOrder.goHowToUse')}
+        </Link>
+        <Link to="/find-order" className="btn btn-secondary">
+          {t('content.howToOrder.goFindOrder')}
+        </Link>
+      </div>
+    </article>
+  );
+}

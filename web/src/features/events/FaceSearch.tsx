@@ -1,0 +1,167 @@
+//! The face search block both event pages share: upload with the spec's checks (§5), the
+//! search states (§4), the results or the highlight masonry, and the actions on the photos
+//! found (buy all, download all, go to the cart). `kind` picks the cart: the standard one on
+//! the event page, the wholesale one on the wholesale page.
+
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { EventBody } from '@/api/types';
+import { isYes } from '@/api/types';
+import { useDialog } from '@/components/Dialog';
+import { useErrorText, useT } from '@/i18n';
+import { clearCart, readCart, replaceCart, setMassBuy, toCartItem, useCart, type CartKind } from '@/lib/cart';
+import { BULK_DOWNLOAD_PAUSE_MS, CONTACT, MAX_SELFIE_BYTES, SELFIE_TYPES } from '@/lib/constants';
+import { formatBaht } from '@/lib/money';
+import { logCart } from '@/lib/cartLog';
+import { HighlightGallery } from './HighlightGallery';
+import { photoDownloadUrl, SearchResults, type CardAction } from './SearchResults';
+import { SelfieUpload } from './SelfieUpload';
+import type { Uploader } from './upload';
+import { useFaceSearch } from './useFaceSearch';
+
+type Props = {
+  event: EventBody;
+  kind: CartKind;
+  /** Stands in for the real PUT in tests. */
+  uploader?: Uploader;
+};
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function FaceSearch({ event, kind, uploader }: Props) {
+  const t = useT();
+  const errorText = useErrorText();
+  const dialog = useDialog();
+  const navigate = useNavigate();
+  const wholesale = kind === 'wholesale';
+  const { state, start, busy, images } = useFaceSearch(event, wholesale, uploader);
+  const cart = useCart(kind);
+  const [downloading, setDownloading] = useState(false);
+  const key = event.event_key;
+  const free = isYes(event.is_free_download);
+  const massBuyEvent = isYes(wholesale ? event.is_mhao_hybrid : event.is_mhao);
+  const showBuyAll = wholesale || (isYes(event.is_mhao) && !free);
+  const cardAction: CardAction = free ? 'download' : wholesale ? 'none' : 'cart';
+
+  const onFile = async (file: File) => {
+    if (!(SELFIE_TYPES as readonly string[]).includes(file.type)) {
+      await dialog.alert({ title: t('event.upload.wrongType.title'), text: t('event.upload.wrongType'), tone: 'error' });
+      return;
+    }
+    if (file.size > MAX_SELFIE_BYTES) {
+      await dialog.alert({ title: t('event.upload.tooLarge.title'), text: t('event.upload.tooLarge'), tone: 'error' });
+      return;
+    }
+    if (massBuyEvent && readCart(kind).length > 0) {
+      const ok = await dialog.confirm({
+        title: t('event.upload.clearCart.title'),
+        text: t('event.upload.clearCart'),
+        okLabel: t('event.upload.clearCart.ok'),
+        tone: 'warning',
+      });
+      if (!ok) return;
+      clearCart(kind);
+    }
+    start(file);
+  };
+
+  const buyAll = async () => {
+    if (images.length === 0) {
+      await dialog.alert({ title: t('event.buyAll.none.title'), text: t('event.buyAll.none'), tone: 'warning' });
+      return;
+    }
+    replaceCart(
+      kind,
+      images.map((p) => toCartItem(p, key)),
+    );
+    setMassBuy('YES', (wholesale ? event.hybrid_mhao_price : event.mhao_price) ?? null);
+    logCart(kind, readCart(kind), null, key);
+    void navigate(wholesale ? '/cart-wholesale' : '/cart');
+  };
+
+  const downloadAll = async () => {
+    const ok = await dialog.confirm({
+      title: t('event.bulk.title', { count: images.length }),
+      text: t('event.bulk.text'),
+      okLabel: t('event.bulk.ok'),
+    });
+    if (!ok) return;
+    setDownloading(true);
+    try {
+      for (const [i, photo] of images.entries()) {
+        if (i > 0) await pause(BULK_DOWNLOAD_PAUSE_MS);
+        window.open(photoDownloadUrl(key, photo.id), '_blank');
+      }
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <div className="stack face-search">
+      <SelfieUpload state={state} busy={busy} onFile={(f) => void onFile(f)} />
+
+      {state.phase === 'error' && (
+        <div className="alert alert-danger" role="alert" data-testid="search-error">
+          <strong>{t('event.search.error')}</strong>
+          <div>{errorText(state.error)}</div>
+        </div>
+      )}
+
+      {state.phase === 'notFound' && (
+        <div className="alert alert-info" data-testid="search-not-found">
+          <strong>{state.noFace ? t('event.search.noFace') : t('event.search.notFound')}</strong>
+          <div>{t('event.search.notFoundHelp', { line: CONTACT.line })}</div>
+        </div>
+      )}
+
+      <div className="row search-actions">
+        {state.phase === 'found' && (
+          <strong data-testid="search-count">{t('event.search.found', { count: images.length })}</strong>
+        )}
+        {showBuyAll && (
+          <button
+            type="button"
+            className="btn btn-accent"
+            data-testid="buy-all"
+            disabled={busy}
+            onClick={() => void buyAll()}
+          >
+            <span>{event.caption_button_buy_all.trim() || t('event.buyAll.default')}</span>
+            {!wholesale && images.length > 0 && (
+              <span className="buy-all-avg" data-testid="avg-price">
+                ({t('event.buyAll.avg', { price: formatBaht(state.phase === 'found' ? state.avgPrice : 0) })})
+              </span>
+            )}
+          </button>
+        )}
+        {free && images.length > 0 && (
+          <button
+            type="button"
+            className="btn btn-primary"
+            data-testid="bulk-download"
+            disabled={downloading}
+            onClick={() => void downloadAll()}
+          >
+            {t('event.bulk.button')}
+          </button>
+        )}
+        {cart.length > 0 && (
+          <Link to={wholesale ? '/cart-wholesale' : '/cart'} className="btn btn-secondary" data-testid="cart-link">
+            {t('event.cart.link', { count: cart.length })}
+          </Link>
+        )}
+        {wholesale && images.length === 0 && (
+          <Link to={`/${key}`} className="btn btn-secondary" data-testid="back-to-pricing">
+            {t('event.wholesale.pricing')}
+          </Link>
+        )}
+      </div>
+
+      {state.phase === 'found' && (
+        <SearchResults eventKey={key} photos={images} kind={kind} action={cardAction} />
+      )}
+      {(state.phase === 'idle' || state.phase === 'error') && <HighlightGallery eventKey={key} />}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+//! The event's sample photos in a masonry, shown while no face search has been done.
+
+import { useState } from 'react';
+import { Masonry } from '@/components/Masonry';
+import { Spinner } from '@/components/Spinner';
+import { useT } from '@/i18n';
+import { PhotoLightbox } from './PhotoLightbox';
+import { useHighlight } from './useEvent';
+
+export function HighlightGallery({ eventKey }: { eventKey: string }) {
+  const t = useT();
+  const { data, isPending, isError } = useHighlight(eventKey, true);
+  const [open, setOpen] = useState<number | null>(null);
+  if (isError) return null;
+  return (
+    <section className="stack" data-testid="highlight-gallery" aria-labelledby="highlight-title">
+      <h2 id="highlight-title">{t('event.highlight')}</h2>
+      {isPending ? (
+        <Spinner label={t('loading')} />
+      ) : data.length === 0 ? (
+        <p className="muted">{t('event.highlightEmpty')}</p>
+      ) : (
+        <Masonry>
+          {data.map((photo, i) => (
+            <button
+              key={photo.id}
+              type="button"
+              className="highlight-photo"
+              data-testid="highlight-photo"
+              aria-label={t('event.openPhoto', { id: photo.id })}
+              onClick={() => setOpen(i)}
+            >
+              <img src={photo.thumbnail_url} alt={t('event.photoAlt', { id: photo.id })} loading="lazy" />
+            </button>
+          ))}
+        </Masonry>
+      )}
+      {data && <PhotoLightbox photos={data} index={open} onClose={() => setOpen(null)} />}
+    </section>
+  );
+}

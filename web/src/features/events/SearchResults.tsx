@@ -1,0 +1,100 @@
+//! The photos a face search found: a card per photo opening the lightbox, with add/remove
+//! (paid events, standard cart) or a direct download link (free-download events).
+
+import { useState } from 'react';
+import type { PhotoBody } from '@/api/types';
+import { useToast } from '@/components/Toast';
+import { useT } from '@/i18n';
+import { addToCart, readCart, removeFromCart, setMassBuy, toCartItem, useCart, type CartKind } from '@/lib/cart';
+import { logCart } from '@/lib/cartLog';
+import { PhotoLightbox } from './PhotoLightbox';
+
+/** The server answers the original as an attachment; the query opens it outside in-app browsers. */
+export const photoDownloadUrl = (eventKey: string, photoId: number) =>
+  `/api/events/${encodeURIComponent(eventKey)}/photos/${String(photoId)}/download?openExternalBrowser=1`;
+
+export type CardAction = 'cart' | 'download' | 'none';
+
+type Props = { eventKey: string; photos: PhotoBody[]; kind: CartKind; action: CardAction };
+
+export function SearchResults({ eventKey, photos, kind, action }: Props) {
+  const t = useT();
+  const toast = useToast();
+  const cart = useCart(kind);
+  const inCart = new Set(cart.map((i) => i.id));
+  const [open, setOpen] = useState<number | null>(null);
+
+  const add = (photo: PhotoBody) => {
+    addToCart(kind, [toCartItem(photo, eventKey)]);
+    // Choosing photos one by one leaves the all-photos deal (spec §4).
+    setMassBuy('NO');
+    logCart(kind, readCart(kind), photo.id, eventKey);
+    toast.success(t('event.cart.added'));
+  };
+  const remove = (photo: PhotoBody) => {
+    removeFromCart(kind, photo.id);
+    setMassBuy('NO');
+    logCart(kind, readCart(kind), photo.id, eventKey);
+    toast.success(t('event.cart.removed'));
+  };
+
+  return (
+    <section className="stack" aria-label={t('event.results')}>
+      <div className="photo-grid" data-testid="search-results">
+        {photos.map((photo, i) => {
+          const has = inCart.has(photo.id);
+          return (
+            <div
+              key={photo.id}
+              className={`photo-card${has ? ' in-cart' : ''}`}
+              data-testid="photo-card"
+              data-photo-id={photo.id}
+            >
+              <button
+                type="button"
+                className="photo-open"
+                aria-label={t('event.openPhoto', { id: photo.id })}
+                onClick={() => setOpen(i)}
+              >
+                <img src={photo.thumbnail_url} alt={t('event.photoAlt', { id: photo.id })} loading="lazy" />
+              </button>
+              {action !== 'none' && (
+                <div className="photo-actions">
+                  {action === 'download' ? (
+                    <a
+                      className="btn btn-primary btn-small"
+                      data-testid="download-photo"
+                      href={photoDownloadUrl(eventKey, photo.id)}
+                      download
+                    >
+                      {t('event.download')}
+                    </a>
+                  ) : has ? (
+                    <button
+                      type="button"
+                      className="btn btn-danger btn-small"
+                      data-testid="remove-from-cart"
+                      onClick={() => remove(photo)}
+                    >
+                      {t('event.cart.remove')}
+                    </button>
+                  ) : (
+                    <button
+                      type="button"
+                      className="btn btn-primary btn-small"
+                      data-testid="add-to-cart"
+                      onClick={() => add(photo)}
+                    >
+                      {t('event.cart.add')}
+                    </button>
+                  )}
+                </div>
+              )}
+            </div>
+          );
+        })}
+      </div>
+      <PhotoLightbox photos={photos} index={open} onClose={() => setOpen(null)} />
+    </section>
+  );
+}

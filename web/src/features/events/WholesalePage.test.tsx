@@ -1,0 +1,118 @@
+//! Wholesale page: the not-supported notice, the hybrid packages, the search on the
+//! wholesale cart without per-photo buttons, and buy-all into the wholesale cart.
+
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { EventBody, PhotoBody } from '@/api/types';
+import { fakeFetch, renderWithProviders } from '@/test/render';
+import { FakeXhr, jpeg, makeEvent, makePhoto } from './testData';
+import { WholesalePage } from './WholesalePage';
+
+const KEY = 'bkk-10k';
+
+function setup(event: EventBody, images: PhotoBody[] = []) {
+  const net = fakeFetch({
+    [`GET /v1/events/${KEY}`]: { status: 'success', ...event },
+    'POST /v1/facesearch/highlight': { status: 'success', body: [] },
+    'POST /v1/logs/': { status: 'success' },
+    'POST /v2/facesearch/sign': {
+      status: 'success',
+      url: '/v2/facesearch/upload/s1?expires=1&signature=x',
+      file_name: 'me.jpg',
+      search_id: 's1',
+      file_location: 'selfies/s1.jpg',
+    },
+    'POST /v2/facesearch': { status: 'success', image_length: images.length, images, avg_price: 75, reason: null },
+  });
+  renderWithProviders(<WholesalePage />, {
+    path: '/:eventKey/wholesale',
+    route: `/${KEY}/wholesale`,
+    routes: [
+      { path: '/:eventKey', element: <p>event page</p> },
+      { path: '/404', element: <p>not found page</p> },
+      { path: '/cart-wholesale', element: <p>wholesale cart page</p> },
+    ],
+  });
+  return net;
+}
+
+const storedIds = (key: string) =>
+  (JSON.parse(localStorage.getItem(key) ?? '[]') as { id: number }[]).map((i) => i.id);
+
+async function choose(file: File) {
+  fireEvent.change(await screen.findByTestId('selfie-input'), { target: { files: [file] } });
+}
+
+beforeEach(() => {
+  FakeXhr.reset();
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+const hybrid = (extra: Partial<EventBody> = {}) =>
+  makeEvent({ is_hybrid: 'Y', is_mhao_hybrid: 'Y', hybrid_mhao_price: 1500, ...extra });
+
+it('says the event does not support the deal when is_hybrid is N, with a way back', async () => {
+  setup(makeEvent({ is_hybrid: 'N' }));
+  expect(await screen.findByTestId('wholesale-not-supported')).toHaveTextContent(
+    'อีเวนต์นี้ไม่รองรับการซื้อแบบเหมาทุกรูป',
+  );
+  expect(screen.getByTestId('back-to-event')).toHaveAttribute('href', `/${KEY}`);
+  expect(screen.queryByTestId('selfie-input')).not.toBeInTheDocument();
+});
+
+it('shows the hybrid packages and a way back to package pricing before any result', async () => {
+  setup(hybrid());
+  await screen.findByTestId('event-title');
+  expect(screen.getAllByTestId('package-chip').map((c) => c.textContent)).toEqual(['เหมา 20 รูป 1,500.00 บาท']);
+  expect(screen.getByTestId('back-to-pricing')).toHaveAttribute('href', `/${KEY}`);
+  expect(screen.getByTestId('buy-all')).toBeInTheDocument();
+});
+
+it('searches on the wholesale side without per-photo buttons, then buys all into the wholesale cart', async () => {
+  localStorage.setItem('cart', JSON.stringify([{ ...makePhoto(9), event_key: KEY, atc: 'Y' }]));
+  setup(hybrid(), [makePhoto(1), makePhoto(2)]);
+  await choose(jpeg());
+  const results = await screen.findByTestId('search-results');
+  expect(within(results).getAllByTestId('photo-card')).toHaveLength(2);
+  expect(within(results).queryByTestId('add-to-cart')).not.toBeInTheDocument();
+  expect(screen.queryByTestId('back-to-pricing')).not.toBeInTheDocument();
+  const latest = JSON.parse(localStorage.getItem('latest_search') ?? 'null') as { wholesale: boolean };
+  expect(latest.wholesale).toBe(true);
+
+  await userEvent.click(screen.getByTestId('buy-all'));
+  expect(await screen.findByText('wholesale cart page')).toBeInTheDocument();
+  expect(storedIds('cart_wholesale')).toEqual([1, 2]);
+  // The standard cart is another cart: untouched.
+  expect(storedIds('cart')).toEqual([9]);
+  expect(localStorage.getItem('_event_can_mhao')).toBe('"YES"');
+  expect(localStorage.getItem('_mhao_price')).toBe('1500');
+});
+
+it('asks before a new search empties a filled wholesale cart', async () => {
+  localStorage.setItem('cart_wholesale', JSON.stringify([{ ...makePhoto(9), event_key: KEY, atc: 'Y' }]));
+  setup(hybrid(), [makePhoto(1)]);
+  await choose(jpeg());
+  const dialog = await screen.findByRole('dialog');
+  await userEvent.click(within(dialog).getByRole('button', { name: 'ลบและค้นหา' }));
+  await screen.findByTestId('search-results');
+  expect(localStorage.getItem('cart_wholesale')).toBeNull();
+});
+
+it('refuses buy-all before any search', async () => {
+  setup(hybrid());
+  await userEvent.click(await screen.findByTestId('buy-all'));
+  expect(await screen.findByRole('dialog')).toHaveTextContent('กรุณาอัปโหลดรูปใบหน้า');
+  expect(localStorage.getItem('cart_wholesale')).toBeNull();
+});
+
+it('sends an unknown event to /404', async () => {
+  fakeFetch({});
+  renderWithProviders(<WholesalePage />, {
+    path: '/:eventKey/wholesale',
+    route: '/nope/wholesale',
+    routes: [{ path: '/404', element: <p>not found page</p> }],
+  });
+  expect(await screen.findByText('not found page')).toBeInTheDocument();
+});

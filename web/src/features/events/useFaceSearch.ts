@@ -1,0 +1,82 @@
+//! The face search of spec §4: idle → uploading (percent) → searching → found / not found /
+//! error. Three calls: sign an upload, PUT the selfie, search. Found results are kept as the
+//! latest search so they are back when the visitor returns from the cart.
+
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, ApiFailure, unwrap } from '@/api/client';
+import type { EventBody, PhotoBody, SearchResponse } from '@/api/types';
+import { readLatestSearch, writeLatestSearch } from '@/lib/cart';
+import { putWithProgress, type Uploader } from './upload';
+
+export type FaceSearchState =
+  | { phase: 'idle' }
+  | { phase: 'uploading'; percent: number }
+  | { phase: 'searching' }
+  | { phase: 'found'; images: PhotoBody[]; avgPrice: number }
+  | { phase: 'notFound'; noFace: boolean }
+  | { phase: 'error'; error: unknown };
+
+function restore(eventKey: string, wholesale: boolean): FaceSearchState {
+  const latest = readLatestSearch(eventKey, wholesale);
+  return latest && latest.images.length > 0
+    ? { phase: 'found', images: latest.images, avgPrice: latest.avg_price }
+    : { phase: 'idle' };
+}
+
+
+export function useFaceSearch(event: EventBody, wholesale: boolean, upload: Uploader = putWithProgress) {
+  const [state, setState] = useState<FaceSearchState>(() => restore(event.event_key, wholesale));
+
+  const mutation = useMutation({
+    mutationFn: async (file: File): Promise<SearchResponse> => {
+      const signed = await unwrap(
+        api.POST('/v2/facesearch/sign', {
+          body: { event_key: event.event_key, file_name: file.name, file_type: file.type },
+        }),
+      );
+      await upload(signed.url, file, (percent) => setState({ phase: 'uploading', percent }));
+      setState({ phase: 'searching' });
+      const found = await unwrap(
+        api.POST('/v2/facesearch', {
+          body: {
+            search_id: signed.search_id,
+            file_location: signed.file_location,
+            event_id: event.event_id,
+            event_key: event.event_key,
+            face_threshold: event.face_threshold,
+            mhao_price: event.mhao_price ?? null,
+            max_face_search: event.max_face_search,
+          },
+        }),
+      );
+      if (found.status !== 'success') throw new ApiFailure('internal', 200, found.status);
+      return found;
+    },
+    onSuccess: (found) => {
+      if (found.image_length > 0 && found.images.length > 0) {
+        writeLatestSearch({
+          event_key: event.event_key,
+          wholesale,
+          images: found.images,
+          avg_price: found.avg_price,
+        });
+        setState({ phase: 'found', images: found.images, avgPrice: found.avg_price });
+      } else {
+        setState({ phase: 'notFound', noFace: found.reason === 'no_face' });
+      }
+    },
+    onError: (error) => setState({ phase: 'error', error }),
+  });
+
+  const start = (file: File) => {
+    // Earlier results go away while a search runs (spec §4).
+    writeLatestSearch(null);
+    setState({ phase: 'uploading', percent: 0 });
+    mutation.mutate(file);
+  };
+
+  const busy = state.phase === 'uploading' || state.phase === 'searching';
+  const images = state.phase === 'found' ? state.images : [];
+  return { state, start, busy, images };
+}

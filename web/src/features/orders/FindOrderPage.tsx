@@ -1,0 +1,181 @@
+//! Find-order page (/find-order): look orders up by mobile number or by the end of the
+//! transfer slip, and open each one's gallery. `?mobile=…` prefills and searches at once
+//! (the wholesale approval text links here that way).
+
+import './orders.css';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api, unwrap } from '@/api/client';
+import { Spinner } from '@/components/Spinner';
+import { useErrorText, useT } from '@/i18n';
+import { checkFind, type FindCheck, type FindFilter, type FindRequest } from './findOrder';
+import { statusKey } from './orderData';
+
+export function FindOrderPage() {
+  const t = useT();
+  const errorText = useErrorText();
+  const [params, setParams] = useSearchParams();
+  const initialMobile = params.get('mobile') ?? '';
+  const [filter, setFilter] = useState<FindFilter>('mobile');
+  const [text, setText] = useState(initialMobile);
+  const [invalid, setInvalid] = useState<Extract<FindCheck, { ok: false }>['error'] | null>(null);
+  const inputId = useId();
+  const errorId = useId();
+
+  const find = useMutation({
+    mutationFn: (request: FindRequest) => unwrap(api.POST('/v1/order/find-order', { body: request })),
+  });
+  const { mutate } = find;
+
+  // Searches once for a number given in the address (a second effect run in development
+  // must not search twice).
+  const searched = useRef(false);
+  useEffect(() => {
+    if (searched.current || initialMobile === '') return;
+    searched.current = true;
+    const check = checkFind('mobile', initialMobile);
+    if (check.ok) mutate(check.request);
+    else setInvalid(check.error);
+  }, [initialMobile, mutate]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const check = checkFind(filter, text);
+    if (!check.ok) {
+      setInvalid(check.error);
+      return;
+    }
+    setInvalid(null);
+    mutate(check.request);
+  };
+
+  const reset = () => {
+    setFilter('mobile');
+    setText('');
+    setInvalid(null);
+    find.reset();
+    if (params.has('mobile')) setParams({}, { replace: true });
+  };
+
+  const chooseFilter = (next: FindFilter) => {
+    setFilter(next);
+    setInvalid(null);
+  };
+
+  const rows = find.data?.body;
+
+  return (
+    <section className="page narrow stack find-order-page">
+      <h1>{t('order.find.title')}</h1>
+      <p className="muted">{t('order.find.intro')}</p>
+      <form className="card" onSubmit={submit} noValidate>
+        <fieldset className="field find-filter">
+          <legend>{t('order.find.filter')}</legend>
+          <div className="radio-row">
+            <label>
+              <input
+                type="radio"
+                name="filter"
+                value="mobile"
+                checked={filter === 'mobile'}
+                onChange={() => chooseFilter('mobile')}
+                data-testid="filter-mobile"
+              />{' '}
+              {t('order.find.byMobile')}
+            </label>
+            <label>
+              <input
+                type="radio"
+                name="filter"
+                value="receipt"
+                checked={filter === 'receipt'}
+                onChange={() => chooseFilter('receipt')}
+                data-testid="filter-receipt"
+              />{' '}
+              {t('order.find.byReceipt')}
+            </label>
+          </div>
+        </fieldset>
+        <div className="field">
+          <label htmlFor={inputId}>{t(filter === 'mobile' ? 'order.find.inputMobile' : 'order.find.inputReceipt')}</label>
+          <input
+            id={inputId}
+            type={filter === 'mobile' ? 'tel' : 'text'}
+            inputMode={filter === 'mobile' ? 'numeric' : 'text'}
+            autoComplete={filter === 'mobile' ? 'tel' : 'off'}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            aria-invalid={invalid !== null}
+            aria-describedby={invalid ? errorId : undefined}
+            data-testid="find-input"
+          />
+          {invalid && (
+            <p id={errorId} className="field-error" role="alert" data-testid="find-error">
+              {t(invalid.key, invalid.vars)}
+            </p>
+          )}
+        </div>
+        <div className="row">
+          <button type="submit" className="btn btn-primary" disabled={find.isPending} data-testid="find-submit">
+            {find.isPending && <Spinner inline label={t('order.find.searching')} />}
+            {t('order.find.search')}
+          </button>
+          <button type="button" className="btn btn-secondary" onClick={reset} data-testid="find-reset">
+            {t('order.find.reset')}
+          </button>
+        </div>
+      </form>
+
+      {find.isError && (
+        <p className="alert alert-danger" role="alert" data-testid="find-api-error">
+          {errorText(find.error)}
+        </p>
+      )}
+
+      {rows !== undefined &&
+        (rows.length === 0 ? (
+          <p className="card center" data-testid="find-not-found">
+            {t('order.find.notFound')}
+          </p>
+        ) : (
+          <div className="card stack">
+            <p className="muted">{t('order.find.found', { count: rows.length })}</p>
+            <div className="table-wrap">
+              <table className="table find-results" data-testid="find-results">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('order.find.col.date')}</th>
+                    <th scope="col">{t('order.find.col.order')}</th>
+                    <th scope="col">{t('order.find.col.event')}</th>
+                    <th scope="col">{t('order.find.col.status')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((row) => {
+                    const key = statusKey(row.status);
+                    return (
+                      <tr key={row.order_id} data-testid="find-row">
+                        <td className="find-date">
+                          {/* Date and time on their own lines, still read as one text. */}
+                          <span>{row.create_date.split(' ')[0]}</span>{' '}
+                          <span>{row.create_date.split(' ').slice(1).join(' ')}</span>
+                        </td>
+                        <td className="find-open">
+                          <Link to={`/download/${row.order_id}`} data-testid="find-open">
+                            {t('order.find.open')}
+                          </Link>
+                        </td>
+                        <td className="find-title">{row.title}</td>
+                        <td data-status={row.status}>{key ? t(key) : row.status}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          </div>
+        ))}
+    </section>
+  );
+}

@@ -1,0 +1,156 @@
+//! The payment part of an unpaid or closed order: PromptPay QR, card, wholesale approval
+//! request, or the notice that the payment window closed / the order was cancelled.
+
+import { Link } from 'react-router';
+import type { InquiryResponse } from '@/api/types';
+import { QrCode } from '@/components/QrCode';
+import { Spinner } from '@/components/Spinner';
+import { useToast } from '@/components/Toast';
+import { useT, type Translate } from '@/i18n';
+import { CONTACT, ORDER_QR_PX } from '@/lib/constants';
+import { copyText } from '@/lib/inAppBrowser';
+import { CardPayment } from './CardPayment';
+import { AmountLine, RefreshButton, SandboxBanner } from './parts';
+
+type Props = { order: InquiryResponse; uuid: string; onRefresh: () => void; refreshing: boolean };
+
+export function PaymentBlock({ order, uuid, onRefresh, refreshing }: Props) {
+  switch (order.payment_status) {
+    case 'INITIAL':
+      if (order.payment_channel === 'PP') return <PromptPay order={order} onRefresh={onRefresh} refreshing={refreshing} />;
+      if (order.payment_channel === 'CC') return <CardPayment order={order} uuid={uuid} />;
+      if (order.payment_channel === 'AM')
+        return <Approval order={order} uuid={uuid} onRefresh={onRefresh} refreshing={refreshing} />;
+      return <WaitingOrder />;
+    case 'EXPIRED':
+    case 'CANCELLED':
+      return <Closed order={order} />;
+    default:
+      return null;
+  }
+}
+
+/** GBP and OPN hand out a picture of the QR; PromptPay and the sandbox hand out its text. */
+const QR_IMAGE_GATEWAYS = new Set(['GBP', 'OPN']);
+
+function PromptPay({ order, onRefresh, refreshing }: Omit<Props, 'uuid'>) {
+  const t = useT();
+  const url = order.qrcode_url;
+  return (
+    <section className="card stack center" aria-labelledby="pp-title">
+      <h2 id="pp-title">{t('order.pp.title')}</h2>
+      {order.sandbox && <SandboxBanner />}
+      <AmountLine order={order} />
+      {url === '' ? (
+        <p className="muted">{t('order.pp.noQr')}</p>
+      ) : QR_IMAGE_GATEWAYS.has(order.payment_gateway) ? (
+        <img
+          className="order-qr"
+          src={url}
+          alt={t('order.pp.qrAlt')}
+          width={ORDER_QR_PX}
+          height={ORDER_QR_PX}
+          data-testid="payment-qr-image"
+        />
+      ) : (
+        <div className="order-qr">
+          <QrCode text={url} size={ORDER_QR_PX} level="Q" label={t('order.pp.qrAlt')} testId="payment-qr" />
+        </div>
+      )}
+      {order.expire_date !== '' && <p className="danger">{t('order.expireAt', { date: order.expire_date })}</p>}
+      <p className="muted">{t('order.pp.help')}</p>
+      {order.sandbox && url !== '' && (
+        <p>
+          <a className="btn btn-accent" href={url} data-testid="sandbox-pay-link">
+            {t('order.sandbox.pay')}
+          </a>
+        </p>
+      )}
+      <p>
+        <RefreshButton onRefresh={onRefresh} refreshing={refreshing} />
+      </p>
+    </section>
+  );
+}
+
+/** The text a wholesale buyer sends to the admin to have an extra-photos order approved. */
+export function approvalRequestText(
+  t: Translate,
+  origin: string,
+  order: Pick<InquiryResponse, 'am_order_ref' | 'mobile'>,
+  uuid: string,
+): string {
+  const lines = [t('order.am.line.head'), t('order.am.line.order', { url: `${origin}/download/${uuid}` })];
+  if (order.am_order_ref) lines.push(t('order.am.line.ref', { url: `${origin}/download/${order.am_order_ref}` }));
+  const find = `${origin}/find-order${order.mobile ? `?mobile=${encodeURIComponent(order.mobile)}` : ''}`;
+  lines.push(t('order.am.line.find', { url: find }));
+  if (order.mobile) lines.push(t('order.am.line.mobile', { mobile: order.mobile }));
+  return lines.join('\n');
+}
+
+function Approval({ order, uuid, onRefresh, refreshing }: Props) {
+  const t = useT();
+  const toast = useToast();
+  const text = approvalRequestText(t, window.location.origin, order, uuid);
+  const copy = async () => {
+    if (await copyText(text)) toast.copied(t('copied'));
+    else toast.copyFailed(`${t('copyFailed.title')} / ${t('copyFailed.text')}`);
+  };
+  return (
+    <section className="card stack" aria-labelledby="am-title">
+      <h2 id="am-title">{t('order.am.title')}</h2>
+      {order.sandbox && <SandboxBanner />}
+      <AmountLine order={order} struck />
+      <p>{t('order.am.help', { line: CONTACT.line })}</p>
+      <div className="field">
+        <label htmlFor="am-request">{t('order.am.requestLabel')}</label>
+        <textarea
+          id="am-request"
+          className="am-request"
+          readOnly
+          value={text}
+          rows={text.split('\n').length * 2}
+          data-testid="am-request-text"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+      </div>
+      <div className="row">
+        <button type="button" className="btn btn-primary" onClick={() => void copy()} data-testid="copy-request">
+          {t('order.am.copy')}
+        </button>
+        <a className="btn btn-secondary" href={CONTACT.lineUrl} target="_blank" rel="noopener noreferrer">
+          {t('order.am.contact')}
+        </a>
+        <RefreshButton onRefresh={onRefresh} refreshing={refreshing} />
+      </div>
+      <p className="muted small">{t('order.am.note')}</p>
+    </section>
+  );
+}
+
+function Closed({ order }: { order: InquiryResponse }) {
+  const t = useT();
+  return (
+    <section className="card stack center" data-testid="order-closed">
+      <p className="alert alert-danger">
+        {order.payment_status === 'EXPIRED' ? t('order.closed.expired') : t('order.closed.cancelled')}
+      </p>
+      {order.event_key !== '' && (
+        <p>
+          <Link className="btn btn-primary" to={`/${order.event_key}`} data-testid="search-again">
+            {t('order.searchAgain')}
+          </Link>
+        </p>
+      )}
+    </section>
+  );
+}
+
+function WaitingOrder() {
+  const t = useT();
+  return (
+    <section className="card">
+      <Spinner label={t('order.waitingOrder')} />
+    </section>
+  );
+}

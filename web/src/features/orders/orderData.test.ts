@@ -1,0 +1,70 @@
+//! The order page's pure rules: JSON lists, polling, addresses, satang, find-order checks.
+
+import type { InquiryResponse } from '@/api/types';
+import { checkFind } from './findOrder';
+import { parseOrderImages, parsePaidImages, sandboxToken, shouldPoll, toSatang, withQuery } from './orderData';
+
+const base = {
+  payment_status: 'PAID',
+  payment_channel: 'PP',
+  is_original_image_created: 'Y',
+  is_logo_image_created: 'Y',
+  storage_expired: 'N',
+} as InquiryResponse;
+
+describe('order data', () => {
+  it('reads the JSON lists defensively', () => {
+    expect(parseOrderImages('[{"thumbnail_file_name":"a.jpg","original_file_name":"A.jpg"},null,3]')).toEqual([
+      { thumbnail_file_name: 'a.jpg', original_file_name: 'A.jpg' },
+    ]);
+    expect(parseOrderImages('{oops')).toEqual([]);
+    expect(parseOrderImages('{"a":1}')).toEqual([]);
+    expect(parsePaidImages('')).toEqual([]);
+    expect(parsePaidImages('[{"image":"/x?s=1","id":5,"photographer_id":2}]')).toEqual([
+      { id: '5', image: '/x?s=1', image_logo: '', image_thumbnail: '', original_file_name: '', photographer_id: '2' },
+    ]);
+  });
+
+  it('polls while unpaid and while photos are being made', () => {
+    expect(shouldPoll(undefined)).toBe(false);
+    expect(shouldPoll({ ...base, payment_status: 'INITIAL' })).toBe(true);
+    expect(shouldPoll(base)).toBe(false);
+    expect(shouldPoll({ ...base, is_logo_image_created: 'N' })).toBe(true);
+    expect(shouldPoll({ ...base, payment_channel: 'FREE', is_logo_image_created: 'N' })).toBe(false);
+    expect(shouldPoll({ ...base, is_original_image_created: 'N', payment_channel: 'FREE' })).toBe(true);
+    expect(shouldPoll({ ...base, payment_status: 'EXPIRED' })).toBe(false);
+    expect(shouldPoll({ ...base, is_logo_image_created: 'N', storage_expired: 'Y' })).toBe(false);
+  });
+
+  it('appends a query parameter to addresses with or without a query string', () => {
+    expect(withQuery('/p/1?exp=2&sig=a', 'openExternalBrowser', '1')).toBe('/p/1?exp=2&sig=a&openExternalBrowser=1');
+    expect(withQuery('/p/1', 'openExternalBrowser', '1')).toBe('/p/1?openExternalBrowser=1');
+    expect(withQuery('/p/1?a=1#top', 'openExternalBrowser', '1')).toBe('/p/1?a=1&openExternalBrowser=1#top');
+    expect(withQuery('/p/1?openExternalBrowser=1', 'openExternalBrowser', '1')).toBe('/p/1?openExternalBrowser=1');
+  });
+
+  it('turns baht into whole satang', () => {
+    expect(toSatang(210)).toBe(21000);
+    expect(toSatang(105.5)).toBe(10550);
+    expect(toSatang(0.29)).toBe(29);
+    expect(toSatang(1234.57)).toBe(123457);
+  });
+
+  it('makes sandbox card tokens', () => {
+    expect(sandboxToken()).toMatch(/^tokn_sandbox_[0-9a-f]{24}$/);
+  });
+
+  it('checks the find-order form', () => {
+    expect(checkFind(null, '0812345678')).toMatchObject({ ok: false, error: { key: 'order.find.err.filter' } });
+    expect(checkFind('mobile', '  ')).toMatchObject({ ok: false, error: { key: 'order.find.err.required' } });
+    expect(checkFind('mobile', '08123456a8')).toMatchObject({ ok: false });
+    expect(checkFind('mobile', '1234567890123456')).toMatchObject({ ok: false });
+    expect(checkFind('mobile', ' 123456789012345 ')).toEqual({
+      ok: true,
+      request: { filter_type: 'mobile', txt_search: '123456789012345' },
+    });
+    expect(checkFind('receipt', 'AB12C')).toMatchObject({ ok: false, error: { key: 'order.find.err.receipt' } });
+    expect(checkFind('receipt', 'ab-1')).toMatchObject({ ok: false });
+    expect(checkFind('receipt', 'ab12')).toEqual({ ok: true, request: { filter_type: 'payment_ref', txt_search: 'ab12' } });
+  });
+});

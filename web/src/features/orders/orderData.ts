@@ -1,0 +1,126 @@
+//! What the order page derives from an inquiry answer: the photo lists it carries as JSON
+//! text (read defensively: a malformed list shows as empty, never breaks the page), when to
+//! keep polling, and the addresses the page hands out.
+
+import type { InquiryResponse } from '@/api/types';
+import { isYes } from '@/api/types';
+import type { MessageKey } from '@/i18n';
+
+export { DOWNLOAD_NOTICE_MS, ORDER_POLL_MS } from '@/lib/constants';
+
+export type PaymentStatus = 'INITIAL' | 'PAID' | 'EXPIRED' | 'CANCELLED';
+export type Variant = 'original' | 'logo';
+
+/** A photo of an unpaid order (shown as a sample). */
+export type OrderImage = { thumbnail_file_name: string; original_file_name: string };
+
+/** A photo of a paid order, with its signed download addresses. */
+export type PaidImage = {
+  id: string;
+  image: string;
+  image_logo: string;
+  image_thumbnail: string;
+  original_file_name: string;
+  photographer_id: string;
+};
+
+function parseArray(text: string | null | undefined): Record<string, unknown>[] {
+  if (!text) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!Array.isArray(value)) return [];
+    return value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null);
+  } catch {
+    return [];
+  }
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+}
+
+export function parseOrderImages(text: string | null | undefined): OrderImage[] {
+  return parseArray(text)
+    .map((o) => ({ thumbnail_file_name: str(o.thumbnail_file_name), original_file_name: str(o.original_file_name) }))
+    .filter((o) => o.thumbnail_file_name !== '');
+}
+
+export function parsePaidImages(text: string | null | undefined): PaidImage[] {
+  return parseArray(text)
+    .map((o) => ({
+      id: str(o.id),
+      image: str(o.image),
+      image_logo: str(o.image_logo),
+      image_thumbnail: str(o.image_thumbnail),
+      original_file_name: str(o.original_file_name),
+      photographer_id: str(o.photographer_id),
+    }))
+    .filter((o) => o.image !== '');
+}
+
+export const thumbnailUrl = (eventKey: string, fileName: string) =>
+  `/media/${encodeURIComponent(eventKey)}/thumbnail/${encodeURIComponent(fileName)}`;
+
+export const isFreeOrder = (order: InquiryResponse) => order.payment_channel === 'FREE';
+
+/** Whether the server still has something to change: payment awaited, or photos being made. */
+export function shouldPoll(order: InquiryResponse | undefined): boolean {
+  if (!order) return false;
+  if (order.payment_status === 'INITIAL') return true;
+  if (order.payment_status !== 'PAID' || isYes(order.storage_expired)) return false;
+  if (!isYes(order.is_original_image_created)) return true;
+  return !isFreeOrder(order) && !isYes(order.is_logo_image_created);
+}
+
+/** Adds a query parameter to an address that may already carry a query string (or a fragment). */
+export function withQuery(url: string, key: string, value: string): string {
+  const hashAt = url.indexOf('#');
+  const base = hashAt >= 0 ? url.slice(0, hashAt) : url;
+  const hash = hashAt >= 0 ? url.slice(hashAt) : '';
+  const query = base.includes('?') ? base.slice(base.indexOf('?') + 1) : '';
+  if (query.split('&').some((p) => p.split('=')[0] === key)) return url;
+  const sep = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  return `${base}${sep}${encodeURIComponent(key)}=${encodeURIComponent(value)}${hash}`;
+}
+
+/** Card amounts travel in satang: the baht amount with the decimal point removed (spec §5). */
+export const toSatang = (baht: number) => Math.round(baht * 100);
+
+export const zipUrl = (uuid: string, variant: Variant) =>
+  `/api/orders/${encodeURIComponent(uuid)}/download.zip?variant=${variant}`;
+
+/** The translated name of an order status, or the raw value when the server adds a new one. */
+export function statusKey(status: string): MessageKey | null {
+  switch (status) {
+    case 'INITIAL':
+      return 'order.status.INITIAL';
+    case 'PAID':
+      return 'order.status.PAID';
+    case 'EXPIRED':
+      return 'order.status.EXPIRED';
+    case 'CANCELLED':
+      return 'order.status.CANCELLED';
+    default:
+      return null;
+  }
+}
+
+/** A card token for the sandbox gateway, which takes any `tokn_sandbox_…` in place of a card form. */
+export function sandboxToken(): string {
+  const bytes = new Uint8Array(12);
+  if (globalThis.crypto?.getRandomValues) globalThis.crypto.getRandomValues(bytes);
+  else bytes.forEach((_, i) => (bytes[i] = Math.floor(Math.random() * 256)));
+  return `tokn_sandbox_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Starts a browser download of a same-origin file; the browser shows its own progress. */
+export function startDownload(url: string) {
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = '';
+  a.rel = 'noopener';
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}

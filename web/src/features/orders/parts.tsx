@@ -1,0 +1,44 @@
+//! Small pieces the order page's payment blocks share: amount, sandbox notice, refresh.
+
+import type { InquiryResponse } from '@/api/types';
+import { Spinner } from '@/components/Spinner';
+import { useT } from '@/i18n';
+import { formatBaht } from '@/lib/money';
+
+export function SandboxBanner() {
+  const t = useT();
+  return (
+    <p className="alert alert-info sandbox-banner" role="note" data-testid="sandbox-banner">
+      {t('order.sandbox.banner')}
+    </p>
+  );
+}
+
+export function AmountLine({ order, struck = false }: { order: InquiryResponse; struck?: boolean }) {
+  const t = useT();
+  return (
+    <div className="order-amount">
+      <p>
+        {t('order.amount')}:{' '}
+        <strong className={struck ? 'strike' : undefined} data-testid="order-amount">
+          {t('order.amountValue', { amount: formatBaht(order.amount) })}
+        </strong>
+      </p>
+      {order.payment_fee > 0 && (
+        <p className="muted small">
+          {t('order.breakdown', { photos: formatBaht(order.photos_amount), fee: formatBaht(order.payment_fee) })}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function RefreshButton({ onRefresh, refreshing }: { onRefresh: () => void; refreshing: boolean }) {
+  const t = useT();
+  return (
+    <button type="button" className="btn btn-secondary" onClick={onRefresh} disabled={refreshing} data-testid="refresh-status">
+      {refreshing && <Spinner inline />}
+      {t('order.refresh')}
+    </button>
+  );
+}

@@ -1,0 +1,66 @@
+//! Language of the app: Thai by default, English on request, remembered in browser
+//! storage as `currentLanguage` (spec §1). `useT` translates typed keys; `useErrorText`
+//! turns any failure into the visitor's text for its error code.
+
+import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { ApiFailure } from '@/api/client';
+import { STORAGE_KEYS, useStoredRaw, writeRaw } from '@/lib/storage';
+import type { Language } from './define';
+import { errorTexts } from './errors';
+import { messages, type MessageKey } from './messages';
+
+export type { Language } from './define';
+export type { MessageKey } from './messages';
+
+export type Translate = (key: MessageKey, vars?: Record<string, string | number>) => string;
+
+type I18n = { lang: Language; setLang: (lang: Language) => void; t: Translate };
+
+const I18nContext = createContext<I18n | null>(null);
+
+export function interpolate(text: string, vars?: Record<string, string | number>): string {
+  if (!vars) return text;
+  return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
+}
+
+export function parseLanguage(raw: string | null): Language {
+  return raw === 'en' || raw === '"en"' ? 'en' : 'th';
+}
+
+export function I18nProvider({ children }: { children: ReactNode }) {
+  const lang = parseLanguage(useStoredRaw(STORAGE_KEYS.language));
+  const setLang = useCallback((next: Language) => writeRaw(STORAGE_KEYS.language, next), []);
+  useEffect(() => {
+    document.documentElement.lang = lang;
+  }, [lang]);
+  const value = useMemo<I18n>(() => {
+    const dict = messages[lang];
+    return { lang, setLang, t: (key, vars) => interpolate(dict[key] ?? key, vars) };
+  }, [lang, setLang]);
+  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+}
+
+function useI18n(): I18n {
+  const ctx = useContext(I18nContext);
+  if (!ctx) throw new Error('I18nProvider is missing');
+  return ctx;
+}
+
+export const useT = (): Translate => useI18n().t;
+
+export function useLanguage(): [Language, (lang: Language) => void] {
+  const { lang, setLang } = useI18n();
+  return [lang, setLang];
+}
+
+/** The visitor's text for a failure, chosen by its error code. */
+export function useErrorText(): (e: unknown) => string {
+  const { lang } = useI18n();
+  return useCallback(
+    (e: unknown) => {
+      const texts = errorTexts[lang];
+      return e instanceof ApiFailure ? (texts[e.code] ?? texts.internal) : texts.network;
+    },
+    [lang],
+  );
+}

@@ -1,0 +1,127 @@
+//! The two carts of spec §3 (`cart` and `cart_wholesale`), the all-photos flag
+//! (`_event_can_mhao`, `_mhao_price`) and the latest search results, kept in browser
+//! storage. A photo is never in a cart twice; prices are never computed here, only asked
+//! of the server (`POST /api/cart/quote`).
+
+import { useMemo } from 'react';
+import type { PhotoBody } from '@/api/types';
+import { STORAGE_KEYS, readJson, useStoredRaw, writeJson, writeRaw } from './storage';
+
+export type CartKind = 'standard' | 'wholesale';
+
+/** A photo in a cart: the API's photo plus the key of its event. */
+export type CartItem = PhotoBody & { event_key: string };
+
+export type MassBuy = 'YES' | 'NO';
+
+/** The latest face search of an event, so results survive a reload or a trip to the cart. */
+export type LatestSearch = {
+  event_key: string;
+  wholesale: boolean;
+  images: PhotoBody[];
+  avg_price: number;
+};
+
+const cartKey = (kind: CartKind) =>
+  kind === 'standard' ? STORAGE_KEYS.cart : STORAGE_KEYS.cartWholesale;
+
+function isCartItem(v: unknown): v is CartItem {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.id === 'number' && typeof o.event_key === 'string';
+}
+
+function isCart(v: unknown): v is CartItem[] {
+  return Array.isArray(v) && v.every(isCartItem);
+}
+
+export function readCart(kind: CartKind): CartItem[] {
+  return readJson(cartKey(kind), [], isCart);
+}
+
+function writeCart(kind: CartKind, items: CartItem[]) {
+  writeJson(cartKey(kind), items.map((i) => ({ ...i, atc: 'Y' })));
+}
+
+/** Adds photos not already in the cart; returns how many were new. */
+export function addToCart(kind: CartKind, items: CartItem[]): number {
+  const cart = readCart(kind);
+  const have = new Set(cart.map((i) => i.id));
+  const fresh: CartItem[] = [];
+  for (const item of items) {
+    if (!have.has(item.id)) {
+      have.add(item.id);
+      fresh.push(item);
+    }
+  }
+  if (fresh.length > 0) writeCart(kind, [...cart, ...fresh]);
+  return fresh.length;
+}
+
+export function removeFromCart(kind: CartKind, id: number) {
+  writeCart(
+    kind,
+    readCart(kind).filter((i) => i.id !== id),
+  );
+}
+
+/** Replaces the whole cart (buy-all), without duplicates. */
+export function replaceCart(kind: CartKind, items: CartItem[]) {
+  writeRaw(cartKey(kind), null);
+  addToCart(kind, items);
+}
+
+export function clearCart(kind: CartKind) {
+  writeRaw(cartKey(kind), null);
+}
+
+/** The cart, re-rendering when it changes anywhere (this tab or another). */
+export function useCart(kind: CartKind): CartItem[] {
+  const raw = useStoredRaw(cartKey(kind));
+  return useMemo(() => {
+    void raw;
+    return readCart(kind);
+  }, [raw, kind]);
+}
+
+/** Distinct events the cart's photos come from; more than one hides the order forms. */
+export function cartEvents(items: CartItem[]): string[] {
+  return [...new Set(items.map((i) => i.event_key))];
+}
+
+export function readMassBuy(): MassBuy {
+  const raw = readJson<unknown>(STORAGE_KEYS.eventCanMhao, 'NO');
+  return raw === 'YES' ? 'YES' : 'NO';
+}
+
+export function setMassBuy(flag: MassBuy, price?: number | null) {
+  writeJson(STORAGE_KEYS.eventCanMhao, flag);
+  if (price !== undefined) writeJson(STORAGE_KEYS.mhaoPrice, price);
+}
+
+export function useMassBuy(): MassBuy {
+  const raw = useStoredRaw(STORAGE_KEYS.eventCanMhao);
+  return raw === '"YES"' ? 'YES' : 'NO';
+}
+
+function isLatestSearch(v: unknown): v is LatestSearch {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.event_key === 'string' && Array.isArray(o.images);
+}
+
+export function readLatestSearch(eventKey: string, wholesale: boolean): LatestSearch | null {
+  const s = readJson<LatestSearch | null>(STORAGE_KEYS.latestSearch, null, (v): v is LatestSearch | null =>
+    isLatestSearch(v),
+  );
+  return s && s.event_key === eventKey && s.wholesale === wholesale ? s : null;
+}
+
+export function writeLatestSearch(search: LatestSearch | null) {
+  if (search === null) writeRaw(STORAGE_KEYS.latestSearch, null);
+  else writeJson(STORAGE_KEYS.latestSearch, search);
+}
+
+export function toCartItem(photo: PhotoBody, eventKey: string): CartItem {
+  return { ...photo, event_key: eventKey, atc: 'Y' };
+}

@@ -1,0 +1,51 @@
+//! The shop's business constants and UI timings (spec §9), in one place.
+
+export const HOME_PAGE_SIZE = 18;
+export const PAGE_RANGE = 3;
+export const MARGIN_PAGES = 4;
+export const CAROUSEL_AUTOPLAY_MS = 3000;
+
+export const TOAST_MS = 1000;
+export const ERROR_TOAST_MS = 7000;
+export const WARNING_MS = 5000;
+export const COPY_TOAST_MS = 1000;
+export const COPY_ERROR_TOAST_MS = 2000;
+
+/** Face upload limit: 5 MB of 1e6 bytes (spec §5). */
+export const MAX_SELFIE_BYTES = 5 * 1_000_000;
+export const SELFIE_TYPES = ['image/jpeg', 'image/png'] as const;
+
+export const SALE_WARNING_DAYS = { from: 1, to: 10 } as const;
+export const BACK_TO_TOP_AFTER_PX = 600;
+export const NARROW_SCREEN_PX = 767;
+export const CART_LIST_HEIGHT_PX = 500;
+export const BULK_DOWNLOAD_PAUSE_MS = 200;
+export const PAYMENT_FEE_PERCENT = 5;
+
+/** Masonry columns by viewport width (spec §9). */
+export const MASONRY_COLUMNS = { default: 6, 1549: 5, 1023: 4, 767: 3, 479: 2 } as const;
+
+export const MOBILE_LENGTH = { min: 5, max: 15 } as const;
+/** Every form but the standard paid one takes exactly this many digits (spec §5, §9). */
+export const EXACT_MOBILE_LENGTH = 10;
+export const FIND_MOBILE_LENGTH = { min: 10, max: 15 } as const;
+export const RECEIPT_LENGTH = 4;
+
+/** How often an order still changing on the server is asked again. */
+export const ORDER_POLL_MS = 5000;
+/** How long the "download started" note stays after a ZIP download begins. */
+export const DOWNLOAD_NOTICE_MS = 5000;
+
+export const ORDER_QR_PX = 250;
+export const QR_PAGE_PX = 300;
+export const QR_CANVAS_PX = 1000;
+
+/** Where photographers sign up and upload (the spec's external Photographer link). */
+export const PHOTOGRAPHER_SITE = 'https://photographer.raceshot.app';
+/** The shop's contact channels (spec §9). */
+export const CONTACT = {
+  line: '@raceshot',
+  lineUrl: 'https://line.me/R/ti/p/@raceshot',
+  facebook: 'https://www.facebook.com/raceshot.app',
+  email: 'support@raceshot.app',
+} as const;

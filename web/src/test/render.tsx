@@ -1,0 +1,57 @@
+//! Renders a component or route inside the app's providers, for component tests.
+
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { DialogProvider } from '@/components/Dialog';
+import { ToastProvider } from '@/components/Toast';
+import { I18nProvider } from '@/i18n';
+
+type Options = { path?: string; route?: string; routes?: RouteObject[] };
+
+/** Renders `ui` at `route` (default `/`), matched by `path` (default `*`). */
+export function renderWithProviders(ui: ReactElement, { path = '*', route = '/', routes = [] }: Options = {}) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const router = createMemoryRouter([{ path, element: ui }, ...routes], { initialEntries: [route] });
+  return {
+    router,
+    ...render(
+      <QueryClientProvider client={client}>
+        <I18nProvider>
+          <ToastProvider>
+            <DialogProvider>
+              <RouterProvider router={router} />
+            </DialogProvider>
+          </ToastProvider>
+        </I18nProvider>
+      </QueryClientProvider>,
+    ),
+  };
+}
+
+/** A fetch stand-in answering JSON by "METHOD path" (the real server is exercised end to end
+ * by the Playwright suite; component tests check what the page does with an answer). */
+export function fakeFetch(answers: Record<string, unknown | ((body: unknown) => unknown)>) {
+  const calls: { key: string; body: unknown }[] = [];
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    const url = new URL(req.url, 'http://localhost');
+    const key = `${req.method} ${url.pathname}`;
+    const text = req.method === 'GET' ? '' : await req.text();
+    const body: unknown = text ? JSON.parse(text) : undefined;
+    calls.push({ key, body });
+    const answer = answers[key];
+    if (answer === undefined) {
+      return new Response(JSON.stringify({ status: 'error', code: 'not_found', message: key }), {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+    const value = typeof answer === 'function' ? (answer as (b: unknown) => unknown)(body) : answer;
+    if (value instanceof Response) return value;
+    return new Response(JSON.stringify(value), { status: 200, headers: { 'content-type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fn);
+  return { fn, calls };
+}
