@@ -43,11 +43,12 @@ export default async function setup(project: TestProject) {
   const data = mkdtempSync(join(tmpdir(), 'raceshot-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  // `raceshot serve` finds the built app at its default, `web/dist` under the repository,
+  // as it does for `make run`.
   const env = {
     ...process.env,
     RACESHOT__DATA_DIR: data,
     RACESHOT__SERVER__ADDR: `127.0.0.1:${port}`,
-    RACESHOT__SERVER__WEB_DIR: join(root, 'web/dist'),
     RACESHOT__PAYMENTS__ALLOW_SANDBOX: 'true',
     RACESHOT__LOG__FORMAT: 'json',
     RUST_LOG: process.env.RUST_LOG ?? 'warn',

@@ -4,7 +4,8 @@
 import type { EventBody, PackageBody } from '@/api/types';
 import { useLanguage, useT } from '@/i18n';
 import { formatBaht } from '@/lib/money';
-import { formatBangkokDate, formatBangkokDateTime, saleState, saleWarningDays } from './sale';
+import { formatBangkokDate, formatBangkokDateTime } from '@/lib/dates';
+import { saleState, saleWarningDays } from './sale';
 
 type Props = { event: EventBody; packages: PackageBody[]; subtitle?: string };
 

@@ -4,7 +4,7 @@
 import { Link } from 'react-router';
 import type { EventBody } from '@/api/types';
 import { useLanguage, useT } from '@/i18n';
-import { formatEventDate, formatSaleStart } from './format';
+import { formatBangkokDate, formatBangkokDateTime } from '@/lib/dates';
 import { LocationIcon, PinIcon } from './icons';
 
 type Props = {
@@ -43,7 +43,7 @@ export function EventCard({ event, heading: Heading, priority = false, eager = f
         <Heading className="event-title">{event.title}</Heading>
         {event.event_date_text && <p className="event-date-text">{event.event_date_text}</p>}
         <p className="event-meta">
-          <time dateTime={event.eventdate}>{formatEventDate(event.eventdate, lang)}</time>
+          <time dateTime={event.eventdate}>{formatBangkokDate(event.eventdate, lang)}</time>
         </p>
         {event.province && (
           <p className="event-meta event-province">
@@ -54,7 +54,7 @@ export function EventCard({ event, heading: Heading, priority = false, eager = f
         )}
         {upcoming && event.on_sale_start_txt && (
           <p className="chip event-sale-start">
-            {t('home.saleStarts', { date: formatSaleStart(event.on_sale_start_txt, lang) })}
+            {t('home.saleStarts', { date: formatBangkokDateTime(event.on_sale_start_txt, lang) })}
           </p>
         )}
       </div>

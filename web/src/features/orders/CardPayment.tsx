@@ -8,17 +8,19 @@ import type { components } from '@/api/schema';
 import type { InquiryResponse } from '@/api/types';
 import { useDialog } from '@/components/Dialog';
 import { Spinner } from '@/components/Spinner';
-import { useErrorText, useT } from '@/i18n';
+import { useErrorText, useLanguage, useT } from '@/i18n';
 import { CONTACT } from '@/lib/constants';
 import { loadOmiseCard } from './omise';
 import { sandboxToken, toSatang } from './orderData';
 import { AmountLine, SandboxBanner } from './parts';
 import { orderQueryKey, useOrderFailurePopup } from './useOrder';
+import { formatBangkokDateTime } from '@/lib/dates';
 
 type CardPaymentRequest = components['schemas']['CardPaymentRequest'];
 
 export function CardPayment({ order, uuid }: { order: InquiryResponse; uuid: string }) {
   const t = useT();
+  const [lang] = useLanguage();
   const errorText = useErrorText();
   const failurePopup = useOrderFailurePopup();
   const { alert } = useDialog();
@@ -101,7 +103,7 @@ export function CardPayment({ order, uuid }: { order: InquiryResponse; uuid: str
       <h2 id="cc-title">{t('order.cc.title')}</h2>
       {order.sandbox && <SandboxBanner />}
       <AmountLine order={order} />
-      {order.expire_date !== '' && <p className="danger">{t('order.expireAt', { date: order.expire_date })}</p>}
+      {order.expire_date !== '' && <p className="danger">{t('order.expireAt', { date: formatBangkokDateTime(order.expire_date, lang) })}</p>}
       {paying ? (
         <div className="alert alert-info" data-testid="card-connecting">
           <Spinner label={t('order.cc.connecting')} />

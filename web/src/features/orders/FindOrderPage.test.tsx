@@ -6,7 +6,7 @@ import { fakeFetch, renderWithProviders } from '@/test/render';
 import { FindOrderPage } from './FindOrderPage';
 
 const rows = [
-  { create_date: '2025-05-01 10:00:00', order_id: 'uuid-one', title: 'Bangkok Run', status: 'PAID' },
+  { create_date: '2025-05-01T10:00:00+07:00', order_id: 'uuid-one', title: 'Bangkok Run', status: 'PAID' },
   { create_date: '2025-05-02 11:00:00', order_id: 'uuid-two', title: 'Chiang Mai Trail', status: 'INITIAL' },
 ];
 
@@ -52,7 +52,7 @@ describe('FindOrderPage', () => {
     expect(found).toHaveLength(2);
     const first = within(found[0]!);
     expect(first.getByRole('link', { name: 'open gallery' })).toHaveAttribute('href', '/download/uuid-one');
-    expect(found[0]).toHaveTextContent('2025-05-01 10:00:00');
+    expect(found[0]).toHaveTextContent('1 May 2025, 10:00');
     expect(found[0]).toHaveTextContent('Bangkok Run');
     expect(found[0]).toHaveTextContent('Paid');
     expect(found[1]).toHaveTextContent('Waiting for payment');

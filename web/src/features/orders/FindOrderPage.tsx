@@ -11,6 +11,7 @@ import { Spinner } from '@/components/Spinner';
 import { useErrorText, useT } from '@/i18n';
 import { checkFind, type FindCheck, type FindFilter, type FindRequest } from './findOrder';
 import { statusKey } from './orderData';
+import { BangkokTime } from '@/components/BangkokTime';
 
 export function FindOrderPage() {
   const t = useT();
@@ -157,9 +158,7 @@ export function FindOrderPage() {
                     return (
                       <tr key={row.order_id} data-testid="find-row">
                         <td className="find-date">
-                          {/* Date and time on their own lines, still read as one text. */}
-                          <span>{row.create_date.split(' ')[0]}</span>{' '}
-                          <span>{row.create_date.split(' ').slice(1).join(' ')}</span>
+                          <BangkokTime value={row.create_date} />
                         </td>
                         <td className="find-open">
                           <Link to={`/download/${row.order_id}`} data-testid="find-open">

@@ -37,8 +37,8 @@ function inquiry(over: Partial<InquiryResponse> = {}): InquiryResponse {
     image_length: 2,
     photos_amount: 200,
     payment_fee: 10,
-    create_date: '2025-05-01 10:00:00',
-    expire_date: '2025-05-01 10:15:00',
+    create_date: '2025-05-01T10:00:00+07:00',
+    expire_date: '2025-05-01T10:15:00+07:00',
     storage_expired: 'N',
     sandbox: true,
     ...over,
@@ -133,7 +133,7 @@ describe('OrderPage', () => {
     expect(screen.getByTestId('sandbox-pay-link')).not.toHaveAttribute('target');
     expect(screen.getByText('Test mode: no real money moves.')).toBeVisible();
     expect(screen.getByTestId('order-amount')).toHaveTextContent('210.00 THB');
-    expect(screen.getByText('Please pay before 2025-05-01 10:15:00')).toBeInTheDocument();
+    expect(screen.getByText('Please pay before 1 May 2025, 10:15')).toBeInTheDocument();
     expect(screen.getByTestId('order-status')).toHaveTextContent('Waiting for payment');
     // The samples of an unpaid order come from the event's thumbnails.
     const samples = within(screen.getByTestId('sample-photos')).getAllByRole('img');

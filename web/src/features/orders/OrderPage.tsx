@@ -12,6 +12,7 @@ import { isFreeOrder, parseOrderImages, parsePaidImages, statusKey, thumbnailUrl
 import { PaidBlock } from './PaidBlock';
 import { PaymentBlock } from './PaymentBlock';
 import { useOrderFailurePopup, useOrderInquiry } from './useOrder';
+import { BangkokTime } from '@/components/BangkokTime';
 
 const isNotFound = (e: unknown) => e instanceof ApiFailure && e.code === 'order_not_found';
 
@@ -105,7 +106,7 @@ function OrderHeader({ uuid, order }: { uuid: string; order?: InquiryResponse })
       )}
       {order && order.create_date !== '' && (
         <p className="muted">
-          {t('order.createDate')}: {order.create_date}
+          {t('order.createDate')}: <BangkokTime value={order.create_date} />
         </p>
       )}
     </header>

@@ -6,11 +6,12 @@ import type { InquiryResponse } from '@/api/types';
 import { QrCode } from '@/components/QrCode';
 import { Spinner } from '@/components/Spinner';
 import { useToast } from '@/components/Toast';
-import { useT, type Translate } from '@/i18n';
+import { useLanguage, useT, type Translate } from '@/i18n';
 import { CONTACT, ORDER_QR_PX } from '@/lib/constants';
 import { copyText } from '@/lib/inAppBrowser';
 import { CardPayment } from './CardPayment';
 import { AmountLine, RefreshButton, SandboxBanner } from './parts';
+import { formatBangkokDateTime } from '@/lib/dates';
 
 type Props = { order: InquiryResponse; uuid: string; onRefresh: () => void; refreshing: boolean };
 
@@ -35,6 +36,7 @@ const QR_IMAGE_GATEWAYS = new Set(['GBP', 'OPN']);
 
 function PromptPay({ order, onRefresh, refreshing }: Omit<Props, 'uuid'>) {
   const t = useT();
+  const [lang] = useLanguage();
   const url = order.qrcode_url;
   return (
     <section className="card stack center" aria-labelledby="pp-title">
@@ -57,7 +59,7 @@ function PromptPay({ order, onRefresh, refreshing }: Omit<Props, 'uuid'>) {
           <QrCode text={url} size={ORDER_QR_PX} level="Q" label={t('order.pp.qrAlt')} testId="payment-qr" />
         </div>
       )}
-      {order.expire_date !== '' && <p className="danger">{t('order.expireAt', { date: order.expire_date })}</p>}
+      {order.expire_date !== '' && <p className="danger">{t('order.expireAt', { date: formatBangkokDateTime(order.expire_date, lang) })}</p>}
       <p className="muted">{t('order.pp.help')}</p>
       {order.sandbox && url !== '' && (
         <p>
