@@ -121,6 +121,56 @@ pub struct EventSpec {
     pub banners: Vec<Banner>,
 }
 
+impl EventSpec {
+    /// The event in the import format (instants as RFC 3339 in Bangkok time), so that
+    /// what an operator edits validates back to the same event.
+    pub fn to_input(&self) -> EventInput {
+        let baht = |m: Money| m.satang() as f64 / 100.0;
+        let tiers = |list: &[Package]| {
+            list.iter()
+                .map(|p| PackageInput {
+                    name: p.name.clone(),
+                    name_en: p.name_en.clone(),
+                    number_of_photo: p.number_of_photo,
+                    price: baht(p.price),
+                })
+                .collect()
+        };
+        EventInput {
+            event_key: self.key.to_string(),
+            title: self.title.clone(),
+            coverurl: self.cover_url.clone(),
+            event_date_text: self.event_date_text.clone(),
+            eventdate: self.event_date.to_string(),
+            province: self.province.clone(),
+            on_sale_start: crate::time::format_bangkok(self.on_sale_start),
+            on_sale_end: crate::time::format_bangkok(self.on_sale_end),
+            is_hybrid: self.is_hybrid.into(),
+            is_mhao: self.is_mhao.into(),
+            mhao_price: self.mhao_price.map(baht),
+            is_mhao_hybrid: self.is_mhao_hybrid.into(),
+            hybrid_mhao_price: self.hybrid_mhao_price.map(baht),
+            is_event_stage: self.is_event_stage.into(),
+            is_free_download: self.is_free_download.into(),
+            is_free_download_keep_contract: self.is_free_download_keep_contract.into(),
+            caption_button_buy_all: self.caption_button_buy_all.clone(),
+            face_threshold: Some(self.face_threshold),
+            max_face_search: Some(self.max_face_search),
+            pin: self.pin.into(),
+            package: tiers(&self.packages),
+            package_hb: tiers(&self.hybrid_packages),
+            banners: self
+                .banners
+                .iter()
+                .map(|b| BannerInput {
+                    image_url: b.image_url.clone(),
+                    link_url: b.link_url.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// A problem with one field, named by its path in the input (`package[1].price`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FieldError {
@@ -427,6 +477,25 @@ mod tests {
 
     fn fields(errors: Vec<FieldError>) -> Vec<String> {
         errors.into_iter().map(|e| e.field).collect()
+    }
+
+    #[test]
+    fn the_import_format_of_a_spec_validates_back_to_it() {
+        let mut event = input();
+        event.is_hybrid = Flag::YES;
+        event.package_hb = event.package.clone();
+        event.mhao_price = Some(999.5);
+        event.is_mhao = Flag::YES;
+        event.banners = vec![BannerInput {
+            image_url: "https://img.example/a.jpg".into(),
+            link_url: "/x".into(),
+        }];
+        let spec = event.validate().map_err(|e| format!("{e:?}"));
+        let again = spec
+            .clone()
+            .and_then(|s| s.to_input().validate().map_err(|e| format!("{e:?}")));
+        assert!(spec.is_ok(), "{spec:?}");
+        assert_eq!(spec, again);
     }
 
     #[test]

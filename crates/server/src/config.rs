@@ -33,6 +33,18 @@ pub struct Config {
     pub payments: PaymentsConfig,
     pub orders: OrdersConfig,
     pub notify: NotifyConfig,
+    pub admin: AdminConfig,
+}
+
+/// The operator console's sign-in rules.
+#[derive(Debug, Clone)]
+pub struct AdminConfig {
+    /// How long a sign-in lasts.
+    pub session_ttl: Duration,
+    /// Failed sign-ins allowed before the account locks.
+    pub max_failed_logins: u32,
+    /// The first lock's length; each further failure doubles it, up to an hour.
+    pub lockout: Duration,
 }
 
 /// Which payment gateway takes the shop's payments, with its credentials.
@@ -300,6 +312,14 @@ impl Config {
             create_per_client_per_minute: s.or("orders.create_per_client_per_minute", 20),
         };
         let notify = notify(&mut s);
+        let admin = AdminConfig {
+            session_ttl: Duration::from_secs(s.or("admin.session_ttl_hours", 12u64) * 3600),
+            max_failed_logins: s.or("admin.max_failed_logins", 5),
+            lockout: Duration::from_secs(s.or("admin.lockout_secs", 60u64)),
+        };
+        if admin.max_failed_logins == 0 {
+            s.problem("admin.max_failed_logins", "must be at least 1");
+        }
 
         s.finish()?;
         Ok(Config {
@@ -330,6 +350,7 @@ impl Config {
             payments,
             orders,
             notify,
+            admin,
         })
     }
 

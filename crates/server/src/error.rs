@@ -57,6 +57,11 @@ error_codes! {
     DownloadLinkExpired  => FORBIDDEN,              "download_link_expired";
     StorageExpired       => GONE,                   "storage_expired";
     LogoImagesNotReady   => CONFLICT,               "logo_images_not_ready";
+    NotSignedIn          => UNAUTHORIZED,           "not_signed_in";
+    InvalidCredentials   => UNAUTHORIZED,           "invalid_credentials";
+    AccountLocked        => TOO_MANY_REQUESTS,      "account_locked";
+    Forbidden            => FORBIDDEN,              "forbidden";
+    PhotoSold            => CONFLICT,               "photo_sold";
     NotFound             => NOT_FOUND,              "not_found";
     MethodNotAllowed     => METHOD_NOT_ALLOWED,     "method_not_allowed";
     PayloadTooLarge      => PAYLOAD_TOO_LARGE,      "payload_too_large";
@@ -81,6 +86,16 @@ pub struct ErrorBody {
     /// The offending field, when one is to blame (`package[1].price`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+    /// Every offending field, when several are (a form checked whole).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<FieldProblem>,
+}
+
+/// One field's problem.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct FieldProblem {
+    pub field: String,
+    pub message: String,
 }
 
 #[derive(Debug)]
@@ -88,6 +103,7 @@ pub struct ApiError {
     code: ErrorCode,
     message: String,
     field: Option<String>,
+    errors: Vec<FieldProblem>,
     source: Option<anyhow::Error>,
     /// Seconds after which the client may try again (`Retry-After`).
     retry_after: Option<u64>,
@@ -110,6 +126,7 @@ impl ApiError {
             code,
             message: message.into(),
             field: None,
+            errors: Vec::new(),
             source: None,
             retry_after: None,
         }
@@ -119,6 +136,19 @@ impl ApiError {
         Self {
             field: Some(field.into()),
             ..Self::new(ErrorCode::InvalidField, message)
+        }
+    }
+
+    /// Several fields at once; the first is also `field`.
+    pub fn fields(problems: Vec<FieldProblem>) -> Self {
+        let first = problems.first().cloned();
+        Self {
+            field: first.as_ref().map(|p| p.field.clone()),
+            errors: problems,
+            ..Self::new(
+                ErrorCode::InvalidField,
+                first.map_or_else(|| "invalid input".to_owned(), |p| p.message),
+            )
         }
     }
 
@@ -174,6 +204,7 @@ impl IntoResponse for ApiError {
             code: self.code.as_str(),
             message: self.message,
             field: self.field,
+            errors: self.errors,
         };
         let mut response = (status, Json(body)).into_response();
         if let Some(seconds) = self.retry_after {

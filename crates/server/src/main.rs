@@ -4,14 +4,17 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
-use raceshot_server::commands::{demo, import, ingest, orders};
+use raceshot_server::api::admin::auth::normalise_email;
+use raceshot_server::commands::{admin, demo, import, ingest, orders};
 use raceshot_server::config::Config;
 use raceshot_server::startup::{Application, load_state, shutdown_signal};
 use raceshot_server::state::Clock;
 use raceshot_server::{api, jobs, telemetry};
 use raceshot_store::Store;
 use raceshot_store::events::Written;
+use raceshot_store::operators::Role;
 
 #[derive(Parser)]
 #[command(
@@ -60,6 +63,11 @@ enum Command {
         #[command(subcommand)]
         command: OrderCommand,
     },
+    /// Manage operator accounts of the console.
+    Admin {
+        #[command(subcommand)]
+        command: AdminCommand,
+    },
     /// Create the demo event and its photos unless they exist.
     SeedDemo,
     /// Print the OpenAPI document of the API.
@@ -70,6 +78,21 @@ enum Command {
 enum EventCommand {
     /// Create or update events from a JSON file (one event or an array; see docs/event-import.md).
     Import { file: PathBuf },
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Create an operator account; the password is read from standard input.
+    CreateUser {
+        #[arg(long)]
+        email: String,
+        /// `admin` (everything) or `photographer` (uploads on the given events only).
+        #[arg(long, value_parser = ["admin", "photographer"])]
+        role: String,
+        /// An event a photographer may work on (repeatable).
+        #[arg(long = "event")]
+        events: Vec<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -203,6 +226,32 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
                 orders::Outcome::Paid => println!("order marked paid; delivery started"),
                 orders::Outcome::AlreadyPaid => println!("order was paid already; nothing changed"),
             }
+        }
+        Command::Admin {
+            command:
+                AdminCommand::CreateUser {
+                    email,
+                    role,
+                    events,
+                },
+        } => {
+            let role = Role::parse(&role).context("role must be admin or photographer")?;
+            let mut password = String::new();
+            std::io::stdin()
+                .read_line(&mut password)
+                .context("reading the password from standard input")?;
+            let password = password.trim_end_matches(['\r', '\n']);
+            let store = migrated(&config).await?;
+            let created =
+                admin::create_user(&store, &email, role, password, &events, chrono::Utc::now())
+                    .await;
+            store.close().await;
+            let id = created?;
+            println!(
+                "created {} account {} (id {id})",
+                role.as_str(),
+                normalise_email(&email)
+            );
         }
         Command::SeedDemo => {
             let photos = config.faces.models_dir.join("photos");

@@ -160,7 +160,12 @@ impl Store {
         let written = in_tx!(self, tx => {
             let mut written = Vec::with_capacity(events.len());
             for e in events {
-                let (id, created_at): (i64, i64) = sqlx::query_as(
+                // Asked first rather than told by timestamps, which two writes can share.
+                let existed: Option<(i64,)> = sqlx::query_as("SELECT id FROM events WHERE event_key = $1")
+                    .bind(e.key.as_str())
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                let (id,): (i64,) = sqlx::query_as(
                     "INSERT INTO events (event_key, title, cover_url, event_date_text, event_date, \
                         province, on_sale_start, on_sale_end, is_hybrid, is_mhao, mhao_price, \
                         is_mhao_hybrid, hybrid_mhao_price, is_event_stage, is_free_download, \
@@ -182,7 +187,7 @@ impl Store {
                         face_threshold = excluded.face_threshold, \
                         max_face_search = excluded.max_face_search, pin = excluded.pin, \
                         updated_at = excluded.updated_at \
-                     RETURNING id, created_at",
+                     RETURNING id",
                 )
                 .bind(e.key.as_str())
                 .bind(&e.title)
@@ -245,7 +250,7 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
                 }
-                written.push(if created_at == now { Written::Created(id) } else { Written::Updated(id) });
+                written.push(if existed.is_none() { Written::Created(id) } else { Written::Updated(id) });
             }
             written
         });
@@ -254,8 +259,18 @@ impl Store {
 
     /// A visible event by key, with its tiers and banners.
     pub async fn event_by_key(&self, key: &EventKey) -> Result<Option<Event>> {
-        let sql = format!("SELECT {COLUMNS} FROM events WHERE event_key = $1 AND visible");
-        let row: Option<EventRow> = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).bind(key.as_str()).fetch_optional(pool).await)?;
+        self.event_with_key(key, true).await
+    }
+
+    /// An event by key, hidden or not, with its tiers and banners: what operators edit.
+    pub async fn any_event_by_key(&self, key: &EventKey) -> Result<Option<Event>> {
+        self.event_with_key(key, false).await
+    }
+
+    async fn event_with_key(&self, key: &EventKey, visible_only: bool) -> Result<Option<Event>> {
+        let sql =
+            format!("SELECT {COLUMNS} FROM events WHERE event_key = $1 AND (visible OR NOT $2)");
+        let row: Option<EventRow> = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).bind(key.as_str()).bind(visible_only).fetch_optional(pool).await)?;
         let Some(row) = row else { return Ok(None) };
         let id = row.id;
         let packages = self.packages_of(&[id]).await?;
@@ -296,6 +311,30 @@ impl Store {
         rows.into_iter().map(|r| r.into_event(&packages)).collect()
     }
 
+    /// Every event, hidden ones too, newest race first: the console's list.
+    pub async fn all_events(&self) -> Result<Vec<Event>> {
+        let sql = format!("SELECT {COLUMNS} FROM events ORDER BY event_date DESC, id DESC");
+        let rows: Vec<EventRow> = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(sql.clone())).fetch_all(pool).await)?;
+        let packages: Vec<PackageRow> = on_pool!(self, pool => sqlx::query_as(
+            "SELECT p.event_id, p.kind, p.name, p.name_en, p.number_of_photo, p.price \
+             FROM event_packages p ORDER BY p.event_id, p.kind, p.position")
+            .fetch_all(pool).await)?;
+        rows.into_iter().map(|r| r.into_event(&packages)).collect()
+    }
+
+    /// Ends (or reopens) an event's sale before its window does; `false` when no such event.
+    pub async fn set_sale_closed(
+        &self,
+        event_id: i64,
+        closed: bool,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        Ok(on_pool!(self, pool => sqlx::query(
+            "UPDATE events SET sale_closed = $2, updated_at = $3 WHERE id = $1")
+            .bind(event_id).bind(closed).bind(millis(now)).execute(pool).await
+            .map(|r| r.rows_affected() > 0))?)
+    }
+
     /// Every carousel slide with its event (`None` for shop-wide slides), in order.
     pub async fn banners(&self) -> Result<Vec<(Option<i64>, Banner)>> {
         let rows: Vec<(Option<i64>, String, String)> = on_pool!(self, pool => sqlx::query_as(
@@ -320,5 +359,41 @@ impl Store {
             "SELECT event_id, kind, name, name_en, number_of_photo, price FROM event_packages \
              WHERE event_id IN ({list}) ORDER BY event_id, kind, position"
         )))
+    }
+}
+
+/// An event's figures for the console's dashboard.
+#[derive(Debug, Clone, Default, PartialEq, Eq, sqlx::FromRow)]
+pub struct EventStats {
+    pub event_id: i64,
+    pub photos_pending: i64,
+    pub photos_failed: i64,
+    pub searches: i64,
+    pub orders_paid: i64,
+    /// Satang paid for the event's orders.
+    pub revenue: i64,
+}
+
+impl Store {
+    /// Counts one face search of the event.
+    pub async fn count_search(&self, event_id: i64) -> Result<()> {
+        on_pool!(self, pool => sqlx::query(
+            "INSERT INTO event_searches (event_id, searches) VALUES ($1, 1) \
+             ON CONFLICT (event_id) DO UPDATE SET searches = event_searches.searches + 1")
+            .bind(event_id).execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    /// Every event's figures.
+    pub async fn event_stats(&self) -> Result<Vec<EventStats>> {
+        Ok(on_pool!(self, pool => sqlx::query_as(
+            "SELECT e.id AS event_id, \
+                (SELECT COUNT(*) FROM photos p WHERE p.event_id = e.id AND p.state IN ('queued', 'processing')) AS photos_pending, \
+                (SELECT COUNT(*) FROM photos p WHERE p.event_id = e.id AND p.state = 'failed') AS photos_failed, \
+                COALESCE((SELECT s.searches FROM event_searches s WHERE s.event_id = e.id), 0) AS searches, \
+                (SELECT COUNT(*) FROM orders o WHERE o.event_id = e.id AND o.payment_status = 'PAID') AS orders_paid, \
+                CAST(COALESCE((SELECT SUM(o.paid_amount) FROM orders o WHERE o.event_id = e.id AND o.payment_status = 'PAID'), 0) AS BIGINT) AS revenue \
+             FROM events e ORDER BY e.id")
+            .fetch_all(pool).await)?)
     }
 }

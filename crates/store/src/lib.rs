@@ -16,6 +16,7 @@ pub mod error;
 pub mod events;
 pub mod jobs;
 pub mod objects;
+pub mod operators;
 pub mod orders;
 pub mod photos;
 pub mod settings;

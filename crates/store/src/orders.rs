@@ -607,3 +607,54 @@ impl NewJob {
         self
     }
 }
+
+/// What the console's order list is narrowed to; every part is optional.
+#[derive(Debug, Clone, Default)]
+pub struct OrderFilter {
+    pub event_key: Option<String>,
+    pub status: Option<PaymentStatus>,
+    pub channel: Option<PaymentChannel>,
+    pub mobile: Option<String>,
+    /// Created at or after.
+    pub from: Option<DateTime<Utc>>,
+    /// Created before.
+    pub until: Option<DateTime<Utc>>,
+}
+
+impl Store {
+    /// Orders matching `filter`, newest first, one page of them, and how many match.
+    pub async fn list_orders(
+        &self,
+        filter: &OrderFilter,
+        offset: i64,
+        limit: i64,
+    ) -> Result<(Vec<Order>, i64)> {
+        const WHERE: &str = "($1 IS NULL OR e.event_key = $1) AND ($2 IS NULL OR o.payment_status = $2) \
+            AND ($3 IS NULL OR o.payment_channel = $3) AND ($4 IS NULL OR o.mobile = $4) \
+            AND ($5 IS NULL OR o.created_at >= $5) AND ($6 IS NULL OR o.created_at < $6)";
+        let list = format!(
+            "SELECT {ORDER_COLUMNS} FROM orders o JOIN events e ON e.id = o.event_id \
+             WHERE {WHERE} ORDER BY o.id DESC LIMIT $7 OFFSET $8"
+        );
+        let count = format!(
+            "SELECT COUNT(*) FROM orders o JOIN events e ON e.id = o.event_id WHERE {WHERE}"
+        );
+        let status = filter.status.map(PaymentStatus::as_str);
+        let channel = filter.channel.map(PaymentChannel::as_str);
+        let from = filter.from.map(millis);
+        let until = filter.until.map(millis);
+        let rows: Vec<OrderRow> = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(list.clone()))
+            .bind(filter.event_key.as_deref()).bind(status).bind(channel)
+            .bind(filter.mobile.as_deref()).bind(from).bind(until).bind(limit).bind(offset)
+            .fetch_all(pool).await)?;
+        let (total,): (i64,) = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(count.clone()))
+            .bind(filter.event_key.as_deref()).bind(status).bind(channel)
+            .bind(filter.mobile.as_deref()).bind(from).bind(until)
+            .fetch_one(pool).await)?;
+        let orders = rows
+            .into_iter()
+            .map(Order::try_from)
+            .collect::<Result<Vec<_>>>()?;
+        Ok((orders, total))
+    }
+}

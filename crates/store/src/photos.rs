@@ -322,3 +322,108 @@ impl Store {
         )))
     }
 }
+
+/// A photo as the console lists it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ListedPhoto {
+    pub id: i64,
+    pub original_file_name: String,
+    pub storage_name: String,
+    pub state: String,
+    pub failure_reason: Option<String>,
+    pub face_count: i64,
+    pub hidden: bool,
+    pub highlight: bool,
+}
+
+/// Where a photo belongs: its event and its stored name.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct PhotoOwner {
+    pub event_id: i64,
+    pub event_key: String,
+    pub storage_name: String,
+}
+
+/// What deleting a photo did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Deleted {
+    /// Gone, with its faces; its files are the caller's to remove.
+    Removed(PhotoOwner),
+    /// In an order: kept (hide it instead).
+    Sold,
+    Missing,
+}
+
+impl Store {
+    /// One page of an event's photos, oldest first, optionally in one state; and how many.
+    pub async fn list_photos(
+        &self,
+        event_id: i64,
+        state: Option<PhotoState>,
+        offset: i64,
+        limit: i64,
+    ) -> Result<(Vec<ListedPhoto>, i64)> {
+        let state = state.map(PhotoState::as_str);
+        let rows: Vec<ListedPhoto> = on_pool!(self, pool => sqlx::query_as(
+            "SELECT id, original_file_name, storage_name, state, failure_reason, face_count, hidden, \
+             highlight FROM photos WHERE event_id = $1 AND ($2 IS NULL OR state = $2) \
+             ORDER BY id LIMIT $3 OFFSET $4")
+            .bind(event_id).bind(state).bind(limit).bind(offset).fetch_all(pool).await)?;
+        let (total,): (i64,) = on_pool!(self, pool => sqlx::query_as(
+            "SELECT COUNT(*) FROM photos WHERE event_id = $1 AND ($2 IS NULL OR state = $2)")
+            .bind(event_id).bind(state).fetch_one(pool).await)?;
+        Ok((rows, total))
+    }
+
+    /// How many of the event's photos are in each state.
+    pub async fn photo_state_counts(&self, event_id: i64) -> Result<Vec<(String, i64)>> {
+        Ok(on_pool!(self, pool => sqlx::query_as(
+            "SELECT state, COUNT(*) FROM photos WHERE event_id = $1 GROUP BY state")
+            .bind(event_id).fetch_all(pool).await)?)
+    }
+
+    pub async fn photo_owner(&self, photo_id: i64) -> Result<Option<PhotoOwner>> {
+        Ok(on_pool!(self, pool => sqlx::query_as(
+            "SELECT p.event_id, e.event_key, p.storage_name FROM photos p \
+             JOIN events e ON e.id = p.event_id WHERE p.id = $1")
+            .bind(photo_id).fetch_optional(pool).await)?)
+    }
+
+    /// Hides or shows a photo, and makes it a highlight or not; `None` leaves a flag alone.
+    pub async fn set_photo_flags(
+        &self,
+        photo_id: i64,
+        hidden: Option<bool>,
+        highlight: Option<bool>,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        on_pool!(self, pool => sqlx::query(
+            "UPDATE photos SET hidden = COALESCE($2, hidden), highlight = COALESCE($3, highlight), \
+             updated_at = $4 WHERE id = $1")
+            .bind(photo_id).bind(hidden).bind(highlight).bind(millis(now))
+            .execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    /// Deletes a photo no order holds (its faces go with it).
+    pub async fn delete_photo(&self, photo_id: i64) -> Result<Deleted> {
+        let Some(owner) = self.photo_owner(photo_id).await? else {
+            return Ok(Deleted::Missing);
+        };
+        let removed = in_tx!(self, tx => {
+            let sold: Option<(i64,)> = sqlx::query_as("SELECT order_id FROM order_images WHERE photo_id = $1 LIMIT 1")
+                .bind(photo_id).fetch_optional(&mut *tx).await?;
+            if sold.is_some() {
+                false
+            } else {
+                sqlx::query("DELETE FROM photos WHERE id = $1").bind(photo_id).execute(&mut *tx).await?;
+                true
+            }
+        });
+        Ok(if removed {
+            Deleted::Removed(owner)
+        } else {
+            Deleted::Sold
+        })
+    }
+}

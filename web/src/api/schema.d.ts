@@ -4,6 +4,250 @@
  */
 
 export interface paths {
+    "/api/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who did what, and when: 50 entries per page. */
+        get: operations["admin_audit_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Events the operator may work on, newest race first. */
+        get: operations["admin_events_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/events/{event_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event in the import format, hidden or not: what the console's form edits. */
+        get: operations["admin_events_get"];
+        /**
+         * Creates the event, or replaces every field of the one with this key (the body is the
+         *     import format of docs/event-import.md). Admins only.
+         */
+        put: operations["admin_events_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/events/{event_key}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends an event's sale early, or reopens it. Admins only. */
+        post: operations["admin_events_close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/events/{event_key}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The event's photos in upload order, 60 a page, with how many are in each state. */
+        get: operations["admin_photos_list"];
+        /** Adds one photo to the event: the body is the file itself (JPEG or PNG). */
+        put: operations["admin_photos_upload"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Signs an operator in and sets the session cookie. */
+        post: operations["admin_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends the session and clears the cookie. */
+        post: operations["admin_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in operator. */
+        get: operations["admin_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Orders, newest first, 50 a page, narrowed by event, status, channel, mobile and dates. */
+        get: operations["admin_orders_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{order_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An order and its payment trail. */
+        get: operations["admin_orders_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{order_uuid}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approves an all-photos (AM) order: it becomes paid and its delivery starts. */
+        post: operations["admin_orders_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{order_uuid}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirms a PROMPTPAY order paid against its bank slip. */
+        post: operations["admin_orders_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{order_uuid}/resend-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends the order's "photos ready" e-mail again (paid orders with an address). */
+        post: operations["admin_orders_resend_email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/photos/{photo_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hides or shows a photo in the shop, and makes it a highlight of its event or not. */
+        post: operations["admin_photos_moderate"];
+        /** Deletes a photo and its files; a photo in an order is kept (hide it instead). */
+        delete: operations["admin_photos_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cart/quote": {
         parameters: {
             query?: never;
@@ -511,6 +755,135 @@ export interface components {
             /** @example success */
             status: string;
         };
+        /** @description An event as the console lists it. */
+        AdminEvent: {
+            /** Format: int64 */
+            event_id: number;
+            event_key: string;
+            title: string;
+            /** @description `YYYY-MM-DD`. */
+            eventdate: string;
+            /** @description RFC 3339, Bangkok time. */
+            on_sale_start: string;
+            on_sale_end: string;
+            /** @description An operator ended the sale early. */
+            sale_closed: boolean;
+            /** @description Hidden events are neither listed nor opened in the shop. */
+            visible: boolean;
+            /** Format: int64 */
+            photos_ready: number;
+            /**
+             * Format: int64
+             * @description Queued or being processed.
+             */
+            photos_pending: number;
+            /** Format: int64 */
+            photos_failed: number;
+            /** Format: int64 */
+            faces: number;
+            /** Format: int64 */
+            searches: number;
+            /** Format: int64 */
+            orders_paid: number;
+            /**
+             * Format: double
+             * @description Baht paid for the event's orders.
+             */
+            revenue: number;
+        };
+        AdminEventList: {
+            events: components["schemas"]["AdminEvent"][];
+            /**
+             * Format: int64
+             * @description Photos waiting for or in processing, across events: the ingestion queue's depth.
+             */
+            queue_depth: number;
+        };
+        /** @description An order as operators see it. */
+        AdminOrder: {
+            uuid: string;
+            event_key: string;
+            event_title: string;
+            mobile: string;
+            email?: string | null;
+            payment_status: string;
+            payment_channel: string;
+            payment_gateway: string;
+            /** Format: int64 */
+            image_count: number;
+            /**
+             * Format: double
+             * @description Baht.
+             */
+            paid_amount: number;
+            receipt_ref?: string | null;
+            am_order_ref?: string | null;
+            created_at: string;
+            paid_at?: string | null;
+            trail: components["schemas"]["TrailEntry"][];
+        };
+        AdminOrderList: {
+            orders: components["schemas"]["AdminOrderRow"][];
+            /** Format: int64 */
+            total: number;
+            /** Format: int32 */
+            page: number;
+            /** Format: int64 */
+            page_size: number;
+        };
+        /** @description An order in the console's list. */
+        AdminOrderRow: {
+            uuid: string;
+            event_key: string;
+            event_title: string;
+            mobile: string;
+            email?: string | null;
+            payment_status: string;
+            payment_channel: string;
+            payment_gateway: string;
+            /** Format: int64 */
+            image_count: number;
+            /** Format: double */
+            paid_amount: number;
+            receipt_ref?: string | null;
+            created_at: string;
+        };
+        AdminPhoto: {
+            /** Format: int64 */
+            id: number;
+            original_file_name: string;
+            state: string;
+            failure_reason?: string | null;
+            /** Format: int64 */
+            face_count: number;
+            hidden: boolean;
+            highlight: boolean;
+            /** @description Only once the photo is ready. */
+            thumbnail_url?: string | null;
+        };
+        AdminPhotoList: {
+            photos: components["schemas"]["AdminPhoto"][];
+            /** Format: int64 */
+            total: number;
+            /** Format: int32 */
+            page: number;
+            /** Format: int64 */
+            page_size: number;
+            counts: components["schemas"]["StateCounts"];
+        };
+        AuditEntryBody: {
+            /** Format: int64 */
+            id: number;
+            /** @description RFC 3339, Bangkok time. */
+            at: string;
+            actor: string;
+            action: string;
+            target: string;
+            detail: Record<string, never>;
+        };
+        AuditPage: {
+            entries: components["schemas"]["AuditEntryBody"][];
+        };
         BannerBody: {
             image_url: string;
             link_url: string;
@@ -554,6 +927,10 @@ export interface components {
             list?: string | null;
             event_key: string;
         };
+        CloseRequest: {
+            /** @description `true` ends the sale now; `false` reopens it within its window. */
+            closed: boolean;
+        };
         ConfRequest: {
             /** @description `PAYMENT_GATEWAY`, or `OPN_PUBLIC_KEY` for card tokens. */
             conf_name: string;
@@ -565,6 +942,10 @@ export interface components {
         };
         ConfValue: {
             value: string;
+        };
+        ConfirmRequest: {
+            /** @description The bank slip's transaction reference; its last 4 characters become the receipt. */
+            slip_ref: string;
         };
         CountRequest: {
             /** @description `ON_SALE` (default), `SOON` or `CLOSED`. */
@@ -611,11 +992,13 @@ export interface components {
              * @description Stable snake_case error code.
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "mixed_events" | "deal_not_available" | "wholesale_not_available" | "order_not_found" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
+            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "mixed_events" | "deal_not_available" | "wholesale_not_available" | "order_not_found" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
             /** @description English explanation for developers; the web app shows its own text for `code`. */
             message: string;
             /** @description The offending field, when one is to blame (`package[1].price`). */
             field?: string | null;
+            /** @description Every offending field, when several are (a form checked whole). */
+            errors?: components["schemas"]["FieldProblem"][];
         };
         /** @description An event with the spec's field names (§3); `Y`/`N` flags, prices in baht. */
         EventBody: {
@@ -685,6 +1068,11 @@ export interface components {
             /** @example success */
             status: string;
         };
+        /** @description One field's problem. */
+        FieldProblem: {
+            field: string;
+            message: string;
+        };
         FindOrderRequest: {
             /** @description `mobile` (or `mobile_no`) or `payment_ref` (or `receipt`). */
             filter_type: string;
@@ -697,7 +1085,7 @@ export interface components {
             body: components["schemas"]["FoundOrderRow"][];
         };
         FoundOrderRow: {
-            /** @description Bangkok time, `YYYY-MM-DD HH:MM:SS`. */
+            /** @description RFC 3339 in Bangkok time (`2026-12-01T09:30:00+07:00`). */
             create_date: string;
             order_id: string;
             title: string;
@@ -762,7 +1150,7 @@ export interface components {
             photos_amount: number;
             /** Format: double */
             payment_fee: number;
-            /** @description Bangkok time, `YYYY-MM-DD HH:MM:SS`. */
+            /** @description RFC 3339 in Bangkok time (`2026-12-01T09:30:00+07:00`). */
             create_date: string;
             /** @description When an unpaid order lapses (Bangkok time), if it does. */
             expire_date: string;
@@ -881,8 +1269,24 @@ export interface components {
             /** @example success */
             status: string;
         };
+        LoginRequest: {
+            email: string;
+            password: string;
+        };
+        /** @description Who is signed in. */
+        Me: {
+            email: string;
+            /** @description `admin` or `photographer`. */
+            role: string;
+            /** @description Events a photographer may work on (admins: every event, listed empty). */
+            event_ids: number[];
+        };
         /** @description A number, or a string holding one. */
         NumberOrText: number | string;
+        OperatorOutcome: {
+            /** @description `paid`, or `already_paid` when nothing changed. */
+            outcome: string;
+        };
         PackageBody: {
             name: string;
             name_en: string;
@@ -935,6 +1339,10 @@ export interface components {
              * @description Cosine similarity to the searched face (face search only).
              */
             similarity?: number | null;
+        };
+        PhotoFlags: {
+            hidden?: boolean | null;
+            highlight?: boolean | null;
         };
         QuoteRequest: {
             event_key: string;
@@ -1060,9 +1468,44 @@ export interface components {
             search_id: string;
             file_location: string;
         };
+        StateCounts: {
+            /** Format: int64 */
+            queued: number;
+            /** Format: int64 */
+            processing: number;
+            /** Format: int64 */
+            ready: number;
+            /** Format: int64 */
+            failed: number;
+        };
+        /** @description One message or step of an order's payment. */
+        TrailEntry: {
+            gateway: string;
+            kind: string;
+            external_ref?: string | null;
+            /**
+             * Format: int64
+             * @description Satang, when the step names an amount.
+             */
+            amount?: number | null;
+            status: string;
+            /** @description RFC 3339, Bangkok time. */
+            at: string;
+        };
         UploadResponse: {
             /** @example success */
             status: string;
+        };
+        Uploaded: {
+            /** Format: int64 */
+            photo_id: number;
+            /** @description `queued`, or `exists` when the event holds this content already. */
+            result: string;
+        };
+        Written: {
+            event_key: string;
+            /** @description `created` or `updated`. */
+            result: string;
         };
     };
     responses: never;
@@ -1073,6 +1516,798 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    admin_audit_list: {
+        parameters: {
+            query?: {
+                /** @description Entries older than this entry id (the previous page's last `id`). */
+                before?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_events_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminEventList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_events_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event in the import format (docs/event-import.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_events_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        /** @description An event in the import format */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every bad field, in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_events_close: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CloseRequest"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_photos_list: {
+        parameters: {
+            query?: {
+                /** @description 1-based. */
+                page?: number | null;
+                /** @description `queued`, `processing`, `ready` or `failed`. */
+                state?: string | null;
+            };
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPhotoList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_photos_upload: {
+        parameters: {
+            query?: {
+                /** @description The file's name on the photographer's computer. */
+                file_name?: string | null;
+            };
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/jpeg": number[];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Uploaded"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Locked after repeated failures */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_orders_list: {
+        parameters: {
+            query?: {
+                event_key?: string | null;
+                /** @description `INITIAL`, `PAID`, `EXPIRED` or `CANCELLED`. */
+                status?: string | null;
+                /** @description `PP`, `CC`, `AM` or `FREE`. */
+                channel?: string | null;
+                mobile?: string | null;
+                /** @description First day, `YYYY-MM-DD` (Bangkok). */
+                from?: string | null;
+                /** @description Last day, `YYYY-MM-DD` (Bangkok), included. */
+                to?: string | null;
+                /** @description 1-based. */
+                page?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminOrderList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_orders_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminOrder"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_orders_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorOutcome"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_orders_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorOutcome"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_orders_resend_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_photos_moderate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                photo_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhotoFlags"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_photos_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                photo_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     quote: {
         parameters: {
             query?: never;

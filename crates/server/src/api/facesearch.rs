@@ -367,6 +367,10 @@ async fn find(
         }
         Err(e) => return Err(ApiError::internal(e)),
     };
+    // Every selfie read counts, found face or not. A lost count only dims the dashboard.
+    if let Err(e) = state.store.count_search(event.id).await {
+        tracing::warn!(event_id = event.id, error = %e, "search not counted");
+    }
     let spec = &event.spec;
     let Some(face) = face else {
         return Ok(SearchResponse {

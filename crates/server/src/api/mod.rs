@@ -1,6 +1,7 @@
 //! The HTTP surface: the spec's calls (behind the client token), operations endpoints,
 //! public media, and the OpenAPI document generated from the handlers themselves.
 
+pub mod admin;
 pub mod auth;
 pub mod cart;
 pub mod catalogue;
@@ -48,6 +49,7 @@ use crate::state::AppState;
         (name = "orders", description = "Orders, their payment and delivery"),
         (name = "payments", description = "Messages from payment gateways"),
         (name = "operations", description = "Health, readiness and metrics"),
+        (name = "console", description = "The operator console: sign-in, events, orders, audit log"),
     )
 )]
 struct ApiDoc;
@@ -149,6 +151,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .merge(gateway_routes())
         .merge(delivery_routes())
         .merge(ops_routes())
+        .merge(admin::routes())
         .split_for_parts();
     api
 }
@@ -158,6 +161,9 @@ pub fn openapi_json() -> String {
         .to_pretty_json()
         .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
+
+/// Console bodies are forms and small JSON documents.
+const ADMIN_BODY_LIMIT: usize = 256 * 1024;
 
 /// A header every answer carries unless its handler set its own.
 fn default_header(name: HeaderName, value: &'static str) -> SetResponseHeaderLayer<HeaderValue> {
@@ -182,6 +188,8 @@ pub fn router(state: AppState) -> Router {
     let gateway = gateway.layer(DefaultBodyLimit::max(payments::MAX_CALLBACK_BYTES));
     let (delivery, _) = delivery_routes().split_for_parts();
     let (ops, _) = ops_routes().split_for_parts();
+    let (console, _) = admin::routes().split_for_parts();
+    let console = console.layer(DefaultBodyLimit::max(ADMIN_BODY_LIMIT));
     let doc = Arc::new(openapi_json());
     let timeout = state.config.server.request_timeout;
     let hsts = state
@@ -195,6 +203,7 @@ pub fn router(state: AppState) -> Router {
         .merge(gateway)
         .merge(delivery)
         .merge(ops)
+        .merge(console)
         .route("/api/orders/{order_uuid}/qr.png", get(payments::qr_image))
         .route(
             "/sandbox/pay/{order_uuid}",

@@ -362,7 +362,7 @@ pub struct InquiryResponse {
     pub photos_amount: Money,
     #[schema(value_type = f64)]
     pub payment_fee: Money,
-    /// Bangkok time, `YYYY-MM-DD HH:MM:SS`.
+    /// RFC 3339 in Bangkok time (`2026-12-01T09:30:00+07:00`).
     pub create_date: String,
     /// When an unpaid order lapses (Bangkok time), if it does.
     pub expire_date: String,
@@ -603,7 +603,7 @@ pub struct FindOrderRequest {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FoundOrderRow {
-    /// Bangkok time, `YYYY-MM-DD HH:MM:SS`.
+    /// RFC 3339 in Bangkok time (`2026-12-01T09:30:00+07:00`).
     pub create_date: String,
     pub order_id: String,
     pub title: String,

@@ -1,6 +1,7 @@
 //! Command-line tasks besides serving: importing events, ingesting photos, an operator's
 //! hand in orders, and seeding the demo shop.
 
+pub mod admin;
 pub mod demo;
 pub mod import;
 pub mod ingest;

@@ -5,6 +5,7 @@
 
 pub mod gateways;
 pub mod links;
+pub mod operator;
 pub mod payment;
 
 use raceshot_domain::EventKey;

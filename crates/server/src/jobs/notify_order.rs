@@ -5,7 +5,7 @@
 
 use raceshot_domain::PaymentChannel;
 use raceshot_store::jobs::{Job, NewJob};
-use raceshot_store::orders::DeliveryFlag;
+use raceshot_store::orders::{DeliveryFlag, Order};
 
 use super::JobError;
 use crate::commerce::links;
@@ -25,34 +25,50 @@ pub fn job(state: &AppState) -> NewJob {
     )
 }
 
-pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
-    let Some(order) = super::paid_order(state, job).await? else {
-        return Ok(());
-    };
+/// Mails `email` that the order's photos are ready; answers whether a mail server took
+/// it (without an SMTP server the mail is only logged).
+pub async fn mail_order_ready(
+    state: &AppState,
+    order: &Order,
+    email: &str,
+) -> anyhow::Result<bool> {
     let url = links::order_page_url(state, &order.uuid);
-    let ready = OrderReady {
+    state
+        .mailer
+        .send(&order_ready_mail(email, &ready(state, order, &url)))
+        .await?;
+    Ok(matches!(state.mailer, Mailer::Smtp(_)))
+}
+
+fn ready<'a>(state: &AppState, order: &'a Order, url: &'a str) -> OrderReady<'a> {
+    OrderReady {
         order_uuid: &order.uuid,
-        order_url: &url,
+        order_url: url,
         event_title: &order.event_title,
         photo_count: usize::try_from(order.image_count).unwrap_or(0),
         free: order.payment_channel == PaymentChannel::Free,
         kept_days: state.config.orders.retention_days,
+    }
+}
+
+pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
+    let Some(order) = super::paid_order(state, job).await? else {
+        return Ok(());
     };
     // Without an SMTP server the mail is only logged, and not counted as sent.
-    let can_mail = matches!(state.mailer, Mailer::Smtp(_));
-    if let Some(email) = order.email.as_deref().filter(|_| !order.is_send_email) {
-        state.mailer.send(&order_ready_mail(email, &ready)).await?;
-        if can_mail {
-            state
-                .store
-                .set_delivery_flag(order.id, DeliveryFlag::Email, state.now())
-                .await?;
-        }
+    if let Some(email) = order.email.as_deref().filter(|_| !order.is_send_email)
+        && mail_order_ready(state, &order, email).await?
+    {
+        state
+            .store
+            .set_delivery_flag(order.id, DeliveryFlag::Email, state.now())
+            .await?;
     }
     if !order.is_send_sms {
+        let url = links::order_page_url(state, &order.uuid);
         state
             .sms
-            .send(&order.mobile, &order_ready_sms(&ready))
+            .send(&order.mobile, &order_ready_sms(&ready(state, &order, &url)))
             .await?;
         state
             .store

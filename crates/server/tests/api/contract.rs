@@ -52,3 +52,20 @@ async fn the_document_is_served_and_names_every_call() {
         "bearer"
     );
 }
+
+/// Generated clients key operations by their id: two operations sharing one would get
+/// each other's types.
+#[test]
+fn every_operation_has_its_own_id() {
+    let doc = serde_json::to_value(raceshot_server::api::openapi()).unwrap_or_default();
+    let mut seen = std::collections::HashSet::new();
+    for (path, item) in doc["paths"].as_object().into_iter().flatten() {
+        for (method, op) in item.as_object().into_iter().flatten() {
+            let id = op["operationId"].as_str().unwrap_or_default().to_owned();
+            assert!(
+                seen.insert(id.clone()),
+                "{method} {path} repeats operationId {id}"
+            );
+        }
+    }
+}

@@ -7,6 +7,7 @@
 mod helpers;
 mod smtp_sink;
 
+mod admin;
 mod cart;
 mod catalogue;
 mod cli;

@@ -1,0 +1,61 @@
+//! The audit log in the console: every operator action, newest first. Admins only.
+
+use axum::Json;
+use axum::extract::{Query, State};
+use raceshot_domain::time::format_bangkok;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::auth::Admin;
+use crate::error::{ApiResult, ErrorBody};
+use crate::state::AppState;
+
+const PAGE: i64 = 50;
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct AuditQuery {
+    /// Entries older than this entry id (the previous page's last `id`).
+    pub before: Option<i64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AuditEntryBody {
+    pub id: i64,
+    /// RFC 3339, Bangkok time.
+    pub at: String,
+    pub actor: String,
+    pub action: String,
+    pub target: String,
+    #[schema(value_type = Object)]
+    pub detail: serde_json::Value,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AuditPage {
+    pub entries: Vec<AuditEntryBody>,
+}
+
+/// Who did what, and when: 50 entries per page.
+#[utoipa::path(operation_id = "admin_audit_list", get, path = "/api/admin/audit", tag = "console", params(AuditQuery),
+    responses((status = 200, body = AuditPage), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    _admin: Admin,
+    Query(query): Query<AuditQuery>,
+) -> ApiResult<Json<AuditPage>> {
+    let entries = state
+        .store
+        .audit_entries(query.before, PAGE)
+        .await?
+        .into_iter()
+        .map(|e| AuditEntryBody {
+            id: e.id,
+            at: format_bangkok(e.at),
+            actor: e.actor,
+            action: e.action,
+            target: e.target,
+            detail: e.detail,
+        })
+        .collect();
+    Ok(Json(AuditPage { entries }))
+}

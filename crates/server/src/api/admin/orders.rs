@@ -1,0 +1,325 @@
+//! Orders in the console: the list with its filters, an order with its payment trail,
+//! approving AM orders, confirming PROMPTPAY orders against a slip, sending the e-mail
+//! again. Admins only.
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use chrono::{NaiveDate, TimeZone};
+use raceshot_domain::time::format_bangkok;
+use raceshot_domain::{PaymentChannel, PaymentStatus};
+use raceshot_store::orders::{Order, OrderFilter};
+use serde::{Deserialize, Serialize};
+use utoipa::IntoParams;
+use utoipa::ToSchema;
+
+use super::auth::Admin;
+use crate::api::extract::ApiJson;
+use crate::api::orders::find_order;
+use crate::commerce::operator::{self, Outcome};
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::jobs::notify_order;
+use crate::state::AppState;
+
+/// One message or step of an order's payment.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TrailEntry {
+    pub gateway: String,
+    pub kind: String,
+    pub external_ref: Option<String>,
+    /// Satang, when the step names an amount.
+    pub amount: Option<i64>,
+    pub status: String,
+    /// RFC 3339, Bangkok time.
+    pub at: String,
+}
+
+/// An order as operators see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminOrder {
+    pub uuid: String,
+    pub event_key: String,
+    pub event_title: String,
+    pub mobile: String,
+    pub email: Option<String>,
+    pub payment_status: String,
+    pub payment_channel: String,
+    pub payment_gateway: String,
+    pub image_count: i64,
+    /// Baht.
+    #[schema(value_type = f64)]
+    pub paid_amount: raceshot_domain::Money,
+    pub receipt_ref: Option<String>,
+    pub am_order_ref: Option<String>,
+    pub created_at: String,
+    pub paid_at: Option<String>,
+    pub trail: Vec<TrailEntry>,
+}
+
+/// An order and its payment trail.
+#[utoipa::path(operation_id = "admin_orders_detail", get, path = "/api/admin/orders/{order_uuid}", tag = "console",
+    params(("order_uuid" = String, Path)),
+    responses((status = 200, body = AdminOrder), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn detail(
+    State(state): State<AppState>,
+    _admin: Admin,
+    Path(order_uuid): Path<String>,
+) -> ApiResult<Json<AdminOrder>> {
+    let order = find_order(&state, &order_uuid).await?;
+    let trail = state
+        .store
+        .payment_trail(order.id)
+        .await?
+        .into_iter()
+        .map(|p| TrailEntry {
+            gateway: p.gateway,
+            kind: p.kind,
+            external_ref: p.external_ref,
+            amount: p.amount,
+            status: p.status,
+            at: chrono::DateTime::from_timestamp_millis(p.created_at)
+                .map(format_bangkok)
+                .unwrap_or_default(),
+        })
+        .collect();
+    Ok(Json(AdminOrder {
+        uuid: order.uuid,
+        event_key: order.event_key,
+        event_title: order.event_title,
+        mobile: order.mobile,
+        email: order.email,
+        payment_status: order.payment_status.as_str().to_owned(),
+        payment_channel: order.payment_channel.as_str().to_owned(),
+        payment_gateway: order.payment_gateway,
+        image_count: order.image_count,
+        paid_amount: order.paid_amount,
+        receipt_ref: order.receipt_ref,
+        am_order_ref: order.am_order_ref,
+        created_at: format_bangkok(order.created_at),
+        paid_at: order.paid_at.map(format_bangkok),
+        trail,
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OperatorOutcome {
+    /// `paid`, or `already_paid` when nothing changed.
+    pub outcome: &'static str,
+}
+
+/// Approves an all-photos (AM) order: it becomes paid and its delivery starts.
+#[utoipa::path(operation_id = "admin_orders_approve", post, path = "/api/admin/orders/{order_uuid}/approve", tag = "console",
+    params(("order_uuid" = String, Path)),
+    responses((status = 200, body = OperatorOutcome), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn approve(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    Path(order_uuid): Path<String>,
+) -> ApiResult<Json<OperatorOutcome>> {
+    let order = find_order(&state, &order_uuid).await?;
+    let outcome = operator::approve(&state, &order, &session.actor()).await?;
+    Ok(Json(answer(outcome)))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ConfirmRequest {
+    /// The bank slip's transaction reference; its last 4 characters become the receipt.
+    pub slip_ref: String,
+}
+
+/// Confirms a PROMPTPAY order paid against its bank slip.
+#[utoipa::path(operation_id = "admin_orders_confirm", post, path = "/api/admin/orders/{order_uuid}/confirm", tag = "console",
+    params(("order_uuid" = String, Path)), request_body = ConfirmRequest,
+    responses((status = 200, body = OperatorOutcome), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn confirm(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    Path(order_uuid): Path<String>,
+    ApiJson(req): ApiJson<ConfirmRequest>,
+) -> ApiResult<Json<OperatorOutcome>> {
+    let order = find_order(&state, &order_uuid).await?;
+    let outcome = operator::confirm(&state, &order, &req.slip_ref, &session.actor()).await?;
+    Ok(Json(answer(outcome)))
+}
+
+fn answer(outcome: Outcome) -> OperatorOutcome {
+    OperatorOutcome {
+        outcome: outcome.as_str(),
+    }
+}
+
+const PAGE_SIZE: i64 = 50;
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct OrderQuery {
+    pub event_key: Option<String>,
+    /// `INITIAL`, `PAID`, `EXPIRED` or `CANCELLED`.
+    pub status: Option<String>,
+    /// `PP`, `CC`, `AM` or `FREE`.
+    pub channel: Option<String>,
+    pub mobile: Option<String>,
+    /// First day, `YYYY-MM-DD` (Bangkok).
+    pub from: Option<String>,
+    /// Last day, `YYYY-MM-DD` (Bangkok), included.
+    pub to: Option<String>,
+    /// 1-based.
+    pub page: Option<u32>,
+}
+
+/// An order in the console's list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminOrderRow {
+    pub uuid: String,
+    pub event_key: String,
+    pub event_title: String,
+    pub mobile: String,
+    pub email: Option<String>,
+    pub payment_status: String,
+    pub payment_channel: String,
+    pub payment_gateway: String,
+    pub image_count: i64,
+    #[schema(value_type = f64)]
+    pub paid_amount: raceshot_domain::Money,
+    pub receipt_ref: Option<String>,
+    pub created_at: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminOrderList {
+    pub orders: Vec<AdminOrderRow>,
+    pub total: i64,
+    pub page: u32,
+    pub page_size: i64,
+}
+
+fn parse_day(
+    field: &str,
+    raw: Option<&str>,
+    next: bool,
+) -> ApiResult<Option<chrono::DateTime<chrono::Utc>>> {
+    let Some(raw) = raw.filter(|r| !r.is_empty()) else {
+        return Ok(None);
+    };
+    let day = NaiveDate::parse_from_str(raw, "%Y-%m-%d")
+        .map_err(|_| ApiError::field(field, "must be a date, YYYY-MM-DD"))?;
+    let day = if next {
+        day.succ_opt().unwrap_or(day)
+    } else {
+        day
+    };
+    let start = day.and_hms_opt(0, 0, 0).unwrap_or_default();
+    Ok(raceshot_domain::time::bangkok()
+        .from_local_datetime(&start)
+        .single()
+        .map(|t| t.with_timezone(&chrono::Utc)))
+}
+
+/// Orders, newest first, 50 a page, narrowed by event, status, channel, mobile and dates.
+#[utoipa::path(operation_id = "admin_orders_list", get, path = "/api/admin/orders", tag = "console", params(OrderQuery),
+    responses((status = 200, body = AdminOrderList), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    _admin: Admin,
+    Query(q): Query<OrderQuery>,
+) -> ApiResult<Json<AdminOrderList>> {
+    let nonempty = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+    };
+    let filter = OrderFilter {
+        event_key: nonempty(&q.event_key),
+        status: nonempty(&q.status)
+            .map(|s| {
+                PaymentStatus::parse(&s).ok_or_else(|| {
+                    ApiError::field("status", "must be INITIAL, PAID, EXPIRED or CANCELLED")
+                })
+            })
+            .transpose()?,
+        channel: nonempty(&q.channel)
+            .map(|c| {
+                PaymentChannel::parse(&c)
+                    .ok_or_else(|| ApiError::field("channel", "must be PP, CC, AM or FREE"))
+            })
+            .transpose()?,
+        mobile: nonempty(&q.mobile),
+        from: parse_day("from", q.from.as_deref(), false)?,
+        until: parse_day("to", q.to.as_deref(), true)?,
+    };
+    let page = q.page.unwrap_or(1).max(1);
+    let (orders, total) = state
+        .store
+        .list_orders(&filter, i64::from(page - 1) * PAGE_SIZE, PAGE_SIZE)
+        .await?;
+    Ok(Json(AdminOrderList {
+        orders: orders.into_iter().map(row).collect(),
+        total,
+        page,
+        page_size: PAGE_SIZE,
+    }))
+}
+
+fn row(o: Order) -> AdminOrderRow {
+    AdminOrderRow {
+        uuid: o.uuid,
+        event_key: o.event_key,
+        event_title: o.event_title,
+        mobile: o.mobile,
+        email: o.email,
+        payment_status: o.payment_status.as_str().to_owned(),
+        payment_channel: o.payment_channel.as_str().to_owned(),
+        payment_gateway: o.payment_gateway,
+        image_count: o.image_count,
+        paid_amount: o.paid_amount,
+        receipt_ref: o.receipt_ref,
+        created_at: format_bangkok(o.created_at),
+    }
+}
+
+/// Sends the order's "photos ready" e-mail again (paid orders with an address).
+#[utoipa::path(operation_id = "admin_orders_resend_email", post, path = "/api/admin/orders/{order_uuid}/resend-email", tag = "console",
+    params(("order_uuid" = String, Path)),
+    responses((status = 204, description = "Sent"), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn resend_email(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    Path(order_uuid): Path<String>,
+) -> ApiResult<StatusCode> {
+    let order = find_order(&state, &order_uuid).await?;
+    let email = order
+        .email
+        .clone()
+        .filter(|_| order.is_deliverable())
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::OrderNotPaid,
+                "only paid orders with an e-mail address get one",
+            )
+        })?;
+    notify_order::mail_order_ready(&state, &order, &email)
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                ErrorCode::Unavailable,
+                format!("the mail server refused: {e}"),
+            )
+        })?;
+    state
+        .store
+        .audit(
+            &session.actor(),
+            "order.resend_email",
+            &order.uuid,
+            &serde_json::json!({}),
+            state.now(),
+        )
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,331 @@
+//! Photos in the console: uploads straight from the browser (one file per PUT, so many
+//! run in parallel and a failed one is re-sent alone), the event's photos with their
+//! processing state, and moderation (hide, highlight, delete). Admins, or photographers
+//! on the events assigned to them.
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use raceshot_domain::EventKey;
+use raceshot_store::events::Event;
+use raceshot_store::photos::{Deleted, PhotoState};
+use raceshot_store::{ObjectKey, ObjectKind, StoredName};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::auth::Session;
+use crate::api::extract::ApiJson;
+use crate::commands::ingest::{FileAdded, add_file};
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::jobs::ingest_photo::derived_name;
+use crate::state::AppState;
+
+/// The largest photo a browser may upload.
+pub const MAX_UPLOAD_BYTES: usize = 60 * 1024 * 1024;
+const PAGE_SIZE: i64 = 60;
+
+async fn event_for(
+    state: &AppState,
+    session: &Session,
+    event_key: &str,
+) -> ApiResult<(EventKey, Event)> {
+    let not_found = || ApiError::new(ErrorCode::EventNotFound, "no such event");
+    let key = EventKey::parse(event_key).map_err(|_| not_found())?;
+    let event = state
+        .store
+        .all_events()
+        .await?
+        .into_iter()
+        .find(|e| e.spec.key == key)
+        .ok_or_else(not_found)?;
+    session.require_event(state, event.id).await?;
+    Ok((key, event))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct UploadQuery {
+    /// The file's name on the photographer's computer.
+    pub file_name: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Uploaded {
+    pub photo_id: i64,
+    /// `queued`, or `exists` when the event holds this content already.
+    pub result: &'static str,
+}
+
+/// Adds one photo to the event: the body is the file itself (JPEG or PNG).
+#[utoipa::path(operation_id = "admin_photos_upload", put, path = "/api/admin/events/{event_key}/photos", tag = "console",
+    params(("event_key" = String, Path), UploadQuery),
+    request_body(content = Vec<u8>, content_type = "image/jpeg"),
+    responses((status = 200, body = Uploaded), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
+pub async fn upload(
+    State(state): State<AppState>,
+    session: Session,
+    Path(event_key): Path<String>,
+    Query(q): Query<UploadQuery>,
+    body: Body,
+) -> ApiResult<Json<Uploaded>> {
+    let (key, event) = event_for(&state, &session, &event_key).await?;
+    let bytes = axum::body::to_bytes(body, MAX_UPLOAD_BYTES)
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                ErrorCode::PayloadTooLarge,
+                "photos up to 60 MB are accepted",
+            )
+        })?;
+    let name: String = q
+        .file_name
+        .as_deref()
+        .unwrap_or_default()
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(200)
+        .collect();
+    let name = if name.trim().is_empty() {
+        "photo.jpg".to_owned()
+    } else {
+        name
+    };
+    let added = add_file(&state, &key, event.id, &name, bytes.to_vec())
+        .await
+        .map_err(ApiError::internal)?;
+    let (photo_id, result) = match added {
+        FileAdded::Queued(id) => (id, "queued"),
+        FileAdded::Exists(id) => (id, "exists"),
+        FileAdded::Refused(reason) => {
+            return Err(ApiError::new(ErrorCode::UnsupportedImageType, reason));
+        }
+    };
+    if result == "queued" {
+        let detail = serde_json::json!({ "photo_id": photo_id, "file_name": name });
+        state
+            .store
+            .audit(
+                &session.actor(),
+                "photo.upload",
+                &format!("event:{event_key}"),
+                &detail,
+                state.now(),
+            )
+            .await?;
+    }
+    Ok(Json(Uploaded { photo_id, result }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct PhotoQuery {
+    /// 1-based.
+    pub page: Option<u32>,
+    /// `queued`, `processing`, `ready` or `failed`.
+    pub state: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminPhoto {
+    pub id: i64,
+    pub original_file_name: String,
+    pub state: String,
+    pub failure_reason: Option<String>,
+    pub face_count: i64,
+    pub hidden: bool,
+    pub highlight: bool,
+    /// Only once the photo is ready.
+    pub thumbnail_url: Option<String>,
+}
+
+#[derive(Debug, Default, Serialize, ToSchema)]
+pub struct StateCounts {
+    pub queued: i64,
+    pub processing: i64,
+    pub ready: i64,
+    pub failed: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminPhotoList {
+    pub photos: Vec<AdminPhoto>,
+    pub total: i64,
+    pub page: u32,
+    pub page_size: i64,
+    pub counts: StateCounts,
+}
+
+/// The event's photos in upload order, 60 a page, with how many are in each state.
+#[utoipa::path(operation_id = "admin_photos_list", get, path = "/api/admin/events/{event_key}/photos", tag = "console",
+    params(("event_key" = String, Path), PhotoQuery),
+    responses((status = 200, body = AdminPhotoList), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    session: Session,
+    Path(event_key): Path<String>,
+    Query(q): Query<PhotoQuery>,
+) -> ApiResult<Json<AdminPhotoList>> {
+    let (key, event) = event_for(&state, &session, &event_key).await?;
+    let filter = q
+        .state
+        .as_deref()
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            PhotoState::parse(s).ok_or_else(|| {
+                ApiError::field("state", "must be queued, processing, ready or failed")
+            })
+        })
+        .transpose()?;
+    let page = q.page.unwrap_or(1).max(1);
+    let (rows, total) = state
+        .store
+        .list_photos(event.id, filter, i64::from(page - 1) * PAGE_SIZE, PAGE_SIZE)
+        .await?;
+    let mut counts = StateCounts::default();
+    for (s, n) in state.store.photo_state_counts(event.id).await? {
+        match PhotoState::parse(&s) {
+            Some(PhotoState::Queued) => counts.queued = n,
+            Some(PhotoState::Processing) => counts.processing = n,
+            Some(PhotoState::Ready) => counts.ready = n,
+            Some(PhotoState::Failed) => counts.failed = n,
+            None => {}
+        }
+    }
+    let photos = rows
+        .into_iter()
+        .map(|p| {
+            let ready = p.state == PhotoState::Ready.as_str();
+            AdminPhoto {
+                thumbnail_url: ready.then(|| {
+                    format!(
+                        "{}/{}/thumbnail/{}",
+                        state.media_url,
+                        key,
+                        derived_name(&p.storage_name)
+                    )
+                }),
+                id: p.id,
+                original_file_name: p.original_file_name,
+                state: p.state,
+                failure_reason: p.failure_reason,
+                face_count: p.face_count,
+                hidden: p.hidden,
+                highlight: p.highlight,
+            }
+        })
+        .collect();
+    Ok(Json(AdminPhotoList {
+        photos,
+        total,
+        page,
+        page_size: PAGE_SIZE,
+        counts,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PhotoFlags {
+    pub hidden: Option<bool>,
+    pub highlight: Option<bool>,
+}
+
+async fn owned_photo(
+    state: &AppState,
+    session: &Session,
+    photo_id: i64,
+) -> ApiResult<raceshot_store::photos::PhotoOwner> {
+    let owner = state
+        .store
+        .photo_owner(photo_id)
+        .await?
+        .ok_or_else(|| ApiError::new(ErrorCode::ImageNotFound, "no such photo"))?;
+    session.require_event(state, owner.event_id).await?;
+    Ok(owner)
+}
+
+/// Hides or shows a photo in the shop, and makes it a highlight of its event or not.
+#[utoipa::path(operation_id = "admin_photos_moderate", post, path = "/api/admin/photos/{photo_id}", tag = "console",
+    params(("photo_id" = i64, Path)), request_body = PhotoFlags,
+    responses((status = 204, description = "Done"), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn moderate(
+    State(state): State<AppState>,
+    session: Session,
+    Path(photo_id): Path<i64>,
+    ApiJson(flags): ApiJson<PhotoFlags>,
+) -> ApiResult<StatusCode> {
+    let owner = owned_photo(&state, &session, photo_id).await?;
+    let now = state.now();
+    state
+        .store
+        .set_photo_flags(photo_id, flags.hidden, flags.highlight, now)
+        .await?;
+    let detail = serde_json::json!({ "hidden": flags.hidden, "highlight": flags.highlight });
+    state
+        .store
+        .audit(
+            &session.actor(),
+            "photo.moderate",
+            &format!("photo:{photo_id}@{}", owner.event_key),
+            &detail,
+            now,
+        )
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Deletes a photo and its files; a photo in an order is kept (hide it instead).
+#[utoipa::path(operation_id = "admin_photos_delete", delete, path = "/api/admin/photos/{photo_id}", tag = "console",
+    params(("photo_id" = i64, Path)),
+    responses((status = 204, description = "Deleted"), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn delete(
+    State(state): State<AppState>,
+    session: Session,
+    Path(photo_id): Path<i64>,
+) -> ApiResult<StatusCode> {
+    owned_photo(&state, &session, photo_id).await?;
+    let owner = match state.store.delete_photo(photo_id).await? {
+        Deleted::Removed(owner) => owner,
+        Deleted::Sold => {
+            return Err(ApiError::new(
+                ErrorCode::PhotoSold,
+                "the photo is in an order; hide it instead",
+            ));
+        }
+        Deleted::Missing => return Err(ApiError::new(ErrorCode::ImageNotFound, "no such photo")),
+    };
+    let key = EventKey::parse(&owner.event_key).map_err(ApiError::internal)?;
+    let derived = derived_name(&owner.storage_name);
+    for (kind, name) in [
+        (ObjectKind::Original, owner.storage_name.as_str()),
+        (ObjectKind::Preview, derived.as_str()),
+        (ObjectKind::Thumbnail, derived.as_str()),
+    ] {
+        if let Some(name) = StoredName::parse(name) {
+            // The row is gone already: a file left behind is only wasted space.
+            if let Err(e) = state
+                .objects
+                .delete(&ObjectKey::new(&key, kind, &name))
+                .await
+            {
+                tracing::warn!(photo_id, error = %e, "photo file not deleted");
+            }
+        }
+    }
+    state
+        .store
+        .audit(
+            &session.actor(),
+            "photo.delete",
+            &format!("photo:{photo_id}@{}", owner.event_key),
+            &serde_json::json!({}),
+            state.now(),
+        )
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,66 @@
+//! An operator's hand in an order's payment, from the command line or the console:
+//! confirming a PROMPTPAY order against its bank slip, approving an all-photos (AM) order.
+//! Each is recorded in the payment trail and the audit log, and starts delivery once.
+
+use raceshot_store::orders::Order;
+
+use super::payment;
+use crate::error::ApiResult;
+use crate::state::AppState;
+
+/// What an operator did to an order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Paid,
+    /// The order was paid already: nothing changed.
+    AlreadyPaid,
+}
+
+impl Outcome {
+    fn of(changed: bool) -> Self {
+        if changed {
+            Outcome::Paid
+        } else {
+            Outcome::AlreadyPaid
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Paid => "paid",
+            Outcome::AlreadyPaid => "already_paid",
+        }
+    }
+}
+
+/// Confirms a PROMPTPAY order paid, the slip's last 4 characters becoming its receipt.
+pub async fn confirm(
+    state: &AppState,
+    order: &Order,
+    slip_ref: &str,
+    actor: &str,
+) -> ApiResult<Outcome> {
+    let changed = payment::confirm_by_slip(state, order, slip_ref).await?;
+    let detail = serde_json::json!({ "slip_ref": slip_ref });
+    state
+        .store
+        .audit(actor, "order.confirm", &order.uuid, &detail, state.now())
+        .await?;
+    Ok(Outcome::of(changed))
+}
+
+/// Approves an all-photos (AM) order.
+pub async fn approve(state: &AppState, order: &Order, actor: &str) -> ApiResult<Outcome> {
+    let changed = payment::approve(state, order, actor).await?;
+    state
+        .store
+        .audit(
+            actor,
+            "order.approve",
+            &order.uuid,
+            &serde_json::json!({}),
+            state.now(),
+        )
+        .await?;
+    Ok(Outcome::of(changed))
+}
