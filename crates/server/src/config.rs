@@ -34,6 +34,42 @@ pub struct Config {
     pub orders: OrdersConfig,
     pub notify: NotifyConfig,
     pub admin: AdminConfig,
+    /// What this configuration was read from, so that operators' settings can be laid
+    /// over it (`with_overrides`).
+    sources: std::sync::Arc<BaseSources>,
+}
+
+/// Settings an operator may change from the console, by key; `true` marks secrets, which
+/// are written but never shown again. Everything else is the configuration's alone.
+pub const CONSOLE_SETTINGS: &[(&str, bool)] = &[
+    ("payments.gateway", false),
+    ("payments.promptpay_id", false),
+    ("payments.gbp.token", true),
+    ("payments.gbp.secret_key", true),
+    ("payments.opn.public_key", false),
+    ("payments.opn.secret_key", true),
+    ("payments.opn.webhook_secret", true),
+    ("notify.smtp.host", false),
+    ("notify.smtp.port", false),
+    ("notify.smtp.username", false),
+    ("notify.smtp.password", true),
+    ("notify.smtp.from", false),
+    ("notify.smtp.tls", false),
+    ("orders.retention_days", false),
+];
+
+/// The file text and `RACESHOT__` variables a configuration came from.
+#[derive(Clone, Default)]
+struct BaseSources {
+    file: Option<(String, String)>,
+    env: Vec<(String, String)>,
+}
+
+/// Never printed: the sources hold secrets.
+impl fmt::Debug for BaseSources {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("BaseSources { .. }")
+    }
 }
 
 /// The operator console's sign-in rules.
@@ -224,6 +260,14 @@ impl Config {
         file: Option<(&str, &str)>,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Config, ConfigError> {
+        let env: Vec<(String, String)> = env
+            .into_iter()
+            .filter(|(k, _)| k.starts_with(ENV_PREFIX))
+            .collect();
+        let sources = std::sync::Arc::new(BaseSources {
+            file: file.map(|(n, t)| (n.to_owned(), t.to_owned())),
+            env: env.clone(),
+        });
         let mut s = Sources::new(file, env);
         let data_dir: PathBuf = s.or("data_dir", PathBuf::from("./data"));
         let addr = s.or("server.addr", SocketAddr::from(([127, 0, 0, 1], 8080)));
@@ -351,7 +395,28 @@ impl Config {
             orders,
             notify,
             admin,
+            sources,
         })
+    }
+
+    /// This configuration with `overrides` (`(key, value)`, keys of `CONSOLE_SETTINGS`)
+    /// laid over it, checked as a whole like the configuration itself.
+    pub fn with_overrides(&self, overrides: &[(String, String)]) -> Result<Config, ConfigError> {
+        let base = &self.sources;
+        let env = base
+            .env
+            .iter()
+            .cloned()
+            .chain(overrides.iter().map(|(key, value)| {
+                (
+                    format!("{ENV_PREFIX}{}", key.replace('.', "__").to_uppercase()),
+                    value.clone(),
+                )
+            }));
+        let file = base.file.as_ref().map(|(n, t)| (n.as_str(), t.as_str()));
+        let mut config = Config::from_sources(file, env)?;
+        config.sources = base.clone();
+        Ok(config)
     }
 
     pub fn database_settings(&self) -> DatabaseSettings {

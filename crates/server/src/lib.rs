@@ -11,6 +11,7 @@ pub mod error;
 pub mod face_index;
 pub mod imaging;
 pub mod jobs;
+pub mod live;
 pub mod notify;
 pub mod rate_limit;
 pub mod search_slots;

@@ -153,10 +153,12 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
             let state = cli_state(config).await?;
             let (stop, stop_rx) = tokio::sync::watch::channel(false);
             let workers = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
+            let fresh = tokio::spawn(raceshot_server::live::keep_fresh(state.clone()));
             tracing::info!(workers = state.config.jobs.workers, "working");
             shutdown_signal().await;
             let _ = stop.send(true);
             let _ = workers.await;
+            fresh.abort();
             state.store.close().await;
         }
         Command::Ingest { event, wait, paths } => {

@@ -11,16 +11,16 @@ use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::Arc;
 
 use raceshot_faces::FaceEngine;
-use raceshot_payments::GatewayKind;
 use raceshot_store::{Objects, Store};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::catalogue::Catalogue;
-use crate::commerce::gateways::{Gateways, PAYMENT_GATEWAY_SETTING};
+use crate::commerce::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::config::Config;
 use crate::face_index::FaceIndexes;
-use crate::notify::{Mailer, SmsSender};
+use crate::live::{self, Live, LiveCell};
+use crate::notify::SmsSender;
 use crate::rate_limit::RateLimiter;
 use crate::search_slots::SearchSlots;
 use crate::state::{AppState, Clock, Inner};
@@ -74,11 +74,7 @@ pub async fn load_state(
     let search_limiter = RateLimiter::new(config.search.per_client_per_minute);
     let find_limiter = RateLimiter::new(config.orders.find_per_client_per_minute);
     let order_limiter = RateLimiter::new(config.orders.create_per_client_per_minute);
-    let gateways = Gateways::from_config(&config.payments)?;
-    let mailer = match &config.notify.smtp {
-        Some(smtp) => Mailer::smtp(smtp).context("setting up SMTP")?,
-        None => Mailer::Log,
-    };
+    let live = LiveCell::new(Live::build(&live::effective(&config, &store).await?)?);
     Ok(AppState::new(Inner {
         store,
         objects,
@@ -95,8 +91,7 @@ pub async fn load_state(
         find_limiter,
         order_limiter,
         signing_key,
-        gateways,
-        mailer,
+        live,
         sms: SmsSender::Log,
     }))
 }
@@ -108,25 +103,18 @@ impl Application {
     /// Binds the configured address and loads everything; `run_jobs` runs the job workers
     /// in this process too.
     pub async fn build(config: Config, clock: Clock, run_jobs: bool) -> anyhow::Result<Self> {
-        let payments = &config.payments;
-        if payments.gateway == GatewayKind::Sandbox && !payments.allow_sandbox {
-            anyhow::bail!(
-                "the SANDBOX payment gateway takes no real money: set \
-                 RACESHOT__PAYMENTS__ALLOW_SANDBOX=true to run it, or choose GBP, OPN or \
-                 PROMPTPAY with RACESHOT__PAYMENTS__GATEWAY"
-            );
-        }
         let listener = TcpListener::bind(config.server.addr)
             .await
             .with_context(|| format!("binding {}", config.server.addr))?;
         let addr = listener.local_addr()?;
         let state = load_state(config, clock, format!("http://{}", reachable(addr))).await?;
+        live::check_sandbox(&live::effective(&state.config, &state.store).await?)?;
         // The gateway this deployment runs is what the shop's pages are told.
         state
             .store
             .put_setting(
                 PAYMENT_GATEWAY_SETTING,
-                state.gateways.active.as_str(),
+                state.live().gateways.active.as_str(),
                 false,
                 state.now(),
             )
@@ -157,6 +145,7 @@ impl Application {
         let grace = self.state.config.server.shutdown_grace;
         let signal = shutdown.shared();
         tokio::spawn(warm_indexes(self.state.clone()));
+        let fresh = tokio::spawn(live::keep_fresh(self.state.clone()));
         let (stop_jobs, stop_rx) = watch::channel(false);
         let workers = self
             .run_jobs
@@ -182,6 +171,7 @@ impl Application {
                 Ok(())
             }
         };
+        fresh.abort();
         self.state.store.close().await;
         result
     }

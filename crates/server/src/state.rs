@@ -9,10 +9,10 @@ use raceshot_faces::FaceEngine;
 use raceshot_store::{Objects, Store};
 
 use crate::catalogue::Catalogue;
-use crate::commerce::gateways::Gateways;
 use crate::config::Config;
 use crate::face_index::FaceIndexes;
-use crate::notify::{Mailer, SmsSender};
+use crate::live::{Live, LiveCell};
+use crate::notify::SmsSender;
 use crate::rate_limit::RateLimiter;
 use crate::search_slots::SearchSlots;
 
@@ -59,14 +59,19 @@ pub struct Inner {
     /// Key of the HMAC signatures on upload and download addresses and callback tokens,
     /// shared by replicas via the store.
     pub signing_key: Vec<u8>,
-    pub gateways: Gateways,
-    pub mailer: Mailer,
+    /// The gateways, the mailer and the retention window: what operators' settings change.
+    pub live: LiveCell,
     pub sms: SmsSender,
 }
 
 impl AppState {
     pub fn new(inner: Inner) -> Self {
         AppState(Arc::new(inner))
+    }
+
+    /// The gateways, mailer and retention window in force now.
+    pub fn live(&self) -> Arc<Live> {
+        self.live.get()
     }
 
     pub fn now(&self) -> DateTime<Utc> {

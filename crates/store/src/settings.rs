@@ -13,6 +13,12 @@ impl Store {
         Ok(row.map(|(v,)| v))
     }
 
+    pub async fn delete_setting(&self, name: &str) -> Result<()> {
+        on_pool!(self, pool => sqlx::query("DELETE FROM settings WHERE name = $1")
+            .bind(name).execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
     /// Sets a value; `secret` values are never returned by listings meant for people.
     pub async fn put_setting(
         &self,

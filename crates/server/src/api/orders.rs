@@ -169,7 +169,7 @@ async fn create(
         ));
     }
 
-    let active = state.gateways.active;
+    let active = state.live().gateways.active;
     if let Some(sent) = req.payment_gateway.as_deref().filter(|g| !g.is_empty())
         && sent.parse::<GatewayKind>().ok() != Some(active)
     {
@@ -709,8 +709,13 @@ pub async fn conf(
             .store
             .setting(PAYMENT_GATEWAY_SETTING)
             .await?
-            .unwrap_or_else(|| state.gateways.active.as_str().to_owned()),
-        "OPN_PUBLIC_KEY" => state.gateways.opn_public_key.clone().unwrap_or_default(),
+            .unwrap_or_else(|| state.live().gateways.active.as_str().to_owned()),
+        "OPN_PUBLIC_KEY" => state
+            .live()
+            .gateways
+            .opn_public_key
+            .clone()
+            .unwrap_or_default(),
         _ => {
             return Err(ApiError::field(
                 "conf_name",

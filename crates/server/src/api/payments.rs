@@ -86,6 +86,7 @@ pub async fn gbp_callback(
     if callback.is_paid() && order.payment_status != PaymentStatus::Paid {
         // The callback is unsigned: only GB Prime Pay's own status check counts.
         let txn = state
+            .live()
             .gateways
             .gbp()?
             .check_status(&payment::order_reference(&order))
@@ -105,7 +106,8 @@ pub async fn opn_webhook(
     headers: HeaderMap,
     body: Bytes,
 ) -> ApiResult<Json<Acknowledged>> {
-    let client = state.gateways.opn()?;
+    let live = state.live();
+    let client = live.gateways.opn()?;
     let header_text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     if !client.webhook_signature_ok(
         header_text(opn::SIGNATURE_TIMESTAMP_HEADER),

@@ -82,6 +82,7 @@ pub async fn start_payment(state: &AppState, order: &Order) -> ApiResult<()> {
     let now = state.now();
     let ttl = chrono::Duration::from_std(state.config.payments.qr_ttl).unwrap_or_default();
     let expires = now + ttl;
+    let live = state.live();
     match gateway_of(order)? {
         GatewayKind::Sandbox => {
             let url = links::sandbox_page_url(state, &order.uuid, false);
@@ -89,7 +90,7 @@ pub async fn start_payment(state: &AppState, order: &Order) -> ApiResult<()> {
             save_qr(state, order, &reference, &url, Some(expires)).await
         }
         GatewayKind::PromptPay => {
-            let id = state.gateways.promptpay_id.as_ref().ok_or_else(|| {
+            let id = live.gateways.promptpay_id.as_ref().ok_or_else(|| {
                 ApiError::internal(anyhow::anyhow!("payments.promptpay_id is not set"))
             })?;
             let payload = promptpay::payload(id, Some(order.paid_amount));
@@ -103,7 +104,7 @@ pub async fn start_payment(state: &AppState, order: &Order) -> ApiResult<()> {
             .await
         }
         GatewayKind::Gbp => {
-            let client = state.gateways.gbp()?;
+            let client = live.gateways.gbp()?;
             let reference = order_reference(order);
             let request = GbpQrRequest {
                 amount: order.paid_amount,
@@ -141,7 +142,7 @@ pub async fn start_payment(state: &AppState, order: &Order) -> ApiResult<()> {
             save_qr(state, order, &reference, &url, Some(expires)).await
         }
         GatewayKind::Opn => {
-            let client = state.gateways.opn()?;
+            let client = live.gateways.opn()?;
             trail(
                 state,
                 order,
@@ -236,6 +237,7 @@ pub async fn pay_by_card(state: &AppState, order: &Order, token: &str) -> ApiRes
             "the order is not a card order waiting for payment",
         ));
     }
+    let live = state.live();
     match gateway_of(order)? {
         GatewayKind::Sandbox => {
             trail(
@@ -253,7 +255,7 @@ pub async fn pay_by_card(state: &AppState, order: &Order, token: &str) -> ApiRes
             })
         }
         GatewayKind::Opn => {
-            let client = state.gateways.opn()?;
+            let client = live.gateways.opn()?;
             // A charge still waiting for its 3-D Secure step is finished, not doubled.
             if let Some(earlier) = order.gateway_ref.as_deref() {
                 let charge = client.get_charge(earlier).await.map_err(gateway_error)?;
@@ -440,15 +442,16 @@ pub async fn recheck(state: &AppState, order: &Order) -> ApiResult<()> {
     {
         return Ok(());
     }
+    let live = state.live();
     let outcome = match gateway {
-        GatewayKind::Gbp => match state.gateways.gbp() {
+        GatewayKind::Gbp => match live.gateways.gbp() {
             Ok(client) => match client.check_status(reference).await {
                 Ok(txn) => settle_gbp(state, order, &txn).await,
                 Err(e) => Err(gateway_error(e)),
             },
             Err(e) => Err(e),
         },
-        _ => match state.gateways.opn() {
+        _ => match live.gateways.opn() {
             Ok(client) => match client.get_charge(reference).await {
                 Ok(charge) => settle_opn_charge(state, order, &charge).await,
                 Err(e) => Err(gateway_error(e)),

@@ -34,10 +34,11 @@ pub async fn mail_order_ready(
 ) -> anyhow::Result<bool> {
     let url = links::order_page_url(state, &order.uuid);
     state
+        .live()
         .mailer
         .send(&order_ready_mail(email, &ready(state, order, &url)))
         .await?;
-    Ok(matches!(state.mailer, Mailer::Smtp(_)))
+    Ok(matches!(state.live().mailer, Mailer::Smtp(_)))
 }
 
 fn ready<'a>(state: &AppState, order: &'a Order, url: &'a str) -> OrderReady<'a> {
@@ -47,7 +48,7 @@ fn ready<'a>(state: &AppState, order: &'a Order, url: &'a str) -> OrderReady<'a>
         event_title: &order.event_title,
         photo_count: usize::try_from(order.image_count).unwrap_or(0),
         free: order.payment_channel == PaymentChannel::Free,
-        kept_days: state.config.orders.retention_days,
+        kept_days: state.live().retention_days,
     }
 }
 

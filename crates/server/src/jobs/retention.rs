@@ -31,7 +31,7 @@ pub fn job(state: &AppState) -> NewJob {
 
 /// The first event date whose files are still kept today.
 pub fn cutoff(state: &AppState) -> String {
-    let days = chrono::Duration::days(i64::from(state.config.orders.retention_days));
+    let days = chrono::Duration::days(i64::from(state.live().retention_days));
     (bangkok_date(state.now()) - days)
         .format("%Y-%m-%d")
         .to_string()

@@ -785,3 +785,164 @@ async fn the_order_list_narrows_by_event_status_channel_mobile_and_day() {
         assert_error(unpaid, 403, "order_not_paid").await;
     }
 }
+
+#[tokio::test]
+async fn settings_change_the_running_shop_and_never_show_secrets() {
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        let app = TestApp::builder(backend)
+            .with_event(event("city-run"))
+            .spawn()
+            .await;
+        account(&app, "admin@example.com", Role::Admin, &[]).await;
+        let admin = sign_in(&app, "admin@example.com").await;
+        let put = |changes: Value| {
+            call(
+                &app,
+                Method::PUT,
+                "/api/admin/settings",
+                Some(&admin),
+                Some(json!({ "changes": changes })),
+            )
+        };
+        let setting = |body: &Value, key: &str| -> Value {
+            body["settings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["key"] == key)
+                .cloned()
+                .unwrap_or(Value::Null)
+        };
+
+        let current =
+            json(call(&app, Method::GET, "/api/admin/settings", Some(&admin), None).await).await;
+        assert_eq!(setting(&current, "payments.gateway")["value"], "SANDBOX");
+        assert_eq!(setting(&current, "payments.gateway")["from_console"], false);
+        assert_eq!(setting(&current, "payments.gbp.token")["set"], false);
+        assert!(
+            current["gateways"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("SANDBOX"))
+        );
+
+        // A gateway without its keys is refused, every missing key named; nothing changes.
+        let refused = put(json!({"payments.gateway": "GBP"})).await;
+        let body = assert_error(refused, 422, "invalid_field").await;
+        assert!(
+            body["errors"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["field"] == "payments.gbp.token"),
+            "{body}"
+        );
+        assert_error(
+            put(json!({"server.addr": "0.0.0.0:80"})).await,
+            422,
+            "invalid_field",
+        )
+        .await;
+        let conf = json(
+            app.post("/v1/utils/conf", &json!({"conf_name": "PAYMENT_GATEWAY"}))
+                .await,
+        )
+        .await;
+        assert_eq!(conf["body"]["value"], "SANDBOX");
+
+        // PromptPay from now on: the shop is told, and new orders carry its QR payload.
+        let changed =
+            put(json!({"payments.gateway": "PROMPTPAY", "payments.promptpay_id": "0812345678"}))
+                .await;
+        assert_eq!(changed.status(), 200);
+        let conf = json(
+            app.post("/v1/utils/conf", &json!({"conf_name": "PAYMENT_GATEWAY"}))
+                .await,
+        )
+        .await;
+        assert_eq!(conf["body"]["value"], "PROMPTPAY");
+        let ids = ready_photos(&app, "city-run", 1).await;
+        let mut order = order_body(&app, "city-run", &ids, "PP").await;
+        order["payment_gateway"] = json!("PROMPTPAY");
+        let uuid = create_order(&app, "/v1/order/create", &order).await;
+        let paying = inquiry(&app, &uuid).await;
+        assert_eq!(paying["payment_gateway"], "PROMPTPAY");
+        assert!(
+            paying["qrcode_url"].as_str().unwrap().starts_with("000201"),
+            "{paying}"
+        );
+
+        // Secrets are stored, used and never shown again, not even in the audit log.
+        let secret = "smtp-password-never-shown";
+        let smtp = put(json!({"notify.smtp.host": "127.0.0.1", "notify.smtp.from": "shop@example.com",
+            "notify.smtp.username": "shop", "notify.smtp.password": secret, "orders.retention_days": "7"})).await;
+        assert_eq!(smtp.status(), 200);
+        let text = smtp.text().await.unwrap();
+        assert!(!text.contains(secret), "{text}");
+        let now_set = serde_json::from_str::<Value>(&text).unwrap();
+        assert_eq!(setting(&now_set, "notify.smtp.password")["set"], true);
+        assert_eq!(
+            setting(&now_set, "notify.smtp.password")["value"],
+            Value::Null
+        );
+        assert_eq!(setting(&now_set, "orders.retention_days")["value"], "7");
+        assert_eq!(app.state.live().retention_days, 7);
+        let audit = call(&app, Method::GET, "/api/admin/audit", Some(&admin), None)
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            audit.contains("settings.change") && !audit.contains(secret),
+            "{audit}"
+        );
+
+        // Back to the configuration's values.
+        let reset = put(json!({"payments.gateway": null, "payments.promptpay_id": null})).await;
+        assert_eq!(
+            setting(&json(reset).await, "payments.gateway")["value"],
+            "SANDBOX"
+        );
+
+        // The shop's logo for logo copies: PNG or JPEG only.
+        let png = {
+            let mut out = Vec::new();
+            let mut encoder = png::Encoder::new(&mut out, 40, 20);
+            encoder.set_color(png::ColorType::Rgb);
+            let mut writer = encoder.write_header().unwrap();
+            writer
+                .write_image_data(&[200u8, 30, 30].repeat(40 * 20))
+                .unwrap();
+            writer.finish().unwrap();
+            out
+        };
+        let logo = app
+            .client
+            .put(app.url("/api/admin/settings/logo"))
+            .header("cookie", &admin)
+            .body(png.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(logo.status(), 204);
+        let back = call(
+            &app,
+            Method::GET,
+            "/api/admin/settings/logo",
+            Some(&admin),
+            None,
+        )
+        .await;
+        assert_eq!(back.headers()["content-type"], "image/png");
+        assert_eq!(back.bytes().await.unwrap().to_vec(), png);
+        let text = app
+            .client
+            .put(app.url("/api/admin/settings/logo"))
+            .header("cookie", &admin)
+            .body("no")
+            .send()
+            .await
+            .unwrap();
+        assert_error(text, 415, "unsupported_image_type").await;
+    }
+}

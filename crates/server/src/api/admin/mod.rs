@@ -6,6 +6,7 @@ pub mod auth;
 pub mod events;
 pub mod orders;
 pub mod photos;
+pub mod settings;
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -28,4 +29,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(orders::approve))
         .routes(routes!(orders::confirm))
         .routes(routes!(audit::list))
+        .routes(routes!(settings::get, settings::put))
+        .routes(routes!(settings::get_logo, settings::put_logo))
 }
