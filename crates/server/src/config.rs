@@ -81,6 +81,8 @@ pub struct AdminConfig {
     pub max_failed_logins: u32,
     /// The first lock's length; each further failure doubles it, up to an hour.
     pub lockout: Duration,
+    /// Sign-in attempts per client address and minute, whatever the account.
+    pub login_per_client_per_minute: u32,
 }
 
 /// Which payment gateway takes the shop's payments, with its credentials.
@@ -360,6 +362,7 @@ impl Config {
             session_ttl: Duration::from_secs(s.or("admin.session_ttl_hours", 12u64) * 3600),
             max_failed_logins: s.or("admin.max_failed_logins", 5),
             lockout: Duration::from_secs(s.or("admin.lockout_secs", 60u64)),
+            login_per_client_per_minute: s.or("admin.login_per_client_per_minute", 20),
         };
         if admin.max_failed_logins == 0 {
             s.problem("admin.max_failed_logins", "must be at least 1");

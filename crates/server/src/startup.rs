@@ -74,6 +74,7 @@ pub async fn load_state(
     let search_limiter = RateLimiter::new(config.search.per_client_per_minute);
     let find_limiter = RateLimiter::new(config.orders.find_per_client_per_minute);
     let order_limiter = RateLimiter::new(config.orders.create_per_client_per_minute);
+    let login_limiter = RateLimiter::new(config.admin.login_per_client_per_minute);
     let live = LiveCell::new(Live::build(&live::effective(&config, &store).await?)?);
     Ok(AppState::new(Inner {
         store,
@@ -90,6 +91,7 @@ pub async fn load_state(
         search_limiter,
         find_limiter,
         order_limiter,
+        login_limiter,
         signing_key,
         live,
         sms: SmsSender::Log,

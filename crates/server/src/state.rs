@@ -56,6 +56,8 @@ pub struct Inner {
     pub find_limiter: RateLimiter,
     /// Order creations per client address.
     pub order_limiter: RateLimiter,
+    /// Console sign-in attempts per client address.
+    pub login_limiter: RateLimiter,
     /// Key of the HMAC signatures on upload and download addresses and callback tokens,
     /// shared by replicas via the store.
     pub signing_key: Vec<u8>,

@@ -1944,7 +1944,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Locked after repeated failures */
+            /** @description Locked after repeated failures, or too many attempts from one address */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -946,3 +946,18 @@ async fn settings_change_the_running_shop_and_never_show_secrets() {
         assert_error(text, 415, "unsupported_image_type").await;
     }
 }
+
+#[tokio::test]
+async fn sign_in_attempts_from_one_address_are_limited_across_accounts() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_env("RACESHOT__ADMIN__LOGIN_PER_CLIENT_PER_MINUTE", "3")
+        .spawn()
+        .await;
+    for n in 0..3 {
+        let resp = login(&app, &format!("guess{n}@example.com"), "some password").await;
+        assert_error(resp, 401, "invalid_credentials").await;
+    }
+    let limited = login(&app, "guess3@example.com", "some password").await;
+    assert!(limited.headers().contains_key("retry-after"));
+    assert_error(limited, 429, "rate_limited").await;
+}

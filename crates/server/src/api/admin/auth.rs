@@ -6,7 +6,9 @@
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use axum::Json;
-use axum::extract::{FromRequestParts, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts, State};
 use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
@@ -19,6 +21,7 @@ use utoipa::ToSchema;
 
 use super::super::extract::ApiJson;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::rate_limit::client_address;
 use crate::state::AppState;
 
 pub const SESSION_COOKIE: &str = "raceshot_admin";
@@ -206,11 +209,20 @@ async fn me_of(state: &AppState, operator: &Operator) -> ApiResult<Me> {
 /// Signs an operator in and sets the session cookie.
 #[utoipa::path(operation_id = "admin_login", post, path = "/api/admin/login", tag = "console", request_body = LoginRequest,
     responses((status = 200, body = Me), (status = 401, body = ErrorBody),
-        (status = 429, description = "Locked after repeated failures", body = ErrorBody)))]
+        (status = 429, description = "Locked after repeated failures, or too many attempts from one address", body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     ApiJson(req): ApiJson<LoginRequest>,
 ) -> ApiResult<Response> {
+    // Guessing across many accounts from one place is slowed here; one account's own
+    // lock (below) stops guessing it from many places.
+    state.login_limiter.check(client_address(
+        peer,
+        &headers,
+        &state.config.server.trusted_proxies,
+    ))?;
     let now = state.now();
     let invalid = || ApiError::new(ErrorCode::InvalidCredentials, "wrong e-mail or password");
     let email = normalise_email(&req.email);
