@@ -1,9 +1,11 @@
-//! Events the end-to-end suite adds beside the demo event, in the import file format
-//! (docs/event-import.md): a free-download event and a second paid event.
+//! What the end-to-end suite adds beside the demo event: a free-download event and a
+//! second paid event in the import file format (docs/event-import.md), and an admin account.
 
 export const DEMO_EVENT = 'demo';
 export const FREE_EVENT = 'free-fun-run';
 export const SECOND_EVENT = 'night-run';
+/** The console's first account, made with `raceshot admin create-user`. */
+export const ADMIN = { email: 'admin@raceshot.test', password: 'console password 1' } as const;
 
 const day = (from: Date, days: number) => new Date(from.getTime() + days * 86_400_000).toISOString().slice(0, 10);
 

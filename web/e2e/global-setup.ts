@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { FREE_EVENT, SECOND_EVENT, eventJson } from './fixtures';
+import { ADMIN, FREE_EVENT, SECOND_EVENT, eventJson } from './fixtures';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -62,6 +62,12 @@ export default async function setup(project: TestProject) {
   const photos = join(root, 'models/photos');
   run('ingest', '--event', FREE_EVENT, '--wait', join(photos, 'players.jpg'), join(photos, 'gdp.jpg'));
   run('ingest', '--event', SECOND_EVENT, '--wait', join(photos, 'gdp.jpg'));
+  execFileSync(bin, ['admin', 'create-user', '--email', ADMIN.email, '--role', 'admin'], {
+    cwd: root,
+    env,
+    input: `${ADMIN.password}\n`,
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
 
   const server = spawn(bin, ['serve'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitReady(baseUrl, server);

@@ -6,19 +6,29 @@ import { clientToken } from '@/lib/config';
 import type { components, paths } from './schema';
 
 export type ErrorCode = components['schemas']['ErrorBody']['code'];
+export type FieldProblem = components['schemas']['FieldProblem'];
 
-/** An answer that was not a success: the server's stable code, or `network` when none came. */
+/** An answer that was not a success: the server's stable code, or `network` when none came;
+ * for a refused form, every field the server named (one `field` alone counts as one). */
 export class ApiFailure extends Error {
   readonly code: ErrorCode | 'network';
   readonly status: number;
   readonly field: string | null;
+  readonly errors: FieldProblem[];
 
-  constructor(code: ErrorCode | 'network', status: number, message: string, field?: string | null) {
+  constructor(
+    code: ErrorCode | 'network',
+    status: number,
+    message: string,
+    field?: string | null,
+    errors?: FieldProblem[] | null,
+  ) {
     super(message);
     this.name = 'ApiFailure';
     this.code = code;
     this.status = status;
     this.field = field ?? null;
+    this.errors = errors?.length ? errors : field ? [{ field, message }] : [];
   }
 }
 
@@ -55,6 +65,7 @@ export async function unwrap<T>(call: Promise<Answer<T>>): Promise<T> {
       response.status,
       body.message ?? response.statusText,
       body.field,
+      body.errors,
     );
   }
   return data;

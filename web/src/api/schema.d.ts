@@ -841,26 +841,9 @@ export interface components {
              */
             queue_depth: number;
         };
-        /** @description An order as operators see it. */
-        AdminOrder: {
-            uuid: string;
-            event_key: string;
-            event_title: string;
-            mobile: string;
-            email?: string | null;
-            payment_status: string;
-            payment_channel: string;
-            payment_gateway: string;
-            /** Format: int64 */
-            image_count: number;
-            /**
-             * Format: double
-             * @description Baht.
-             */
-            paid_amount: number;
-            receipt_ref?: string | null;
+        /** @description An order as operators see it: its row in the list, and more. */
+        AdminOrder: components["schemas"]["AdminOrderRow"] & {
             am_order_ref?: string | null;
-            created_at: string;
             paid_at?: string | null;
             trail: components["schemas"]["TrailEntry"][];
         };
@@ -885,9 +868,13 @@ export interface components {
             payment_gateway: string;
             /** Format: int64 */
             image_count: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description Baht.
+             */
             paid_amount: number;
             receipt_ref?: string | null;
+            /** @description RFC 3339, Bangkok time. */
             created_at: string;
         };
         AdminPhoto: {
@@ -921,7 +908,7 @@ export interface components {
             actor: string;
             action: string;
             target: string;
-            detail: Record<string, never>;
+            detail: Record<string, unknown>;
         };
         AuditPage: {
             entries: components["schemas"]["AuditEntryBody"][];
@@ -1353,9 +1340,9 @@ export interface components {
              */
             page_size?: number | null;
             /** @description Sent by older clients; ignored. */
-            total_event_onsale?: Record<string, never> | null;
+            total_event_onsale?: Record<string, unknown> | null;
             /** @description Sent by older clients; ignored. */
-            page_tab?: Record<string, never> | null;
+            page_tab?: Record<string, unknown> | null;
         };
         /** @description A photo as the shop lists it (spec §3), with ready-to-use image addresses. */
         PhotoBody: {
@@ -1519,7 +1506,7 @@ export interface components {
         };
         SettingsChange: {
             /** @description Key → new value; `null` goes back to the configuration's value. Keys left out stay. */
-            changes: Record<string, never>;
+            changes: Record<string, unknown>;
         };
         SignRequest: {
             event_key: string;
@@ -1669,7 +1656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             401: {
@@ -1710,7 +1697,7 @@ export interface operations {
         /** @description An event in the import format */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -2806,7 +2793,7 @@ export interface operations {
         /** @description GB Prime Pay's callback (JSON or form) */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -2846,7 +2833,7 @@ export interface operations {
         /** @description An OPN event object */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -3199,7 +3186,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": Record<string, never>;
+                "multipart/form-data": Record<string, unknown>;
             };
         };
         responses: {

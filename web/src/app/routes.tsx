@@ -12,7 +12,47 @@ function Redirect({ to }: { to: (params: Record<string, string | undefined>) => 
   return <Navigate to={to(params)} replace />;
 }
 
+/** The operator console (`/admin`): its own frame, loaded only when opened. */
+const consoleRoutes: RouteObject[] = [
+  {
+    path: 'admin/login',
+    lazy: () => import('@/features/admin/shell/LoginPage').then((m) => ({ Component: m.LoginPage })),
+  },
+  {
+    path: 'admin',
+    lazy: () => import('@/features/admin/shell/AdminLayout').then((m) => ({ Component: m.AdminLayout })),
+    children: [
+      { index: true, lazy: () => import('@/features/admin/shell/DashboardPage').then((m) => ({ Component: m.DashboardPage })) },
+      { path: 'audit', lazy: () => import('@/features/admin/shell/AuditPage').then((m) => ({ Component: m.AuditPage })) },
+      { path: 'events', lazy: () => import('@/features/admin/events/EventsPage').then((m) => ({ Component: m.EventsPage })) },
+      {
+        path: 'events/new',
+        lazy: () => import('@/features/admin/events/EventFormPage').then((m) => ({ Component: m.EventFormPage })),
+      },
+      {
+        path: 'events/:eventKey/edit',
+        lazy: () => import('@/features/admin/events/EventFormPage').then((m) => ({ Component: m.EventFormPage })),
+      },
+      {
+        path: 'events/:eventKey/photos',
+        lazy: () => import('@/features/admin/photos/PhotosPage').then((m) => ({ Component: m.PhotosPage })),
+      },
+      { path: 'orders', lazy: () => import('@/features/admin/orders/OrdersPage').then((m) => ({ Component: m.OrdersPage })) },
+      {
+        path: 'settings',
+        lazy: () => import('@/features/admin/settings/SettingsPage').then((m) => ({ Component: m.SettingsPage })),
+      },
+      {
+        path: 'orders/:uuid',
+        lazy: () => import('@/features/admin/orders/OrderDetailPage').then((m) => ({ Component: m.OrderDetailPage })),
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
 export const routes: RouteObject[] = [
+  ...consoleRoutes,
   {
     element: <Layout />,
     children: [

@@ -53,6 +53,16 @@ export function useLanguage(): [Language, (lang: Language) => void] {
   return [lang, setLang];
 }
 
+/** A translator over a feature's own dictionary, for parts that load on demand (the
+ * console): their texts stay out of the shop's first download. */
+export function useDictionary<K extends string>(dict: { th: Record<K, string>; en: Record<K, string> }) {
+  const { lang } = useI18n();
+  return useCallback(
+    (key: K, vars?: Record<string, string | number>) => interpolate(dict[lang][key] ?? key, vars),
+    [dict, lang],
+  );
+}
+
 /** The visitor's text for a failure, chosen by its error code. */
 export function useErrorText(): (e: unknown) => string {
   const { lang } = useI18n();

@@ -1,0 +1,166 @@
+//! The operator console in a real Chromium against the real server: sign in, create an
+//! event, upload 20 photos and watch them become ready (and searchable in the shop), then
+//! approve an AM order, after which the visitor's order page shows PAID.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acceptConsent, clientToken, launch, newPage, openContext, photosDir, screenshot } from './browser';
+import { ADMIN, DEMO_EVENT } from './fixtures';
+
+const EVENT = 'console-run';
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launch();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** `jpeg` with a comment segment after its start marker: the same picture, other bytes,
+ * so the shop takes it as another photo. */
+function variant(jpeg: Buffer, n: number): Buffer {
+  const text = Buffer.from(`raceshot console upload ${n}`);
+  const segment = Buffer.alloc(4);
+  segment.writeUInt16BE(0xfffe, 0);
+  segment.writeUInt16BE(text.length + 2, 2);
+  return Buffer.concat([jpeg.subarray(0, 2), segment, text, jpeg.subarray(2)]);
+}
+
+const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+async function apiPost(page: Page, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const token = await clientToken(page);
+  const resp = await fetch(new URL(path, page.url()), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  expect(resp.status, `${path}: ${resp.status}`).toBe(200);
+  return (await resp.json()) as Record<string, unknown>;
+}
+
+describe('the operator console', () => {
+  it('signs in, creates an event, uploads 20 photos that become searchable, and approves an AM order', async () => {
+    const context = await openContext(browser);
+    const { page, errors } = await newPage(context);
+
+    await page.goto('/admin');
+    await page.waitForURL('**/admin/login**');
+    await page.getByTestId('login-email').fill(ADMIN.email);
+    await page.getByTestId('login-password').fill('not the password');
+    await page.getByTestId('login-submit').click();
+    await expect.poll(() => page.getByTestId('login-error').isVisible()).toBe(true);
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL((url) => url.pathname === '/admin');
+    await expect.poll(() => page.getByTestId('dashboard').isVisible()).toBe(true);
+
+    // A new event, through the form.
+    await page.goto('/admin/events');
+    await page.getByTestId('new-event').click();
+    await page.waitForURL('**/admin/events/new');
+    await page.getByTestId('field-event_key').fill(EVENT);
+    await page.getByTestId('field-title').fill('Console Run 2026');
+    await page.getByTestId('field-eventdate').fill(day(-1));
+    await page.getByTestId('field-on_sale_start').fill(day(-1));
+    await page.getByTestId('field-on_sale_end').fill(day(30));
+    await page.getByTestId('field-package-0-name').fill('1 รูป');
+    await page.getByTestId('field-package-0-name_en').fill('1 photo');
+    await page.getByTestId('field-package-0-number_of_photo').fill('1');
+    await page.getByTestId('field-package-0-price').fill('60');
+    await page.getByTestId('save-event').click();
+    await page.waitForURL((url) => url.pathname === '/admin/events');
+    const row = page.getByTestId('admin-event-row').filter({ hasText: EVENT });
+    await expect.poll(() => row.count()).toBe(1);
+
+    // 20 photos from the browser: the team photo and 19 others.
+    await row.getByTestId('event-photos-link').click();
+    await page.waitForURL(`**/admin/events/${EVENT}/photos`);
+    const gdp = readFileSync(join(photosDir(), 'gdp.jpg'));
+    const files = [
+      { name: 'players.jpg', mimeType: 'image/jpeg', buffer: readFileSync(join(photosDir(), 'players.jpg')) },
+      ...Array.from({ length: 19 }, (_, i) => ({
+        name: `IMG_${String(i + 1).padStart(4, '0')}.jpg`,
+        mimeType: 'image/jpeg',
+        buffer: variant(gdp, i),
+      })),
+    ];
+    await page.getByTestId('photo-input').setInputFiles(files);
+    const done = page.locator('[data-testid="upload-row"][data-state="done"]');
+    await expect.poll(() => done.count(), { timeout: 120_000 }).toBe(20);
+    const ready = page.locator('[data-testid="admin-photo"][data-state="ready"]');
+    await expect.poll(() => ready.count(), { timeout: 180_000, interval: 1000 }).toBe(20);
+    await screenshot(page, 'console-photos');
+
+    // The shop finds player 13 among them.
+    const shop = await newPage(context);
+    await shop.page.goto(`/${EVENT}`);
+    await acceptConsent(shop.page);
+    await shop.page.getByTestId('selfie-input').setInputFiles(join(photosDir(), 'yaoming.jpg'));
+    const found = shop.page.getByTestId('search-results').getByTestId('photo-card');
+    await expect.poll(() => found.count(), { timeout: 60_000 }).toBe(1);
+
+    // A wholesale buyer asks for approval (AM); the operator approves it.
+    await shop.page.goto(`/${DEMO_EVENT}`);
+    const highlight = (await apiPost(shop.page, '/v1/facesearch/highlight', { event_key: DEMO_EVENT })) as {
+      body: { id: number }[];
+    };
+    const ids = highlight.body.slice(0, 2).map((p) => p.id);
+    const quote = await apiPost(shop.page, '/api/cart/quote', { event_key: DEMO_EVENT, image_ids: ids, is_mhao: 'N', wholesale: true });
+    const created = await apiPost(shop.page, '/v1/order/create', {
+      mobile: '0855555555',
+      event_key: DEMO_EVENT,
+      amount: quote.amount,
+      paid_amount: quote.paid_amount,
+      imageList: ids.map((id) => ({ id })),
+      image_length: ids.length,
+      is_mhao: 'N',
+      payment_gateway: 'SANDBOX',
+      payment_channel: 'AM',
+      wholesale: true,
+    });
+    const uuid = String(created.uuid);
+    await shop.page.goto(`/download/${uuid}`);
+    await expect.poll(() => shop.page.getByTestId('order-status').getAttribute('data-status')).toBe('INITIAL');
+    await expect.poll(() => shop.page.getByTestId('am-request-text').isVisible()).toBe(true);
+
+    await page.goto('/admin/orders?channel=AM&status=INITIAL');
+    const order = page.getByTestId('admin-order-row').filter({ hasText: uuid.slice(0, 8) });
+    await expect.poll(() => order.count()).toBe(1);
+    await page.goto(`/admin/orders/${uuid}`);
+    await page.getByTestId('approve-order').click();
+    await page.locator('dialog').getByRole('button').last().click();
+    await expect.poll(() => page.getByTestId('approve-order').count()).toBe(0);
+
+    await shop.page.reload();
+    await expect.poll(() => shop.page.getByTestId('order-status').getAttribute('data-status'), { timeout: 30_000 }).toBe('PAID');
+
+    await page.goto('/admin/audit');
+    await expect.poll(() => page.getByTestId('audit-row').count()).toBeGreaterThan(3);
+    expect(await page.getByTestId('audit-table').textContent()).toContain('order.approve');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('fits a 375 px screen', async () => {
+    const context = await openContext(browser, { width: 375, height: 812 });
+    const { page } = await newPage(context);
+    await page.goto('/admin/login');
+    await page.getByTestId('login-email').fill(ADMIN.email);
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL((url) => url.pathname === '/admin');
+    for (const path of ['/admin', '/admin/events', '/admin/orders', `/admin/events/${EVENT}/photos`]) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      await screenshot(page, `console-mobile${path.replaceAll('/', '-')}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+    await context.close();
+  });
+});

@@ -1,0 +1,269 @@
+//! Console orders list (/admin/orders, admins): filters by event, status, channel, mobile
+//! and creation dates, kept in the address so a filtered list can be shared or reloaded;
+//! 50 orders a page. AM orders waiting for approval stand out.
+
+import './admin-orders.css';
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Spinner } from '@/components/Spinner';
+import { useDictionary, useErrorText, useLanguage, useT } from '@/i18n';
+import { formatBangkokDateTime } from '@/lib/dates';
+import { formatBaht } from '@/lib/money';
+import { AdminPagination } from '../shell/AdminPagination';
+import { useAdminEvents } from '../shell/events';
+import { AdminOnly } from '../shell/operator';
+import type { AdminOrderRow } from '../shell/types';
+import { awaitsApproval, isPaymentChannel, isPaymentStatus } from './labels';
+import { ordersMessages } from './messages';
+import { FILTER_NAMES, orderQuery, PAYMENT_CHANNELS, PAYMENT_STATUSES, useAdminOrders, type OrderFilters } from './queries';
+
+export function OrdersPage() {
+  const t = useDictionary(ordersMessages);
+  return (
+    <section className="page admin-orders stack">
+      <h1>{t('adminOrders.title')}</h1>
+      <AdminOnly>
+        <OrdersList />
+      </AdminOnly>
+    </section>
+  );
+}
+
+function readFilters(params: URLSearchParams): OrderFilters {
+  const filters = {} as OrderFilters;
+  for (const name of FILTER_NAMES) filters[name] = params.get(name) ?? '';
+  return filters;
+}
+
+function OrdersList() {
+  const t = useDictionary(ordersMessages);
+  const common = useT();
+  const errorText = useErrorText();
+  const [params, setParams] = useSearchParams();
+  const applied = readFilters(params);
+  const page = Math.max(1, Math.floor(Number(params.get('page'))) || 1);
+  const orders = useAdminOrders(orderQuery(applied, page));
+
+  const apply = (filters: OrderFilters, nextPage = 1) => {
+    const next = new URLSearchParams();
+    for (const name of FILTER_NAMES) {
+      const value = filters[name].trim();
+      if (value !== '') next.set(name, value);
+    }
+    if (nextPage > 1) next.set('page', String(nextPage));
+    setParams(next);
+  };
+
+  const data = orders.data;
+
+  return (
+    <>
+      <Filters applied={applied} appliedKey={params.toString()} onApply={apply} />
+      {orders.isPending && <Spinner label={common('loading')} />}
+      {orders.isError && (
+        <p className="alert alert-danger" role="alert">
+          {errorText(orders.error)}
+        </p>
+      )}
+      {data && (
+        <>
+          <p className="muted" data-testid="orders-total">
+            {t('adminOrders.total', { count: data.total })}
+            {orders.isFetching && <Spinner inline label={common('loading')} />}
+          </p>
+          {data.orders.length === 0 ? (
+            <p className="muted">{t('adminOrders.empty')}</p>
+          ) : (
+            <div className="table-wrap">
+              <table className="table admin-orders-table">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('adminOrders.col.date')}</th>
+                    <th scope="col">{t('adminOrders.col.order')}</th>
+                    <th scope="col">{t('adminOrders.col.event')}</th>
+                    <th scope="col">{t('adminOrders.col.mobile')}</th>
+                    <th scope="col">{t('adminOrders.col.channel')}</th>
+                    <th scope="col">{t('adminOrders.col.status')}</th>
+                    <th scope="col" className="num">
+                      {t('adminOrders.col.amount')}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.orders.map((order) => (
+                    <OrderRow key={order.uuid} order={order} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <AdminPagination page={page} total={data.total} pageSize={data.page_size} onChange={(p) => apply(applied, p)} />
+        </>
+      )}
+    </>
+  );
+}
+
+function OrderRow({ order }: { order: AdminOrderRow }) {
+  const t = useDictionary(ordersMessages);
+  const common = useT();
+  const [lang] = useLanguage();
+  const waiting = awaitsApproval(order);
+  return (
+    <tr data-testid="admin-order-row" className={waiting ? 'admin-order-waiting' : undefined}>
+      <td className="admin-orders-nowrap">{formatBangkokDateTime(order.created_at, lang)}</td>
+      <td>
+        <Link to={`/admin/orders/${encodeURIComponent(order.uuid)}`} className="admin-order-uuid" data-testid="order-link">
+          {order.uuid}
+        </Link>
+      </td>
+      <td>
+        <span className="admin-order-event">{order.event_title}</span>
+        <code className="admin-order-key">{order.event_key}</code>
+      </td>
+      <td className="admin-orders-nowrap">{order.mobile}</td>
+      <td>{isPaymentChannel(order.payment_channel) ? t(`adminOrders.channel.${order.payment_channel}`) : order.payment_channel}</td>
+      <td>
+        <span className={`admin-order-status admin-order-status-${order.payment_status.toLowerCase()}`}>
+          {isPaymentStatus(order.payment_status) ? t(`adminOrders.status.${order.payment_status}`) : order.payment_status}
+        </span>
+        {waiting && (
+          <span className="admin-order-waiting-badge" data-testid="am-waiting">
+            {t('adminOrders.waitingApproval')}
+          </span>
+        )}
+      </td>
+      <td className="num admin-orders-nowrap">
+        {formatBaht(order.paid_amount)} {common('baht')}
+        <span className="admin-orders-block muted">{common('photos', { count: order.image_count })}</span>
+      </td>
+    </tr>
+  );
+}
+
+type FiltersProps = { applied: OrderFilters; appliedKey: string; onApply: (filters: OrderFilters) => void };
+
+function Filters({ applied, appliedKey, onApply }: FiltersProps) {
+  const t = useDictionary(ordersMessages);
+  const events = useAdminEvents().data?.events;
+  const [draft, setDraft] = useState(applied);
+  // The address changed (back button, paging, a link): the form shows what is applied.
+  const [shown, setShown] = useState(appliedKey);
+  if (shown !== appliedKey) {
+    setShown(appliedKey);
+    setDraft(applied);
+  }
+
+  // Choices apply at once; the mobile number waits for the search button (or Enter).
+  const choose = (name: keyof OrderFilters, value: string) => {
+    const next = { ...draft, [name]: value };
+    setDraft(next);
+    onApply(next);
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onApply(draft);
+  };
+  const reset = () => {
+    const empty = readFilters(new URLSearchParams());
+    setDraft(empty);
+    onApply(empty);
+  };
+
+  return (
+    <form className="card admin-order-filters" onSubmit={submit} role="search" data-testid="orders-filters">
+      <div className="field">
+        <label htmlFor="orders-filter-event">{t('adminOrders.filter.event')}</label>
+        <select
+          id="orders-filter-event"
+          data-testid="orders-filter-event"
+          value={draft.event_key}
+          onChange={(e) => choose('event_key', e.target.value)}
+        >
+          <option value="">{t('adminOrders.filter.allEvents')}</option>
+          {/* A key from the address stays selectable even before the list arrives. */}
+          {draft.event_key !== '' && !events?.some((ev) => ev.event_key === draft.event_key) && (
+            <option value={draft.event_key}>{draft.event_key}</option>
+          )}
+          {events?.map((ev) => (
+            <option key={ev.event_id} value={ev.event_key}>
+              {ev.title} ({ev.event_key})
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="orders-filter-status">{t('adminOrders.filter.status')}</label>
+        <select
+          id="orders-filter-status"
+          data-testid="orders-filter-status"
+          value={draft.status}
+          onChange={(e) => choose('status', e.target.value)}
+        >
+          <option value="">{t('adminOrders.filter.any')}</option>
+          {PAYMENT_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`adminOrders.status.${s}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="orders-filter-channel">{t('adminOrders.filter.channel')}</label>
+        <select
+          id="orders-filter-channel"
+          data-testid="orders-filter-channel"
+          value={draft.channel}
+          onChange={(e) => choose('channel', e.target.value)}
+        >
+          <option value="">{t('adminOrders.filter.any')}</option>
+          {PAYMENT_CHANNELS.map((c) => (
+            <option key={c} value={c}>
+              {t(`adminOrders.channel.${c}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="orders-filter-mobile">{t('adminOrders.filter.mobile')}</label>
+        <input
+          id="orders-filter-mobile"
+          data-testid="orders-filter-mobile"
+          type="tel"
+          inputMode="numeric"
+          autoComplete="off"
+          value={draft.mobile}
+          onChange={(e) => setDraft({ ...draft, mobile: e.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="orders-filter-from">{t('adminOrders.filter.from')}</label>
+        <input
+          id="orders-filter-from"
+          data-testid="orders-filter-from"
+          type="date"
+          value={draft.from}
+          onChange={(e) => choose('from', e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="orders-filter-to">{t('adminOrders.filter.to')}</label>
+        <input
+          id="orders-filter-to"
+          data-testid="orders-filter-to"
+          type="date"
+          value={draft.to}
+          onChange={(e) => choose('to', e.target.value)}
+        />
+      </div>
+      <div className="row admin-order-filter-actions">
+        <button type="submit" className="btn btn-primary" data-testid="orders-filter-apply">
+          {t('adminOrders.filter.apply')}
+        </button>
+        <button type="button" className="btn btn-secondary" data-testid="orders-filter-reset" onClick={reset}>
+          {t('adminOrders.filter.reset')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,244 @@
+//! The upload queue's rules with a stand-in uploader, and the XMLHttpRequest uploader
+//! against a stand-in XMLHttpRequest.
+
+import { ApiFailure } from '@/api/client';
+import type { Uploaded } from '../shell/types';
+import { UploadQueue, xhrUploader, type Uploader } from './uploadQueue';
+
+type Pending = {
+  file: File;
+  progress: (fraction: number) => void;
+  resolve: (a: Uploaded) => void;
+  reject: (e: unknown) => void;
+};
+
+/** An uploader whose calls wait until the test answers them. */
+function manualUploader() {
+  const pending: Pending[] = [];
+  const sent: string[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const upload: Uploader = (file, progress) => {
+    sent.push(file.name);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    return new Promise<Uploaded>((resolve, reject) => {
+      pending.push({
+        file,
+        progress,
+        resolve: (a) => {
+          inFlight--;
+          resolve(a);
+        },
+        reject: (e) => {
+          inFlight--;
+          reject(e);
+        },
+      });
+    });
+  };
+  const take = (name: string) => {
+    const i = pending.findIndex((p) => p.file.name === name);
+    if (i < 0) throw new Error(`${name} is not on the wire`);
+    return pending.splice(i, 1)[0]!;
+  };
+  return { upload, pending, sent, take, maxInFlight: () => maxInFlight };
+}
+
+const jpeg = (name: string) => new File(['x'], name, { type: 'image/jpeg' });
+const flush = () => new Promise((r) => setTimeout(r, 0));
+const states = (q: UploadQueue) => Object.fromEntries(q.snapshot().map((i) => [i.file.name, i.state]));
+
+describe('UploadQueue', () => {
+  it('keeps at most three files on the wire and sends the rest as others finish', async () => {
+    const u = manualUploader();
+    const q = new UploadQueue({ upload: u.upload });
+    q.add(['1', '2', '3', '4', '5', '6', '7'].map((n) => jpeg(`${n}.jpg`)));
+    expect(u.sent).toEqual(['1.jpg', '2.jpg', '3.jpg']);
+    expect(q.summary()).toEqual({ done: 0, failed: 0, left: 7, total: 7 });
+
+    u.take('2.jpg').resolve({ photo_id: 2, result: 'queued' });
+    await flush();
+    expect(u.sent).toEqual(['1.jpg', '2.jpg', '3.jpg', '4.jpg']);
+
+    while (u.pending.length > 0) {
+      u.pending.shift()!.resolve({ photo_id: 0, result: 'exists' });
+      await flush();
+    }
+    expect(u.sent).toHaveLength(7);
+    expect(u.maxInFlight()).toBe(3);
+    expect(q.summary()).toEqual({ done: 7, failed: 0, left: 0, total: 7 });
+    expect(q.snapshot().find((i) => i.file.name === '2.jpg')?.result).toBe('queued');
+  });
+
+  it('reports progress as a whole percentage while sending', async () => {
+    const u = manualUploader();
+    const q = new UploadQueue({ upload: u.upload });
+    q.add([jpeg('a.jpg')]);
+    u.pending[0]!.progress(0.425);
+    expect(q.snapshot()[0]).toMatchObject({ state: 'uploading', percent: 42 });
+    u.take('a.jpg').resolve({ photo_id: 1, result: 'queued' });
+    await flush();
+    expect(q.snapshot()[0]).toMatchObject({ state: 'done', percent: 100 });
+  });
+
+  it('retries only the files that failed for a passing reason, never finished ones', async () => {
+    const u = manualUploader();
+    const idle = vi.fn();
+    const q = new UploadQueue({ upload: u.upload, onIdle: idle });
+    q.add([jpeg('ok.jpg'), jpeg('offline.jpg'), jpeg('server.jpg')]);
+    u.take('ok.jpg').resolve({ photo_id: 1, result: 'queued' });
+    u.take('offline.jpg').reject(new ApiFailure('network', 0, 'network error'));
+    u.take('server.jpg').reject(new ApiFailure('unavailable', 503, 'down'));
+    await flush();
+    expect(states(q)).toEqual({ 'ok.jpg': 'done', 'offline.jpg': 'failed', 'server.jpg': 'failed' });
+    expect(q.snapshot().every((i) => i.state !== 'failed' || i.retryable)).toBe(true);
+    expect(idle).toHaveBeenCalledTimes(1);
+
+    u.sent.length = 0;
+    expect(q.retryFailed()).toBe(2);
+    expect(u.sent.sort()).toEqual(['offline.jpg', 'server.jpg']);
+    u.take('offline.jpg').resolve({ photo_id: 2, result: 'queued' });
+    u.take('server.jpg').resolve({ photo_id: 3, result: 'exists' });
+    await flush();
+    expect(q.summary()).toEqual({ done: 3, failed: 0, left: 0, total: 3 });
+    expect(idle).toHaveBeenCalledTimes(2);
+  });
+
+  it('treats a 4xx answer as final', async () => {
+    const u = manualUploader();
+    const q = new UploadQueue({ upload: u.upload });
+    q.add([jpeg('fake.jpg'), jpeg('huge.jpg')]);
+    u.take('fake.jpg').reject(new ApiFailure('unsupported_image_type', 415, 'no'));
+    u.take('huge.jpg').reject(new ApiFailure('payload_too_large', 413, 'no'));
+    await flush();
+    expect(q.snapshot().map((i) => [i.state, i.retryable, i.error?.code])).toEqual([
+      ['failed', false, 'unsupported_image_type'],
+      ['failed', false, 'payload_too_large'],
+    ]);
+    expect(q.retryFailed()).toBe(0);
+    expect(u.sent).toEqual(['fake.jpg', 'huge.jpg']);
+  });
+
+  it('refuses a file that is not a JPEG or PNG without sending it', () => {
+    const upload = vi.fn<Uploader>();
+    const q = new UploadQueue({ upload });
+    q.add([new File(['hello'], 'notes.txt', { type: 'text/plain' })]);
+    expect(upload).not.toHaveBeenCalled();
+    expect(q.snapshot()[0]).toMatchObject({ state: 'failed', retryable: false });
+    expect(q.snapshot()[0]!.error?.code).toBe('unsupported_image_type');
+    expect(q.retryFailed()).toBe(0);
+    expect(upload).not.toHaveBeenCalled();
+  });
+
+  it('takes a typeless file by its name', () => {
+    const upload = vi.fn<Uploader>(() => new Promise<Uploaded>(() => undefined));
+    const q = new UploadQueue({ upload });
+    q.add([new File(['x'], 'IMG_1.JPG'), new File(['x'], 'scan.png'), new File(['x'], 'raw.cr2')]);
+    expect(upload.mock.calls.map((c) => c[0].name)).toEqual(['IMG_1.JPG', 'scan.png']);
+  });
+
+  it('says when the session ended', async () => {
+    const u = manualUploader();
+    const signedOut = vi.fn();
+    const q = new UploadQueue({ upload: u.upload, onSignedOut: signedOut });
+    q.add([jpeg('a.jpg')]);
+    u.take('a.jpg').reject(new ApiFailure('not_signed_in', 401, 'no'));
+    await flush();
+    expect(signedOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('stops sending when stopped and sends the cut-off files again on start', async () => {
+    const u = manualUploader();
+    const q = new UploadQueue({ upload: u.upload });
+    q.add([jpeg('a.jpg'), jpeg('b.jpg'), jpeg('c.jpg'), jpeg('d.jpg')]);
+    q.stop();
+    // Late answers of cut-off files change nothing.
+    u.take('a.jpg').reject(new ApiFailure('network', 0, 'aborted'));
+    await flush();
+    expect(q.summary()).toEqual({ done: 0, failed: 0, left: 4, total: 4 });
+    u.sent.length = 0;
+    q.start();
+    expect(u.sent).toEqual(['a.jpg', 'b.jpg', 'c.jpg']);
+  });
+});
+
+/** Just enough of XMLHttpRequest for the uploader. */
+class FakeXhr {
+  static last: FakeXhr | null = null;
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  body: unknown = null;
+  status = 0;
+  statusText = '';
+  responseText = '';
+  upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  ontimeout: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  constructor() {
+    FakeXhr.last = this;
+  }
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  send(body: unknown) {
+    this.body = body;
+  }
+  abort() {
+    this.onabort?.();
+  }
+  answer(status: number, body: unknown) {
+    this.status = status;
+    this.responseText = JSON.stringify(body);
+    this.onload?.();
+  }
+}
+
+describe('xhrUploader', () => {
+  beforeEach(() => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('PUTs the raw file with its type and name, reporting progress', async () => {
+    const file = new File(['x'], 'ก้าว 1.png', { type: 'image/png' });
+    const progress = vi.fn();
+    const answer = xhrUploader('run-2025')(file, progress, new AbortController().signal);
+    const xhr = FakeXhr.last!;
+    expect(xhr.method).toBe('PUT');
+    expect(xhr.url).toBe(`${window.location.origin}/api/admin/events/run-2025/photos?file_name=${encodeURIComponent('ก้าว 1.png')}`);
+    expect(xhr.headers['Content-Type']).toBe('image/png');
+    expect(xhr.body).toBe(file);
+    xhr.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 200 } as ProgressEvent);
+    expect(progress).toHaveBeenCalledWith(0.25);
+    xhr.answer(200, { photo_id: 9, result: 'exists' });
+    await expect(answer).resolves.toEqual({ photo_id: 9, result: 'exists' });
+  });
+
+  it('turns error answers and network errors into failures with their codes', async () => {
+    const send = xhrUploader('run-2025');
+    const refused = send(jpeg('a.jpg'), vi.fn(), new AbortController().signal);
+    FakeXhr.last!.answer(415, { status: 'error', code: 'unsupported_image_type', message: 'no' });
+    await expect(refused).rejects.toMatchObject({ code: 'unsupported_image_type', status: 415 });
+
+    const offline = send(jpeg('b.jpg'), vi.fn(), new AbortController().signal);
+    FakeXhr.last!.onerror?.();
+    await expect(offline).rejects.toMatchObject({ code: 'network', status: 0 });
+  });
+
+  it('aborts the request when told to', async () => {
+    const controller = new AbortController();
+    const sending = xhrUploader('e')(jpeg('a.jpg'), vi.fn(), controller.signal);
+    controller.abort();
+    await expect(sending).rejects.toMatchObject({ code: 'network' });
+  });
+});

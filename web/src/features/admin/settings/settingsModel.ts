@@ -1,0 +1,154 @@
+//! The settings page's model: which console settings it shows and in which group, what the
+//! operator's edits are, the `changes` a save sends (only what really changed), the server's
+//! field problems by key, and the PNG/JPEG check a logo passes before it is sent.
+
+import type { components } from '@/api/schema';
+
+export type Setting = components['schemas']['SettingBody'];
+export type Settings = components['schemas']['SettingsBody'];
+export type FieldProblem = components['schemas']['FieldProblem'];
+
+/** The keys the console changes (the server's `CONSOLE_SETTINGS`), in the page's order. */
+export const SETTING_KEYS = [
+  'payments.gateway',
+  'payments.promptpay_id',
+  'payments.gbp.token',
+  'payments.gbp.secret_key',
+  'payments.opn.public_key',
+  'payments.opn.secret_key',
+  'payments.opn.webhook_secret',
+  'notify.smtp.host',
+  'notify.smtp.port',
+  'notify.smtp.username',
+  'notify.smtp.password',
+  'notify.smtp.from',
+  'notify.smtp.tls',
+  'orders.retention_days',
+] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+export const isSettingKey = (key: string): key is SettingKey => (SETTING_KEYS as readonly string[]).includes(key);
+
+/** How a setting is typed in. Whether it is a secret comes from the server (`secret`). */
+export type Control = 'text' | 'number' | 'gateway' | 'tls';
+
+export type GroupId = 'payments' | 'email' | 'retention';
+export type FieldSpec = { key: SettingKey; control: Control };
+
+export const GROUPS: readonly { id: GroupId; fields: readonly FieldSpec[] }[] = [
+  {
+    id: 'payments',
+    fields: [
+      { key: 'payments.gateway', control: 'gateway' },
+      { key: 'payments.promptpay_id', control: 'text' },
+      { key: 'payments.gbp.token', control: 'text' },
+      { key: 'payments.gbp.secret_key', control: 'text' },
+      { key: 'payments.opn.public_key', control: 'text' },
+      { key: 'payments.opn.secret_key', control: 'text' },
+      { key: 'payments.opn.webhook_secret', control: 'text' },
+    ],
+  },
+  {
+    id: 'email',
+    fields: [
+      { key: 'notify.smtp.host', control: 'text' },
+      { key: 'notify.smtp.port', control: 'number' },
+      { key: 'notify.smtp.username', control: 'text' },
+      { key: 'notify.smtp.password', control: 'text' },
+      { key: 'notify.smtp.from', control: 'text' },
+      { key: 'notify.smtp.tls', control: 'tls' },
+    ],
+  },
+  { id: 'retention', fields: [{ key: 'orders.retention_days', control: 'number' }] },
+];
+
+/** The ways an SMTP connection is secured (`notify.smtp.tls`). */
+export const TLS_MODES = ['starttls', 'tls', 'none'] as const;
+export type TlsMode = (typeof TLS_MODES)[number];
+export const isTlsMode = (v: string): v is TlsMode => (TLS_MODES as readonly string[]).includes(v);
+
+/** Gateways the page has a name for; any other the server lists is shown as it is. */
+export const KNOWN_GATEWAYS = ['GBP', 'OPN', 'PROMPTPAY', 'SANDBOX'] as const;
+export type KnownGateway = (typeof KNOWN_GATEWAYS)[number];
+export const isKnownGateway = (v: string): v is KnownGateway => (KNOWN_GATEWAYS as readonly string[]).includes(v);
+
+/** What the operator did to one setting: typed a value, or asked for the server's
+ * configuration again (sent as `null`; for a secret this is "clear"). */
+export type Edit = { kind: 'text'; text: string } | { kind: 'reset' };
+export type Edits = Partial<Record<SettingKey, Edit>>;
+
+/** Key → new value, `null` for "use the server's configuration". */
+export type Changes = Record<string, string | null>;
+
+export function settingOf(settings: Settings, key: SettingKey): Setting | undefined {
+  return settings.settings.find((s) => s.key === key);
+}
+
+/** What the input shows: a secret starts empty (it is never sent to the browser), any
+ * other setting starts with the value in force. */
+export function shownText(setting: Setting, edit: Edit | undefined): string {
+  if (edit?.kind === 'text') return edit.text;
+  return setting.secret ? '' : (setting.value ?? '');
+}
+
+/** The one change an edit makes, or `undefined` when it changes nothing: an empty secret
+ * keeps the stored one, and a value typed back to the one in force is no change. The
+ * server trims values and reads an empty one as `null`, so the page does the same. */
+export function changeOf(setting: Setting, edit: Edit | undefined): string | null | undefined {
+  if (!edit) return undefined;
+  if (edit.kind === 'reset') return null;
+  const text = edit.text.trim();
+  if (setting.secret) return text === '' ? undefined : text;
+  if (text === (setting.value ?? '').trim()) return undefined;
+  return text === '' ? null : text;
+}
+
+/** The body's `changes`: only the keys whose edit really changes something. */
+export function changesFrom(settings: Settings, edits: Edits): Changes {
+  const changes: Changes = {};
+  for (const key of SETTING_KEYS) {
+    const setting = settingOf(settings, key);
+    if (!setting) continue;
+    const change = changeOf(setting, edits[key]);
+    if (change !== undefined) changes[key] = change;
+  }
+  return changes;
+}
+
+export function problemsFor(problems: readonly FieldProblem[], key: string): FieldProblem[] {
+  return problems.filter((p) => p.field === key);
+}
+
+/** Logos are small pictures: the server takes up to 2 MB (`MAX_LOGO_BYTES` in
+ * crates/server/src/api/admin/settings.rs). */
+export const MAX_LOGO_BYTES = 2 * 1024 * 1024;
+
+export type ImageKind = 'image/png' | 'image/jpeg';
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const JPEG_SIGNATURE = [0xff, 0xd8, 0xff];
+
+/** What the file's first bytes say it is, as the server sniffs it (a name or a browser's
+ * type can lie); `null` for anything but PNG or JPEG. */
+export function sniffImage(bytes: Uint8Array): ImageKind | null {
+  const starts = (signature: number[]) => signature.every((b, i) => bytes[i] === b);
+  if (starts(PNG_SIGNATURE)) return 'image/png';
+  if (starts(JPEG_SIGNATURE)) return 'image/jpeg';
+  return null;
+}
+
+/** A file's bytes. FileReader, because it reads every Blob the same way in every browser
+ * (and in the tests' DOM, whose Blob has no `arrayBuffer()`). */
+export function readBytes(blob: Blob): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const result = reader.result;
+      // Not `instanceof ArrayBuffer`: the buffer may come from another realm (the DOM's).
+      if (result !== null && typeof result !== 'string') resolve(new Uint8Array(result));
+      else reject(new Error('the file could not be read'));
+    };
+    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
+    reader.readAsArrayBuffer(blob);
+  });
+}
