@@ -10,6 +10,15 @@ use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::state::AppState;
 
+/// The content type of a stored picture, by its name (stored pictures are JPEG or PNG).
+pub fn image_type(name: &str) -> &'static str {
+    if name.ends_with(".png") {
+        "image/png"
+    } else {
+        "image/jpeg"
+    }
+}
+
 pub async fn media(
     State(state): State<AppState>,
     Path((event_key, kind, name)): Path<(String, String, String)>,
@@ -29,11 +38,7 @@ pub async fn media(
         .objects
         .get(&ObjectKey::new(&key, kind, &name))
         .await?;
-    let content_type = if name.as_str().ends_with(".png") {
-        "image/png"
-    } else {
-        "image/jpeg"
-    };
+    let content_type = image_type(name.as_str());
     Ok((
         [
             (header::CONTENT_TYPE, content_type),

@@ -6,6 +6,7 @@ use axum::extract::{Path, State};
 use raceshot_domain::event::EventInput;
 use raceshot_domain::time::format_bangkok;
 use raceshot_domain::{EventKey, Money};
+use raceshot_store::events::Event;
 use raceshot_store::operators::Role;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -47,6 +48,18 @@ pub struct AdminEventList {
     pub events: Vec<AdminEvent>,
     /// Photos waiting for or in processing, across events: the ingestion queue's depth.
     pub queue_depth: i64,
+}
+
+/// An event by the key in an address, hidden or not.
+pub async fn event_by_key(state: &AppState, event_key: &str) -> ApiResult<(EventKey, Event)> {
+    let not_found = || ApiError::new(ErrorCode::EventNotFound, "no such event");
+    let key = EventKey::parse(event_key).map_err(|_| not_found())?;
+    let event = state
+        .store
+        .any_event_by_key(&key)
+        .await?
+        .ok_or_else(not_found)?;
+    Ok((key, event))
 }
 
 /// Events the operator may work on, newest race first.
@@ -195,15 +208,7 @@ pub async fn close(
     Path(event_key): Path<String>,
     ApiJson(req): ApiJson<CloseRequest>,
 ) -> ApiResult<axum::http::StatusCode> {
-    let not_found = || ApiError::new(ErrorCode::EventNotFound, "no such event");
-    let key = EventKey::parse(&event_key).map_err(|_| not_found())?;
-    let event = state
-        .store
-        .all_events()
-        .await?
-        .into_iter()
-        .find(|e| e.spec.key == key)
-        .ok_or_else(not_found)?;
+    let (_, event) = event_by_key(&state, &event_key).await?;
     let now = state.now();
     state
         .store

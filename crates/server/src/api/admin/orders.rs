@@ -34,24 +34,12 @@ pub struct TrailEntry {
     pub at: String,
 }
 
-/// An order as operators see it.
+/// An order as operators see it: its row in the list, and more.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AdminOrder {
-    pub uuid: String,
-    pub event_key: String,
-    pub event_title: String,
-    pub mobile: String,
-    pub email: Option<String>,
-    pub payment_status: String,
-    pub payment_channel: String,
-    pub payment_gateway: String,
-    pub image_count: i64,
-    /// Baht.
-    #[schema(value_type = f64)]
-    pub paid_amount: raceshot_domain::Money,
-    pub receipt_ref: Option<String>,
+    #[serde(flatten)]
+    pub order: AdminOrderRow,
     pub am_order_ref: Option<String>,
-    pub created_at: String,
     pub paid_at: Option<String>,
     pub trail: Vec<TrailEntry>,
 }
@@ -84,20 +72,9 @@ pub async fn detail(
         })
         .collect();
     Ok(Json(AdminOrder {
-        uuid: order.uuid,
-        event_key: order.event_key,
-        event_title: order.event_title,
-        mobile: order.mobile,
-        email: order.email,
-        payment_status: order.payment_status.as_str().to_owned(),
-        payment_channel: order.payment_channel.as_str().to_owned(),
-        payment_gateway: order.payment_gateway,
-        image_count: order.image_count,
-        paid_amount: order.paid_amount,
-        receipt_ref: order.receipt_ref,
-        am_order_ref: order.am_order_ref,
-        created_at: format_bangkok(order.created_at),
+        am_order_ref: order.am_order_ref.clone(),
         paid_at: order.paid_at.map(format_bangkok),
+        order: row(order),
         trail,
     }))
 }
@@ -182,9 +159,11 @@ pub struct AdminOrderRow {
     pub payment_channel: String,
     pub payment_gateway: String,
     pub image_count: i64,
+    /// Baht.
     #[schema(value_type = f64)]
     pub paid_amount: raceshot_domain::Money,
     pub receipt_ref: Option<String>,
+    /// RFC 3339, Bangkok time.
     pub created_at: String,
 }
 
