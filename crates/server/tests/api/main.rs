@@ -18,4 +18,5 @@ mod hostile_json;
 mod notify;
 mod ops;
 mod orders;
+mod scale;
 mod web;

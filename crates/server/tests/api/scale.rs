@@ -1,0 +1,261 @@
+//! Scale-out, end to end: `scripts/scale-out.sh` starts two `serve --no-jobs` replicas and
+//! one `worker` over one PostgreSQL database and an S3 server. An operator uploads an
+//! event's photos through replica A; the worker processes them; a runner then searches,
+//! orders, pays and downloads through replica B, whose face index was loaded before the
+//! photos existed and picks them up without a restart.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use raceshot_store::operators::Role;
+use raceshot_store::testing::TestDatabase;
+use raceshot_store::{Backend, Store};
+use serde_json::{Value, json};
+
+use crate::helpers::{TOKEN, event, photo};
+
+/// The processes the script started, ended by their pids when the test ends.
+struct ScaleOut {
+    dir: tempfile::TempDir,
+}
+
+impl ScaleOut {
+    fn start(db: &TestDatabase) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let out = std::process::Command::new(root.join("scripts/scale-out.sh"))
+            .arg(dir.path())
+            .env("RACESHOT_BIN", env!("CARGO_BIN_EXE_raceshot"))
+            .env("RACESHOT__DATABASE__URL", &db.settings.url)
+            .env("RACESHOT__API__CLIENT_TOKEN", TOKEN)
+            .output()
+            .unwrap();
+        let scale = ScaleOut { dir };
+        assert!(
+            out.status.success(),
+            "scale-out.sh failed: {}\n{}",
+            String::from_utf8_lossy(&out.stderr),
+            scale.logs()
+        );
+        scale
+    }
+
+    fn file(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(name))
+            .unwrap_or_default()
+            .trim()
+            .to_owned()
+    }
+
+    fn logs(&self) -> String {
+        let mut all = String::new();
+        for name in ["replica-a.log", "replica-b.log", "worker.log"] {
+            let mut text = String::new();
+            let path: PathBuf = self.dir.path().join(name);
+            if let Ok(mut f) = std::fs::File::open(&path) {
+                let _ = f.read_to_string(&mut text);
+            }
+            let tail: String = text.lines().rev().take(20).collect::<Vec<_>>().join("\n");
+            all.push_str(&format!("--- {name} (last lines, newest first)\n{tail}\n"));
+        }
+        all
+    }
+}
+
+impl Drop for ScaleOut {
+    fn drop(&mut self) {
+        for pid in self
+            .file("pids")
+            .lines()
+            .filter_map(|p| p.trim().parse::<i32>().ok())
+        {
+            let _ = std::process::Command::new("kill")
+                .arg(pid.to_string())
+                .status();
+        }
+    }
+}
+
+async fn wait_until(what: &str, scale: &ScaleOut, mut done: impl AsyncFnMut() -> bool) {
+    for _ in 0..600 {
+        if done().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{what} did not happen\n{}", scale.logs());
+}
+
+#[tokio::test]
+async fn photos_ingested_through_one_replica_are_found_bought_and_downloaded_through_another() {
+    let db = TestDatabase::new(Backend::Postgres).await;
+    let store = Store::connect(&db.settings).await.unwrap();
+    store.migrate().await.unwrap();
+    let scale = ScaleOut::start(&db);
+    let (a, b) = (scale.file("replica-a.url"), scale.file("replica-b.url"));
+    assert_ne!(a, b);
+    let client = reqwest::Client::new();
+
+    // The event and an operator, written straight to the shared database.
+    let mut race = event("scale-run");
+    let today = chrono::Utc::now().date_naive();
+    race.eventdate = today.to_string();
+    race.on_sale_start = (today - chrono::Days::new(1)).to_string();
+    race.on_sale_end = (today + chrono::Days::new(30)).to_string();
+    store
+        .write_events(&[race.validate().unwrap()], chrono::Utc::now())
+        .await
+        .unwrap();
+    raceshot_server::commands::admin::create_user(
+        &store,
+        "ops@example.com",
+        Role::Admin,
+        "a long enough password",
+        &[],
+        chrono::Utc::now(),
+    )
+    .await
+    .unwrap();
+
+    // Replicas see other processes' writes within their catalogue's refresh (1 s).
+    for base in [&a, &b] {
+        wait_until("the event in a replica's catalogue", &scale, async || {
+            let url = format!("{base}/v1/events/scale-run");
+            client
+                .get(url)
+                .bearer_auth(TOKEN)
+                .send()
+                .await
+                .is_ok_and(|r| r.status() == 200)
+        })
+        .await;
+    }
+
+    // Replica B answers a search before any photo exists: its index for the event is loaded empty.
+    let search = |base: String| {
+        let client = client.clone();
+        async move {
+            let form = reqwest::multipart::Form::new()
+                .text("event_key", "scale-run")
+                .part(
+                    "file",
+                    reqwest::multipart::Part::bytes(photo("yaoming.jpg")).file_name("me.jpg"),
+                );
+            let resp = client
+                .post(format!("{base}/v1/facesearch"))
+                .bearer_auth(TOKEN)
+                .multipart(form)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(resp.status(), 200);
+            resp.json::<Value>().await.unwrap()
+        }
+    };
+    assert_eq!(search(b.clone()).await["image_length"], 0);
+
+    // Uploads through replica A; the worker processes them.
+    let login = client
+        .post(format!("{a}/api/admin/login"))
+        .json(&json!({"email": "ops@example.com", "password": "a long enough password"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), 200);
+    let cookie = login.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    for name in ["players.jpg", "gdp.jpg"] {
+        let up = client
+            .put(format!("{a}/api/admin/events/scale-run/photos"))
+            .query(&[("file_name", name)])
+            .header("cookie", &cookie)
+            .body(photo(name))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(up.status(), 200, "{}", up.text().await.unwrap_or_default());
+    }
+    wait_until("processing by the worker", &scale, async || {
+        let list: Value = client
+            .get(format!("{a}/api/admin/events/scale-run/photos"))
+            .header("cookie", &cookie)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        list["counts"]["ready"] == 2
+    })
+    .await;
+
+    // Replica B now finds him, without a restart.
+    let found = search(b.clone()).await;
+    assert_eq!(found["image_length"], 1, "{found}");
+    let id = found["images"][0]["id"].as_i64().unwrap();
+
+    // Ordered, paid and downloaded through replica B.
+    let post = |path: String, body: Value| {
+        let client = client.clone();
+        async move {
+            let resp = client
+                .post(path)
+                .bearer_auth(TOKEN)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            let status = resp.status();
+            let body: Value = resp.json().await.unwrap();
+            assert_eq!(status, 200, "{body}");
+            body
+        }
+    };
+    let quote = post(
+        format!("{b}/api/cart/quote"),
+        json!({"event_key": "scale-run", "image_ids": [id], "is_mhao": "N"}),
+    )
+    .await;
+    let created = post(
+        format!("{b}/v1/order/create"),
+        json!({"mobile": "0811111111", "event_key": "scale-run", "amount": quote["amount"], "paid_amount": quote["paid_amount"],
+            "imageList": [{"id": id}], "image_length": 1, "is_mhao": "N", "payment_gateway": "SANDBOX", "payment_channel": "PP"}),
+    )
+    .await;
+    let uuid = created["uuid"].as_str().unwrap().to_owned();
+    let paid = client
+        .post(format!("{b}/api/sandbox/orders/{uuid}/pay"))
+        .json(&json!({"result": "paid"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(paid.status(), 200);
+    wait_until("delivery by the worker", &scale, async || {
+        let inquiry = post(format!("{b}/v3/order/inquiry"), json!({"order_uuid": uuid})).await;
+        inquiry["payment_status"] == "PAID" && inquiry["is_original_image_created"] == "Y"
+    })
+    .await;
+    let zip = client
+        .get(format!("{b}/api/orders/{uuid}/download.zip"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(zip.status(), 200);
+    let bytes = zip.bytes().await.unwrap();
+    let needle = b"players.jpg";
+    assert!(
+        bytes.windows(needle.len()).any(|w| w == needle),
+        "the archive names the bought photo"
+    );
+    assert!(
+        bytes.len() > photo("players.jpg").len(),
+        "the archive holds the original"
+    );
+    store.close().await;
+}
