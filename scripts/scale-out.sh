@@ -6,7 +6,8 @@
 # Usage: scripts/scale-out.sh DIR
 #   Starts everything in the background and returns once both replicas are ready. Writes
 #   DIR/replica-a.url, DIR/replica-b.url, DIR/s3.url, DIR/env (the shared settings, for
-#   `env $(cat DIR/env) raceshot …`) and DIR/pids. Logs go to DIR/*.log.
+#   `env $(cat DIR/env) raceshot …`), DIR/pids (every process) and DIR/NAME.pid for each of
+#   s3, replica-a, replica-b and worker. Logs go to DIR/*.log.
 #   Stop with: kill $(cat DIR/pids)
 #
 # Environment:
@@ -15,6 +16,7 @@
 #                                (default: postgres://postgres@127.0.0.1:5432/raceshot_scale,
 #                                created when missing)
 #   RACESHOT_TEST_S3_SERVER      moto_server (default: installed by scripts/test-tools.sh)
+#   other RACESHOT__… variables   passed on to every process
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,6 +57,7 @@ fi
 s3_port="$(free_port)"
 "$moto" -H 127.0.0.1 -p "$s3_port" > "$dir/s3.log" 2>&1 &
 echo $! >> "$dir/pids"
+echo $! > "$dir/s3.pid"
 s3="http://127.0.0.1:$s3_port"
 for _ in $(seq 1 150); do
   http PUT "$s3/photos" && break
@@ -79,6 +82,7 @@ run() { # name, extra env..., -- args...
   shift
   env $(cat "$dir/env") RACESHOT__DATA_DIR="$dir/$name" "${vars[@]}" "$bin" "$@" > "$dir/$name.log" 2>&1 &
   echo $! >> "$dir/pids"
+  echo $! > "$dir/$name.pid"
 }
 
 env $(cat "$dir/env") RACESHOT__DATA_DIR="$dir/migrate" "$bin" migrate > "$dir/migrate.log" 2>&1

@@ -12,6 +12,7 @@ mod cart;
 mod catalogue;
 mod cli;
 mod contract;
+mod crash;
 mod facesearch;
 mod gateways;
 mod hostile_json;

@@ -15,23 +15,37 @@ use serde_json::{Value, json};
 
 use crate::helpers::{TOKEN, event, photo};
 
-/// The processes the script started, ended by their pids when the test ends.
-struct ScaleOut {
+/// The processes the script started (and any restarted since), ended by their pids when
+/// the test ends.
+pub struct ScaleOut {
     dir: tempfile::TempDir,
+    /// Settings every process of this test gets beside the script's own.
+    extra: Vec<(String, String)>,
+    /// Processes started again by the test itself, reaped when it ends.
+    restarted: std::sync::Mutex<Vec<std::process::Child>>,
 }
 
 impl ScaleOut {
-    fn start(db: &TestDatabase) -> Self {
+    pub fn start(db: &TestDatabase, extra: &[(&str, &str)]) -> Self {
         let dir = tempfile::tempdir().unwrap();
+        let mut extra: Vec<(String, String)> = extra
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        extra.push(("RACESHOT__API__CLIENT_TOKEN".to_owned(), TOKEN.to_owned()));
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let out = std::process::Command::new(root.join("scripts/scale-out.sh"))
             .arg(dir.path())
             .env("RACESHOT_BIN", env!("CARGO_BIN_EXE_raceshot"))
             .env("RACESHOT__DATABASE__URL", &db.settings.url)
-            .env("RACESHOT__API__CLIENT_TOKEN", TOKEN)
+            .envs(extra.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .output()
             .unwrap();
-        let scale = ScaleOut { dir };
+        let scale = ScaleOut {
+            dir,
+            extra,
+            restarted: std::sync::Mutex::new(Vec::new()),
+        };
         assert!(
             out.status.success(),
             "scale-out.sh failed: {}\n{}",
@@ -41,6 +55,67 @@ impl ScaleOut {
         scale
     }
 
+    pub fn url(&self, replica: &str) -> String {
+        self.file(&format!("replica-{replica}.url"))
+    }
+
+    /// Ends a process (`worker`, `replica-a`, …) at once, as a power cut would.
+    pub fn kill9(&self, name: &str) {
+        let pid = self.file(&format!("{name}.pid"));
+        let status = std::process::Command::new("kill")
+            .args(["-9", &pid])
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill -9 {name} ({pid})");
+        // Reaped by the script's shell long gone: wait until the pid is really free.
+        for _ in 0..100 {
+            if !Path::new(&format!("/proc/{pid}")).exists() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Starts `name` again as the script did (a replica on its address), logging to
+    /// `name-again.log`.
+    pub fn restart(&self, name: &str) {
+        let dir = self.dir.path();
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_raceshot"));
+        cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
+        for line in self.file("env").lines() {
+            if let Some((k, v)) = line.split_once('=') {
+                cmd.env(k, v);
+            }
+        }
+        cmd.envs(self.extra.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        cmd.env("RACESHOT__DATA_DIR", dir.join(name));
+        match name.strip_prefix("replica-") {
+            Some(replica) => {
+                let addr = self.url(replica).trim_start_matches("http://").to_owned();
+                cmd.env("RACESHOT__SERVER__ADDR", addr)
+                    .args(["serve", "--no-jobs"]);
+            }
+            None => {
+                cmd.arg(name);
+            }
+        }
+        let log = std::fs::File::create(dir.join(format!("{name}-again.log"))).unwrap();
+        let child = cmd
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let pids = dir.join("pids");
+        let mut all = std::fs::read_to_string(&pids).unwrap_or_default();
+        all.push_str(&format!("{}\n", child.id()));
+        std::fs::write(&pids, all).unwrap();
+        std::fs::write(dir.join(format!("{name}.pid")), child.id().to_string()).unwrap();
+        self.restarted
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(child);
+    }
+
     fn file(&self, name: &str) -> String {
         std::fs::read_to_string(self.dir.path().join(name))
             .unwrap_or_default()
@@ -48,9 +123,15 @@ impl ScaleOut {
             .to_owned()
     }
 
-    fn logs(&self) -> String {
+    pub fn logs(&self) -> String {
         let mut all = String::new();
-        for name in ["replica-a.log", "replica-b.log", "worker.log"] {
+        for name in [
+            "replica-a.log",
+            "replica-b.log",
+            "worker.log",
+            "worker-again.log",
+            "replica-a-again.log",
+        ] {
             let mut text = String::new();
             let path: PathBuf = self.dir.path().join(name);
             if let Ok(mut f) = std::fs::File::open(&path) {
@@ -70,15 +151,24 @@ impl Drop for ScaleOut {
             .lines()
             .filter_map(|p| p.trim().parse::<i32>().ok())
         {
+            // Processes killed by the test are gone already: nothing to say about them.
             let _ = std::process::Command::new("kill")
                 .arg(pid.to_string())
+                .stderr(std::process::Stdio::null())
                 .status();
+        }
+        let restarted = self
+            .restarted
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for child in restarted.iter_mut() {
+            let _ = child.wait();
         }
     }
 }
 
-async fn wait_until(what: &str, scale: &ScaleOut, mut done: impl AsyncFnMut() -> bool) {
-    for _ in 0..600 {
+pub async fn wait_until(what: &str, scale: &ScaleOut, mut done: impl AsyncFnMut() -> bool) {
+    for _ in 0..3000 {
         if done().await {
             return;
         }
@@ -92,8 +182,8 @@ async fn photos_ingested_through_one_replica_are_found_bought_and_downloaded_thr
     let db = TestDatabase::new(Backend::Postgres).await;
     let store = Store::connect(&db.settings).await.unwrap();
     store.migrate().await.unwrap();
-    let scale = ScaleOut::start(&db);
-    let (a, b) = (scale.file("replica-a.url"), scale.file("replica-b.url"));
+    let scale = ScaleOut::start(&db, &[]);
+    let (a, b) = (scale.url("a"), scale.url("b"));
     assert_ne!(a, b);
     let client = reqwest::Client::new();
 

@@ -1,0 +1,394 @@
+//! Crash safety with real processes (`scripts/scale-out.sh`) ended by `kill -9`: the worker
+//! in the middle of a 200-photo ingest, and a replica in the middle of checkouts and of
+//! payment messages. After a restart every photo is processed exactly once (its faces
+//! stored once), no confirmed order is lost, and a paid order is marked paid once.
+
+use std::collections::HashMap;
+
+use raceshot_domain::{EventKey, PaymentStatus};
+use raceshot_store::operators::Role;
+use raceshot_store::orders::OrderFilter;
+use raceshot_store::testing::TestDatabase;
+use raceshot_store::{Backend, Store};
+use serde_json::{Value, json};
+
+use crate::helpers::{TOKEN, event, photo};
+use crate::scale::{ScaleOut, wait_until};
+
+const PASSWORD: &str = "a long enough password";
+
+/// `jpeg` with a comment segment after its start marker: the same picture, other bytes,
+/// so the shop takes it as another photo.
+fn variant(jpeg: &[u8], n: usize) -> Vec<u8> {
+    let text = format!("crash test photo {n}");
+    let len = u16::try_from(text.len() + 2).unwrap();
+    let mut out = Vec::with_capacity(jpeg.len() + text.len() + 4);
+    out.extend_from_slice(&jpeg[..2]);
+    out.extend_from_slice(&[0xff, 0xfe]);
+    out.extend_from_slice(&len.to_be_bytes());
+    out.extend_from_slice(text.as_bytes());
+    out.extend_from_slice(&jpeg[2..]);
+    out
+}
+
+/// A fresh PostgreSQL database with an event on sale and an admin account.
+async fn shop(key: &str) -> (TestDatabase, Store, i64) {
+    let db = TestDatabase::new(Backend::Postgres).await;
+    let store = Store::connect(&db.settings).await.unwrap();
+    store.migrate().await.unwrap();
+    let mut race = event(key);
+    let today = chrono::Utc::now().date_naive();
+    race.eventdate = today.to_string();
+    race.on_sale_start = (today - chrono::Days::new(1)).to_string();
+    race.on_sale_end = (today + chrono::Days::new(30)).to_string();
+    store
+        .write_events(&[race.validate().unwrap()], chrono::Utc::now())
+        .await
+        .unwrap();
+    raceshot_server::commands::admin::create_user(
+        &store,
+        "ops@example.com",
+        Role::Admin,
+        PASSWORD,
+        &[],
+        chrono::Utc::now(),
+    )
+    .await
+    .unwrap();
+    let id = store
+        .any_event_by_key(&EventKey::parse(key).unwrap())
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    (db, store, id)
+}
+
+async fn sign_in(client: &reqwest::Client, base: &str) -> String {
+    let resp = client
+        .post(format!("{base}/api/admin/login"))
+        .json(&json!({"email": "ops@example.com", "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    resp.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+async fn upload(
+    client: &reqwest::Client,
+    base: &str,
+    cookie: &str,
+    key: &str,
+    name: &str,
+    bytes: Vec<u8>,
+) {
+    let resp = client
+        .put(format!("{base}/api/admin/events/{key}/photos"))
+        .query(&[("file_name", name)])
+        .header("cookie", cookie)
+        .body(bytes)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+}
+
+async fn counts(client: &reqwest::Client, base: &str, cookie: &str, key: &str) -> Value {
+    let list: Value = client
+        .get(format!("{base}/api/admin/events/{key}/photos"))
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    list["counts"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_killed_mid_ingest_leaves_every_photo_processed_exactly_once() {
+    let (db, store, event_id) = shop("crash-ingest").await;
+    // A short lease, so that the dead worker's job is taken up again soon.
+    let scale = ScaleOut::start(&db, &[("RACESHOT__JOBS__LEASE_SECS", "3")]);
+    let a = scale.url("a");
+    let client = reqwest::Client::new();
+    let cookie = sign_in(&client, &a).await;
+    let gdp = photo("gdp.jpg");
+    for n in 0..200 {
+        upload(
+            &client,
+            &a,
+            &cookie,
+            "crash-ingest",
+            &format!("IMG_{n:04}.jpg"),
+            variant(&gdp, n),
+        )
+        .await;
+    }
+
+    wait_until("a first part of the batch processed", &scale, async || {
+        counts(&client, &a, &cookie, "crash-ingest").await["ready"]
+            .as_i64()
+            .unwrap_or(0)
+            >= 15
+    })
+    .await;
+    scale.kill9("worker");
+    let at_kill = counts(&client, &a, &cookie, "crash-ingest").await;
+    assert!(
+        at_kill["ready"].as_i64().unwrap() < 200,
+        "the worker died mid-batch: {at_kill}"
+    );
+    scale.restart("worker");
+    wait_until(
+        "the whole batch processed after the restart",
+        &scale,
+        async || counts(&client, &a, &cookie, "crash-ingest").await["ready"] == 200,
+    )
+    .await;
+    let done = counts(&client, &a, &cookie, "crash-ingest").await;
+    assert_eq!(
+        done,
+        json!({"queued": 0, "processing": 0, "ready": 200, "failed": 0})
+    );
+
+    // Exactly once: each photo's faces are stored once, as many as it says it has.
+    let (photos, total) = store.list_photos(event_id, None, 0, 1000).await.unwrap();
+    assert_eq!(total, 200);
+    let mut stored: HashMap<i64, i64> = HashMap::new();
+    for face in store.faces_after(event_id, 0, 100_000).await.unwrap() {
+        *stored.entry(face.photo_id).or_default() += 1;
+    }
+    for p in &photos {
+        assert!(p.face_count > 0, "{p:?}");
+        assert_eq!(
+            stored.get(&p.id).copied().unwrap_or(0),
+            p.face_count,
+            "faces of {}",
+            p.original_file_name
+        );
+    }
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_killed_mid_checkout_and_mid_payment_loses_no_order_and_pays_each_once() {
+    let (db, store, _) = shop("crash-shop").await;
+    let scale = ScaleOut::start(
+        &db,
+        &[("RACESHOT__ORDERS__CREATE_PER_CLIENT_PER_MINUTE", "10000")],
+    );
+    let (a, b) = (scale.url("a"), scale.url("b"));
+    let client = reqwest::Client::new();
+    let cookie = sign_in(&client, &a).await;
+    let gdp = photo("gdp.jpg");
+    for n in 0..3 {
+        upload(
+            &client,
+            &a,
+            &cookie,
+            "crash-shop",
+            &format!("IMG_{n}.jpg"),
+            variant(&gdp, n),
+        )
+        .await;
+    }
+    wait_until("the photos processed", &scale, async || {
+        counts(&client, &a, &cookie, "crash-shop").await["ready"] == 3
+    })
+    .await;
+    for base in [&a, &b] {
+        wait_until("the event in a replica's catalogue", &scale, async || {
+            let url = format!("{base}/v1/events/crash-shop");
+            client
+                .get(url)
+                .bearer_auth(TOKEN)
+                .send()
+                .await
+                .is_ok_and(|r| r.status() == 200)
+        })
+        .await;
+    }
+    let highlight: Value = client
+        .post(format!("{b}/v1/facesearch/highlight"))
+        .bearer_auth(TOKEN)
+        .json(&json!({"event_key": "crash-shop"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = highlight["body"][0]["id"].as_i64().unwrap();
+    let quote: Value = client
+        .post(format!("{b}/api/cart/quote"))
+        .bearer_auth(TOKEN)
+        .json(&json!({"event_key": "crash-shop", "image_ids": [id], "is_mhao": "N"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let order = |n: usize| {
+        json!({"mobile": format!("08{n:08}"), "event_key": "crash-shop", "amount": quote["amount"],
+            "paid_amount": quote["paid_amount"], "imageList": [{"id": id}], "image_length": 1, "is_mhao": "N",
+            "payment_gateway": "SANDBOX", "payment_channel": "PP"})
+    };
+
+    let stored_with = |status: Option<PaymentStatus>| {
+        let store = store.clone();
+        async move {
+            let filter = OrderFilter {
+                status,
+                ..OrderFilter::default()
+            };
+            store
+                .list_orders(&filter, 0, 1)
+                .await
+                .map(|(_, n)| n)
+                .unwrap_or(0)
+        }
+    };
+
+    // Checkouts in flight when replica A dies.
+    const CHECKOUTS: usize = 200;
+    let mut inflight = Vec::new();
+    for n in 0..CHECKOUTS {
+        let (client, body, url) = (client.clone(), order(n), format!("{a}/v1/order/create"));
+        inflight.push(tokio::spawn(async move {
+            let resp = client
+                .post(url)
+                .bearer_auth(TOKEN)
+                .json(&body)
+                .send()
+                .await
+                .ok()?;
+            let created: Value = resp.json().await.ok()?;
+            created["uuid"].as_str().map(str::to_owned)
+        }));
+    }
+    wait_until("the first orders written", &scale, async || {
+        stored_with(None).await >= 10
+    })
+    .await;
+    scale.kill9("replica-a");
+    let mut confirmed = Vec::new();
+    for task in inflight {
+        if let Some(uuid) = task.await.unwrap() {
+            confirmed.push(uuid);
+        }
+    }
+    assert!(
+        confirmed.len() < CHECKOUTS,
+        "the crash cut some checkouts off"
+    );
+    scale.restart("replica-a");
+    wait_until("replica A back", &scale, async || {
+        client
+            .get(format!("{a}/readyz"))
+            .send()
+            .await
+            .is_ok_and(|r| r.status() == 200)
+    })
+    .await;
+
+    // Every order a buyer was told about exists, whole; so does any the crash cut off after
+    // it was written.
+    let (stored, total) = store
+        .list_orders(&Default::default(), 0, 1000)
+        .await
+        .unwrap();
+    assert!(
+        total as usize >= confirmed.len(),
+        "{total} stored, {} confirmed",
+        confirmed.len()
+    );
+    let inquiry = async |uuid: &str| -> Value {
+        client
+            .post(format!("{b}/v3/order/inquiry"))
+            .bearer_auth(TOKEN)
+            .json(&json!({"order_uuid": uuid}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    };
+    for uuid in &confirmed {
+        assert!(stored.iter().any(|o| &o.uuid == uuid), "order {uuid} lost");
+    }
+    for o in &stored {
+        let answer = inquiry(&o.uuid).await;
+        assert_eq!(answer["payment_status"], "INITIAL", "{answer}");
+        assert_eq!(answer["image_length"], 1, "{answer}");
+    }
+
+    // Payments in flight when replica A dies again; the gateway then repeats every message.
+    let uuids: Vec<String> = stored.iter().map(|o| o.uuid.clone()).collect();
+    let pay = {
+        let client = client.clone();
+        move |base: String, uuid: String| {
+            let client = client.clone();
+            tokio::spawn(async move {
+                let _ = client
+                    .post(format!("{base}/api/sandbox/orders/{uuid}/pay"))
+                    .json(&json!({"result": "paid"}))
+                    .send()
+                    .await;
+            })
+        }
+    };
+    // Paced as a gateway sends them, so that the crash falls among them.
+    let sender = {
+        let (uuids, a, pay) = (uuids.clone(), a.clone(), pay.clone());
+        tokio::spawn(async move {
+            let mut sent = Vec::new();
+            for uuid in uuids {
+                sent.push(pay(a.clone(), uuid));
+                tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+            }
+            for p in sent {
+                p.await.unwrap();
+            }
+        })
+    };
+    wait_until("the first payments recorded", &scale, async || {
+        stored_with(Some(PaymentStatus::Paid)).await >= 1
+    })
+    .await;
+    scale.kill9("replica-a");
+    sender.await.unwrap();
+    assert!(
+        stored_with(Some(PaymentStatus::Paid)).await < uuids.len() as i64,
+        "the crash cut some payments off"
+    );
+    scale.restart("replica-a");
+    for uuid in &uuids {
+        pay(b.clone(), uuid.clone()).await.unwrap();
+        pay(b.clone(), uuid.clone()).await.unwrap();
+    }
+    for uuid in &uuids {
+        let answer = inquiry(uuid).await;
+        assert_eq!(answer["payment_status"], "PAID", "{answer}");
+        let order = store.order_by_uuid(uuid).await.unwrap().unwrap();
+        let paid_messages = store
+            .payment_trail(order.id)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|t| t.kind == "sandbox:paid")
+            .count();
+        assert_eq!(paid_messages, 1, "order {uuid} marked paid once");
+    }
+    store.close().await;
+}
