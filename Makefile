@@ -65,6 +65,7 @@ openapi: $(WEB_DEPS)
 ## bench: benchmarks against a release build (figures go to docs/benchmarks.md)
 bench: build
 	scripts/bench-catalogue.sh $(RELEASE_BIN)
+	scripts/bench-load.sh $(RELEASE_BIN)
 	scripts/bench/faces.sh
 	scripts/bench-ingest.sh $(RELEASE_BIN)
 	$(CARGO) run --release --locked -p raceshot-server --example search_bench
