@@ -162,7 +162,11 @@ impl ApiError {
 
     /// The server is at capacity: try again after `seconds`.
     pub fn busy(seconds: u64) -> Self {
-        Self::new(ErrorCode::Busy, "too many searches at once; try again").retry_after(seconds)
+        Self::new(
+            ErrorCode::Busy,
+            "too many requests of this kind at once; try again",
+        )
+        .retry_after(seconds)
     }
 
     /// Tells the client when to try again (`Retry-After`).

@@ -1,6 +1,7 @@
-//! Bounds face search: at most `search.max_concurrent` selfies are analysed at once and at
-//! most `search.max_waiting` more wait; anything past that is answered 503 `busy` with
-//! `Retry-After` at once, so a rush of visitors costs bounded memory and time.
+//! Bounds heavy requests: at most `max_concurrent` run at once and at most `max_waiting`
+//! more wait; anything past that is answered 503 `busy` with `Retry-After` at once, so a
+//! rush costs bounded memory and time. Face searches (`search.max_concurrent`,
+//! `search.max_waiting`) and the console's photo uploads each have their own.
 
 use std::sync::Arc;
 

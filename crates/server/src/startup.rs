@@ -71,6 +71,7 @@ pub async fn load_state(
     let indexes = FaceIndexes::new(store.clone(), engine.embedding_dim());
     let catalogue = Catalogue::new(store.clone(), config.server.catalogue_ttl);
     let search_slots = SearchSlots::new(config.search.max_concurrent, config.search.max_waiting);
+    let upload_slots = SearchSlots::new(UPLOADS_AT_ONCE, UPLOADS_WAITING);
     let search_limiter = RateLimiter::new(config.search.per_client_per_minute);
     let find_limiter = RateLimiter::new(config.orders.find_per_client_per_minute);
     let order_limiter = RateLimiter::new(config.orders.create_per_client_per_minute);
@@ -88,6 +89,7 @@ pub async fn load_state(
         indexes,
         catalogue,
         search_slots,
+        upload_slots,
         search_limiter,
         find_limiter,
         order_limiter,
@@ -97,6 +99,11 @@ pub async fn load_state(
         sms: SmsSender::Log,
     }))
 }
+
+/// Console uploads held in memory at once (each up to `MAX_UPLOAD_BYTES`), and waiting:
+/// a bound of about 1 GB however many browsers upload.
+const UPLOADS_AT_ONCE: usize = 4;
+const UPLOADS_WAITING: usize = 12;
 
 /// The settings row holding the key that signs upload addresses.
 const SIGNING_KEY_SETTING: &str = "URL_SIGNING_KEY";

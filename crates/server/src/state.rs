@@ -50,6 +50,8 @@ pub struct Inner {
     pub indexes: FaceIndexes,
     pub catalogue: Catalogue,
     pub search_slots: SearchSlots,
+    /// Photo uploads from the console, each held in memory until stored.
+    pub upload_slots: SearchSlots,
     /// Face searches per client address.
     pub search_limiter: RateLimiter,
     /// Find-order searches per client address.

@@ -1,7 +1,8 @@
 //! Crash safety with real processes (`scripts/scale-out.sh`) ended by `kill -9`: the worker
-//! in the middle of a 200-photo ingest, and a replica in the middle of checkouts and of
-//! payment messages. After a restart every photo is processed exactly once (its faces
-//! stored once), no confirmed order is lost, and a paid order is marked paid once.
+//! in the middle of a 200-photo ingest, a replica in the middle of checkouts and of payment
+//! messages, and in the middle of an upload. After a restart every photo is processed
+//! exactly once (its faces stored once), no confirmed order is lost, a paid order is marked
+//! paid once, and a half-sent photo leaves neither a row nor an object behind.
 
 use std::collections::HashMap;
 
@@ -390,5 +391,87 @@ async fn a_replica_killed_mid_checkout_and_mid_payment_loses_no_order_and_pays_e
             .count();
         assert_eq!(paid_messages, 1, "order {uuid} marked paid once");
     }
+    store.close().await;
+}
+
+/// The keys in the S3 server's bucket.
+async fn stored_objects(client: &reqwest::Client, s3: &str) -> usize {
+    let listing = client
+        .get(format!("{s3}/photos?list-type=2&max-keys=1000"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    listing.matches("<Key>").count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_killed_mid_upload_leaves_no_half_written_photo() {
+    use tokio::io::AsyncWriteExt;
+
+    let (db, store, event_id) = shop("crash-upload").await;
+    let scale = ScaleOut::start(&db, &[]);
+    let a = scale.url("a");
+    let s3 = std::fs::read_to_string(scale.dir().join("s3.url"))
+        .unwrap()
+        .trim()
+        .to_owned();
+    let client = reqwest::Client::new();
+    let cookie = sign_in(&client, &a).await;
+    upload(
+        &client,
+        &a,
+        &cookie,
+        "crash-upload",
+        "IMG_0001.jpg",
+        variant(&photo("gdp.jpg"), 1),
+    )
+    .await;
+    wait_until("the first photo processed", &scale, async || {
+        counts(&client, &a, &cookie, "crash-upload").await["ready"] == 1
+    })
+    .await;
+    let before = stored_objects(&client, &s3).await;
+    assert!(before >= 3, "original, preview and thumbnail: {before}");
+
+    // Half of a photo's bytes arrive; then the replica dies.
+    let bytes = variant(&photo("players.jpg"), 2);
+    let addr = a.trim_start_matches("http://").to_owned();
+    let mut conn = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let head = format!(
+        "PUT /api/admin/events/crash-upload/photos?file_name=IMG_0002.jpg HTTP/1.1\r\nHost: {addr}\r\n\
+         Cookie: {cookie}\r\nContent-Type: image/jpeg\r\nContent-Length: {}\r\n\r\n",
+        bytes.len()
+    );
+    conn.write_all(head.as_bytes()).await.unwrap();
+    conn.write_all(&bytes[..bytes.len() / 2]).await.unwrap();
+    conn.flush().await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    scale.kill9("replica-a");
+    drop(conn);
+    scale.restart("replica-a");
+    wait_until("replica A back", &scale, async || {
+        client
+            .get(format!("{a}/readyz"))
+            .send()
+            .await
+            .is_ok_and(|r| r.status() == 200)
+    })
+    .await;
+
+    // Nothing of it was kept: no photo, no object.
+    let (_, total) = store.list_photos(event_id, None, 0, 10).await.unwrap();
+    assert_eq!(total, 1);
+    assert_eq!(stored_objects(&client, &s3).await, before);
+
+    // Sent again whole, it is taken.
+    let cookie = sign_in(&client, &a).await;
+    upload(&client, &a, &cookie, "crash-upload", "IMG_0002.jpg", bytes).await;
+    wait_until("the photo sent again processed", &scale, async || {
+        counts(&client, &a, &cookie, "crash-upload").await["ready"] == 2
+    })
+    .await;
     store.close().await;
 }

@@ -55,6 +55,10 @@ impl ScaleOut {
         scale
     }
 
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
     pub fn url(&self, replica: &str) -> String {
         self.file(&format!("replica-{replica}.url"))
     }

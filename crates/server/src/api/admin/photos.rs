@@ -61,7 +61,8 @@ pub struct Uploaded {
     params(("event_key" = String, Path), UploadQuery),
     request_body(content = Vec<u8>, content_type = "image/jpeg"),
     responses((status = 200, body = Uploaded), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
+        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
+        (status = 503, description = "Too many uploads at once: try again after Retry-After", body = ErrorBody)))]
 pub async fn upload(
     State(state): State<AppState>,
     session: Session,
@@ -70,6 +71,8 @@ pub async fn upload(
     body: Body,
 ) -> ApiResult<Json<Uploaded>> {
     let (key, event) = event_for(&state, &session, &event_key).await?;
+    // The browser retries a 503 `busy` later; memory stays bounded meanwhile.
+    let _slot = state.upload_slots.acquire().await?;
     let bytes = axum::body::to_bytes(body, MAX_UPLOAD_BYTES)
         .await
         .map_err(|_| {
