@@ -1,10 +1,61 @@
 //! What strangers can send the shop's payment code: gateway callbacks and webhooks as
 //! arbitrary bytes and as JSON of the right shape with wrong values, PromptPay ids and
 //! payloads, amounts. 10,000 cases each; every one must come back as a value or a clean
-//! error, never a panic, and whatever parses must hold together.
+//! error, never a panic, and whatever parses must hold together. A counting allocator
+//! holds every parse of these small inputs to a memory bound.
 
-// Tests fail by panicking.
-#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+// Tests fail by panicking; the counting allocator needs `unsafe impl GlobalAlloc`.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used, unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+/// The system allocator, counting each thread's bytes in use and their peak (the tests run
+/// on several threads at once; each measures its own work).
+struct Counting;
+
+thread_local! {
+    static IN_USE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwards the caller's layout to the system allocator unchanged.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let size = isize::try_from(layout.size()).unwrap_or(isize::MAX);
+            let _ = IN_USE.try_with(|n| {
+                n.set(n.get() + size);
+                let _ = PEAK.try_with(|peak| peak.set(peak.get().max(n.get())));
+            });
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `alloc` above with this layout.
+        unsafe { System.dealloc(ptr, layout) };
+        let size = isize::try_from(layout.size()).unwrap_or(isize::MAX);
+        let _ = IN_USE.try_with(|n| n.set(n.get() - size));
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// What parsing one input of at most a few hundred bytes may hold at its peak.
+const PEAK_LIMIT: isize = 256 * 1024;
+
+/// Runs `f`, failing the test when it held more than `PEAK_LIMIT` at once.
+fn bounded<T>(f: impl FnOnce() -> T) -> T {
+    let start = IN_USE.with(Cell::get);
+    PEAK.with(|p| p.set(start));
+    let out = f();
+    let peak = PEAK.with(Cell::get) - start;
+    assert!(peak <= PEAK_LIMIT, "one parse held {peak} bytes");
+    out
+}
 
 use proptest::prelude::*;
 use raceshot_payments::gbp::GbpCallback;
@@ -50,7 +101,7 @@ proptest! {
 
     #[test]
     fn gbp_callbacks_of_any_bytes_parse_or_fail_cleanly(body in prop::collection::vec(any::<u8>(), 0..512)) {
-        let _ = GbpCallback::parse(&body);
+        let _ = bounded(|| GbpCallback::parse(&body));
     }
 
     #[test]
@@ -60,7 +111,8 @@ proptest! {
     ) {
         let body = json!({ "resultCode": result_code, "amount": amount, "referenceNo": reference,
                            "gbpReferenceNo": extra });
-        if let Ok(callback) = GbpCallback::parse(body.to_string().as_bytes()) {
+        let body = body.to_string();
+        if let Ok(callback) = bounded(|| GbpCallback::parse(body.as_bytes())) {
             prop_assert!(callback.amount.satang() >= 0);
             prop_assert!(!callback.reference_no.is_empty());
             prop_assert_eq!(callback.is_paid(), callback.result_code == "00");
@@ -69,13 +121,14 @@ proptest! {
 
     #[test]
     fn opn_webhooks_of_any_bytes_parse_or_fail_cleanly(body in prop::collection::vec(any::<u8>(), 0..512)) {
-        let _ = WebhookEvent::parse(&body);
+        let _ = bounded(|| WebhookEvent::parse(&body));
     }
 
     #[test]
     fn opn_webhooks_never_name_an_unsafe_charge_id(key in field_value(), id in field_value(), data in any_json()) {
         let body = json!({ "object": "event", "key": key, "data": { "object": "charge", "id": id, "extra": data } });
-        if let Ok(event) = WebhookEvent::parse(body.to_string().as_bytes())
+        let body = body.to_string();
+        if let Ok(event) = bounded(|| WebhookEvent::parse(body.as_bytes()))
             && let Some(charge_id) = event.charge_id
         {
             prop_assert!(raceshot_payments::opn::is_object_id(&charge_id), "{}", charge_id);
@@ -86,10 +139,10 @@ proptest! {
     fn opn_charges_of_any_shape_read_or_fail_cleanly(
         raw in any_json(), id in field_value(), amount in field_value(), status in field_value(),
     ) {
-        let _ = Charge::from_json(raw);
+        let _ = bounded(|| Charge::from_json(raw));
         let shaped = json!({ "object": "charge", "id": id, "amount": amount, "status": status,
                              "currency": "thb", "paid": true });
-        if let Ok(charge) = Charge::from_json(shaped) {
+        if let Ok(charge) = bounded(|| Charge::from_json(shaped)) {
             prop_assert!(charge.amount.satang() >= 0);
         }
     }
@@ -99,23 +152,23 @@ proptest! {
         secret in ".{0,40}", timestamp in ".{0,16}", body in prop::collection::vec(any::<u8>(), 0..256),
         header in ".{0,200}",
     ) {
-        let _ = verify_webhook_signature(&secret, &timestamp, &body, &header);
+        let _ = bounded(|| verify_webhook_signature(&secret, &timestamp, &body, &header));
     }
 
     #[test]
     fn promptpay_ids_and_payloads_of_any_text(raw in ".{0,40}", payload in ".{0,160}") {
-        if let Some(id) = PromptPayId::parse(&raw) {
-            let made = promptpay::payload(&id, None);
+        if let Some(id) = bounded(|| PromptPayId::parse(&raw)) {
+            let made = bounded(|| promptpay::payload(&id, None));
             prop_assert!(verify_crc(&made));
             prop_assert!(parse_fields(&made).is_some());
         }
-        let _ = verify_crc(&payload);
-        let _ = parse_fields(&payload);
+        let _ = bounded(|| verify_crc(&payload));
+        let _ = bounded(|| parse_fields(&payload));
     }
 
     #[test]
     fn amounts_of_any_text_are_whole_satang_or_refused(text in ".{0,24}") {
-        if let Some(m) = parse_baht(&text) {
+        if let Some(m) = bounded(|| parse_baht(&text)) {
             prop_assert!(m.satang() >= 0);
             prop_assert!(m.satang() <= raceshot_domain::money::MAX_SATANG);
         }
