@@ -12,57 +12,14 @@ cd "$(dirname "$0")/.."
 BIN="${1:-target/release/raceshot}"
 DURATION="${BENCH_DURATION:-20s}"
 THREADS="${BENCH_THREADS:-2}"
-TOKEN="bench-client-token"
 SELFIE="models/photos/yaoming.jpg"
-
-command -v wrk >/dev/null || { echo "bench: wrk is needed (apt-get install wrk)" >&2; exit 1; }
-[ -x "$BIN" ] || { echo "bench: no binary at $BIN (make build)" >&2; exit 1; }
 [ -f "$SELFIE" ] || { echo "bench: no $SELFIE (make models)" >&2; exit 1; }
-
-WORK="$(mktemp -d)"
-SERVER_PID=""
-cleanup() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-export RACESHOT__DATA_DIR="$WORK/data"
-export RACESHOT__API__CLIENT_TOKEN="$TOKEN"
-export RACESHOT__LOG__FILTER="warn"
-export RACESHOT__PAYMENTS__ALLOW_SANDBOX=true
+source scripts/bench/server.sh
 # One load generator is one client address: lift the per-client limits, keep the queue.
 export RACESHOT__SEARCH__PER_CLIENT_PER_MINUTE=100000000
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-export RACESHOT__SERVER__ADDR="127.0.0.1:$PORT"
-URL="http://127.0.0.1:$PORT"
-
-python3 - "$WORK/events.json" <<'PY'
-import json, sys, datetime
-today = datetime.date.today()
-tiers = [(1, 60), (5, 250), (10, 450), (20, 800)]
-json.dump([{
-    "event_key": f"bench-{i:04d}", "title": f"งานวิ่งทดสอบ {i}", "eventdate": str(today),
-    "on_sale_start": str(today - datetime.timedelta(days=1)),
-    "on_sale_end": str(today + datetime.timedelta(days=30)),
-    "package": [{"name": f"{n} รูป", "name_en": f"{n} photos", "number_of_photo": n, "price": p} for n, p in tiers],
-} for i in range(1000)], open(sys.argv[1], "w"), ensure_ascii=False)
-PY
-"$BIN" migrate >/dev/null
-"$BIN" event import "$WORK/events.json" | tail -1
+bench_events
 "$BIN" seed-demo
-
-"$BIN" serve &
-SERVER_PID=$!
-python3 - "$URL/readyz" <<'PY'
-import sys, time, urllib.request
-for _ in range(600):
-    try:
-        urllib.request.urlopen(sys.argv[1], timeout=1); sys.exit(0)
-    except Exception:
-        time.sleep(0.1)
-sys.exit("bench: the server did not come up")
-PY
+bench_serve
 
 # Counts answers by status in every wrk thread, and prints the percentiles wrk keeps.
 cat > "$WORK/report.lua" <<'LUA'

@@ -293,14 +293,7 @@ async fn a_replica_killed_mid_checkout_and_mid_payment_loses_no_order_and_pays_e
         "the crash cut some checkouts off"
     );
     scale.restart("replica-a");
-    wait_until("replica A back", &scale, async || {
-        client
-            .get(format!("{a}/readyz"))
-            .send()
-            .await
-            .is_ok_and(|r| r.status() == 200)
-    })
-    .await;
+    scale.wait_ready("a").await;
 
     // Every order a buyer was told about exists, whole; so does any the crash cut off after
     // it was written.
@@ -452,14 +445,7 @@ async fn a_replica_killed_mid_upload_leaves_no_half_written_photo() {
     scale.kill9("replica-a");
     drop(conn);
     scale.restart("replica-a");
-    wait_until("replica A back", &scale, async || {
-        client
-            .get(format!("{a}/readyz"))
-            .send()
-            .await
-            .is_ok_and(|r| r.status() == 200)
-    })
-    .await;
+    scale.wait_ready("a").await;
 
     // Nothing of it was kept: no photo, no object.
     let (_, total) = store.list_photos(event_id, None, 0, 10).await.unwrap();

@@ -80,6 +80,20 @@ impl ScaleOut {
         }
     }
 
+    /// Returns once the replica answers `/readyz`.
+    pub async fn wait_ready(&self, replica: &str) {
+        let url = format!("{}/readyz", self.url(replica));
+        let client = reqwest::Client::new();
+        wait_until(&format!("replica {replica} ready"), self, async || {
+            client
+                .get(&url)
+                .send()
+                .await
+                .is_ok_and(|r| r.status() == 200)
+        })
+        .await;
+    }
+
     /// Starts `name` again as the script did (a replica on its address), logging to
     /// `name-again.log`.
     pub fn restart(&self, name: &str) {
