@@ -41,9 +41,8 @@ impl Live {
 }
 
 /// A shop taking payments refuses the SANDBOX gateway unless the configuration allows it.
-pub fn check_sandbox(config: &Config) -> anyhow::Result<()> {
-    let payments = &config.payments;
-    if payments.gateway == GatewayKind::Sandbox && !payments.allow_sandbox {
+pub fn check_sandbox(active: GatewayKind, config: &Config) -> anyhow::Result<()> {
+    if active == GatewayKind::Sandbox && !config.payments.allow_sandbox {
         anyhow::bail!(
             "the SANDBOX payment gateway takes no real money: set \
              RACESHOT__PAYMENTS__ALLOW_SANDBOX=true to run it, or choose GBP, OPN or \
@@ -94,16 +93,19 @@ pub fn is_secret(key: &str) -> Option<bool> {
 
 /// The operators' settings kept in the store.
 pub async fn overrides(store: &Store) -> anyhow::Result<Vec<Override>> {
-    let mut out = Vec::new();
-    for (key, _) in CONSOLE_SETTINGS {
-        if let Some(value) = store.setting(&format!("{PREFIX}{key}")).await? {
-            out.push(Override {
-                key: (*key).to_owned(),
+    Ok(store
+        .settings_with_prefix(PREFIX)
+        .await?
+        .into_iter()
+        .filter_map(|(name, value)| {
+            let key = name.strip_prefix(PREFIX)?;
+            // A row no console setting names any more is left alone.
+            is_secret(key).map(|_| Override {
+                key: key.to_owned(),
                 value,
-            });
-        }
-    }
-    Ok(out)
+            })
+        })
+        .collect())
 }
 
 fn pairs(overrides: &[Override]) -> Vec<(String, String)> {
@@ -167,7 +169,9 @@ pub async fn change(
             return Ok(Err(Refused::Invalid(problems)));
         }
     };
-    let live = match check_sandbox(&effective).and_then(|()| Live::build(&effective)) {
+    let live = match check_sandbox(effective.payments.gateway, config)
+        .and_then(|()| Live::build(&effective))
+    {
         Ok(live) => live,
         Err(e) => return Ok(Err(Refused::Unusable(format!("{e:#}")))),
     };

@@ -117,7 +117,7 @@ impl Application {
             .with_context(|| format!("binding {}", config.server.addr))?;
         let addr = listener.local_addr()?;
         let state = load_state(config, clock, format!("http://{}", reachable(addr))).await?;
-        live::check_sandbox(&live::effective(&state.config, &state.store).await?)?;
+        live::check_sandbox(state.live().gateways.active, &state.config)?;
         // The gateway this deployment runs is what the shop's pages are told.
         state
             .store

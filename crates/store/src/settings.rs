@@ -13,6 +13,20 @@ impl Store {
         Ok(row.map(|(v,)| v))
     }
 
+    /// Every setting whose name starts with `prefix`, by name.
+    pub async fn settings_with_prefix(&self, prefix: &str) -> Result<Vec<(String, String)>> {
+        let pattern = format!(
+            "{}%",
+            prefix
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_")
+        );
+        Ok(on_pool!(self, pool => sqlx::query_as(
+            "SELECT name, value FROM settings WHERE name LIKE $1 ESCAPE '\\' ORDER BY name")
+            .bind(&pattern).fetch_all(pool).await)?)
+    }
+
     pub async fn delete_setting(&self, name: &str) -> Result<()> {
         on_pool!(self, pool => sqlx::query("DELETE FROM settings WHERE name = $1")
             .bind(name).execute(pool).await.map(|_| ()))?;
