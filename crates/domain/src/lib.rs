@@ -9,6 +9,8 @@ pub mod money;
 pub mod order;
 pub mod paging;
 pub mod pricing;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod time;
 
 pub use event::{Banner, EventInput, EventSpec, FieldError, Package, SaleState, SaleStatus};

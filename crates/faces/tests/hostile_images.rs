@@ -3,41 +3,15 @@
 //! a clean error, never panic, and never hold more memory than the pixel limit allows: a
 //! counting allocator measures the peak of every decode.
 
-// Tests fail by panicking; the counting allocator needs `unsafe impl GlobalAlloc`.
-#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used, unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+// Tests fail by panicking.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 use proptest::prelude::*;
+use raceshot_domain::testing::{CountingAllocator, peak_of};
 use raceshot_faces::image_io::{DecodeOptions, decode, probe, sniff};
 
-/// The system allocator, counting the bytes in use and their peak.
-struct Counting;
-
-static IN_USE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwards the caller's layout to the system allocator unchanged.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = IN_USE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `alloc` above with this layout.
-        unsafe { System.dealloc(ptr, layout) };
-        IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 /// The pixel limit the tests decode under: a selfie's 40 megapixels would allow ~120 MB;
 /// a smaller one keeps 10,000 cases quick while testing the same bound.
@@ -94,17 +68,14 @@ fn damaged(base: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
-/// Decodes and answers the peak memory the decode added. One decode at a time, so that
-/// the counters see this decode only.
+/// Decodes and answers the peak memory the decode added (on this thread, where it runs).
 fn decode_peak(bytes: &[u8]) -> usize {
-    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let before = IN_USE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
-    let _ = sniff(bytes);
-    let _ = probe(bytes);
-    let _ = decode(bytes, &DecodeOptions::default().with_max_pixels(MAX_PIXELS));
-    PEAK.load(Ordering::Relaxed).saturating_sub(before)
+    let ((), peak) = peak_of(|| {
+        let _ = sniff(bytes);
+        let _ = probe(bytes);
+        let _ = decode(bytes, &DecodeOptions::default().with_max_pixels(MAX_PIXELS));
+    });
+    peak
 }
 
 proptest! {

@@ -4,55 +4,20 @@
 //! error, never a panic, and whatever parses must hold together. A counting allocator
 //! holds every parse of these small inputs to a memory bound.
 
-// Tests fail by panicking; the counting allocator needs `unsafe impl GlobalAlloc`.
-#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used, unsafe_code)]
+// Tests fail by panicking.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-/// The system allocator, counting each thread's bytes in use and their peak (the tests run
-/// on several threads at once; each measures its own work).
-struct Counting;
-
-thread_local! {
-    static IN_USE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwards the caller's layout to the system allocator unchanged.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let size = isize::try_from(layout.size()).unwrap_or(isize::MAX);
-            let _ = IN_USE.try_with(|n| {
-                n.set(n.get() + size);
-                let _ = PEAK.try_with(|peak| peak.set(peak.get().max(n.get())));
-            });
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `alloc` above with this layout.
-        unsafe { System.dealloc(ptr, layout) };
-        let size = isize::try_from(layout.size()).unwrap_or(isize::MAX);
-        let _ = IN_USE.try_with(|n| n.set(n.get() - size));
-    }
-}
+use raceshot_domain::testing::{CountingAllocator, peak_of};
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 /// What parsing one input of at most a few hundred bytes may hold at its peak.
-const PEAK_LIMIT: isize = 256 * 1024;
+const PEAK_LIMIT: usize = 256 * 1024;
 
 /// Runs `f`, failing the test when it held more than `PEAK_LIMIT` at once.
 fn bounded<T>(f: impl FnOnce() -> T) -> T {
-    let start = IN_USE.with(Cell::get);
-    PEAK.with(|p| p.set(start));
-    let out = f();
-    let peak = PEAK.with(Cell::get) - start;
+    let (out, peak) = peak_of(f);
     assert!(peak <= PEAK_LIMIT, "one parse held {peak} bytes");
     out
 }

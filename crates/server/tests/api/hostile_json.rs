@@ -1,7 +1,9 @@
 //! Every JSON call of the shop under hostile bodies: objects carrying the calls' field
 //! names with values of any type and size, plus arbitrary JSON. Each answer must be a
 //! success or one of the API's own 4xx errors with a stable code — never a 5xx, never a
-//! panic. The router is driven in-process so that thousands of cases stay cheap.
+//! panic — and no call may hold more than `REQUEST_PEAK_LIMIT` while answering (the test
+//! binary counts allocations). The router is driven in-process so that thousands of cases
+//! stay cheap.
 
 use std::net::SocketAddr;
 
@@ -13,10 +15,15 @@ use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
+use raceshot_domain::testing::peak_of;
+
 use crate::helpers::{TOKEN, TestApp, event, ready_photos};
 
 /// Cases per call.
 const CASES: u32 = 10_000;
+
+/// What answering one of these bodies (a few kilobytes at most) may hold at once.
+const REQUEST_PEAK_LIMIT: usize = 4 * 1024 * 1024;
 
 /// The calls and the fields their payloads carry (spec §7 and the server's own).
 const CALLS: &[(&str, &[&str])] = &[
@@ -147,7 +154,12 @@ async fn no_json_body_makes_a_call_fail_on_the_server() {
                     request
                         .extensions_mut()
                         .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 9))));
-                    let response = handle.block_on(router.clone().oneshot(request)).unwrap();
+                    let (response, peak) =
+                        peak_of(|| handle.block_on(router.clone().oneshot(request)).unwrap());
+                    prop_assert!(
+                        peak <= REQUEST_PEAK_LIMIT,
+                        "{path} held {peak} bytes for {body}"
+                    );
                     let status = response.status();
                     if status.as_u16() != 401 {
                         seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -4,6 +4,11 @@
 // Tests fail by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
+/// Counts allocations per thread, so that tests can bound what a call holds.
+#[global_allocator]
+static ALLOCATOR: raceshot_domain::testing::CountingAllocator =
+    raceshot_domain::testing::CountingAllocator;
+
 mod helpers;
 mod smtp_sink;
 
