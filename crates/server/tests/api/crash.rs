@@ -6,113 +6,12 @@
 
 use std::collections::HashMap;
 
-use raceshot_domain::{EventKey, PaymentStatus};
-use raceshot_store::operators::Role;
+use raceshot_domain::PaymentStatus;
 use raceshot_store::orders::OrderFilter;
-use raceshot_store::testing::TestDatabase;
-use raceshot_store::{Backend, Store};
 use serde_json::{Value, json};
 
-use crate::helpers::{TOKEN, event, photo};
-use crate::scale::{ScaleOut, wait_until};
-
-const PASSWORD: &str = "a long enough password";
-
-/// `jpeg` with a comment segment after its start marker: the same picture, other bytes,
-/// so the shop takes it as another photo.
-fn variant(jpeg: &[u8], n: usize) -> Vec<u8> {
-    let text = format!("crash test photo {n}");
-    let len = u16::try_from(text.len() + 2).unwrap();
-    let mut out = Vec::with_capacity(jpeg.len() + text.len() + 4);
-    out.extend_from_slice(&jpeg[..2]);
-    out.extend_from_slice(&[0xff, 0xfe]);
-    out.extend_from_slice(&len.to_be_bytes());
-    out.extend_from_slice(text.as_bytes());
-    out.extend_from_slice(&jpeg[2..]);
-    out
-}
-
-/// A fresh PostgreSQL database with an event on sale and an admin account.
-async fn shop(key: &str) -> (TestDatabase, Store, i64) {
-    let db = TestDatabase::new(Backend::Postgres).await;
-    let store = Store::connect(&db.settings).await.unwrap();
-    store.migrate().await.unwrap();
-    let mut race = event(key);
-    let today = chrono::Utc::now().date_naive();
-    race.eventdate = today.to_string();
-    race.on_sale_start = (today - chrono::Days::new(1)).to_string();
-    race.on_sale_end = (today + chrono::Days::new(30)).to_string();
-    store
-        .write_events(&[race.validate().unwrap()], chrono::Utc::now())
-        .await
-        .unwrap();
-    raceshot_server::commands::admin::create_user(
-        &store,
-        "ops@example.com",
-        Role::Admin,
-        PASSWORD,
-        &[],
-        chrono::Utc::now(),
-    )
-    .await
-    .unwrap();
-    let id = store
-        .any_event_by_key(&EventKey::parse(key).unwrap())
-        .await
-        .unwrap()
-        .unwrap()
-        .id;
-    (db, store, id)
-}
-
-async fn sign_in(client: &reqwest::Client, base: &str) -> String {
-    let resp = client
-        .post(format!("{base}/api/admin/login"))
-        .json(&json!({"email": "ops@example.com", "password": PASSWORD}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 200);
-    resp.headers()["set-cookie"]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned()
-}
-
-async fn upload(
-    client: &reqwest::Client,
-    base: &str,
-    cookie: &str,
-    key: &str,
-    name: &str,
-    bytes: Vec<u8>,
-) {
-    let resp = client
-        .put(format!("{base}/api/admin/events/{key}/photos"))
-        .query(&[("file_name", name)])
-        .header("cookie", cookie)
-        .body(bytes)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 200);
-}
-
-async fn counts(client: &reqwest::Client, base: &str, cookie: &str, key: &str) -> Value {
-    let list: Value = client
-        .get(format!("{base}/api/admin/events/{key}/photos"))
-        .header("cookie", cookie)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    list["counts"].clone()
-}
+use crate::helpers::{TOKEN, photo};
+use crate::scale::{ScaleOut, counts, shop, sign_in, upload, variant, wait_until};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_worker_killed_mid_ingest_leaves_every_photo_processed_exactly_once() {

@@ -8,6 +8,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use raceshot_domain::EventKey;
 use raceshot_store::operators::Role;
 use raceshot_store::testing::TestDatabase;
 use raceshot_store::{Backend, Store};
@@ -185,28 +186,28 @@ impl Drop for ScaleOut {
     }
 }
 
-pub async fn wait_until(what: &str, scale: &ScaleOut, mut done: impl AsyncFnMut() -> bool) {
-    for _ in 0..3000 {
-        if done().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{what} did not happen\n{}", scale.logs());
+pub const PASSWORD: &str = "a long enough password";
+
+/// `jpeg` with a comment segment after its start marker: the same picture, other bytes,
+/// so the shop takes it as another photo.
+pub fn variant(jpeg: &[u8], n: usize) -> Vec<u8> {
+    let text = format!("crash test photo {n}");
+    let len = u16::try_from(text.len() + 2).unwrap();
+    let mut out = Vec::with_capacity(jpeg.len() + text.len() + 4);
+    out.extend_from_slice(&jpeg[..2]);
+    out.extend_from_slice(&[0xff, 0xfe]);
+    out.extend_from_slice(&len.to_be_bytes());
+    out.extend_from_slice(text.as_bytes());
+    out.extend_from_slice(&jpeg[2..]);
+    out
 }
 
-#[tokio::test]
-async fn photos_ingested_through_one_replica_are_found_bought_and_downloaded_through_another() {
+/// A fresh PostgreSQL database with an event on sale and an admin account.
+pub async fn shop(key: &str) -> (TestDatabase, Store, i64) {
     let db = TestDatabase::new(Backend::Postgres).await;
     let store = Store::connect(&db.settings).await.unwrap();
     store.migrate().await.unwrap();
-    let scale = ScaleOut::start(&db, &[]);
-    let (a, b) = (scale.url("a"), scale.url("b"));
-    assert_ne!(a, b);
-    let client = reqwest::Client::new();
-
-    // The event and an operator, written straight to the shared database.
-    let mut race = event("scale-run");
+    let mut race = event(key);
     let today = chrono::Utc::now().date_naive();
     race.eventdate = today.to_string();
     race.on_sale_start = (today - chrono::Days::new(1)).to_string();
@@ -219,12 +220,87 @@ async fn photos_ingested_through_one_replica_are_found_bought_and_downloaded_thr
         &store,
         "ops@example.com",
         Role::Admin,
-        "a long enough password",
+        PASSWORD,
         &[],
         chrono::Utc::now(),
     )
     .await
     .unwrap();
+    let id = store
+        .any_event_by_key(&EventKey::parse(key).unwrap())
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    (db, store, id)
+}
+
+pub async fn sign_in(client: &reqwest::Client, base: &str) -> String {
+    let resp = client
+        .post(format!("{base}/api/admin/login"))
+        .json(&json!({"email": "ops@example.com", "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    resp.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+pub async fn upload(
+    client: &reqwest::Client,
+    base: &str,
+    cookie: &str,
+    key: &str,
+    name: &str,
+    bytes: Vec<u8>,
+) {
+    let resp = client
+        .put(format!("{base}/api/admin/events/{key}/photos"))
+        .query(&[("file_name", name)])
+        .header("cookie", cookie)
+        .body(bytes)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+}
+
+pub async fn counts(client: &reqwest::Client, base: &str, cookie: &str, key: &str) -> Value {
+    let list: Value = client
+        .get(format!("{base}/api/admin/events/{key}/photos"))
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    list["counts"].clone()
+}
+
+pub async fn wait_until(what: &str, scale: &ScaleOut, mut done: impl AsyncFnMut() -> bool) {
+    for _ in 0..3000 {
+        if done().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{what} did not happen\n{}", scale.logs());
+}
+
+#[tokio::test]
+async fn photos_ingested_through_one_replica_are_found_bought_and_downloaded_through_another() {
+    let (db, store, _) = shop("scale-run").await;
+    let scale = ScaleOut::start(&db, &[]);
+    let (a, b) = (scale.url("a"), scale.url("b"));
+    assert_ne!(a, b);
+    let client = reqwest::Client::new();
 
     // Replicas see other processes' writes within their catalogue's refresh (1 s).
     for base in [&a, &b] {
@@ -264,42 +340,12 @@ async fn photos_ingested_through_one_replica_are_found_bought_and_downloaded_thr
     assert_eq!(search(b.clone()).await["image_length"], 0);
 
     // Uploads through replica A; the worker processes them.
-    let login = client
-        .post(format!("{a}/api/admin/login"))
-        .json(&json!({"email": "ops@example.com", "password": "a long enough password"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(login.status(), 200);
-    let cookie = login.headers()["set-cookie"]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
+    let cookie = sign_in(&client, &a).await;
     for name in ["players.jpg", "gdp.jpg"] {
-        let up = client
-            .put(format!("{a}/api/admin/events/scale-run/photos"))
-            .query(&[("file_name", name)])
-            .header("cookie", &cookie)
-            .body(photo(name))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(up.status(), 200, "{}", up.text().await.unwrap_or_default());
+        upload(&client, &a, &cookie, "scale-run", name, photo(name)).await;
     }
     wait_until("processing by the worker", &scale, async || {
-        let list: Value = client
-            .get(format!("{a}/api/admin/events/scale-run/photos"))
-            .header("cookie", &cookie)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        list["counts"]["ready"] == 2
+        counts(&client, &a, &cookie, "scale-run").await["ready"] == 2
     })
     .await;
 
