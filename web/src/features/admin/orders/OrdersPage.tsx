@@ -192,38 +192,22 @@ function Filters({ applied, appliedKey, onApply }: FiltersProps) {
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor="orders-filter-status">{t('adminOrders.filter.status')}</label>
-        <select
-          id="orders-filter-status"
-          data-testid="orders-filter-status"
-          value={draft.status}
-          onChange={(e) => choose('status', e.target.value)}
-        >
-          <option value="">{t('adminOrders.filter.any')}</option>
-          {PAYMENT_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {t(`adminOrders.status.${s}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="orders-filter-channel">{t('adminOrders.filter.channel')}</label>
-        <select
-          id="orders-filter-channel"
-          data-testid="orders-filter-channel"
-          value={draft.channel}
-          onChange={(e) => choose('channel', e.target.value)}
-        >
-          <option value="">{t('adminOrders.filter.any')}</option>
-          {PAYMENT_CHANNELS.map((c) => (
-            <option key={c} value={c}>
-              {t(`adminOrders.channel.${c}`)}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        name="status"
+        label={t('adminOrders.filter.status')}
+        any={t('adminOrders.filter.any')}
+        value={draft.status}
+        options={PAYMENT_STATUSES.map((s) => [s, t(`adminOrders.status.${s}`)])}
+        onChange={(v) => choose('status', v)}
+      />
+      <FilterSelect
+        name="channel"
+        label={t('adminOrders.filter.channel')}
+        any={t('adminOrders.filter.any')}
+        value={draft.channel}
+        options={PAYMENT_CHANNELS.map((c) => [c, t(`adminOrders.channel.${c}`)])}
+        onChange={(v) => choose('channel', v)}
+      />
       <div className="field">
         <label htmlFor="orders-filter-mobile">{t('adminOrders.filter.mobile')}</label>
         <input
@@ -265,5 +249,30 @@ function Filters({ applied, appliedKey, onApply }: FiltersProps) {
         </button>
       </div>
     </form>
+  );
+}
+
+/** One of the list's choice filters: "any", then each value with its label. */
+function FilterSelect(props: {
+  name: string;
+  label: string;
+  any: string;
+  value: string;
+  options: [string, string][];
+  onChange: (value: string) => void;
+}) {
+  const id = `orders-filter-${props.name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <select id={id} data-testid={id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        <option value="">{props.any}</option>
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
