@@ -3,38 +3,19 @@
 
 import { Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
-import { useLanguage, useT } from '@/i18n';
-import { LANGUAGES } from '@/i18n/define';
+import { useT } from '@/i18n';
 import { useCart } from '@/lib/cart';
 import { BACK_TO_TOP_AFTER_PX } from '@/lib/constants';
+import { LanguageSwitcher } from '../LanguageSwitcher';
 import { Spinner } from '../Spinner';
 import { footerLinks, sideMenu } from './menu';
 import { MenuLink } from './MenuLink';
 
-function LanguageSwitcher() {
-  const [lang, setLang] = useLanguage();
-  const t = useT();
-  return (
-    <div className="lang-switch" role="group" aria-label={t('header.language')}>
-      {LANGUAGES.map((l) => (
-        <button
-          key={l}
-          type="button"
-          className={l === lang ? 'active' : ''}
-          aria-pressed={l === lang}
-          onClick={() => setLang(l)}
-        >
-          {l === 'th' ? 'TH' : 'EN'}
-        </button>
-      ))}
-    </div>
-  );
-}
-
 function CartIcon() {
   const t = useT();
-  const count = useCart('standard').length + useCart('wholesale').length;
-  const to = useCart('standard').length === 0 && count > 0 ? '/cart-wholesale' : '/cart';
+  const standard = useCart('standard').length;
+  const count = standard + useCart('wholesale').length;
+  const to = standard === 0 && count > 0 ? '/cart-wholesale' : '/cart';
   return (
     <Link to={to} className="cart-icon" aria-label={t('header.cart', { count })} data-testid="cart-icon">
       <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">

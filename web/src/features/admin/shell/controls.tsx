@@ -1,30 +1,14 @@
 //! Small controls the console's header and sign-in page share: the language switch and the
 //! dark-mode toggle.
 
-import { useDictionary, useLanguage } from '@/i18n';
-import { LANGUAGES } from '@/i18n/define';
+import { LanguageSwitcher } from '@/components/LanguageSwitcher';
+import { useDictionary } from '@/i18n';
 import { shellMessages } from './messages';
 import { useAdminTheme } from './theme';
 
+/** The shared switch, with the console's test ids. */
 export function LanguageSwitch() {
-  const t = useDictionary(shellMessages);
-  const [lang, setLang] = useLanguage();
-  return (
-    <div className="lang-switch admin-lang" role="group" aria-label={t('shell.language')}>
-      {LANGUAGES.map((l) => (
-        <button
-          key={l}
-          type="button"
-          className={l === lang ? 'active' : ''}
-          aria-pressed={l === lang}
-          data-testid={`admin-lang-${l}`}
-          onClick={() => setLang(l)}
-        >
-          {l === 'th' ? 'TH' : 'EN'}
-        </button>
-      ))}
-    </div>
-  );
+  return <LanguageSwitcher className="admin-lang" testIdPrefix="admin-lang" />;
 }
 
 export function DarkModeToggle() {
