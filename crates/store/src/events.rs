@@ -366,8 +366,10 @@ impl Store {
 #[derive(Debug, Clone, Default, PartialEq, Eq, sqlx::FromRow)]
 pub struct EventStats {
     pub event_id: i64,
+    pub photos_ready: i64,
     pub photos_pending: i64,
     pub photos_failed: i64,
+    pub faces: i64,
     pub searches: i64,
     pub orders_paid: i64,
     /// Satang paid for the event's orders.
@@ -388,8 +390,10 @@ impl Store {
     pub async fn event_stats(&self) -> Result<Vec<EventStats>> {
         Ok(on_pool!(self, pool => sqlx::query_as(
             "SELECT e.id AS event_id, \
+                (SELECT COUNT(*) FROM photos p WHERE p.event_id = e.id AND p.state = 'ready') AS photos_ready, \
                 (SELECT COUNT(*) FROM photos p WHERE p.event_id = e.id AND p.state IN ('queued', 'processing')) AS photos_pending, \
                 (SELECT COUNT(*) FROM photos p WHERE p.event_id = e.id AND p.state = 'failed') AS photos_failed, \
+                (SELECT COUNT(*) FROM faces f WHERE f.event_id = e.id) AS faces, \
                 COALESCE((SELECT s.searches FROM event_searches s WHERE s.event_id = e.id), 0) AS searches, \
                 (SELECT COUNT(*) FROM orders o WHERE o.event_id = e.id AND o.payment_status = 'PAID') AS orders_paid, \
                 CAST(COALESCE((SELECT SUM(o.paid_amount) FROM orders o WHERE o.event_id = e.id AND o.payment_status = 'PAID'), 0) AS BIGINT) AS revenue \

@@ -607,6 +607,12 @@ async fn photographers_upload_to_their_events_and_moderate_what_they_uploaded() 
             json(call(&app, Method::GET, "/api/admin/events", Some(&cam), None).await).await;
         assert_eq!(events["events"][0]["searches"], 1, "{events}");
         assert_eq!(events["events"][0]["photos_pending"], 0);
+        assert_eq!(events["events"][0]["photos_ready"], 2);
+        assert_eq!(events["events"][0]["photos_failed"], 0);
+        assert_eq!(
+            events["events"][0]["faces"], 0,
+            "plain pictures show no faces"
+        );
         assert_eq!(events["queue_depth"], 0);
 
         // Hidden photos leave the shop; highlights lead its gallery.

@@ -84,7 +84,6 @@ pub async fn list(
         if allowed.as_ref().is_some_and(|ids| !ids.contains(&e.id)) {
             continue;
         }
-        let (photos_ready, faces) = state.store.event_photo_counts(e.id).await?;
         events.push(AdminEvent {
             event_id: e.id,
             event_key: e.spec.key.to_string(),
@@ -94,10 +93,10 @@ pub async fn list(
             on_sale_end: format_bangkok(e.spec.on_sale_end),
             sale_closed: e.sale_closed,
             visible: e.visible,
-            photos_ready,
+            photos_ready: s.photos_ready,
             photos_pending: s.photos_pending,
             photos_failed: s.photos_failed,
-            faces,
+            faces: s.faces,
             searches: s.searches,
             orders_paid: s.orders_paid,
             revenue: Money::from_satang(s.revenue).map_err(ApiError::internal)?,
