@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::extract::ApiJson;
+use crate::api::media::derived_address;
 use crate::catalogue::Snapshot;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::jobs::ingest_photo::derived_name;
@@ -158,7 +159,7 @@ impl PhotoBody {
     pub fn new(p: &Photo, media_url: &str, similarity: Option<f32>) -> Self {
         // Previews and thumbnails are JPEGs whatever the original's format.
         let derived = derived_name(&p.storage_name);
-        let url = |kind: &str| format!("{media_url}/{}/{kind}/{derived}", p.event_key);
+        let url = |kind: &str| derived_address(media_url, &p.event_key, kind, &p.storage_name);
         PhotoBody {
             id: p.id,
             original_file_name: p.original_file_name.clone(),

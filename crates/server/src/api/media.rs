@@ -8,7 +8,17 @@ use raceshot_domain::EventKey;
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::jobs::ingest_photo::derived_name;
 use crate::state::AppState;
+
+/// The public address of a photo's preview or thumbnail (`kind`): JPEGs named after the
+/// photo's stored name, whatever the original's format.
+pub fn derived_address(media_url: &str, event_key: &str, kind: &str, storage_name: &str) -> String {
+    format!(
+        "{media_url}/{event_key}/{kind}/{}",
+        derived_name(storage_name)
+    )
+}
 
 /// The content type of a stored picture, by its name (stored pictures are JPEG or PNG).
 pub fn image_type(name: &str) -> &'static str {

@@ -17,6 +17,7 @@ use utoipa::ToSchema;
 
 use super::catalogue::{SUCCESS, find_event_on_sale};
 use super::extract::{ApiJson, NumberOrText};
+use crate::api::media::derived_address;
 use crate::commerce::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::commerce::links::{self, Variant};
 use crate::commerce::{payment, price_cart};
@@ -442,11 +443,11 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ApiResult<Inquir
             .iter()
             .map(|p| OrderImage {
                 thumbnail_file_name: if v1 {
-                    format!(
-                        "{}/{}/thumbnail/{}",
-                        state.media_url,
-                        order.event_key,
-                        derived_name(&p.storage_name)
+                    derived_address(
+                        &state.media_url,
+                        &order.event_key,
+                        "thumbnail",
+                        &p.storage_name,
                     )
                 } else {
                     derived_name(&p.storage_name)
@@ -468,11 +469,11 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ApiResult<Inquir
                 } else {
                     String::new()
                 },
-                image_thumbnail: format!(
-                    "{}/{}/thumbnail/{}",
-                    state.media_url,
-                    order.event_key,
-                    derived_name(&p.storage_name)
+                image_thumbnail: derived_address(
+                    &state.media_url,
+                    &order.event_key,
+                    "thumbnail",
+                    &p.storage_name,
                 ),
                 original_file_name: p.original_file_name.clone(),
                 photographer_id: p.photographer_id,

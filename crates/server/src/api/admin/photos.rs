@@ -16,6 +16,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Session;
 use crate::api::extract::ApiJson;
+use crate::api::media::derived_address;
 use crate::commands::ingest::{FileAdded, add_file};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::jobs::ingest_photo::derived_name;
@@ -204,12 +205,7 @@ pub async fn list(
             let ready = p.state == PhotoState::Ready.as_str();
             AdminPhoto {
                 thumbnail_url: ready.then(|| {
-                    format!(
-                        "{}/{}/thumbnail/{}",
-                        state.media_url,
-                        key,
-                        derived_name(&p.storage_name)
-                    )
+                    derived_address(&state.media_url, key.as_str(), "thumbnail", &p.storage_name)
                 }),
                 id: p.id,
                 original_file_name: p.original_file_name,
