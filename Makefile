@@ -6,7 +6,7 @@ RELEASE_BIN := $(TARGET_DIR)/release/raceshot
 NPM ?= npm
 WEB_DEPS := web/node_modules/.installed
 
-.PHONY: run build web models test lint web-lint web-test fmt openapi bench clean
+.PHONY: run build setup setup-test web models test lint web-lint web-test fmt openapi bench clean
 
 ## run: build everything, prepare models, seed the demo event, serve http://127.0.0.1:8080
 # The demo takes payments through the SANDBOX gateway: no real money moves.
@@ -16,11 +16,19 @@ run: build
 	RACESHOT__PAYMENTS__ALLOW_SANDBOX=true $(RELEASE_BIN) serve
 
 ## build: the release binary, the web app and the face models, without running anything
-build: models web
+build: setup models web
 	$(CARGO) build --release --locked --bin raceshot
 
+## setup: check the system packages the build needs (installs missing ones as root)
+setup:
+	scripts/setup.sh build
+
+## setup-test: the same for the tests (PostgreSQL client, Chromium, Thai fonts)
+setup-test:
+	scripts/setup.sh test
+
 ## web: the shop's web app, built into web/dist (served by `raceshot serve`)
-web: $(WEB_DEPS)
+web: setup $(WEB_DEPS)
 	cd web && $(NPM) run build
 
 # `npm install` rather than `npm ci`: the lock file carries no registry addresses, and
@@ -35,7 +43,7 @@ models:
 
 ## test: formatting, lints, every Rust test on SQLite and PostgreSQL, the web app's unit
 ## tests, then the browser suite against a real server (Debian's Chromium)
-test: models lint web-lint
+test: setup-test models lint web-lint
 	RACESHOT_TEST_S3_SERVER="$$(scripts/test-tools.sh)" $(CARGO) test --workspace --locked
 	$(MAKE) web-test
 
