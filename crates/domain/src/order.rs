@@ -174,8 +174,41 @@ impl ReceiptRef {
         ))
     }
 
+    /// A receipt reference the shop makes itself, from four random bytes: letters and
+    /// digits that cannot be mistaken for each other (no I, O, 0, 1), never sequential.
+    pub fn from_random(bytes: [u8; 4]) -> Self {
+        const ALPHABET: &[u8; 32] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+        ReceiptRef(
+            bytes
+                .iter()
+                .map(|b| char::from(ALPHABET[usize::from(b % 32)]))
+                .collect(),
+        )
+    }
+
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+/// A mobile number as answers and logs may show it: every digit but the last four hidden.
+pub fn mask_mobile(mobile: &str) -> String {
+    let digits: Vec<char> = mobile.chars().filter(char::is_ascii_digit).collect();
+    let shown = if digits.len() > 4 { 4 } else { 0 };
+    let hidden = digits.len() - shown;
+    "*".repeat(hidden) + &digits[hidden..].iter().collect::<String>()
+}
+
+/// An e-mail address as answers may show it: the first character of the mailbox and the
+/// domain, so its owner recognises it and nobody else learns it.
+pub fn mask_email(email: &str) -> String {
+    match email.trim().rsplit_once('@') {
+        Some((local, domain)) if !local.is_empty() => {
+            let first: String = local.chars().take(1).collect();
+            format!("{first}***@{domain}")
+        }
+        _ if email.trim().is_empty() => String::new(),
+        _ => "***".to_owned(),
     }
 }
 
@@ -238,6 +271,28 @@ mod tests {
             "a<b>@c.co",
         ] {
             assert!(Email::parse(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn contacts_are_masked() {
+        assert_eq!(mask_mobile("+66 81-234-5678"), "*******5678");
+        assert_eq!(mask_mobile("0812345678"), "******5678");
+        assert_eq!(mask_mobile("1234"), "****");
+        assert_eq!(mask_email("runner@example.com"), "r***@example.com");
+        assert_eq!(mask_email(" ก@example.com"), "ก***@example.com");
+        assert_eq!(mask_email(""), "");
+        assert_eq!(mask_email("no-at-sign"), "***");
+    }
+
+    #[test]
+    fn shop_receipts_use_an_unambiguous_alphabet() {
+        let r = ReceiptRef::from_random([0, 31, 32, 255]);
+        assert_eq!(r.as_str(), "A9A9");
+        assert_eq!(ReceiptRef::parse(r.as_str()), Some(r));
+        for b in 0..=255u8 {
+            let c = ReceiptRef::from_random([b; 4]);
+            assert!(!c.as_str().contains(['I', 'O', '0', '1']), "{c:?}");
         }
     }
 

@@ -468,6 +468,140 @@ fn exif_orientation(tiff: &[u8]) -> Option<u8> {
     })
 }
 
+/// The image without its metadata (EXIF with its GPS position and camera serial, XMP,
+/// comments, text chunks): what a shop may keep of a visitor's selfie. The pixels are
+/// untouched; an orientation other than upright is written back as a one-tag EXIF block,
+/// so the image still decodes upright. Anything that is not a well-formed JPEG or PNG
+/// header is `Decode`.
+pub fn strip_metadata(bytes: &[u8]) -> Result<Vec<u8>> {
+    match sniff(bytes)? {
+        ImageFormat::Jpeg => strip_jpeg(bytes),
+        ImageFormat::Png => strip_png(bytes),
+    }
+}
+
+/// A TIFF block holding only an orientation tag.
+fn orientation_tiff(o: u8) -> Vec<u8> {
+    let mut t = Vec::with_capacity(26);
+    t.extend_from_slice(b"II*\0");
+    t.extend_from_slice(&8u32.to_le_bytes());
+    t.extend_from_slice(&1u16.to_le_bytes());
+    t.extend_from_slice(&0x0112u16.to_le_bytes());
+    t.extend_from_slice(&3u16.to_le_bytes());
+    t.extend_from_slice(&1u32.to_le_bytes());
+    t.extend_from_slice(&u16::from(o).to_le_bytes());
+    t.extend_from_slice(&[0, 0]);
+    t.extend_from_slice(&0u32.to_le_bytes());
+    t
+}
+
+fn strip_jpeg(bytes: &[u8]) -> Result<Vec<u8>> {
+    let bad = || Error::Decode("malformed JPEG header".into());
+    let orientation = jpeg_orientation(bytes);
+    let mut out = Vec::with_capacity(bytes.len());
+    out.extend_from_slice(&[0xFF, 0xD8]);
+    if orientation != 1 {
+        let mut payload = b"Exif\0\0".to_vec();
+        payload.extend_from_slice(&orientation_tiff(orientation));
+        let len = u16::try_from(payload.len() + 2).map_err(|_| bad())?;
+        out.extend_from_slice(&[0xFF, 0xE1]);
+        out.extend_from_slice(&len.to_be_bytes());
+        out.extend_from_slice(&payload);
+    }
+    let mut pos = 2usize;
+    loop {
+        if bytes.get(pos) != Some(&0xFF) {
+            return Err(bad());
+        }
+        let start = pos;
+        while bytes.get(pos) == Some(&0xFF) {
+            pos += 1;
+        }
+        let marker = *bytes.get(pos).ok_or_else(bad)?;
+        pos += 1;
+        if matches!(marker, 0x01 | 0xD0..=0xD7) {
+            out.extend_from_slice(&bytes[start..pos]);
+            continue;
+        }
+        if matches!(marker, 0xDA | 0xD9) {
+            // The scan and everything after it are pixels: copied as they are.
+            out.extend_from_slice(&bytes[start..]);
+            return Ok(out);
+        }
+        let len = usize::from(be16(bytes, pos).ok_or_else(bad)?);
+        let end = pos
+            .checked_add(len)
+            .filter(|e| len >= 2 && *e <= bytes.len());
+        let end = end.ok_or_else(bad)?;
+        // APP0 (JFIF), APP2 (ICC colour profile) and APP14 (Adobe colour transform) say
+        // how to read the pixels; every other APPn and comments are metadata.
+        let metadata = matches!(marker, 0xE1 | 0xE3..=0xED | 0xEF | 0xFE);
+        if !metadata {
+            out.extend_from_slice(&bytes[start..end]);
+        }
+        pos = end;
+    }
+}
+
+fn strip_png(bytes: &[u8]) -> Result<Vec<u8>> {
+    let bad = || Error::Decode("malformed PNG chunk".into());
+    let mut out = Vec::with_capacity(bytes.len());
+    out.extend_from_slice(&bytes[..8]);
+    let mut pos = 8usize;
+    while pos < bytes.len() {
+        let len = usize::try_from(be32(bytes, pos).ok_or_else(bad)?).map_err(|_| bad())?;
+        let end = pos
+            .checked_add(12)
+            .and_then(|e| e.checked_add(len))
+            .filter(|e| *e <= bytes.len())
+            .ok_or_else(bad)?;
+        let kind = &bytes[pos + 4..pos + 8];
+        // Critical chunks (upper-case first letter) and those that say how to show the
+        // pixels stay; text, time and EXIF chunks go.
+        let keep = kind[0].is_ascii_uppercase()
+            || matches!(
+                kind,
+                b"tRNS" | b"gAMA" | b"cHRM" | b"sRGB" | b"iCCP" | b"sBIT" | b"bKGD" | b"pHYs"
+            );
+        if kind == b"eXIf" {
+            let o = exif_orientation(&bytes[pos + 8..end - 4]).unwrap_or(1);
+            if o != 1 {
+                let tiff = orientation_tiff(o);
+                let len = u32::try_from(tiff.len()).map_err(|_| bad())?;
+                out.extend_from_slice(&len.to_be_bytes());
+                let body_at = out.len();
+                out.extend_from_slice(b"eXIf");
+                out.extend_from_slice(&tiff);
+                let crc = crc32(&out[body_at..]);
+                out.extend_from_slice(&crc.to_be_bytes());
+            }
+        } else if keep {
+            out.extend_from_slice(&bytes[pos..end]);
+        }
+        pos = end;
+        if kind == b"IEND" {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// CRC-32 (ISO-HDLC, as PNG uses) of a few bytes.
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
 fn be16(b: &[u8], o: usize) -> Option<u16> {
     let s = b.get(o..o + 2)?;
     Some(u16::from_be_bytes([s[0], s[1]]))
@@ -723,6 +857,69 @@ mod tests {
         )
         .unwrap();
         assert_eq!((img.width(), img.height()), (16, 8));
+    }
+
+    /// `jpeg` with a comment and an EXIF-like block that names a place, after SOI.
+    fn with_secrets(jpeg: &[u8]) -> Vec<u8> {
+        let mut out = jpeg[..2].to_vec();
+        for (marker, text) in [
+            (0xFE, &b"GPS 13.7563N 100.5018E"[..]),
+            (0xE5, b"serial 1234"),
+        ] {
+            out.extend_from_slice(&[0xFF, marker]);
+            out.extend_from_slice(&((text.len() + 2) as u16).to_be_bytes());
+            out.extend_from_slice(text);
+        }
+        out.extend_from_slice(&jpeg[2..]);
+        out
+    }
+
+    #[test]
+    fn stripped_jpegs_keep_pixels_and_orientation_only() {
+        let plain = encode_jpeg(&halves());
+        let rotated = with_secrets(&with_orientation(&plain, 6));
+        let clean = strip_metadata(&rotated).unwrap();
+        let text = String::from_utf8_lossy(&clean);
+        assert!(
+            !text.contains("GPS") && !text.contains("serial"),
+            "metadata left"
+        );
+        assert_eq!(probe(&clean).unwrap().orientation, 6);
+        let opts = DecodeOptions::default();
+        assert_eq!(
+            decode(&clean, &opts).unwrap(),
+            decode(&rotated, &opts).unwrap()
+        );
+        // Upright images carry no EXIF at all.
+        let clean = strip_metadata(&with_secrets(&plain)).unwrap();
+        assert_eq!(clean, plain);
+        assert!(
+            strip_metadata(&plain[..40]).is_err(),
+            "a cut header is refused"
+        );
+    }
+
+    #[test]
+    fn stripped_pngs_lose_their_text_chunks() {
+        let png = encode_png(2, 1, png::ColorType::Rgb, &[1, 2, 3, 4, 5, 6]);
+        // A tEXt chunk after IHDR (8 + 25 bytes).
+        let mut chunk = Vec::new();
+        let body = b"tEXtComment\0home address";
+        chunk.extend_from_slice(&((body.len() - 4) as u32).to_be_bytes());
+        chunk.extend_from_slice(body);
+        chunk.extend_from_slice(&crc32(body).to_be_bytes());
+        let mut with_text = png[..33].to_vec();
+        with_text.extend_from_slice(&chunk);
+        with_text.extend_from_slice(&png[33..]);
+        let opts = DecodeOptions::default();
+        assert_eq!(
+            decode(&with_text, &opts).unwrap().data(),
+            &[1, 2, 3, 4, 5, 6]
+        );
+        let clean = strip_metadata(&with_text).unwrap();
+        assert_eq!(clean, png);
+        assert!(!String::from_utf8_lossy(&clean).contains("home"));
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
     }
 
     #[test]

@@ -54,6 +54,11 @@ impl GatewayKind {
             GatewayKind::Sandbox => "SANDBOX",
         }
     }
+
+    /// Whether the gateway charges cards (every gateway takes PromptPay).
+    pub fn takes_cards(self) -> bool {
+        matches!(self, GatewayKind::Opn | GatewayKind::Sandbox)
+    }
 }
 
 impl fmt::Display for GatewayKind {

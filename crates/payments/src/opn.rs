@@ -373,9 +373,9 @@ impl OpnClient {
         self.webhook_secret.is_some()
     }
 
-    /// Checks a webhook's signature headers when a webhook secret is configured (both
-    /// headers must then be present and match); true when none is configured, since the
-    /// charge is re-read from OPN in any case.
+    /// Checks a webhook's signature headers: both must be present and match the webhook
+    /// secret. Without a configured secret no webhook is accepted: the charge is re-read
+    /// from OPN in any case, but an unsigned message must not set that work going.
     pub fn webhook_signature_ok(
         &self,
         timestamp: Option<&str>,
@@ -383,7 +383,7 @@ impl OpnClient {
         body: &[u8],
     ) -> bool {
         match &self.webhook_secret {
-            None => true,
+            None => false,
             Some(secret) => match (timestamp, signature) {
                 (Some(timestamp), Some(signature)) => {
                     verify_webhook_signature(secret, timestamp, body, signature)

@@ -572,11 +572,15 @@ fn any_of_several_signatures_may_match() {
 }
 
 #[tokio::test]
-async fn client_checks_signatures_only_when_a_secret_is_configured() {
+async fn client_accepts_webhooks_only_signed_with_its_secret() {
     let fake = FakeOpn::start(SECRET_KEY).await;
     let open = client(&fake);
     assert!(!open.checks_webhook_signatures());
-    assert!(open.webhook_signature_ok(None, None, SIGNED_BODY));
+    assert!(
+        !open.webhook_signature_ok(None, None, SIGNED_BODY),
+        "no secret, no webhook"
+    );
+    assert!(!open.webhook_signature_ok(Some(SIGNED_TIMESTAMP), Some(SIGNED_HEX), SIGNED_BODY));
 
     let strict = client_with(&fake.base_url(), SECRET_KEY, Some(WEBHOOK_SECRET));
     assert!(strict.checks_webhook_signatures());

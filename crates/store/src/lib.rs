@@ -10,6 +10,7 @@
 mod macros;
 use macros::on_pool;
 
+pub mod access_codes;
 pub mod audit;
 pub mod cart_logs;
 pub mod error;
@@ -19,6 +20,7 @@ pub mod objects;
 pub mod operators;
 pub mod orders;
 pub mod photos;
+pub mod selfies;
 pub mod settings;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -1,4 +1,5 @@
-//! Operators of the console, their failed sign-ins, their sessions (kept by the hash of
+//! Operators of the console, their failed sign-ins (and those with unknown addresses,
+//! counted alike), their sessions (kept by the hash of
 //! the cookie's token only) and the events assigned to photographers.
 
 use chrono::{DateTime, Utc};
@@ -109,6 +110,46 @@ impl Store {
             .bind(operator_id).bind(failed_logins).bind(locked_until.map(millis)).bind(millis(now))
             .execute(pool).await.map(|_| ()))?;
         Ok(())
+    }
+
+    /// Failed sign-ins and the lock of an e-mail address that has no account.
+    pub async fn unknown_login_failures(
+        &self,
+        email: &str,
+    ) -> Result<(i64, Option<DateTime<Utc>>)> {
+        let row: Option<(i64, Option<i64>)> = on_pool!(self, pool => sqlx::query_as(
+            "SELECT failures, locked_until FROM login_failures WHERE email = $1")
+            .bind(email).fetch_optional(pool).await)?;
+        match row {
+            None => Ok((0, None)),
+            Some((failures, until)) => Ok((failures, until.map(from_millis).transpose()?)),
+        }
+    }
+
+    /// Records a failed sign-in with an e-mail address that has no account.
+    pub async fn record_unknown_login_failure(
+        &self,
+        email: &str,
+        failures: i64,
+        locked_until: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        on_pool!(self, pool => sqlx::query(
+            "INSERT INTO login_failures (email, failures, locked_until, updated_at) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO UPDATE SET \
+                failures = excluded.failures, locked_until = excluded.locked_until, \
+                updated_at = excluded.updated_at")
+            .bind(email).bind(failures).bind(locked_until.map(millis)).bind(millis(now))
+            .execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    /// Forgets failed sign-ins with unknown addresses last tried before `before`.
+    pub async fn forget_unknown_login_failures(&self, before: DateTime<Utc>) -> Result<u64> {
+        let done = on_pool!(self, pool => sqlx::query(
+            "DELETE FROM login_failures WHERE updated_at < $1")
+            .bind(millis(before)).execute(pool).await.map(|r| r.rows_affected()))?;
+        Ok(done)
     }
 
     /// A successful sign-in clears the failures.

@@ -254,7 +254,10 @@ pub struct PaymentRecord {
 /// A row of the find-order answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FoundOrder {
+    pub id: i64,
     pub uuid: String,
+    pub mobile: String,
+    pub email: Option<String>,
     pub title: String,
     pub status: PaymentStatus,
     pub created_at: DateTime<Utc>,
@@ -287,7 +290,7 @@ impl Store {
             }
             let earlier: Option<(i64,)> = sqlx::query_as(
                 "SELECT id FROM orders WHERE request_fingerprint = $1 AND created_at >= $2 \
-                 ORDER BY id LIMIT 1")
+                    AND payment_status = 'INITIAL' ORDER BY id LIMIT 1")
                 .bind(&order.fingerprint).bind(millis(since))
                 .fetch_optional(&mut *tx).await?;
             match earlier {
@@ -523,14 +526,19 @@ impl Store {
             OrderLookup::Receipt(r) => ("o.receipt_ref = $1", r),
         };
         let sql = format!(
-            "SELECT o.uuid, e.title, o.payment_status, o.created_at FROM orders o \
-             JOIN events e ON e.id = o.event_id WHERE {filter} ORDER BY o.id DESC LIMIT $2"
+            "SELECT o.id, o.uuid, o.mobile, o.email, e.title, o.payment_status, o.created_at \
+             FROM orders o JOIN events e ON e.id = o.event_id WHERE {filter} \
+             ORDER BY o.id DESC LIMIT $2"
         );
-        let rows: Vec<(String, String, String, i64)> = on_pool!(self, pool =>
+        type Row = (i64, String, String, Option<String>, String, String, i64);
+        let rows: Vec<Row> = on_pool!(self, pool =>
             sqlx::query_as(AssertSqlSafe(sql.clone())).bind(value).bind(limit).fetch_all(pool).await)?;
         rows.into_iter()
-            .map(|(uuid, title, status, created)| {
+            .map(|(id, uuid, mobile, email, title, status, created)| {
                 Ok(FoundOrder {
+                    id,
+                    mobile,
+                    email,
                     status: PaymentStatus::parse(&status)
                         .ok_or_else(|| StoreError::Corrupt(format!("payment status {status}")))?,
                     created_at: from_millis(created)?,

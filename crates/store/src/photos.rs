@@ -316,6 +316,17 @@ fn parse_state(raw: &str) -> Result<PhotoState> {
 impl Store {
     /// The event of each shown (ready, not hidden) photo among `ids`; ids missing from the
     /// answer are unknown, hidden or not ready.
+    /// Whether the photo whose previews are named `{stem}.jpg` is shown in `event`:
+    /// `None` when no such photo is stored (deleted, or never there), `Some(false)` while
+    /// it is hidden or not ready.
+    pub async fn photo_shown_by_stem(&self, event: &EventKey, stem: &str) -> Result<Option<bool>> {
+        let row: Option<(bool, String)> = on_pool!(self, pool => sqlx::query_as(
+            "SELECT p.hidden, p.state FROM photos p JOIN events e ON e.id = p.event_id \
+             WHERE p.storage_name IN ($2 || '.jpg', $2 || '.png') AND e.event_key = $1")
+            .bind(event.as_str()).bind(stem).fetch_optional(pool).await)?;
+        Ok(row.map(|(hidden, state)| !hidden && state == "ready"))
+    }
+
     pub async fn shown_photo_events(&self, ids: &[i64]) -> Result<Vec<(i64, i64)>> {
         Ok(rows_with_ids!(self, ids, [], |list| format!(
             "SELECT id, event_id FROM photos WHERE state = 'ready' AND NOT hidden AND id IN ({list})"

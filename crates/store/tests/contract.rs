@@ -53,6 +53,7 @@ contract!(
     migrations_are_idempotent,
     unknown_photos_have_no_event,
     cart_logs_round_trip,
+    access_codes_open_once_and_give_out,
     orders_round_trip_with_their_photos,
     payment_details_are_recorded_and_kept,
     a_repeated_request_finds_its_first_order,
@@ -956,7 +957,25 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
         .create_order(&late_again, at - window(), &[], at)
         .await
         .unwrap();
-    assert_eq!(answer, Created::Repeated(late_order));
+    assert_eq!(answer, Created::Repeated(late_order.clone()));
+
+    // A paid order is never handed back, even to the same request within the window.
+    assert!(
+        store
+            .mark_order_paid(late_order.id, None, &[], at)
+            .await
+            .unwrap()
+    );
+    let mut after_pay = input.clone();
+    after_pay.uuid = "after-pay".into();
+    let answer = store
+        .create_order(&after_pay, at - window(), &[], at)
+        .await
+        .unwrap();
+    assert!(
+        matches!(&answer, Created::New(o) if o.uuid == "after-pay"),
+        "{answer:?}"
+    );
 }
 
 async fn simultaneous_repeats_make_one_order(store: Store) {
@@ -1687,6 +1706,106 @@ async fn gateway_checks_are_throttled(store: Store) {
     assert!(!claim(racing.id + 1_000, t0).await, "no such order");
 }
 
+async fn access_codes_open_once_and_give_out(store: Store) {
+    use raceshot_store::access_codes::CodeCheck::{NoCode, Opened, Wrong};
+    let event = dated_event(&store, "codes", "2026-11-30").await;
+    let photos = ready_photos(&store, event, 1).await;
+    let order = place(&store, &new_order(event, "c1", &photos), now()).await;
+    let t = |s: i64| now() + secs(s);
+    assert_eq!(
+        store
+            .try_access_code(order.id, "h1", 3, t(1))
+            .await
+            .unwrap(),
+        NoCode,
+        "none sent"
+    );
+    assert_eq!(store.access_code_sent_at(order.id).await.unwrap(), None);
+
+    store
+        .put_access_code(order.id, "h1", t(600), t(0))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.access_code_sent_at(order.id).await.unwrap(),
+        Some(t(0))
+    );
+    assert_eq!(
+        store
+            .try_access_code(order.id, "bad", 3, t(1))
+            .await
+            .unwrap(),
+        Wrong
+    );
+    assert_eq!(
+        store
+            .try_access_code(order.id, "h1", 3, t(2))
+            .await
+            .unwrap(),
+        Opened
+    );
+    assert_eq!(
+        store
+            .try_access_code(order.id, "h1", 3, t(3))
+            .await
+            .unwrap(),
+        NoCode,
+        "used up"
+    );
+
+    // A new code replaces the old one and starts its tries afresh; three wrong tries void it.
+    store
+        .put_access_code(order.id, "h2", t(600), t(10))
+        .await
+        .unwrap();
+    store
+        .put_access_code(order.id, "h3", t(600), t(11))
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .try_access_code(order.id, "h2", 3, t(12))
+            .await
+            .unwrap(),
+        Wrong
+    );
+    assert_eq!(
+        store
+            .try_access_code(order.id, "x", 3, t(13))
+            .await
+            .unwrap(),
+        Wrong
+    );
+    assert_eq!(
+        store
+            .try_access_code(order.id, "x", 3, t(14))
+            .await
+            .unwrap(),
+        Wrong
+    );
+    assert_eq!(
+        store
+            .try_access_code(order.id, "h3", 3, t(15))
+            .await
+            .unwrap(),
+        NoCode
+    );
+
+    // Past its expiry the right code opens nothing.
+    store
+        .put_access_code(order.id, "h4", t(600), t(20))
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .try_access_code(order.id, "h4", 3, t(600))
+            .await
+            .unwrap(),
+        NoCode
+    );
+    assert_eq!(store.access_code_sent_at(order.id).await.unwrap(), None);
+}
+
 async fn finds_orders_by_mobile_and_receipt(store: Store) {
     let bkk = dated_event(&store, "bkk", "2026-11-30").await;
     let cnx = dated_event(&store, "cnx", "2026-12-01").await;
@@ -1700,7 +1819,10 @@ async fn finds_orders_by_mobile_and_receipt(store: Store) {
     let x1 = place(&store, &stranger, now() + secs(3)).await;
 
     let found = |o: &Order, status: PaymentStatus| FoundOrder {
+        id: o.id,
         uuid: o.uuid.clone(),
+        mobile: o.mobile.clone(),
+        email: o.email.clone(),
         title: o.event_title.clone(),
         status,
         created_at: o.created_at,
