@@ -132,6 +132,9 @@ pub struct OrdersConfig {
     pub find_per_client_per_minute: u32,
     /// Orders one client address may create per minute (0: no limit).
     pub create_per_client_per_minute: u32,
+    /// Whether an order found through find-order opens only with a one-time code sent to
+    /// the order's own e-mail or mobile. `None`: whenever a mail or SMS provider is set.
+    pub find_requires_code: Option<bool>,
 }
 
 /// How the shop tells a buyer that their photos are ready.
@@ -149,6 +152,16 @@ pub struct SearchConfig {
     pub max_waiting: usize,
     /// Face searches one client address may make per minute (0: no limit).
     pub per_client_per_minute: u32,
+    /// The longest a selfie upload address, and a selfie uploaded but never searched,
+    /// lives; the sweep that deletes it runs every 5 seconds.
+    pub selfie_ttl: Duration,
+    /// Selfie upload addresses one client address may ask for per minute (0: no limit).
+    pub sign_per_client_per_minute: u32,
+    /// Live upload addresses one client address may hold at once.
+    pub max_pending_uploads: u32,
+    /// Bytes the face indexes of this process may hold; past it, the least recently
+    /// searched events' indexes are dropped (and reloaded by their next search).
+    pub index_memory: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -177,6 +190,8 @@ pub struct ServerConfig {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// The built web app (`web/dist`), served for every address that is not the API's.
     pub web_dir: PathBuf,
+    /// The internal address that serves `/metrics`; `None`: metrics are not served.
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 #[derive(Debug, Clone)]
@@ -283,6 +298,7 @@ impl Config {
         let shutdown_grace = Duration::from_secs(s.or("server.shutdown_grace_secs", 20u64));
         let catalogue_ttl = Duration::from_millis(s.or("server.catalogue_ttl_ms", 1000u64));
         let web_dir: PathBuf = s.or("server.web_dir", PathBuf::from("web/dist"));
+        let metrics_addr: Option<SocketAddr> = s.get("server.metrics_addr");
         let proxies: String = s.or("server.trusted_proxies", String::new());
         let mut trusted_proxies = Vec::new();
         for p in proxies.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -342,7 +358,19 @@ impl Config {
             max_concurrent: s.or("search.max_concurrent", cores),
             max_waiting: s.or("search.max_waiting", 64),
             per_client_per_minute: s.or("search.per_client_per_minute", 60),
+            selfie_ttl: Duration::from_secs(s.or("search.selfie_ttl_secs", 60u64)),
+            sign_per_client_per_minute: s.or("search.sign_per_client_per_minute", 30),
+            max_pending_uploads: s.or("search.max_pending_uploads", 3),
+            index_memory: s
+                .or("search.index_memory_mb", 1024usize)
+                .saturating_mul(1024 * 1024),
         };
+        if search.selfie_ttl.is_zero() {
+            s.problem("search.selfie_ttl_secs", "must be at least 1");
+        }
+        if search.max_pending_uploads == 0 {
+            s.problem("search.max_pending_uploads", "must be at least 1");
+        }
         if search.max_concurrent == 0 {
             s.problem("search.max_concurrent", "must be at least 1");
         }
@@ -356,6 +384,7 @@ impl Config {
             ),
             find_per_client_per_minute: s.or("orders.find_per_client_per_minute", 10),
             create_per_client_per_minute: s.or("orders.create_per_client_per_minute", 20),
+            find_requires_code: s.get("orders.find_requires_code"),
         };
         let notify = notify(&mut s);
         let admin = AdminConfig {
@@ -379,6 +408,7 @@ impl Config {
                 catalogue_ttl,
                 trusted_proxies,
                 web_dir,
+                metrics_addr,
             },
             database: DatabaseConfig {
                 url: db_url,
@@ -524,6 +554,12 @@ fn payments(s: &mut Sources) -> PaymentsConfig {
             "payments.opn.public_key and payments.opn.secret_key are required for OPN",
         ),
         _ => {}
+    }
+    if gateway == GatewayKind::Opn && opn.webhook_secret.is_none() {
+        s.problem(
+            "payments.opn.webhook_secret",
+            "is required for OPN: webhooks are accepted only when signed with it",
+        );
     }
     PaymentsConfig {
         gateway,
@@ -865,6 +901,7 @@ mod tests {
             ("RACESHOT__PAYMENTS__OPN__SECRET_KEY", "skey_test_x"),
         ]);
         assert!(opn.contains("payments.opn.public_key"), "{opn}");
+        assert!(opn.contains("payments.opn.webhook_secret"), "{opn}");
         assert!(!opn.contains("skey_test_x"), "secrets never print");
         let promptpay = problems(&[
             ("RACESHOT__PAYMENTS__GATEWAY", "PROMPTPAY"),

@@ -46,6 +46,9 @@ error_codes! {
     DealNotAvailable     => CONFLICT,               "deal_not_available";
     WholesaleNotAvailable => CONFLICT,              "wholesale_not_available";
     OrderNotFound        => NOT_FOUND,              "order_not_found";
+    AccessCodeInvalid    => UNPROCESSABLE_ENTITY,   "access_code_invalid";
+    AccessCodeExpired    => UNPROCESSABLE_ENTITY,   "access_code_expired";
+    AccessCodeUndeliverable => UNPROCESSABLE_ENTITY, "access_code_undeliverable";
     AmountMismatch       => CONFLICT,               "amount_mismatch";
     PaymentGatewayChanged => CONFLICT,              "payment_gateway_changed";
     PaymentChannelNotAvailable => CONFLICT,         "payment_channel_not_available";
@@ -158,6 +161,23 @@ impl ApiError {
             source: Some(source.into()),
             ..Self::new(ErrorCode::Internal, "internal error")
         }
+    }
+
+    /// A service the request needs (a mail server, say) failed: logged with its causes.
+    pub fn unavailable(source: impl Into<anyhow::Error>) -> Self {
+        Self {
+            source: Some(source.into()),
+            ..Self::new(
+                ErrorCode::Unavailable,
+                "a service the shop needs failed; try again",
+            )
+        }
+    }
+
+    /// Names the field to blame.
+    pub fn with_field(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
     }
 
     /// The server is at capacity: try again after `seconds`.

@@ -3,8 +3,13 @@
 //! catches up with faces stored since (by any process, through any replica), so a replica
 //! never needs a restart to find new photos. Hidden or deleted photos are filtered out when
 //! results are turned into photos.
+//!
+//! The cache is bounded by memory (`search.index_memory_mb`): past it, the indexes searched
+//! least recently (warmed but never searched first) are dropped, and loaded again by their
+//! next search. The resident size is the `face_index_resident_bytes` gauge.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use raceshot_faces::{Embedding, FaceIndex, Hit};
@@ -16,21 +21,35 @@ const PAGE: i64 = 20_000;
 pub struct FaceIndexes {
     store: Store,
     dim: usize,
+    /// The most bytes the indexes may hold before the least recently searched go.
+    budget: usize,
     events: Mutex<HashMap<i64, Arc<EventIndex>>>,
+    /// A counter that orders searches: higher is more recent.
+    clock: AtomicU64,
 }
 
 struct EventIndex {
     index: RwLock<FaceIndex>,
     /// Highest face id loaded; faces are only ever added with higher ids.
     loaded_up_to: tokio::sync::Mutex<i64>,
+    /// When it was last searched (`FaceIndexes::clock`); 0: only warmed.
+    last_search: AtomicU64,
+}
+
+impl EventIndex {
+    fn memory_bytes(&self) -> usize {
+        self.index.read().map_or(0, |i| i.memory_bytes())
+    }
 }
 
 impl FaceIndexes {
-    pub fn new(store: Store, dim: usize) -> Self {
+    pub fn new(store: Store, dim: usize, budget_bytes: usize) -> Self {
         Self {
             store,
             dim,
+            budget: budget_bytes,
             events: Mutex::new(HashMap::new()),
+            clock: AtomicU64::new(0),
         }
     }
 
@@ -42,9 +61,48 @@ impl FaceIndexes {
                 Arc::new(EventIndex {
                     index: RwLock::new(FaceIndex::new(self.dim)),
                     loaded_up_to: tokio::sync::Mutex::new(0),
+                    last_search: AtomicU64::new(0),
                 })
             })
             .clone()
+    }
+
+    /// Drops the least recently searched indexes (never `keep`) until the rest fit the
+    /// budget, and reports what stays.
+    fn evict(&self, keep: i64) {
+        let mut events = self.events.lock().unwrap_or_else(|p| p.into_inner());
+        let mut sizes: Vec<(u64, i64, usize)> = events
+            .iter()
+            .map(|(id, e)| (e.last_search.load(Ordering::Relaxed), *id, e.memory_bytes()))
+            .collect();
+        let mut total: usize = sizes.iter().map(|(_, _, bytes)| bytes).sum();
+        sizes.sort_unstable();
+        for (_, id, bytes) in sizes {
+            if total <= self.budget {
+                break;
+            }
+            if id != keep {
+                events.remove(&id);
+                total -= bytes;
+                tracing::info!(event = id, bytes, "face index evicted");
+            }
+        }
+        metrics::gauge!("face_index_resident_bytes").set(total as f64);
+        metrics::gauge!("face_index_events").set(events.len() as f64);
+    }
+
+    /// Bytes the indexes hold now.
+    pub fn resident_bytes(&self) -> usize {
+        let events = self.events.lock().unwrap_or_else(|p| p.into_inner());
+        events.values().map(|e| e.memory_bytes()).sum()
+    }
+
+    /// The events whose index is held now.
+    pub fn resident_events(&self) -> Vec<i64> {
+        let events = self.events.lock().unwrap_or_else(|p| p.into_inner());
+        let mut ids: Vec<i64> = events.keys().copied().collect();
+        ids.sort_unstable();
+        ids
     }
 
     /// Loads the event's faces stored since the last call.
@@ -80,7 +138,9 @@ impl FaceIndexes {
     /// Loads an event's faces ahead of its first search.
     pub async fn warm(&self, event_id: i64) -> anyhow::Result<()> {
         let ev = self.event(event_id);
-        self.catch_up(event_id, &ev).await
+        self.catch_up(event_id, &ev).await?;
+        self.evict(event_id);
+        Ok(())
     }
 
     /// The best face of each photo above `threshold`, best first, at most `k`.
@@ -92,21 +152,15 @@ impl FaceIndexes {
         k: usize,
     ) -> anyhow::Result<Vec<Hit>> {
         let ev = self.event(event_id);
+        let now = self.clock.fetch_add(1, Ordering::Relaxed) + 1;
+        ev.last_search.store(now, Ordering::Relaxed);
         self.catch_up(event_id, &ev).await?;
+        self.evict(event_id);
         let hits = tokio::task::spawn_blocking(move || {
             let index = ev.index.read().unwrap_or_else(|p| p.into_inner());
             index.search(&query, threshold, k)
         })
         .await??;
         Ok(hits)
-    }
-
-    /// Faces held in memory over all events, for metrics.
-    pub fn faces_in_memory(&self) -> usize {
-        let events = self.events.lock().unwrap_or_else(|p| p.into_inner());
-        events
-            .values()
-            .map(|e| e.index.read().map_or(0, |i| i.len()))
-            .sum()
     }
 }

@@ -6,12 +6,12 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use raceshot_server::api::admin::auth::normalise_email;
 use raceshot_server::commands::{admin, demo, import, ingest, orders};
 use raceshot_server::config::Config;
+use raceshot_server::operators::normalise_email;
 use raceshot_server::startup::{Application, load_state, shutdown_signal};
 use raceshot_server::state::Clock;
-use raceshot_server::{api, jobs, telemetry};
+use raceshot_server::{api, jobs, selfies, telemetry};
 use raceshot_store::Store;
 use raceshot_store::events::Written;
 use raceshot_store::operators::Role;
@@ -152,12 +152,14 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
         Command::Worker => {
             let state = cli_state(config).await?;
             let (stop, stop_rx) = tokio::sync::watch::channel(false);
+            let sweep = tokio::spawn(selfies::sweep_until(state.clone(), stop_rx.clone()));
             let workers = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
             let fresh = tokio::spawn(raceshot_server::live::keep_fresh(state.clone()));
             tracing::info!(workers = state.config.jobs.workers, "working");
             shutdown_signal().await;
             let _ = stop.send(true);
             let _ = workers.await;
+            let _ = sweep.await;
             fresh.abort();
             state.store.close().await;
         }

@@ -1,7 +1,8 @@
-//! Telling a customer that an order is ready to download: an e-mail (through an SMTP
-//! server, or only logged when none is configured) and an SMS (only logged until an SMS
-//! gateway is chosen; a gateway becomes another [`SmsSender`] variant). The texts are Thai
-//! first, then English.
+//! Telling a customer that an order is ready to download, or the code that opens an order
+//! they found: an e-mail (through an SMTP server, or only logged when none is configured)
+//! and an SMS (only logged until an SMS gateway is chosen; a gateway becomes another
+//! [`SmsSender`] variant). A message only logged is never counted as sent. The texts are
+//! Thai first, then English.
 //!
 //! Logs never carry a whole address, number or order link: the link opens the order.
 
@@ -13,6 +14,7 @@ use lettre::message::Mailbox;
 use lettre::message::header::ContentType;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use raceshot_domain::order::{mask_email, mask_mobile};
 
 /// How the connection to the SMTP server is protected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +60,15 @@ pub struct OutgoingMail {
     pub to: String,
     pub subject: String,
     pub text: String,
+}
+
+/// What became of a message: a provider (an SMTP server, an SMS gateway) accepted it, or
+/// it was only written to the log because none is configured. Only the first counts as
+/// sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sent {
+    Delivered,
+    Logged,
 }
 
 /// Where e-mails go.
@@ -121,8 +132,13 @@ impl Mailer {
         }))
     }
 
+    /// Whether mails reach their addressees (an SMTP server is configured).
+    pub fn delivers(&self) -> bool {
+        matches!(self, Mailer::Smtp(_))
+    }
+
     /// Sends one mail; an error means the server did not accept it (the caller may retry).
-    pub async fn send(&self, mail: &OutgoingMail) -> anyhow::Result<()> {
+    pub async fn send(&self, mail: &OutgoingMail) -> anyhow::Result<Sent> {
         match self {
             Mailer::Log => {
                 tracing::info!(
@@ -130,9 +146,9 @@ impl Mailer {
                     subject = %mail.subject,
                     "mail logged, not sent (no mail server configured)"
                 );
-                Ok(())
+                Ok(Sent::Logged)
             }
-            Mailer::Smtp(smtp) => smtp.send(mail).await,
+            Mailer::Smtp(smtp) => smtp.send(mail).await.map(|()| Sent::Delivered),
         }
     }
 }
@@ -170,8 +186,15 @@ pub enum SmsSender {
 }
 
 impl SmsSender {
+    /// Whether text messages reach their addressees (an SMS gateway is configured).
+    pub fn delivers(&self) -> bool {
+        match self {
+            SmsSender::Log => false,
+        }
+    }
+
     /// Sends one text message to a mobile number.
-    pub async fn send(&self, mobile: &str, text: &str) -> anyhow::Result<()> {
+    pub async fn send(&self, mobile: &str, text: &str) -> anyhow::Result<Sent> {
         match self {
             SmsSender::Log => {
                 tracing::info!(
@@ -179,7 +202,7 @@ impl SmsSender {
                     chars = text.chars().count(),
                     "SMS logged, not sent (no SMS gateway configured)"
                 );
-                Ok(())
+                Ok(Sent::Logged)
             }
         }
     }
@@ -270,25 +293,6 @@ fn one_line(text: &str) -> String {
         .to_owned()
 }
 
-/// `s***@example.com`: enough to tell mails apart in a log.
-pub fn mask_email(address: &str) -> String {
-    match address.rsplit_once('@') {
-        Some((local, domain)) => {
-            let first: String = local.chars().take(1).collect();
-            format!("{first}***@{domain}")
-        }
-        None => "***".to_owned(),
-    }
-}
-
-/// `******5678`: every digit but the last four hidden.
-pub fn mask_mobile(mobile: &str) -> String {
-    let digits: Vec<char> = mobile.chars().filter(char::is_ascii_digit).collect();
-    let shown = if digits.len() > 4 { 4 } else { 0 };
-    let hidden = digits.len() - shown;
-    "*".repeat(hidden) + &digits[hidden..].iter().collect::<String>()
-}
-
 #[cfg(test)]
 #[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -369,9 +373,6 @@ mod tests {
     fn logs_mask_addresses_and_numbers() {
         assert_eq!(mask_email("somchai@example.com"), "s***@example.com");
         assert_eq!(mask_email("nobody"), "***");
-        assert_eq!(mask_mobile("+66 81-234-5678"), "*******5678");
-        assert_eq!(mask_mobile("0812345678"), "******5678");
-        assert_eq!(mask_mobile("1234"), "****");
     }
 
     #[tokio::test]
@@ -404,7 +405,7 @@ mod tests {
     #[tokio::test]
     async fn the_log_senders_succeed() {
         let mail = order_ready_mail("a@example.com", &order(false, 1));
-        assert!(Mailer::Log.send(&mail).await.is_ok());
+        assert_eq!(Mailer::Log.send(&mail).await.ok(), Some(Sent::Logged));
         assert!(SmsSender::Log.send("0812345678", "hi").await.is_ok());
     }
 }

@@ -18,16 +18,19 @@ use tokio::sync::watch;
 use crate::catalogue::Catalogue;
 use crate::commerce::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::config::Config;
+use crate::cpu::CpuPool;
 use crate::face_index::FaceIndexes;
 use crate::live::{self, Live, LiveCell};
 use crate::notify::SmsSender;
 use crate::rate_limit::RateLimiter;
 use crate::search_slots::SearchSlots;
 use crate::state::{AppState, Clock, Inner};
-use crate::{api, jobs};
+use crate::{api, jobs, selfies};
 
 pub struct Application {
     listener: TcpListener,
+    /// The internal address of `/metrics`, when configured.
+    metrics: Option<TcpListener>,
     router: axum::Router,
     state: AppState,
     run_jobs: bool,
@@ -68,11 +71,16 @@ pub async fn load_state(
         .as_deref()
         .map(|u| u.trim_end_matches('/').to_owned())
         .unwrap_or_else(|| format!("{public_url}/media"));
-    let indexes = FaceIndexes::new(store.clone(), engine.embedding_dim());
+    let indexes = FaceIndexes::new(
+        store.clone(),
+        engine.embedding_dim(),
+        config.search.index_memory,
+    );
     let catalogue = Catalogue::new(store.clone(), config.server.catalogue_ttl);
     let search_slots = SearchSlots::new(config.search.max_concurrent, config.search.max_waiting);
     let upload_slots = SearchSlots::new(UPLOADS_AT_ONCE, UPLOADS_WAITING);
     let search_limiter = RateLimiter::new(config.search.per_client_per_minute);
+    let sign_limiter = RateLimiter::new(config.search.sign_per_client_per_minute);
     let find_limiter = RateLimiter::new(config.orders.find_per_client_per_minute);
     let order_limiter = RateLimiter::new(config.orders.create_per_client_per_minute);
     let login_limiter = RateLimiter::new(config.admin.login_per_client_per_minute);
@@ -91,12 +99,14 @@ pub async fn load_state(
         search_slots,
         upload_slots,
         search_limiter,
+        sign_limiter,
         find_limiter,
         order_limiter,
         login_limiter,
         signing_key,
         live,
         sms: SmsSender::Log,
+        cpu: CpuPool::per_core(),
     }))
 }
 
@@ -116,6 +126,14 @@ impl Application {
             .await
             .with_context(|| format!("binding {}", config.server.addr))?;
         let addr = listener.local_addr()?;
+        let metrics = match config.server.metrics_addr {
+            Some(at) => Some(
+                TcpListener::bind(at)
+                    .await
+                    .with_context(|| format!("binding the metrics address {at}"))?,
+            ),
+            None => None,
+        };
         let state = load_state(config, clock, format!("http://{}", reachable(addr))).await?;
         live::check_sandbox(state.live().gateways.active, &state.config)?;
         // The gateway this deployment runs is what the shop's pages are told.
@@ -131,6 +149,7 @@ impl Application {
         let router = api::router(state.clone());
         Ok(Self {
             listener,
+            metrics,
             router,
             state,
             run_jobs,
@@ -139,6 +158,11 @@ impl Application {
 
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.listener.local_addr()
+    }
+
+    /// Where `/metrics` is served, when it is.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().and_then(|l| l.local_addr().ok())
     }
 
     pub fn state(&self) -> &AppState {
@@ -156,9 +180,18 @@ impl Application {
         tokio::spawn(warm_indexes(self.state.clone()));
         let fresh = tokio::spawn(live::keep_fresh(self.state.clone()));
         let (stop_jobs, stop_rx) = watch::channel(false);
+        let sweep = tokio::spawn(selfies::sweep_until(self.state.clone(), stop_rx.clone()));
         let workers = self
             .run_jobs
             .then(|| tokio::spawn(jobs::run_workers(self.state.clone(), stop_rx)));
+        let metrics = self.metrics.map(|listener| {
+            let router = api::metrics_router(self.state.clone());
+            tokio::spawn(
+                axum::serve(listener, router)
+                    .with_graceful_shutdown(signal.clone())
+                    .into_future(),
+            )
+        });
         let server = axum::serve(
             self.listener,
             self.router
@@ -171,6 +204,7 @@ impl Application {
             if let Some(workers) = workers {
                 let _ = workers.await;
             }
+            let _ = sweep.await;
             result
         };
         let result = tokio::select! {
@@ -181,6 +215,9 @@ impl Application {
             }
         };
         fresh.abort();
+        if let Some(metrics) = metrics {
+            metrics.abort();
+        }
         self.state.store.close().await;
         result
     }

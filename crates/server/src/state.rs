@@ -10,6 +10,7 @@ use raceshot_store::{Objects, Store};
 
 use crate::catalogue::Catalogue;
 use crate::config::Config;
+use crate::cpu::CpuPool;
 use crate::face_index::FaceIndexes;
 use crate::live::{Live, LiveCell};
 use crate::notify::SmsSender;
@@ -54,6 +55,8 @@ pub struct Inner {
     pub upload_slots: SearchSlots,
     /// Face searches per client address.
     pub search_limiter: RateLimiter,
+    /// Selfie upload addresses per client address.
+    pub sign_limiter: RateLimiter,
     /// Find-order searches per client address.
     pub find_limiter: RateLimiter,
     /// Order creations per client address.
@@ -66,6 +69,8 @@ pub struct Inner {
     /// The gateways, the mailer and the retention window: what operators' settings change.
     pub live: LiveCell,
     pub sms: SmsSender,
+    /// CPU-heavy work of requests, off the async runtime and bounded.
+    pub cpu: CpuPool,
 }
 
 impl AppState {

@@ -20,3 +20,52 @@ pub fn init(config: &LogConfig) {
         LogFormat::Text => builder.try_init(),
     };
 }
+
+/// How logs name an order: a short hash of its uuid. The uuid opens the order's photos
+/// (spec §6), so it never goes into a log line.
+pub fn order_tag(uuid: &str) -> String {
+    use sha2::{Digest, Sha256};
+    format!("o-{}", &hex::encode(Sha256::digest(uuid.as_bytes()))[..12])
+}
+
+/// A request's path as logs show it: without its query string (download signatures) and
+/// with every uuid (an order's key) replaced by its [`order_tag`].
+pub fn loggable_path(uri: &axum::http::Uri) -> String {
+    uri.path()
+        .split('/')
+        .map(|segment| {
+            let is_uuid = segment.len() == 36 && uuid::Uuid::parse_str(segment).is_ok();
+            if is_uuid {
+                order_tag(segment)
+            } else {
+                segment.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn logged_paths_carry_no_order_key_nor_signature() {
+        let uuid = "5f0c1a2e-8d4b-4c1e-9a6f-0123456789ab";
+        let uri: axum::http::Uri =
+            format!("/api/orders/{uuid}/photos/7/original?expires=1&sig=abc")
+                .parse()
+                .unwrap_or_default();
+        let logged = loggable_path(&uri);
+        assert_eq!(
+            logged,
+            format!("/api/orders/{}/photos/7/original", order_tag(uuid))
+        );
+        assert!(!logged.contains(uuid) && !logged.contains("sig"));
+        assert_eq!(order_tag(uuid).len(), 14);
+        assert_eq!(
+            loggable_path(&"/v1/events/demo".parse().unwrap_or_default()),
+            "/v1/events/demo"
+        );
+    }
+}

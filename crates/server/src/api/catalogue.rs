@@ -20,7 +20,7 @@ use super::extract::ApiJson;
 use crate::api::media::derived_address;
 use crate::catalogue::Snapshot;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
-use crate::jobs::ingest_photo::derived_name;
+use crate::photos::derived_name;
 use crate::state::AppState;
 
 /// How many photos an event page shows before any search.
@@ -223,10 +223,22 @@ pub async fn pagination(
         };
         ApiError::field(field, e.to_string())
     })?;
-    let now = state.now();
     let snapshot = state.catalogue.snapshot().await?;
+    Ok(json_response(pagination_answer(
+        &snapshot,
+        page,
+        state.now(),
+    )?))
+}
+
+/// The answer of `/v1/events/pagination` for `page`, rendered once per snapshot.
+pub fn pagination_answer(
+    snapshot: &Snapshot,
+    page: PageRequest,
+    now: DateTime<Utc>,
+) -> ApiResult<Bytes> {
     let key = format!("pagination:{}:{}", page.offset(), page.limit());
-    let body = snapshot.rendered(key, || {
+    snapshot.rendered(key, || {
         let events = snapshot.in_status(SaleStatus::OnSale, now);
         let page: Vec<EventBody> = events
             .into_iter()
@@ -238,8 +250,7 @@ pub async fn pagination(
             status: SUCCESS,
             body: page,
         })
-    })?;
-    Ok(json_response(body))
+    })
 }
 
 /// Serialises an answer once, to be kept and sent as it is.
@@ -272,15 +283,27 @@ pub struct EventCount {
 pub async fn pagination_count(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<CountRequest>,
-) -> ApiResult<Json<ListBody<EventCount>>> {
+) -> ApiResult<Response> {
     let status = match req.event_status.as_deref() {
         None | Some("") => SaleStatus::OnSale,
         Some(raw) => SaleStatus::parse(raw)
             .ok_or_else(|| ApiError::field("event_status", "must be ON_SALE, SOON or CLOSED"))?,
     };
     let snapshot = state.catalogue.snapshot().await?;
-    let event_count = snapshot.in_status(status, state.now()).len() as i64;
-    Ok(ListBody::new(vec![EventCount { event_count }]))
+    Ok(json_response(count_answer(&snapshot, status, state.now())?))
+}
+
+/// The answer of `/v1/events/pagination-count` for `status`.
+pub fn count_answer(
+    snapshot: &Snapshot,
+    status: SaleStatus,
+    now: DateTime<Utc>,
+) -> ApiResult<Bytes> {
+    let event_count = snapshot.in_status(status, now).len() as i64;
+    json_bytes(&ListBody {
+        status: SUCCESS,
+        body: vec![EventCount { event_count }],
+    })
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -293,36 +316,47 @@ pub struct BannerBody {
 #[utoipa::path(get, path = "/v1/events/slider-banner", tag = "catalogue",
     responses((status = 200, body = ListBody<BannerBody>), (status = 401, body = ErrorBody)),
     security(("client_token" = [])))]
-pub async fn slider_banner(State(state): State<AppState>) -> ApiResult<Json<ListBody<BannerBody>>> {
+pub async fn slider_banner(State(state): State<AppState>) -> ApiResult<Response> {
     let snapshot = state.catalogue.snapshot().await?;
-    let banners = snapshot.banners_on_sale(state.now());
-    Ok(ListBody::new(
-        banners
+    Ok(json_response(banners_answer(&snapshot, state.now())?))
+}
+
+/// The answer of `/v1/events/slider-banner`.
+pub fn banners_answer(snapshot: &Snapshot, now: DateTime<Utc>) -> ApiResult<Bytes> {
+    let banners = snapshot.banners_on_sale(now);
+    json_bytes(&ListBody {
+        status: SUCCESS,
+        body: banners
             .into_iter()
             .map(|b| BannerBody {
                 image_url: b.image_url.clone(),
                 link_url: b.link_url.clone(),
             })
             .collect(),
-    ))
+    })
 }
 
 /// Events whose sale has not started, the soonest first.
 #[utoipa::path(get, path = "/v1/events/soon", tag = "catalogue",
     responses((status = 200, body = ListBody<EventBody>), (status = 401, body = ErrorBody)),
     security(("client_token" = [])))]
-pub async fn soon(State(state): State<AppState>) -> ApiResult<Json<ListBody<EventBody>>> {
-    let now = state.now();
+pub async fn soon(State(state): State<AppState>) -> ApiResult<Response> {
     let snapshot = state.catalogue.snapshot().await?;
+    Ok(json_response(soon_answer(&snapshot, state.now())?))
+}
+
+/// The answer of `/v1/events/soon`.
+pub fn soon_answer(snapshot: &Snapshot, now: DateTime<Utc>) -> ApiResult<Bytes> {
     let events = snapshot.in_status(SaleStatus::Soon, now);
     let size = raceshot_domain::paging::DEFAULT_PAGE_SIZE as usize;
-    Ok(ListBody::new(
-        events
+    json_bytes(&ListBody {
+        status: SUCCESS,
+        body: events
             .into_iter()
             .take(size)
             .map(|e| EventBody::new(e, now))
             .collect(),
-    ))
+    })
 }
 
 /// `{"status": "success", ...event fields}`
@@ -378,15 +412,22 @@ pub async fn event(
     Path(event_key): Path<String>,
 ) -> ApiResult<Response> {
     let snapshot = state.catalogue.snapshot().await?;
-    let event = lookup(&snapshot, &event_key)?;
-    let now = state.now();
-    let body = snapshot.rendered(format!("event:{}", event.spec.key), || {
+    Ok(json_response(event_answer(
+        &snapshot,
+        &event_key,
+        state.now(),
+    )?))
+}
+
+/// The answer of `/v1/events/{event_key}`, rendered once per snapshot.
+pub fn event_answer(snapshot: &Snapshot, raw_key: &str, now: DateTime<Utc>) -> ApiResult<Bytes> {
+    let event = lookup(snapshot, raw_key)?;
+    snapshot.rendered(format!("event:{}", event.spec.key), || {
         json_bytes(&EventResponse {
             status: SUCCESS,
             event: EventBody::new(event, now),
         })
-    })?;
-    Ok(json_response(body))
+    })
 }
 
 #[derive(Debug, Serialize, ToSchema)]

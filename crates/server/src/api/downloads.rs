@@ -2,7 +2,7 @@
 //! requests served), or the whole order as a streamed ZIP. Both work only for paid (or
 //! free) orders, and only while the originals are kept.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use raceshot_domain::EventKey;
@@ -10,14 +10,15 @@ use raceshot_store::orders::{Order, OrderPhoto};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::orders::find_order;
+use super::extract::{ApiPath, ApiQuery};
 use crate::commerce::links::{self, Variant};
-use crate::commerce::{download_name, sold_photo_key};
+use crate::commerce::{download_name, find_order, sold_photo_key};
 use crate::delivery::{ZipEntry, object_response, zip_body};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SignedParams {
     /// Unix seconds after which the address no longer works.
     pub expires: i64,
@@ -58,8 +59,8 @@ fn storage_expired() -> ApiError {
         (status = 410, body = ErrorBody), (status = 416, description = "Range not satisfiable")))]
 pub async fn photo(
     State(state): State<AppState>,
-    Path((order_uuid, photo_id, variant)): Path<(String, i64, String)>,
-    Query(params): Query<SignedParams>,
+    ApiPath((order_uuid, photo_id, variant)): ApiPath<(String, i64, String)>,
+    ApiQuery(params): ApiQuery<SignedParams>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let variant = Variant::parse(&variant)
@@ -111,6 +112,7 @@ pub async fn photo(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ZipParams {
     /// `original` (default) or `logo`.
     pub variant: Option<String>,
@@ -125,7 +127,7 @@ pub struct ZipParams {
 pub async fn zip(
     State(state): State<AppState>,
     Path(order_uuid): Path<String>,
-    Query(params): Query<ZipParams>,
+    ApiQuery(params): ApiQuery<ZipParams>,
 ) -> ApiResult<Response> {
     let variant = match params.variant.as_deref() {
         None | Some("") => Variant::Original,
@@ -177,7 +179,7 @@ pub async fn zip(
         (status = 416, description = "Range not satisfiable")))]
 pub async fn free_photo(
     State(state): State<AppState>,
-    Path((event_key, photo_id)): Path<(String, i64)>,
+    ApiPath((event_key, photo_id)): ApiPath<(String, i64)>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let key = EventKey::parse(&event_key)

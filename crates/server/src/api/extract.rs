@@ -1,6 +1,6 @@
 //! Request extractors that turn bad input into the API's own errors: malformed JSON, a
-//! field of the wrong type (named by its path), an unsupported media type, a body over the
-//! limit.
+//! field of the wrong type (named by its path), a body that does not say it is JSON, a
+//! body over the limit, a malformed query string.
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -22,30 +22,31 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        if let Some(ct) = req.headers().get(CONTENT_TYPE) {
-            let json = ct
-                .to_str()
-                .map(|ct| {
-                    ct.trim_start()
-                        .to_ascii_lowercase()
-                        .starts_with("application/json")
-                })
-                .unwrap_or(false);
-            if !json {
-                return Err(ApiError::new(
-                    ErrorCode::UnsupportedMediaType,
-                    "send the body as application/json",
-                ));
-            }
-        }
+        let declared = req.headers().get(CONTENT_TYPE).map(is_json);
         let bytes = Bytes::from_request(req, state).await.map_err(body_error)?;
-        parse_json(if bytes.iter().all(u8::is_ascii_whitespace) {
-            b"{}"
-        } else {
-            &bytes
-        })
-        .map(ApiJson)
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            // Nothing sent: every field takes its default, whatever the headers say.
+            return parse_json(b"{}").map(ApiJson);
+        }
+        // A body must say exactly what it is: a form or `text/plain` (what a page of
+        // another site can send without asking) never passes for JSON.
+        if declared != Some(true) {
+            return Err(ApiError::new(
+                ErrorCode::UnsupportedMediaType,
+                "send the body as application/json",
+            ));
+        }
+        parse_json(&bytes).map(ApiJson)
     }
+}
+
+/// Whether a `Content-Type` is `application/json`, parameters (`charset`) aside.
+pub fn is_json(value: &axum::http::HeaderValue) -> bool {
+    value.to_str().is_ok_and(|ct| {
+        ct.split(';')
+            .next()
+            .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"))
+    })
 }
 
 /// Parses JSON, telling a syntax error (`malformed_json`) from a field of the wrong shape
@@ -89,3 +90,56 @@ impl utoipa::PartialSchema for NumberOrText {
 }
 
 impl utoipa::ToSchema for NumberOrText {}
+
+/// A query string parsed into `T`; a malformed one is the API's `invalid_field` (naming
+/// the parameter where it can), never axum's plain-text rejection.
+pub struct ApiQuery<T>(pub T);
+
+impl<T, S> axum::extract::FromRequestParts<S> for ApiQuery<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _state: &S,
+    ) -> Result<Self, ApiError> {
+        let query = parts.uri.query().unwrap_or_default();
+        let de = serde_urlencoded::Deserializer::new(form_urlencoded_parse(query));
+        serde_path_to_error::deserialize(de)
+            .map(ApiQuery)
+            .map_err(|e| {
+                let path = e.path().to_string();
+                let field = if path == "." { String::new() } else { path };
+                ApiError::field(field, e.into_inner().to_string())
+            })
+    }
+}
+
+fn form_urlencoded_parse(query: &str) -> form_urlencoded::Parse<'_> {
+    form_urlencoded::parse(query.as_bytes())
+}
+
+/// Path parameters parsed into `T`; an address whose parameters do not parse names
+/// nothing, so it is the API's `not_found`, never axum's plain-text rejection.
+pub struct ApiPath<T>(pub T);
+
+impl<T, S> axum::extract::FromRequestParts<S> for ApiPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Path(t)| ApiPath(t))
+            .map_err(|_| ApiError::new(ErrorCode::NotFound, "no such address"))
+    }
+}

@@ -1,28 +1,27 @@
 //! Face search (spec §7): sign an upload, PUT the selfie, search; or the older one-step
 //! multipart call. The selfie and its embedding live only as long as the request: the
-//! uploaded object is deleted as soon as it is read, errors included, and nothing of it
-//! reaches the database (Thai PDPA treats biometric data as sensitive).
-
-use std::time::Duration;
+//! uploaded object is stored without its metadata and deleted as soon as it is read,
+//! errors included, and nothing of it reaches the database (Thai PDPA treats biometric
+//! data as sensitive). One never searched is swept (`crate::selfies`).
 
 use axum::Json;
 use axum::body::Bytes;
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, Multipart, Path, Query, State};
+use axum::extract::{ConnectInfo, Multipart, Path, State};
 use axum::http::HeaderMap;
 use chrono::Utc;
 use raceshot_domain::{Money, pricing};
-use raceshot_faces::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
+use raceshot_faces::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff, strip_metadata};
 use raceshot_store::events::Event;
-use raceshot_store::{ObjectKey, StoredName};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::catalogue::{PhotoBody, SUCCESS, find_event_on_sale};
-use super::extract::{ApiJson, NumberOrText};
+use super::extract::{ApiJson, ApiQuery, NumberOrText};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::rate_limit::client_address;
+use crate::selfies::{self, upload_key};
 use crate::signing;
 use crate::state::AppState;
 
@@ -30,8 +29,6 @@ use crate::state::AppState;
 pub const MAX_SELFIE_BYTES: usize = 5_000_000;
 /// A selfie declaring more pixels than this is refused before decoding.
 pub const MAX_SELFIE_PIXELS: u64 = 40_000_000;
-/// How long a signed upload address stays valid.
-const UPLOAD_TTL: Duration = Duration::from_secs(600);
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SignRequest {
@@ -88,10 +85,6 @@ pub struct SearchResponse {
 /// What upload signatures sign.
 const UPLOAD: &str = "upload";
 
-fn upload_key(search_id: &uuid::Uuid) -> Option<ObjectKey> {
-    StoredName::parse(&search_id.simple().to_string()).map(|n| ObjectKey::shared("selfies", &n))
-}
-
 /// Reserves an upload for one selfie.
 #[utoipa::path(post, path = "/v2/facesearch/sign", tag = "face search",
     request_body = SignRequest,
@@ -100,6 +93,8 @@ fn upload_key(search_id: &uuid::Uuid) -> Option<ObjectKey> {
     security(("client_token" = [])))]
 pub async fn sign(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     ApiJson(req): ApiJson<SignRequest>,
 ) -> ApiResult<Json<SignResponse>> {
     find_event_on_sale(&state, &req.event_key).await?;
@@ -111,14 +106,19 @@ pub async fn sign(
             "use a JPEG or PNG file",
         ));
     }
-    let search_id = uuid::Uuid::new_v4();
+    let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
+    let (search_id, expires) = selfies::reserve(&state, client).await?;
     let key =
         upload_key(&search_id).ok_or_else(|| ApiError::internal(anyhow::anyhow!("upload key")))?;
     let id = search_id.to_string();
-    let url = match state.objects.presign_put(&key, UPLOAD_TTL).await? {
+    let url = match state
+        .objects
+        .presign_put(&key, state.config.search.selfie_ttl)
+        .await?
+    {
         Some(url) => url,
         None => {
-            let expires = Utc::now().timestamp() + UPLOAD_TTL.as_secs() as i64;
+            let expires = expires.timestamp();
             let sig = signing::sign(&state.signing_key, UPLOAD, &[&id, &expires.to_string()]);
             format!(
                 "{}/v2/facesearch/upload/{id}?expires={expires}&signature={sig}",
@@ -136,6 +136,7 @@ pub async fn sign(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct UploadParams {
     pub expires: i64,
     pub signature: String,
@@ -156,7 +157,7 @@ pub struct UploadResponse {
 pub async fn upload(
     State(state): State<AppState>,
     Path(search_id): Path<String>,
-    Query(params): Query<UploadParams>,
+    ApiQuery(params): ApiQuery<UploadParams>,
     body: axum::body::Body,
 ) -> ApiResult<Json<UploadResponse>> {
     let forbidden = || {
@@ -180,9 +181,34 @@ pub async fn upload(
     let body = axum::body::to_bytes(body, MAX_SELFIE_BYTES + 1)
         .await
         .map_err(|_| too_large())?;
-    check_selfie_bytes(&body)?;
+    // What is kept, for seconds, is the picture: EXIF (a phone's GPS position, its serial)
+    // and comments never reach storage.
+    let checked = match check_selfie_bytes(&body) {
+        Ok(_) => state
+            .cpu
+            .run(move || strip_metadata(&body))
+            .await
+            .map_err(ApiError::internal)?
+            .map_err(|_| ApiError::new(ErrorCode::UnreadableImage, "the image is damaged")),
+        Err(e) => Err(e),
+    };
+    let clean = match checked {
+        Ok(clean) => clean,
+        Err(refused) => {
+            // Nothing was stored: the address is spent, and no longer counts as waiting.
+            selfies::take(&state, &id).await?;
+            return Err(refused);
+        }
+    };
+    // One upload per address, and none once its search has run or it has lapsed.
+    if !selfies::mark_uploaded(&state, &id).await? {
+        return Err(ApiError::new(
+            ErrorCode::InvalidSignature,
+            "this upload address has been used",
+        ));
+    }
     let key = upload_key(&id).ok_or_else(forbidden)?;
-    state.objects.put(&key, body).await?;
+    state.objects.put(&key, clean.into()).await?;
     Ok(Json(UploadResponse { status: SUCCESS }))
 }
 
@@ -240,17 +266,16 @@ pub async fn search(
             "does not belong to this search_id",
         ));
     }
+    let no_upload = || ApiError::new(ErrorCode::UploadNotFound, "no upload for this search_id");
+    // One search per address: a second one, or one after the lapse, finds nothing.
+    let taken = selfies::take(&state, &id).await?;
     // Read and delete at once: whatever happens next, the selfie is gone.
     let bytes = state.objects.get(&key).await;
     state.objects.delete(&key).await?;
     let bytes = match bytes {
-        Ok(b) => b,
-        Err(e) if e.is_not_found() => {
-            return Err(ApiError::new(
-                ErrorCode::UploadNotFound,
-                "no upload for this search_id",
-            ));
-        }
+        Ok(b) if taken => b,
+        Ok(_) => return Err(no_upload()),
+        Err(e) if e.is_not_found() => return Err(no_upload()),
         Err(e) => return Err(e.into()),
     };
     // Only now: a refused search must not leave its selfie behind.

@@ -1,14 +1,16 @@
 //! Public photo files: previews and thumbnails (both watermarked or small) and event logos,
-//! served from object storage by content-addressed name. Originals are never served here.
+//! served from object storage by content-addressed name, while their photo is shown.
+//! Originals are never served here.
 
 use axum::extract::{Path, State};
-use axum::http::header;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use raceshot_domain::EventKey;
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
+use super::admin::auth::Session;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::jobs::ingest_photo::derived_name;
+use crate::photos::derived_name;
 use crate::state::AppState;
 
 /// The public address of a photo's preview or thumbnail (`kind`): JPEGs named after the
@@ -29,8 +31,12 @@ pub fn image_type(name: &str) -> &'static str {
     }
 }
 
+/// Previews and thumbnails of a hidden or deleted photo answer 404 at once, so they are
+/// only ever cached with a check back here (`no-cache`, answered 304 while unchanged):
+/// hiding a photo withdraws it. Signed-in operators still see hidden ones (moderation).
 pub async fn media(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Path((event_key, kind, name)): Path<(String, String, String)>,
 ) -> ApiResult<Response> {
     let not_found = || ApiError::new(ErrorCode::NotFound, "no such file");
@@ -44,16 +50,45 @@ pub async fn media(
         })
         .ok_or_else(not_found)?;
     let name = StoredName::parse(&name).ok_or_else(not_found)?;
+    let mut cache = "public, no-cache";
+    if kind != ObjectKind::Logo {
+        let stem = name
+            .as_str()
+            .rsplit_once('.')
+            .map_or(name.as_str(), |(s, _)| s);
+        match state.store.photo_shown_by_stem(&key, stem).await? {
+            Some(true) => {}
+            Some(false) if Session::of(&state, &headers).await?.is_some() => {
+                cache = "private, no-store";
+            }
+            _ => return Err(not_found()),
+        }
+    }
+    // Names are content hashes: the name is the version.
+    let etag = format!("\"{}\"", name.as_str());
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag));
+    if fresh {
+        return Ok((
+            StatusCode::NOT_MODIFIED,
+            [
+                (header::ETAG, etag),
+                (header::CACHE_CONTROL, cache.to_owned()),
+            ],
+        )
+            .into_response());
+    }
     let bytes = state
         .objects
         .get(&ObjectKey::new(&key, kind, &name))
         .await?;
-    let content_type = image_type(name.as_str());
     Ok((
         [
-            (header::CONTENT_TYPE, content_type),
-            // Names are content hashes: a name never points at other bytes.
-            (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+            (header::CONTENT_TYPE, image_type(name.as_str()).to_owned()),
+            (header::CACHE_CONTROL, cache.to_owned()),
+            (header::ETAG, etag),
         ],
         bytes,
     )

@@ -13,15 +13,17 @@ pub mod media;
 pub mod ops;
 pub mod orders;
 pub mod payments;
+pub mod web;
 
 use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, HeaderValue, Request, header};
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Router, middleware};
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -90,7 +92,7 @@ impl utoipa::Modify for ErrorCodes {
     }
 }
 
-/// The spec's calls; every one requires the client token.
+/// The spec's JSON calls; every one requires the client token.
 fn shop_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(catalogue::pagination))
@@ -102,7 +104,6 @@ fn shop_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(catalogue::highlight))
         .routes(routes!(facesearch::sign))
         .routes(routes!(facesearch::search))
-        .routes(routes!(facesearch::search_multipart))
         .routes(routes!(cart::quote))
         .routes(routes!(logs::cart_log))
         .routes(routes!(orders::create_v1))
@@ -111,7 +112,14 @@ fn shop_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(orders::inquiry_v3))
         .routes(routes!(orders::card_payment))
         .routes(routes!(orders::find_orders))
+        .routes(routes!(orders::send_order_code))
+        .routes(routes!(orders::open_found_order))
         .routes(routes!(orders::conf))
+}
+
+/// The spec's selfie upload as a form; requires the client token.
+fn selfie_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(facesearch::search_multipart))
 }
 
 /// Gateway messages, authorised by their own token or signature.
@@ -140,17 +148,30 @@ fn ops_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(ops::healthz))
         .routes(routes!(ops::readyz))
-        .routes(routes!(ops::metrics))
+}
+
+/// Served only on `server.metrics_addr`, an internal address: order volumes and sign-in
+/// outcomes are nobody else's business.
+fn metrics_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(ops::metrics))
+}
+
+/// The router of the internal metrics address.
+pub fn metrics_router(state: AppState) -> Router {
+    let (router, _) = metrics_routes().split_for_parts();
+    router.with_state(state)
 }
 
 /// The API contract, as committed in `openapi.json`.
 pub fn openapi() -> utoipa::openapi::OpenApi {
     let (_, api) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(shop_routes())
+        .merge(selfie_routes())
         .merge(signed_routes())
         .merge(gateway_routes())
         .merge(delivery_routes())
         .merge(ops_routes())
+        .merge(metrics_routes())
         .merge(admin::routes())
         .split_for_parts();
     api
@@ -162,6 +183,10 @@ pub fn openapi_json() -> String {
         .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
 
+/// The shop's JSON bodies are small: the largest is an order of 2,000 photo ids
+/// (`{"id":1234567},` each, about 32 KB).
+pub const SHOP_JSON_BODY_LIMIT: usize = 64 * 1024;
+
 /// Console bodies are forms and small JSON documents.
 const ADMIN_BODY_LIMIT: usize = 256 * 1024;
 
@@ -170,26 +195,62 @@ fn default_header(name: HeaderName, value: &'static str) -> SetResponseHeaderLay
     SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
 }
 
+/// Compresses answers on the fly (brotli or gzip, as the client accepts): JSON and the
+/// page. Pictures are compressed already, a ZIP is streamed with its length for the
+/// download's progress, and precompressed assets carry their own encoding.
+fn compression() -> CompressionLayer<impl tower_http::compression::Predicate> {
+    use tower_http::compression::predicate::{NotForContentType, Predicate, SizeAbove};
+    CompressionLayer::new().br(true).gzip(true).compress_when(
+        SizeAbove::new(256)
+            .and(NotForContentType::IMAGES)
+            .and(NotForContentType::const_new("application/zip"))
+            .and(NotForContentType::const_new("application/octet-stream")),
+    )
+}
+
+/// Nothing is cached unless its handler says so (answers hold personal data), and no
+/// refusal or miss is cached at all: a hidden photo or a missing asset must not linger.
+async fn cache_policy(req: Request<axum::body::Body>, next: middleware::Next) -> Response {
+    let mut response = next.run(req).await;
+    let status = response.status();
+    let headers = response.headers_mut();
+    if status.is_client_error()
+        || status.is_server_error()
+        || !headers.contains_key(header::CACHE_CONTROL)
+    {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
+}
+
 pub fn router(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     let (shop, _) = shop_routes().split_for_parts();
-    let shop = shop.layer(middleware::from_fn_with_state(
-        state.clone(),
-        auth::require_client_token,
-    ));
-    let (signed, _) = signed_routes().split_for_parts();
+    let (selfie, _) = selfie_routes().split_for_parts();
     // Selfie bodies are checked against the spec's 5 MB by the handlers themselves, so
     // that an oversized file gets the API's own error code.
-    let shop = shop.layer(DefaultBodyLimit::max(
-        facesearch::MAX_SELFIE_BYTES + 64 * 1024,
-    ));
+    let shop = shop
+        .layer(DefaultBodyLimit::max(SHOP_JSON_BODY_LIMIT))
+        .merge(selfie.layer(DefaultBodyLimit::max(
+            facesearch::MAX_SELFIE_BYTES + 64 * 1024,
+        )))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            auth::require_client_token,
+        ));
+    let (signed, _) = signed_routes().split_for_parts();
     let signed = signed.layer(DefaultBodyLimit::disable());
     let (gateway, _) = gateway_routes().split_for_parts();
     let gateway = gateway.layer(DefaultBodyLimit::max(payments::MAX_CALLBACK_BYTES));
     let (delivery, _) = delivery_routes().split_for_parts();
     let (ops, _) = ops_routes().split_for_parts();
     let (console, _) = admin::routes().split_for_parts();
-    let console = console.layer(DefaultBodyLimit::max(ADMIN_BODY_LIMIT));
+    let console = console
+        .layer(DefaultBodyLimit::max(ADMIN_BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            admin::same_origin_writes,
+        ));
     let doc = Arc::new(openapi_json());
     let timeout = state.config.server.request_timeout;
     let hsts = state
@@ -222,7 +283,7 @@ pub fn router(state: AppState) -> Router {
             }),
         )
         .route("/media/{event_key}/{kind}/{name}", get(media::media));
-    crate::web::mount(router, &state)
+    web::mount(router, &state)
         .method_not_allowed_fallback(|| async {
             ApiError::new(ErrorCode::MethodNotAllowed, "method not allowed on this route")
         })
@@ -240,6 +301,8 @@ pub fn router(state: AppState) -> Router {
         .layer(default_header(header::REFERRER_POLICY, "strict-origin-when-cross-origin"))
         .layer(default_header(header::CONTENT_SECURITY_POLICY, "default-src 'none'; frame-ancestors 'none'"))
         .layer(SetResponseHeaderLayer::if_not_present(header::STRICT_TRANSPORT_SECURITY, hsts))
+        .layer(middleware::from_fn(cache_policy))
+        .layer(compression())
         .layer(PropagateRequestIdLayer::new(request_id.clone()))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
             let id = req
@@ -247,7 +310,8 @@ pub fn router(state: AppState) -> Router {
                 .get("x-request-id")
                 .and_then(|v| v.to_str().ok())
                 .unwrap_or("-");
-            tracing::info_span!("request", method = %req.method(), uri = %req.uri(), request_id = %id)
+            let path = crate::telemetry::loggable_path(req.uri());
+            tracing::info_span!("request", method = %req.method(), path = %path, request_id = %id)
         }))
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
 }

@@ -59,7 +59,7 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
     (code, Json(body)).into_response()
 }
 
-/// Prometheus text exposition.
+/// Prometheus text exposition, on the internal `server.metrics_addr` only.
 #[utoipa::path(get, path = "/metrics", tag = "operations",
     responses((status = 200, content_type = "text/plain", body = String)))]
 pub async fn metrics(State(state): State<AppState>) -> Response {

@@ -2,11 +2,13 @@
 //! of an OPN order, find-order, and the `PAYMENT_GATEWAY` setting. The server prices every
 //! order itself and refuses one whose amounts differ from its own.
 
-use std::net::SocketAddr;
+use std::collections::HashSet;
+use std::net::{IpAddr, SocketAddr};
 
 use axum::Json;
 use axum::extract::{ConnectInfo, State};
 use axum::http::HeaderMap;
+use raceshot_domain::order::{mask_email, mask_mobile};
 use raceshot_domain::time::format_bangkok;
 use raceshot_domain::{Email, Flag, Mobile, Money, PaymentChannel, PaymentStatus, ReceiptRef};
 use raceshot_payments::GatewayKind;
@@ -18,12 +20,13 @@ use utoipa::ToSchema;
 use super::catalogue::{SUCCESS, find_event_on_sale};
 use super::extract::{ApiJson, NumberOrText};
 use crate::api::media::derived_address;
+use crate::commerce::access::{self, Destination};
 use crate::commerce::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::commerce::links::{self, Variant};
-use crate::commerce::{payment, price_cart};
+use crate::commerce::{MAX_CART_PHOTOS, find_order, payment, price_cart};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::jobs;
-use crate::jobs::ingest_photo::derived_name;
+use crate::photos::derived_name;
 use crate::rate_limit::client_address;
 use crate::state::AppState;
 
@@ -97,6 +100,34 @@ fn photo_id(value: &serde_json::Value) -> Option<i64> {
     .filter(|id| *id > 0)
 }
 
+/// The cart's photo ids, each once: the cap is checked before anything else and repeats
+/// are found in linear time, so no list length costs more than a glance.
+fn cart_ids(images: &[CartImage]) -> ApiResult<Vec<i64>> {
+    if images.is_empty() || images.len() > MAX_CART_PHOTOS {
+        return Err(ApiError::field(
+            "imageList",
+            format!("must hold 1 to {MAX_CART_PHOTOS} photos"),
+        ));
+    }
+    let mut seen = HashSet::with_capacity(images.len());
+    images
+        .iter()
+        .enumerate()
+        .map(|(i, image)| {
+            let id = photo_id(&image.id).ok_or_else(|| {
+                ApiError::field(format!("imageList[{i}].id"), "must be a photo id")
+            })?;
+            if !seen.insert(id) {
+                return Err(ApiError::field(
+                    format!("imageList[{i}].id"),
+                    "the photo is in the list twice",
+                ));
+            }
+            Ok(id)
+        })
+        .collect()
+}
+
 /// Creates an order from the visitor's cart.
 #[utoipa::path(post, path = "/v1/order/create", tag = "orders",
     request_body = CreateOrderRequest,
@@ -135,11 +166,8 @@ async fn create(
     headers: HeaderMap,
     ApiJson(req): ApiJson<CreateOrderRequest>,
 ) -> ApiResult<Json<CreateOrderResponse>> {
-    state.order_limiter.check(client_address(
-        peer,
-        &headers,
-        &state.config.server.trusted_proxies,
-    ))?;
+    let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
+    state.order_limiter.check(client)?;
     let mobile = Mobile::parse(&req.mobile, Mobile::ORDER_LENGTH)
         .ok_or_else(|| ApiError::field("mobile", "must be 5 to 15 digits"))?;
     let email = match req.email.as_deref().map(str::trim) {
@@ -151,18 +179,7 @@ async fn create(
     };
     let amount = baht_field(&req.amount, "amount")?;
     let paid_amount = baht_field(&req.paid_amount, "paid_amount")?;
-    let mut ids = Vec::with_capacity(req.image_list.len());
-    for (i, image) in req.image_list.iter().enumerate() {
-        let id = photo_id(&image.id)
-            .ok_or_else(|| ApiError::field(format!("imageList[{i}].id"), "must be a photo id"))?;
-        if ids.contains(&id) {
-            return Err(ApiError::field(
-                format!("imageList[{i}].id"),
-                "the photo is in the list twice",
-            ));
-        }
-        ids.push(id);
-    }
+    let ids = cart_ids(&req.image_list)?;
     if usize::try_from(req.image_length).ok() != Some(ids.len()) {
         return Err(ApiError::field(
             "image_length",
@@ -211,7 +228,7 @@ async fn create(
                 "there is nothing to pay; use FREE",
             ));
         }
-        PaymentChannel::Card if !matches!(active, GatewayKind::Opn | GatewayKind::Sandbox) => {
+        PaymentChannel::Card if !active.takes_cards() => {
             return Err(ApiError::new(
                 ErrorCode::PaymentChannelNotAvailable,
                 format!("the {active} gateway takes no cards"),
@@ -251,7 +268,7 @@ async fn create(
         email: email.as_ref().map(|e| e.as_str().to_owned()),
         is_mhao: cart.deal,
         wholesale: cart.wholesale,
-        fingerprint: fingerprint(&req, &ids, event.id, channel, active),
+        fingerprint: fingerprint(&req, &ids, event.id, channel, active, client),
         photo_ids: cart.photo_ids,
         full_amount: totals.full,
         discount: totals.discount,
@@ -292,13 +309,16 @@ async fn create(
     }))
 }
 
-/// What makes two order requests the same request.
+/// What makes two order requests the same request: the same cart from the same client.
+/// Another client sending the same cart (it may know the mobile number and the photo
+/// ids) gets an order of its own, never the first one's uuid.
 fn fingerprint(
     req: &CreateOrderRequest,
     ids: &[i64],
     event_id: i64,
     channel: PaymentChannel,
     gateway: GatewayKind,
+    client: IpAddr,
 ) -> String {
     let mut sorted = ids.to_vec();
     sorted.sort_unstable();
@@ -311,6 +331,7 @@ fn fingerprint(
         req.wholesale.unwrap_or(false),
         channel.as_str(),
         gateway.as_str(),
+        client.to_string(),
     ]);
     hex::encode(Sha256::digest(key.to_string().as_bytes()))
 }
@@ -327,7 +348,9 @@ pub struct InquiryResponse {
     pub status: &'static str,
     /// `INITIAL`, `PAID`, `EXPIRED` or `CANCELLED`.
     pub payment_status: &'static str,
+    /// Masked: the last 4 digits only.
     pub mobile: String,
+    /// Masked: `s***@example.com`.
     pub email: String,
     /// The net payment, fee included.
     #[schema(value_type = f64)]
@@ -399,17 +422,6 @@ pub async fn inquiry_v1(
     ApiJson(req): ApiJson<InquiryRequest>,
 ) -> ApiResult<Json<InquiryResponse>> {
     inquiry(&state, &req.order_uuid, true).await.map(Json)
-}
-
-/// An order by the uuid a client sent; malformed and unknown alike are `order_not_found`.
-pub async fn find_order(state: &AppState, raw_uuid: &str) -> ApiResult<Order> {
-    let not_found = || ApiError::new(ErrorCode::OrderNotFound, "no such order");
-    let uuid = uuid::Uuid::parse_str(raw_uuid.trim()).map_err(|_| not_found())?;
-    state
-        .store
-        .order_by_uuid(&uuid.hyphenated().to_string())
-        .await?
-        .ok_or_else(not_found)
 }
 
 #[derive(Serialize)]
@@ -486,8 +498,8 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ApiResult<Inquir
     Ok(InquiryResponse {
         status: SUCCESS,
         payment_status: order.payment_status.as_str(),
-        mobile: order.mobile.clone(),
-        email: order.email.clone().unwrap_or_default(),
+        mobile: mask_mobile(&order.mobile),
+        email: order.email.as_deref().map(mask_email).unwrap_or_default(),
         amount: order.paid_amount,
         is_original_image_created: Flag(order.is_original_image_created),
         is_logo_image_created: Flag(order.is_logo_image_created),
@@ -528,6 +540,7 @@ pub struct CardPaymentRequest {
     pub token_key: String,
     pub uuid: String,
     pub email: Option<String>,
+    /// The order's mobile number, or the masked form the inquiry shows.
     pub mobile: String,
     /// The net payment in satang (the decimal point removed), or baht with a decimal point.
     #[schema(value_type = NumberOrText, example = 21000)]
@@ -563,7 +576,8 @@ pub async fn card_payment(
     if token.is_empty() || token.len() > 64 || !raceshot_payments::opn::is_object_id(token) {
         return Err(ApiError::field("token_key", "must be a card token"));
     }
-    if req.mobile != order.mobile {
+    // The order page knows the number only as the inquiry shows it, masked.
+    if req.mobile != order.mobile && req.mobile != mask_mobile(&order.mobile) {
         return Err(ApiError::field(
             "mobile",
             "is not the order's mobile number",
@@ -606,15 +620,24 @@ pub struct FindOrderRequest {
 pub struct FoundOrderRow {
     /// RFC 3339 in Bangkok time (`2026-12-01T09:30:00+07:00`).
     pub create_date: String,
+    /// The order's uuid; empty when the order opens only with a code (`code_required`).
     pub order_id: String,
     pub title: String,
     pub status: &'static str,
+    /// Names the order to `/v1/order/find-order/send-code` and `/open`; works for an hour.
+    pub lookup: String,
+    /// Where a code for this order would go, masked (`s***@example.com`); empty when the
+    /// shop cannot reach the order's buyer.
+    pub contact: String,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FindOrderResponse {
     #[schema(example = "success")]
     pub status: &'static str,
+    /// `Y`: the rows carry no uuid; each order opens with a code sent to its own contact.
+    #[schema(value_type = String, example = "N")]
+    pub code_required: Flag,
     pub body: Vec<FoundOrderRow>,
 }
 
@@ -664,13 +687,19 @@ pub async fn find_orders(
             ));
         }
     };
+    let code_required = access::requires_code(&state);
     Ok(Json(FindOrderResponse {
         status: SUCCESS,
+        code_required: Flag(code_required),
         body: found
             .into_iter()
             .map(|o| FoundOrderRow {
                 create_date: format_bangkok(o.created_at),
-                order_id: o.uuid,
+                lookup: access::lookup(&state, o.id),
+                contact: Destination::of(&state, o.email.as_deref(), &o.mobile)
+                    .map(|d| d.masked())
+                    .unwrap_or_default(),
+                order_id: if code_required { String::new() } else { o.uuid },
                 title: o.title,
                 status: o.status.as_str(),
             })
@@ -678,9 +707,99 @@ pub async fn find_orders(
     }))
 }
 
+/// The order a find-order lookup reference names, counted against the client's find-order
+/// limit like the search itself.
+async fn found_order(
+    state: &AppState,
+    peer: SocketAddr,
+    headers: &HeaderMap,
+    lookup: &str,
+) -> ApiResult<Order> {
+    state.find_limiter.check(client_address(
+        peer,
+        headers,
+        &state.config.server.trusted_proxies,
+    ))?;
+    access::resolve(state, lookup).await
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SendCodeRequest {
+    /// A row's `lookup` from find-order.
+    pub lookup: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SendCodeResponse {
+    #[schema(example = "success")]
+    pub status: &'static str,
+    /// Where the code went, masked.
+    pub contact: String,
+    pub expires_in_secs: u64,
+}
+
+/// Sends a one-time code that opens a found order to the order's own e-mail or mobile.
+#[utoipa::path(post, path = "/v1/order/find-order/send-code", tag = "orders",
+    request_body = SendCodeRequest,
+    responses((status = 200, body = SendCodeResponse), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn send_order_code(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<SendCodeRequest>,
+) -> ApiResult<Json<SendCodeResponse>> {
+    let order = found_order(&state, peer, &headers, &req.lookup).await?;
+    let sent = access::send_code(&state, &order).await?;
+    Ok(Json(SendCodeResponse {
+        status: SUCCESS,
+        contact: sent.contact,
+        expires_in_secs: sent.expires_in.as_secs(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct OpenOrderRequest {
+    /// A row's `lookup` from find-order.
+    pub lookup: String,
+    /// The 6 digits sent.
+    pub code: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OpenOrderResponse {
+    #[schema(example = "success")]
+    pub status: &'static str,
+    /// The order's uuid: its page is `/download/{order_id}`.
+    pub order_id: String,
+}
+
+/// Opens a found order with the code sent to its contact; a code works once.
+#[utoipa::path(post, path = "/v1/order/find-order/open", tag = "orders",
+    request_body = OpenOrderRequest,
+    responses((status = 200, body = OpenOrderResponse), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)),
+    security(("client_token" = [])))]
+pub async fn open_found_order(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<OpenOrderRequest>,
+) -> ApiResult<Json<OpenOrderResponse>> {
+    let order = found_order(&state, peer, &headers, &req.lookup).await?;
+    let order_id = access::open(&state, &order, &req.code).await?;
+    Ok(Json(OpenOrderResponse {
+        status: SUCCESS,
+        order_id,
+    }))
+}
+
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ConfRequest {
-    /// `PAYMENT_GATEWAY`, or `OPN_PUBLIC_KEY` for card tokens.
+    /// `PAYMENT_GATEWAY`; `PAYMENT_CHANNELS` (the channels of a paid order that gateway
+    /// takes, comma-separated: `PP` or `PP,CC`); or `OPN_PUBLIC_KEY` for card tokens.
     pub conf_name: String,
 }
 
@@ -711,6 +830,14 @@ pub async fn conf(
             .setting(PAYMENT_GATEWAY_SETTING)
             .await?
             .unwrap_or_else(|| state.live().gateways.active.as_str().to_owned()),
+        "PAYMENT_CHANNELS" => {
+            let active = state.live().gateways.active;
+            let mut channels = vec![PaymentChannel::PromptPay.as_str()];
+            if active.takes_cards() {
+                channels.push(PaymentChannel::Card.as_str());
+            }
+            channels.join(",")
+        }
         "OPN_PUBLIC_KEY" => state
             .live()
             .gateways
@@ -720,7 +847,7 @@ pub async fn conf(
         _ => {
             return Err(ApiError::field(
                 "conf_name",
-                "must be PAYMENT_GATEWAY or OPN_PUBLIC_KEY",
+                "must be PAYMENT_GATEWAY, PAYMENT_CHANNELS or OPN_PUBLIC_KEY",
             ));
         }
     };

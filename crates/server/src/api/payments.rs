@@ -19,13 +19,12 @@ use utoipa::ToSchema;
 
 use super::catalogue::SUCCESS;
 use super::extract::ApiJson;
-use super::orders::find_order;
+use super::web::html_escape;
 use crate::commerce::gateways::gateway_error;
-use crate::commerce::links;
 use crate::commerce::payment::{self, SandboxResult};
+use crate::commerce::{find_order, links};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::state::AppState;
-use crate::web::html_escape;
 
 /// Gateway messages are small; anything larger is not one.
 pub const MAX_CALLBACK_BYTES: usize = 64 * 1024;

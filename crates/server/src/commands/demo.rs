@@ -1,5 +1,6 @@
 //! The demo shop a newcomer's `make run` starts with: event `demo`, on sale from yesterday
-//! for two months, priced like a typical Thai race, with photos made from the test photos
+//! for two months, priced like a typical Thai race, with a cover and a home-page banner cut
+//! from the team photo, and photos made from the test photos
 //! that come with the face models: the team photo `players.jpg` whole and cropped in ways
 //! that do and do not show player 13 (the person in `yaoming.jpg`), plus `gdp.jpg`. A
 //! search with `yaoming.jpg` finds exactly the photos that show him.
@@ -8,10 +9,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use chrono::{DateTime, Duration, Utc};
-use raceshot_domain::event::{EventInput, PackageInput};
+use raceshot_domain::event::{BannerInput, EventInput, PackageInput};
 use raceshot_domain::{EventKey, Flag};
 use raceshot_faces::image_io::{DecodeOptions, decode, resize_to_long_edge};
 use raceshot_faces::{FaceEngine, RgbImage, cosine};
+use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
 use super::ingest;
 use crate::imaging::encode_jpeg;
@@ -77,7 +79,14 @@ pub async fn seed(state: &AppState, photos_dir: &Path) -> anyhow::Result<Seeded>
     let event = match store.event_by_key(&key).await? {
         Some(event) => event,
         None => {
-            let spec = demo_event(now)
+            let mut input = demo_event(now);
+            let (cover, banner) = store_artwork(state, &key, photos_dir).await?;
+            input.coverurl = cover;
+            input.banners = vec![BannerInput {
+                image_url: banner,
+                link_url: format!("/{DEMO_KEY}"),
+            }];
+            let spec = input
                 .validate()
                 .map_err(|e| anyhow::anyhow!("demo event is invalid: {e:?}"))?;
             store.write_events(&[spec], now).await?;
@@ -112,6 +121,60 @@ pub async fn seed(state: &AppState, photos_dir: &Path) -> anyhow::Result<Seeded>
         .filter_map(|(p, _)| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .collect();
     Ok(seeded)
+}
+
+/// The event's cover (the runners' card on the home page) and a home-page banner, cut
+/// from the team photo and stored as the event's public pictures: their addresses.
+async fn store_artwork(
+    state: &AppState,
+    key: &EventKey,
+    photos_dir: &Path,
+) -> anyhow::Result<(String, String)> {
+    let src = photos_dir.to_owned();
+    let (cover, banner) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
+        let players = read_photo(&src, "players.jpg")?;
+        Ok((
+            // Sized for a phone's screen at twice its pixels: the first thing a runner
+            // waits for on a slow network.
+            encode_jpeg(&fit(&players, 800, 420)?, 72)?,
+            encode_jpeg(&fit(&players, 960, 300)?, 70)?,
+        ))
+    })
+    .await??;
+    let mut addresses = Vec::with_capacity(2);
+    for (name, bytes) in [("demo-cover.jpg", cover), ("demo-banner.jpg", banner)] {
+        let name = StoredName::parse(name).context("artwork name")?;
+        state
+            .objects
+            .put(&ObjectKey::new(key, ObjectKind::Logo, &name), bytes.into())
+            .await?;
+        addresses.push(format!(
+            "{}/{}/{}/{}",
+            state.media_url,
+            key.as_str(),
+            ObjectKind::Logo.as_str(),
+            name.as_str()
+        ));
+    }
+    let banner = addresses.pop().context("banner")?;
+    let cover = addresses.pop().context("cover")?;
+    Ok((cover, banner))
+}
+
+/// `img` cut to the aspect of `w`×`h` around its centre (a little above it, where faces
+/// are), then scaled to `w` wide.
+fn fit(img: &RgbImage, w: u32, h: u32) -> anyhow::Result<RgbImage> {
+    let (iw, ih) = (img.width() as f32, img.height() as f32);
+    let aspect = w as f32 / h as f32;
+    let (cw, ch) = if iw / ih > aspect {
+        (ih * aspect, ih)
+    } else {
+        (iw, iw / aspect)
+    };
+    let x = (iw - cw) / 2.0;
+    let y = ((ih - ch) * 0.4).max(0.0);
+    let cut = crop(img, x, y, x + cw, y + ch)?;
+    Ok(resize_to_long_edge(&cut, w))
 }
 
 fn read_photo(dir: &Path, name: &str) -> anyhow::Result<RgbImage> {

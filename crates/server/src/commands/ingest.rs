@@ -10,13 +10,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use raceshot_domain::EventKey;
-use raceshot_faces::image_io::{ImageFormat, sniff};
-use raceshot_store::photos::{Added, NewPhoto};
-use raceshot_store::{ObjectKey, ObjectKind, StoredName};
-use sha2::{Digest, Sha256};
 use tokio::sync::watch;
 
-use crate::jobs::{self, ingest_photo};
+use crate::jobs;
+use crate::photos::{FileAdded, add_file};
 use crate::state::AppState;
 
 #[derive(Debug, Default)]
@@ -74,61 +71,6 @@ fn bar(len: usize, what: &str, visible: bool) -> ProgressBar {
     .unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style);
     bar
-}
-
-/// What adding one file to an event did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FileAdded {
-    /// A new photo, queued for processing.
-    Queued(i64),
-    /// The event holds this content already (as this photo).
-    Exists(i64),
-    /// Not a JPEG or PNG file.
-    Refused(&'static str),
-}
-
-/// Adds one file to an event: the original goes to object storage first, then the photo
-/// row with its processing job; content the event holds already is skipped. Used by
-/// `raceshot ingest` and the console's uploads alike.
-pub async fn add_file(
-    state: &AppState,
-    key: &EventKey,
-    event_id: i64,
-    file_name: &str,
-    bytes: Vec<u8>,
-) -> anyhow::Result<FileAdded> {
-    let ext = match sniff(&bytes) {
-        Ok(ImageFormat::Jpeg) => "jpg",
-        Ok(ImageFormat::Png) => "png",
-        Err(_) => return Ok(FileAdded::Refused("not a JPEG or PNG file")),
-    };
-    let hash = hex::encode(Sha256::digest(&bytes));
-    if let Some((id, _)) = state.store.photo_by_hash(event_id, &hash).await? {
-        return Ok(FileAdded::Exists(id));
-    }
-    let storage_name = format!("{}.{ext}", hex::encode(rand::random::<[u8; 12]>()));
-    let name = StoredName::parse(&storage_name).context("stored name")?;
-    let original = ObjectKey::new(key, ObjectKind::Original, &name);
-    state.objects.put(&original, bytes.into()).await?;
-    let photo = NewPhoto {
-        event_id,
-        content_hash: hash,
-        original_file_name: file_name.to_owned(),
-        storage_name,
-        photographer_id: 0,
-    };
-    match state
-        .store
-        .add_photo(&photo, |id| ingest_photo::job(state, id), state.now())
-        .await?
-    {
-        Added::New(id) => Ok(FileAdded::Queued(id)),
-        Added::Exists(id, _) => {
-            // Another ingest of the same file won the race; drop this copy.
-            state.objects.delete(&original).await?;
-            Ok(FileAdded::Exists(id))
-        }
-    }
 }
 
 /// Queues the files' photos on the event; with `wait`, processes and waits for them.

@@ -1,7 +1,7 @@
 //! `raceshot order …`: confirming a PROMPTPAY order against its bank slip and approving an
 //! all-photos (AM) order from the command line (`commerce::operator` does the work).
 
-use crate::api::orders::find_order;
+use crate::commerce::find_order;
 use crate::commerce::operator;
 pub use crate::commerce::operator::Outcome;
 use crate::state::AppState;

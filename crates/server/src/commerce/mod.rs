@@ -3,6 +3,7 @@
 //! creation), writing orders, and the payment flows in [`payment`]. Money is computed
 //! here from stored prices only; what the browser sends is compared, never used.
 
+pub mod access;
 pub mod gateways;
 pub mod links;
 pub mod operator;
@@ -11,11 +12,11 @@ pub mod payment;
 use raceshot_domain::EventKey;
 use raceshot_domain::pricing::{CartTotals, cart_totals};
 use raceshot_store::events::Event;
-use raceshot_store::orders::OrderPhoto;
+use raceshot_store::orders::{Order, OrderPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
 use self::links::Variant;
-use crate::jobs::ingest_photo::derived_name;
+use crate::photos::derived_name;
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::state::AppState;
@@ -131,4 +132,15 @@ pub fn download_name(photo: &OrderPhoto, variant: Variant) -> String {
             }
         }
     }
+}
+
+/// An order by the uuid a client sent; malformed and unknown alike are `order_not_found`.
+pub async fn find_order(state: &AppState, raw_uuid: &str) -> ApiResult<Order> {
+    let not_found = || ApiError::new(ErrorCode::OrderNotFound, "no such order");
+    let uuid = uuid::Uuid::parse_str(raw_uuid.trim()).map_err(|_| not_found())?;
+    state
+        .store
+        .order_by_uuid(&uuid.hyphenated().to_string())
+        .await?
+        .ok_or_else(not_found)
 }

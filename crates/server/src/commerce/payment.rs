@@ -18,6 +18,7 @@ use super::links;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::jobs;
 use crate::state::AppState;
+use crate::telemetry::order_tag;
 
 /// The gateway an order was made through.
 pub fn gateway_of(order: &Order) -> ApiResult<GatewayKind> {
@@ -325,6 +326,13 @@ pub async fn pay_by_card(state: &AppState, order: &Order, token: &str) -> ApiRes
     }
 }
 
+/// The receipt a runner finds a gateway-paid order by: the shop's own random reference,
+/// since gateways' references (and the sandbox's) can be sequential and so guessable. Only
+/// a PROMPTPAY order takes its receipt from the bank slip its buyer holds.
+fn shop_receipt() -> ReceiptRef {
+    ReceiptRef::from_random(rand::random())
+}
+
 /// Marks an order paid and starts its delivery, once; `false` when it was paid already.
 pub async fn mark_paid(
     state: &AppState,
@@ -345,7 +353,7 @@ pub async fn mark_paid(
     if changed {
         metrics::counter!("orders_paid_total", "gateway" => order.payment_gateway.clone())
             .increment(1);
-        tracing::info!(order = %order.uuid, gateway = %order.payment_gateway, "order paid");
+        tracing::info!(order = %order_tag(&order.uuid), gateway = %order.payment_gateway, "order paid");
     }
     Ok(changed)
 }
@@ -356,7 +364,7 @@ pub async fn settle_opn_charge(state: &AppState, order: &Order, charge: &Charge)
     let ours = charge.order_uuid.as_deref() == Some(order.uuid.as_str())
         || order.gateway_ref.as_deref() == Some(charge.id.as_str());
     if !ours {
-        tracing::warn!(order = %order.uuid, charge = %charge.id, "charge of another order");
+        tracing::warn!(order = %order_tag(&order.uuid), charge = %charge.id, "charge of another order");
         return Ok(());
     }
     match charge.status {
@@ -372,10 +380,10 @@ pub async fn settle_opn_charge(state: &AppState, order: &Order, charge: &Charge)
                     &charge.raw.to_string(),
                 )
                 .await?;
-                tracing::error!(order = %order.uuid, charge = %charge.id, "paid amount differs");
+                tracing::error!(order = %order_tag(&order.uuid), charge = %charge.id, "paid amount differs");
                 return Ok(());
             }
-            mark_paid(state, order, ReceiptRef::of_slip(&charge.id)).await?;
+            mark_paid(state, order, Some(shop_receipt())).await?;
         }
         ChargeStatus::Expired if order.payment_channel == PaymentChannel::PromptPay => {
             state
@@ -409,11 +417,10 @@ pub async fn settle_gbp(state: &AppState, order: &Order, txn: &GbpTransaction) -
         return Ok(());
     }
     if txn.amount != Some(order.paid_amount) {
-        tracing::error!(order = %order.uuid, "GB Prime Pay paid amount differs");
+        tracing::error!(order = %order_tag(&order.uuid), "GB Prime Pay paid amount differs");
         return Ok(());
     }
-    let slip = txn.gbp_reference_no.as_deref().unwrap_or(&txn.reference_no);
-    mark_paid(state, order, ReceiptRef::of_slip(slip)).await?;
+    mark_paid(state, order, Some(shop_receipt())).await?;
     Ok(())
 }
 
@@ -460,7 +467,7 @@ pub async fn recheck(state: &AppState, order: &Order) -> ApiResult<()> {
         },
     };
     if let Err(e) = outcome {
-        tracing::warn!(order = %order.uuid, error = ?e, "payment re-check failed");
+        tracing::warn!(order = %order_tag(&order.uuid), error = ?e, "payment re-check failed");
     }
     Ok(())
 }
@@ -511,7 +518,7 @@ pub async fn sandbox_pay(state: &AppState, order: &Order, result: SandboxResult)
                 "",
             )
             .await?;
-            mark_paid(state, order, ReceiptRef::of_slip(&reference)).await?;
+            mark_paid(state, order, Some(shop_receipt())).await?;
         }
         SandboxResult::Failed => {
             trail(

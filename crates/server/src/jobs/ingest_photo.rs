@@ -12,6 +12,7 @@ use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
 use super::JobError;
 use crate::imaging::{encode_jpeg, watermark};
+use crate::photos::derived_name;
 use crate::state::AppState;
 
 pub const KIND: &str = "ingest_photo";
@@ -28,14 +29,6 @@ pub fn job(state: &AppState, photo_id: i64) -> NewJob {
         state,
         state.now(),
     )
-}
-
-/// The name of a photo's preview and thumbnail: its stored name as a JPEG.
-pub fn derived_name(storage_name: &str) -> String {
-    let stem = storage_name
-        .rsplit_once('.')
-        .map_or(storage_name, |(stem, _)| stem);
-    format!("{stem}.jpg")
 }
 
 struct Processed {

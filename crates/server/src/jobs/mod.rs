@@ -93,6 +93,10 @@ async fn housekeeping(state: AppState, mut stop: watch::Receiver<bool>) {
         {
             tracing::warn!(error = %e, "cannot enqueue the retention run");
         }
+        let day_ago = state.now() - chrono::Duration::days(1);
+        if let Err(e) = state.store.forget_unknown_login_failures(day_ago).await {
+            tracing::warn!(error = %e, "cannot forget old sign-in failures");
+        }
         if stopped_while_waiting(&mut stop, HOUSEKEEPING_EVERY).await {
             return;
         }

@@ -1,7 +1,7 @@
 //! `notify_order`: tells the buyer of a paid order that the photos are ready — an e-mail
-//! when they left an address, and a text message — and records each once sent
-//! (`is_send_email`, `is_send_sms`; a mail that was only logged, with no SMTP server set
-//! up, does not count). A re-run sends only what was not sent yet.
+//! when they left an address, and a text message — and records each once a provider
+//! accepted it (`is_send_email`, `is_send_sms`; a message only logged, with no SMTP server
+//! or SMS gateway set up, does not count). A re-run sends only what was not sent yet.
 
 use raceshot_domain::PaymentChannel;
 use raceshot_store::jobs::{Job, NewJob};
@@ -9,7 +9,7 @@ use raceshot_store::orders::{DeliveryFlag, Order};
 
 use super::JobError;
 use crate::commerce::links;
-use crate::notify::{Mailer, OrderReady, order_ready_mail, order_ready_sms};
+use crate::notify::{OrderReady, Sent, order_ready_mail, order_ready_sms};
 use crate::state::AppState;
 
 pub const KIND: &str = "notify_order";
@@ -33,12 +33,12 @@ pub async fn mail_order_ready(
     email: &str,
 ) -> anyhow::Result<bool> {
     let url = links::order_page_url(state, &order.uuid);
-    state
+    let sent = state
         .live()
         .mailer
         .send(&order_ready_mail(email, &ready(state, order, &url)))
         .await?;
-    Ok(matches!(state.live().mailer, Mailer::Smtp(_)))
+    Ok(sent == Sent::Delivered)
 }
 
 fn ready<'a>(state: &AppState, order: &'a Order, url: &'a str) -> OrderReady<'a> {
@@ -56,7 +56,7 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     let Some(order) = super::paid_order(state, job).await? else {
         return Ok(());
     };
-    // Without an SMTP server the mail is only logged, and not counted as sent.
+    // Without a provider a message is only logged, and not counted as sent.
     if let Some(email) = order.email.as_deref().filter(|_| !order.is_send_email)
         && mail_order_ready(state, &order, email).await?
     {
@@ -67,14 +67,16 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     }
     if !order.is_send_sms {
         let url = links::order_page_url(state, &order.uuid);
-        state
+        let sent = state
             .sms
             .send(&order.mobile, &order_ready_sms(&ready(state, &order, &url)))
             .await?;
-        state
-            .store
-            .set_delivery_flag(order.id, DeliveryFlag::Sms, state.now())
-            .await?;
+        if sent == Sent::Delivered {
+            state
+                .store
+                .set_delivery_flag(order.id, DeliveryFlag::Sms, state.now())
+                .await?;
+        }
     }
     Ok(())
 }

@@ -16,9 +16,9 @@ use serde_json::{Value, json};
 use crate::helpers::{TestApp, assert_error, event, json, now, ready_photos};
 use crate::orders::{create_order, inquiry, order_body};
 
-const PASSWORD: &str = "a long enough password";
+pub const PASSWORD: &str = "a long enough password";
 
-async fn account(app: &TestApp, email: &str, role: Role, events: &[&str]) {
+pub async fn account(app: &TestApp, email: &str, role: Role, events: &[&str]) {
     let events: Vec<String> = events.iter().map(|e| (*e).to_owned()).collect();
     raceshot_server::commands::admin::create_user(
         &app.store,
@@ -33,7 +33,7 @@ async fn account(app: &TestApp, email: &str, role: Role, events: &[&str]) {
 }
 
 /// Signs in and answers the session cookie's `name=value`.
-async fn sign_in(app: &TestApp, email: &str) -> String {
+pub async fn sign_in(app: &TestApp, email: &str) -> String {
     let resp = login(app, email, PASSWORD).await;
     assert_eq!(resp.status(), 200);
     let cookie = resp
@@ -45,7 +45,7 @@ async fn sign_in(app: &TestApp, email: &str) -> String {
     cookie.split(';').next().unwrap_or_default().to_owned()
 }
 
-async fn login(app: &TestApp, email: &str, password: &str) -> reqwest::Response {
+pub async fn login(app: &TestApp, email: &str, password: &str) -> reqwest::Response {
     app.client
         .post(app.url("/api/admin/login"))
         .json(&json!({ "email": email, "password": password }))
@@ -54,7 +54,7 @@ async fn login(app: &TestApp, email: &str, password: &str) -> reqwest::Response 
         .unwrap()
 }
 
-async fn call(
+pub async fn call(
     app: &TestApp,
     method: Method,
     path: &str,

@@ -66,7 +66,7 @@ async fn search(app: &TestApp, selfie: Vec<u8>, extra: Value) -> reqwest::Respon
 }
 
 /// The older one-step call: multipart with the file and the event's key.
-async fn search_v1(app: &TestApp, event_key: &str, selfie: Vec<u8>) -> reqwest::Response {
+pub async fn search_v1(app: &TestApp, event_key: &str, selfie: Vec<u8>) -> reqwest::Response {
     let form = reqwest::multipart::Form::new()
         .text("event_key", event_key.to_owned())
         .part(
@@ -84,7 +84,7 @@ async fn search_v1(app: &TestApp, event_key: &str, selfie: Vec<u8>) -> reqwest::
 }
 
 /// No uploaded selfie remains in object storage.
-async fn assert_no_selfie_left(app: &TestApp) {
+pub async fn assert_no_selfie_left(app: &TestApp) {
     let leftovers = app.state.objects.list("_shop/selfies").await.unwrap();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
@@ -415,11 +415,7 @@ async fn search_with_s3_storage_and_presigned_uploads() {
     let s3 = raceshot_store::testing::S3TestServer::start().await;
     let app = TestApp::builder(Backend::Sqlite)
         .with_event(event("race"))
-        .with_env("RACESHOT__STORAGE__BUCKET", &s3.bucket)
-        .with_env("RACESHOT__STORAGE__ENDPOINT", &s3.endpoint)
-        .with_env("RACESHOT__STORAGE__PATH_STYLE", "true")
-        .with_env("RACESHOT__STORAGE__ACCESS_KEY_ID", "test-key")
-        .with_env("RACESHOT__STORAGE__SECRET_ACCESS_KEY", "test-secret")
+        .with_s3(&s3)
         .spawn()
         .await;
     let report = ingest_files(&app, &[("players.jpg", photo("players.jpg"))]).await;

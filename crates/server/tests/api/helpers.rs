@@ -40,6 +40,8 @@ pub fn now() -> DateTime<Utc> {
 
 pub struct TestApp {
     pub addr: SocketAddr,
+    /// The internal `/metrics` address, when the test configured one.
+    pub metrics_addr: Option<SocketAddr>,
     pub client: reqwest::Client,
     pub store: Store,
     pub state: AppState,
@@ -113,6 +115,15 @@ impl TestAppBuilder {
         self
     }
 
+    /// Object storage on `s3` instead of a local directory.
+    pub fn with_s3(self, s3: &raceshot_store::testing::S3TestServer) -> Self {
+        self.with_env("RACESHOT__STORAGE__BUCKET", &s3.bucket)
+            .with_env("RACESHOT__STORAGE__ENDPOINT", &s3.endpoint)
+            .with_env("RACESHOT__STORAGE__PATH_STYLE", "true")
+            .with_env("RACESHOT__STORAGE__ACCESS_KEY_ID", "test-key")
+            .with_env("RACESHOT__STORAGE__SECRET_ACCESS_KEY", "test-secret")
+    }
+
     /// A configuration setting of this app, as its `RACESHOT__…` variable.
     pub fn with_env(mut self, key: &str, value: &str) -> Self {
         self.env.push((key.to_owned(), value.to_owned()));
@@ -145,6 +156,7 @@ impl TestAppBuilder {
             .await
             .unwrap_or_else(|e| panic!("build: {e:#}"));
         let addr = app.local_addr().unwrap_or_else(|e| panic!("{e}"));
+        let metrics_addr = app.metrics_addr();
         let store = app.state().store.clone();
         let state = app.state().clone();
         let specs: Vec<_> = self
@@ -166,6 +178,7 @@ impl TestAppBuilder {
         });
         TestApp {
             addr,
+            metrics_addr,
             client: reqwest::Client::new(),
             store,
             state,

@@ -50,6 +50,7 @@ async fn health_and_readiness() {
 async fn requests_carry_ids_and_are_counted() {
     let app = TestApp::builder(Backend::Sqlite)
         .with_event(event("demo"))
+        .with_env("RACESHOT__SERVER__METRICS_ADDR", "127.0.0.1:0")
         .spawn()
         .await;
     let resp = app.get("/v1/events/demo").await;
@@ -76,9 +77,14 @@ async fn requests_carry_ids_and_are_counted() {
         Some("abc-123")
     );
 
+    // Metrics are served on the internal address only.
+    let public = app.client.get(app.url("/metrics")).send().await.unwrap();
+    assert!(!public.text().await.unwrap().contains("http_requests_total"));
+    let internal = app.metrics_addr.expect("a metrics address");
+    assert_ne!(internal, app.addr);
     let metrics = app
         .client
-        .get(app.url("/metrics"))
+        .get(format!("http://{internal}/metrics"))
         .send()
         .await
         .unwrap_or_else(|e| panic!("{e}"));

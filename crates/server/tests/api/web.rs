@@ -5,7 +5,7 @@
 use raceshot_domain::Flag;
 use raceshot_store::Backend;
 
-use crate::helpers::{TOKEN, TestApp, assert_error, event, ready_photos};
+use crate::helpers::{TOKEN, TestApp, assert_error, event, json, ready_photos};
 
 const INDEX: &str = r#"<!doctype html><html><head><meta name="raceshot-client-token" content="__RACESHOT_CLIENT_TOKEN__"><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>"#;
 
@@ -163,4 +163,107 @@ async fn free_events_give_originals_away_and_paid_events_do_not() {
         )
         .await;
     }
+}
+
+/// Fast on a slow phone: assets from their precompressed copies, JSON compressed on the
+/// fly (never a ZIP), and the first page's catalogue answers inside the page.
+#[tokio::test]
+async fn the_page_carries_its_first_data_and_everything_travels_compressed() {
+    let web = tempfile::tempdir().unwrap();
+    std::fs::create_dir(web.path().join("assets")).unwrap();
+    std::fs::write(
+        web.path().join("index.html"),
+        r#"<html><head><script id="raceshot-preload" type="application/json">__RACESHOT_PRELOAD__</script></head></html>"#,
+    )
+    .unwrap();
+    std::fs::write(web.path().join("assets/app-1.js"), "console.log('plain')").unwrap();
+    std::fs::write(web.path().join("assets/app-1.js.br"), "brotli bytes").unwrap();
+    std::fs::write(web.path().join("assets/app-1.js.gz"), "gzip bytes").unwrap();
+    let mut night = event("night-run");
+    night.title = "Night </script><b>run".into();
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_env(
+            "RACESHOT__SERVER__WEB_DIR",
+            &web.path().display().to_string(),
+        )
+        .with_event(night)
+        .spawn()
+        .await;
+
+    let page = |path: &str| {
+        let url = app.url(path);
+        let client = app.client.clone();
+        async move { client.get(url).send().await.unwrap().text().await.unwrap() }
+    };
+    let home = page("/").await;
+    let data = home
+        .split("type=\"application/json\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</script>").next())
+        .unwrap()
+        .to_owned();
+    assert!(
+        !data.contains('<'),
+        "nothing ends the element early: {data}"
+    );
+    let data: serde_json::Value = serde_json::from_str(&data).unwrap();
+    let events = json(
+        app.post(
+            "/v1/events/pagination",
+            &serde_json::json!({"page": 1, "page_size": 18}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(data["events"], events, "the pagination answer itself");
+    assert_eq!(
+        data["banners"],
+        json(app.get("/v1/events/slider-banner").await).await
+    );
+    assert_eq!(data["soon"], json(app.get("/v1/events/soon").await).await);
+    assert_eq!(data["count"]["body"][0]["event_count"], 1);
+    for path in ["/night-run", "/night-run/wholesale"] {
+        let html = page(path).await;
+        assert!(
+            html.contains(r#"{"event":{"status":"success""#),
+            "{path}: {html}"
+        );
+        assert!(html.contains("Night \\u003c/script>\\u003cb>run"), "{html}");
+    }
+    for path in ["/no-such-run", "/download/x", "/cart"] {
+        assert!(page(path).await.contains(">{}</script>"), "{path}");
+    }
+
+    let asset = |encoding: Option<&'static str>| {
+        let mut req = app.client.get(app.url("/assets/app-1.js"));
+        if let Some(e) = encoding {
+            req = req.header("accept-encoding", e);
+        }
+        req.send()
+    };
+    let br = asset(Some("gzip, deflate, br")).await.unwrap();
+    assert_eq!(header(&br, "content-encoding"), "br");
+    assert!(
+        header(&br, "vary")
+            .to_ascii_lowercase()
+            .contains("accept-encoding")
+    );
+    assert!(header(&br, "cache-control").contains("immutable"));
+    assert_eq!(br.text().await.unwrap(), "brotli bytes");
+    let gz = asset(Some("gzip")).await.unwrap();
+    assert_eq!(header(&gz, "content-encoding"), "gzip");
+    let plain = asset(None).await.unwrap();
+    assert_eq!(header(&plain, "content-encoding"), "");
+    assert_eq!(plain.text().await.unwrap(), "console.log('plain')");
+
+    let compressed = app
+        .client
+        .post(app.url("/v1/events/pagination"))
+        .bearer_auth(TOKEN)
+        .header("accept-encoding", "gzip")
+        .json(&serde_json::json!({"page": 1}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(header(&compressed, "content-encoding"), "gzip");
 }

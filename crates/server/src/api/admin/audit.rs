@@ -1,18 +1,20 @@
 //! The audit log in the console: every operator action, newest first. Admins only.
 
 use axum::Json;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use raceshot_domain::time::format_bangkok;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Admin;
+use crate::api::extract::ApiQuery;
 use crate::error::{ApiResult, ErrorBody};
 use crate::state::AppState;
 
 const PAGE: i64 = 50;
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct AuditQuery {
     /// Entries older than this entry id (the previous page's last `id`).
     pub before: Option<i64>,
@@ -41,7 +43,7 @@ pub struct AuditPage {
 pub async fn list(
     State(state): State<AppState>,
     _admin: Admin,
-    Query(query): Query<AuditQuery>,
+    ApiQuery(query): ApiQuery<AuditQuery>,
 ) -> ApiResult<Json<AuditPage>> {
     let entries = state
         .store

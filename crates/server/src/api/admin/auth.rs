@@ -3,8 +3,6 @@
 //! a lock that grows with repeated failures, and the `Session` extractor every console
 //! route starts from.
 
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use axum::Json;
 use std::net::SocketAddr;
 
@@ -21,59 +19,19 @@ use utoipa::ToSchema;
 
 use super::super::extract::ApiJson;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::operators::{dummy_hash, lock_after, normalise_email, password_matches};
 use crate::rate_limit::client_address;
 use crate::state::AppState;
 
 pub const SESSION_COOKIE: &str = "raceshot_admin";
-/// Locks never last longer than this, however many failures came before.
-const MAX_LOCK: Duration = Duration::hours(1);
 
-/// An argon2id PHC string of `password` (the crate's default, OWASP-recommended cost).
-pub fn hash_password(password: &str) -> anyhow::Result<String> {
-    let salt = SaltString::encode_b64(&rand::random::<[u8; 16]>())
-        .map_err(|e| anyhow::anyhow!("salt: {e}"))?;
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| anyhow::anyhow!("hashing: {e}"))
-}
-
-fn password_matches(password: &str, hash: &str) -> bool {
-    PasswordHash::new(hash).is_ok_and(|h| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &h)
-            .is_ok()
-    })
-}
-
-/// Checks off the async runtime: argon2 takes tens of milliseconds on purpose.
-async fn verify(password: String, hash: String) -> ApiResult<bool> {
-    tokio::task::spawn_blocking(move || password_matches(&password, &hash))
+/// Checks in the CPU pool: argon2 takes tens of milliseconds on purpose.
+async fn verify(state: &AppState, password: String, hash: String) -> ApiResult<bool> {
+    state
+        .cpu
+        .run(move || password_matches(&password, &hash))
         .await
         .map_err(ApiError::internal)
-}
-
-/// E-mail addresses are compared as typed, without case or surrounding spaces.
-pub fn normalise_email(email: &str) -> String {
-    email.trim().to_lowercase()
-}
-
-/// When a failed sign-in locks the account: from the `max`-th failure on, for `base`
-/// doubled per further failure, at most an hour.
-pub fn lock_after(
-    failures: i64,
-    max: u32,
-    base: std::time::Duration,
-    now: DateTime<Utc>,
-) -> Option<DateTime<Utc>> {
-    let over = failures - i64::from(max);
-    if over < 0 {
-        return None;
-    }
-    let base = Duration::from_std(base).unwrap_or(Duration::minutes(1));
-    let factor = 1i32 << over.min(16);
-    let length = base.checked_mul(factor).unwrap_or(MAX_LOCK).min(MAX_LOCK);
-    Some(now + length)
 }
 
 fn token_hash(token: &str) -> String {
@@ -126,6 +84,16 @@ impl Session {
     }
 
     /// Admins may work on every event; photographers on the events assigned to them.
+    /// `missing` for an admin; for a photographer the same 403 as for another's event,
+    /// so that refusals do not tell which events and photos exist.
+    pub fn or_forbidden(&self, missing: ApiError) -> ApiError {
+        if self.operator.role == Role::Admin {
+            missing
+        } else {
+            forbidden()
+        }
+    }
+
     pub async fn require_event(&self, state: &AppState, event_id: i64) -> ApiResult<()> {
         if self.operator.role == Role::Admin
             || state
@@ -163,18 +131,28 @@ impl FromRequestParts<AppState> for Session {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Session> {
-        let not_signed_in = || ApiError::new(ErrorCode::NotSignedIn, "sign in first");
-        let token = cookie_token(&parts.headers).ok_or_else(not_signed_in)?;
+        Session::of(state, &parts.headers)
+            .await?
+            .ok_or_else(|| ApiError::new(ErrorCode::NotSignedIn, "sign in first"))
+    }
+}
+
+impl Session {
+    /// The operator's session a request carries, if any (for routes open to everyone
+    /// that show operators more).
+    pub async fn of(state: &AppState, headers: &HeaderMap) -> ApiResult<Option<Session>> {
+        let Some(token) = cookie_token(headers) else {
+            return Ok(None);
+        };
         let hash = token_hash(&token);
-        let operator = state
+        Ok(state
             .store
             .session_operator(&hash, state.now())
             .await?
-            .ok_or_else(not_signed_in)?;
-        Ok(Session {
-            operator,
-            token_hash: hash,
-        })
+            .map(|operator| Session {
+                operator,
+                token_hash: hash,
+            }))
     }
 }
 
@@ -226,10 +204,16 @@ pub async fn login(
     let now = state.now();
     let invalid = || ApiError::new(ErrorCode::InvalidCredentials, "wrong e-mail or password");
     let email = normalise_email(&req.email);
-    let Some(operator) = state.store.operator_by_email(&email).await? else {
-        // The same work as for a real account, so timing does not tell which exist.
-        let _ = verify(req.password, dummy_hash().to_owned()).await;
+    if email.len() > raceshot_domain::Email::MAX_LENGTH {
+        // No account can have it; nothing is learnt, nothing is stored.
         return Err(invalid());
+    }
+    // An address without an account is counted and locked like an account, and costs the
+    // same argon2 work, so no answer (nor its timing) tells which addresses are accounts.
+    let operator = state.store.operator_by_email(&email).await?;
+    let (failures, locked_until) = match &operator {
+        Some(o) => (o.failed_logins, o.locked_until),
+        None => state.store.unknown_login_failures(&email).await?,
     };
     let locked = |until: DateTime<Utc>| {
         ApiError::new(
@@ -238,30 +222,51 @@ pub async fn login(
         )
         .retry_after(u64::try_from((until - now).num_seconds().max(1)).unwrap_or(1))
     };
-    if let Some(until) = operator.locked_until.filter(|u| *u > now) {
+    if let Some(until) = locked_until.filter(|u| *u > now) {
         return Err(locked(until));
     }
-    if operator.disabled || !verify(req.password, operator.password_hash.clone()).await? {
-        let failures = operator.failed_logins + 1;
-        let cfg = &state.config.admin;
-        let until = lock_after(failures, cfg.max_failed_logins, cfg.lockout, now);
-        state
-            .store
-            .record_login_failure(operator.id, failures, until, now)
-            .await?;
-        let detail = serde_json::json!({ "failures": failures, "locked": until.is_some() });
-        state
-            .store
-            .audit(
-                &format!("operator:{email}"),
-                "operator.login_failed",
-                "",
-                &detail,
-                now,
-            )
-            .await?;
-        return Err(until.map_or_else(invalid, locked));
-    }
+    let hash = operator
+        .as_ref()
+        .map_or_else(|| dummy_hash().to_owned(), |o| o.password_hash.clone());
+    let matches = verify(&state, req.password, hash).await?;
+    let operator = match operator {
+        Some(o) if matches && !o.disabled => o,
+        known => {
+            let failures = failures + 1;
+            let cfg = &state.config.admin;
+            let until = lock_after(failures, cfg.max_failed_logins, cfg.lockout, now);
+            match &known {
+                Some(o) => {
+                    state
+                        .store
+                        .record_login_failure(o.id, failures, until, now)
+                        .await?
+                }
+                None => {
+                    state
+                        .store
+                        .record_unknown_login_failure(&email, failures, until, now)
+                        .await?
+                }
+            }
+            let detail = serde_json::json!({
+                "failures": failures,
+                "locked": until.is_some(),
+                "account": known.is_some(),
+            });
+            state
+                .store
+                .audit(
+                    &format!("operator:{email}"),
+                    "operator.login_failed",
+                    "",
+                    &detail,
+                    now,
+                )
+                .await?;
+            return Err(until.map_or_else(invalid, locked));
+        }
+    };
     state.store.record_login(operator.id, now).await?;
     let token = hex::encode(rand::random::<[u8; 32]>());
     let ttl = Duration::from_std(state.config.admin.session_ttl).unwrap_or(Duration::hours(12));
@@ -303,45 +308,9 @@ pub async fn me(State(state): State<AppState>, session: Session) -> ApiResult<Js
     Ok(Json(me_of(&state, &session.operator).await?))
 }
 
-/// A hash of a random password nobody knows: what an unknown e-mail is checked against.
-fn dummy_hash() -> &'static str {
-    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    DUMMY
-        .get_or_init(|| hash_password(&hex::encode(rand::random::<[u8; 16]>())).unwrap_or_default())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn passwords_verify_only_themselves() {
-        let hash = hash_password("correct horse battery staple").unwrap_or_default();
-        assert!(hash.starts_with("$argon2id$"), "{hash}");
-        assert!(password_matches("correct horse battery staple", &hash));
-        assert!(!password_matches("correct horse battery stapler", &hash));
-        assert!(!password_matches("anything", "not a hash"));
-    }
-
-    #[test]
-    fn locks_grow_from_the_allowance_on_and_stop_at_an_hour() {
-        let now = Utc::now();
-        let base = std::time::Duration::from_secs(60);
-        assert_eq!(lock_after(4, 5, base, now), None);
-        assert_eq!(
-            lock_after(5, 5, base, now),
-            Some(now + Duration::minutes(1))
-        );
-        assert_eq!(
-            lock_after(6, 5, base, now),
-            Some(now + Duration::minutes(2))
-        );
-        assert_eq!(
-            lock_after(8, 5, base, now),
-            Some(now + Duration::minutes(8))
-        );
-        assert_eq!(lock_after(60, 5, base, now), Some(now + Duration::hours(1)));
-    }
 
     #[test]
     fn the_cookie_token_is_read_among_others() {

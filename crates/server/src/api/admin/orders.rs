@@ -3,7 +3,7 @@
 //! again. Admins only.
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use chrono::{NaiveDate, TimeZone};
 use raceshot_domain::time::format_bangkok;
@@ -14,8 +14,8 @@ use utoipa::IntoParams;
 use utoipa::ToSchema;
 
 use super::auth::Admin;
-use crate::api::extract::ApiJson;
-use crate::api::orders::find_order;
+use crate::api::extract::{ApiJson, ApiQuery};
+use crate::commerce::find_order;
 use crate::commerce::operator::{self, Outcome};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::jobs::notify_order;
@@ -132,6 +132,7 @@ fn answer(outcome: Outcome) -> OperatorOutcome {
 const PAGE_SIZE: i64 = 50;
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct OrderQuery {
     pub event_key: Option<String>,
     /// `INITIAL`, `PAID`, `EXPIRED` or `CANCELLED`.
@@ -204,7 +205,7 @@ fn parse_day(
 pub async fn list(
     State(state): State<AppState>,
     _admin: Admin,
-    Query(q): Query<OrderQuery>,
+    ApiQuery(q): ApiQuery<OrderQuery>,
 ) -> ApiResult<Json<AdminOrderList>> {
     let nonempty = |v: &Option<String>| {
         v.as_deref()

@@ -5,7 +5,7 @@
 
 use axum::Json;
 use axum::body::Body;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use raceshot_domain::EventKey;
 use raceshot_store::events::Event;
@@ -15,11 +15,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Session;
-use crate::api::extract::ApiJson;
+use crate::api::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::api::media::derived_address;
-use crate::commands::ingest::{FileAdded, add_file};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
-use crate::jobs::ingest_photo::derived_name;
+use crate::photos::{FileAdded, add_file, derived_name};
 use crate::state::AppState;
 
 /// The largest photo a browser may upload.
@@ -31,7 +30,8 @@ async fn event_for(
     session: &Session,
     event_key: &str,
 ) -> ApiResult<(EventKey, Event)> {
-    let not_found = || ApiError::new(ErrorCode::EventNotFound, "no such event");
+    let not_found =
+        || session.or_forbidden(ApiError::new(ErrorCode::EventNotFound, "no such event"));
     let key = EventKey::parse(event_key).map_err(|_| not_found())?;
     let event = state
         .store
@@ -45,6 +45,7 @@ async fn event_for(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct UploadQuery {
     /// The file's name on the photographer's computer.
     pub file_name: Option<String>,
@@ -68,7 +69,7 @@ pub async fn upload(
     State(state): State<AppState>,
     session: Session,
     Path(event_key): Path<String>,
-    Query(q): Query<UploadQuery>,
+    ApiQuery(q): ApiQuery<UploadQuery>,
     body: Body,
 ) -> ApiResult<Json<Uploaded>> {
     let (key, event) = event_for(&state, &session, &event_key).await?;
@@ -125,6 +126,7 @@ pub async fn upload(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PhotoQuery {
     /// 1-based.
     pub page: Option<u32>,
@@ -171,7 +173,7 @@ pub async fn list(
     State(state): State<AppState>,
     session: Session,
     Path(event_key): Path<String>,
-    Query(q): Query<PhotoQuery>,
+    ApiQuery(q): ApiQuery<PhotoQuery>,
 ) -> ApiResult<Json<AdminPhotoList>> {
     let (key, event) = event_for(&state, &session, &event_key).await?;
     let filter = q
@@ -237,11 +239,9 @@ async fn owned_photo(
     session: &Session,
     photo_id: i64,
 ) -> ApiResult<raceshot_store::photos::PhotoOwner> {
-    let owner = state
-        .store
-        .photo_owner(photo_id)
-        .await?
-        .ok_or_else(|| ApiError::new(ErrorCode::ImageNotFound, "no such photo"))?;
+    let owner = state.store.photo_owner(photo_id).await?.ok_or_else(|| {
+        session.or_forbidden(ApiError::new(ErrorCode::ImageNotFound, "no such photo"))
+    })?;
     session.require_event(state, owner.event_id).await?;
     Ok(owner)
 }
@@ -254,7 +254,7 @@ async fn owned_photo(
 pub async fn moderate(
     State(state): State<AppState>,
     session: Session,
-    Path(photo_id): Path<i64>,
+    ApiPath(photo_id): ApiPath<i64>,
     ApiJson(flags): ApiJson<PhotoFlags>,
 ) -> ApiResult<StatusCode> {
     let owner = owned_photo(&state, &session, photo_id).await?;
@@ -285,7 +285,7 @@ pub async fn moderate(
 pub async fn delete(
     State(state): State<AppState>,
     session: Session,
-    Path(photo_id): Path<i64>,
+    ApiPath(photo_id): ApiPath<i64>,
 ) -> ApiResult<StatusCode> {
     owned_photo(&state, &session, photo_id).await?;
     let owner = match state.store.delete_photo(photo_id).await? {

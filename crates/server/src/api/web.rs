@@ -1,26 +1,37 @@
 //! The shop's web app (`web/dist`, built by `make build`): its hashed assets, the files at
 //! its root, and `index.html` for every other address outside the API, so that deep links
-//! open the app (which shows its own 404). The page is given the client token and a content
-//! policy that allows what the app loads and nothing else.
+//! open the app (which shows its own 404). The page is given the client token, the base
+//! address of pictures (`storage.public_url`, a CDN), the catalogue answers its first page
+//! asks for (so a phone on a slow network paints without another round trip), and a
+//! content policy that allows what the app loads and nothing else. Assets are served from
+//! the brotli or gzip copies the build makes.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use raceshot_domain::{PageRequest, SaleStatus};
 use raceshot_payments::GatewayKind;
 use raceshot_store::StorageSettings;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use super::catalogue;
 use crate::error::{ApiError, ErrorCode};
 use crate::state::AppState;
 
 /// Where the built page expects the client token.
 const TOKEN_PLACEHOLDER: &str = "__RACESHOT_CLIENT_TOKEN__";
+/// Where the built page expects the base address of previews and thumbnails.
+const MEDIA_PLACEHOLDER: &str = "__RACESHOT_MEDIA_BASE__";
+/// Where the built page expects the answers its first page asks for.
+const PRELOAD_PLACEHOLDER: &str = "__RACESHOT_PRELOAD__";
+/// The home page's first page of events (the web app's `HOME_PAGE_SIZE`).
+const HOME_PAGE_SIZE: u32 = 18;
 
 /// Address prefixes that belong to the API: unknown ones there answer JSON, not the app.
 const API_PREFIXES: &[&str] = &["/api/", "/v1/", "/v2/", "/v3/", "/media/", "/sandbox/"];
@@ -90,11 +101,12 @@ struct IndexPage {
 }
 
 impl IndexPage {
-    fn response(&self, method: &Method) -> Response {
+    /// The page, with `preload` (a JSON object) as its embedded data.
+    fn response(&self, method: &Method, preload: &str) -> Response {
         let body = if method == Method::HEAD {
             Body::empty()
         } else {
-            Body::from(self.html.clone())
+            Body::from(self.html.replace(PRELOAD_PLACEHOLDER, preload))
         };
         (
             [
@@ -110,6 +122,56 @@ impl IndexPage {
         )
             .into_response()
     }
+}
+
+/// The answers the page at `path` asks for first, so that it paints without a round trip:
+/// the home page's catalogue, or the event an address names. `{}` when there are none.
+async fn preload(state: &AppState, path: &str) -> String {
+    let now = state.now();
+    let Ok(snapshot) = state.catalogue.snapshot().await else {
+        return "{}".to_owned();
+    };
+    let mut parts: Vec<(&str, Bytes)> = Vec::new();
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    match segments.as_slice() {
+        [""] => {
+            let first = PageRequest::new(Some(1), Some(HOME_PAGE_SIZE));
+            let answers = (
+                catalogue::banners_answer(&snapshot, now),
+                catalogue::soon_answer(&snapshot, now),
+                first
+                    .map_err(|e| ApiError::internal(anyhow::anyhow!(e)))
+                    .and_then(|page| catalogue::pagination_answer(&snapshot, page, now)),
+                catalogue::count_answer(&snapshot, SaleStatus::OnSale, now),
+            );
+            if let (Ok(banners), Ok(soon), Ok(events), Ok(count)) = answers {
+                parts = vec![
+                    ("banners", banners),
+                    ("soon", soon),
+                    ("events", events),
+                    ("count", count),
+                ];
+            }
+        }
+        [key] | [key, "wholesale" | "manual"] => {
+            if let Ok(event) = catalogue::event_answer(&snapshot, key, now) {
+                parts.push(("event", event));
+            }
+        }
+        _ => {}
+    }
+    let mut out = String::from("{");
+    for (i, (name, answer)) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!("\"{name}\":"));
+        out.push_str(&String::from_utf8_lossy(answer));
+    }
+    out.push('}');
+    // Inside <script>, only `<` could end the element early; in JSON it only appears in
+    // strings, where \u003c reads the same.
+    out.replace('<', "\\u003c")
 }
 
 fn not_found() -> Response {
@@ -131,23 +193,43 @@ pub fn mount<S: Clone + Send + Sync + 'static>(router: Router<S>, state: &AppSta
     let csp = HeaderValue::from_str(&content_policy(state))
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
     let page = Arc::new(IndexPage {
-        html: index.replace(TOKEN_PLACEHOLDER, &token),
+        html: index
+            .replace(TOKEN_PLACEHOLDER, &token)
+            .replace(MEDIA_PLACEHOLDER, &html_escape(&state.media_url)),
         csp,
     });
 
-    // Asset names carry a content hash: cache them for good.
+    // Asset names carry a content hash: cache them for good. The build writes brotli and
+    // gzip copies beside each file; the browser gets the smallest it accepts.
     let assets = Router::<()>::new()
-        .fallback_service(ServeDir::new(dir.join("assets")))
+        .fallback_service(
+            ServeDir::new(dir.join("assets"))
+                .precompressed_br()
+                .precompressed_gzip(),
+        )
         .layer(SetResponseHeaderLayer::overriding(
             header::CACHE_CONTROL,
             HeaderValue::from_static("public, max-age=31536000, immutable"),
         ));
     let mut router = router.nest_service("/assets", assets);
     for name in root_files(dir) {
-        router = router.route_service(&format!("/{name}"), ServeFile::new(dir.join(&name)));
+        // Not hashed: kept a day, then asked again.
+        let file = Router::<()>::new()
+            .fallback_service(
+                ServeFile::new(dir.join(&name))
+                    .precompressed_br()
+                    .precompressed_gzip(),
+            )
+            .layer(SetResponseHeaderLayer::overriding(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=86400"),
+            ));
+        router = router.route_service(&format!("/{name}"), file);
     }
+    let state = state.clone();
     router.fallback(move |req: Request| {
         let page = page.clone();
+        let state = state.clone();
         async move {
             let path = req.uri().path();
             if API_PREFIXES.iter().any(|p| path.starts_with(p)) {
@@ -160,7 +242,8 @@ pub fn mount<S: Clone + Send + Sync + 'static>(router: Router<S>, state: &AppSta
                 )
                 .into_response();
             }
-            let mut response = page.response(req.method());
+            let data = preload(&state, path).await;
+            let mut response = page.response(req.method(), &data);
             *response.status_mut() = StatusCode::OK;
             response
         }
@@ -177,6 +260,8 @@ fn root_files(dir: &Path) -> Vec<String> {
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
         .filter_map(|e| e.file_name().into_string().ok())
         .filter(|n| n != "index.html" && !n.starts_with('.'))
+        // Compressed copies are served in place of their file, never at their own name.
+        .filter(|n| !n.ends_with(".br") && !n.ends_with(".gz"))
         .filter(|n| {
             n.chars()
                 .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))

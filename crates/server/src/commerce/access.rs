@@ -1,0 +1,230 @@
+//! Opening an order found through find-order. An order's uuid is the key to its photos
+//! (spec §6), so when the shop can reach its buyers (an SMTP server or an SMS gateway,
+//! or `orders.find_requires_code`), a search answers an opaque, expiring lookup reference
+//! per order instead of its uuid, and the order opens only with a one-time code sent to
+//! its own e-mail address or mobile number.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use raceshot_domain::order::{mask_email, mask_mobile};
+use raceshot_store::access_codes::CodeCheck;
+use raceshot_store::orders::Order;
+
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::notify::{OutgoingMail, Sent};
+use crate::signing;
+use crate::state::AppState;
+
+/// How long a code works.
+pub const CODE_TTL: Duration = Duration::from_secs(600);
+/// How soon the same order may be sent another code.
+pub const RESEND_AFTER: Duration = Duration::from_secs(60);
+/// Wrong tries that void a code.
+pub const MAX_TRIES: i64 = 5;
+/// How long a lookup reference from a search works.
+const LOOKUP_TTL: Duration = Duration::from_secs(3600);
+const LOOKUP_PURPOSE: &str = "order-lookup";
+const CODE_PURPOSE: &str = "order-access-code";
+
+/// Whether found orders open only with a code.
+pub fn requires_code(state: &AppState) -> bool {
+    state
+        .config
+        .orders
+        .find_requires_code
+        .unwrap_or_else(|| state.live().mailer.delivers() || state.sms.delivers())
+}
+
+/// Where an order's code goes: its e-mail address when mail reaches people, else its
+/// mobile number when text messages do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    Email(String),
+    Mobile(String),
+}
+
+impl Destination {
+    pub fn of(state: &AppState, email: Option<&str>, mobile: &str) -> Option<Self> {
+        match email.filter(|e| !e.is_empty()) {
+            Some(email) if state.live().mailer.delivers() => {
+                Some(Destination::Email(email.to_owned()))
+            }
+            _ if state.sms.delivers() => Some(Destination::Mobile(mobile.to_owned())),
+            _ => None,
+        }
+    }
+
+    /// As the runner is shown it: enough to recognise, nothing to learn.
+    pub fn masked(&self) -> String {
+        match self {
+            Destination::Email(e) => mask_email(e),
+            Destination::Mobile(m) => mask_mobile(m),
+        }
+    }
+}
+
+/// The lookup reference of a found order: `{order id}.{expiry}.{signature}`.
+pub fn lookup(state: &AppState, order_id: i64) -> String {
+    let expires = (state.now() + chrono::Duration::from_std(LOOKUP_TTL).unwrap_or_default())
+        .timestamp()
+        .to_string();
+    let id = order_id.to_string();
+    let sig = signing::sign(&state.signing_key, LOOKUP_PURPOSE, &[&id, &expires]);
+    format!("{id}.{expires}.{sig}")
+}
+
+/// The order a lookup reference names; forged, malformed and expired alike are
+/// `order_not_found`.
+pub async fn resolve(state: &AppState, raw: &str) -> ApiResult<Order> {
+    let not_found = || ApiError::new(ErrorCode::OrderNotFound, "no such order");
+    let mut parts = raw.trim().splitn(3, '.');
+    let (Some(id), Some(expires), Some(sig)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(not_found());
+    };
+    if !signing::verify(&state.signing_key, LOOKUP_PURPOSE, &[id, expires], sig) {
+        return Err(not_found());
+    }
+    let expires: i64 = expires.parse().map_err(|_| not_found())?;
+    if expires <= state.now().timestamp() {
+        return Err(not_found());
+    }
+    let id: i64 = id.parse().map_err(|_| not_found())?;
+    state.store.order_by_id(id).await?.ok_or_else(not_found)
+}
+
+fn code_hash(state: &AppState, order_id: i64, code: &str) -> String {
+    signing::sign(
+        &state.signing_key,
+        CODE_PURPOSE,
+        &[&order_id.to_string(), code],
+    )
+}
+
+/// A code sent: where to, and for how long it works.
+#[derive(Debug, Clone)]
+pub struct CodeSent {
+    pub contact: String,
+    pub expires_in: Duration,
+}
+
+/// Sends a new code for `order` to its own contact; at most one per `RESEND_AFTER`.
+pub async fn send_code(state: &AppState, order: &Order) -> ApiResult<CodeSent> {
+    let to = Destination::of(state, order.email.as_deref(), &order.mobile).ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::AccessCodeUndeliverable,
+            "the shop cannot reach this order's buyer; open it from its link",
+        )
+    })?;
+    let now = state.now();
+    if let Some(sent) = state.store.access_code_sent_at(order.id).await? {
+        let wait = resend_wait(sent, now);
+        if wait > 0 {
+            return Err(
+                ApiError::new(ErrorCode::RateLimited, "a code was sent a moment ago")
+                    .retry_after(wait),
+            );
+        }
+    }
+    let code = format!("{:06}", rand::random_range(0..1_000_000u32));
+    let expires = now + chrono::Duration::from_std(CODE_TTL).unwrap_or_default();
+    state
+        .store
+        .put_access_code(order.id, &code_hash(state, order.id, &code), expires, now)
+        .await?;
+    let text = code_text(&code);
+    let sent = match &to {
+        Destination::Email(email) => {
+            let mail = OutgoingMail {
+                to: email.clone(),
+                subject: "รหัสเปิดคำสั่งซื้อ / Your order code".to_owned(),
+                text,
+            };
+            state.live().mailer.send(&mail).await
+        }
+        Destination::Mobile(mobile) => state.sms.send(mobile, &text).await,
+    };
+    // A code that did not go out is forgotten, so the runner may ask again at once.
+    let sent = match sent {
+        Ok(Sent::Delivered) => Ok(()),
+        Ok(Sent::Logged) => Err(ApiError::new(
+            ErrorCode::AccessCodeUndeliverable,
+            "the code could not be delivered",
+        )),
+        Err(e) => Err(ApiError::unavailable(e.context("sending an order code"))),
+    };
+    if let Err(e) = sent {
+        state.store.forget_access_code(order.id).await?;
+        return Err(e);
+    }
+    Ok(CodeSent {
+        contact: to.masked(),
+        expires_in: CODE_TTL,
+    })
+}
+
+/// Seconds until another code may be sent, after one sent at `sent`.
+fn resend_wait(sent: DateTime<Utc>, now: DateTime<Utc>) -> u64 {
+    let next = sent + chrono::Duration::from_std(RESEND_AFTER).unwrap_or_default();
+    u64::try_from((next - now).num_seconds()).unwrap_or(0)
+}
+
+fn code_text(code: &str) -> String {
+    let minutes = CODE_TTL.as_secs() / 60;
+    format!(
+        "รหัสเปิดคำสั่งซื้อของคุณคือ {code} ใช้ได้ {minutes} นาที หากคุณไม่ได้ขอรหัสนี้ ไม่ต้องทำอะไร\n\
+         Your code to open your order is {code}. It works for {minutes} minutes. \
+         If you did not ask for it, do nothing.\n"
+    )
+}
+
+/// Opens `order` with a code: its uuid, once.
+pub async fn open(state: &AppState, order: &Order, code: &str) -> ApiResult<String> {
+    let code = code.trim();
+    if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(
+            ApiError::new(ErrorCode::AccessCodeInvalid, "the code is 6 digits").with_field("code"),
+        );
+    }
+    let hash = code_hash(state, order.id, code);
+    match state
+        .store
+        .try_access_code(order.id, &hash, MAX_TRIES, state.now())
+        .await?
+    {
+        CodeCheck::Opened => Ok(order.uuid.clone()),
+        CodeCheck::Wrong => Err(ApiError::new(
+            ErrorCode::AccessCodeInvalid,
+            "the code is not the one sent",
+        )
+        .with_field("code")),
+        CodeCheck::NoCode => Err(ApiError::new(
+            ErrorCode::AccessCodeExpired,
+            "no code is waiting: ask for a new one",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn another_code_waits_a_minute() {
+        let t = DateTime::<Utc>::UNIX_EPOCH;
+        assert_eq!(resend_wait(t, t), 60);
+        assert_eq!(resend_wait(t, t + chrono::Duration::seconds(59)), 1);
+        assert_eq!(resend_wait(t, t + chrono::Duration::seconds(60)), 0);
+        assert_eq!(resend_wait(t, t + chrono::Duration::hours(1)), 0);
+    }
+
+    #[test]
+    fn the_message_holds_the_code_in_both_languages() {
+        let text = code_text("042917");
+        assert_eq!(text.matches("042917").count(), 2);
+        assert!(
+            text.contains("10 นาที") && text.contains("10 minutes"),
+            "{text}"
+        );
+    }
+}
