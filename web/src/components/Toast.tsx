@@ -1,7 +1,7 @@
 //! Toasts with the spec's timings (§9): 1 s for success, 7 s for errors, 5 s for warnings,
 //! 1 s for "Copied!" and 2 s for a failed copy.
 
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { COPY_ERROR_TOAST_MS, COPY_TOAST_MS, ERROR_TOAST_MS, TOAST_MS, WARNING_MS } from '@/lib/constants';
 
 type Tone = 'success' | 'error' | 'warning' | 'info';
@@ -21,10 +21,24 @@ const ToastContext = createContext<Toasts | null>(null);
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(1);
+  // Timers still pending are cancelled when the provider goes away, so none fires on a
+  // page (or a test's document) that no longer exists.
+  const timers = useRef(new Set<number>());
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      pending.forEach((timer) => window.clearTimeout(timer));
+      pending.clear();
+    };
+  }, []);
   const show = useCallback((tone: Tone, text: string, ms: number) => {
     const id = next.current++;
     setToasts((all) => [...all, { id, tone, text }]);
-    window.setTimeout(() => setToasts((all) => all.filter((t) => t.id !== id)), ms);
+    const timer = window.setTimeout(() => {
+      timers.current.delete(timer);
+      setToasts((all) => all.filter((t) => t.id !== id));
+    }, ms);
+    timers.current.add(timer);
   }, []);
   const api = useMemo<Toasts>(
     () => ({
