@@ -436,7 +436,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus text exposition. */
+        /** Prometheus text exposition, on the internal `server.metrics_addr` only. */
         get: operations["metrics"];
         put?: never;
         post?: never;
@@ -647,6 +647,40 @@ export interface paths {
         put?: never;
         /** Finds orders by mobile number or receipt reference. */
         post: operations["find_orders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/order/find-order/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Opens a found order with the code sent to its contact; a code works once. */
+        post: operations["open_found_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/order/find-order/send-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a one-time code that opens a found order to the order's own e-mail or mobile. */
+        post: operations["send_order_code"];
         delete?: never;
         options?: never;
         head?: never;
@@ -926,6 +960,7 @@ export interface components {
             token_key: string;
             uuid: string;
             email?: string | null;
+            /** @description The order's mobile number, or the masked form the inquiry shows. */
             mobile: string;
             /** @description The net payment in satang (the decimal point removed), or baht with a decimal point. */
             paid_amount: components["schemas"]["NumberOrText"];
@@ -961,7 +996,10 @@ export interface components {
             closed: boolean;
         };
         ConfRequest: {
-            /** @description `PAYMENT_GATEWAY`, or `OPN_PUBLIC_KEY` for card tokens. */
+            /**
+             * @description `PAYMENT_GATEWAY`; `PAYMENT_CHANNELS` (the channels of a paid order that gateway
+             *     takes, comma-separated: `PP` or `PP,CC`); or `OPN_PUBLIC_KEY` for card tokens.
+             */
             conf_name: string;
         };
         ConfResponse: {
@@ -1021,7 +1059,7 @@ export interface components {
              * @description Stable snake_case error code.
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "mixed_events" | "deal_not_available" | "wholesale_not_available" | "order_not_found" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
+            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "mixed_events" | "deal_not_available" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
             /** @description English explanation for developers; the web app shows its own text for `code`. */
             message: string;
             /** @description The offending field, when one is to blame (`package[1].price`). */
@@ -1111,14 +1149,27 @@ export interface components {
         FindOrderResponse: {
             /** @example success */
             status: string;
+            /**
+             * @description `Y`: the rows carry no uuid; each order opens with a code sent to its own contact.
+             * @example N
+             */
+            code_required: string;
             body: components["schemas"]["FoundOrderRow"][];
         };
         FoundOrderRow: {
             /** @description RFC 3339 in Bangkok time (`2026-12-01T09:30:00+07:00`). */
             create_date: string;
+            /** @description The order's uuid; empty when the order opens only with a code (`code_required`). */
             order_id: string;
             title: string;
             status: string;
+            /** @description Names the order to `/v1/order/find-order/send-code` and `/open`; works for an hour. */
+            lookup: string;
+            /**
+             * @description Where a code for this order would go, masked (`s***@example.com`); empty when the
+             *     shop cannot reach the order's buyer.
+             */
+            contact: string;
         };
         Health: {
             /** @description `ok`, or `unavailable` when a dependency does not answer. */
@@ -1138,7 +1189,9 @@ export interface components {
             status: string;
             /** @description `INITIAL`, `PAID`, `EXPIRED` or `CANCELLED`. */
             payment_status: string;
+            /** @description Masked: the last 4 digits only. */
             mobile: string;
+            /** @description Masked: `s***@example.com`. */
             email: string;
             /**
              * Format: double
@@ -1312,6 +1365,18 @@ export interface components {
         };
         /** @description A number, or a string holding one. */
         NumberOrText: number | string;
+        OpenOrderRequest: {
+            /** @description A row's `lookup` from find-order. */
+            lookup: string;
+            /** @description The 6 digits sent. */
+            code: string;
+        };
+        OpenOrderResponse: {
+            /** @example success */
+            status: string;
+            /** @description The order's uuid: its page is `/download/{order_id}`. */
+            order_id: string;
+        };
         OperatorOutcome: {
             /** @description `paid`, or `already_paid` when nothing changed. */
             outcome: string;
@@ -1479,6 +1544,18 @@ export interface components {
             /** @description `no_face` when no face was found in the selfie. */
             reason?: string | null;
         };
+        SendCodeRequest: {
+            /** @description A row's `lookup` from find-order. */
+            lookup: string;
+        };
+        SendCodeResponse: {
+            /** @example success */
+            status: string;
+            /** @description Where the code went, masked. */
+            contact: string;
+            /** Format: int64 */
+            expires_in_secs: number;
+        };
         /** @description One setting as the console shows it. */
         SettingBody: {
             /** @description The configuration key (`payments.gateway`, `notify.smtp.host`, …). */
@@ -1578,7 +1655,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Entries older than this entry id (the previous page's last `id`). */
-                before?: number | null;
+                before?: number;
             };
             header?: never;
             path?: never;
@@ -1788,9 +1865,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description 1-based. */
-                page?: number | null;
+                page?: number;
                 /** @description `queued`, `processing`, `ready` or `failed`. */
-                state?: string | null;
+                state?: string;
             };
             header?: never;
             path: {
@@ -1838,7 +1915,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The file's name on the photographer's computer. */
-                file_name?: string | null;
+                file_name?: string;
             };
             header?: never;
             path: {
@@ -2007,18 +2084,18 @@ export interface operations {
     admin_orders_list: {
         parameters: {
             query?: {
-                event_key?: string | null;
+                event_key?: string;
                 /** @description `INITIAL`, `PAID`, `EXPIRED` or `CANCELLED`. */
-                status?: string | null;
+                status?: string;
                 /** @description `PP`, `CC`, `AM` or `FREE`. */
-                channel?: string | null;
-                mobile?: string | null;
+                channel?: string;
+                mobile?: string;
                 /** @description First day, `YYYY-MM-DD` (Bangkok). */
-                from?: string | null;
+                from?: string;
                 /** @description Last day, `YYYY-MM-DD` (Bangkok), included. */
-                to?: string | null;
+                to?: string;
                 /** @description 1-based. */
-                page?: number | null;
+                page?: number;
             };
             header?: never;
             path?: never;
@@ -2668,7 +2745,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `original` (default) or `logo`. */
-                variant?: string | null;
+                variant?: string;
             };
             header?: never;
             path: {
@@ -3452,6 +3529,124 @@ export interface operations {
                 };
             };
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    open_found_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenOrderRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenOrderResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_order_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendCodeResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,13 +1,14 @@
 //! The app's providers (server state, language, toasts, dialogs) around the router.
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { Suspense, useState } from 'react';
+import { BrowserRouter } from 'react-router';
 import { DialogProvider } from '@/components/Dialog';
+import { Spinner } from '@/components/Spinner';
 import { ToastProvider } from '@/components/Toast';
-import { I18nProvider } from '@/i18n';
+import { I18nProvider, useT } from '@/i18n';
 import { ApiFailure } from '@/api/client';
-import { routes } from './routes';
+import { AppRoutes } from './routes';
 
 function makeQueryClient() {
   return new QueryClient({
@@ -22,15 +23,24 @@ function makeQueryClient() {
   });
 }
 
+/** Shown while the chunk of a page outside the shop's frame (the console) loads. */
+function Loading() {
+  const t = useT();
+  return <Spinner label={t('loading')} />;
+}
+
 export function App() {
   const [queryClient] = useState(makeQueryClient);
-  const [router] = useState(() => createBrowserRouter(routes));
   return (
     <QueryClientProvider client={queryClient}>
       <I18nProvider>
         <ToastProvider>
           <DialogProvider>
-            <RouterProvider router={router} />
+            <BrowserRouter>
+              <Suspense fallback={<Loading />}>
+                <AppRoutes />
+              </Suspense>
+            </BrowserRouter>
           </DialogProvider>
         </ToastProvider>
       </I18nProvider>

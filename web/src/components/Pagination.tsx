@@ -1,8 +1,12 @@
-//! Page links with the spec's page range 3 and margin 4 (§9).
+//! Page links with the spec's page range 3 and margin 4 (§9). The pagination library loads
+//! only when there is more than one page: a first visit to a shop whose events fit on one
+//! page does not download it.
 
-import ReactPaginate from 'react-paginate';
+import { lazy, Suspense } from 'react';
 import { useT } from '@/i18n';
 import { MARGIN_PAGES, PAGE_RANGE } from '@/lib/constants';
+
+const ReactPaginate = lazy(() => import('react-paginate'));
 
 type Props = { pageCount: number; page: number; onChange: (page: number) => void };
 
@@ -11,20 +15,22 @@ export function Pagination({ pageCount, page, onChange }: Props) {
   const t = useT();
   if (pageCount <= 1) return null;
   return (
-    <ReactPaginate
-      pageCount={pageCount}
-      forcePage={page - 1}
-      pageRangeDisplayed={PAGE_RANGE}
-      marginPagesDisplayed={MARGIN_PAGES}
-      onPageChange={({ selected }) => onChange(selected + 1)}
-      previousLabel="‹"
-      nextLabel="›"
-      previousAriaLabel={t('pagination.previous')}
-      nextAriaLabel={t('pagination.next')}
-      containerClassName="pagination"
-      activeClassName="active"
-      disabledClassName="disabled"
-      renderOnZeroPageCount={null}
-    />
+    <Suspense fallback={null}>
+      <ReactPaginate
+        pageCount={pageCount}
+        forcePage={page - 1}
+        pageRangeDisplayed={PAGE_RANGE}
+        marginPagesDisplayed={MARGIN_PAGES}
+        onPageChange={({ selected }) => onChange(selected + 1)}
+        previousLabel="‹"
+        nextLabel="›"
+        previousAriaLabel={t('pagination.previous')}
+        nextAriaLabel={t('pagination.next')}
+        containerClassName="pagination"
+        activeClassName="active"
+        disabledClassName="disabled"
+        renderOnZeroPageCount={null}
+      />
+    </Suspense>
   );
 }

@@ -1,8 +1,11 @@
 //! What the visitor reads for each error code the API can answer (the server never sends
-//! UI text). The compiler holds this table to the codes in openapi.json.
+//! UI text). The compiler holds this table to the codes in openapi.json. Kept out of the
+//! first script: only the pages that can show a failure import it.
 
-import type { ErrorCode } from '@/api/client';
+import { useCallback } from 'react';
+import { ApiFailure, type ErrorCode } from '@/api/client';
 import type { Language } from './define';
+import { useLanguage } from './index';
 
 type ErrorTexts = Record<ErrorCode | 'network', string>;
 
@@ -24,6 +27,10 @@ const th: ErrorTexts = {
   deal_not_available: 'อีเวนต์นี้ไม่มีแพ็กเกจซื้อทุกรูป',
   wholesale_not_available: 'อีเวนต์นี้ไม่รองรับการซื้อแบบเหมา',
   order_not_found: 'ไม่พบคำสั่งซื้อ',
+  access_code_invalid: 'รหัสไม่ถูกต้อง กรุณาตรวจสอบแล้วลองใหม่',
+  access_code_expired: 'รหัสหมดอายุหรือกรอกผิดหลายครั้งเกินไป กรุณาขอรหัสใหม่',
+  access_code_undeliverable:
+    'คำสั่งซื้อนี้ไม่มีเบอร์มือถือหรืออีเมลสำหรับรับรหัส เปิดได้จากลิงก์ของคำสั่งซื้อ หรือติดต่อร้านค้าเท่านั้น',
   amount_mismatch: 'ราคามีการเปลี่ยนแปลง กรุณาตรวจสอบยอดอีกครั้ง',
   payment_gateway_changed: 'ช่องทางชำระเงินมีการเปลี่ยนแปลง กรุณาโหลดหน้าใหม่',
   payment_channel_not_available: 'ช่องทางชำระเงินนี้ยังไม่พร้อมใช้งาน',
@@ -70,6 +77,10 @@ const en: ErrorTexts = {
   deal_not_available: 'This event has no all-photos deal.',
   wholesale_not_available: 'This event does not offer the all-photos deal.',
   order_not_found: 'Order not found.',
+  access_code_invalid: 'The code is wrong. Please check it and try again.',
+  access_code_expired: 'The code has expired or was entered wrongly too many times. Please ask for a new code.',
+  access_code_undeliverable:
+    'This order has no mobile number or e-mail to send a code to: it opens only from its link or through the shop’s contact.',
   amount_mismatch: 'Prices have changed. Please check the total again.',
   payment_gateway_changed: 'The payment method has changed. Please reload the page.',
   payment_channel_not_available: 'This payment method is not available yet.',
@@ -99,3 +110,15 @@ const en: ErrorTexts = {
 };
 
 export const errorTexts: Record<Language, ErrorTexts> = { th, en };
+
+/** The visitor's text for a failure, chosen by its error code. */
+export function useErrorText(): (e: unknown) => string {
+  const [lang] = useLanguage();
+  return useCallback(
+    (e: unknown) => {
+      const texts = errorTexts[lang];
+      return e instanceof ApiFailure ? (texts[e.code] ?? texts.internal) : texts.network;
+    },
+    [lang],
+  );
+}

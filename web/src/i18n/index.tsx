@@ -1,12 +1,11 @@
 //! Language of the app: Thai by default, English on request, remembered in browser
 //! storage as `currentLanguage` (spec §1). `useT` translates typed keys; `useErrorText`
-//! turns any failure into the visitor's text for its error code.
+//! (in `./errors`, loaded with the pages that show failures) turns any failure into the
+//! visitor's text for its error code.
 
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
-import { ApiFailure } from '@/api/client';
 import { STORAGE_KEYS, useStoredRaw, writeRaw } from '@/lib/storage';
 import type { Language } from './define';
-import { errorTexts } from './errors';
 import { messages, type MessageKey } from './messages';
 
 export type { Language } from './define';
@@ -60,17 +59,5 @@ export function useDictionary<K extends string>(dict: { th: Record<K, string>; e
   return useCallback(
     (key: K, vars?: Record<string, string | number>) => interpolate(dict[lang][key] ?? key, vars),
     [dict, lang],
-  );
-}
-
-/** The visitor's text for a failure, chosen by its error code. */
-export function useErrorText(): (e: unknown) => string {
-  const { lang } = useI18n();
-  return useCallback(
-    (e: unknown) => {
-      const texts = errorTexts[lang];
-      return e instanceof ApiFailure ? (texts[e.code] ?? texts.internal) : texts.network;
-    },
-    [lang],
   );
 }

@@ -1,11 +1,11 @@
-//! The two carts of spec §3 (`cart` and `cart_wholesale`), the all-photos flag
-//! (`_event_can_mhao`, `_mhao_price`) and the latest search results, kept in browser
-//! storage. A photo is never in a cart twice; prices are never computed here, only asked
-//! of the server (`POST /api/cart/quote`).
+//! The two carts of spec §3 (`cart` and `cart_wholesale`), each cart's all-photos flag and
+//! price (`_event_can_mhao` / `_mhao_price`, and `…_wholesale` for the wholesale cart) and the
+//! latest search results, kept in browser storage. A photo is never in a cart twice; prices
+//! are never computed here, only asked of the server (`POST /api/cart/quote`).
 
 import { useMemo } from 'react';
 import type { PhotoBody } from '@/api/types';
-import { STORAGE_KEYS, readJson, useStoredRaw, writeJson, writeRaw } from './storage';
+import { STORAGE_KEYS, readJson, readRaw, useStoredRaw, writeJson, writeRaw } from './storage';
 
 export type CartKind = 'standard' | 'wholesale';
 
@@ -89,19 +89,30 @@ export function cartEvents(items: CartItem[]): string[] {
   return [...new Set(items.map((i) => i.event_key))];
 }
 
-export function readMassBuy(): MassBuy {
-  const raw = readJson<unknown>(STORAGE_KEYS.eventCanMhao, 'NO');
-  return raw === 'YES' ? 'YES' : 'NO';
+const massBuyKeys = (kind: CartKind) =>
+  kind === 'standard'
+    ? { flag: STORAGE_KEYS.eventCanMhao, price: STORAGE_KEYS.mhaoPrice }
+    : { flag: STORAGE_KEYS.eventCanMhaoWholesale, price: STORAGE_KEYS.mhaoPriceWholesale };
+
+/** The flag is stored as the spec writes it, the bare `YES` / `NO`; earlier versions of the
+ * shop stored it JSON-quoted (`"YES"`), which returning visitors may still have. */
+function parseMassBuy(raw: string | null): MassBuy {
+  return raw === 'YES' || raw === '"YES"' ? 'YES' : 'NO';
 }
 
-export function setMassBuy(flag: MassBuy, price?: number | null) {
-  writeJson(STORAGE_KEYS.eventCanMhao, flag);
-  if (price !== undefined) writeJson(STORAGE_KEYS.mhaoPrice, price);
+export function readMassBuy(kind: CartKind): MassBuy {
+  return parseMassBuy(readRaw(massBuyKeys(kind).flag));
 }
 
-export function useMassBuy(): MassBuy {
-  const raw = useStoredRaw(STORAGE_KEYS.eventCanMhao);
-  return raw === '"YES"' ? 'YES' : 'NO';
+/** Sets a cart's flag; a given price is stored with it (a number as its digits, none removed). */
+export function setMassBuy(kind: CartKind, flag: MassBuy, price?: number | null) {
+  const keys = massBuyKeys(kind);
+  writeRaw(keys.flag, flag);
+  if (price !== undefined) writeRaw(keys.price, price === null ? null : String(price));
+}
+
+export function useMassBuy(kind: CartKind): MassBuy {
+  return parseMassBuy(useStoredRaw(massBuyKeys(kind).flag));
 }
 
 function isLatestSearch(v: unknown): v is LatestSearch {

@@ -30,11 +30,20 @@ export const MOBILE_LENGTH = { min: 5, max: 15 } as const;
 export const EXACT_MOBILE_LENGTH = 10;
 export const FIND_MOBILE_LENGTH = { min: 10, max: 15 } as const;
 export const RECEIPT_LENGTH = 4;
+/** The one-time code that opens a found order has this many digits. */
+export const ACCESS_CODE_LENGTH = 6;
 
 /** How often an order still changing on the server is asked again. */
 export const ORDER_POLL_MS = 5000;
-/** How long the "download started" note stays after a ZIP download begins. */
+/** How long the "download started" note stays after a ZIP is handed to the browser. */
 export const DOWNLOAD_NOTICE_MS = 5000;
+/** How long a downloaded ZIP's object address is kept before its memory is freed. */
+export const ZIP_URL_REVOKE_MS = 60_000;
+/** The largest ZIP the order page receives itself (to show progress); a larger one is left
+ * to the browser's own download, which writes to disk instead of memory. */
+export const ZIP_IN_PAGE_MAX_BYTES = 300 * 1024 * 1024;
+/** Received ZIP bytes are shown in megabytes of 1e6 bytes, as upload limits are (spec §5). */
+export const BYTES_PER_MB = 1_000_000;
 
 export const ORDER_QR_PX = 250;
 export const QR_PAGE_PX = 300;

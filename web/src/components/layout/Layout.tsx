@@ -16,6 +16,8 @@ function CartIcon() {
   const standard = useCart('standard').length;
   const count = standard + useCart('wholesale').length;
   const to = standard === 0 && count > 0 ? '/cart-wholesale' : '/cart';
+  // The visible count is part of the name, outside parentheses (WCAG 2.5.3, label in name:
+  // axe reads a parenthesised part as an aside).
   return (
     <Link to={to} className="cart-icon" aria-label={t('header.cart', { count })} data-testid="cart-icon">
       <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">

@@ -11,7 +11,8 @@ import { isYes } from '@/api/types';
 import { useDialog } from '@/components/Dialog';
 import { Spinner } from '@/components/Spinner';
 import { useToast } from '@/components/Toast';
-import { useErrorText, useLanguage, useT } from '@/i18n';
+import { useLanguage } from '@/i18n';
+import { useErrorText } from '@/i18n/errors';
 import {
   cartEvents,
   clearCart,
@@ -25,11 +26,12 @@ import {
 import { CONTACT } from '@/lib/constants';
 import { formatBaht } from '@/lib/money';
 import { logCart } from '@/lib/cartLog';
-import { cartQueryKeys, createOrder, fetchGateway, useCartEvent, useGateway, useQuote } from './api';
+import { cartQueryKeys, createOrder, fetchGateway, useCartEvent, useChannels, useGateway, useQuote } from './api';
 import { CartItems } from './CartItems';
 import { OrderForm, type OrderSubmit } from './OrderForm';
 import { PriceTable } from './PriceTable';
 import './cart.css';
+import { useT } from './messages';
 
 /** The gateway setting is empty: the shop cannot take orders until an administrator fixes it. */
 class NoGateway extends Error {}
@@ -98,7 +100,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
   const dialog = useDialog();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const massBuy = useMassBuy();
+  const massBuy = useMassBuy(kind);
 
   const events = cartEvents(items);
   const mixed = events.length > 1;
@@ -116,6 +118,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
   const shownQuote = quoteQuery.data;
 
   const gatewayQuery = useGateway();
+  const channelsQuery = useChannels();
 
   const order = useMutation({
     mutationFn: async (values: OrderSubmit) => {
@@ -128,7 +131,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
     onSuccess: (uuid) => {
       onPlaced();
       clearCart(kind);
-      setMassBuy('NO');
+      setMassBuy(kind, 'NO');
       toast.success(t('cart.order.created', { id: uuid }));
       void navigate(`/download/${uuid}`);
     },
@@ -144,6 +147,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
       }
       if (e instanceof ApiFailure && e.code === 'payment_gateway_changed') {
         void queryClient.invalidateQueries({ queryKey: cartQueryKeys.gateway });
+        void queryClient.invalidateQueries({ queryKey: cartQueryKeys.channels });
       }
     },
   });
@@ -162,7 +166,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
     });
     if (!ok) return;
     clearCart(kind);
-    setMassBuy('NO');
+    setMassBuy(kind, 'NO');
   };
 
   const addMoreTo = eventKey === null ? '/' : kind === 'wholesale' ? `/${eventKey}/wholesale` : `/${eventKey}`;
@@ -228,6 +232,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
               mode={formMode}
               ready={ready}
               submitting={order.isPending}
+              gatewayChannels={channelsQuery.data}
               onSubmit={(values) => order.mutate(values)}
             />
           )}
@@ -295,7 +300,7 @@ function EventCard({ kind, event, loading, error, dealOn, massBuy }: EventCardPr
                 : t('cart.mhao.offerNoPrice')}
           </p>
           {massBuy ? (
-            <button type="button" className="btn btn-secondary" data-testid="mhao-cancel" onClick={() => setMassBuy('NO')}>
+            <button type="button" className="btn btn-secondary" data-testid="mhao-cancel" onClick={() => setMassBuy(kind, 'NO')}>
               {t('cart.mhao.cancel')}
             </button>
           ) : (
@@ -303,7 +308,7 @@ function EventCard({ kind, event, loading, error, dealOn, massBuy }: EventCardPr
               type="button"
               className="btn btn-accent"
               data-testid="mhao-select"
-              onClick={() => setMassBuy('YES', price ?? null)}
+              onClick={() => setMassBuy(kind, 'YES', price ?? null)}
             >
               {t('cart.mhao.select')}
             </button>

@@ -1,9 +1,10 @@
 //! The cart's thumbnails in a scrolling area of the spec's height (§9), each with its own
 //! remove button where the cart allows picking photos one by one.
 
-import { useT } from '@/i18n';
+import { thumbnailProps } from '@/components/thumbnail';
 import type { CartItem } from '@/lib/cart';
 import { CART_LIST_HEIGHT_PX } from '@/lib/constants';
+import { useT } from './messages';
 
 type Props = { items: CartItem[]; onRemove?: (item: CartItem) => void };
 
@@ -22,12 +23,12 @@ export function CartItems({ items, onRemove }: Props) {
         tabIndex={0}
       >
         <ul className="photo-grid cart-grid">
-          {items.map((item) => (
+          {items.map((item, index) => (
             <li key={item.id} className="photo-card in-cart" data-testid="cart-item">
               <img
                 src={item.thumbnail_url}
                 alt={t('cart.items.photoAlt', { name: item.original_file_name })}
-                loading="lazy"
+                {...thumbnailProps(index)}
               />
               {onRemove && (
                 <div className="photo-actions">

@@ -1,6 +1,7 @@
 //! Both carts against a fake API: the empty state, the server's totals shown as quoted,
-//! removal and re-quoting, the mixed-event lock, the forms' checks, the gateway lookup,
-//! order creation (v1 and v3), its failure, the free form and the all-photos toggle.
+//! removal and re-quoting, the mixed-event lock, the forms' checks, the gateway lookup and
+//! the channels it takes, order creation (v1 and v3), its failure, the free form and the
+//! all-photos toggle with each cart's own flag.
 
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -80,11 +81,19 @@ function makeQuote(extra: Partial<QuoteResponse> = {}): QuoteResponse {
 
 type Answers = Parameters<typeof fakeFetch>[0];
 
+/** `/v1/utils/conf` as the server answers it for a gateway: its name and the channels it takes. */
+function conf(gateway: string, channels: string) {
+  return (body: unknown) => {
+    const name = (body as { conf_name: string }).conf_name;
+    return { status: 'success', body: { value: name === 'PAYMENT_CHANNELS' ? channels : gateway } };
+  };
+}
+
 function api(extra: Answers = {}, event: EventBody = makeEvent()) {
   return fakeFetch({
     'GET /v1/events/bkk-run': { status: 'success', ...event },
     'POST /api/cart/quote': makeQuote(),
-    'POST /v1/utils/conf': { status: 'success', body: { value: 'GBP' } },
+    'POST /v1/utils/conf': conf('SANDBOX', 'PP,CC'),
     'POST /v1/order/create': { status: 'success', uuid: 'order-uuid-1' },
     'POST /v1/logs/': { status: 'success' },
     ...extra,
@@ -109,7 +118,8 @@ async function fillPaidForm(mobile: string, channel: 'PP' | 'CC' | 'AM' | null =
   const user = userEvent.setup();
   await user.type(await screen.findByTestId('mobile-input'), mobile);
   if (email) await user.type(screen.getByTestId('email-input'), email);
-  if (channel) await user.click(screen.getByTestId(`payment-${channel}`));
+  // The card option comes with the gateway's channel list, maybe after the form.
+  if (channel) await user.click(await screen.findByTestId(`payment-${channel}`));
   return user;
 }
 
@@ -163,7 +173,7 @@ describe('standard cart', () => {
     });
     // Paid form with PromptPay and card only.
     expect(screen.getByTestId('payment-PP')).toBeInTheDocument();
-    expect(screen.getByTestId('payment-CC')).toBeInTheDocument();
+    expect(await screen.findByTestId('payment-CC')).toBeInTheDocument();
     expect(screen.queryByTestId('payment-AM')).not.toBeInTheDocument();
     expect(screen.getByTestId('mobile-input')).toHaveAttribute('inputmode', 'numeric');
   });
@@ -210,7 +220,7 @@ describe('standard cart', () => {
 
   it('removes everything after confirmation only', async () => {
     addToCart('standard', [photo(1), photo(2)]);
-    setMassBuy('YES');
+    setMassBuy('standard', 'YES');
     api();
     renderCart();
     const user = userEvent.setup();
@@ -222,7 +232,7 @@ describe('standard cart', () => {
     await user.click(screen.getByTestId('remove-all'));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'ลบทั้งหมด' }));
     expect(readCart('standard')).toHaveLength(0);
-    expect(readMassBuy()).toBe('NO');
+    expect(readMassBuy('standard')).toBe('NO');
     expect(await screen.findByTestId('cart-empty')).toBeInTheDocument();
   });
 
@@ -248,18 +258,18 @@ describe('standard cart', () => {
     expect(await screen.findByText('ซื้อเหมาทุกรูปในราคา 999.00 บาท')).toBeInTheDocument();
 
     await user.click(screen.getByTestId('mhao-select'));
-    expect(readMassBuy()).toBe('YES');
+    expect(readMassBuy('standard')).toBe('YES');
     expect(await screen.findByTestId('mhao-cancel')).toBeInTheDocument();
     await waitFor(() => expect(callsTo(calls, 'POST /api/cart/quote').at(-1)?.body).toMatchObject({ is_mhao: 'Y' }));
 
     await user.click(screen.getByTestId('mhao-cancel'));
-    expect(readMassBuy()).toBe('NO');
+    expect(readMassBuy('standard')).toBe('NO');
     expect(await screen.findByTestId('mhao-select')).toBeInTheDocument();
   });
 
   it('hides the deal toggle and never asks for the deal where the event has none', async () => {
     addToCart('standard', [photo(1)]);
-    setMassBuy('YES');
+    setMassBuy('standard', 'YES');
     const { calls } = api();
     renderCart();
     await screen.findByTestId('cart-full-amt');
@@ -306,7 +316,7 @@ describe('order form checks', () => {
 
     // The messages follow the fields once they are corrected.
     await user.type(screen.getByTestId('mobile-input'), '0812345678');
-    await user.click(screen.getByTestId('payment-CC'));
+    await user.click(await screen.findByTestId('payment-CC'));
     expect(screen.queryByTestId('mobile-error')).not.toBeInTheDocument();
     expect(screen.queryByTestId('payment-error')).not.toBeInTheDocument();
   });
@@ -324,14 +334,14 @@ describe('order form checks', () => {
 
   it('alerts and creates nothing when the payment gateway setting is empty', async () => {
     addToCart('standard', [photo(1)]);
-    const { calls } = api({ 'POST /v1/utils/conf': { status: 'success', body: { value: '' } } });
+    const { calls } = api({ 'POST /v1/utils/conf': conf('', '') });
     renderCart();
     await screen.findByTestId('cart-full-amt');
     const user = await fillPaidForm('0812345678');
     await user.click(screen.getByTestId('submit-order'));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('เกิดข้อผิดพลาด กรุณาแจ้งผู้ดูแลระบบ');
-    expect(callsTo(calls, 'POST /v1/utils/conf')[0]?.body).toEqual({ conf_name: 'PAYMENT_GATEWAY' });
+    expect(callsTo(calls, 'POST /v1/utils/conf').map((c) => c.body)).toContainEqual({ conf_name: 'PAYMENT_GATEWAY' });
     expect(callsTo(calls, 'POST /v1/order/create')).toHaveLength(0);
     expect(callsTo(calls, 'POST /v3/order/create')).toHaveLength(0);
     expect(readCart('standard')).toHaveLength(1);
@@ -341,7 +351,7 @@ describe('order form checks', () => {
 describe('order creation', () => {
   it('posts the cart to /v1/order/create, clears the cart and opens the order', async () => {
     addToCart('standard', [photo(1), photo(2)]);
-    setMassBuy('YES');
+    setMassBuy('standard', 'YES');
     const { calls } = api();
     const { router } = renderCart();
     await screen.findByTestId('cart-full-amt');
@@ -358,22 +368,22 @@ describe('order creation', () => {
       event_key: 'bkk-run',
       amount: 1122.5,
       paid_amount: 1178.63,
-      imageList: [photo(1), photo(2)],
+      imageList: [{ id: photo(1).id }, { id: photo(2).id }],
       image_length: 2,
       is_mhao: 'N',
-      payment_gateway: 'GBP',
+      payment_gateway: 'SANDBOX',
       payment_channel: 'CC',
       wholesale: false,
     });
     expect(readCart('standard')).toHaveLength(0);
-    expect(readMassBuy()).toBe('NO');
+    expect(readMassBuy('standard')).toBe('NO');
     expect(screen.getByText('สร้างคำสั่งซื้อสำเร็จ เลขที่ order-uuid-1')).toBeInTheDocument();
   });
 
   it('uses /v3/order/create when the gateway is OPN, with a null e-mail when none is given', async () => {
     addToCart('standard', [photo(1)]);
     const { calls } = api({
-      'POST /v1/utils/conf': { status: 'success', body: { value: 'OPN' } },
+      'POST /v1/utils/conf': conf('OPN', 'PP,CC'),
       'POST /v3/order/create': { status: 'success', uuid: 'opn-uuid' },
     });
     const { router } = renderCart();
@@ -525,5 +535,118 @@ describe('wholesale cart', () => {
     });
     expect(readCart('wholesale')).toHaveLength(0);
     expect(readCart('standard')).toHaveLength(1);
+  });
+});
+
+describe('payment channels', () => {
+  /** Lets every answer already given reach the page. */
+  const settle = () => act(() => new Promise<void>((r) => setTimeout(r, 30)));
+
+  async function channelsAsked(calls: { key: string; body: unknown }[]) {
+    await waitFor(() =>
+      expect(callsTo(calls, 'POST /v1/utils/conf').map((c) => c.body)).toContainEqual({ conf_name: 'PAYMENT_CHANNELS' }),
+    );
+    await settle();
+  }
+
+  it.each(['GBP', 'PROMPTPAY'])('offers no card in the standard cart when %s takes PromptPay only', async (gateway) => {
+    addToCart('standard', [photo(1)]);
+    const { calls } = api({ 'POST /v1/utils/conf': conf(gateway, 'PP') });
+    renderCart();
+    await screen.findByTestId('cart-full-amt');
+    await channelsAsked(calls);
+    expect(screen.getByTestId('payment-PP')).toBeInTheDocument();
+    expect(screen.queryByTestId('payment-CC')).not.toBeInTheDocument();
+
+    const user = await fillPaidForm('0812345678', 'PP');
+    await user.click(screen.getByTestId('submit-order'));
+    await screen.findByTestId('order-page');
+    expect(callsTo(calls, 'POST /v1/order/create')[0]?.body).toMatchObject({
+      payment_gateway: gateway,
+      payment_channel: 'PP',
+    });
+  });
+
+  it('offers PromptPay and approval but no card in the wholesale cart with GBP', async () => {
+    addToCart('wholesale', [photo(1)]);
+    const { calls } = api({ 'POST /v1/utils/conf': conf('GBP', 'PP') });
+    renderCart('wholesale');
+    await screen.findByTestId('cart-full-amt');
+    await channelsAsked(calls);
+    expect(screen.getByTestId('payment-PP')).toBeInTheDocument();
+    expect(screen.getByTestId('payment-AM')).toBeInTheDocument();
+    expect(screen.queryByTestId('payment-CC')).not.toBeInTheDocument();
+  });
+
+  it('offers the card in both carts when the gateway takes cards', async () => {
+    addToCart('wholesale', [photo(1)]);
+    api({ 'POST /v1/utils/conf': conf('OPN', 'PP,CC') });
+    renderCart('wholesale');
+    expect(await screen.findByTestId('payment-CC')).toBeInTheDocument();
+    expect(screen.getAllByRole('radio').map((r) => r.getAttribute('value'))).toEqual(['PP', 'CC', 'AM']);
+  });
+
+  it('does not offer the card while the channels are unknown', async () => {
+    addToCart('standard', [photo(1)]);
+    const { fn } = api();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    vi.stubGlobal('fetch', async (input: Request) => {
+      if (new URL(input.url).pathname === '/v1/utils/conf') {
+        const body = (await input.clone().json()) as { conf_name: string };
+        if (body.conf_name === 'PAYMENT_CHANNELS') await gate;
+      }
+      return fn(input);
+    });
+    renderCart();
+    await screen.findByTestId('cart-full-amt');
+    await settle();
+    expect(screen.getByTestId('payment-PP')).toBeInTheDocument();
+    expect(screen.queryByTestId('payment-CC')).not.toBeInTheDocument();
+    release();
+    expect(await screen.findByTestId('payment-CC')).toBeInTheDocument();
+  });
+});
+
+describe('all-photos flag in storage', () => {
+  it('stores the raw YES / NO of each cart under its own keys', async () => {
+    addToCart('wholesale', [photo(1)]);
+    setMassBuy('standard', 'NO');
+    api({}, makeEvent({ is_mhao_hybrid: 'Y' }));
+    renderCart('wholesale');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('mhao-select'));
+    expect(localStorage.getItem('_event_can_mhao_wholesale')).toBe('YES');
+    expect(localStorage.getItem('_mhao_price_wholesale')).toBe('1500');
+    // The standard cart's flag is another one: untouched.
+    expect(localStorage.getItem('_event_can_mhao')).toBe('NO');
+    expect(localStorage.getItem('_mhao_price')).toBeNull();
+    expect(readMassBuy('standard')).toBe('NO');
+
+    await user.click(await screen.findByTestId('mhao-cancel'));
+    expect(localStorage.getItem('_event_can_mhao_wholesale')).toBe('NO');
+  });
+
+  it('keeps the standard deal when a wholesale order is placed', async () => {
+    addToCart('wholesale', [photo(1)]);
+    setMassBuy('standard', 'YES', 999);
+    api();
+    renderCart('wholesale');
+    await screen.findByTestId('cart-full-amt');
+    const user = await fillPaidForm('0812345678', 'PP');
+    await user.click(screen.getByTestId('submit-order'));
+    await screen.findByTestId('order-page');
+    expect(readMassBuy('wholesale')).toBe('NO');
+    expect(localStorage.getItem('_event_can_mhao')).toBe('YES');
+    expect(localStorage.getItem('_mhao_price')).toBe('999');
+  });
+
+  it('reads a JSON-quoted flag left by an earlier version as its raw value', async () => {
+    addToCart('standard', [photo(1)]);
+    localStorage.setItem('_event_can_mhao', '"YES"');
+    const { calls } = api({}, makeEvent({ is_mhao: 'Y' }));
+    renderCart();
+    expect(await screen.findByTestId('mhao-cancel')).toBeInTheDocument();
+    await waitFor(() => expect(callsTo(calls, 'POST /api/cart/quote')[0]?.body).toMatchObject({ is_mhao: 'Y' }));
   });
 });

@@ -1,9 +1,9 @@
-//! The order forms (spec §2, §5): the paid form (mobile, optional e-mail, payment method)
-//! and the free form (contact only). Fields are checked here before anything is sent.
+//! The order forms (spec §2, §5): the paid form (mobile, optional e-mail, payment method
+//! among those the gateway takes) and the free form (contact only). Fields are checked here
+//! before anything is sent.
 
 import { useId, useState, type FormEvent } from 'react';
 import { Spinner } from '@/components/Spinner';
-import { useT } from '@/i18n';
 import type { CartKind } from '@/lib/cart';
 import { CONTACT } from '@/lib/constants';
 import {
@@ -14,8 +14,10 @@ import {
   type ErrorMessage,
   type FormErrors,
   type FormMode,
+  type GatewayChannel,
   type PaymentChannel,
 } from './validation';
+import { useT } from './messages';
 
 export type OrderSubmit = { mobile: string; email: string; channel: PaymentChannel };
 
@@ -25,14 +27,20 @@ type Props = {
   submitting: boolean;
   /** False while the price is being (re)computed: an order must match the shown quote. */
   ready: boolean;
+  /** The channels the gateway takes (`PAYMENT_CHANNELS`); undefined while not known. */
+  gatewayChannels: readonly GatewayChannel[] | undefined;
   onSubmit: (values: OrderSubmit) => void;
 };
 
-export function OrderForm({ kind, mode, submitting, ready, onSubmit }: Props) {
+export function OrderForm({ kind, mode, submitting, ready, gatewayChannels, onSubmit }: Props) {
   const t = useT();
   const id = useId();
   const rule = mobileRule(kind, mode);
-  const [values, setValues] = useState<ContactValues>({ mobile: '', email: '', channel: '' });
+  const channels = paidChannels(kind, gatewayChannels);
+  const [typed, setValues] = useState<ContactValues>({ mobile: '', email: '', channel: '' });
+  // A choice the gateway no longer offers (its list came or changed) counts as no choice.
+  const values: ContactValues =
+    typed.channel === '' || channels.includes(typed.channel) ? typed : { ...typed, channel: '' };
   const [errors, setErrors] = useState<FormErrors>({});
   const [tried, setTried] = useState(false);
 
@@ -111,7 +119,7 @@ export function OrderForm({ kind, mode, submitting, ready, onSubmit }: Props) {
         <fieldset className="field cart-payment" aria-describedby={errors.payment ? `${id}-payment-error` : undefined}>
           <legend>{t('cart.form.payment')}</legend>
           <div className="radio-row">
-            {paidChannels(kind).map((c) => (
+            {channels.map((c) => (
               <label key={c} className="cart-radio">
                 <input
                   type="radio"

@@ -1,9 +1,10 @@
 //! The cart's price table (spec §2): every number exactly as the server quoted it.
 
 import type { QuoteResponse } from '@/api/types';
-import { useT, type MessageKey } from '@/i18n';
+import type { MessageKey } from '@/i18n';
 import { PAYMENT_FEE_PERCENT } from '@/lib/constants';
 import { formatBaht } from '@/lib/money';
+import { useT } from './messages';
 
 type Row = { label: string; testId: string; value: number; strong?: boolean };
 

@@ -1,18 +1,19 @@
 //! The cart's calls (spec §7): the cart's event, the server's price of the cart, the
-//! payment gateway setting, order creation and the cart log. Money is only ever read from
-//! the quote, never computed here.
+//! payment gateway setting and the channels that gateway takes, order creation and the cart
+//! log. Money is only ever read from the quote, never computed here.
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '@/api/client';
 import type { CreateOrderRequest, QuoteResponse } from '@/api/types';
 import type { CartItem, CartKind } from '@/lib/cart';
-import type { PaymentChannel } from './validation';
+import { GATEWAY_CHANNELS, type GatewayChannel, type PaymentChannel } from './validation';
 
 // Keys stay under `cart` so another feature's cache entries never meet these.
 export const cartQueryKeys = {
   event: (eventKey: string) => ['cart', 'event', eventKey] as const,
   quote: ['cart', 'quote'] as const,
   gateway: ['cart', 'conf', 'PAYMENT_GATEWAY'] as const,
+  channels: ['cart', 'conf', 'PAYMENT_CHANNELS'] as const,
 };
 
 export function useCartEvent(eventKey: string | null) {
@@ -59,6 +60,27 @@ export function useGateway() {
   return useQuery({ queryKey: cartQueryKeys.gateway, queryFn: fetchGateway });
 }
 
+/** The channels of a comma-separated `PAYMENT_CHANNELS` value the paid form knows, each once,
+ * in the order given; anything else (a channel added later) is left out. */
+export function parseChannels(value: string): GatewayChannel[] {
+  const known: readonly string[] = GATEWAY_CHANNELS;
+  const found = value
+    .split(',')
+    .map((c) => c.trim().toUpperCase())
+    .filter((c): c is GatewayChannel => known.includes(c));
+  return [...new Set(found)];
+}
+
+/** The channels the configured gateway takes for a paid order (`PP`, `CC`). */
+export async function fetchChannels(): Promise<GatewayChannel[]> {
+  const answer = await unwrap(api.POST('/v1/utils/conf', { body: { conf_name: 'PAYMENT_CHANNELS' } }));
+  return answer.status === 'success' ? parseChannels(answer.body.value) : [];
+}
+
+export function useChannels() {
+  return useQuery({ queryKey: cartQueryKeys.channels, queryFn: fetchChannels });
+}
+
 export type OrderInput = {
   kind: CartKind;
   gateway: string;
@@ -80,7 +102,9 @@ export function orderBody(o: OrderInput): CreateOrderRequest {
     event_key: o.eventKey,
     amount: o.quote.amount,
     paid_amount: o.quote.paid_amount,
-    imageList: o.items,
+    // Only the ids: the server trusts nothing else of a cart photo, and a 2,000-photo cart
+    // of ids stays within the server's 64 KB body limit.
+    imageList: o.items.map((item) => ({ id: item.id })),
     image_length: o.items.length,
     is_mhao: o.isMhao,
     payment_gateway: o.gateway,

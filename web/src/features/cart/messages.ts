@@ -1,6 +1,7 @@
 //! Texts of the cart feature, Thai and English.
 
 import { defineMessages } from '@/i18n/define';
+import { addMessages } from '@/i18n/messages';
 
 export const cartMessages = defineMessages(
   {
@@ -16,7 +17,8 @@ export const cartMessages = defineMessages(
     'cart.items.title': 'รูปในตะกร้า ({count} รูป)',
     'cart.items.photoAlt': 'รูป {name}',
     'cart.items.remove': 'ลบ',
-    'cart.items.removeLabel': 'ลบรูป {name} ออกจากตะกร้า',
+    // Begins with the button's visible word, as its own word (WCAG 2.5.3, label in name).
+    'cart.items.removeLabel': 'ลบ {name} ออกจากตะกร้า',
     'cart.addMore': 'เลือกรูปเพิ่ม',
     'cart.removeAll': 'ลบทั้งหมด',
     'cart.removeAll.confirmTitle': 'ลบรูปทั้งหมด?',
@@ -77,7 +79,7 @@ export const cartMessages = defineMessages(
     'cart.items.title': 'Photos in the cart ({count})',
     'cart.items.photoAlt': 'Photo {name}',
     'cart.items.remove': 'Remove',
-    'cart.items.removeLabel': 'Remove photo {name} from the cart',
+    'cart.items.removeLabel': 'Remove {name} from the cart',
     'cart.addMore': 'Add more photos',
     'cart.removeAll': 'Remove all',
     'cart.removeAll.confirmTitle': 'Remove all photos?',
@@ -126,3 +128,9 @@ export const cartMessages = defineMessages(
     'cart.findOrder': 'Find an earlier order',
   },
 );
+
+// Loaded with the feature's chunk, not with the first script (see i18n/messages.ts).
+addMessages(cartMessages);
+
+/** The app's translator: importing it from here brings this feature's texts with it. */
+export { useT } from '@/i18n';

@@ -1,5 +1,7 @@
-//! The order forms' rules of spec §5, checked without rendering.
+//! The order forms' rules of spec §5 and the channels the paid form offers, checked
+//! without rendering.
 
+import { parseChannels } from './api';
 import { isEmail, mobileRule, paidChannels, validateContact } from './validation';
 
 describe('mobile rules', () => {
@@ -57,7 +59,23 @@ describe('payment method', () => {
   });
 
   it('offers approval by the admin in the wholesale cart only', () => {
-    expect(paidChannels('standard')).toEqual(['PP', 'CC']);
-    expect(paidChannels('wholesale')).toEqual(['PP', 'CC', 'AM']);
+    expect(paidChannels('standard', ['PP', 'CC'])).toEqual(['PP', 'CC']);
+    expect(paidChannels('wholesale', ['PP', 'CC'])).toEqual(['PP', 'CC', 'AM']);
+  });
+
+  it('offers only the channels the gateway takes, and no card while they are unknown', () => {
+    expect(paidChannels('standard', ['PP'])).toEqual(['PP']);
+    expect(paidChannels('wholesale', ['PP'])).toEqual(['PP', 'AM']);
+    expect(paidChannels('standard', ['CC', 'PP'])).toEqual(['PP', 'CC']);
+    expect(paidChannels('standard', undefined)).toEqual(['PP']);
+    expect(paidChannels('wholesale', undefined)).toEqual(['PP', 'AM']);
+    expect(paidChannels('standard', [])).toEqual(['PP']);
+  });
+
+  it('reads the PAYMENT_CHANNELS setting', () => {
+    expect(parseChannels('PP,CC')).toEqual(['PP', 'CC']);
+    expect(parseChannels('PP')).toEqual(['PP']);
+    expect(parseChannels(' pp , CC ,PP,AM,XX')).toEqual(['PP', 'CC']);
+    expect(parseChannels('')).toEqual([]);
   });
 });

@@ -7,7 +7,10 @@ import { EXACT_MOBILE_LENGTH, MOBILE_LENGTH } from '@/lib/constants';
 import type { CartKind } from '@/lib/cart';
 
 
-export type PaidChannel = 'PP' | 'CC' | 'AM';
+/** The channels a payment gateway may take (`PAYMENT_CHANNELS`), in the order offered. */
+export const GATEWAY_CHANNELS = ['PP', 'CC'] as const;
+export type GatewayChannel = (typeof GATEWAY_CHANNELS)[number];
+export type PaidChannel = GatewayChannel | 'AM';
 export type PaymentChannel = PaidChannel | 'FREE';
 export type FormMode = 'paid' | 'free';
 
@@ -25,9 +28,15 @@ export function mobileRule(kind: CartKind, mode: FormMode): MobileRule {
   return { min: EXACT_MOBILE_LENGTH, max: EXACT_MOBILE_LENGTH, stripOnInput: true };
 }
 
-/** The channels the paid form offers: approval by the admin only in the wholesale cart. */
-export function paidChannels(kind: CartKind): PaidChannel[] {
-  return kind === 'wholesale' ? ['PP', 'CC', 'AM'] : ['PP', 'CC'];
+/** The channels the paid form offers: those the gateway takes, and approval by the admin
+ * (not a gateway channel) in the wholesale cart only. While the gateway's list is unknown
+ * (or empty) only PromptPay is offered: every gateway takes it, whereas a card form on a
+ * gateway without cards would fail after the order exists; an empty gateway setting is then
+ * reported when the order is sent. */
+export function paidChannels(kind: CartKind, gateway: readonly GatewayChannel[] | undefined): PaidChannel[] {
+  const taken = gateway !== undefined && gateway.length > 0 ? gateway : ['PP'];
+  const offered: PaidChannel[] = GATEWAY_CHANNELS.filter((c) => taken.includes(c));
+  return kind === 'wholesale' ? [...offered, 'AM'] : offered;
 }
 
 export function mobileError(mobile: string, rule: MobileRule): ErrorMessage | undefined {

@@ -1,8 +1,8 @@
 //! About (/about): what the shop is, its mission, and how to reach it (spec §2, §9).
 
 import './content.css';
-import { useT } from '@/i18n';
 import { CONTACT, PHOTOGRAPHER_SITE } from '@/lib/constants';
+import { useT } from './messages';
 
 export function AboutPage() {
   const t = useT();

@@ -68,6 +68,7 @@ describe('legal pages', () => {
     expect(page).toHaveTextContent('พระราชบัญญัติคุ้มครองข้อมูลส่วนบุคคล พ.ศ. 2562');
     expect(page).toHaveTextContent('ประมาณ 35 วันหลังวันจัดงาน');
     expect(page).toHaveTextContent('ไม่ได้เป็นคู่กรณีในข้อพิพาทระหว่างผู้ซื้อและผู้ขาย');
+    expect(page).toHaveTextContent('จะถูกลบภายใน 75 วินาที');
   });
 
   it('shows the English terms when the language is English', () => {
@@ -78,6 +79,7 @@ describe('legal pages', () => {
     expect(page).toHaveTextContent('Personal Data Protection Act B.E. 2562 (2019)');
     expect(page).toHaveTextContent('kept until you ask for it to be changed or cancelled');
     expect(page).toHaveTextContent('not a party to disputes between a buyer and a seller');
+    expect(page).toHaveTextContent('never searched with is deleted within 75 seconds');
     expect(page).not.toHaveTextContent('ข้อกำหนดการใช้งาน');
   });
 

@@ -3,7 +3,8 @@
 
 import './content.css';
 import { Link } from 'react-router';
-import { useT, type MessageKey } from '@/i18n';
+import type { MessageKey } from '@/i18n';
+import { useT } from './messages';
 
 const STEPS = [
   { title: 'content.howToOrder.step1.title', text: 'content.howToOrder.step1.text' },

@@ -3,8 +3,9 @@
 
 import './content.css';
 import { Link } from 'react-router';
-import { useT, type MessageKey } from '@/i18n';
+import type { MessageKey } from '@/i18n';
 import { CONTACT } from '@/lib/constants';
+import { useT } from './messages';
 
 type Device = { id: string; title: MessageKey; single?: MessageKey[]; zip: MessageKey[] };
 

@@ -2,6 +2,7 @@
 //! `legal/` as one component per language instead.
 
 import { defineMessages } from '@/i18n/define';
+import { addMessages } from '@/i18n/messages';
 
 export const contentMessages = defineMessages(
   {
@@ -151,3 +152,9 @@ export const contentMessages = defineMessages(
     'content.howToUse.help': 'Still cannot download? Contact us on LINE {line}.',
   },
 );
+
+// Loaded with the feature's chunk, not with the first script (see i18n/messages.ts).
+addMessages(contentMessages);
+
+/** The app's translator: importing it from here brings this feature's texts with it. */
+export { useT } from '@/i18n';

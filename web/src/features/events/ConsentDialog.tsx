@@ -1,10 +1,16 @@
-//! Terms and policy consent, asked once per event (spec §4): accepting stores
-//! `consent_{event_key}` = Y, declining sends the visitor home.
+//! Terms and policy consent, asked once per event (spec §4) before any face search, on the
+//! event page and the wholesale page alike: accepting stores `consent_{event_key}` = Y,
+//! declining sends the visitor home.
 
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useT } from '@/i18n';
-import { consentKey, useStoredRaw, writeRaw } from '@/lib/storage';
+import { consentKey, readRaw, useStoredRaw, writeRaw } from '@/lib/storage';
+import { useT } from './messages';
+
+/** Whether the visitor accepted the terms for this event (on any of its pages). */
+export function hasConsent(eventKey: string): boolean {
+  return readRaw(consentKey(eventKey)) === 'Y';
+}
 
 export function ConsentDialog({ eventKey }: { eventKey: string }) {
   const given = useStoredRaw(consentKey(eventKey)) === 'Y';

@@ -46,6 +46,7 @@ const searchAnswer = (images: PhotoBody[], avg = 80) => ({
 });
 
 const keys = (calls: { key: string }[]) => calls.map((c) => c.key);
+const english = () => localStorage.setItem('currentLanguage', 'en');
 const storedIds = (key: string) =>
   (JSON.parse(localStorage.getItem(key) ?? '[]') as { id: number }[]).map((i) => i.id);
 
@@ -274,7 +275,9 @@ describe('face search', () => {
       }),
     });
     await choose(jpeg());
-    expect(await screen.findByTestId('search-error')).toHaveTextContent('ขณะนี้มีผู้ใช้งานจำนวนมาก');
+    const error = await screen.findByTestId('search-error');
+    expect(error).toHaveTextContent('การค้นหาผิดพลาด กรุณาลองใหม่');
+    expect(error).toHaveTextContent('ขณะนี้มีผู้ใช้งานจำนวนมาก');
     expect(screen.getByTestId('selfie-input')).toBeEnabled();
   });
 
@@ -282,8 +285,62 @@ describe('face search', () => {
     FakeXhr.answer = { status: 415, text: '{"status":"error","code":"unsupported_image_type","message":"x"}' };
     const { calls } = setup(makeEvent(), searchAnswer([makePhoto(1)]));
     await choose(jpeg());
-    expect(await screen.findByTestId('search-error')).toHaveTextContent('กรุณาใช้ไฟล์ jpg หรือ png เท่านั้น');
+    const error = await screen.findByTestId('search-error');
+    expect(error).toHaveTextContent('อัปโหลดหรือค้นหาผิดพลาด กรุณาลองใหม่');
+    expect(error).toHaveTextContent('กรุณาใช้ไฟล์ jpg หรือ png เท่านั้น');
     expect(keys(calls)).not.toContain('POST /v2/facesearch');
+  });
+});
+
+describe('search and upload failures (spec §8)', () => {
+  beforeEach(() => english());
+
+  it('says "error from search" when the search answers without success', async () => {
+    setup(makeEvent(), {
+      'POST /v2/facesearch/sign': SIGNED,
+      'POST /v2/facesearch': { status: 'error', image_length: 0, images: [], avg_price: 0, reason: null },
+    });
+    await choose(jpeg());
+    const error = await screen.findByTestId('search-error');
+    expect(error).toHaveTextContent('Error from search, try again.');
+    expect(error).not.toHaveTextContent('upload');
+    // The search is reset: the upload works again and no results are left.
+    expect(screen.getByTestId('selfie-input')).toBeEnabled();
+    expect(screen.queryByTestId('search-results')).not.toBeInTheDocument();
+  });
+
+  it('says "error from upload or search" when signing fails', async () => {
+    const { calls } = setup(makeEvent(), {
+      'POST /v2/facesearch/sign': new Response(JSON.stringify({ status: 'error', code: 'internal', message: 'x' }), {
+        status: 500,
+        headers: { 'content-type': 'application/json' },
+      }),
+    });
+    await choose(jpeg());
+    const error = await screen.findByTestId('search-error');
+    expect(error).toHaveTextContent('Error from upload or search, please retry.');
+    expect(error).not.toHaveTextContent('Error from search, try again.');
+    expect(keys(calls)).not.toContain('POST /v2/facesearch');
+  });
+
+  it('says "error from upload or search" when the connection drops during the upload', async () => {
+    FakeXhr.networkError = true;
+    const { calls } = setup(makeEvent(), searchAnswer([makePhoto(1)]));
+    await choose(jpeg());
+    const error = await screen.findByTestId('search-error');
+    expect(error).toHaveTextContent('Error from upload or search, please retry.');
+    expect(error).toHaveTextContent('Cannot connect');
+    expect(keys(calls)).not.toContain('POST /v2/facesearch');
+  });
+
+  it('says "error from upload or search" when the search call gets no answer', async () => {
+    const { fn } = setup(makeEvent(), searchAnswer([makePhoto(1)]));
+    vi.stubGlobal('fetch', async (input: Request) => {
+      if (new URL(input.url).pathname === '/v2/facesearch') throw new TypeError('Failed to fetch');
+      return fn(input);
+    });
+    await choose(jpeg());
+    expect(await screen.findByTestId('search-error')).toHaveTextContent('Error from upload or search, please retry.');
   });
 });
 
@@ -323,7 +380,7 @@ describe('mass-buy events and a filled cart', () => {
 
 describe('cart actions', () => {
   it('adds a photo once, toggles to remove, logs each change and sets the flag to NO', async () => {
-    localStorage.setItem('_event_can_mhao', '"YES"');
+    localStorage.setItem('_event_can_mhao', 'YES');
     const { calls } = setup(makeEvent(), searchAnswer([makePhoto(1), makePhoto(2)]));
     await choose(jpeg());
     const results = await screen.findByTestId('search-results');
@@ -332,7 +389,7 @@ describe('cart actions', () => {
     await userEvent.click(within(card).getByTestId('add-to-cart'));
     expect(storedIds('cart')).toEqual([1]);
     expect(card).toHaveClass('photo-card', 'in-cart');
-    expect(localStorage.getItem('_event_can_mhao')).toBe('"NO"');
+    expect(localStorage.getItem('_event_can_mhao')).toBe('NO');
 
     await userEvent.click(within(card).getByTestId('remove-from-cart'));
     expect(storedIds('cart')).toEqual([]);
@@ -391,8 +448,10 @@ describe('buy all', () => {
     await userEvent.click(buyAll);
     expect(await screen.findByText('cart page')).toBeInTheDocument();
     expect(storedIds('cart')).toEqual([1, 2, 3]);
-    expect(localStorage.getItem('_event_can_mhao')).toBe('"YES"');
+    // Stored raw, as the spec writes it, and only for the standard cart.
+    expect(localStorage.getItem('_event_can_mhao')).toBe('YES');
     expect(localStorage.getItem('_mhao_price')).toBe('500');
+    expect(localStorage.getItem('_event_can_mhao_wholesale')).toBeNull();
   });
 
   it('is refused with an explanation when no photos were found', async () => {

@@ -8,16 +8,18 @@ import { Link, useNavigate } from 'react-router';
 import type { EventBody } from '@/api/types';
 import { isYes } from '@/api/types';
 import { useDialog } from '@/components/Dialog';
-import { useErrorText, useT } from '@/i18n';
+import { useErrorText } from '@/i18n/errors';
 import { clearCart, readCart, replaceCart, setMassBuy, toCartItem, useCart, type CartKind } from '@/lib/cart';
 import { BULK_DOWNLOAD_PAUSE_MS, CONTACT, MAX_SELFIE_BYTES, SELFIE_TYPES } from '@/lib/constants';
 import { formatBaht } from '@/lib/money';
 import { logCart } from '@/lib/cartLog';
+import { hasConsent } from './ConsentDialog';
 import { HighlightGallery } from './HighlightGallery';
 import { photoDownloadUrl, SearchResults, type CardAction } from './SearchResults';
 import { SelfieUpload } from './SelfieUpload';
 import type { Uploader } from './upload';
 import { useFaceSearch } from './useFaceSearch';
+import { useT } from './messages';
 
 type Props = {
   event: EventBody;
@@ -44,6 +46,9 @@ export function FaceSearch({ event, kind, uploader }: Props) {
   const cardAction: CardAction = free ? 'download' : wholesale ? 'none' : 'cart';
 
   const onFile = async (file: File) => {
+    // The consent dialog covers the page until answered; a selfie chosen around it anyway
+    // (an old browser without modal dialogs) is not searched with.
+    if (!hasConsent(key)) return;
     if (!(SELFIE_TYPES as readonly string[]).includes(file.type)) {
       await dialog.alert({ title: t('event.upload.wrongType.title'), text: t('event.upload.wrongType'), tone: 'error' });
       return;
@@ -74,7 +79,7 @@ export function FaceSearch({ event, kind, uploader }: Props) {
       kind,
       images.map((p) => toCartItem(p, key)),
     );
-    setMassBuy('YES', (wholesale ? event.hybrid_mhao_price : event.mhao_price) ?? null);
+    setMassBuy(kind, 'YES', (wholesale ? event.hybrid_mhao_price : event.mhao_price) ?? null);
     logCart(kind, readCart(kind), null, key);
     void navigate(wholesale ? '/cart-wholesale' : '/cart');
   };
@@ -103,8 +108,8 @@ export function FaceSearch({ event, kind, uploader }: Props) {
 
       {state.phase === 'error' && (
         <div className="alert alert-danger" role="alert" data-testid="search-error">
-          <strong>{t('event.search.error')}</strong>
-          <div>{errorText(state.error)}</div>
+          <strong>{t(state.failed === 'search' ? 'event.search.failed' : 'event.search.error')}</strong>
+          {state.error !== null && <div>{errorText(state.error)}</div>}
         </div>
       )}
 

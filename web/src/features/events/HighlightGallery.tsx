@@ -3,9 +3,10 @@
 import { useState } from 'react';
 import { Masonry } from '@/components/Masonry';
 import { Spinner } from '@/components/Spinner';
-import { useT } from '@/i18n';
+import { thumbnailProps } from '@/components/thumbnail';
 import { PhotoLightbox } from './PhotoLightbox';
 import { useHighlight } from './useEvent';
+import { useT } from './messages';
 
 export function HighlightGallery({ eventKey }: { eventKey: string }) {
   const t = useT();
@@ -30,7 +31,7 @@ export function HighlightGallery({ eventKey }: { eventKey: string }) {
               aria-label={t('event.openPhoto', { id: photo.id })}
               onClick={() => setOpen(i)}
             >
-              <img src={photo.thumbnail_url} alt={t('event.photoAlt', { id: photo.id })} loading="lazy" />
+              <img src={photo.thumbnail_url} alt={t('event.photoAlt', { id: photo.id })} {...thumbnailProps(i)} />
             </button>
           ))}
         </Masonry>

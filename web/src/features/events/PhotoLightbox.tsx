@@ -3,7 +3,7 @@
 
 import { lazy, Suspense } from 'react';
 import type { PhotoBody } from '@/api/types';
-import { useT } from '@/i18n';
+import { useT } from './messages';
 
 const Lightbox = lazy(() => import('@/components/Lightbox'));
 

@@ -4,10 +4,11 @@
 import { useState } from 'react';
 import type { PhotoBody } from '@/api/types';
 import { useToast } from '@/components/Toast';
-import { useT } from '@/i18n';
+import { thumbnailProps } from '@/components/thumbnail';
 import { addToCart, readCart, removeFromCart, setMassBuy, toCartItem, useCart, type CartKind } from '@/lib/cart';
 import { logCart } from '@/lib/cartLog';
 import { PhotoLightbox } from './PhotoLightbox';
+import { useT } from './messages';
 
 /** The server answers the original as an attachment; the query opens it outside in-app browsers. */
 export const photoDownloadUrl = (eventKey: string, photoId: number) =>
@@ -27,13 +28,13 @@ export function SearchResults({ eventKey, photos, kind, action }: Props) {
   const add = (photo: PhotoBody) => {
     addToCart(kind, [toCartItem(photo, eventKey)]);
     // Choosing photos one by one leaves the all-photos deal (spec §4).
-    setMassBuy('NO');
+    setMassBuy(kind, 'NO');
     logCart(kind, readCart(kind), photo.id, eventKey);
     toast.success(t('event.cart.added'));
   };
   const remove = (photo: PhotoBody) => {
     removeFromCart(kind, photo.id);
-    setMassBuy('NO');
+    setMassBuy(kind, 'NO');
     logCart(kind, readCart(kind), photo.id, eventKey);
     toast.success(t('event.cart.removed'));
   };
@@ -56,7 +57,7 @@ export function SearchResults({ eventKey, photos, kind, action }: Props) {
                 aria-label={t('event.openPhoto', { id: photo.id })}
                 onClick={() => setOpen(i)}
               >
-                <img src={photo.thumbnail_url} alt={t('event.photoAlt', { id: photo.id })} loading="lazy" />
+                <img src={photo.thumbnail_url} alt={t('event.photoAlt', { id: photo.id })} {...thumbnailProps(i)} />
               </button>
               {action !== 'none' && (
                 <div className="photo-actions">

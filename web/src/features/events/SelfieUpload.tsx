@@ -4,8 +4,8 @@
 
 import { useId, type ChangeEvent } from 'react';
 import { Spinner } from '@/components/Spinner';
-import { useT } from '@/i18n';
 import type { FaceSearchState } from './useFaceSearch';
+import { useT } from './messages';
 
 type Props = { state: FaceSearchState; busy: boolean; onFile: (file: File) => void };
 

@@ -1,16 +1,19 @@
-//! Wholesale page: the not-supported notice, the hybrid packages, the search on the
-//! wholesale cart without per-photo buttons, and buy-all into the wholesale cart.
+//! Wholesale page: the not-supported notice, the hybrid packages, the consent shared with
+//! the event page, the search on the wholesale cart without per-photo buttons, and buy-all
+//! into the wholesale cart with its own all-photos flag.
 
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EventBody, PhotoBody } from '@/api/types';
+import { consentKey } from '@/lib/storage';
 import { fakeFetch, renderWithProviders } from '@/test/render';
 import { FakeXhr, jpeg, makeEvent, makePhoto } from './testData';
 import { WholesalePage } from './WholesalePage';
 
 const KEY = 'bkk-10k';
 
-function setup(event: EventBody, images: PhotoBody[] = []) {
+function setup(event: EventBody, images: PhotoBody[] = [], { consent = true } = {}) {
+  if (consent) localStorage.setItem(consentKey(KEY), 'Y');
   const net = fakeFetch({
     [`GET /v1/events/${KEY}`]: { status: 'success', ...event },
     'POST /v1/facesearch/highlight': { status: 'success', body: [] },
@@ -28,6 +31,7 @@ function setup(event: EventBody, images: PhotoBody[] = []) {
     path: '/:eventKey/wholesale',
     route: `/${KEY}/wholesale`,
     routes: [
+      { path: '/', element: <p>home page</p> },
       { path: '/:eventKey', element: <p>event page</p> },
       { path: '/404', element: <p>not found page</p> },
       { path: '/cart-wholesale', element: <p>wholesale cart page</p> },
@@ -66,7 +70,8 @@ it('shows the hybrid packages and a way back to package pricing before any resul
   setup(hybrid());
   await screen.findByTestId('event-title');
   expect(screen.getAllByTestId('package-chip').map((c) => c.textContent)).toEqual(['เหมา 20 รูป 1,500.00 บาท']);
-  expect(screen.getByTestId('back-to-pricing')).toHaveAttribute('href', `/${KEY}`);
+  // The face search comes in its own chunk, after the header.
+  expect(await screen.findByTestId('back-to-pricing')).toHaveAttribute('href', `/${KEY}`);
   expect(screen.getByTestId('buy-all')).toBeInTheDocument();
 });
 
@@ -86,8 +91,11 @@ it('searches on the wholesale side without per-photo buttons, then buys all into
   expect(storedIds('cart_wholesale')).toEqual([1, 2]);
   // The standard cart is another cart: untouched.
   expect(storedIds('cart')).toEqual([9]);
-  expect(localStorage.getItem('_event_can_mhao')).toBe('"YES"');
-  expect(localStorage.getItem('_mhao_price')).toBe('1500');
+  // The wholesale cart's own flag, stored raw; the standard cart's flag is untouched.
+  expect(localStorage.getItem('_event_can_mhao_wholesale')).toBe('YES');
+  expect(localStorage.getItem('_mhao_price_wholesale')).toBe('1500');
+  expect(localStorage.getItem('_event_can_mhao')).toBeNull();
+  expect(localStorage.getItem('_mhao_price')).toBeNull();
 });
 
 it('asks before a new search empties a filled wholesale cart', async () => {
@@ -115,4 +123,37 @@ it('sends an unknown event to /404', async () => {
     routes: [{ path: '/404', element: <p>not found page</p> }],
   });
   expect(await screen.findByText('not found page')).toBeInTheDocument();
+});
+
+describe('consent', () => {
+  it('asks before any face search, with the event page’s storage key', async () => {
+    const { calls } = setup(hybrid(), [makePhoto(1)], { consent: false });
+    const dialog = await screen.findByTestId('consent-dialog');
+    expect(within(dialog).getByRole('link', { name: 'ข้อกำหนดการใช้งาน' })).toHaveAttribute('href', '/terms-of-use');
+    // A selfie chosen before answering is not searched with.
+    await choose(jpeg());
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls.map((c) => c.key)).not.toContain('POST /v2/facesearch/sign');
+    expect(FakeXhr.instances).toHaveLength(0);
+
+    await userEvent.click(within(dialog).getByTestId('consent-accept'));
+    expect(localStorage.getItem(`consent_${KEY}`)).toBe('Y');
+    expect(screen.queryByTestId('consent-dialog')).not.toBeInTheDocument();
+    await choose(jpeg());
+    expect(await screen.findByTestId('search-results')).toBeInTheDocument();
+  });
+
+  it('is not asked again when given on the event page', async () => {
+    localStorage.setItem(`consent_${KEY}`, 'Y');
+    setup(hybrid(), [], { consent: false });
+    await screen.findByTestId('event-title');
+    expect(screen.queryByTestId('consent-dialog')).not.toBeInTheDocument();
+  });
+
+  it('sends a visitor who declines home', async () => {
+    setup(hybrid(), [], { consent: false });
+    await userEvent.click(await screen.findByTestId('consent-decline'));
+    expect(await screen.findByText('home page')).toBeInTheDocument();
+    expect(localStorage.getItem(`consent_${KEY}`)).toBeNull();
+  });
 });

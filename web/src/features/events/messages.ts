@@ -1,6 +1,7 @@
 //! Texts of the events feature (event page, wholesale page, face search), Thai and English.
 
 import { defineMessages } from '@/i18n/define';
+import { addMessages } from '@/i18n/messages';
 
 export const eventsMessages = defineMessages(
   {
@@ -46,7 +47,7 @@ export const eventsMessages = defineMessages(
       'รูปในตะกร้าจะถูกลบทั้งหมดเมื่อเริ่มค้นหาใหม่ ต้องการดำเนินการต่อหรือไม่?',
     'event.upload.clearCart.ok': 'ลบและค้นหา',
 
-    'event.search.error': 'อัปโหลดหรือค้นหาไม่สำเร็จ กรุณาลองใหม่',
+    'event.search.error': 'อัปโหลดหรือค้นหาผิดพลาด กรุณาลองใหม่',
     'event.search.failed': 'การค้นหาผิดพลาด กรุณาลองใหม่',
     'event.search.found': 'พบ {count} รูป',
     'event.search.notFound': 'ไม่พบรูปของคุณ',
@@ -123,8 +124,8 @@ export const eventsMessages = defineMessages(
     'event.upload.clearCart': 'All photos in your cart will be deleted when a new search starts. Continue?',
     'event.upload.clearCart.ok': 'Delete and search',
 
-    'event.search.error': 'Upload or search failed. Please try again.',
-    'event.search.failed': 'Error from search, please try again.',
+    'event.search.error': 'Error from upload or search, please retry.',
+    'event.search.failed': 'Error from search, try again.',
     'event.search.found': '{count} photos found',
     'event.search.notFound': 'No photos of you were found.',
     'event.search.noFace': 'No face was found in the uploaded photo.',
@@ -157,3 +158,9 @@ export const eventsMessages = defineMessages(
     'event.wholesale.help': 'Find your photos by your face, then buy all the photos found at the wholesale price.',
   },
 );
+
+// Loaded with the feature's chunk, not with the first script (see i18n/messages.ts).
+addMessages(eventsMessages);
+
+/** The app's translator: importing it from here brings this feature's texts with it. */
+export { useT } from '@/i18n';

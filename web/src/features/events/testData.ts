@@ -57,10 +57,12 @@ export function makePhoto(id: number): PhotoBody {
 
 export const jpeg = (name = 'me.jpg', bytes = 1000) => new File([new Uint8Array(bytes)], name, { type: 'image/jpeg' });
 
-/** Records each PUT; answers at once unless `FakeXhr.manual` is set. */
+/** Records each PUT; answers at once unless `FakeXhr.manual` is set, or loses the connection
+ * when `FakeXhr.networkError` is. */
 export class FakeXhr {
   static instances: FakeXhr[] = [];
   static manual = false;
+  static networkError = false;
   static answer = { status: 200, text: '{"status":"success"}' };
 
   method = '';
@@ -81,6 +83,7 @@ export class FakeXhr {
   static reset() {
     FakeXhr.instances = [];
     FakeXhr.manual = false;
+    FakeXhr.networkError = false;
     FakeXhr.answer = { status: 200, text: '{"status":"success"}' };
   }
 
@@ -98,6 +101,10 @@ export class FakeXhr {
     FakeXhr.instances.push(this);
     if (!FakeXhr.manual) {
       setTimeout(() => {
+        if (FakeXhr.networkError) {
+          this.onerror?.();
+          return;
+        }
         this.progress(50);
         this.finish(FakeXhr.answer.status, FakeXhr.answer.text);
       }, 0);

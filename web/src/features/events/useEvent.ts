@@ -1,11 +1,22 @@
-//! The event of the current address, loaded once per key; any failure (unknown key,
-//! non-success answer, network) sends the visitor to /404 as spec §4 says.
+//! The event of the current address, loaded once per key (or taken from the page when the
+//! server embedded it); any failure (unknown key, non-success answer, network) sends the
+//! visitor to /404 as spec §4 says.
 
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { api, ApiFailure, unwrap } from '@/api/client';
 import type { EventBody, PhotoBody } from '@/api/types';
+import { preloadedAt, takePreloaded } from '@/lib/config';
+
+/** The event `raceshot serve` embedded in the page it served for this event's address, as
+ * the query below would have it; only for the first page shown (see `takePreloaded`). */
+function embeddedEvent(eventKey: string): EventBody | undefined {
+  const answer = takePreloaded('event');
+  if (answer === undefined) return undefined;
+  if (answer.event_key === eventKey && answer.status === 'success') return answer;
+  return undefined;
+}
 
 export function useEvent(eventKey: string) {
   const navigate = useNavigate();
@@ -17,6 +28,8 @@ export function useEvent(eventKey: string) {
       return data;
     },
     enabled: eventKey !== '',
+    initialData: () => embeddedEvent(eventKey),
+    initialDataUpdatedAt: preloadedAt,
   });
   const failed = query.isError || eventKey === '';
   useEffect(() => {

@@ -1,6 +1,8 @@
 //! The face search of spec §4: idle → uploading (percent) → searching → found / not found /
 //! error. Three calls: sign an upload, PUT the selfie, search. Found results are kept as the
-//! latest search so they are back when the visitor returns from the cart.
+//! latest search so they are back when the visitor returns from the cart. An error says
+//! which step failed, as spec §8 words them apart: the upload (signing, the PUT, or no answer
+//! at all), or the search itself answering anything but success.
 
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -15,7 +17,19 @@ export type FaceSearchState =
   | { phase: 'searching' }
   | { phase: 'found'; images: PhotoBody[]; avgPrice: number }
   | { phase: 'notFound'; noFace: boolean }
-  | { phase: 'error'; error: unknown };
+  /** `error` is the failure to translate, or null when the search only said it failed. */
+  | { phase: 'error'; failed: 'upload' | 'search'; error: unknown };
+
+/** The search call answered, and not with success. */
+class SearchFailed extends Error {
+  readonly detail: ApiFailure | null;
+
+  constructor(detail: ApiFailure | null) {
+    super(detail?.message ?? 'search did not succeed');
+    this.name = 'SearchFailed';
+    this.detail = detail;
+  }
+}
 
 function restore(eventKey: string, wholesale: boolean): FaceSearchState {
   const latest = readLatestSearch(eventKey, wholesale);
@@ -49,8 +63,12 @@ export function useFaceSearch(event: EventBody, wholesale: boolean, upload: Uplo
             max_face_search: event.max_face_search,
           },
         }),
-      );
-      if (found.status !== 'success') throw new ApiFailure('internal', 200, found.status);
+      ).catch((e: unknown) => {
+        // An answer of the search (busy, sale closed…) is the search's failure; no answer at
+        // all is the network's, told like an upload failure.
+        throw e instanceof ApiFailure && e.code !== 'network' ? new SearchFailed(e) : e;
+      });
+      if (found.status !== 'success') throw new SearchFailed(null);
       return found;
     },
     onSuccess: (found) => {
@@ -66,7 +84,12 @@ export function useFaceSearch(event: EventBody, wholesale: boolean, upload: Uplo
         setState({ phase: 'notFound', noFace: found.reason === 'no_face' });
       }
     },
-    onError: (error) => setState({ phase: 'error', error }),
+    onError: (error) =>
+      setState(
+        error instanceof SearchFailed
+          ? { phase: 'error', failed: 'search', error: error.detail }
+          : { phase: 'error', failed: 'upload', error },
+      ),
   });
 
   const start = (file: File) => {

@@ -1,48 +1,17 @@
 //! The home banner carousel (spec §2, §9): loops, autoplays every 3 s and keeps playing
 //! after the visitor swipes or presses an arrow; each slide links where its banner says.
+//! Its own chunk, loaded only when there are several banners (the carousel library is
+//! 8 KB of the home page's download).
 
 import Autoplay from 'embla-carousel-autoplay';
 import useEmblaCarousel from 'embla-carousel-react';
 import { useCallback } from 'react';
-import { Link } from 'react-router';
 import type { BannerBody } from '@/api/types';
-import { useT } from '@/i18n';
 import { CAROUSEL_AUTOPLAY_MS } from '@/lib/constants';
+import { Slide } from './BannerSlides';
+import { useT } from './messages';
 
-/** In-app paths go through the router (no page reload); `//host` is another site. */
-const isInternal = (url: string) => url.startsWith('/') && !url.startsWith('//');
-
-function Slide({ banner, index, count }: { banner: BannerBody; index: number; count: number }) {
-  const t = useT();
-  const label = t('home.banner', { n: index + 1, count });
-  // The first slide is what the visitor sees at once; later ones wait until scrolled in.
-  const img = (
-    <img
-      src={banner.image_url}
-      alt={label}
-      width={1200}
-      height={400}
-      loading={index === 0 ? 'eager' : 'lazy'}
-      decoding="async"
-    />
-  );
-  const url = banner.link_url.trim();
-  let content = img;
-  if (url && isInternal(url)) content = <Link to={url}>{img}</Link>;
-  else if (url)
-    content = (
-      <a href={url} target="_blank" rel="noopener noreferrer">
-        {img}
-      </a>
-    );
-  return (
-    <div className="banner-slide" role="group" aria-roledescription="slide" data-testid="banner-slide">
-      {content}
-    </div>
-  );
-}
-
-export function BannerCarousel({ banners }: { banners: BannerBody[] }) {
+export default function BannerCarousel({ banners }: { banners: BannerBody[] }) {
   const t = useT();
   const [viewportRef, embla] = useEmblaCarousel({ loop: true }, [
     Autoplay({ delay: CAROUSEL_AUTOPLAY_MS, stopOnInteraction: false }),

@@ -3,9 +3,10 @@
 
 import { Link } from 'react-router';
 import type { EventBody } from '@/api/types';
-import { useLanguage, useT } from '@/i18n';
+import { useLanguage } from '@/i18n';
 import { formatBangkokDate, formatBangkokDateTime } from '@/lib/dates';
 import { LocationIcon, PinIcon } from './icons';
+import { useT } from './messages';
 
 type Props = {
   event: EventBody;

@@ -155,8 +155,12 @@ describe('HomePage', () => {
     const { router } = renderWithProviders(<HomePage />, { route: '/?page=2' });
 
     expect(await screen.findByText('Run number 200')).toBeInTheDocument();
-    const pager = document.querySelector('.pagination')!;
-    await waitFor(() => expect(pager).toBeTruthy());
+    // The pagination library comes in its own chunk, once there is more than one page.
+    const pager = await waitFor(() => {
+      const found = document.querySelector('.pagination');
+      expect(found).toBeTruthy();
+      return found!;
+    });
     const pageLinks = within(pager as HTMLElement)
       .getAllByRole('button')
       .map((b) => b.textContent)
@@ -217,7 +221,28 @@ describe('HomePage', () => {
     expect(within(slides[0]!).getByRole('link')).toHaveAttribute('href', '/run-1');
     expect(within(slides[1]!).getByRole('link')).toHaveAttribute('href', 'https://partner.example/');
     expect(within(slides[1]!).getByRole('link')).toHaveAttribute('target', '_blank');
-    expect(screen.getByRole('button', { name: 'แบนเนอร์ถัดไป' })).toBeInTheDocument();
+    // The arrows come with the carousel's own chunk, loaded because there are two banners.
+    expect(await screen.findByRole('button', { name: 'แบนเนอร์ถัดไป' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'แบนเนอร์ประชาสัมพันธ์' })).toHaveAttribute(
+      'aria-roledescription',
+      'carousel',
+    );
+  });
+
+  it('shows a single banner as it is, without the carousel or its arrows', async () => {
+    fakeFetch({
+      'GET /v1/events/slider-banner': ok([{ image_url: 'https://img.example/b1.jpg', link_url: '/run-1' }]),
+      'GET /v1/events/soon': ok([]),
+      'POST /v1/events/pagination': ok([event(1)]),
+      'POST /v1/events/pagination-count': ok([{ event_count: 1 }]),
+    });
+    renderWithProviders(<HomePage />);
+    const [slide] = await screen.findAllByTestId('banner-slide');
+    expect(within(slide!).getByRole('link')).toHaveAttribute('href', '/run-1');
+    expect(within(slide!).getByRole('img')).toHaveAttribute('fetchpriority', 'high');
+    await screen.findAllByTestId('event-card');
+    expect(screen.getByRole('region', { name: 'แบนเนอร์ประชาสัมพันธ์' })).not.toHaveAttribute('aria-roledescription');
+    expect(screen.queryByRole('button', { name: 'แบนเนอร์ถัดไป' })).toBeNull();
   });
 
   it('hides the carousel when there are no banners', async () => {

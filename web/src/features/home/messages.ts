@@ -1,6 +1,7 @@
 //! Texts of the home feature, Thai and English.
 
 import { defineMessages } from '@/i18n/define';
+import { addMessages } from '@/i18n/messages';
 
 export const homeMessages = defineMessages(
   {
@@ -32,3 +33,9 @@ export const homeMessages = defineMessages(
     'home.saleStarts': 'On sale from {date}',
   },
 );
+
+// Loaded with the feature's chunk, not with the first script (see i18n/messages.ts).
+addMessages(homeMessages);
+
+/** The app's translator: importing it from here brings this feature's texts with it. */
+export { useT } from '@/i18n';

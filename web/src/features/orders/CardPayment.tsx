@@ -8,13 +8,15 @@ import type { components } from '@/api/schema';
 import type { InquiryResponse } from '@/api/types';
 import { useDialog } from '@/components/Dialog';
 import { Spinner } from '@/components/Spinner';
-import { useErrorText, useLanguage, useT } from '@/i18n';
+import { useLanguage } from '@/i18n';
+import { useErrorText } from '@/i18n/errors';
 import { CONTACT } from '@/lib/constants';
 import { loadOmiseCard } from './omise';
 import { sandboxToken, toSatang } from './orderData';
 import { AmountLine, SandboxBanner } from './parts';
 import { orderQueryKey, useOrderFailurePopup } from './useOrder';
 import { formatBangkokDateTime } from '@/lib/dates';
+import { useT } from './messages';
 
 type CardPaymentRequest = components['schemas']['CardPaymentRequest'];
 

@@ -1,4 +1,5 @@
-//! Find-order page: validation before any call, the results table, not found, reset.
+//! Find-order page: validation before any call, the results table, not found, reset, and
+//! opening an order with a one-time code when the server requires one.
 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -6,20 +7,24 @@ import { fakeFetch, renderWithProviders } from '@/test/render';
 import { FindOrderPage } from './FindOrderPage';
 
 const rows = [
-  { create_date: '2025-05-01T10:00:00+07:00', order_id: 'uuid-one', title: 'Bangkok Run', status: 'PAID' },
-  { create_date: '2025-05-02 11:00:00', order_id: 'uuid-two', title: 'Chiang Mai Trail', status: 'INITIAL' },
+  { create_date: '2025-05-01T10:00:00+07:00', order_id: 'uuid-one', title: 'Bangkok Run', status: 'PAID', lookup: '', contact: '' },
+  { create_date: '2025-05-02 11:00:00', order_id: 'uuid-two', title: 'Chiang Mai Trail', status: 'INITIAL', lookup: '', contact: '' },
 ];
 
 function renderFind(route = '/find-order') {
   window.localStorage.setItem('currentLanguage', 'en');
-  return renderWithProviders(<FindOrderPage />, { path: '/find-order', route });
+  return renderWithProviders(<FindOrderPage />, {
+    path: '/find-order',
+    route,
+    routes: [{ path: '/download/:q', element: <p data-testid="order-page">order page</p> }],
+  });
 }
 
 afterEach(() => vi.unstubAllGlobals());
 
 describe('FindOrderPage', () => {
   it('refuses a 9-digit mobile number without calling the server', async () => {
-    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', body: rows } });
+    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'N', body: rows } });
     const user = userEvent.setup();
     renderFind();
     expect(screen.getByTestId('filter-mobile')).toBeChecked();
@@ -39,7 +44,7 @@ describe('FindOrderPage', () => {
   });
 
   it('lists the orders of a 10-digit mobile number with links to their galleries', async () => {
-    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', body: rows } });
+    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'N', body: rows } });
     const user = userEvent.setup();
     renderFind();
     await user.type(screen.getByTestId('find-input'), '0812345678');
@@ -60,7 +65,7 @@ describe('FindOrderPage', () => {
   });
 
   it('refuses a 3-character receipt and sends a 4-character one as payment_ref', async () => {
-    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', body: rows.slice(0, 1) } });
+    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'N', body: rows.slice(0, 1) } });
     const user = userEvent.setup();
     renderFind();
     await user.click(screen.getByTestId('filter-receipt'));
@@ -75,7 +80,7 @@ describe('FindOrderPage', () => {
   });
 
   it('says order not found when nothing matches', async () => {
-    fakeFetch({ 'POST /v1/order/find-order': { status: 'success', body: [] } });
+    fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'N', body: [] } });
     const user = userEvent.setup();
     renderFind();
     await user.type(screen.getByTestId('find-input'), '0899999999');
@@ -100,7 +105,7 @@ describe('FindOrderPage', () => {
   });
 
   it('resets to the mobile filter with an empty box and no results', async () => {
-    fakeFetch({ 'POST /v1/order/find-order': { status: 'success', body: rows } });
+    fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'N', body: rows } });
     const user = userEvent.setup();
     renderFind();
     await user.click(screen.getByTestId('filter-receipt'));
@@ -116,12 +121,136 @@ describe('FindOrderPage', () => {
   });
 
   it('prefills and searches a mobile number given in the address', async () => {
-    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', body: rows } });
+    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'N', body: rows } });
     renderFind('/find-order?mobile=0812345678');
     expect(screen.getByTestId('find-input')).toHaveValue('0812345678');
     await waitFor(() => expect(screen.getAllByTestId('find-row')).toHaveLength(2));
     expect(calls).toEqual([
       { key: 'POST /v1/order/find-order', body: { filter_type: 'mobile', txt_search: '0812345678' } },
     ]);
+  });
+});
+
+describe('FindOrderPage with a one-time code', () => {
+  const coded = [
+    { ...rows[0]!, order_id: '', lookup: 'lk-one', contact: '08******78' },
+    { ...rows[1]!, order_id: '', lookup: 'lk-two', contact: '' },
+  ];
+
+  const failure = (status: number, code: string) => () =>
+    new Response(JSON.stringify({ status: 'error', code, message: code }), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    });
+
+  async function search(answers: Parameters<typeof fakeFetch>[0]) {
+    const net = fakeFetch({
+      'POST /v1/order/find-order': { status: 'success', code_required: 'Y', body: coded },
+      'POST /v1/order/find-order/send-code': { status: 'success', contact: '08******78', expires_in_secs: 600 },
+      ...answers,
+    });
+    const user = userEvent.setup();
+    const view = renderFind();
+    await user.type(screen.getByTestId('find-input'), '0812345678');
+    await user.click(screen.getByTestId('find-submit'));
+    const found = await screen.findAllByTestId('find-row');
+    return { ...net, ...view, user, first: within(found[0]!), second: within(found[1]!) };
+  }
+
+  it('shows the masked contact and a send button instead of a link', async () => {
+    const { first, second } = await search({});
+    expect(screen.getByTestId('find-code-why')).toHaveTextContent('6-digit code');
+    expect(screen.queryByTestId('find-open')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'open gallery' })).not.toBeInTheDocument();
+    expect(first.getByTestId('find-code-contact')).toHaveTextContent('The code goes to 08******78.');
+    expect(first.getByTestId('find-send-code')).toHaveTextContent('Send code');
+    // No address to send to: the order opens only from its link or through the shop.
+    expect(second.queryByTestId('find-send-code')).not.toBeInTheDocument();
+    expect(second.getByTestId('find-code-none')).toHaveTextContent('Open it from the link you got when ordering');
+    expect(second.getByTestId('find-code-none')).toHaveTextContent('@raceshot');
+  });
+
+  it('sends a code, refuses a wrong one, then opens the order with the right one', async () => {
+    let tries = 0;
+    const { calls, first, user, router } = await search({
+      'POST /v1/order/find-order/open': () =>
+        ++tries === 1 ? failure(422, 'access_code_invalid')() : { status: 'success', order_id: 'uuid-one' },
+    });
+    await user.click(first.getByTestId('find-send-code'));
+    expect(await first.findByTestId('find-code-sent')).toHaveTextContent(
+      'A 6-digit code was sent to 08******78; it works for 10 minutes.',
+    );
+    expect(calls.find((c) => c.key === 'POST /v1/order/find-order/send-code')?.body).toEqual({ lookup: 'lk-one' });
+
+    const input = first.getByLabelText('6-digit code');
+    await user.type(input, '111111');
+    await user.click(first.getByTestId('find-open-code'));
+    expect(await first.findByTestId('find-code-field-error')).toHaveTextContent('The code is wrong');
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+
+    await user.clear(input);
+    await user.type(input, '123456');
+    await user.click(first.getByTestId('find-open-code'));
+    expect(await screen.findByTestId('order-page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/download/uuid-one');
+    const opens = calls.filter((c) => c.key === 'POST /v1/order/find-order/open').map((c) => c.body);
+    expect(opens).toEqual([
+      { lookup: 'lk-one', code: '111111' },
+      { lookup: 'lk-one', code: '123456' },
+    ]);
+  });
+
+  it('checks the code has 6 digits before asking the server', async () => {
+    const { calls, first, user } = await search({});
+    await user.click(first.getByTestId('find-send-code'));
+    const input = await first.findByLabelText('6-digit code');
+    await user.type(input, '12a3');
+    expect(input).toHaveValue('123');
+    await user.click(first.getByTestId('find-open-code'));
+    expect(first.getByTestId('find-code-field-error')).toHaveTextContent('Please enter the 6-digit code.');
+    expect(calls.filter((c) => c.key === 'POST /v1/order/find-order/open')).toHaveLength(0);
+  });
+
+  it('asks for a new code when the code expired', async () => {
+    const { calls, first, user } = await search({
+      'POST /v1/order/find-order/open': failure(422, 'access_code_expired'),
+    });
+    await user.click(first.getByTestId('find-send-code'));
+    await user.type(await first.findByLabelText('6-digit code'), '123456');
+    await user.click(first.getByTestId('find-open-code'));
+    expect(await first.findByTestId('find-code-error')).toHaveTextContent('Please ask for a new code.');
+    expect(first.queryByLabelText('6-digit code')).not.toBeInTheDocument();
+
+    await user.click(first.getByRole('button', { name: 'Send a new code' }));
+    expect(await first.findByLabelText('6-digit code')).toHaveValue('');
+    expect(first.queryByTestId('find-code-error')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.key === 'POST /v1/order/find-order/send-code')).toHaveLength(2);
+  });
+
+  it('explains an order the server cannot send a code for', async () => {
+    const { first, user } = await search({
+      'POST /v1/order/find-order/send-code': failure(422, 'access_code_undeliverable'),
+    });
+    await user.click(first.getByTestId('find-send-code'));
+    expect(await first.findByTestId('find-code-none')).toHaveTextContent('contact the shop on LINE @raceshot');
+    expect(first.queryByTestId('find-send-code')).not.toBeInTheDocument();
+  });
+
+  it('shows the text of a refused request', async () => {
+    const { first, user } = await search({ 'POST /v1/order/find-order/send-code': failure(429, 'rate_limited') });
+    await user.click(first.getByTestId('find-send-code'));
+    expect(await first.findByTestId('find-code-error')).toHaveTextContent('Too many requests');
+    expect(first.getByTestId('find-send-code')).toBeEnabled();
+  });
+
+  it('speaks Thai by default', async () => {
+    fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'Y', body: coded } });
+    const user = userEvent.setup();
+    renderWithProviders(<FindOrderPage />, { path: '/find-order', route: '/find-order' });
+    await user.type(screen.getByTestId('find-input'), '0812345678');
+    await user.click(screen.getByTestId('find-submit'));
+    const [first] = await screen.findAllByTestId('find-row');
+    expect(within(first!).getByTestId('find-code-contact')).toHaveTextContent('รหัสจะถูกส่งไปที่ 08******78');
+    expect(within(first!).getByRole('button', { name: 'ส่งรหัส' })).toBeInTheDocument();
   });
 });

@@ -1,17 +1,21 @@
 //! Find-order page (/find-order): look orders up by mobile number or by the end of the
-//! transfer slip, and open each one's gallery. `?mobile=…` prefills and searches at once
-//! (the wholesale approval text links here that way).
+//! transfer slip, and open each one's gallery: by its link, or, when the server requires it
+//! (`code_required` Y), with a one-time code sent to the order's contact. `?mobile=…`
+//! prefills and searches at once.
 
 import './orders.css';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '@/api/client';
+import { isYes } from '@/api/types';
 import { Spinner } from '@/components/Spinner';
-import { useErrorText, useT } from '@/i18n';
+import { useErrorText } from '@/i18n/errors';
 import { checkFind, type FindCheck, type FindFilter, type FindRequest } from './findOrder';
+import { OrderCodeAccess } from './OrderCodeAccess';
 import { statusKey } from './orderData';
 import { BangkokTime } from '@/components/BangkokTime';
+import { useT } from './messages';
 
 export function FindOrderPage() {
   const t = useT();
@@ -65,6 +69,7 @@ export function FindOrderPage() {
   };
 
   const rows = find.data?.body;
+  const codeRequired = isYes(find.data?.code_required);
 
   return (
     <section className="page narrow stack find-order-page">
@@ -142,6 +147,11 @@ export function FindOrderPage() {
         ) : (
           <div className="card stack">
             <p className="muted">{t('order.find.found', { count: rows.length })}</p>
+            {codeRequired && (
+              <p className="small" data-testid="find-code-why">
+                {t('order.find.code.why')}
+              </p>
+            )}
             <div className="table-wrap">
               <table className="table find-results" data-testid="find-results">
                 <thead>
@@ -153,17 +163,22 @@ export function FindOrderPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {rows.map((row) => {
+                  {rows.map((row, i) => {
                     const key = statusKey(row.status);
                     return (
-                      <tr key={row.order_id} data-testid="find-row">
+                      // Rows that need a code carry no order id, only their lookup.
+                      <tr key={row.order_id || row.lookup || i} data-testid="find-row">
                         <td className="find-date">
                           <BangkokTime value={row.create_date} />
                         </td>
-                        <td className="find-open">
-                          <Link to={`/download/${row.order_id}`} data-testid="find-open">
-                            {t('order.find.open')}
-                          </Link>
+                        <td className={codeRequired ? 'find-open find-open-code' : 'find-open'}>
+                          {codeRequired ? (
+                            <OrderCodeAccess row={row} />
+                          ) : (
+                            <Link to={`/download/${row.order_id}`} data-testid="find-open">
+                              {t('order.find.open')}
+                            </Link>
+                          )}
                         </td>
                         <td className="find-title">{row.title}</td>
                         <td data-status={row.status}>{key ? t(key) : row.status}</td>

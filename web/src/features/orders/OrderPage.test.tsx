@@ -4,6 +4,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import QRCode from 'qrcode';
 import type { InquiryResponse } from '@/api/types';
+import { ZIP_IN_PAGE_MAX_BYTES } from '@/lib/constants';
 import { fakeFetch, renderWithProviders } from '@/test/render';
 import { OrderPage } from './OrderPage';
 
@@ -15,8 +16,9 @@ function inquiry(over: Partial<InquiryResponse> = {}): InquiryResponse {
   return {
     status: 'success',
     payment_status: 'INITIAL',
-    mobile: '0812345678',
-    email: 'runner@example.com',
+    // Masked by the server, as every inquiry now answers them.
+    mobile: '081****678',
+    email: 'r***@example.com',
     amount: 210,
     is_original_image_created: 'N',
     is_logo_image_created: 'N',
@@ -97,6 +99,62 @@ function english() {
   window.localStorage.setItem('currentLanguage', 'en');
 }
 
+/** Serves the order's ZIPs with `answer`, recording the addresses asked; other calls go on
+ * to the fake server. */
+function serveZip(answer: () => Response | Promise<Response>): string[] {
+  const inner = globalThis.fetch;
+  const asked: string[] = [];
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+    if (!url.pathname.endsWith('/download.zip')) return inner(input, init);
+    asked.push(`${url.pathname}${url.search}`);
+    return answer();
+  });
+  return asked;
+}
+
+const zipAnswer = (bytes: number[], headers: Record<string, string> = {}) =>
+  new Response(new Uint8Array(bytes), { status: 200, headers: { 'content-type': 'application/zip', ...headers } });
+
+/** A ZIP answer whose bytes the test sends chunk by chunk. */
+function zipStream(headers: Record<string, string> = {}) {
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+    },
+  });
+  const response = new Response(body, { status: 200, headers: { 'content-type': 'application/zip', ...headers } });
+  return { response, stream: () => controller! };
+}
+
+/** What the page hands to the browser's download: the object address and the file name. */
+function catchSaves() {
+  const saved: { href: string; download: string }[] = [];
+  const blobs: Blob[] = [];
+  // jsdom has no object addresses: each Blob gets a numbered stand-in.
+  Object.defineProperty(URL, 'createObjectURL', {
+    configurable: true,
+    value: (blob: Blob) => {
+      blobs.push(blob);
+      return `blob:zip-${String(blobs.length)}`;
+    },
+  });
+  Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    saved.push({ href: this.getAttribute('href') ?? '', download: this.download });
+  });
+  return { saved, blobs };
+}
+
+/** Opens a paid order and confirms the download of its originals. */
+async function confirmDownloadAll() {
+  const user = userEvent.setup();
+  await user.click(await screen.findByTestId('download-all'));
+  await user.click(await screen.findByRole('button', { name: 'Download' }));
+  return user;
+}
+
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -114,6 +172,16 @@ describe('OrderPage', () => {
     answer();
     await waitFor(() => expect(screen.getByTestId('order-status')).toHaveAttribute('data-status', 'INITIAL'));
     expect(calls[0]).toEqual({ key: 'POST /v3/order/inquiry', body: { order_uuid: UUID } });
+  });
+
+  it('shows the masked mobile and e-mail exactly as the inquiry gives them', async () => {
+    english();
+    fakeFetch({ 'POST /v3/order/inquiry': inquiry() });
+    renderOrder();
+    expect(await screen.findByTestId('order-mobile')).toHaveTextContent(/^081\*\*\*\*678$/);
+    expect(screen.getByTestId('order-mobile').parentElement).toHaveTextContent('Mobile: 081****678');
+    expect(screen.getByTestId('order-email')).toHaveTextContent(/^r\*\*\*@example\.com$/);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('draws the sandbox PromptPay QR locally and links the sandbox payment page', async () => {
@@ -141,6 +209,24 @@ describe('OrderPage', () => {
       '/media/bangkok-run/thumbnail/a.jpg',
       '/media/bangkok-run/thumbnail/b.jpg',
     ]);
+  });
+
+  it('takes the samples from the configured media base (a CDN)', async () => {
+    const meta = document.createElement('meta');
+    meta.name = 'raceshot-media-base';
+    meta.content = 'https://cdn.example.com/photos';
+    document.head.appendChild(meta);
+    try {
+      fakeFetch({ 'POST /v3/order/inquiry': inquiry() });
+      renderOrder();
+      const samples = within(await screen.findByTestId('sample-photos')).getAllByRole('img');
+      expect(samples.map((i) => i.getAttribute('src'))).toEqual([
+        'https://cdn.example.com/photos/bangkok-run/thumbnail/a.jpg',
+        'https://cdn.example.com/photos/bangkok-run/thumbnail/b.jpg',
+      ]);
+    } finally {
+      meta.remove();
+    }
   });
 
   it('shows the GBP QR as an image and refetches on Refresh', async () => {
@@ -184,20 +270,141 @@ describe('OrderPage', () => {
     );
     expect(screen.getAllByTestId('view-photo-logo')).toHaveLength(2);
 
-    // Download all: confirm with the count, then the server's ZIP through a temporary link.
-    const clicked: string[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicked.push(this.getAttribute('href') ?? '');
-    });
+    // Download all: confirm with the count, then the server's ZIP, handed to the browser
+    // under the spec's file names.
+    const asked = serveZip(() => zipAnswer([1, 2, 3, 4], { 'content-length': '4' }));
+    const { saved, blobs } = catchSaves();
     await user.click(screen.getByTestId('download-all'));
     expect(await screen.findByText('Download 2 original photos as one ZIP file?')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Download' }));
-    expect(clicked).toEqual([`/api/orders/${UUID}/download.zip?variant=original`]);
-    expect(await screen.findByTestId('download-started')).toBeInTheDocument();
+    expect(await screen.findByTestId('download-started')).toHaveTextContent('The ZIP of the originals is downloaded');
+    expect(asked).toEqual([`/api/orders/${UUID}/download.zip?variant=original`]);
+    expect(saved).toEqual([{ href: 'blob:zip-1', download: `${UUID}.zip` }]);
+    expect(blobs[0]?.size).toBe(4);
 
     await user.click(screen.getByTestId('download-all-logo'));
     await user.click(await screen.findByRole('button', { name: 'Download' }));
-    expect(clicked[1]).toBe(`/api/orders/${UUID}/download.zip?variant=logo`);
+    await waitFor(() => expect(saved).toHaveLength(2));
+    expect(asked[1]).toBe(`/api/orders/${UUID}/download.zip?variant=logo`);
+    expect(saved[1]).toEqual({ href: 'blob:zip-2', download: `${UUID}-logo.zip` });
+  });
+
+  it('leaves a ZIP too large for the page to the browser\'s own download', async () => {
+    english();
+    fakeFetch({ 'POST /v3/order/inquiry': paid() });
+    const big = String(ZIP_IN_PAGE_MAX_BYTES + 1);
+    const asked = serveZip(() => zipAnswer([1, 2], { 'content-length': big }));
+    const { saved, blobs } = catchSaves();
+    renderOrder();
+    await confirmDownloadAll();
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(asked).toEqual([`/api/orders/${UUID}/download.zip?variant=original`]);
+    expect(saved[0]).toEqual({ href: `/api/orders/${UUID}/download.zip?variant=original`, download: `${UUID}.zip` });
+    expect(blobs).toHaveLength(0);
+  });
+
+  it('shows the ZIP being prepared, then the percent received when its length is known', async () => {
+    english();
+    fakeFetch({ 'POST /v3/order/inquiry': paid() });
+    let answer: (r: Response) => void = () => undefined;
+    serveZip(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const { saved } = catchSaves();
+    renderOrder();
+    await confirmDownloadAll();
+
+    const preparing = await screen.findByTestId('download-progress');
+    expect(preparing).toHaveTextContent('Preparing the ZIP of the originals');
+    // Nothing is known of the size yet: an indeterminate bar.
+    expect(within(preparing).getByRole('progressbar')).not.toHaveAttribute('value');
+    expect(screen.getByTestId('download-all')).toBeDisabled();
+
+    const { response, stream } = zipStream({ 'content-length': '100' });
+    answer(response);
+    act(() => stream().enqueue(new Uint8Array(50)));
+    await waitFor(() => expect(screen.getByTestId('download-progress')).toHaveTextContent('Downloading the ZIP of the originals: 50%'));
+    expect(within(screen.getByTestId('download-progress')).getByRole('progressbar')).toHaveAttribute('value', '50');
+    expect(saved).toEqual([]);
+
+    act(() => {
+      stream().enqueue(new Uint8Array(50));
+      stream().close();
+    });
+    expect(await screen.findByTestId('download-started')).toBeInTheDocument();
+    expect(saved).toEqual([{ href: 'blob:zip-1', download: `${UUID}.zip` }]);
+    expect(screen.queryByTestId('download-progress')).not.toBeInTheDocument();
+    expect(screen.getByTestId('download-all')).toBeEnabled();
+  });
+
+  it('shows the megabytes received and an indeterminate bar when the length is not known', async () => {
+    english();
+    fakeFetch({ 'POST /v3/order/inquiry': paid() });
+    const { response, stream } = zipStream();
+    serveZip(() => response);
+    const { saved, blobs } = catchSaves();
+    renderOrder();
+    await confirmDownloadAll();
+
+    act(() => stream().enqueue(new Uint8Array(1_500_000)));
+    const progress = await screen.findByText('Downloading the ZIP of the originals: 1.5 MB received');
+    expect(within(progress.parentElement!).getByRole('progressbar')).not.toHaveAttribute('value');
+    act(() => stream().close());
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(blobs[0]?.size).toBe(1_500_000);
+  });
+
+  it('says Download Error when the server fails, and downloads on retry', async () => {
+    english();
+    fakeFetch({ 'POST /v3/order/inquiry': paid() });
+    let answers = 0;
+    const asked = serveZip(() =>
+      ++answers === 1
+        ? new Response(JSON.stringify({ status: 'error', code: 'internal', message: 'boom' }), {
+            status: 503,
+            headers: { 'content-type': 'application/json' },
+          })
+        : zipAnswer([1, 2]),
+    );
+    const { saved } = catchSaves();
+    renderOrder();
+    const user = await confirmDownloadAll();
+
+    const error = await screen.findByTestId('download-error');
+    expect(error).toHaveTextContent('Download Error');
+    expect(error).toHaveTextContent('Failed to download. Please try again.');
+    expect(saved).toEqual([]);
+    expect(screen.getByTestId('download-all')).toBeEnabled();
+
+    await user.click(within(error).getByTestId('download-retry'));
+    expect(await screen.findByTestId('download-started')).toBeInTheDocument();
+    expect(screen.queryByTestId('download-error')).not.toBeInTheDocument();
+    expect(asked).toHaveLength(2);
+    expect(saved).toEqual([{ href: 'blob:zip-1', download: `${UUID}.zip` }]);
+  });
+
+  it('says Download Error when the connection drops midway or never comes', async () => {
+    english();
+    fakeFetch({ 'POST /v3/order/inquiry': paid() });
+    const { response, stream } = zipStream({ 'content-length': '100' });
+    let answers = 0;
+    serveZip(() => {
+      if (++answers === 1) return response;
+      throw new TypeError('Failed to fetch');
+    });
+    const { saved } = catchSaves();
+    renderOrder();
+    const user = await confirmDownloadAll();
+
+    act(() => stream().enqueue(new Uint8Array(10)));
+    await screen.findByText('Downloading the ZIP of the originals: 10%');
+    act(() => stream().error(new TypeError('network connection lost')));
+    const error = await screen.findByTestId('download-error');
+    expect(error).toHaveTextContent('Failed to download. Please try again.');
+    expect(error).toHaveTextContent('Cannot connect');
+
+    await user.click(within(error).getByTestId('download-retry'));
+    await waitFor(() => expect(answers).toBe(2));
+    expect(await screen.findByTestId('download-error')).toHaveTextContent('Download Error');
+    expect(saved).toEqual([]);
   });
 
   it('opens the lightbox on the chosen photo', async () => {
@@ -255,11 +462,13 @@ describe('OrderPage', () => {
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click');
+    const asked = serveZip(() => zipAnswer([1]));
     renderOrder();
     await user.click(await screen.findByTestId('download-all'));
     expect(await screen.findByText('Please open in Chrome or Safari')).toBeInTheDocument();
     expect(writeText).toHaveBeenCalledWith(window.location.href);
     expect(click).not.toHaveBeenCalled();
+    expect(asked).toEqual([]);
   });
 
   it('shows the wholesale approval request with its links, and copies it', async () => {
@@ -281,8 +490,10 @@ describe('OrderPage', () => {
     const text = (box as HTMLTextAreaElement).value;
     expect(text).toContain(`${origin}/download/${UUID}`);
     expect(text).toContain(`${origin}/download/prev-order-uuid`);
-    expect(text).toContain(`${origin}/find-order?mobile=0812345678`);
-    expect(text).toContain('0812345678');
+    // The masked number is quoted, never put in the find-order link (which would refuse it).
+    expect(text).toContain(`Find orders by mobile: ${origin}/find-order\n`);
+    expect(text).not.toContain('?mobile=');
+    expect(text).toContain('Mobile: 081****678');
     expect(box).toHaveAttribute('readonly');
     expect(screen.getByTestId('order-status')).toHaveTextContent('Waiting for approve');
     expect(screen.getByTestId('order-amount')).toHaveClass('strike');
@@ -353,7 +564,8 @@ describe('OrderPage', () => {
     answer();
     await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost/sandbox/3ds'));
     const pay = calls.find((c) => c.key === 'POST /v3/order/opn-cc-payment')!;
-    expect(pay.body).toMatchObject({ uuid: UUID, mobile: '0812345678', email: 'runner@example.com', paid_amount: 10550 });
+    // The masked contact goes back as the inquiry gave it; the server accepts it.
+    expect(pay.body).toMatchObject({ uuid: UUID, mobile: '081****678', email: 'r***@example.com', paid_amount: 10550 });
     expect((pay.body as { token_key: string }).token_key).toMatch(/^tokn_sandbox_[0-9a-f]+$/);
   });
 

@@ -7,12 +7,15 @@ import { Link, useParams } from 'react-router';
 import { ApiFailure } from '@/api/client';
 import { isYes, type InquiryResponse } from '@/api/types';
 import { Spinner } from '@/components/Spinner';
-import { useErrorText, useT, type Translate } from '@/i18n';
+import { thumbnailProps } from '@/components/thumbnail';
+import { type Translate } from '@/i18n';
+import { useErrorText } from '@/i18n/errors';
 import { isFreeOrder, parseOrderImages, parsePaidImages, statusKey, thumbnailUrl } from './orderData';
 import { PaidBlock } from './PaidBlock';
 import { PaymentBlock } from './PaymentBlock';
 import { useOrderFailurePopup, useOrderInquiry } from './useOrder';
 import { BangkokTime } from '@/components/BangkokTime';
+import { useT } from './messages';
 
 const isNotFound = (e: unknown) => e instanceof ApiFailure && e.code === 'order_not_found';
 
@@ -109,6 +112,18 @@ function OrderHeader({ uuid, order }: { uuid: string; order?: InquiryResponse })
           {t('order.createDate')}: <BangkokTime value={order.create_date} />
         </p>
       )}
+      {/* Masked by the server (081****678, s***@example.com): shown as they come, never
+          read as a number or an address. */}
+      {order && order.mobile !== '' && (
+        <p className="muted">
+          {t('order.contact.mobile')}: <span data-testid="order-mobile">{order.mobile}</span>
+        </p>
+      )}
+      {order && order.email !== '' && (
+        <p className="muted">
+          {t('order.contact.email')}: <span data-testid="order-email">{order.email}</span>
+        </p>
+      )}
     </header>
   );
 }
@@ -162,9 +177,13 @@ function OrderBody({ order, uuid, onRefresh, refreshing }: BodyProps) {
         <section className="stack" aria-labelledby="samples-title">
           <h2 id="samples-title">{t('order.samples.title', { count: samples.length })}</h2>
           <ul className="photo-grid sample-photos" data-testid="sample-photos">
-            {samples.map((s) => (
+            {samples.map((s, index) => (
               <li key={s.thumbnail_file_name} className="photo-card">
-                <img src={thumbnailUrl(order.event_key, s.thumbnail_file_name)} alt={s.original_file_name} loading="lazy" />
+                <img
+                  src={thumbnailUrl(order.event_key, s.thumbnail_file_name)}
+                  alt={s.original_file_name}
+                  {...thumbnailProps(index)}
+                />
               </li>
             ))}
           </ul>

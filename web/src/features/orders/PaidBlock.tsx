@@ -1,21 +1,16 @@
-//! A paid (or free) order's delivery: progress stepper, how-to, download-all ZIPs, the
-//! original / with-logo toggle, and the photo gallery with its lightbox.
+//! A paid (or free) order's delivery: progress stepper, how-to, download-all ZIPs with their
+//! progress, the original / with-logo toggle, and the photo gallery with its lightbox.
 
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { isYes, type InquiryResponse } from '@/api/types';
 import { useDialog } from '@/components/Dialog';
 import { Spinner } from '@/components/Spinner';
-import { useT, type MessageKey } from '@/i18n';
+import { thumbnailProps } from '@/components/thumbnail';
+import type { MessageKey } from '@/i18n';
 import { copyText, isInAppBrowser } from '@/lib/inAppBrowser';
-import {
-  DOWNLOAD_NOTICE_MS,
-  isFreeOrder,
-  startDownload,
-  withQuery,
-  zipUrl,
-  type PaidImage,
-  type Variant,
-} from './orderData';
+import { isFreeOrder, withQuery, type PaidImage, type Variant } from './orderData';
+import { isBusy, useZipDownloads, ZipStatus } from './ZipDownload';
+import { useT } from './messages';
 
 const Lightbox = lazy(() => import('@/components/Lightbox'));
 
@@ -77,14 +72,7 @@ export function PaidBlock({ order, uuid, images }: { order: InquiryResponse; uui
   const [chosen, setChosen] = useState<Variant>('original');
   const variant: Variant = chosen === 'logo' && hasLogo ? 'logo' : 'original';
   const [box, setBox] = useState<Box>(null);
-  // The spec's is_download / is_download_logo: a short "download started" notice.
-  const [downloading, setDownloading] = useState<Record<Variant, boolean>>({ original: false, logo: false });
-  const timers = useRef<number[]>([]);
-
-  useEffect(() => {
-    const pending = timers.current;
-    return () => pending.forEach((id) => window.clearTimeout(id));
-  }, []);
+  const zips = useZipDownloads(uuid);
 
   const addressOf = (image: PaidImage, v: Variant) => (v === 'logo' && image.image_logo ? image.image_logo : image.image);
 
@@ -105,9 +93,7 @@ export function PaidBlock({ order, uuid, images }: { order: InquiryResponse; uui
       okLabel: t('order.download.ok'),
     });
     if (!ok) return;
-    startDownload(zipUrl(uuid, v));
-    setDownloading((d) => ({ ...d, [v]: true }));
-    timers.current.push(window.setTimeout(() => setDownloading((d) => ({ ...d, [v]: false })), DOWNLOAD_NOTICE_MS));
+    void zips.start(v);
   };
 
   const slides = box ? images.map((i) => ({ src: addressOf(i, box.variant), alt: i.original_file_name })) : [];
@@ -129,7 +115,8 @@ export function PaidBlock({ order, uuid, images }: { order: InquiryResponse; uui
           <button
             type="button"
             className="btn btn-primary"
-            disabled={!originalReady}
+            disabled={!originalReady || isBusy(zips.states.original)}
+            aria-busy={isBusy(zips.states.original)}
             onClick={() => void downloadAll('original')}
             data-testid="download-all"
           >
@@ -139,7 +126,8 @@ export function PaidBlock({ order, uuid, images }: { order: InquiryResponse; uui
             <button
               type="button"
               className="btn btn-accent"
-              disabled={!logoReady}
+              disabled={!logoReady || isBusy(zips.states.logo)}
+              aria-busy={isBusy(zips.states.logo)}
               onClick={() => void downloadAll('logo')}
               data-testid="download-all-logo"
             >
@@ -152,11 +140,9 @@ export function PaidBlock({ order, uuid, images }: { order: InquiryResponse; uui
             {t('order.download.preparing')}
           </p>
         )}
-        {(downloading.original || downloading.logo) && (
-          <p className="alert alert-info" role="status" data-testid="download-started">
-            {t('order.download.started')}
-          </p>
-        )}
+        {(['original', 'logo'] as const).map((v) => (
+          <ZipStatus key={v} variant={v} state={zips.states[v]} onRetry={() => void zips.start(v)} />
+        ))}
       </section>
 
       <section className="stack" aria-labelledby="paid-photos-title">
@@ -192,7 +178,7 @@ export function PaidBlock({ order, uuid, images }: { order: InquiryResponse; uui
               <img
                 src={image.image_thumbnail}
                 alt={image.original_file_name}
-                loading="lazy"
+                {...thumbnailProps(index)}
                 onClick={() => setBox({ index, variant })}
               />
               <p className="photo-name">{image.original_file_name}</p>

@@ -6,12 +6,13 @@ import type { InquiryResponse } from '@/api/types';
 import { QrCode } from '@/components/QrCode';
 import { Spinner } from '@/components/Spinner';
 import { useToast } from '@/components/Toast';
-import { useLanguage, useT, type Translate } from '@/i18n';
+import { useLanguage, type Translate } from '@/i18n';
 import { CONTACT, ORDER_QR_PX } from '@/lib/constants';
 import { copyText } from '@/lib/inAppBrowser';
 import { CardPayment } from './CardPayment';
 import { AmountLine, RefreshButton, SandboxBanner } from './parts';
 import { formatBangkokDateTime } from '@/lib/dates';
+import { useT } from './messages';
 
 type Props = { order: InquiryResponse; uuid: string; onRefresh: () => void; refreshing: boolean };
 
@@ -75,7 +76,9 @@ function PromptPay({ order, onRefresh, refreshing }: Omit<Props, 'uuid'>) {
   );
 }
 
-/** The text a wholesale buyer sends to the admin to have an extra-photos order approved. */
+/** The text a wholesale buyer sends to the admin to have an extra-photos order approved. The
+ * inquiry's mobile is masked (081****678): it is quoted as it is, and the find-order link
+ * carries no number, since the masked one would only be refused there. */
 export function approvalRequestText(
   t: Translate,
   origin: string,
@@ -84,8 +87,7 @@ export function approvalRequestText(
 ): string {
   const lines = [t('order.am.line.head'), t('order.am.line.order', { url: `${origin}/download/${uuid}` })];
   if (order.am_order_ref) lines.push(t('order.am.line.ref', { url: `${origin}/download/${order.am_order_ref}` }));
-  const find = `${origin}/find-order${order.mobile ? `?mobile=${encodeURIComponent(order.mobile)}` : ''}`;
-  lines.push(t('order.am.line.find', { url: find }));
+  lines.push(t('order.am.line.find', { url: `${origin}/find-order` }));
   if (order.mobile) lines.push(t('order.am.line.mobile', { mobile: order.mobile }));
   return lines.join('\n');
 }

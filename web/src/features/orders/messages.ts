@@ -1,6 +1,7 @@
 //! Texts of the orders feature (order page and find-order page), Thai and English.
 
 import { defineMessages } from '@/i18n/define';
+import { addMessages } from '@/i18n/messages';
 
 export const ordersMessages = defineMessages(
   {
@@ -8,6 +9,8 @@ export const ordersMessages = defineMessages(
     'order.id': 'หมายเลขคำสั่งซื้อ',
     'order.event': 'อีเวนต์',
     'order.createDate': 'วันที่สั่งซื้อ',
+    'order.contact.mobile': 'เบอร์มือถือ',
+    'order.contact.email': 'อีเมล',
     'order.notFound.title': 'ไม่พบคำสั่งซื้อ',
     'order.notFound.text': 'กรุณาตรวจสอบลิงก์อีกครั้ง หรือค้นหาคำสั่งซื้อด้วยเบอร์มือถือ',
     'order.failure.title': 'เกิดข้อผิดพลาด',
@@ -75,7 +78,14 @@ export const ordersMessages = defineMessages(
     'order.download.confirmText': 'ดาวน์โหลดรูปต้นฉบับ {count} รูป เป็นไฟล์ ZIP ไฟล์เดียว?',
     'order.download.confirmLogoText': 'ดาวน์โหลดรูปพร้อมโลโก้ {count} รูป เป็นไฟล์ ZIP ไฟล์เดียว?',
     'order.download.ok': 'ดาวน์โหลด',
-    'order.download.started': 'เริ่มดาวน์โหลดแล้ว ดูความคืบหน้าได้ที่เบราว์เซอร์ของคุณ',
+    'order.download.started': 'ดาวน์โหลด{name}ครบแล้ว เบราว์เซอร์กำลังบันทึกไฟล์',
+    'order.download.zipOriginal': 'ไฟล์ ZIP รูปต้นฉบับ',
+    'order.download.zipLogo': 'ไฟล์ ZIP รูปพร้อมโลโก้',
+    'order.download.preparingZip': 'กำลังเตรียม{name} (รูปจำนวนมากอาจใช้เวลาสักครู่)...',
+    'order.download.percent': 'กำลังดาวน์โหลด{name} {percent}%',
+    'order.download.received': 'กำลังดาวน์โหลด{name} ได้รับแล้ว {mb} MB',
+    'order.download.errorTitle': 'ดาวน์โหลดไม่สำเร็จ (Download Error)',
+    'order.download.errorText': 'ดาวน์โหลดไม่สำเร็จ กรุณาลองใหม่อีกครั้ง',
     'order.variant.label': 'แบบของรูป',
     'order.variant.original': 'ต้นฉบับ',
     'order.variant.logo': 'ต้นฉบับพร้อมโลโก้',
@@ -106,12 +116,27 @@ export const ordersMessages = defineMessages(
     'order.find.col.status': 'สถานะ',
     'order.find.open': 'เปิดแกลเลอรี',
     'order.find.notFound': 'ไม่พบคำสั่งซื้อ',
+    'order.find.code.why':
+      'เพื่อความเป็นส่วนตัว คำสั่งซื้อจะเปิดได้ด้วยรหัส 6 หลักที่ส่งไปยังเบอร์มือถือหรืออีเมลของคำสั่งซื้อนั้น',
+    'order.find.code.to': 'รหัสจะถูกส่งไปที่ {contact}',
+    'order.find.code.send': 'ส่งรหัส',
+    'order.find.code.sendAgain': 'ขอรหัสใหม่',
+    'order.find.code.sending': 'กำลังส่งรหัส...',
+    'order.find.code.sent': 'ส่งรหัส 6 หลักไปที่ {contact} แล้ว ใช้ได้ภายใน {minutes} นาที',
+    'order.find.code.label': 'รหัส 6 หลัก',
+    'order.find.code.format': 'กรุณากรอกรหัสตัวเลข 6 หลัก',
+    'order.find.code.open': 'เปิดคำสั่งซื้อ',
+    'order.find.code.opening': 'กำลังเปิดคำสั่งซื้อ...',
+    'order.find.code.noContact':
+      'คำสั่งซื้อนี้ไม่มีเบอร์มือถือหรืออีเมลสำหรับรับรหัส เปิดได้จากลิงก์ของคำสั่งซื้อที่ได้รับตอนสั่งซื้อ หรือติดต่อร้านทาง LINE {line}',
   },
   {
     'order.title': 'Your order',
     'order.id': 'Order ID',
     'order.event': 'Event',
     'order.createDate': 'Order date',
+    'order.contact.mobile': 'Mobile',
+    'order.contact.email': 'E-mail',
     'order.notFound.title': 'Order not found',
     'order.notFound.text': 'Please check the link, or look your order up by your mobile number.',
     'order.failure.title': 'Something went wrong',
@@ -179,7 +204,14 @@ export const ordersMessages = defineMessages(
     'order.download.confirmText': 'Download {count} original photos as one ZIP file?',
     'order.download.confirmLogoText': 'Download {count} photos with the logo as one ZIP file?',
     'order.download.ok': 'Download',
-    'order.download.started': 'Download started: your browser shows the progress.',
+    'order.download.started': 'The {name} is downloaded: your browser is saving it.',
+    'order.download.zipOriginal': 'ZIP of the originals',
+    'order.download.zipLogo': 'ZIP of the photos with logo',
+    'order.download.preparingZip': 'Preparing the {name} (many photos may take a while)...',
+    'order.download.percent': 'Downloading the {name}: {percent}%',
+    'order.download.received': 'Downloading the {name}: {mb} MB received',
+    'order.download.errorTitle': 'Download Error',
+    'order.download.errorText': 'Failed to download. Please try again.',
     'order.variant.label': 'Photo version',
     'order.variant.original': 'Original',
     'order.variant.logo': 'Original with logo',
@@ -210,5 +242,23 @@ export const ordersMessages = defineMessages(
     'order.find.col.status': 'Status',
     'order.find.open': 'open gallery',
     'order.find.notFound': 'Order not found',
+    'order.find.code.why': 'For your privacy, each order opens with a 6-digit code sent to its mobile number or e-mail.',
+    'order.find.code.to': 'The code goes to {contact}.',
+    'order.find.code.send': 'Send code',
+    'order.find.code.sendAgain': 'Send a new code',
+    'order.find.code.sending': 'Sending the code...',
+    'order.find.code.sent': 'A 6-digit code was sent to {contact}; it works for {minutes} minutes.',
+    'order.find.code.label': '6-digit code',
+    'order.find.code.format': 'Please enter the 6-digit code.',
+    'order.find.code.open': 'Open order',
+    'order.find.code.opening': 'Opening the order...',
+    'order.find.code.noContact':
+      'This order has no mobile number or e-mail to send a code to. Open it from the link you got when ordering, or contact the shop on LINE {line}.',
   },
 );
+
+// Loaded with the feature's chunk, not with the first script (see i18n/messages.ts).
+addMessages(ordersMessages);
+
+/** The app's translator: importing it from here brings this feature's texts with it. */
+export { useT } from '@/i18n';

@@ -5,8 +5,9 @@
 import type { InquiryResponse } from '@/api/types';
 import { isYes } from '@/api/types';
 import type { MessageKey } from '@/i18n';
+import { mediaBase } from '@/lib/config';
 
-export { DOWNLOAD_NOTICE_MS, ORDER_POLL_MS } from '@/lib/constants';
+export { ORDER_POLL_MS } from '@/lib/constants';
 
 export type PaymentStatus = 'INITIAL' | 'PAID' | 'EXPIRED' | 'CANCELLED';
 export type Variant = 'original' | 'logo';
@@ -58,8 +59,10 @@ export function parsePaidImages(text: string | null | undefined): PaidImage[] {
     .filter((o) => o.image !== '');
 }
 
+/** An unpaid order's sample: the media base the server configured + event key + file name
+ * (spec §3), so a CDN in front of the media is used here as everywhere else. */
 export const thumbnailUrl = (eventKey: string, fileName: string) =>
-  `/media/${encodeURIComponent(eventKey)}/thumbnail/${encodeURIComponent(fileName)}`;
+  `${mediaBase()}/${encodeURIComponent(eventKey)}/thumbnail/${encodeURIComponent(fileName)}`;
 
 export const isFreeOrder = (order: InquiryResponse) => order.payment_channel === 'FREE';
 
@@ -111,16 +114,4 @@ export function sandboxToken(): string {
   if (globalThis.crypto?.getRandomValues) globalThis.crypto.getRandomValues(bytes);
   else bytes.forEach((_, i) => (bytes[i] = Math.floor(Math.random() * 256)));
   return `tokn_sandbox_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
-}
-
-/** Starts a browser download of a same-origin file; the browser shows its own progress. */
-export function startDownload(url: string) {
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = '';
-  a.rel = 'noopener';
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
 }

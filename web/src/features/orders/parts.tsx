@@ -2,8 +2,8 @@
 
 import type { InquiryResponse } from '@/api/types';
 import { Spinner } from '@/components/Spinner';
-import { useT } from '@/i18n';
 import { formatBaht } from '@/lib/money';
+import { useT } from './messages';
 
 export function SandboxBanner() {
   const t = useT();

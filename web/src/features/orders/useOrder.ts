@@ -5,9 +5,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { api, unwrap } from '@/api/client';
 import { useDialog } from '@/components/Dialog';
-import { useT } from '@/i18n';
 import { CONTACT } from '@/lib/constants';
 import { ORDER_POLL_MS, shouldPoll } from './orderData';
+import { useT } from './messages';
 
 export const orderQueryKey = (uuid: string) => ['orders', 'inquiry', uuid] as const;
 

@@ -3,12 +3,12 @@
 //! the logo and the code text, one with the code text only. Problems (no code, logo or
 //! canvas trouble) go to the console only: the page always shows what it can.
 
-import '@fontsource/roboto/400.css';
+// The code text is an event key (ASCII): the Latin subset is the only one it can use.
+import '@fontsource/roboto/latin-400.css';
 import './qr.css';
 import { useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { QrCode } from '@/components/QrCode';
-import { useT } from '@/i18n';
 import { QR_CANVAS_PX, QR_PAGE_PX } from '@/lib/constants';
 import {
   downloadCanvas,
@@ -23,6 +23,7 @@ import {
   renderQr,
   safeFileName,
 } from './draw';
+import { useT } from './messages';
 
 /** Which address each print file has finished drawing for (so a new code re-arms them). */
 type Drawn = { text?: string; logo?: string; failed?: string };

@@ -1,6 +1,7 @@
 //! Texts of the qr feature, Thai and English.
 
 import { defineMessages } from '@/i18n/define';
+import { addMessages } from '@/i18n/messages';
 
 export const qrMessages = defineMessages(
   {
@@ -30,3 +31,9 @@ export const qrMessages = defineMessages(
     'qr.download': 'Download PNG',
   },
 );
+
+// Loaded with the feature's chunk, not with the first script (see i18n/messages.ts).
+addMessages(qrMessages);
+
+/** The app's translator: importing it from here brings this feature's texts with it. */
+export { useT } from '@/i18n';

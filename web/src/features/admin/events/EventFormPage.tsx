@@ -10,7 +10,8 @@ import { useRef, useState, type FormEvent, type HTMLInputTypeAttribute } from 'r
 import { Link, useNavigate, useParams } from 'react-router';
 import { Spinner } from '@/components/Spinner';
 import { useToast } from '@/components/Toast';
-import { useDictionary, useErrorText, useT } from '@/i18n';
+import { useDictionary, useT } from '@/i18n';
+import { useErrorText } from '@/i18n/errors';
 import { ApiFailure } from '@/api/client';
 import { adminKeys, fetchImportEvent, putEvent } from '../shell/api';
 import { useAdminEvents } from '../shell/events';

@@ -6,7 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { failureCode } from '@/api/client';
 import { useDialog } from '@/components/Dialog';
 import { useToast } from '@/components/Toast';
-import { useErrorText } from '@/i18n';
+import { useErrorText } from '@/i18n/errors';
 import { adminKeys, changePhoto, deletePhoto } from '../shell/api';
 import { isSignedOut } from '../shell/session';
 import type { AdminPhoto, PhotoFlags } from '../shell/types';
@@ -79,7 +79,15 @@ export function PhotoCard({ photo, eventKey }: Props) {
       data-highlight={String(photo.highlight)}
     >
       {ready ? (
-        <img className="admin-photo-thumb" src={photo.thumbnail_url ?? undefined} alt={name} loading="lazy" />
+        <img
+          className="admin-photo-thumb"
+          src={photo.thumbnail_url ?? undefined}
+          alt={name}
+          width={400}
+          height={300}
+          loading="lazy"
+          decoding="async"
+        />
       ) : (
         <div className={`admin-photo-thumb admin-photo-placeholder admin-state-soft-${photo.state}`}>
           {stateText}

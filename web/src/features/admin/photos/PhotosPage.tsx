@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiFailure } from '@/api/client';
 import { Spinner } from '@/components/Spinner';
-import { useErrorText } from '@/i18n';
+import { useErrorText } from '@/i18n/errors';
 import { AdminPagination } from '../shell/AdminPagination';
 import { adminKeys, fetchPhotos } from '../shell/api';
 import { useAdminEvents } from '../shell/events';

@@ -3,7 +3,7 @@
 
 import { memo, useEffect, useId, useRef, useState, useSyncExternalStore, type DragEvent } from 'react';
 import { useToast } from '@/components/Toast';
-import { useErrorText } from '@/i18n';
+import { useErrorText } from '@/i18n/errors';
 import { useSessionCheck } from '../shell/operator';
 import { useAdminPhotosT, type AdminPhotosT } from './i18n';
 import { MAX_PHOTO_MB, PHOTO_TYPES, photoContentType, summarize, UploadQueue, xhrUploader, type Uploader, type UploadItem } from './uploadQueue';

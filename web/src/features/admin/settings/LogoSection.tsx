@@ -5,7 +5,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ChangeEvent } from 'react';
 import { useToast } from '@/components/Toast';
-import { useDictionary, useErrorText } from '@/i18n';
+import { useDictionary } from '@/i18n';
+import { useErrorText } from '@/i18n/errors';
 import { logoUrl, settingsKey, uploadLogo } from './api';
 import { settingsMessages } from './messages';
 import { MAX_LOGO_BYTES, readBytes, sniffImage, type ImageKind } from './settingsModel';

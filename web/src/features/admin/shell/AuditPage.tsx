@@ -5,7 +5,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Spinner } from '@/components/Spinner';
-import { useDictionary, useErrorText, useLanguage } from '@/i18n';
+import { useDictionary, useLanguage } from '@/i18n';
+import { useErrorText } from '@/i18n/errors';
 import { formatBangkokDateTime } from '@/lib/dates';
 import { adminKeys, AUDIT_PAGE_SIZE, fetchAudit } from './api';
 import { shellMessages } from './messages';

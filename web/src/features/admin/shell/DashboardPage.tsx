@@ -6,7 +6,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '@/components/Spinner';
-import { useDictionary, useErrorText, useLanguage } from '@/i18n';
+import { useDictionary, useLanguage } from '@/i18n';
+import { useErrorText } from '@/i18n/errors';
 import { formatBangkokDate, formatBangkokDateTime } from '@/lib/dates';
 import { formatBaht } from '@/lib/money';
 import { saleState, useAdminEvents } from './events';

@@ -5,7 +5,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, type ReactNode } from 'react';
 import { ApiFailure } from '@/api/client';
-import { useErrorText } from '@/i18n';
+import { useErrorText } from '@/i18n/errors';
 import { adminKeys } from './api';
 import { isAdmin } from './session';
 import type { Me } from './types';

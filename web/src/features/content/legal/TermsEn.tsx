@@ -86,7 +86,9 @@ export function TermsEn() {
         </li>
         <li>
           <strong>Your face photo</strong> is used only to search the event you chose. It is not used for any other
-          purpose and is never sold or disclosed to third parties.
+          purpose and is never sold or disclosed to third parties. It is deleted as soon as the search is done; one
+          uploaded but never searched with is deleted within 75 seconds. Its EXIF data (such as a GPS position) is
+          never kept, and neither is the template of your face after the search.
         </li>
         <li>
           <strong>How long:</strong> order data is kept until you ask for it to be changed or cancelled, unless the

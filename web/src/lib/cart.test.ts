@@ -1,0 +1,53 @@
+//! Each cart's all-photos flag and price in browser storage, as spec §3 writes them: the bare
+//! strings YES / NO, the standard cart under the spec's keys and the wholesale cart under its
+//! own, and the JSON-quoted flag of earlier versions read as its raw value.
+
+import { act, renderHook } from '@testing-library/react';
+import { readMassBuy, setMassBuy, useMassBuy } from './cart';
+
+describe('all-photos flag', () => {
+  it('is stored raw under each cart’s own keys', () => {
+    setMassBuy('standard', 'YES', 999);
+    expect(localStorage.getItem('_event_can_mhao')).toBe('YES');
+    expect(localStorage.getItem('_mhao_price')).toBe('999');
+    expect(localStorage.getItem('_event_can_mhao_wholesale')).toBeNull();
+
+    setMassBuy('wholesale', 'YES', 1500.5);
+    expect(localStorage.getItem('_event_can_mhao_wholesale')).toBe('YES');
+    expect(localStorage.getItem('_mhao_price_wholesale')).toBe('1500.5');
+
+    setMassBuy('wholesale', 'NO');
+    expect(localStorage.getItem('_event_can_mhao_wholesale')).toBe('NO');
+    // A flag alone leaves the price; no price removes it.
+    expect(localStorage.getItem('_mhao_price_wholesale')).toBe('1500.5');
+    setMassBuy('wholesale', 'YES', null);
+    expect(localStorage.getItem('_mhao_price_wholesale')).toBeNull();
+
+    expect(readMassBuy('standard')).toBe('YES');
+    expect(readMassBuy('wholesale')).toBe('YES');
+  });
+
+  it('reads an earlier JSON-quoted value as its raw value, and anything else as NO', () => {
+    localStorage.setItem('_event_can_mhao', '"YES"');
+    expect(readMassBuy('standard')).toBe('YES');
+    localStorage.setItem('_event_can_mhao', '"NO"');
+    expect(readMassBuy('standard')).toBe('NO');
+    localStorage.setItem('_event_can_mhao', 'yes please');
+    expect(readMassBuy('standard')).toBe('NO');
+    expect(readMassBuy('wholesale')).toBe('NO');
+  });
+
+  it('follows changes of its own cart only', () => {
+    localStorage.setItem('_event_can_mhao_wholesale', '"YES"');
+    const standard = renderHook(() => useMassBuy('standard'));
+    const wholesale = renderHook(() => useMassBuy('wholesale'));
+    expect(standard.result.current).toBe('NO');
+    expect(wholesale.result.current).toBe('YES');
+    act(() => setMassBuy('standard', 'YES'));
+    expect(standard.result.current).toBe('YES');
+    expect(wholesale.result.current).toBe('YES');
+    act(() => setMassBuy('wholesale', 'NO'));
+    expect(standard.result.current).toBe('YES');
+    expect(wholesale.result.current).toBe('NO');
+  });
+});
