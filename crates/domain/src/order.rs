@@ -3,6 +3,7 @@
 //! edge so that nothing further in can hold an invalid one.
 
 use std::fmt;
+use std::str::FromStr;
 
 /// Where an order is in its life (spec §4): waiting for payment, paid, or ended unpaid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -80,6 +81,67 @@ impl PaymentChannel {
 impl fmt::Display for PaymentChannel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// The payment gateway an order is paid through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum GatewayKind {
+    /// GB Prime Pay QR Cash.
+    Gbp,
+    /// OPN Payments (Omise): cards and PromptPay charges.
+    Opn,
+    /// A PromptPay QR made by the shop itself; payment is checked by hand.
+    PromptPay,
+    /// No money moves: for demos and development.
+    Sandbox,
+}
+
+impl GatewayKind {
+    pub const ALL: [GatewayKind; 4] = [
+        GatewayKind::Gbp,
+        GatewayKind::Opn,
+        GatewayKind::PromptPay,
+        GatewayKind::Sandbox,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GatewayKind::Gbp => "GBP",
+            GatewayKind::Opn => "OPN",
+            GatewayKind::PromptPay => "PROMPTPAY",
+            GatewayKind::Sandbox => "SANDBOX",
+        }
+    }
+
+    /// Whether the gateway charges cards (every gateway takes PromptPay).
+    pub fn takes_cards(self) -> bool {
+        matches!(self, GatewayKind::Opn | GatewayKind::Sandbox)
+    }
+}
+
+impl fmt::Display for GatewayKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A gateway name that is none of `GBP`, `OPN`, `PROMPTPAY`, `SANDBOX`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown payment gateway {0:?} (expected GBP, OPN, PROMPTPAY or SANDBOX)")]
+pub struct UnknownGateway(pub String);
+
+impl FromStr for GatewayKind {
+    type Err = UnknownGateway;
+
+    /// Case-insensitive: `"opn"` and `"OPN"` are the same gateway.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let trimmed = s.trim();
+        GatewayKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str().eq_ignore_ascii_case(trimmed))
+            .ok_or_else(|| UnknownGateway(s.to_owned()))
     }
 }
 

@@ -34,7 +34,14 @@ use bytes::Bytes;
 use raceshot_domain::Money;
 use serde_json::Value;
 
+use async_trait::async_trait;
+use raceshot_domain::GatewayKind;
+
+use crate::gateway::{
+    Confirmation, Gateway, Outcome, PaymentRequest, QrCode, QrPayment, TrailSink,
+};
 use crate::http::{self, RawResponse};
+use crate::trail::{TrailEntry, TrailKind, TrailStatus};
 use crate::{PaymentError, baht_from_json};
 
 pub const PRODUCTION_BASE_URL: &str = "https://api.gbprimepay.com";
@@ -146,6 +153,25 @@ impl GbpCallback {
     pub fn is_paid(&self) -> bool {
         self.result_code == PAID_RESULT_CODE
     }
+
+    /// How the callback is kept in the trail: once per GB Prime Pay reference and result.
+    pub fn trail_entry(&self, body: &str) -> TrailEntry {
+        let reference = self
+            .gbp_reference_no
+            .as_deref()
+            .unwrap_or(&self.reference_no);
+        TrailEntry::new(
+            TrailKind::Callback,
+            if self.is_paid() {
+                TrailStatus::Paid
+            } else {
+                TrailStatus::Unpaid
+            },
+        )
+        .reference(format!("{reference}:{}", self.result_code))
+        .amount(self.amount)
+        .payload(body)
+    }
 }
 
 /// What `check_status_txn` says about one reference.
@@ -165,6 +191,39 @@ pub struct GbpTransaction {
 }
 
 impl GbpTransaction {
+    /// GB Prime Pay's word on the reference: paid with its amount, or not paid.
+    pub fn confirmation(&self) -> Confirmation {
+        let mut entry = TrailEntry::new(
+            TrailKind::StatusCheck { paid: self.paid },
+            if self.paid {
+                TrailStatus::Paid
+            } else {
+                TrailStatus::Unpaid
+            },
+        )
+        .reference(
+            self.gbp_reference_no
+                .as_deref()
+                .unwrap_or(&self.reference_no),
+        )
+        .payload(self.raw.to_string());
+        entry.amount = self.amount;
+        Confirmation {
+            reference: Some(self.reference_no.clone()),
+            order_uuid: None,
+            charge_id: None,
+            outcome: if self.paid {
+                Outcome::Paid {
+                    amount: self.amount,
+                    in_baht: true,
+                }
+            } else {
+                Outcome::Unpaid
+            },
+            entry,
+        }
+    }
+
     fn from_answer(requested: &str, raw: Value) -> Result<Self, PaymentError> {
         if !raw.is_object() {
             return Err(PaymentError::Protocol(
@@ -357,6 +416,49 @@ fn rejected(status: u16, value: &Value, response: &RawResponse) -> PaymentError 
         status,
         code,
         message,
+    }
+}
+
+#[async_trait]
+impl Gateway for GbpClient {
+    fn kind(&self) -> GatewayKind {
+        GatewayKind::Gbp
+    }
+
+    async fn start_qr(
+        &self,
+        req: &PaymentRequest,
+        trail: &dyn TrailSink,
+    ) -> Result<QrPayment, PaymentError> {
+        let reference = req.reference();
+        let asked = TrailEntry::new(TrailKind::CreateQr, TrailStatus::Requested).amount(req.amount);
+        trail.record(asked.clone()).await?;
+        let png = self
+            .create_qr(&GbpQrRequest {
+                amount: req.amount,
+                reference_no: reference.clone(),
+                background_url: req.callback_url.clone(),
+                detail: format!("Raceshot {}", req.event_key),
+                customer_telephone: Some(req.mobile.clone()),
+                customer_email: req.email.clone(),
+            })
+            .await?;
+        let created = TrailEntry {
+            status: TrailStatus::Created,
+            ..asked
+        };
+        trail.record(created.reference(&reference)).await?;
+        Ok(QrPayment {
+            reference,
+            code: QrCode::Png(png),
+            expires_at: None,
+        })
+    }
+
+    /// The status check of the shop's reference: the only word on a GB Prime Pay payment.
+    async fn check(&self, req: &PaymentRequest) -> Result<Option<Confirmation>, PaymentError> {
+        let txn = self.check_status(&req.reference()).await?;
+        Ok(Some(txn.confirmation()))
     }
 }
 

@@ -6,84 +6,25 @@
 //!   `check_status_txn`.
 //! - [`opn`]: OPN Payments (Omise) — card charges with 3-D Secure, PromptPay charges,
 //!   webhook events and their signatures.
+//! - [`gateway`]: the one interface the shop pays through ([`gateway::Gateway`], with the
+//!   sandbox), and the [`gateway::Confirmation`] every gateway's word becomes.
+//! - [`trail`]: the payment trail's typed entries.
 //! - `testing` (feature `testing`): local fake GB Prime Pay and OPN servers.
 //!
 //! Every adapter talks through one `reqwest::Client` with the configured timeout, and every
 //! failure comes back as a [`PaymentError`] that says whether trying again can help.
 
+pub mod gateway;
 pub mod gbp;
 mod http;
 pub mod opn;
 pub mod promptpay;
 #[cfg(feature = "testing")]
 pub mod testing;
-
-use std::fmt;
-use std::str::FromStr;
+pub mod trail;
 
 use raceshot_domain::Money;
-use serde::{Deserialize, Serialize};
-
-/// Which way an order is paid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum GatewayKind {
-    /// GB Prime Pay QR Cash.
-    Gbp,
-    /// OPN Payments (Omise): cards and PromptPay charges.
-    Opn,
-    /// A PromptPay QR made by the shop itself; payment is checked by hand.
-    PromptPay,
-    /// No money moves: for demos and development.
-    Sandbox,
-}
-
-impl GatewayKind {
-    pub const ALL: [GatewayKind; 4] = [
-        GatewayKind::Gbp,
-        GatewayKind::Opn,
-        GatewayKind::PromptPay,
-        GatewayKind::Sandbox,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GatewayKind::Gbp => "GBP",
-            GatewayKind::Opn => "OPN",
-            GatewayKind::PromptPay => "PROMPTPAY",
-            GatewayKind::Sandbox => "SANDBOX",
-        }
-    }
-
-    /// Whether the gateway charges cards (every gateway takes PromptPay).
-    pub fn takes_cards(self) -> bool {
-        matches!(self, GatewayKind::Opn | GatewayKind::Sandbox)
-    }
-}
-
-impl fmt::Display for GatewayKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A gateway name that is none of `GBP`, `OPN`, `PROMPTPAY`, `SANDBOX`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown payment gateway {0:?} (expected GBP, OPN, PROMPTPAY or SANDBOX)")]
-pub struct UnknownGateway(pub String);
-
-impl FromStr for GatewayKind {
-    type Err = UnknownGateway;
-
-    /// Case-insensitive: `"opn"` and `"OPN"` are the same gateway.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let trimmed = s.trim();
-        GatewayKind::ALL
-            .into_iter()
-            .find(|kind| kind.as_str().eq_ignore_ascii_case(trimmed))
-            .ok_or_else(|| UnknownGateway(s.to_owned()))
-    }
-}
+pub use raceshot_domain::order::{GatewayKind, UnknownGateway};
 
 /// Why a gateway call did not give an answer we can use.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -107,6 +48,9 @@ pub enum PaymentError {
     /// An answer we cannot read, or settings we cannot use (such as a malformed base URL).
     #[error("payment gateway protocol error: {0}")]
     Protocol(String),
+    /// The order's payment trail could not be written, so the call was not made.
+    #[error("the payment trail could not be written: {0}")]
+    Trail(String),
 }
 
 impl PaymentError {

@@ -31,15 +31,22 @@
 use std::fmt;
 use std::time::Duration;
 
+use async_trait::async_trait;
 use base64::Engine as _;
+use chrono::{DateTime, Utc};
 use hmac::{Hmac, Mac};
-use raceshot_domain::Money;
+use raceshot_domain::{GatewayKind, Money};
 use serde_json::Value;
 use sha2::Sha256;
 use subtle::ConstantTimeEq;
 
 use crate::PaymentError;
+use crate::gateway::{
+    CardCharge, CardNext, Confirmation, Gateway, Outcome, PaymentRequest, QrCode, QrPayment,
+    TrailSink,
+};
 use crate::http::{self, RawResponse};
+use crate::trail::{TrailEntry, TrailKind, TrailStatus};
 
 pub const BASE_URL: &str = "https://api.omise.co";
 
@@ -147,6 +154,35 @@ pub struct Charge {
 }
 
 impl Charge {
+    /// How the charge, as OPN answered it, is kept in the trail.
+    pub fn trail_entry(&self) -> TrailEntry {
+        TrailEntry::new(
+            TrailKind::ChargeIs(self.status),
+            TrailStatus::Charge(self.status),
+        )
+        .reference(&self.id)
+        .amount(self.amount)
+        .payload(self.raw.to_string())
+    }
+
+    /// OPN's word on the charge: paid (with its amount and currency), lapsed, or not paid.
+    pub fn confirmation(&self) -> Confirmation {
+        Confirmation {
+            reference: None,
+            order_uuid: self.order_uuid.clone(),
+            charge_id: Some(self.id.clone()),
+            outcome: match self.status {
+                ChargeStatus::Successful if self.paid => Outcome::Paid {
+                    amount: Some(self.amount),
+                    in_baht: self.currency.eq_ignore_ascii_case("thb"),
+                },
+                ChargeStatus::Expired => Outcome::Lapsed,
+                _ => Outcome::Unpaid,
+            },
+            entry: self.trail_entry(),
+        }
+    }
+
     /// Reads a charge object. `id` and a whole, non-negative `amount` are required.
     pub fn from_json(raw: Value) -> Result<Self, PaymentError> {
         if !raw.is_object() {
@@ -217,6 +253,15 @@ pub struct WebhookEvent {
 }
 
 impl WebhookEvent {
+    /// How the event is kept in the trail: once per event and charge status.
+    pub fn trail_entry(&self, charge: &Charge, body: &str) -> TrailEntry {
+        let reference = self.id.as_deref().unwrap_or(&charge.id);
+        TrailEntry::new(TrailKind::Webhook, TrailStatus::Charge(charge.status))
+            .reference(format!("{reference}:{}", charge.status))
+            .amount(charge.amount)
+            .payload(body)
+    }
+
     pub fn parse(body: &[u8]) -> Result<Self, PaymentError> {
         let raw: Value = serde_json::from_slice(body)
             .map_err(|e| PaymentError::Protocol(format!("OPN webhook is not JSON: {e}")))?;
@@ -524,6 +569,111 @@ fn rejected(status: u16, value: &Value, response: &RawResponse) -> PaymentError 
         message: str_at(value, &["message"])
             .map(http::excerpt)
             .unwrap_or_else(|| response.text_excerpt()),
+    }
+}
+
+/// The trail entry of a charge about to be asked for, paid by `source`.
+fn charge_requested(req: &PaymentRequest, source: &str) -> TrailEntry {
+    TrailEntry::new(TrailKind::Charge, TrailStatus::Requested)
+        .amount(req.amount)
+        .payload(source)
+}
+
+#[async_trait]
+impl Gateway for OpnClient {
+    fn kind(&self) -> GatewayKind {
+        GatewayKind::Opn
+    }
+
+    async fn start_qr(
+        &self,
+        req: &PaymentRequest,
+        trail: &dyn TrailSink,
+    ) -> Result<QrPayment, PaymentError> {
+        trail.record(charge_requested(req, "promptpay")).await?;
+        let charge = self
+            .create_promptpay_charge(req.amount, &req.description(), &req.order_uuid)
+            .await?;
+        trail.record(charge.trail_entry()).await?;
+        let qr = charge.qr_image_uri.clone().ok_or_else(|| {
+            PaymentError::Protocol("the gateway answered without a QR image".to_owned())
+        })?;
+        Ok(QrPayment {
+            expires_at: charge
+                .expires_at
+                .as_deref()
+                .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+                .map(|t| t.with_timezone(&Utc)),
+            reference: charge.id,
+            code: QrCode::Text(qr),
+        })
+    }
+
+    async fn charge_card(
+        &self,
+        req: &PaymentRequest,
+        token: &str,
+        trail: &dyn TrailSink,
+    ) -> Result<CardCharge, PaymentError> {
+        // A charge still waiting for its 3-D Secure step is finished, not doubled.
+        if let Some(earlier) = req.gateway_ref.as_deref() {
+            let charge = self.get_charge(earlier).await?;
+            match (charge.status, &charge.authorize_uri) {
+                (ChargeStatus::Successful, _) => {
+                    return Ok(CardCharge {
+                        gateway_ref: None,
+                        next: CardNext::Confirmed(charge.confirmation()),
+                    });
+                }
+                (ChargeStatus::Pending, Some(uri)) => {
+                    return Ok(CardCharge {
+                        gateway_ref: None,
+                        next: CardNext::Authorize(uri.clone()),
+                    });
+                }
+                _ => {}
+            }
+        }
+        // The token is the charge's only idempotency: a second charge with it is refused.
+        trail.record(charge_requested(req, "card")).await?;
+        let charge = self
+            .create_card_charge(
+                token,
+                req.amount,
+                &req.order_page_url,
+                &req.description(),
+                &req.order_uuid,
+            )
+            .await?;
+        trail.record(charge.trail_entry()).await?;
+        let next = match (charge.status, &charge.authorize_uri) {
+            (ChargeStatus::Successful, _) => CardNext::Confirmed(charge.confirmation()),
+            (ChargeStatus::Pending, Some(uri)) => CardNext::Authorize(uri.clone()),
+            (ChargeStatus::Pending, None) => {
+                return Err(PaymentError::Protocol(
+                    "the card charge is pending without a 3-D Secure address".to_owned(),
+                ));
+            }
+            _ => CardNext::Declined {
+                code: charge
+                    .failure_code
+                    .clone()
+                    .unwrap_or_else(|| "failed".to_owned()),
+                message: charge.failure_message.clone().unwrap_or_default(),
+            },
+        };
+        Ok(CardCharge {
+            gateway_ref: Some(charge.id),
+            next,
+        })
+    }
+
+    /// The charge the order remembers, as OPN tells it now.
+    async fn check(&self, req: &PaymentRequest) -> Result<Option<Confirmation>, PaymentError> {
+        match req.gateway_ref.as_deref() {
+            Some(id) => Ok(Some(self.get_charge(id).await?.confirmation())),
+            None => Ok(None),
+        }
     }
 }
 

@@ -21,7 +21,11 @@
 
 use std::fmt;
 
-use raceshot_domain::Money;
+use async_trait::async_trait;
+use raceshot_domain::{GatewayKind, Money};
+
+use crate::PaymentError;
+use crate::gateway::{Gateway, PaymentRequest, QrPayment, TrailSink};
 
 /// The application id of PromptPay credit transfers.
 const PROMPTPAY_AID: &str = "A000000677010111";
@@ -200,6 +204,29 @@ pub fn parse_fields(payload: &str) -> Option<Vec<(String, String)>> {
         rest = rest.get(4 + len..)?;
     }
     Some(fields)
+}
+
+/// The shop's own PromptPay: the QR names the shop's receiver and the order's amount; an
+/// operator confirms each payment against the buyer's bank slip.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnPromptPay(pub PromptPayId);
+
+#[async_trait]
+impl Gateway for OwnPromptPay {
+    fn kind(&self) -> GatewayKind {
+        GatewayKind::PromptPay
+    }
+
+    async fn start_qr(
+        &self,
+        req: &PaymentRequest,
+        _trail: &dyn TrailSink,
+    ) -> Result<QrPayment, PaymentError> {
+        Ok(QrPayment::text(
+            req.reference(),
+            payload(&self.0, Some(req.amount)),
+        ))
+    }
 }
 
 #[cfg(test)]

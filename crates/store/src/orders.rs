@@ -5,7 +5,7 @@
 //! transaction.
 
 use chrono::{DateTime, Utc};
-use raceshot_domain::{Money, PaymentChannel, PaymentStatus};
+use raceshot_domain::{GatewayKind, Money, PaymentChannel, PaymentStatus};
 use sqlx::AssertSqlSafe;
 
 use crate::jobs::{NewJob, insert_job};
@@ -27,7 +27,7 @@ pub struct NewOrder {
     pub amount: Money,
     pub payment_fee: Money,
     pub paid_amount: Money,
-    pub payment_gateway: String,
+    pub payment_gateway: GatewayKind,
     pub payment_channel: PaymentChannel,
     /// `Paid` for orders with nothing to pay (FREE), else `Initial`.
     pub payment_status: PaymentStatus,
@@ -73,7 +73,7 @@ pub struct Order {
     pub amount: Money,
     pub payment_fee: Money,
     pub paid_amount: Money,
-    pub payment_gateway: String,
+    pub payment_gateway: GatewayKind,
     pub payment_channel: PaymentChannel,
     pub payment_status: PaymentStatus,
     pub gateway_ref: Option<String>,
@@ -153,6 +153,9 @@ impl TryFrom<OrderRow> for Order {
     type Error = StoreError;
     fn try_from(r: OrderRow) -> Result<Self> {
         Ok(Order {
+            payment_gateway: r.payment_gateway.parse().map_err(|_| {
+                StoreError::Corrupt(format!("payment gateway {}", r.payment_gateway))
+            })?,
             payment_channel: PaymentChannel::parse(&r.payment_channel).ok_or_else(|| {
                 StoreError::Corrupt(format!("payment channel {}", r.payment_channel))
             })?,
@@ -179,7 +182,6 @@ impl TryFrom<OrderRow> for Order {
             is_mhao: r.is_mhao,
             wholesale: r.wholesale,
             image_count: r.image_count,
-            payment_gateway: r.payment_gateway,
             gateway_ref: r.gateway_ref,
             qrcode_url: r.qrcode_url,
             api_response: r.api_response,
@@ -308,7 +310,7 @@ impl Store {
                         .bind(order.email.as_deref()).bind(order.is_mhao).bind(order.wholesale)
                         .bind(count).bind(order.full_amount.satang()).bind(order.discount.satang())
                         .bind(order.amount.satang()).bind(order.payment_fee.satang())
-                        .bind(order.paid_amount.satang()).bind(&order.payment_gateway)
+                        .bind(order.paid_amount.satang()).bind(order.payment_gateway.as_str())
                         .bind(order.payment_channel.as_str()).bind(order.payment_status.as_str())
                         .bind(order.am_order_ref.as_deref()).bind(&order.fingerprint)
                         .bind(millis(now))

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::event::{EventInput, PackageInput};
-use raceshot_domain::{EventKey, Flag, Money, PaymentChannel, PaymentStatus};
+use raceshot_domain::{EventKey, Flag, GatewayKind, Money, PaymentChannel, PaymentStatus};
 use raceshot_store::events::Written;
 use raceshot_store::jobs::{JobState, NewJob, Retry};
 use raceshot_store::orders::{
@@ -563,7 +563,7 @@ fn new_order(event_id: i64, uuid: &str, photo_ids: &[i64]) -> NewOrder {
         amount: money(16_950),
         payment_fee: money(277),
         paid_amount: money(17_227),
-        payment_gateway: "GBP".into(),
+        payment_gateway: GatewayKind::Gbp,
         payment_channel: PaymentChannel::PromptPay,
         payment_status: PaymentStatus::Initial,
         fingerprint: format!("fp-{uuid}"),
@@ -580,7 +580,7 @@ fn free_order(event_id: i64, uuid: &str, photo_ids: &[i64]) -> NewOrder {
         discount: money(18_000),
         payment_fee: Money::ZERO,
         paid_amount: Money::ZERO,
-        payment_gateway: "NONE".into(),
+        payment_gateway: GatewayKind::Sandbox,
         payment_channel: PaymentChannel::Free,
         payment_status: PaymentStatus::Paid,
         expires_at: None,
@@ -687,7 +687,7 @@ async fn orders_round_trip_with_their_photos(store: Store) {
         amount: money(16_950),
         payment_fee: money(277),
         paid_amount: money(17_227),
-        payment_gateway: "GBP".into(),
+        payment_gateway: GatewayKind::Gbp,
         payment_channel: PaymentChannel::PromptPay,
         payment_status: PaymentStatus::Initial,
         gateway_ref: None,
@@ -784,7 +784,7 @@ async fn orders_round_trip_with_their_photos(store: Store) {
             got.payment_channel,
             got.payment_status
         ),
-        ("NONE", PaymentChannel::Free, PaymentStatus::Paid)
+        ("SANDBOX", PaymentChannel::Free, PaymentStatus::Paid)
     );
     assert_eq!(got.am_order_ref.as_deref(), Some("AM-2027-0001"));
     assert_eq!(

@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 
 use super::catalogue::{SUCCESS, find_event};
 use super::extract::ApiJson;
+use crate::api::contract;
 use crate::commerce::price_cart;
 use crate::error::{ApiResult, ErrorBody};
 use crate::state::AppState;
@@ -19,7 +20,7 @@ pub struct QuoteRequest {
     pub event_key: String,
     pub image_ids: Vec<i64>,
     /// `Y` when the visitor takes the all-photos deal.
-    #[schema(value_type = Option<String>, example = "N")]
+    #[schema(value_type = Option<contract::YesNo>, example = "N")]
     pub is_mhao: Option<Flag>,
     /// The wholesale cart: the event's hybrid tiers and hybrid deal.
     pub wholesale: Option<bool>,

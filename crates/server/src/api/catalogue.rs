@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::extract::ApiJson;
+use crate::api::contract;
 use crate::api::media::derived_address;
 use crate::catalogue::Snapshot;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
@@ -66,25 +67,25 @@ pub struct EventBody {
     pub on_sale_start_txt: String,
     /// Bangkok calendar days left until the last day of sale (0 on that day).
     pub day_diff: i64,
-    #[schema(value_type = String, example = "Y")]
+    #[schema(value_type = contract::YesNo, example = "Y")]
     pub can_sale: Flag,
-    #[schema(value_type = String, example = "N")]
+    #[schema(value_type = contract::YesNo, example = "N")]
     pub close_sale: Flag,
-    #[schema(value_type = String)]
+    #[schema(value_type = contract::YesNo)]
     pub is_hybrid: Flag,
-    #[schema(value_type = String)]
+    #[schema(value_type = contract::YesNo)]
     pub is_mhao_hybrid: Flag,
     #[schema(value_type = Option<f64>)]
     pub hybrid_mhao_price: Option<Money>,
-    #[schema(value_type = String)]
+    #[schema(value_type = contract::YesNo)]
     pub is_mhao: Flag,
     #[schema(value_type = Option<f64>)]
     pub mhao_price: Option<Money>,
-    #[schema(value_type = String)]
+    #[schema(value_type = contract::YesNo)]
     pub is_event_stage: Flag,
-    #[schema(value_type = String)]
+    #[schema(value_type = contract::YesNo)]
     pub is_free_download: Flag,
-    #[schema(value_type = String)]
+    #[schema(value_type = contract::YesNo)]
     pub is_free_download_keep_contract: Flag,
     pub caption_button_buy_all: String,
     pub face_threshold: f64,
@@ -94,7 +95,7 @@ pub struct EventBody {
     /// 1 when pinned to the top of the list.
     pub pin: u8,
     /// `SOON`, `ON_SALE` or `CLOSED`.
-    #[schema(example = "ON_SALE")]
+    #[schema(value_type = contract::EventStatus, example = "ON_SALE")]
     pub event_status: &'static str,
 }
 
@@ -146,7 +147,7 @@ pub struct PhotoBody {
     pub photographer_id: i64,
     pub event_id: i64,
     /// `Y` when in the visitor's cart; the server always answers `N`.
-    #[schema(value_type = String, example = "N")]
+    #[schema(value_type = contract::YesNo, example = "N")]
     pub atc: Flag,
     pub thumbnail_url: String,
     pub preview_url: String,
@@ -267,6 +268,7 @@ fn json_response(body: Bytes) -> Response {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CountRequest {
     /// `ON_SALE` (default), `SOON` or `CLOSED`.
+    #[schema(value_type = Option<contract::EventStatus>)]
     pub event_status: Option<String>,
 }
 

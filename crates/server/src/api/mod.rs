@@ -5,6 +5,7 @@ pub mod admin;
 pub mod auth;
 pub mod cart;
 pub mod catalogue;
+pub mod contract;
 pub mod downloads;
 pub mod extract;
 pub mod facesearch;

@@ -19,6 +19,7 @@ use utoipa::ToSchema;
 
 use super::catalogue::{SUCCESS, find_event_on_sale};
 use super::extract::{ApiJson, NumberOrText};
+use crate::api::contract;
 use crate::api::media::derived_address;
 use crate::commerce::access::{self, Destination};
 use crate::commerce::gateways::PAYMENT_GATEWAY_SETTING;
@@ -43,7 +44,7 @@ pub struct CartImage {
     pub photographer_id: Option<serde_json::Value>,
     #[schema(value_type = Option<NumberOrText>)]
     pub event_id: Option<serde_json::Value>,
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<contract::YesNo>)]
     pub atc: Option<Flag>,
 }
 
@@ -64,12 +65,14 @@ pub struct CreateOrderRequest {
     pub image_list: Vec<CartImage>,
     pub image_length: u32,
     /// `Y` when the visitor takes the all-photos deal.
-    #[schema(value_type = String, example = "N")]
+    #[schema(value_type = contract::YesNo, example = "N")]
     pub is_mhao: Flag,
     /// The gateway the web app was told (`/v1/utils/conf`); absent in older carts.
+    #[schema(value_type = Option<contract::PaymentGateway>)]
     pub payment_gateway: Option<String>,
     /// `PP`, `CC`, `AM` or `FREE`; absent in older carts (then `PP`, or `FREE` when
     /// nothing is to be paid).
+    #[schema(value_type = Option<contract::PaymentChannel>)]
     pub payment_channel: Option<String>,
     /// The wholesale cart: priced with the event's hybrid tiers and deal.
     pub wholesale: Option<bool>,
@@ -275,7 +278,7 @@ async fn create(
         amount: totals.amount,
         payment_fee: totals.fee,
         paid_amount: totals.final_payment,
-        payment_gateway: active.as_str().to_owned(),
+        payment_gateway: active,
         payment_channel: channel,
         payment_status: if free {
             PaymentStatus::Paid
@@ -347,6 +350,7 @@ pub struct InquiryResponse {
     #[schema(example = "success")]
     pub status: &'static str,
     /// `INITIAL`, `PAID`, `EXPIRED` or `CANCELLED`.
+    #[schema(value_type = contract::PaymentStatus)]
     pub payment_status: &'static str,
     /// Masked: the last 4 digits only.
     pub mobile: String,
@@ -355,17 +359,19 @@ pub struct InquiryResponse {
     /// The net payment, fee included.
     #[schema(value_type = f64)]
     pub amount: Money,
-    #[schema(value_type = String)]
+    #[schema(value_type = contract::YesNo)]
     pub is_original_image_created: Flag,
-    #[schema(value_type = String)]
+    #[schema(value_type = contract::YesNo)]
     pub is_logo_image_created: Flag,
-    #[schema(value_type = String)]
+    #[schema(value_type = contract::YesNo)]
     pub is_send_sms: Flag,
-    #[schema(value_type = String)]
+    #[schema(value_type = contract::YesNo)]
     pub is_send_email: Flag,
     pub event_key: String,
     pub event_title: String,
+    #[schema(value_type = contract::PaymentGateway)]
     pub payment_gateway: String,
+    #[schema(value_type = contract::PaymentChannel)]
     pub payment_channel: &'static str,
     /// PromptPay: the QR's text (`PROMPTPAY`, `SANDBOX`: draw it) or image address (`GBP`,
     /// `OPN`: show it).
@@ -391,7 +397,7 @@ pub struct InquiryResponse {
     /// When an unpaid order lapses (Bangkok time), if it does.
     pub expire_date: String,
     /// Originals were deleted after the retention window.
-    #[schema(value_type = String)]
+    #[schema(value_type = contract::YesNo)]
     pub storage_expired: Flag,
     /// No real money moves: the sandbox gateway.
     pub sandbox: bool,
@@ -507,7 +513,7 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ApiResult<Inquir
         is_send_email: Flag(order.is_send_email),
         event_key: order.event_key.clone(),
         event_title: order.event_title.clone(),
-        payment_gateway: order.payment_gateway.clone(),
+        payment_gateway: order.payment_gateway.as_str().to_owned(),
         payment_channel: order.payment_channel.as_str(),
         qrcode_url: order.qrcode_url.clone().unwrap_or_default(),
         am_order_ref: order.am_order_ref.clone().unwrap_or_default(),
@@ -520,7 +526,7 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ApiResult<Inquir
         create_date: format_bangkok(order.created_at),
         expire_date: order.expires_at.map(format_bangkok).unwrap_or_default(),
         storage_expired: Flag(storage_expired),
-        sandbox: order.payment_gateway == GatewayKind::Sandbox.as_str(),
+        sandbox: order.payment_gateway == GatewayKind::Sandbox,
         api_response: v1.then(|| {
             order
                 .api_response
@@ -636,7 +642,7 @@ pub struct FindOrderResponse {
     #[schema(example = "success")]
     pub status: &'static str,
     /// `Y`: the rows carry no uuid; each order opens with a code sent to its own contact.
-    #[schema(value_type = String, example = "N")]
+    #[schema(value_type = contract::YesNo, example = "N")]
     pub code_required: Flag,
     pub body: Vec<FoundOrderRow>,
 }

@@ -13,15 +13,15 @@ use raceshot_domain::{PaymentChannel, PaymentStatus};
 use raceshot_payments::GatewayKind;
 use raceshot_payments::gbp::GbpCallback;
 use raceshot_payments::opn::{self, WebhookEvent};
-use raceshot_store::orders::PaymentEvent;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::catalogue::SUCCESS;
 use super::extract::ApiJson;
 use super::web::html_escape;
+use crate::api::contract;
 use crate::commerce::gateways::gateway_error;
-use crate::commerce::payment::{self, SandboxResult};
+use crate::commerce::payment::{self, Receipt, SandboxResult};
 use crate::commerce::{find_order, links};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::state::AppState;
@@ -58,40 +58,15 @@ pub async fn gbp_callback(
     let order = find_order(&state, &order_uuid).await?;
     let callback = GbpCallback::parse(&body)
         .map_err(|e| ApiError::field("body", format!("not a GB Prime Pay callback: {e}")))?;
-    let raw = String::from_utf8_lossy(&body);
-    let external = format!(
-        "{}:{}",
-        callback
-            .gbp_reference_no
-            .as_deref()
-            .unwrap_or(&callback.reference_no),
-        callback.result_code
-    );
-    state
-        .store
-        .record_payment_event(
-            order.id,
-            &PaymentEvent {
-                gateway: GatewayKind::Gbp.as_str(),
-                kind: "callback",
-                external_ref: Some(&external),
-                amount: Some(callback.amount),
-                status: if callback.is_paid() { "paid" } else { "unpaid" },
-                payload: &raw,
-            },
-            state.now(),
-        )
-        .await?;
+    payment::record(
+        &state,
+        &order,
+        &callback.trail_entry(&String::from_utf8_lossy(&body)),
+    )
+    .await?;
     if callback.is_paid() && order.payment_status != PaymentStatus::Paid {
         // The callback is unsigned: only GB Prime Pay's own status check counts.
-        let txn = state
-            .live()
-            .gateways
-            .gbp()?
-            .check_status(&payment::order_reference(&order))
-            .await
-            .map_err(gateway_error)?;
-        payment::settle_gbp(&state, &order, &txn).await?;
+        payment::check(&state, &order).await?;
     }
     Ok(ack())
 }
@@ -134,27 +109,9 @@ pub async fn opn_webhook(
         Err(e) if e.code() == ErrorCode::OrderNotFound => return Ok(ack()),
         Err(e) => return Err(e),
     };
-    let external = format!(
-        "{}:{}",
-        event.id.as_deref().unwrap_or(&charge.id),
-        charge.status.as_str()
-    );
-    state
-        .store
-        .record_payment_event(
-            order.id,
-            &PaymentEvent {
-                gateway: GatewayKind::Opn.as_str(),
-                kind: "webhook",
-                external_ref: Some(&external),
-                amount: Some(charge.amount),
-                status: charge.status.as_str(),
-                payload: &String::from_utf8_lossy(&body),
-            },
-            state.now(),
-        )
-        .await?;
-    payment::settle_opn_charge(&state, &order, &charge).await?;
+    let entry = event.trail_entry(&charge, &String::from_utf8_lossy(&body));
+    payment::record(&state, &order, &entry).await?;
+    payment::settle(&state, &order, &charge.confirmation(), Receipt::Shop).await?;
     Ok(ack())
 }
 
@@ -168,6 +125,7 @@ pub struct SandboxPayRequest {
 pub struct SandboxPayResponse {
     #[schema(example = "success")]
     pub status: &'static str,
+    #[schema(value_type = contract::PaymentStatus)]
     pub payment_status: &'static str,
 }
 
@@ -203,7 +161,7 @@ pub async fn sandbox_page(
     Query(query): Query<SandboxPageQuery>,
 ) -> ApiResult<Response> {
     let order = find_order(&state, &order_uuid).await?;
-    if order.payment_gateway != GatewayKind::Sandbox.as_str() {
+    if order.payment_gateway != GatewayKind::Sandbox {
         return Err(ApiError::new(ErrorCode::NotFound, "not a sandbox order"));
     }
     let card = query.card.is_some() || order.payment_channel == PaymentChannel::Card;

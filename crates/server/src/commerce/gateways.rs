@@ -2,9 +2,10 @@
 //! orders go through the configured gateway; every gateway with credentials keeps a
 //! client, so that orders begun before a switch can still be confirmed.
 
+use raceshot_payments::gateway::{Gateway, Sandbox};
 use raceshot_payments::gbp::{GbpClient, GbpSettings};
 use raceshot_payments::opn::{OpnClient, OpnSettings};
-use raceshot_payments::promptpay::PromptPayId;
+use raceshot_payments::promptpay::OwnPromptPay;
 use raceshot_payments::{GatewayKind, PaymentError};
 
 use crate::config::PaymentsConfig;
@@ -16,9 +17,9 @@ pub const PAYMENT_GATEWAY_SETTING: &str = "PAYMENT_GATEWAY";
 pub struct Gateways {
     /// The gateway new orders use (the `PAYMENT_GATEWAY` setting).
     pub active: GatewayKind,
-    pub gbp: Option<GbpClient>,
-    pub opn: Option<OpnClient>,
-    pub promptpay_id: Option<PromptPayId>,
+    gbp: Option<GbpClient>,
+    opn: Option<OpnClient>,
+    promptpay: Option<OwnPromptPay>,
     /// Given to the browser for card tokens.
     pub opn_public_key: Option<String>,
 }
@@ -53,24 +54,38 @@ impl Gateways {
             active: c.gateway,
             gbp,
             opn,
-            promptpay_id: c.promptpay_id.clone(),
+            promptpay: c.promptpay_id.clone().map(OwnPromptPay),
             opn_public_key: c.opn.public_key.clone(),
         })
     }
 
-    pub fn gbp(&self) -> Result<&GbpClient, ApiError> {
-        self.gbp.as_ref().ok_or_else(|| not_configured("GBP"))
+    /// The gateway of that kind, if this process can talk to it.
+    pub fn get(&self, kind: GatewayKind) -> Result<&dyn Gateway, ApiError> {
+        let gateway: Option<&dyn Gateway> = match kind {
+            GatewayKind::Gbp => self.gbp.as_ref().map(|g| g as &dyn Gateway),
+            GatewayKind::Opn => self.opn.as_ref().map(|g| g as &dyn Gateway),
+            GatewayKind::PromptPay => self.promptpay.as_ref().map(|g| g as &dyn Gateway),
+            GatewayKind::Sandbox => Some(&Sandbox),
+        };
+        gateway.ok_or_else(|| not_configured(kind))
     }
 
+    /// OPN's client itself: its webhooks are read before any order is known.
     pub fn opn(&self) -> Result<&OpnClient, ApiError> {
-        self.opn.as_ref().ok_or_else(|| not_configured("OPN"))
+        self.opn
+            .as_ref()
+            .ok_or_else(|| not_configured(GatewayKind::Opn))
     }
 }
 
-fn not_configured(name: &str) -> ApiError {
+fn not_configured(kind: GatewayKind) -> ApiError {
+    if kind == GatewayKind::PromptPay {
+        // The configuration refuses PROMPTPAY without an id: this is the server's fault.
+        return ApiError::internal(anyhow::anyhow!("payments.promptpay_id is not set"));
+    }
     ApiError::new(
         ErrorCode::PaymentGatewayError,
-        format!("the {name} gateway is not configured"),
+        format!("the {kind} gateway is not configured"),
     )
 }
 
@@ -95,5 +110,8 @@ pub fn gateway_error(e: PaymentError) -> ApiError {
             ErrorCode::PaymentGatewayError,
             format!("the payment gateway's answer was not understood: {message}"),
         ),
+        PaymentError::Trail(message) => {
+            ApiError::internal(anyhow::anyhow!("payment trail: {message}"))
+        }
     }
 }

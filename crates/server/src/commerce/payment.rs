@@ -1,15 +1,17 @@
-//! Payment flows per gateway: starting a PromptPay payment (a QR) or a card charge, and
-//! settling an order from the gateway's own word — GB Prime Pay's status check, OPN's
-//! charge as fetched from OPN, an operator's check of a bank slip (PROMPTPAY), or the
-//! sandbox. Callbacks and webhooks only prompt a settlement; none is believed on its own.
-//! Every call out and every message in lands in the order's payment trail first.
+//! Payment flows: starting a PromptPay payment (a QR) or a card charge through the order's
+//! [`Gateway`], and settling an order from a [`Confirmation`] — GB Prime Pay's status
+//! check, OPN's charge as fetched from OPN, the sandbox's page, an operator's check of a
+//! bank slip (PROMPTPAY) or approval (AM). Callbacks and webhooks only prompt a check;
+//! none is believed on its own. Every confirmation ends in [`settle`]: is it this order's,
+//! the trail entry, the amount check, then the guarded mark-paid.
 
-use chrono::{DateTime, Utc};
-use raceshot_domain::{Money, PaymentChannel, PaymentStatus, ReceiptRef};
-use raceshot_payments::GatewayKind;
-use raceshot_payments::gbp::{GbpQrRequest, GbpTransaction};
-use raceshot_payments::opn::{Charge, ChargeStatus};
-use raceshot_payments::promptpay;
+use async_trait::async_trait;
+use raceshot_domain::{GatewayKind, PaymentChannel, PaymentStatus, ReceiptRef};
+use raceshot_payments::PaymentError;
+use raceshot_payments::gateway::{
+    self, Confirmation, Gateway, Outcome, PaymentRequest, QrCode, Sandbox, TrailSink,
+};
+use raceshot_payments::trail::{TrailEntry, TrailKind, TrailStatus};
 use raceshot_store::orders::{Order, PaymentEvent};
 use raceshot_store::{ObjectKey, StoredName};
 
@@ -20,54 +22,64 @@ use crate::jobs;
 use crate::state::AppState;
 use crate::telemetry::order_tag;
 
-/// The gateway an order was made through.
-pub fn gateway_of(order: &Order) -> ApiResult<GatewayKind> {
-    order.payment_gateway.parse().map_err(|_| {
-        ApiError::internal(anyhow::anyhow!(
-            "order {} has unknown gateway {}",
-            order.uuid,
-            order.payment_gateway
-        ))
-    })
-}
-
-/// The reference of an order at its gateway (GB Prime Pay allows at most 15 characters).
-pub fn order_reference(order: &Order) -> String {
-    format!("RS{:013}", order.id)
-}
-
-/// The sandbox's reference of an order's payment.
-fn sandbox_reference(order: &Order) -> String {
-    format!("SBX{:012}", order.id)
-}
-
 /// Where an order's GB Prime Pay QR image is kept.
 pub fn qr_image_key(order_uuid: &str) -> Option<ObjectKey> {
     let simple: String = order_uuid.chars().filter(|c| *c != '-').collect();
     StoredName::parse(&format!("{simple}.png")).map(|n| ObjectKey::shared("qr", &n))
 }
 
-async fn trail(
-    state: &AppState,
-    order: &Order,
-    kind: &str,
-    external_ref: Option<&str>,
-    amount: Option<Money>,
-    status: &str,
-    payload: &str,
-) -> ApiResult<bool> {
+/// The order as its gateway is asked about it.
+pub fn payment_request(state: &AppState, order: &Order) -> PaymentRequest {
+    PaymentRequest {
+        order_id: order.id,
+        order_uuid: order.uuid.clone(),
+        event_key: order.event_key.clone(),
+        amount: order.paid_amount,
+        mobile: order.mobile.clone(),
+        email: order.email.clone(),
+        gateway_ref: order.gateway_ref.clone(),
+        callback_url: links::gbp_callback_url(state, &order.uuid),
+        order_page_url: links::order_page_url(state, &order.uuid),
+        sandbox_page_url: links::sandbox_page_url(state, &order.uuid, false),
+    }
+}
+
+/// Adds one entry to an order's payment trail; `false` when the trail held it already.
+pub async fn record(state: &AppState, order: &Order, entry: &TrailEntry) -> ApiResult<bool> {
+    let (kind, status) = (entry.kind.to_string(), entry.status.to_string());
     let event = PaymentEvent {
-        gateway: &order.payment_gateway,
-        kind,
-        external_ref,
-        amount,
-        status,
-        payload,
+        gateway: order.payment_gateway.as_str(),
+        kind: &kind,
+        external_ref: entry.external_ref.as_deref(),
+        amount: entry.amount,
+        status: &status,
+        payload: &entry.payload,
     };
     Ok(state
         .store
         .record_payment_event(order.id, &event, state.now())
         .await?)
+}
+
+/// The order's trail, as a gateway writes to it before each call.
+struct OrderTrail<'a> {
+    state: &'a AppState,
+    order: &'a Order,
+}
+
+#[async_trait]
+impl TrailSink for OrderTrail<'_> {
+    async fn record(&self, entry: TrailEntry) -> Result<(), PaymentError> {
+        record(self.state, self.order, &entry)
+            .await
+            .map(drop)
+            .map_err(|e| PaymentError::Trail(e.to_string()))
+    }
+}
+
+/// The order's own gateway.
+fn gateway_of<'a>(live: &'a crate::live::Live, order: &Order) -> ApiResult<&'a dyn Gateway> {
+    live.gateways.get(order.payment_gateway)
 }
 
 /// Starts paying a new PromptPay order: asks the gateway for a QR (or makes one) and
@@ -82,154 +94,47 @@ pub async fn start_payment(state: &AppState, order: &Order) -> ApiResult<()> {
     }
     let now = state.now();
     let ttl = chrono::Duration::from_std(state.config.payments.qr_ttl).unwrap_or_default();
-    let expires = now + ttl;
     let live = state.live();
-    match gateway_of(order)? {
-        GatewayKind::Sandbox => {
-            let url = links::sandbox_page_url(state, &order.uuid, false);
-            let reference = sandbox_reference(order);
-            save_qr(state, order, &reference, &url, Some(expires)).await
-        }
-        GatewayKind::PromptPay => {
-            let id = live.gateways.promptpay_id.as_ref().ok_or_else(|| {
-                ApiError::internal(anyhow::anyhow!("payments.promptpay_id is not set"))
-            })?;
-            let payload = promptpay::payload(id, Some(order.paid_amount));
-            save_qr(
-                state,
-                order,
-                &order_reference(order),
-                &payload,
-                Some(expires),
-            )
-            .await
-        }
-        GatewayKind::Gbp => {
-            let client = live.gateways.gbp()?;
-            let reference = order_reference(order);
-            let request = GbpQrRequest {
-                amount: order.paid_amount,
-                reference_no: reference.clone(),
-                background_url: links::gbp_callback_url(state, &order.uuid),
-                detail: format!("Raceshot {}", order.event_key),
-                customer_telephone: Some(order.mobile.clone()),
-                customer_email: order.email.clone(),
-            };
-            trail(
-                state,
-                order,
-                "create_qr",
-                None,
-                Some(order.paid_amount),
-                "requested",
-                "",
-            )
-            .await?;
-            let png = client.create_qr(&request).await.map_err(gateway_error)?;
+    let trail = OrderTrail { state, order };
+    let qr = gateway_of(&live, order)?
+        .start_qr(&payment_request(state, order), &trail)
+        .await
+        .map_err(gateway_error)?;
+    let shown = match qr.code {
+        QrCode::Text(text) => text,
+        QrCode::Png(png) => {
             let key = qr_image_key(&order.uuid)
                 .ok_or_else(|| ApiError::internal(anyhow::anyhow!("order uuid {}", order.uuid)))?;
             state.objects.put(&key, png).await?;
-            trail(
-                state,
-                order,
-                "create_qr",
-                Some(&reference),
-                Some(order.paid_amount),
-                "created",
-                "",
-            )
-            .await?;
-            let url = links::qr_image_url(state, &order.uuid);
-            save_qr(state, order, &reference, &url, Some(expires)).await
+            links::qr_image_url(state, &order.uuid)
         }
-        GatewayKind::Opn => {
-            let client = live.gateways.opn()?;
-            trail(
-                state,
-                order,
-                "charge",
-                None,
-                Some(order.paid_amount),
-                "requested",
-                "promptpay",
-            )
-            .await?;
-            let charge = client
-                .create_promptpay_charge(order.paid_amount, &description(order), &order.uuid)
-                .await
-                .map_err(gateway_error)?;
-            record_charge(state, order, &charge).await?;
-            let qr = charge.qr_image_uri.clone().ok_or_else(|| {
-                ApiError::new(
-                    ErrorCode::PaymentGatewayError,
-                    "the gateway answered without a QR image",
-                )
-            })?;
-            let expires = charge
-                .expires_at
-                .as_deref()
-                .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
-                .map_or(expires, |t| t.with_timezone(&Utc));
-            save_qr(state, order, &charge.id, &qr, Some(expires)).await
-        }
-    }
-}
-
-fn description(order: &Order) -> String {
-    format!("Raceshot order {} ({})", order.uuid, order.event_key)
-}
-
-async fn save_qr(
-    state: &AppState,
-    order: &Order,
-    reference: &str,
-    qr: &str,
-    expires: Option<DateTime<Utc>>,
-) -> ApiResult<()> {
-    let api_response = serde_json::json!({ "qrcode": qr }).to_string();
+    };
+    let expires = qr.expires_at.unwrap_or(now + ttl);
+    let api_response = serde_json::json!({ "qrcode": shown }).to_string();
     state
         .store
         .set_order_payment(
             order.id,
-            Some(reference),
-            Some(qr),
+            Some(&qr.reference),
+            Some(&shown),
             Some(&api_response),
-            expires,
-            state.now(),
+            Some(expires),
+            now,
         )
-        .await?;
-    Ok(())
-}
-
-async fn record_charge(state: &AppState, order: &Order, charge: &Charge) -> ApiResult<()> {
-    let kind = format!("charge:{}", charge.status.as_str());
-    trail(
-        state,
-        order,
-        &kind,
-        Some(&charge.id),
-        Some(charge.amount),
-        charge.status.as_str(),
-        &charge.raw.to_string(),
-    )
-    .await?;
-    state
-        .store
-        .set_order_payment(order.id, Some(&charge.id), None, None, None, state.now())
         .await?;
     Ok(())
 }
 
 /// What a card payment asks of the browser next.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CardNext {
+pub struct CardRedirect {
     /// Where to send the browser: the bank's 3-D Secure page, or the order page when the
     /// charge needed none.
     pub authorize_uri: String,
 }
 
 /// Charges a card order with the browser's card token.
-pub async fn pay_by_card(state: &AppState, order: &Order, token: &str) -> ApiResult<CardNext> {
+pub async fn pay_by_card(state: &AppState, order: &Order, token: &str) -> ApiResult<CardRedirect> {
     if order.payment_channel != PaymentChannel::Card
         || order.payment_status != PaymentStatus::Initial
     {
@@ -238,108 +143,126 @@ pub async fn pay_by_card(state: &AppState, order: &Order, token: &str) -> ApiRes
             "the order is not a card order waiting for payment",
         ));
     }
+    if !order.payment_gateway.takes_cards() {
+        return Err(ApiError::new(
+            ErrorCode::PaymentChannelNotAvailable,
+            format!("the {} gateway takes no cards", order.payment_gateway),
+        ));
+    }
     let live = state.live();
-    match gateway_of(order)? {
-        GatewayKind::Sandbox => {
-            trail(
-                state,
-                order,
-                "card_token",
-                Some(token),
-                Some(order.paid_amount),
-                "received",
-                "",
-            )
+    let trail = OrderTrail { state, order };
+    let charge = gateway_of(&live, order)?
+        .charge_card(&payment_request(state, order), token, &trail)
+        .await
+        .map_err(gateway_error)?;
+    if let Some(reference) = charge.gateway_ref.as_deref() {
+        state
+            .store
+            .set_order_payment(order.id, Some(reference), None, None, None, state.now())
             .await?;
-            Ok(CardNext {
-                authorize_uri: links::sandbox_page_url(state, &order.uuid, true),
+    }
+    match charge.next {
+        gateway::CardNext::Authorize(uri) => Ok(CardRedirect { authorize_uri: uri }),
+        gateway::CardNext::Confirmed(confirmation) => {
+            let order = Order {
+                gateway_ref: charge.gateway_ref.or(order.gateway_ref.clone()),
+                ..order.clone()
+            };
+            settle(state, &order, &confirmation, Receipt::Shop).await?;
+            Ok(CardRedirect {
+                authorize_uri: links::order_page_url(state, &order.uuid),
             })
         }
-        GatewayKind::Opn => {
-            let client = live.gateways.opn()?;
-            // A charge still waiting for its 3-D Secure step is finished, not doubled.
-            if let Some(earlier) = order.gateway_ref.as_deref() {
-                let charge = client.get_charge(earlier).await.map_err(gateway_error)?;
-                match (charge.status, charge.authorize_uri.clone()) {
-                    (ChargeStatus::Successful, _) => {
-                        settle_opn_charge(state, order, &charge).await?;
-                        return Ok(CardNext {
-                            authorize_uri: links::order_page_url(state, &order.uuid),
-                        });
-                    }
-                    (ChargeStatus::Pending, Some(uri)) => {
-                        return Ok(CardNext { authorize_uri: uri });
-                    }
-                    _ => {}
-                }
-            }
-            // The token is the charge's only idempotency: a second charge with it is refused.
-            trail(
-                state,
-                order,
-                "charge",
-                None,
-                Some(order.paid_amount),
-                "requested",
-                "card",
-            )
-            .await?;
-            let charge = client
-                .create_card_charge(
-                    token,
-                    order.paid_amount,
-                    &links::order_page_url(state, &order.uuid),
-                    &description(order),
-                    &order.uuid,
-                )
-                .await
-                .map_err(gateway_error)?;
-            record_charge(state, order, &charge).await?;
-            match charge.status {
-                ChargeStatus::Successful => {
-                    settle_opn_charge(state, order, &charge).await?;
-                    Ok(CardNext {
-                        authorize_uri: links::order_page_url(state, &order.uuid),
-                    })
-                }
-                ChargeStatus::Pending => match charge.authorize_uri {
-                    Some(uri) => Ok(CardNext { authorize_uri: uri }),
-                    None => Err(ApiError::new(
-                        ErrorCode::PaymentGatewayError,
-                        "the card charge is pending without a 3-D Secure address",
-                    )),
-                },
-                _ => Err(ApiError::new(
-                    ErrorCode::PaymentDeclined,
-                    format!(
-                        "the card was declined: {}: {}",
-                        charge.failure_code.as_deref().unwrap_or("failed"),
-                        charge.failure_message.as_deref().unwrap_or("")
-                    ),
-                )),
-            }
-        }
-        other => Err(ApiError::new(
-            ErrorCode::PaymentChannelNotAvailable,
-            format!("the {other} gateway takes no cards"),
+        gateway::CardNext::Declined { code, message } => Err(ApiError::new(
+            ErrorCode::PaymentDeclined,
+            format!("the card was declined: {code}: {message}"),
         )),
     }
 }
 
-/// The receipt a runner finds a gateway-paid order by: the shop's own random reference,
-/// since gateways' references (and the sandbox's) can be sequential and so guessable. Only
-/// a PROMPTPAY order takes its receipt from the bank slip its buyer holds.
-fn shop_receipt() -> ReceiptRef {
-    ReceiptRef::from_random(rand::random())
+/// Which receipt reference a paid order gets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Receipt {
+    /// The shop's own random reference: gateways' references (and the sandbox's) can be
+    /// sequential and so guessable.
+    Shop,
+    /// The buyer's bank slip (PROMPTPAY orders, confirmed by an operator).
+    Slip(ReceiptRef),
+    /// None: an approved AM order is found by its AM reference.
+    None,
+}
+
+/// What a confirmation does to an order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// It names another order: nothing is recorded.
+    NotThisOrder,
+    MarkPaid,
+    /// Paid, but not the order's amount in baht: recorded and refused.
+    AmountDiffers,
+    /// The order ends unpaid with this status.
+    End(PaymentStatus),
+    /// Recorded; the order stays as it is.
+    Nothing,
+}
+
+/// The rule every confirmation goes through, whichever gateway or operator gave it.
+pub fn decide(order: &Order, req: &PaymentRequest, confirmation: &Confirmation) -> Decision {
+    if !confirmation.is_for(req) {
+        return Decision::NotThisOrder;
+    }
+    let waiting_for_qr = order.payment_channel == PaymentChannel::PromptPay;
+    match confirmation.outcome {
+        Outcome::Paid { amount, in_baht } if amount == Some(order.paid_amount) && in_baht => {
+            Decision::MarkPaid
+        }
+        Outcome::Paid { .. } => Decision::AmountDiffers,
+        Outcome::Lapsed if waiting_for_qr => Decision::End(PaymentStatus::Expired),
+        Outcome::Declined if waiting_for_qr => Decision::End(PaymentStatus::Cancelled),
+        Outcome::Lapsed | Outcome::Declined | Outcome::Unpaid => Decision::Nothing,
+    }
+}
+
+/// Applies a gateway's (or an operator's) confirmation to an order: checks that it is this
+/// order's, records it, refuses an amount that is not the order's, and marks the order
+/// paid once (or ends it unpaid). `true` when this call marked it paid.
+pub async fn settle(
+    state: &AppState,
+    order: &Order,
+    confirmation: &Confirmation,
+    receipt: Receipt,
+) -> ApiResult<bool> {
+    let decision = decide(order, &payment_request(state, order), confirmation);
+    if decision == Decision::NotThisOrder {
+        tracing::warn!(order = %order_tag(&order.uuid), reference = ?confirmation.entry.external_ref, "confirmation of another order");
+        return Ok(false);
+    }
+    record(state, order, &confirmation.entry).await?;
+    match decision {
+        Decision::MarkPaid => mark_paid(state, order, receipt).await,
+        Decision::AmountDiffers => {
+            record(state, order, &confirmation.refused_entry()).await?;
+            tracing::error!(order = %order_tag(&order.uuid), reference = ?confirmation.entry.external_ref, "paid amount differs");
+            Ok(false)
+        }
+        Decision::End(status) => {
+            state
+                .store
+                .end_unpaid_order(order.id, status, state.now())
+                .await?;
+            Ok(false)
+        }
+        Decision::NotThisOrder | Decision::Nothing => Ok(false),
+    }
 }
 
 /// Marks an order paid and starts its delivery, once; `false` when it was paid already.
-pub async fn mark_paid(
-    state: &AppState,
-    order: &Order,
-    receipt: Option<ReceiptRef>,
-) -> ApiResult<bool> {
-    let now = state.now();
+async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> ApiResult<bool> {
+    let receipt = match receipt {
+        Receipt::Shop => Some(ReceiptRef::from_random(rand::random())),
+        Receipt::Slip(slip) => Some(slip),
+        Receipt::None => None,
+    };
     let jobs = jobs::paid_order_jobs(state);
     let changed = state
         .store
@@ -347,80 +270,29 @@ pub async fn mark_paid(
             order.id,
             receipt.as_ref().map(ReceiptRef::as_str),
             &jobs,
-            now,
+            state.now(),
         )
         .await?;
     if changed {
-        metrics::counter!("orders_paid_total", "gateway" => order.payment_gateway.clone())
+        metrics::counter!("orders_paid_total", "gateway" => order.payment_gateway.as_str())
             .increment(1);
         tracing::info!(order = %order_tag(&order.uuid), gateway = %order.payment_gateway, "order paid");
     }
     Ok(changed)
 }
 
-/// Settles an OPN order from a charge fetched from OPN: paid when the charge succeeded
-/// for the order's amount in baht; expired when a PromptPay charge lapsed.
-pub async fn settle_opn_charge(state: &AppState, order: &Order, charge: &Charge) -> ApiResult<()> {
-    let ours = charge.order_uuid.as_deref() == Some(order.uuid.as_str())
-        || order.gateway_ref.as_deref() == Some(charge.id.as_str());
-    if !ours {
-        tracing::warn!(order = %order_tag(&order.uuid), charge = %charge.id, "charge of another order");
-        return Ok(());
+/// Asks the order's gateway what became of its payment and applies the answer. Gateways
+/// that cannot be asked leave the order as it is.
+pub async fn check(state: &AppState, order: &Order) -> ApiResult<()> {
+    let live = state.live();
+    let req = payment_request(state, order);
+    let confirmation = gateway_of(&live, order)?
+        .check(&req)
+        .await
+        .map_err(gateway_error)?;
+    if let Some(confirmation) = confirmation {
+        settle(state, order, &confirmation, Receipt::Shop).await?;
     }
-    match charge.status {
-        ChargeStatus::Successful if charge.paid => {
-            if charge.amount != order.paid_amount || !charge.currency.eq_ignore_ascii_case("thb") {
-                trail(
-                    state,
-                    order,
-                    "amount_mismatch",
-                    Some(&charge.id),
-                    Some(charge.amount),
-                    "refused",
-                    &charge.raw.to_string(),
-                )
-                .await?;
-                tracing::error!(order = %order_tag(&order.uuid), charge = %charge.id, "paid amount differs");
-                return Ok(());
-            }
-            mark_paid(state, order, Some(shop_receipt())).await?;
-        }
-        ChargeStatus::Expired if order.payment_channel == PaymentChannel::PromptPay => {
-            state
-                .store
-                .end_unpaid_order(order.id, PaymentStatus::Expired, state.now())
-                .await?;
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
-/// Settles a GB Prime Pay order from its status check: paid when GB Prime Pay says the
-/// order's reference was paid with the order's amount.
-pub async fn settle_gbp(state: &AppState, order: &Order, txn: &GbpTransaction) -> ApiResult<()> {
-    trail(
-        state,
-        order,
-        if txn.paid {
-            "status_check:paid"
-        } else {
-            "status_check:unpaid"
-        },
-        txn.gbp_reference_no.as_deref().or(Some(&txn.reference_no)),
-        txn.amount,
-        if txn.paid { "paid" } else { "unpaid" },
-        &txn.raw.to_string(),
-    )
-    .await?;
-    if !txn.paid || txn.reference_no != order_reference(order) {
-        return Ok(());
-    }
-    if txn.amount != Some(order.paid_amount) {
-        tracing::error!(order = %order_tag(&order.uuid), "GB Prime Pay paid amount differs");
-        return Ok(());
-    }
-    mark_paid(state, order, Some(shop_receipt())).await?;
     Ok(())
 }
 
@@ -434,11 +306,9 @@ pub async fn recheck(state: &AppState, order: &Order) -> ApiResult<()> {
             order.payment_channel,
             PaymentChannel::PromptPay | PaymentChannel::Card
         );
-    let Some(reference) = order.gateway_ref.as_deref().filter(|_| waiting) else {
-        return Ok(());
-    };
-    let gateway = gateway_of(order)?;
-    if !matches!(gateway, GatewayKind::Gbp | GatewayKind::Opn) {
+    let asked_before = order.gateway_ref.is_some();
+    let answers = matches!(order.payment_gateway, GatewayKind::Gbp | GatewayKind::Opn);
+    if !(waiting && asked_before && answers) {
         return Ok(());
     }
     let now = state.now();
@@ -449,24 +319,7 @@ pub async fn recheck(state: &AppState, order: &Order) -> ApiResult<()> {
     {
         return Ok(());
     }
-    let live = state.live();
-    let outcome = match gateway {
-        GatewayKind::Gbp => match live.gateways.gbp() {
-            Ok(client) => match client.check_status(reference).await {
-                Ok(txn) => settle_gbp(state, order, &txn).await,
-                Err(e) => Err(gateway_error(e)),
-            },
-            Err(e) => Err(e),
-        },
-        _ => match live.gateways.opn() {
-            Ok(client) => match client.get_charge(reference).await {
-                Ok(charge) => settle_opn_charge(state, order, &charge).await,
-                Err(e) => Err(gateway_error(e)),
-            },
-            Err(e) => Err(e),
-        },
-    };
-    if let Err(e) = outcome {
+    if let Err(e) = check(state, order).await {
         tracing::warn!(order = %order_tag(&order.uuid), error = ?e, "payment re-check failed");
     }
     Ok(())
@@ -490,7 +343,7 @@ pub async fn sandbox_pay(state: &AppState, order: &Order, result: SandboxResult)
             "the sandbox gateway is off",
         ));
     }
-    let payable = gateway_of(order)? == GatewayKind::Sandbox
+    let payable = order.payment_gateway == GatewayKind::Sandbox
         && matches!(
             order.payment_channel,
             PaymentChannel::PromptPay | PaymentChannel::Card
@@ -505,47 +358,18 @@ pub async fn sandbox_pay(state: &AppState, order: &Order, result: SandboxResult)
             "the order is not a sandbox order waiting for payment",
         ));
     }
-    let reference = sandbox_reference(order);
-    match result {
-        SandboxResult::Paid => {
-            trail(
-                state,
-                order,
-                "sandbox:paid",
-                Some(&reference),
-                Some(order.paid_amount),
-                "paid",
-                "",
-            )
-            .await?;
-            mark_paid(state, order, Some(shop_receipt())).await?;
-        }
-        SandboxResult::Failed => {
-            trail(
-                state,
-                order,
-                "sandbox:failed",
-                None,
-                Some(order.paid_amount),
-                "failed",
-                "",
-            )
-            .await?;
-            if order.payment_channel == PaymentChannel::PromptPay {
-                state
-                    .store
-                    .end_unpaid_order(order.id, PaymentStatus::Cancelled, state.now())
-                    .await?;
-            }
-        }
-    }
+    let confirmation = Sandbox::outcome(
+        &payment_request(state, order),
+        result == SandboxResult::Paid,
+    );
+    settle(state, order, &confirmation, Receipt::Shop).await?;
     Ok(())
 }
 
 /// An operator's confirmation of a PROMPTPAY order against the bank slip, whose last
 /// characters become the order's receipt reference.
 pub async fn confirm_by_slip(state: &AppState, order: &Order, slip: &str) -> ApiResult<bool> {
-    if gateway_of(order)? != GatewayKind::PromptPay
+    if order.payment_gateway != GatewayKind::PromptPay
         || order.payment_channel != PaymentChannel::PromptPay
     {
         return Err(ApiError::new(
@@ -555,17 +379,11 @@ pub async fn confirm_by_slip(state: &AppState, order: &Order, slip: &str) -> Api
     }
     let receipt = ReceiptRef::of_slip(slip)
         .ok_or_else(|| ApiError::field("slip_ref", "needs at least 4 letters or digits"))?;
-    trail(
-        state,
-        order,
-        "operator_confirm",
-        Some(slip),
-        Some(order.paid_amount),
-        "paid",
-        "",
-    )
-    .await?;
-    mark_paid(state, order, Some(receipt)).await
+    let entry = TrailEntry::new(TrailKind::OperatorConfirm, TrailStatus::Paid)
+        .reference(slip)
+        .amount(order.paid_amount);
+    let confirmation = Confirmation::by_operator(&payment_request(state, order), entry);
+    settle(state, order, &confirmation, Receipt::Slip(receipt)).await
 }
 
 /// An operator's approval of an all-photos (AM) order.
@@ -576,15 +394,208 @@ pub async fn approve(state: &AppState, order: &Order, actor: &str) -> ApiResult<
             "only AM orders are approved",
         ));
     }
-    trail(
-        state,
-        order,
-        "operator_approve",
-        Some(actor),
-        Some(order.paid_amount),
-        "approved",
-        "",
-    )
-    .await?;
-    mark_paid(state, order, None).await
+    let entry = TrailEntry::new(TrailKind::OperatorApprove, TrailStatus::Approved)
+        .reference(actor)
+        .amount(order.paid_amount);
+    let confirmation = Confirmation::by_operator(&payment_request(state, order), entry);
+    settle(state, order, &confirmation, Receipt::None).await
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+    use raceshot_domain::Money;
+
+    use super::*;
+
+    fn money(satang: i64) -> Money {
+        Money::from_satang(satang).unwrap_or(Money::ZERO)
+    }
+
+    fn order(gateway: GatewayKind, channel: PaymentChannel) -> Order {
+        Order {
+            id: 7,
+            uuid: "5d1c3a5e-8f61-4b7e-9a57-0c2f1b8e4d21".into(),
+            event_id: 1,
+            event_key: "bangsaen-21".into(),
+            event_title: "Bangsaen 21".into(),
+            event_date: "2026-12-06".into(),
+            mobile: "0812345678".into(),
+            email: None,
+            is_mhao: false,
+            wholesale: false,
+            image_count: 1,
+            full_amount: money(12_000),
+            discount: Money::ZERO,
+            amount: money(12_000),
+            payment_fee: Money::ZERO,
+            paid_amount: money(12_000),
+            payment_gateway: gateway,
+            payment_channel: channel,
+            payment_status: PaymentStatus::Initial,
+            gateway_ref: None,
+            qrcode_url: None,
+            api_response: None,
+            am_order_ref: None,
+            receipt_ref: None,
+            is_original_image_created: false,
+            is_logo_image_created: false,
+            is_send_sms: false,
+            is_send_email: false,
+            created_at: chrono::Utc.timestamp_opt(0, 0).single().unwrap_or_default(),
+            paid_at: None,
+            expires_at: None,
+            last_checked_at: None,
+        }
+    }
+
+    fn request(order: &Order) -> PaymentRequest {
+        PaymentRequest {
+            order_id: order.id,
+            order_uuid: order.uuid.clone(),
+            event_key: order.event_key.clone(),
+            amount: order.paid_amount,
+            mobile: order.mobile.clone(),
+            email: None,
+            gateway_ref: order.gateway_ref.clone(),
+            callback_url: String::new(),
+            order_page_url: String::new(),
+            sandbox_page_url: String::new(),
+        }
+    }
+
+    fn decision(order: &Order, confirmation: &Confirmation) -> Decision {
+        decide(order, &request(order), confirmation)
+    }
+
+    /// A GB Prime Pay status answer for the shop's reference of `order`.
+    fn gbp_answer(order: &Order, paid: bool, amount: Option<Money>) -> Confirmation {
+        let reference = request(order).reference();
+        raceshot_payments::gbp::GbpTransaction {
+            paid,
+            amount,
+            reference_no: reference,
+            gbp_reference_no: Some("GBP-1".into()),
+            result_code: "00".into(),
+            status: Some(if paid { "S" } else { "P" }.into()),
+            raw: serde_json::json!({}),
+        }
+        .confirmation()
+    }
+
+    /// An OPN charge as OPN tells it.
+    fn opn_answer(
+        uuid: &str,
+        status: &str,
+        paid: bool,
+        satang: i64,
+        currency: &str,
+    ) -> Confirmation {
+        let charge = raceshot_payments::opn::Charge::from_json(serde_json::json!({
+            "object": "charge", "id": "chrg_test_1", "status": status, "paid": paid,
+            "amount": satang, "currency": currency, "metadata": {"order_uuid": uuid},
+        }));
+        match charge {
+            Ok(charge) => charge.confirmation(),
+            Err(e) => panic!("charge: {e}"),
+        }
+    }
+
+    #[test]
+    fn a_gateway_payment_of_the_orders_amount_marks_it_paid() {
+        let gbp = order(GatewayKind::Gbp, PaymentChannel::PromptPay);
+        let confirmation = gbp_answer(&gbp, true, Some(gbp.paid_amount));
+        assert_eq!(decision(&gbp, &confirmation), Decision::MarkPaid);
+        assert_eq!(confirmation.entry.kind.to_string(), "status_check:paid");
+
+        let opn = order(GatewayKind::Opn, PaymentChannel::Card);
+        let confirmation = opn_answer(&opn.uuid, "successful", true, 12_000, "THB");
+        assert_eq!(decision(&opn, &confirmation), Decision::MarkPaid);
+        assert_eq!(confirmation.entry.kind.to_string(), "charge:successful");
+
+        let sandbox = order(GatewayKind::Sandbox, PaymentChannel::PromptPay);
+        let confirmation = Sandbox::outcome(&request(&sandbox), true);
+        assert_eq!(decision(&sandbox, &confirmation), Decision::MarkPaid);
+    }
+
+    #[test]
+    fn another_amount_or_currency_is_refused_whoever_says_it() {
+        let gbp = order(GatewayKind::Gbp, PaymentChannel::PromptPay);
+        for amount in [Some(money(11_999)), Some(money(12_001)), None] {
+            let confirmation = gbp_answer(&gbp, true, amount);
+            assert_eq!(decision(&gbp, &confirmation), Decision::AmountDiffers);
+            assert_eq!(
+                confirmation.refused_entry().kind.to_string(),
+                "amount_mismatch"
+            );
+            assert_eq!(confirmation.refused_entry().amount, amount);
+        }
+        let opn = order(GatewayKind::Opn, PaymentChannel::PromptPay);
+        for (satang, currency) in [(100, "thb"), (12_000, "usd"), (1_200_000, "thb")] {
+            let confirmation = opn_answer(&opn.uuid, "successful", true, satang, currency);
+            assert_eq!(decision(&opn, &confirmation), Decision::AmountDiffers);
+        }
+    }
+
+    #[test]
+    fn a_confirmation_of_another_order_changes_nothing() {
+        let gbp = order(GatewayKind::Gbp, PaymentChannel::PromptPay);
+        let other = Order {
+            id: 8,
+            ..gbp.clone()
+        };
+        let confirmation = gbp_answer(&other, true, Some(gbp.paid_amount));
+        assert_eq!(decision(&gbp, &confirmation), Decision::NotThisOrder);
+
+        let opn = order(GatewayKind::Opn, PaymentChannel::Card);
+        let confirmation = opn_answer("another-uuid", "successful", true, 12_000, "thb");
+        assert_eq!(decision(&opn, &confirmation), Decision::NotThisOrder);
+        // The charge the order remembers is its own, whatever its metadata says.
+        let remembering = Order {
+            gateway_ref: Some("chrg_test_1".into()),
+            ..opn
+        };
+        assert_eq!(decision(&remembering, &confirmation), Decision::MarkPaid);
+    }
+
+    #[test]
+    fn unpaid_lapsed_and_declined_payments_end_only_qr_orders() {
+        let qr = order(GatewayKind::Opn, PaymentChannel::PromptPay);
+        let card = order(GatewayKind::Opn, PaymentChannel::Card);
+        let expired = |o: &Order| opn_answer(&o.uuid, "expired", false, 12_000, "thb");
+        assert_eq!(
+            decision(&qr, &expired(&qr)),
+            Decision::End(PaymentStatus::Expired)
+        );
+        assert_eq!(decision(&card, &expired(&card)), Decision::Nothing);
+        for status in ["pending", "failed", "reversed"] {
+            let confirmation = opn_answer(&qr.uuid, status, false, 12_000, "thb");
+            assert_eq!(decision(&qr, &confirmation), Decision::Nothing, "{status}");
+        }
+        let unpaid = gbp_answer(&qr, false, Some(qr.paid_amount));
+        assert_eq!(decision(&qr, &unpaid), Decision::Nothing);
+
+        let sandbox_qr = order(GatewayKind::Sandbox, PaymentChannel::PromptPay);
+        let sandbox_card = order(GatewayKind::Sandbox, PaymentChannel::Card);
+        let failed = |o: &Order| Sandbox::outcome(&request(o), false);
+        assert_eq!(
+            decision(&sandbox_qr, &failed(&sandbox_qr)),
+            Decision::End(PaymentStatus::Cancelled)
+        );
+        assert_eq!(
+            decision(&sandbox_card, &failed(&sandbox_card)),
+            Decision::Nothing,
+            "a declined card may be tried again"
+        );
+    }
+
+    #[test]
+    fn an_operators_confirmation_is_for_the_orders_own_amount() {
+        let am = order(GatewayKind::Gbp, PaymentChannel::Approval);
+        let entry = TrailEntry::new(TrailKind::OperatorApprove, TrailStatus::Approved)
+            .reference("admin@example.com");
+        let confirmation = Confirmation::by_operator(&request(&am), entry);
+        assert_eq!(decision(&am, &confirmation), Decision::MarkPaid);
+        assert_eq!(confirmation.entry.kind.to_string(), "operator_approve");
+    }
 }

@@ -14,6 +14,7 @@ use utoipa::IntoParams;
 use utoipa::ToSchema;
 
 use super::auth::Admin;
+use crate::api::contract;
 use crate::api::extract::{ApiJson, ApiQuery};
 use crate::commerce::find_order;
 use crate::commerce::operator::{self, Outcome};
@@ -156,8 +157,11 @@ pub struct AdminOrderRow {
     pub event_title: String,
     pub mobile: String,
     pub email: Option<String>,
+    #[schema(value_type = contract::PaymentStatus)]
     pub payment_status: String,
+    #[schema(value_type = contract::PaymentChannel)]
     pub payment_channel: String,
+    #[schema(value_type = contract::PaymentGateway)]
     pub payment_gateway: String,
     pub image_count: i64,
     /// Baht.
@@ -254,7 +258,7 @@ fn row(o: Order) -> AdminOrderRow {
         email: o.email,
         payment_status: o.payment_status.as_str().to_owned(),
         payment_channel: o.payment_channel.as_str().to_owned(),
-        payment_gateway: o.payment_gateway,
+        payment_gateway: o.payment_gateway.as_str().to_owned(),
         image_count: o.image_count,
         paid_amount: o.paid_amount,
         receipt_ref: o.receipt_ref,
