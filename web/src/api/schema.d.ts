@@ -897,9 +897,9 @@ export interface components {
             event_title: string;
             mobile: string;
             email?: string | null;
-            payment_status: string;
-            payment_channel: string;
-            payment_gateway: string;
+            payment_status: components["schemas"]["PaymentStatus"];
+            payment_channel: components["schemas"]["PaymentChannel"];
+            payment_gateway: components["schemas"]["PaymentGateway"];
             /** Format: int64 */
             image_count: number;
             /**
@@ -979,7 +979,7 @@ export interface components {
             preview_file_name?: string | null;
             photographer_id?: components["schemas"]["NumberOrText"] | null;
             event_id?: components["schemas"]["NumberOrText"] | null;
-            atc?: string | null;
+            atc?: components["schemas"]["YesNo"] | null;
         };
         CartLogRequest: {
             /** @description `cart` or `cart-wholesale`. */
@@ -1015,8 +1015,7 @@ export interface components {
             slip_ref: string;
         };
         CountRequest: {
-            /** @description `ON_SALE` (default), `SOON` or `CLOSED`. */
-            event_status?: string | null;
+            event_status?: components["schemas"]["EventStatus"] | null;
         };
         CreateOrderRequest: {
             /** @description Digits only, 5 to 15. */
@@ -1031,18 +1030,10 @@ export interface components {
             imageList: components["schemas"]["CartImage"][];
             /** Format: int32 */
             image_length: number;
-            /**
-             * @description `Y` when the visitor takes the all-photos deal.
-             * @example N
-             */
-            is_mhao: string;
-            /** @description The gateway the web app was told (`/v1/utils/conf`); absent in older carts. */
-            payment_gateway?: string | null;
-            /**
-             * @description `PP`, `CC`, `AM` or `FREE`; absent in older carts (then `PP`, or `FREE` when
-             *     nothing is to be paid).
-             */
-            payment_channel?: string | null;
+            /** @description `Y` when the visitor takes the all-photos deal. */
+            is_mhao: components["schemas"]["YesNo"];
+            payment_gateway?: components["schemas"]["PaymentGateway"] | null;
+            payment_channel?: components["schemas"]["PaymentChannel"] | null;
             /** @description The wholesale cart: priced with the event's hybrid tiers and deal. */
             wholesale?: boolean | null;
         };
@@ -1088,20 +1079,18 @@ export interface components {
              * @description Bangkok calendar days left until the last day of sale (0 on that day).
              */
             day_diff: number;
-            /** @example Y */
-            can_sale: string;
-            /** @example N */
-            close_sale: string;
-            is_hybrid: string;
-            is_mhao_hybrid: string;
+            can_sale: components["schemas"]["YesNo"];
+            close_sale: components["schemas"]["YesNo"];
+            is_hybrid: components["schemas"]["YesNo"];
+            is_mhao_hybrid: components["schemas"]["YesNo"];
             /** Format: double */
             hybrid_mhao_price?: number | null;
-            is_mhao: string;
+            is_mhao: components["schemas"]["YesNo"];
             /** Format: double */
             mhao_price?: number | null;
-            is_event_stage: string;
-            is_free_download: string;
-            is_free_download_keep_contract: string;
+            is_event_stage: components["schemas"]["YesNo"];
+            is_free_download: components["schemas"]["YesNo"];
+            is_free_download_keep_contract: components["schemas"]["YesNo"];
             caption_button_buy_all: string;
             /** Format: double */
             face_threshold: number;
@@ -1114,11 +1103,8 @@ export interface components {
              * @description 1 when pinned to the top of the list.
              */
             pin: number;
-            /**
-             * @description `SOON`, `ON_SALE` or `CLOSED`.
-             * @example ON_SALE
-             */
-            event_status: string;
+            /** @description `SOON`, `ON_SALE` or `CLOSED`. */
+            event_status: components["schemas"]["EventStatus"];
         };
         EventCount: {
             /** Format: int64 */
@@ -1135,6 +1121,11 @@ export interface components {
             /** @example success */
             status: string;
         };
+        /**
+         * @description Where an event's sale stands.
+         * @enum {string}
+         */
+        EventStatus: "SOON" | "ON_SALE" | "CLOSED";
         /** @description One field's problem. */
         FieldProblem: {
             field: string;
@@ -1149,11 +1140,8 @@ export interface components {
         FindOrderResponse: {
             /** @example success */
             status: string;
-            /**
-             * @description `Y`: the rows carry no uuid; each order opens with a code sent to its own contact.
-             * @example N
-             */
-            code_required: string;
+            /** @description `Y`: the rows carry no uuid; each order opens with a code sent to its own contact. */
+            code_required: components["schemas"]["YesNo"];
             body: components["schemas"]["FoundOrderRow"][];
         };
         FoundOrderRow: {
@@ -1188,7 +1176,7 @@ export interface components {
             /** @example success */
             status: string;
             /** @description `INITIAL`, `PAID`, `EXPIRED` or `CANCELLED`. */
-            payment_status: string;
+            payment_status: components["schemas"]["PaymentStatus"];
             /** @description Masked: the last 4 digits only. */
             mobile: string;
             /** @description Masked: `s***@example.com`. */
@@ -1198,14 +1186,14 @@ export interface components {
              * @description The net payment, fee included.
              */
             amount: number;
-            is_original_image_created: string;
-            is_logo_image_created: string;
-            is_send_sms: string;
-            is_send_email: string;
+            is_original_image_created: components["schemas"]["YesNo"];
+            is_logo_image_created: components["schemas"]["YesNo"];
+            is_send_sms: components["schemas"]["YesNo"];
+            is_send_email: components["schemas"]["YesNo"];
             event_key: string;
             event_title: string;
-            payment_gateway: string;
-            payment_channel: string;
+            payment_gateway: components["schemas"]["PaymentGateway"];
+            payment_channel: components["schemas"]["PaymentChannel"];
             /**
              * @description PromptPay: the QR's text (`PROMPTPAY`, `SANDBOX`: draw it) or image address (`GBP`,
              *     `OPN`: show it).
@@ -1237,7 +1225,7 @@ export interface components {
             /** @description When an unpaid order lapses (Bangkok time), if it does. */
             expire_date: string;
             /** @description Originals were deleted after the retention window. */
-            storage_expired: string;
+            storage_expired: components["schemas"]["YesNo"];
             /** @description No real money moves: the sandbox gateway. */
             sandbox: boolean;
             /** @description v1 only: JSON text holding `qrcode`. */
@@ -1276,20 +1264,18 @@ export interface components {
                  * @description Bangkok calendar days left until the last day of sale (0 on that day).
                  */
                 day_diff: number;
-                /** @example Y */
-                can_sale: string;
-                /** @example N */
-                close_sale: string;
-                is_hybrid: string;
-                is_mhao_hybrid: string;
+                can_sale: components["schemas"]["YesNo"];
+                close_sale: components["schemas"]["YesNo"];
+                is_hybrid: components["schemas"]["YesNo"];
+                is_mhao_hybrid: components["schemas"]["YesNo"];
                 /** Format: double */
                 hybrid_mhao_price?: number | null;
-                is_mhao: string;
+                is_mhao: components["schemas"]["YesNo"];
                 /** Format: double */
                 mhao_price?: number | null;
-                is_event_stage: string;
-                is_free_download: string;
-                is_free_download_keep_contract: string;
+                is_event_stage: components["schemas"]["YesNo"];
+                is_free_download: components["schemas"]["YesNo"];
+                is_free_download_keep_contract: components["schemas"]["YesNo"];
                 caption_button_buy_all: string;
                 /** Format: double */
                 face_threshold: number;
@@ -1302,11 +1288,8 @@ export interface components {
                  * @description 1 when pinned to the top of the list.
                  */
                 pin: number;
-                /**
-                 * @description `SOON`, `ON_SALE` or `CLOSED`.
-                 * @example ON_SALE
-                 */
-                event_status: string;
+                /** @description `SOON`, `ON_SALE` or `CLOSED`. */
+                event_status: components["schemas"]["EventStatus"];
             }[];
         };
         /** @description `{"status": "success", "body": [...]}` */
@@ -1333,11 +1316,8 @@ export interface components {
                 photographer_id: number;
                 /** Format: int64 */
                 event_id: number;
-                /**
-                 * @description `Y` when in the visitor's cart; the server always answers `N`.
-                 * @example N
-                 */
-                atc: string;
+                /** @description `Y` when in the visitor's cart; the server always answers `N`. */
+                atc: components["schemas"]["YesNo"];
                 thumbnail_url: string;
                 preview_url: string;
                 /**
@@ -1409,6 +1389,22 @@ export interface components {
             /** @description Sent by older clients; ignored. */
             page_tab?: Record<string, unknown> | null;
         };
+        /**
+         * @description How an order is paid: PromptPay QR, card, an operator's approval (all-photos orders)
+         *     or nothing to pay.
+         * @enum {string}
+         */
+        PaymentChannel: "PP" | "CC" | "AM" | "FREE";
+        /**
+         * @description The payment gateway an order is paid through.
+         * @enum {string}
+         */
+        PaymentGateway: "GBP" | "OPN" | "PROMPTPAY" | "SANDBOX";
+        /**
+         * @description Where an order is in its life.
+         * @enum {string}
+         */
+        PaymentStatus: "INITIAL" | "PAID" | "EXPIRED" | "CANCELLED";
         /** @description A photo as the shop lists it (spec §3), with ready-to-use image addresses. */
         PhotoBody: {
             /** Format: int64 */
@@ -1421,11 +1417,8 @@ export interface components {
             photographer_id: number;
             /** Format: int64 */
             event_id: number;
-            /**
-             * @description `Y` when in the visitor's cart; the server always answers `N`.
-             * @example N
-             */
-            atc: string;
+            /** @description `Y` when in the visitor's cart; the server always answers `N`. */
+            atc: components["schemas"]["YesNo"];
             thumbnail_url: string;
             preview_url: string;
             /**
@@ -1441,11 +1434,7 @@ export interface components {
         QuoteRequest: {
             event_key: string;
             image_ids: number[];
-            /**
-             * @description `Y` when the visitor takes the all-photos deal.
-             * @example N
-             */
-            is_mhao?: string | null;
+            is_mhao?: components["schemas"]["YesNo"] | null;
             /** @description The wholesale cart: the event's hybrid tiers and hybrid deal. */
             wholesale?: boolean | null;
         };
@@ -1506,7 +1495,7 @@ export interface components {
         SandboxPayResponse: {
             /** @example success */
             status: string;
-            payment_status: string;
+            payment_status: components["schemas"]["PaymentStatus"];
         };
         /**
          * @description The sandbox's simulated outcome of a payment.
@@ -1642,6 +1631,11 @@ export interface components {
             /** @description `created` or `updated`. */
             result: string;
         };
+        /**
+         * @description The spec's yes/no flag.
+         * @enum {string}
+         */
+        YesNo: "Y" | "N";
     };
     responses: never;
     parameters: never;

@@ -14,5 +14,27 @@ export type InquiryResponse = Schemas['InquiryResponse'];
 export type CreateOrderRequest = Schemas['CreateOrderRequest'];
 export type FoundOrderRow = Schemas['FoundOrderRow'];
 
+// The contract's closed value sets.
+export type YesNo = Schemas['YesNo'];
+export type EventStatus = Schemas['EventStatus'];
+export type PaymentStatus = Schemas['PaymentStatus'];
+export type PaymentChannel = Schemas['PaymentChannel'];
+export type PaymentGateway = Schemas['PaymentGateway'];
+
+// The sets' values at run time (guards, a filter's options), checked against the contract.
+export const PAYMENT_STATUSES = ['INITIAL', 'PAID', 'EXPIRED', 'CANCELLED'] as const satisfies readonly PaymentStatus[];
+export const PAYMENT_CHANNELS = ['PP', 'CC', 'AM', 'FREE'] as const satisfies readonly PaymentChannel[];
+export const PAYMENT_GATEWAYS = ['GBP', 'OPN', 'PROMPTPAY', 'SANDBOX'] as const satisfies readonly PaymentGateway[];
+
+function oneOf<T extends string>(values: readonly T[]) {
+  return (value: string): value is T => (values as readonly string[]).includes(value);
+}
+
+/** Whether a text from outside the typed answers (a setting, an address, a newer server)
+ * is one of the set's values. */
+export const isPaymentStatus = oneOf<PaymentStatus>(PAYMENT_STATUSES);
+export const isPaymentChannel = oneOf<PaymentChannel>(PAYMENT_CHANNELS);
+export const isPaymentGateway = oneOf<PaymentGateway>(PAYMENT_GATEWAYS);
+
 /** `Y`/`N` flags as the spec's API carries them. */
-export const isYes = (flag: string | null | undefined): boolean => flag === 'Y';
+export const isYes = (flag: YesNo | null | undefined): boolean => flag === 'Y';

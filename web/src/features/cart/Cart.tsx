@@ -123,9 +123,11 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
   const order = useMutation({
     mutationFn: async (values: OrderSubmit) => {
       if (!freshQuote || eventKey === null) throw new Error('no price for this cart');
-      const gateway: string =
-        gatewayQuery.data ?? (await queryClient.fetchQuery({ queryKey: cartQueryKeys.gateway, queryFn: fetchGateway }));
-      if (gateway === '') throw new NoGateway();
+      const gateway =
+        gatewayQuery.data !== undefined
+          ? gatewayQuery.data
+          : await queryClient.fetchQuery({ queryKey: cartQueryKeys.gateway, queryFn: fetchGateway });
+      if (gateway === null) throw new NoGateway();
       return createOrder({ ...values, kind, gateway, eventKey, items, isMhao, quote: freshQuote });
     },
     onSuccess: (uuid) => {

@@ -3,6 +3,7 @@
 //! before anything is sent.
 
 import { useId, useState, type FormEvent } from 'react';
+import type { PaymentChannel } from '@/api/types';
 import { Spinner } from '@/components/Spinner';
 import type { CartKind } from '@/lib/cart';
 import { CONTACT } from '@/lib/constants';
@@ -15,7 +16,6 @@ import {
   type FormErrors,
   type FormMode,
   type GatewayChannel,
-  type PaymentChannel,
 } from './validation';
 import { useT } from './messages';
 

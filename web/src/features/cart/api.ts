@@ -4,9 +4,16 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '@/api/client';
-import type { CreateOrderRequest, QuoteResponse } from '@/api/types';
+import {
+  isPaymentGateway,
+  type CreateOrderRequest,
+  type PaymentChannel,
+  type PaymentGateway,
+  type QuoteResponse,
+  type YesNo,
+} from '@/api/types';
 import type { CartItem, CartKind } from '@/lib/cart';
-import { GATEWAY_CHANNELS, type GatewayChannel, type PaymentChannel } from './validation';
+import { GATEWAY_CHANNELS, type GatewayChannel } from './validation';
 
 // Keys stay under `cart` so another feature's cache entries never meet these.
 export const cartQueryKeys = {
@@ -24,7 +31,7 @@ export function useCartEvent(eventKey: string | null) {
   });
 }
 
-export type QuoteInput = { eventKey: string; ids: number[]; isMhao: 'Y' | 'N'; kind: CartKind };
+export type QuoteInput = { eventKey: string; ids: number[]; isMhao: YesNo; kind: CartKind };
 
 export function useQuote(input: QuoteInput | null) {
   return useQuery({
@@ -50,10 +57,17 @@ export function useQuote(input: QuoteInput | null) {
   });
 }
 
-/** The gateway name, or '' when the setting is empty (then nothing may be ordered). */
-export async function fetchGateway(): Promise<string> {
+/** The gateway a `PAYMENT_GATEWAY` value names, or `null` when it names none (an empty
+ * setting): then nothing may be ordered. */
+function parseGateway(value: string): PaymentGateway | null {
+  const name = value.trim();
+  return isPaymentGateway(name) ? name : null;
+}
+
+/** The configured gateway, or `null` when there is none. */
+export async function fetchGateway(): Promise<PaymentGateway | null> {
   const answer = await unwrap(api.POST('/v1/utils/conf', { body: { conf_name: 'PAYMENT_GATEWAY' } }));
-  return answer.status === 'success' ? answer.body.value.trim() : '';
+  return answer.status === 'success' ? parseGateway(answer.body.value) : null;
 }
 
 export function useGateway() {
@@ -83,13 +97,13 @@ export function useChannels() {
 
 export type OrderInput = {
   kind: CartKind;
-  gateway: string;
+  gateway: PaymentGateway;
   mobile: string;
   email: string;
   channel: PaymentChannel;
   eventKey: string;
   items: CartItem[];
-  isMhao: 'Y' | 'N';
+  isMhao: YesNo;
   quote: QuoteResponse;
 };
 

@@ -2,16 +2,16 @@
 //! e-mail in plain form, and a payment method on the paid form. Errors are message keys so
 //! they follow the language when the visitor switches it.
 
+import type { PaymentChannel } from '@/api/types';
 import type { MessageKey } from '@/i18n';
 import { EXACT_MOBILE_LENGTH, MOBILE_LENGTH } from '@/lib/constants';
 import type { CartKind } from '@/lib/cart';
 
-
 /** The channels a payment gateway may take (`PAYMENT_CHANNELS`), in the order offered. */
-export const GATEWAY_CHANNELS = ['PP', 'CC'] as const;
+export const GATEWAY_CHANNELS = ['PP', 'CC'] as const satisfies readonly PaymentChannel[];
 export type GatewayChannel = (typeof GATEWAY_CHANNELS)[number];
+/** The paid form's channels: a gateway's, or approval by the admin. */
 export type PaidChannel = GatewayChannel | 'AM';
-export type PaymentChannel = PaidChannel | 'FREE';
 export type FormMode = 'paid' | 'free';
 
 export type MobileRule = { min: number; max: number; stripOnInput: boolean };

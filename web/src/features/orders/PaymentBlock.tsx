@@ -2,7 +2,7 @@
 //! request, or the notice that the payment window closed / the order was cancelled.
 
 import { Link } from 'react-router';
-import type { InquiryResponse } from '@/api/types';
+import type { InquiryResponse, PaymentGateway } from '@/api/types';
 import { QrCode } from '@/components/QrCode';
 import { Spinner } from '@/components/Spinner';
 import { useToast } from '@/components/Toast';
@@ -33,7 +33,7 @@ export function PaymentBlock({ order, uuid, onRefresh, refreshing }: Props) {
 }
 
 /** GBP and OPN hand out a picture of the QR; PromptPay and the sandbox hand out its text. */
-const QR_IMAGE_GATEWAYS = new Set(['GBP', 'OPN']);
+const QR_IMAGE_GATEWAYS: ReadonlySet<PaymentGateway> = new Set(['GBP', 'OPN']);
 
 function PromptPay({ order, onRefresh, refreshing }: Omit<Props, 'uuid'>) {
   const t = useT();

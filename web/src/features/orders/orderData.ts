@@ -2,14 +2,12 @@
 //! text (read defensively: a malformed list shows as empty, never breaks the page), when to
 //! keep polling, and the addresses the page hands out.
 
-import type { InquiryResponse } from '@/api/types';
-import { isYes } from '@/api/types';
+import { isPaymentStatus, isYes, type InquiryResponse } from '@/api/types';
 import type { MessageKey } from '@/i18n';
 import { mediaBase } from '@/lib/config';
 
 export { ORDER_POLL_MS } from '@/lib/constants';
 
-export type PaymentStatus = 'INITIAL' | 'PAID' | 'EXPIRED' | 'CANCELLED';
 export type Variant = 'original' | 'logo';
 
 /** A photo of an unpaid order (shown as a sample). */
@@ -93,20 +91,8 @@ export const zipUrl = (uuid: string, variant: Variant) =>
   `/api/orders/${encodeURIComponent(uuid)}/download.zip?variant=${variant}`;
 
 /** The translated name of an order status, or the raw value when the server adds a new one. */
-export function statusKey(status: string): MessageKey | null {
-  switch (status) {
-    case 'INITIAL':
-      return 'order.status.INITIAL';
-    case 'PAID':
-      return 'order.status.PAID';
-    case 'EXPIRED':
-      return 'order.status.EXPIRED';
-    case 'CANCELLED':
-      return 'order.status.CANCELLED';
-    default:
-      return null;
-  }
-}
+export const statusKey = (status: string): MessageKey | null =>
+  isPaymentStatus(status) ? `order.status.${status}` : null;
 
 /** A card token for the sandbox gateway, which takes any `tokn_sandbox_…` in place of a card form. */
 export function sandboxToken(): string {

@@ -2,7 +2,8 @@
 //! an event read in the import format fills it, the light checks made before sending (the
 //! server judges everything else), and the import-format body it becomes.
 
-import type { Flag, ImportEvent, ImportTier } from '../shell/types';
+import type { YesNo } from '@/api/types';
+import type { ImportEvent, ImportTier } from '../shell/types';
 
 export const FLAG_FIELDS = [
   'is_mhao',
@@ -162,7 +163,7 @@ export function checkForm(form: EventForm, takenKeys: readonly string[] = []): C
   return problems;
 }
 
-const flag = (on: boolean): Flag => (on ? 'Y' : 'N');
+const flag = (on: boolean): YesNo => (on ? 'Y' : 'N');
 const optionalNumber = (text: string): number | null => (text.trim() === '' ? null : Number(text.trim()));
 const tier = (row: TierRow): ImportTier => ({
   name: row.name.trim(),

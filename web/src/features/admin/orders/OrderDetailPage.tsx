@@ -7,6 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { failureCode } from '@/api/client';
+import { isPaymentChannel, isPaymentStatus } from '@/api/types';
 import { useDialog } from '@/components/Dialog';
 import { Spinner } from '@/components/Spinner';
 import { useToast } from '@/components/Toast';
@@ -17,7 +18,7 @@ import { formatBaht } from '@/lib/money';
 import { adminKeys, approveOrder, confirmOrder, resendEmail } from '../shell/api';
 import { AdminOnly } from '../shell/operator';
 import type { AdminOrder, OperatorOutcome } from '../shell/types';
-import { awaitsApproval, isPaymentChannel, isPaymentStatus } from './labels';
+import { awaitsApproval } from './labels';
 import { ordersMessages } from './messages';
 import { useAdminOrder } from './queries';
 

@@ -5,6 +5,7 @@
 import './admin-orders.css';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { isPaymentChannel, isPaymentStatus, PAYMENT_CHANNELS, PAYMENT_STATUSES } from '@/api/types';
 import { Spinner } from '@/components/Spinner';
 import { useDictionary, useLanguage, useT } from '@/i18n';
 import { useErrorText } from '@/i18n/errors';
@@ -14,9 +15,9 @@ import { AdminPagination } from '../shell/AdminPagination';
 import { useAdminEvents } from '../shell/events';
 import { AdminOnly } from '../shell/operator';
 import type { AdminOrderRow } from '../shell/types';
-import { awaitsApproval, isPaymentChannel, isPaymentStatus } from './labels';
+import { awaitsApproval } from './labels';
 import { ordersMessages } from './messages';
-import { FILTER_NAMES, orderQuery, PAYMENT_CHANNELS, PAYMENT_STATUSES, useAdminOrders, type OrderFilters } from './queries';
+import { FILTER_NAMES, orderQuery, useAdminOrders, type OrderFilters } from './queries';
 
 export function OrdersPage() {
   const t = useDictionary(ordersMessages);

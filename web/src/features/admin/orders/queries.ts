@@ -16,9 +16,6 @@ export type OrderFilters = {
 };
 export const FILTER_NAMES = ['event_key', 'status', 'channel', 'mobile', 'from', 'to'] as const;
 
-export const PAYMENT_STATUSES = ['INITIAL', 'PAID', 'EXPIRED', 'CANCELLED'] as const;
-export const PAYMENT_CHANNELS = ['PP', 'CC', 'AM', 'FREE'] as const;
-
 /** Only the filters that are set go into the query. */
 export function orderQuery(filters: OrderFilters, page: number): OrderQuery {
   const query: OrderQuery = {};

@@ -3,11 +3,11 @@
 //! configuration" for a value, "clear" for a secret), and the server's problems beside it.
 
 import type { ReactNode } from 'react';
+import { isPaymentGateway } from '@/api/types';
 import { useDictionary } from '@/i18n';
 import { settingsMessages } from './messages';
 import {
   changeOf,
-  isKnownGateway,
   isTlsMode,
   shownText,
   TLS_MODES,
@@ -22,8 +22,9 @@ export type Translate = ReturnType<typeof useDictionary<keyof typeof settingsMes
 /** A DOM id from a setting key (`payments.gbp.token` → `setting-payments-gbp-token`). */
 export const fieldId = (key: string) => `setting-${key.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
 
+/** The contract's gateways have a name; any other the server lists is shown as it is. */
 export function gatewayName(t: Translate, gateway: string): string {
-  return isKnownGateway(gateway) ? t(`adminSettings.gateway.${gateway}`) : gateway;
+  return isPaymentGateway(gateway) ? t(`adminSettings.gateway.${gateway}`) : gateway;
 }
 
 /** What new orders will use when `change` is saved for `payments.gateway`. */

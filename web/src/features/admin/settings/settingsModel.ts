@@ -67,11 +67,6 @@ export const TLS_MODES = ['starttls', 'tls', 'none'] as const;
 export type TlsMode = (typeof TLS_MODES)[number];
 export const isTlsMode = (v: string): v is TlsMode => (TLS_MODES as readonly string[]).includes(v);
 
-/** Gateways the page has a name for; any other the server lists is shown as it is. */
-export const KNOWN_GATEWAYS = ['GBP', 'OPN', 'PROMPTPAY', 'SANDBOX'] as const;
-export type KnownGateway = (typeof KNOWN_GATEWAYS)[number];
-export const isKnownGateway = (v: string): v is KnownGateway => (KNOWN_GATEWAYS as readonly string[]).includes(v);
-
 /** What the operator did to one setting: typed a value, or asked for the server's
  * configuration again (sent as `null`; for a secret this is "clear"). */
 export type Edit = { kind: 'text'; text: string } | { kind: 'reset' };

@@ -2,6 +2,7 @@
 //! into `schema.d.ts`: every console folder takes its types from here, never writes its own.
 
 import type { components, operations } from '@/api/schema';
+import type { YesNo } from '@/api/types';
 
 type Schemas = components['schemas'];
 
@@ -33,8 +34,6 @@ export type Uploaded = Schemas['Uploaded'];
 /** The page and state filter of `GET /api/admin/events/{event_key}/photos`. */
 export type PhotoQuery = NonNullable<operations['admin_photos_list']['parameters']['query']>;
 
-/** A `Y`/`N` flag of the import format. */
-export type Flag = 'Y' | 'N';
 export type ImportTier = { name: string; name_en: string; number_of_photo: number; price: number };
 export type ImportBanner = { image_url: string; link_url: string };
 /** An event in the import format of docs/event-import.md: the body of
@@ -50,18 +49,18 @@ export type ImportEvent = {
   province: string;
   on_sale_start: string;
   on_sale_end: string;
-  is_hybrid: Flag;
-  is_mhao: Flag;
+  is_hybrid: YesNo;
+  is_mhao: YesNo;
   mhao_price: number | null;
-  is_mhao_hybrid: Flag;
+  is_mhao_hybrid: YesNo;
   hybrid_mhao_price: number | null;
-  is_event_stage: Flag;
-  is_free_download: Flag;
-  is_free_download_keep_contract: Flag;
+  is_event_stage: YesNo;
+  is_free_download: YesNo;
+  is_free_download_keep_contract: YesNo;
   caption_button_buy_all: string;
   face_threshold: number | null;
   max_face_search: number | null;
-  pin: Flag;
+  pin: YesNo;
   package: ImportTier[];
   package_hb: ImportTier[];
   banners: ImportBanner[];
