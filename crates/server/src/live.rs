@@ -1,6 +1,6 @@
 //! Settings operators change from the console while the shop runs: the payment gateway
 //! and its keys, SMTP, the retention window. They are kept in the `settings` table under
-//! their configuration keys (`CONSOLE_SETTINGS`) and laid over the configuration, checked
+//! their configuration keys (the `console` settings of `config::SETTINGS`) and laid over the configuration, checked
 //! exactly as the configuration is; the gateways and the mailer built from the result are
 //! swapped in at once here, and other processes reload them within a minute.
 
@@ -11,7 +11,7 @@ use raceshot_payments::GatewayKind;
 use raceshot_store::Store;
 
 use crate::commerce::gateways::{Gateways, PAYMENT_GATEWAY_SETTING};
-use crate::config::{CONSOLE_SETTINGS, Config, ConfigError};
+use crate::config::{Config, console_settings};
 use crate::notify::Mailer;
 
 /// Settings rows of the console carry this prefix before the configuration key.
@@ -85,10 +85,7 @@ pub struct Override {
 
 /// Whether `key` is a secret console setting; `None` when it is no console setting.
 pub fn is_secret(key: &str) -> Option<bool> {
-    CONSOLE_SETTINGS
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map(|(_, secret)| *secret)
+    console_settings().find(|s| s.key == key).map(|s| s.secret)
 }
 
 /// The operators' settings kept in the store.
@@ -158,13 +155,10 @@ pub async fn change(
     }
     let effective = match config.with_overrides(&pairs(&next)) {
         Ok(c) => c,
-        Err(ConfigError { problems }) => {
-            let problems = problems
-                .into_iter()
-                .map(|p| {
-                    let key = p.split([' ', ':']).next().unwrap_or_default().to_owned();
-                    (key, p)
-                })
+        Err(e) => {
+            let problems = e
+                .by_key()
+                .map(|(key, problem)| (key.to_owned(), problem.to_owned()))
                 .collect();
             return Ok(Err(Refused::Invalid(problems)));
         }

@@ -72,6 +72,8 @@ enum Command {
     SeedDemo,
     /// Print the OpenAPI document of the API.
     Openapi,
+    /// Print the table of every setting (the README's configuration table).
+    Settings,
 }
 
 #[derive(Subcommand)]
@@ -110,9 +112,16 @@ enum OrderCommand {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Command::Openapi = cli.command {
-        println!("{}", api::openapi_json());
-        return ExitCode::SUCCESS;
+    match cli.command {
+        Command::Openapi => {
+            println!("{}", api::openapi_json());
+            return ExitCode::SUCCESS;
+        }
+        Command::Settings => {
+            print!("{}", raceshot_server::config::markdown_table());
+            return ExitCode::SUCCESS;
+        }
+        _ => {}
     }
     let config = match Config::load(cli.config.as_deref()) {
         Ok(config) => config,
@@ -271,6 +280,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
             println!("{event}; {} photos added", seeded.photos);
         }
         Command::Openapi => println!("{}", api::openapi_json()),
+        Command::Settings => print!("{}", raceshot_server::config::markdown_table()),
     }
     Ok(ExitCode::SUCCESS)
 }

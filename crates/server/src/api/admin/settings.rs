@@ -1,5 +1,5 @@
 //! Shop settings in the console: the payment gateway and its keys, SMTP, the retention
-//! window (all `CONSOLE_SETTINGS`, laid over the configuration by `live`), and the shop's
+//! window (the console settings of `config::SETTINGS`, laid over the configuration by `live`), and the shop's
 //! logo for logo copies. Secrets are written, never shown: the answer only says whether
 //! one is set. Admins only.
 
@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 
 use super::auth::Admin;
 use crate::api::extract::ApiJson;
-use crate::config::{CONSOLE_SETTINGS, Config};
+use crate::config::{Config, console_settings};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode, FieldProblem};
 use crate::jobs::deliver_order::SHOP_LOGO_SETTING;
 use crate::live::{self, Refused};
@@ -92,16 +92,15 @@ async fn body(state: &AppState, effective: &Config) -> ApiResult<SettingsBody> {
     let stored = live::overrides(&state.store)
         .await
         .map_err(ApiError::internal)?;
-    let settings = CONSOLE_SETTINGS
-        .iter()
-        .map(|(key, secret)| {
-            let value = value_of(effective, key);
+    let settings = console_settings()
+        .map(|setting| {
+            let value = value_of(effective, setting.key);
             SettingBody {
-                key,
-                secret: *secret,
+                key: setting.key,
+                secret: setting.secret,
                 set: value.is_some(),
-                value: value.filter(|_| !secret),
-                from_console: stored.iter().any(|o| o.key == *key),
+                value: value.filter(|_| !setting.secret),
+                from_console: stored.iter().any(|o| o.key == setting.key),
             }
         })
         .collect();

@@ -17,6 +17,9 @@ use serde::de::DeserializeOwned;
 
 use crate::notify::{SmtpSettings, SmtpTls};
 
+mod declared;
+pub use declared::{Initial, SETTINGS, Setting, console_settings, markdown_table};
+
 const ENV_PREFIX: &str = "RACESHOT__";
 
 #[derive(Debug, Clone)]
@@ -38,25 +41,6 @@ pub struct Config {
     /// over it (`with_overrides`).
     sources: std::sync::Arc<BaseSources>,
 }
-
-/// Settings an operator may change from the console, by key; `true` marks secrets, which
-/// are written but never shown again. Everything else is the configuration's alone.
-pub const CONSOLE_SETTINGS: &[(&str, bool)] = &[
-    ("payments.gateway", false),
-    ("payments.promptpay_id", false),
-    ("payments.gbp.token", true),
-    ("payments.gbp.secret_key", true),
-    ("payments.opn.public_key", false),
-    ("payments.opn.secret_key", true),
-    ("payments.opn.webhook_secret", true),
-    ("notify.smtp.host", false),
-    ("notify.smtp.port", false),
-    ("notify.smtp.username", false),
-    ("notify.smtp.password", true),
-    ("notify.smtp.from", false),
-    ("notify.smtp.tls", false),
-    ("orders.retention_days", false),
-];
 
 /// The file text and `RACESHOT__` variables a configuration came from.
 #[derive(Clone, Default)]
@@ -254,17 +238,37 @@ impl fmt::Debug for Secret {
 #[error("invalid configuration:\n  - {}", .problems.join("\n  - "))]
 pub struct ConfigError {
     pub problems: Vec<String>,
+    /// The setting each problem is about, where it is about one.
+    keys: Vec<Option<String>>,
+}
+
+impl ConfigError {
+    fn one(problem: String) -> Self {
+        ConfigError {
+            problems: vec![problem],
+            keys: vec![None],
+        }
+    }
+
+    /// Each problem with the setting it is about (`""` for the file as a whole).
+    pub fn by_key(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.keys
+            .iter()
+            .zip(&self.problems)
+            .map(|(key, problem)| (key.as_deref().unwrap_or_default(), problem.as_str()))
+    }
 }
 
 impl Config {
     /// Reads the file (if given) and this process's environment.
     pub fn load(file: Option<&Path>) -> Result<Config, ConfigError> {
-        let text = match file {
-            Some(path) => Some(std::fs::read_to_string(path).map_err(|e| ConfigError {
-                problems: vec![format!("cannot read {}: {e}", path.display())],
-            })?),
-            None => None,
-        };
+        let text =
+            match file {
+                Some(path) => Some(std::fs::read_to_string(path).map_err(|e| {
+                    ConfigError::one(format!("cannot read {}: {e}", path.display()))
+                })?),
+                None => None,
+            };
         let name = file.map(|p| p.display().to_string()).unwrap_or_default();
         Config::from_sources(
             text.as_deref().map(|t| (name.as_str(), t)),
@@ -277,6 +281,15 @@ impl Config {
         file: Option<(&str, &str)>,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Config, ConfigError> {
+        Config::from_layers(file, env, &[])
+    }
+
+    /// The file, the environment and the operators' console settings (which win).
+    fn from_layers(
+        file: Option<(&str, &str)>,
+        env: impl IntoIterator<Item = (String, String)>,
+        overrides: &[(String, String)],
+    ) -> Result<Config, ConfigError> {
         let env: Vec<(String, String)> = env
             .into_iter()
             .filter(|(k, _)| k.starts_with(ENV_PREFIX))
@@ -285,21 +298,21 @@ impl Config {
             file: file.map(|(n, t)| (n.to_owned(), t.to_owned())),
             env: env.clone(),
         });
-        let mut s = Sources::new(file, env);
-        let data_dir: PathBuf = s.or("data_dir", PathBuf::from("./data"));
-        let addr = s.or("server.addr", SocketAddr::from(([127, 0, 0, 1], 8080)));
+        let mut s = Sources::new(file, env, overrides);
+        let data_dir: PathBuf = s.value("data_dir");
+        let addr = s.value_or("server.addr", || SocketAddr::from(([127, 0, 0, 1], 8080)));
         let public_url: Option<String> = s.get("server.public_url");
         if let Some(url) = &public_url
             && !(url.starts_with("http://") || url.starts_with("https://"))
         {
             s.problem("server.public_url", "must start with http:// or https://");
         }
-        let request_timeout = Duration::from_secs(s.or("server.request_timeout_secs", 30u64));
-        let shutdown_grace = Duration::from_secs(s.or("server.shutdown_grace_secs", 20u64));
-        let catalogue_ttl = Duration::from_millis(s.or("server.catalogue_ttl_ms", 1000u64));
-        let web_dir: PathBuf = s.or("server.web_dir", PathBuf::from("web/dist"));
+        let request_timeout = Duration::from_secs(s.value("server.request_timeout_secs"));
+        let shutdown_grace = Duration::from_secs(s.value("server.shutdown_grace_secs"));
+        let catalogue_ttl = Duration::from_millis(s.value("server.catalogue_ttl_ms"));
+        let web_dir: PathBuf = s.value("server.web_dir");
         let metrics_addr: Option<SocketAddr> = s.get("server.metrics_addr");
-        let proxies: String = s.or("server.trusted_proxies", String::new());
+        let proxies: String = s.value("server.trusted_proxies");
         let mut trusted_proxies = Vec::new();
         for p in proxies.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             match p.parse() {
@@ -316,21 +329,21 @@ impl Config {
         if let Err(e) = Backend::of_url(&db_url) {
             s.problem("database.url", e);
         }
-        let max_connections: u32 = s.or("database.max_connections", 10);
+        let max_connections: u32 = s.value("database.max_connections");
         if max_connections == 0 {
             s.problem("database.max_connections", "must be at least 1");
         }
-        let acquire_timeout = Duration::from_secs(s.or("database.acquire_timeout_secs", 10u64));
-        let auto_migrate = s.or("database.auto_migrate", true);
+        let acquire_timeout = Duration::from_secs(s.value::<u64>("database.acquire_timeout_secs"));
+        let auto_migrate = s.value("database.auto_migrate");
 
         let storage = storage(&mut s, &data_dir);
 
-        let client_token: String = s.or("api.client_token", "demo-client-token".to_owned());
+        let client_token: String = s.value("api.client_token");
         if client_token.trim().len() < 8 {
             s.problem("api.client_token", "must be at least 8 characters");
         }
 
-        let format = match s.or("log.format", "text".to_owned()).as_str() {
+        let format = match s.value::<String>("log.format").as_str() {
             "text" => LogFormat::Text,
             "json" => LogFormat::Json,
             _ => {
@@ -338,15 +351,15 @@ impl Config {
                 LogFormat::Text
             }
         };
-        let filter = s.or("log.filter", "info,sqlx=warn".to_owned());
+        let filter = s.value("log.filter");
 
         let faces = faces(&mut s);
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let jobs = JobsConfig {
             workers: s.or("jobs.workers", cores),
-            max_attempts: s.or("jobs.max_attempts", 5),
-            lease: Duration::from_secs(s.or("jobs.lease_secs", 300u64)),
-            poll_interval: Duration::from_millis(s.or("jobs.poll_interval_ms", 250u64)),
+            max_attempts: s.value("jobs.max_attempts"),
+            lease: Duration::from_secs(s.value("jobs.lease_secs")),
+            poll_interval: Duration::from_millis(s.value("jobs.poll_interval_ms")),
         };
         if jobs.workers == 0 {
             s.problem("jobs.workers", "must be at least 1");
@@ -356,13 +369,13 @@ impl Config {
         }
         let search = SearchConfig {
             max_concurrent: s.or("search.max_concurrent", cores),
-            max_waiting: s.or("search.max_waiting", 64),
-            per_client_per_minute: s.or("search.per_client_per_minute", 60),
-            selfie_ttl: Duration::from_secs(s.or("search.selfie_ttl_secs", 60u64)),
-            sign_per_client_per_minute: s.or("search.sign_per_client_per_minute", 30),
-            max_pending_uploads: s.or("search.max_pending_uploads", 3),
+            max_waiting: s.value("search.max_waiting"),
+            per_client_per_minute: s.value("search.per_client_per_minute"),
+            selfie_ttl: Duration::from_secs(s.value("search.selfie_ttl_secs")),
+            sign_per_client_per_minute: s.value("search.sign_per_client_per_minute"),
+            max_pending_uploads: s.value("search.max_pending_uploads"),
             index_memory: s
-                .or("search.index_memory_mb", 1024usize)
+                .value::<usize>("search.index_memory_mb")
                 .saturating_mul(1024 * 1024),
         };
         if search.selfie_ttl.is_zero() {
@@ -377,21 +390,21 @@ impl Config {
 
         let payments = payments(&mut s);
         let orders = OrdersConfig {
-            dedupe_window: Duration::from_secs(s.or("orders.dedupe_window_secs", 60u64)),
-            retention_days: s.or("orders.retention_days", 35),
+            dedupe_window: Duration::from_secs(s.value("orders.dedupe_window_secs")),
+            retention_days: s.value("orders.retention_days"),
             download_link_ttl: Duration::from_secs(
-                s.or("orders.download_link_ttl_hours", 24u64) * 3600,
+                s.value::<u64>("orders.download_link_ttl_hours") * 3600,
             ),
-            find_per_client_per_minute: s.or("orders.find_per_client_per_minute", 10),
-            create_per_client_per_minute: s.or("orders.create_per_client_per_minute", 20),
+            find_per_client_per_minute: s.value("orders.find_per_client_per_minute"),
+            create_per_client_per_minute: s.value("orders.create_per_client_per_minute"),
             find_requires_code: s.get("orders.find_requires_code"),
         };
         let notify = notify(&mut s);
         let admin = AdminConfig {
-            session_ttl: Duration::from_secs(s.or("admin.session_ttl_hours", 12u64) * 3600),
-            max_failed_logins: s.or("admin.max_failed_logins", 5),
-            lockout: Duration::from_secs(s.or("admin.lockout_secs", 60u64)),
-            login_per_client_per_minute: s.or("admin.login_per_client_per_minute", 20),
+            session_ttl: Duration::from_secs(s.value::<u64>("admin.session_ttl_hours") * 3600),
+            max_failed_logins: s.value("admin.max_failed_logins"),
+            lockout: Duration::from_secs(s.value("admin.lockout_secs")),
+            login_per_client_per_minute: s.value("admin.login_per_client_per_minute"),
         };
         if admin.max_failed_logins == 0 {
             s.problem("admin.max_failed_logins", "must be at least 1");
@@ -432,22 +445,12 @@ impl Config {
         })
     }
 
-    /// This configuration with `overrides` (`(key, value)`, keys of `CONSOLE_SETTINGS`)
-    /// laid over it, checked as a whole like the configuration itself.
+    /// This configuration with `overrides` (`(key, value)`, console settings) laid over
+    /// it, checked as a whole like the configuration itself.
     pub fn with_overrides(&self, overrides: &[(String, String)]) -> Result<Config, ConfigError> {
         let base = &self.sources;
-        let env = base
-            .env
-            .iter()
-            .cloned()
-            .chain(overrides.iter().map(|(key, value)| {
-                (
-                    format!("{ENV_PREFIX}{}", key.replace('.', "__").to_uppercase()),
-                    value.clone(),
-                )
-            }));
         let file = base.file.as_ref().map(|(n, t)| (n.as_str(), t.as_str()));
-        let mut config = Config::from_sources(file, env)?;
+        let mut config = Config::from_layers(file, base.env.iter().cloned(), overrides)?;
         config.sources = base.clone();
         Ok(config)
     }
@@ -465,10 +468,10 @@ fn storage(s: &mut Sources, data_dir: &Path) -> StorageConfig {
     let root: PathBuf = s.or("storage.root", data_dir.join("objects"));
     let endpoint: Option<String> = s.get("storage.endpoint");
     let bucket: Option<String> = s.get("storage.bucket");
-    let region: String = s.or("storage.region", "us-east-1".to_owned());
+    let region: String = s.value("storage.region");
     let access_key_id: Option<String> = s.get("storage.access_key_id");
     let secret_access_key: Option<String> = s.get("storage.secret_access_key");
-    let path_style: bool = s.or("storage.path_style", false);
+    let path_style: bool = s.value("storage.path_style");
     let public_url: Option<String> = s.get("storage.public_url");
     if endpoint.is_some() && bucket.is_none() {
         s.problem("storage.bucket", "is required when storage.endpoint is set");
@@ -504,17 +507,17 @@ fn secret(s: &mut Sources, key: &str) -> Option<Secret> {
 
 /// The gateway and its credentials; each gateway's own keys are required when it is chosen.
 fn payments(s: &mut Sources) -> PaymentsConfig {
-    let gateway = match s.or("payments.gateway", "SANDBOX".to_owned()).parse() {
+    let gateway = match s.value::<String>("payments.gateway").parse() {
         Ok(g) => g,
         Err(_) => {
             s.problem("payments.gateway", "must be GBP, OPN, PROMPTPAY or SANDBOX");
             GatewayKind::Sandbox
         }
     };
-    let allow_sandbox = s.or("payments.allow_sandbox", false);
-    let qr_ttl = Duration::from_secs(s.or("payments.qr_ttl_minutes", 15u64) * 60);
-    let card_ttl = Duration::from_secs(s.or("payments.card_ttl_minutes", 60u64) * 60);
-    let gateway_timeout = Duration::from_secs(s.or("payments.gateway_timeout_secs", 15u64));
+    let allow_sandbox = s.value("payments.allow_sandbox");
+    let qr_ttl = Duration::from_secs(s.value::<u64>("payments.qr_ttl_minutes") * 60);
+    let card_ttl = Duration::from_secs(s.value::<u64>("payments.card_ttl_minutes") * 60);
+    let gateway_timeout = Duration::from_secs(s.value("payments.gateway_timeout_secs"));
     let promptpay_raw: Option<String> = s.get("payments.promptpay_id");
     let promptpay_id = promptpay_raw.as_deref().and_then(PromptPayId::parse);
     if promptpay_raw.is_some() && promptpay_id.is_none() {
@@ -524,18 +527,12 @@ fn payments(s: &mut Sources) -> PaymentsConfig {
         );
     }
     let gbp = GbpConfig {
-        base_url: s.or(
-            "payments.gbp.base_url",
-            raceshot_payments::gbp::PRODUCTION_BASE_URL.to_owned(),
-        ),
+        base_url: s.value("payments.gbp.base_url"),
         token: secret(s, "payments.gbp.token"),
         secret_key: secret(s, "payments.gbp.secret_key"),
     };
     let opn = OpnConfig {
-        base_url: s.or(
-            "payments.opn.base_url",
-            raceshot_payments::opn::BASE_URL.to_owned(),
-        ),
+        base_url: s.value("payments.opn.base_url"),
         public_key: s.get("payments.opn.public_key"),
         secret_key: secret(s, "payments.opn.secret_key"),
         webhook_secret: secret(s, "payments.opn.webhook_secret"),
@@ -575,11 +572,11 @@ fn payments(s: &mut Sources) -> PaymentsConfig {
 
 fn notify(s: &mut Sources) -> NotifyConfig {
     let host: Option<String> = s.get("notify.smtp.host");
-    let port: u16 = s.or("notify.smtp.port", 587);
+    let port: u16 = s.value("notify.smtp.port");
     let username: Option<String> = s.get("notify.smtp.username");
     let password: Option<String> = s.get("notify.smtp.password");
     let from: Option<String> = s.get("notify.smtp.from");
-    let tls = match s.or("notify.smtp.tls", "starttls".to_owned()).as_str() {
+    let tls = match s.value::<String>("notify.smtp.tls").as_str() {
         "starttls" => SmtpTls::StartTls,
         "tls" => SmtpTls::Tls,
         "none" => SmtpTls::None,
@@ -588,7 +585,7 @@ fn notify(s: &mut Sources) -> NotifyConfig {
             SmtpTls::StartTls
         }
     };
-    let timeout = Duration::from_secs(s.or("notify.smtp.timeout_secs", 20u64));
+    let timeout = Duration::from_secs(s.value("notify.smtp.timeout_secs"));
     if username.is_some() != password.is_some() {
         s.problem("notify.smtp.password", "username and password go together");
     }
@@ -643,28 +640,35 @@ fn faces(s: &mut Sources) -> FaceEngineConfig {
     q.min_face_px = s.or("faces.quality.min_face_px", q.min_face_px);
     q.min_score = s.or("faces.quality.min_score", q.min_score);
     for problem in c.problems() {
-        s.problems.push(problem);
+        s.problems.push((None, problem));
     }
     c
 }
 
-/// The layered sources, read key by key so each bad value is reported on its own.
+/// The layered sources, read key by key so each bad value is reported on its own:
+/// operators' console settings, then `RACESHOT__` variables, then the file, then the
+/// declared defaults.
 struct Sources {
     file_name: String,
     file: toml::Table,
     env: BTreeMap<String, String>,
+    overrides: BTreeMap<String, String>,
     seen: BTreeSet<String>,
-    problems: Vec<String>,
+    problems: Vec<(Option<String>, String)>,
 }
 
 impl Sources {
-    fn new(file: Option<(&str, &str)>, env: impl IntoIterator<Item = (String, String)>) -> Self {
+    fn new(
+        file: Option<(&str, &str)>,
+        env: impl IntoIterator<Item = (String, String)>,
+        overrides: &[(String, String)],
+    ) -> Self {
         let mut problems = Vec::new();
         let (file_name, file) = match file {
             Some((name, text)) => match text.parse::<toml::Table>() {
                 Ok(table) => (name.to_owned(), table),
                 Err(e) => {
-                    problems.push(format!("{name}: {e}"));
+                    problems.push((None, format!("{name}: {e}")));
                     (name.to_owned(), toml::Table::new())
                 }
             },
@@ -686,24 +690,15 @@ impl Sources {
             file_name,
             file,
             env,
+            overrides: overrides.iter().cloned().collect(),
             seen: BTreeSet::new(),
             problems,
         }
     }
 
-    fn env_name(key: &str) -> String {
-        format!(
-            "{ENV_PREFIX}{}",
-            key.split('.')
-                .map(str::to_uppercase)
-                .collect::<Vec<_>>()
-                .join("__")
-        )
-    }
-
     fn problem(&mut self, key: &str, message: impl fmt::Display) {
-        self.problems
-            .push(format!("{key} ({}): {message}", Self::env_name(key)));
+        let text = format!("{key} ({}): {message}", declared::env_name(key));
+        self.problems.push((Some(key.to_owned()), text));
     }
 
     fn file_value(&self, key: &str) -> Option<&toml::Value> {
@@ -712,13 +707,18 @@ impl Sources {
         parts.try_fold(self.file.get(first)?, |v, part| v.get(part))
     }
 
+    /// The key's value where something sets it.
     fn get<T>(&mut self, key: &str) -> Option<T>
     where
         T: FromStr + DeserializeOwned,
         T::Err: fmt::Display,
     {
         self.seen.insert(key.to_owned());
-        if let Some(raw) = self.env.get(key).cloned() {
+        if declared::find(key).is_none() {
+            self.problem(key, "read but not declared in config/declared.rs");
+        }
+        let text = self.overrides.get(key).or_else(|| self.env.get(key));
+        if let Some(raw) = text.cloned() {
             return match raw.parse::<T>() {
                 Ok(v) => Some(v),
                 Err(e) => {
@@ -738,15 +738,51 @@ impl Sources {
         }
     }
 
-    fn or<T>(&mut self, key: &str, default: T) -> T
+    /// The key's value, or its declared default.
+    fn value<T>(&mut self, key: &str) -> T
+    where
+        T: FromStr + DeserializeOwned + std::default::Default,
+        T::Err: fmt::Display,
+    {
+        self.value_or(key, T::default)
+    }
+
+    /// The key's value, or its declared default; `fallback` only where the declared
+    /// default is broken, which is reported.
+    fn value_or<T>(&mut self, key: &str, fallback: impl FnOnce() -> T) -> T
     where
         T: FromStr + DeserializeOwned,
         T::Err: fmt::Display,
     {
-        self.get(key).unwrap_or(default)
+        if let Some(value) = self.get(key) {
+            return value;
+        }
+        let declared = declared::find(key).map(|s| s.default);
+        let parsed = match declared {
+            Some(Initial::Value(text)) => text.parse::<T>().map_err(|e| e.to_string()),
+            _ => Err("no declared default value".to_owned()),
+        };
+        parsed.unwrap_or_else(|e| {
+            self.problem(key, format!("built-in default: {e}"));
+            fallback()
+        })
     }
 
-    /// Reports settings nobody reads (usually a typo), then every problem at once.
+    /// The key's value, or one worked out by the loader (a declared `Derived` or
+    /// `FaceEngine` default).
+    fn or<T>(&mut self, key: &str, derived: T) -> T
+    where
+        T: FromStr + DeserializeOwned,
+        T::Err: fmt::Display,
+    {
+        if let Some(Initial::Value(_)) = declared::find(key).map(|s| s.default) {
+            self.problem(key, "has a declared default: read it with value()");
+        }
+        self.get(key).unwrap_or(derived)
+    }
+
+    /// Reports settings nobody reads (usually a typo) and declared settings the loader
+    /// forgot, then every problem at once.
     fn finish(mut self) -> Result<(), ConfigError> {
         let unknown_env: Vec<String> = self
             .env
@@ -755,21 +791,24 @@ impl Sources {
             .cloned()
             .collect();
         for key in unknown_env {
-            self.problems
-                .push(format!("{}: unknown setting", Self::env_name(&key)));
+            let text = format!("{}: unknown setting", declared::env_name(&key));
+            self.problems.push((None, text));
         }
         let mut leaves = Vec::new();
         collect_leaves(&self.file, "", &mut leaves);
         for key in leaves.into_iter().filter(|k| !self.seen.contains(k)) {
-            self.problems
-                .push(format!("{key} in {}: unknown setting", self.file_name));
+            let text = format!("{key} in {}: unknown setting", self.file_name);
+            self.problems.push((None, text));
+        }
+        for setting in SETTINGS.iter().filter(|s| !self.seen.contains(s.key)) {
+            let text = format!("{}: declared but never read", setting.key);
+            self.problems.push((Some(setting.key.to_owned()), text));
         }
         if self.problems.is_empty() {
             Ok(())
         } else {
-            Err(ConfigError {
-                problems: self.problems,
-            })
+            let (keys, problems) = self.problems.into_iter().unzip();
+            Err(ConfigError { problems, keys })
         }
     }
 }
@@ -923,5 +962,67 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(c.payments.gateway, GatewayKind::PromptPay);
         assert!(!c.payments.allow_sandbox);
+    }
+
+    #[test]
+    fn the_readme_lists_every_declared_setting() {
+        let readme = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"));
+        let table = readme
+            .split_once("declared.rs -->\n")
+            .and_then(|(_, rest)| rest.split_once("<!-- end of settings -->"))
+            .map(|(table, _)| table);
+        assert_eq!(
+            table,
+            Some(markdown_table().as_str()),
+            "README.md's configuration table differs from config/declared.rs: replace it with \
+             the output of `cargo run --bin raceshot -- settings`"
+        );
+    }
+
+    #[test]
+    fn every_declared_setting_is_read_and_every_default_parses() {
+        // `finish` reports a declared setting the loader never reads, a read one nobody
+        // declared, and a declared default that does not parse: none here.
+        let c = Config::from_sources(None, env(&[]));
+        assert!(c.is_ok(), "{:?}", c.err());
+        for setting in SETTINGS {
+            assert!(
+                setting.env_name().starts_with(ENV_PREFIX),
+                "{}",
+                setting.key
+            );
+        }
+        let console: Vec<&str> = console_settings().map(|s| s.key).collect();
+        assert!(console.contains(&"payments.gateway"), "{console:?}");
+        assert!(!console.contains(&"api.client_token"), "{console:?}");
+    }
+
+    #[test]
+    fn console_settings_are_a_layer_over_file_and_environment() {
+        let base = Config::from_sources(
+            Some(("shop.toml", "[orders]\nretention_days = 20\n")),
+            env(&[("RACESHOT__NOTIFY__SMTP__PORT", "2525")]),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let layered = base
+            .with_overrides(&[("orders.retention_days".to_owned(), "40".to_owned())])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(layered.orders.retention_days, 40);
+        assert_eq!(base.orders.retention_days, 20);
+        let refused = base
+            .with_overrides(&[("payments.gateway".to_owned(), "PAYPAL".to_owned())])
+            .err()
+            .map(|e| {
+                e.by_key()
+                    .map(|(key, problem)| (key.to_owned(), problem.to_owned()))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert_eq!(refused[0].0, "payments.gateway");
+        assert!(
+            refused[0].1.contains("GBP, OPN, PROMPTPAY or SANDBOX"),
+            "{refused:?}"
+        );
     }
 }

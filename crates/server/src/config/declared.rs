@@ -1,0 +1,200 @@
+//! Every setting, declared once: its key, its default, whether it is a secret, whether an
+//! operator may change it from the console, and what it means. The loader takes defaults
+//! from here, the console's editable list is the `console` ones, and the README's
+//! configuration table is [`markdown_table`] (a test fails when the README drifts).
+
+/// Where a setting's value comes from when nothing sets it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Initial {
+    /// This text, read like a value from the environment.
+    Value(&'static str),
+    /// Unset: the feature it configures is off, or another rule applies (the meaning says).
+    Unset,
+    /// Worked out when the configuration is loaded, as this text says.
+    Derived(&'static str),
+    /// The face engine's own default (`crates/faces/src/config.rs`).
+    FaceEngine,
+}
+
+/// One setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Setting {
+    /// Dotted: the TOML section path and key (`search.selfie_ttl_secs`).
+    pub key: &'static str,
+    pub default: Initial,
+    /// Never printed, never shown again in the console once written.
+    pub secret: bool,
+    /// Operators may change it from the console while the shop runs.
+    pub console: bool,
+    pub meaning: &'static str,
+}
+
+const fn setting(key: &'static str, default: Initial, meaning: &'static str) -> Setting {
+    Setting {
+        key,
+        default,
+        secret: false,
+        console: false,
+        meaning,
+    }
+}
+
+impl Setting {
+    const fn secret(self) -> Self {
+        Setting {
+            secret: true,
+            ..self
+        }
+    }
+
+    const fn console(self) -> Self {
+        Setting {
+            console: true,
+            ..self
+        }
+    }
+
+    /// The environment variable that sets it (`RACESHOT__SEARCH__SELFIE_TTL_SECS`).
+    pub fn env_name(&self) -> String {
+        env_name(self.key)
+    }
+}
+
+/// The environment variable of a dotted key.
+pub fn env_name(key: &str) -> String {
+    let parts: Vec<String> = key.split('.').map(str::to_uppercase).collect();
+    format!("{}{}", super::ENV_PREFIX, parts.join("__"))
+}
+
+use Initial::{Derived, FaceEngine, Unset, Value};
+
+/// Every setting the loader reads, in the README's order.
+pub const SETTINGS: &[Setting] = &[
+    setting("data_dir", Value("./data"), "where the embedded defaults keep their files"),
+    setting("server.addr", Value("127.0.0.1:8080"), "address to listen on"),
+    setting("server.public_url", Derived("`http://` + the address"), "base of links the server writes"),
+    setting("server.web_dir", Value("web/dist"), "the built web app; every address outside the API gets its `index.html`"),
+    setting("server.request_timeout_secs", Value("30"), "a request running longer is answered 408"),
+    setting("server.shutdown_grace_secs", Value("20"), "how long SIGTERM waits for requests and jobs in flight"),
+    setting("server.metrics_addr", Unset, "internal address serving Prometheus `/metrics` (e.g. `127.0.0.1:9090`); without it metrics are not served (never on the public address)"),
+    setting("server.catalogue_ttl_ms", Value("1000"), "how long the in-memory catalogue (events, tiers, banners) is served before it is reloaded: changes made by another process show within this"),
+    setting("server.trusted_proxies", Value(""), "comma-separated proxy addresses whose `X-Forwarded-For` names the client; otherwise the connection's address is the client"),
+    setting("database.url", Derived("`sqlite://{data_dir}/raceshot.db`"), "`sqlite:…` or `postgres://…`"),
+    setting("database.max_connections", Value("10"), "connection pool size"),
+    setting("database.acquire_timeout_secs", Value("10"), "wait for a connection (and for SQLite's lock)"),
+    setting("database.auto_migrate", Value("true"), "apply migrations when a command starts"),
+    setting("storage.root", Derived("`{data_dir}/objects`"), "photo files, when no bucket is set"),
+    setting("storage.bucket", Unset, "S3 bucket; setting it switches to S3-compatible storage"),
+    setting("storage.endpoint", Derived("AWS"), "S3-compatible endpoint, e.g. `http://127.0.0.1:9000`"),
+    setting("storage.region", Value("us-east-1"), "S3 region"),
+    setting("storage.access_key_id", Unset, "S3 key id"),
+    setting("storage.secret_access_key", Unset, "S3 secret").secret(),
+    setting("storage.path_style", Value("false"), "path-style S3 addresses (most self-hosted servers)"),
+    setting("storage.public_url", Derived("`{public_url}/media`"), "base of preview and thumbnail addresses (a CDN)"),
+    setting("api.client_token", Value("demo-client-token"), "the fixed token the web app sends").secret(),
+    setting("log.format", Value("text"), "`text` or `json` (one object per line)"),
+    setting("log.filter", Value("info,sqlx=warn"), "tracing filter; `RUST_LOG` overrides it"),
+    setting("jobs.workers", Derived("number of cores"), "photo-processing jobs run at once per process"),
+    setting("jobs.max_attempts", Value("5"), "attempts before a job is given up (its last error kept)"),
+    setting("jobs.lease_secs", Value("300"), "after this, a job whose worker died is taken over"),
+    setting("jobs.poll_interval_ms", Value("250"), "how often idle workers look for jobs"),
+    setting("search.max_concurrent", Derived("number of cores"), "selfies analysed at once"),
+    setting("search.max_waiting", Value("64"), "searches that may wait for a slot; past that, 503 `busy` with `Retry-After`"),
+    setting("search.per_client_per_minute", Value("60"), "face searches per client address and minute (0: no limit); past it, 429 `rate_limited`"),
+    setting("search.selfie_ttl_secs", Value("60"), "the longest a selfie upload address, and a selfie uploaded but never searched, lives; a sweep every 5 s deletes it (on local storage and S3, from any process)"),
+    setting("search.sign_per_client_per_minute", Value("30"), "selfie upload addresses per client address and minute"),
+    setting("search.max_pending_uploads", Value("3"), "upload addresses one client may hold unsearched at once (429 past it)"),
+    setting("search.index_memory_mb", Value("1024"), "memory the face indexes of one process may hold; past it the least recently searched events' indexes are dropped and reloaded by their next search (`face_index_resident_bytes` in the metrics)"),
+    setting("payments.gateway", Value("SANDBOX"), "`GBP` (GB Prime Pay QR), `OPN` (OPN Payments: cards and PromptPay), `PROMPTPAY` (the shop's own PromptPay id, slips checked by an operator) or `SANDBOX` (no money moves)").console(),
+    setting("payments.allow_sandbox", Value("false"), "`serve` refuses `SANDBOX` unless this is `true` (`make run` sets it)"),
+    setting("payments.promptpay_id", Unset, "the shop's PromptPay mobile number, tax id or e-wallet id (`PROMPTPAY`)").console(),
+    setting("payments.gbp.token", Unset, "GB Prime Pay token (`GBP`)").secret().console(),
+    setting("payments.gbp.secret_key", Unset, "GB Prime Pay secret key (`GBP`)").secret().console(),
+    setting("payments.gbp.base_url", Value(raceshot_payments::gbp::PRODUCTION_BASE_URL), "GB Prime Pay's API"),
+    setting("payments.opn.public_key", Unset, "OPN public key, given to the browser for card tokens (`OPN`)").console(),
+    setting("payments.opn.secret_key", Unset, "OPN secret key (`OPN`)").secret().console(),
+    setting("payments.opn.webhook_secret", Unset, "required with `OPN`: webhooks are accepted only with a valid `Omise-Signature`").secret().console(),
+    setting("payments.opn.base_url", Value(raceshot_payments::opn::BASE_URL), "OPN's API"),
+    setting("payments.qr_ttl_minutes", Value("15"), "an unpaid PromptPay order expires after this"),
+    setting("payments.card_ttl_minutes", Value("60"), "an unpaid card order expires after this"),
+    setting("payments.gateway_timeout_secs", Value("15"), "longest call to a gateway; past it, 504 `payment_gateway_timeout`"),
+    setting("orders.dedupe_window_secs", Value("60"), "the same order request within this returns the first order"),
+    setting("orders.retention_days", Value("35"), "originals and logo copies are deleted this many days after the event").console(),
+    setting("orders.download_link_ttl_hours", Value("24"), "how long a signed download address works"),
+    setting("orders.find_per_client_per_minute", Value("10"), "find-order searches per client address and minute"),
+    setting("orders.create_per_client_per_minute", Value("20"), "orders per client address and minute"),
+    setting("orders.find_requires_code", Derived("on when mail or SMS reaches buyers"), "an order found by find-order opens only with a one-time code sent to the order's own e-mail (or mobile); see below"),
+    setting("admin.session_ttl_hours", Value("12"), "how long a console sign-in lasts"),
+    setting("admin.max_failed_logins", Value("5"), "failed sign-ins before an account locks"),
+    setting("admin.lockout_secs", Value("60"), "the first lock, doubling with each further failure (at most an hour)"),
+    setting("admin.login_per_client_per_minute", Value("20"), "sign-in attempts per client address and minute (429 past it)"),
+    setting("notify.smtp.host", Unset, "SMTP server for order e-mails; without it e-mails are only logged (and not counted as sent)").console(),
+    setting("notify.smtp.port", Value("587"), "SMTP port").console(),
+    setting("notify.smtp.from", Unset, "sender of order e-mails (with `notify.smtp.host`)").console(),
+    setting("notify.smtp.username", Unset, "SMTP login").console(),
+    setting("notify.smtp.password", Unset, "SMTP password").secret().console(),
+    setting("notify.smtp.tls", Value("starttls"), "`starttls`, `tls` or `none`").console(),
+    setting("notify.smtp.timeout_secs", Value("20"), "longest SMTP conversation"),
+    setting("faces.models_dir", FaceEngine, "face models and ONNX Runtime (`make models` fills it)"),
+    setting("faces.runtime_library", Derived("`{models_dir}/libonnxruntime.so`"), "ONNX Runtime's shared library"),
+    setting("faces.intra_threads", FaceEngine, "threads per inference"),
+    setting("faces.inter_threads", FaceEngine, "threads across a model's operators"),
+    setting("faces.sessions", FaceEngine, "sessions per model (0: one per core): detections and embeddings run at once"),
+    setting("faces.detector.path", Derived("in `models_dir`"), "the SCRFD detector"),
+    setting("faces.detector.long_edge", FaceEngine, "long edge event photos are detected at"),
+    setting("faces.detector.selfie_long_edge", FaceEngine, "long edge selfies are detected at"),
+    setting("faces.detector.coarse_long_edge", FaceEngine, "long edge of the second, coarse pass for close-ups (0: none)"),
+    setting("faces.detector.max_upscale", FaceEngine, "most a small image is enlarged towards the long edge"),
+    setting("faces.detector.score_threshold", FaceEngine, "least detection score"),
+    setting("faces.detector.nms_iou", FaceEngine, "overlap above which two detections are one face"),
+    setting("faces.detector.mean", FaceEngine, "input normalisation: mean"),
+    setting("faces.detector.std", FaceEngine, "input normalisation: standard deviation"),
+    setting("faces.recognizer.path", Derived("in `models_dir`"), "the ArcFace recogniser"),
+    setting("faces.recognizer.input_size", FaceEngine, "the recogniser's square input, in pixels"),
+    setting("faces.recognizer.mean", FaceEngine, "input normalisation: mean"),
+    setting("faces.recognizer.std", FaceEngine, "input normalisation: standard deviation"),
+    setting("faces.recognizer.embedding_dim", FaceEngine, "length of an embedding"),
+    setting("faces.quality.min_face_px", FaceEngine, "smallest face, in detection pixels, that is indexed"),
+    setting("faces.quality.min_score", FaceEngine, "least detection score of an indexed face"),
+];
+
+/// The declaration of a key.
+pub fn find(key: &str) -> Option<&'static Setting> {
+    SETTINGS.iter().find(|s| s.key == key)
+}
+
+/// The settings operators may change from the console.
+pub fn console_settings() -> impl Iterator<Item = &'static Setting> {
+    SETTINGS.iter().filter(|s| s.console)
+}
+
+/// The README's configuration table.
+pub fn markdown_table() -> String {
+    let mut out = String::from("| environment variable | default | meaning |\n|---|---|---|\n");
+    for s in SETTINGS {
+        let default = match s.default {
+            Value("") | Unset => "—".to_owned(),
+            Value(text) => format!("`{text}`"),
+            Derived(text) => text.to_owned(),
+            FaceEngine => "engine default".to_owned(),
+        };
+        let mut marks = Vec::new();
+        if s.secret {
+            marks.push("secret");
+        }
+        if s.console {
+            marks.push("console");
+        }
+        let marks = if marks.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", marks.join(", "))
+        };
+        out.push_str(&format!(
+            "| `{}` | {default} | {}{marks} |\n",
+            s.env_name(),
+            s.meaning
+        ));
+    }
+    out
+}
