@@ -96,15 +96,14 @@ export function readPreload(doc: Document = document): Preloaded {
 }
 
 let preload: Preloaded | undefined;
-let preloadReadAt = 0;
+// The embedded answers are as old as the page: their age counts from when the app started,
+// not from when a query first asks for them.
+const appStartedAt = Date.now();
 const taken = new Set<keyof Preloaded>();
 
-/** Reads the embedded answers once, when the app starts. */
+/** Reads the embedded answers once, on first use. */
 function preloaded(): Preloaded {
-  if (preload === undefined) {
-    preload = readPreload();
-    preloadReadAt = Date.now();
-  }
+  preload ??= readPreload();
   return preload;
 }
 
@@ -120,7 +119,6 @@ export function takePreloaded<K extends keyof Preloaded>(key: K): Preloaded[K] {
 /** When the embedded answers were read (TanStack Query's `initialDataUpdatedAt`), so that
  * they count as fresh for the usual `staleTime` from the moment the page started. */
 export function preloadedAt(): number {
-  preloaded();
-  return preloadReadAt;
+  return appStartedAt;
 }
 
