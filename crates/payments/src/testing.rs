@@ -32,7 +32,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use axum::Router;
 use axum::body::Body;
@@ -210,31 +210,99 @@ fn json_response(status: u16, body: Value) -> Response {
     (status, axum::Json(body)).into_response()
 }
 
-/// Unix seconds as `2024-05-01T09:30:00Z`.
+/// An instant as `2024-05-01T09:30:00Z`.
 fn iso8601(at: SystemTime) -> String {
-    let secs = at.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (year, month, day) = civil_from_days(secs / 86_400);
-    let rem = secs % 86_400;
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    chrono::DateTime::<chrono::Utc>::from(at)
+        .format("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
 }
 
-/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian.
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + u64::from(month <= 2);
-    (year, month, day)
+// ----------------------------------------------------------------------------------------
+// One fake server for every gateway
+// ----------------------------------------------------------------------------------------
+
+/// What makes a fake gateway: its own state, its routes, and its error answer.
+trait FakeGateway: Send + 'static {
+    fn route(&mut self, request: &RecordedRequest) -> Response;
+    /// The answer of a request a test asked to fail.
+    fn failure(status: u16) -> Response;
+}
+
+/// A fake's state, as every handler sees it.
+struct Shared<G> {
+    requests: Vec<RecordedRequest>,
+    faults: Faults,
+    gateway: G,
+}
+
+/// A fake gateway on `127.0.0.1:0`: records every request, applies the faults a test
+/// asked for, routes the rest to the gateway's own rules, and stops when dropped.
+struct FakeServer<G> {
+    shared: Arc<Mutex<Shared<G>>>,
+    base_url: String,
+    task: JoinHandle<()>,
+}
+
+impl<G: FakeGateway> FakeServer<G> {
+    async fn start(gateway: G) -> Self {
+        let shared = Arc::new(Mutex::new(Shared {
+            requests: Vec::new(),
+            faults: Faults::default(),
+            gateway,
+        }));
+        let router = Router::new()
+            .fallback(handle::<G>)
+            .with_state(Arc::clone(&shared));
+        let (base_url, task) = serve(router).await;
+        FakeServer {
+            shared,
+            base_url,
+            task,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Shared<G>> {
+        lock(&self.shared)
+    }
+
+    fn requests(&self) -> Vec<RecordedRequest> {
+        self.lock().requests.clone()
+    }
+
+    fn fail_next(&self, status: u16, times: usize) {
+        self.lock().faults.fail = (times > 0).then_some((status, times));
+    }
+
+    fn delay_next(&self, delay: Duration, times: usize) {
+        self.lock().faults.delay = (times > 0).then_some((delay, times));
+    }
+}
+
+impl<G> Drop for FakeServer<G> {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+async fn handle<G: FakeGateway>(
+    State(shared): State<Arc<Mutex<Shared<G>>>>,
+    request: Request,
+) -> Response {
+    let recorded = record(request).await;
+    let (response, delay) = {
+        let mut shared = lock(&shared);
+        shared.requests.push(recorded.clone());
+        let (fail, delay) = shared.faults.take();
+        let response = match fail {
+            Some(status) => G::failure(status),
+            None => shared.gateway.route(&recorded),
+        };
+        (response, delay)
+    };
+    if let Some(delay) = delay {
+        tokio::time::sleep(delay).await;
+    }
+    response
 }
 
 // ----------------------------------------------------------------------------------------
@@ -253,67 +321,63 @@ struct FakeQr {
 struct GbpState {
     token: String,
     secret_key: String,
-    requests: Vec<RecordedRequest>,
-    faults: Faults,
     qrs: HashMap<String, FakeQr>,
+}
+
+impl FakeGateway for GbpState {
+    fn route(&mut self, request: &RecordedRequest) -> Response {
+        match (request.method.as_str(), request.path.as_str()) {
+            ("POST", "/v3/qrcode") => gbp_create_qr(self, request),
+            ("POST", "/v1/check_status_txn") => gbp_check_status(self, request),
+            _ => gbp_error(404, "Not found"),
+        }
+    }
+
+    fn failure(status: u16) -> Response {
+        gbp_error(status, "fake failure")
+    }
 }
 
 /// A fake GB Prime Pay: QR Cash and `check_status_txn`.
 pub struct FakeGbp {
-    state: Arc<Mutex<GbpState>>,
-    base_url: String,
-    task: JoinHandle<()>,
+    server: FakeServer<GbpState>,
 }
 
 impl std::fmt::Debug for FakeGbp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FakeGbp")
-            .field("base_url", &self.base_url)
+            .field("base_url", &self.server.base_url)
             .finish_non_exhaustive()
-    }
-}
-
-impl Drop for FakeGbp {
-    fn drop(&mut self) {
-        self.task.abort();
     }
 }
 
 impl FakeGbp {
     /// Starts a fake that accepts this merchant token and secret key.
     pub async fn start(token: &str, secret_key: &str) -> FakeGbp {
-        let state = Arc::new(Mutex::new(GbpState {
+        let server = FakeServer::start(GbpState {
             token: token.to_owned(),
             secret_key: secret_key.to_owned(),
-            requests: Vec::new(),
-            faults: Faults::default(),
             qrs: HashMap::new(),
-        }));
-        let router = Router::new()
-            .fallback(gbp_handle)
-            .with_state(Arc::clone(&state));
-        let (base_url, task) = serve(router).await;
-        FakeGbp {
-            state,
-            base_url,
-            task,
-        }
+        })
+        .await;
+        FakeGbp { server }
     }
 
     /// `http://127.0.0.1:PORT`, to use as the adapter's base URL.
     pub fn base_url(&self) -> String {
-        self.base_url.clone()
+        self.server.base_url.clone()
     }
 
     /// Every request so far, oldest first.
     pub fn requests(&self) -> Vec<RecordedRequest> {
-        lock(&self.state).requests.clone()
+        self.server.requests()
     }
 
     /// The runner paid: `check_status_txn` now says settled, with the QR's amount.
     /// Panics when no QR was made for this reference.
     pub fn pay(&self, reference_no: &str) {
-        let mut state = lock(&self.state);
+        let mut shared = self.server.lock();
+        let state = &mut shared.gateway;
         match state.qrs.get_mut(reference_no) {
             Some(qr) => {
                 qr.paid_at.get_or_insert_with(SystemTime::now);
@@ -326,7 +390,8 @@ impl FakeGbp {
     /// whether or not [`FakeGbp::pay`] was called, as a forged callback would; the amount
     /// is the QR's (a number, as GB Prime Pay sends it), or 0 for an unknown reference.
     pub fn callback_body(&self, reference_no: &str) -> Value {
-        let state = lock(&self.state);
+        let shared = self.server.lock();
+        let state = &shared.gateway;
         let qr = state.qrs.get(reference_no);
         let amount = qr.map_or(Money::ZERO, |qr| qr.amount);
         let gbp_reference_no = qr.map_or_else(
@@ -360,12 +425,12 @@ impl FakeGbp {
 
     /// The next `times` requests answer this HTTP status (and are not carried out).
     pub fn fail_next(&self, status: u16, times: usize) {
-        lock(&self.state).faults.fail = (times > 0).then_some((status, times));
+        self.server.fail_next(status, times);
     }
 
     /// The next `times` requests answer only after `delay`.
     pub fn delay_next(&self, delay: Duration, times: usize) {
-        lock(&self.state).faults.delay = (times > 0).then_some((delay, times));
+        self.server.delay_next(delay, times);
     }
 }
 
@@ -374,32 +439,6 @@ fn gbp_error(status: u16, message: &str) -> Response {
         status,
         json!({"resultCode": "99", "resultMessage": message}),
     )
-}
-
-async fn gbp_handle(State(state): State<Arc<Mutex<GbpState>>>, request: Request) -> Response {
-    let recorded = record(request).await;
-    let (response, delay) = {
-        let mut state = lock(&state);
-        state.requests.push(recorded.clone());
-        let (fail, delay) = state.faults.take();
-        let response = match fail {
-            Some(status) => gbp_error(status, "fake failure"),
-            None => gbp_route(&mut state, &recorded),
-        };
-        (response, delay)
-    };
-    if let Some(delay) = delay {
-        tokio::time::sleep(delay).await;
-    }
-    response
-}
-
-fn gbp_route(state: &mut GbpState, request: &RecordedRequest) -> Response {
-    match (request.method.as_str(), request.path.as_str()) {
-        ("POST", "/v3/qrcode") => gbp_create_qr(state, request),
-        ("POST", "/v1/check_status_txn") => gbp_check_status(state, request),
-        _ => gbp_error(404, "Not found"),
-    }
 }
 
 fn gbp_create_qr(state: &mut GbpState, request: &RecordedRequest) -> Response {
@@ -518,8 +557,6 @@ struct FakeSource {
 struct OpnState {
     secret_key: String,
     base_url: String,
-    requests: Vec<RecordedRequest>,
-    faults: Faults,
     sources: HashMap<String, FakeSource>,
     charge_order: Vec<String>,
     charges: HashMap<String, Value>,
@@ -528,77 +565,70 @@ struct OpnState {
     require_3ds: bool,
 }
 
+impl FakeGateway for OpnState {
+    fn route(&mut self, request: &RecordedRequest) -> Response {
+        opn_route(self, request)
+    }
+
+    fn failure(status: u16) -> Response {
+        opn_error(status, "internal_error", "fake failure")
+    }
+}
+
 /// A fake OPN: sources, charges, 3-D Secure pages and PromptPay QR images.
 pub struct FakeOpn {
-    state: Arc<Mutex<OpnState>>,
-    base_url: String,
-    task: JoinHandle<()>,
+    server: FakeServer<OpnState>,
 }
 
 impl std::fmt::Debug for FakeOpn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FakeOpn")
-            .field("base_url", &self.base_url)
+            .field("base_url", &self.server.base_url)
             .finish_non_exhaustive()
-    }
-}
-
-impl Drop for FakeOpn {
-    fn drop(&mut self) {
-        self.task.abort();
     }
 }
 
 impl FakeOpn {
     /// Starts a fake that accepts this secret key.
     pub async fn start(secret_key: &str) -> FakeOpn {
-        let state = Arc::new(Mutex::new(OpnState {
+        let server = FakeServer::start(OpnState {
             secret_key: secret_key.to_owned(),
             base_url: String::new(),
-            requests: Vec::new(),
-            faults: Faults::default(),
             sources: HashMap::new(),
             charge_order: Vec::new(),
             charges: HashMap::new(),
             used_tokens: HashSet::new(),
             decline_next: None,
             require_3ds: false,
-        }));
-        let router = Router::new()
-            .fallback(opn_handle)
-            .with_state(Arc::clone(&state));
-        let (base_url, task) = serve(router).await;
-        lock(&state).base_url = base_url.clone();
-        FakeOpn {
-            state,
-            base_url,
-            task,
-        }
+        })
+        .await;
+        server.lock().gateway.base_url = server.base_url.clone();
+        FakeOpn { server }
     }
 
     /// `http://127.0.0.1:PORT`, to use as the adapter's base URL.
     pub fn base_url(&self) -> String {
-        self.base_url.clone()
+        self.server.base_url.clone()
     }
 
     /// Every request so far, oldest first.
     pub fn requests(&self) -> Vec<RecordedRequest> {
-        lock(&self.state).requests.clone()
+        self.server.requests()
     }
 
     /// The next `times` requests answer this HTTP status (and are not carried out).
     pub fn fail_next(&self, status: u16, times: usize) {
-        lock(&self.state).faults.fail = (times > 0).then_some((status, times));
+        self.server.fail_next(status, times);
     }
 
     /// The next `times` requests answer only after `delay`.
     pub fn delay_next(&self, delay: Duration, times: usize) {
-        lock(&self.state).faults.delay = (times > 0).then_some((delay, times));
+        self.server.delay_next(delay, times);
     }
 
     /// The next card charge is declined: status `failed` with this code and message.
     pub fn decline_next_card(&self, failure_code: &str, failure_message: &str) {
-        lock(&self.state).decline_next =
+        self.server.lock().gateway.decline_next =
             Some((failure_code.to_owned(), failure_message.to_owned()));
     }
 
@@ -606,13 +636,14 @@ impl FakeOpn {
     /// A GET of that address marks the charge successful (or, with `?result=failed`,
     /// failed) and redirects (302) to the charge's `return_uri`.
     pub fn require_3ds(&self, on: bool) {
-        lock(&self.state).require_3ds = on;
+        self.server.lock().gateway.require_3ds = on;
     }
 
     /// Moves a charge to `successful` (paid), `failed`, `expired`, `reversed` or back to
     /// `pending`. Panics on an unknown charge or status.
     pub fn complete_charge(&self, id: &str, status: &str) {
-        let mut state = lock(&self.state);
+        let mut shared = self.server.lock();
+        let state = &mut shared.gateway;
         let Some(charge) = state.charges.get_mut(id) else {
             panic!("FakeOpn::complete_charge: no charge {id:?}");
         };
@@ -621,18 +652,19 @@ impl FakeOpn {
 
     /// Charge ids, oldest first.
     pub fn charge_ids(&self) -> Vec<String> {
-        lock(&self.state).charge_order.clone()
+        self.server.lock().gateway.charge_order.clone()
     }
 
     /// The charge as `GET /charges/{id}` would answer it.
     pub fn charge(&self, id: &str) -> Option<Value> {
-        lock(&self.state).charges.get(id).cloned()
+        self.server.lock().gateway.charges.get(id).cloned()
     }
 
     /// The `charge.complete` event OPN would post for this charge, with the charge as it
     /// stands now.
     pub fn webhook_body(&self, charge_id: &str) -> Value {
-        let state = lock(&self.state);
+        let shared = self.server.lock();
+        let state = &shared.gateway;
         let data = state
             .charges
             .get(charge_id)
@@ -714,24 +746,6 @@ fn opn_error(status: u16, code: &str, message: &str) -> Response {
             "message": message,
         }),
     )
-}
-
-async fn opn_handle(State(state): State<Arc<Mutex<OpnState>>>, request: Request) -> Response {
-    let recorded = record(request).await;
-    let (response, delay) = {
-        let mut state = lock(&state);
-        state.requests.push(recorded.clone());
-        let (fail, delay) = state.faults.take();
-        let response = match fail {
-            Some(status) => opn_error(status, "internal_error", "fake failure"),
-            None => opn_route(&mut state, &recorded),
-        };
-        (response, delay)
-    };
-    if let Some(delay) = delay {
-        tokio::time::sleep(delay).await;
-    }
-    response
 }
 
 fn opn_route(state: &mut OpnState, request: &RecordedRequest) -> Response {
@@ -983,13 +997,12 @@ fn opn_authorize(state: &mut OpnState, id: &str, query: &str) -> Response {
 
 #[cfg(test)]
 mod tests {
+    use std::time::UNIX_EPOCH;
+
     use super::*;
 
     #[test]
     fn dates_are_gregorian() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
         let at = UNIX_EPOCH + Duration::from_secs(1_714_555_800);
         assert_eq!(iso8601(at), "2024-05-01T09:30:00Z");
     }
