@@ -8,9 +8,10 @@ use raceshot_domain::{Flag, Money};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::catalogue::{SUCCESS, find_event};
+use super::catalogue::SUCCESS;
 use super::extract::ApiJson;
 use crate::api::contract;
+use crate::commerce::find_event;
 use crate::commerce::price_cart;
 use crate::error::{ApiResult, ErrorBody};
 use crate::state::AppState;

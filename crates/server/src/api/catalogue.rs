@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
 use raceshot_domain::event::{Package, SaleState, SaleStatus};
 use raceshot_domain::time::{format_bangkok, format_bangkok_short};
-use raceshot_domain::{EventKey, Flag, Money, PageRequest};
+use raceshot_domain::{Flag, Money, PageRequest};
 use raceshot_store::events::Event;
 use raceshot_store::photos::Photo;
 use serde::{Deserialize, Serialize};
@@ -20,7 +20,8 @@ use super::extract::ApiJson;
 use crate::api::contract;
 use crate::api::media::derived_address;
 use crate::catalogue::Snapshot;
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::commerce::{find_event, lookup};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::photos::derived_name;
 use crate::state::AppState;
 
@@ -368,40 +369,6 @@ pub struct EventResponse {
     pub status: &'static str,
     #[serde(flatten)]
     pub event: EventBody,
-}
-
-/// A visible event by key in a catalogue snapshot; unknown and malformed keys alike are
-/// `event_not_found`.
-fn lookup<'a>(snapshot: &'a Snapshot, raw_key: &str) -> ApiResult<&'a Event> {
-    EventKey::parse(raw_key)
-        .ok()
-        .and_then(|key| snapshot.by_key(key.as_str()))
-        .ok_or_else(|| ApiError::new(ErrorCode::EventNotFound, "no such event"))
-}
-
-/// A visible event by key, from the catalogue.
-pub async fn find_event(state: &AppState, raw_key: &str) -> ApiResult<Event> {
-    let snapshot = state.catalogue.snapshot().await?;
-    lookup(&snapshot, raw_key).cloned()
-}
-
-/// A visible event that is on sale now: what searches and orders need.
-pub async fn find_event_on_sale(state: &AppState, raw_key: &str) -> ApiResult<Event> {
-    let event = find_event(state, raw_key).await?;
-    let s = &event.spec;
-    let sale = SaleState::at(
-        s.on_sale_start,
-        s.on_sale_end,
-        event.sale_closed,
-        state.now(),
-    );
-    if sale.status != SaleStatus::OnSale {
-        return Err(ApiError::new(
-            ErrorCode::EventNotOnSale,
-            "the event is not on sale",
-        ));
-    }
-    Ok(event)
 }
 
 /// One event by its key.

@@ -17,8 +17,9 @@ use raceshot_store::events::Event;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::catalogue::{PhotoBody, SUCCESS, find_event_on_sale};
+use super::catalogue::{PhotoBody, SUCCESS};
 use super::extract::{ApiJson, ApiQuery, NumberOrText};
+use crate::commerce::find_event_on_sale;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::rate_limit::client_address;
 use crate::selfies::{self, upload_key};

@@ -12,21 +12,20 @@ use raceshot_domain::order::{mask_email, mask_mobile};
 use raceshot_domain::time::format_bangkok;
 use raceshot_domain::{Email, Flag, Mobile, Money, PaymentChannel, PaymentStatus, ReceiptRef};
 use raceshot_payments::GatewayKind;
-use raceshot_store::orders::{Created, NewOrder, Order, OrderLookup};
+use raceshot_store::orders::{Order, OrderLookup};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
-use super::catalogue::{SUCCESS, find_event_on_sale};
+use super::catalogue::SUCCESS;
 use super::extract::{ApiJson, NumberOrText};
 use crate::api::contract;
 use crate::api::media::derived_address;
 use crate::commerce::access::{self, Destination};
 use crate::commerce::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::commerce::links::{self, Variant};
-use crate::commerce::{MAX_CART_PHOTOS, find_order, payment, price_cart};
+use crate::commerce::orders::{PlaceOrder, place_order};
+use crate::commerce::{MAX_CART_PHOTOS, find_order, payment};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
-use crate::jobs;
 use crate::photos::derived_name;
 use crate::rate_limit::client_address;
 use crate::state::AppState;
@@ -171,6 +170,16 @@ async fn create(
 ) -> ApiResult<Json<CreateOrderResponse>> {
     let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
     state.order_limiter.check(client)?;
+    let ask = place_order_of(req, client)?;
+    let order = place_order(&state, ask).await?;
+    Ok(Json(CreateOrderResponse {
+        status: SUCCESS,
+        uuid: order.uuid,
+    }))
+}
+
+/// The order a request asks for, every field parsed (each bad one named).
+fn place_order_of(req: CreateOrderRequest, client: IpAddr) -> ApiResult<PlaceOrder> {
     let mobile = Mobile::parse(&req.mobile, Mobile::ORDER_LENGTH)
         .ok_or_else(|| ApiError::field("mobile", "must be 5 to 15 digits"))?;
     let email = match req.email.as_deref().map(str::trim) {
@@ -180,163 +189,35 @@ async fn create(
                 .ok_or_else(|| ApiError::field("email", "must be an e-mail address"))?,
         ),
     };
-    let amount = baht_field(&req.amount, "amount")?;
-    let paid_amount = baht_field(&req.paid_amount, "paid_amount")?;
-    let ids = cart_ids(&req.image_list)?;
-    if usize::try_from(req.image_length).ok() != Some(ids.len()) {
+    let shown_amount = baht_field(&req.amount, "amount")?;
+    let shown_paid_amount = baht_field(&req.paid_amount, "paid_amount")?;
+    let photo_ids = cart_ids(&req.image_list)?;
+    if usize::try_from(req.image_length).ok() != Some(photo_ids.len()) {
         return Err(ApiError::field(
             "image_length",
             "must equal the number of photos in imageList",
         ));
     }
-
-    let active = state.live().gateways.active;
-    if let Some(sent) = req.payment_gateway.as_deref().filter(|g| !g.is_empty())
-        && sent.parse::<GatewayKind>().ok() != Some(active)
-    {
-        return Err(ApiError::new(
-            ErrorCode::PaymentGatewayChanged,
-            format!("the shop now takes payments through {active}; reload the gateway setting"),
-        ));
-    }
-
-    let event = find_event_on_sale(&state, &req.event_key).await?;
-    let cart = price_cart(
-        &state,
-        &event,
-        &ids,
-        req.is_mhao.0,
-        req.wholesale.unwrap_or(false),
-    )
-    .await?;
-    let totals = cart.totals;
-    let nothing_to_pay = totals.final_payment == Money::ZERO;
     let channel = match req.payment_channel.as_deref().filter(|c| !c.is_empty()) {
-        Some(raw) => PaymentChannel::parse(raw)
-            .ok_or_else(|| ApiError::field("payment_channel", "must be PP, CC, AM or FREE"))?,
-        None if nothing_to_pay => PaymentChannel::Free,
-        None => PaymentChannel::PromptPay,
+        Some(raw) => Some(
+            PaymentChannel::parse(raw)
+                .ok_or_else(|| ApiError::field("payment_channel", "must be PP, CC, AM or FREE"))?,
+        ),
+        None => None,
     };
-    let s = &event.spec;
-    match channel {
-        PaymentChannel::Free if !(nothing_to_pay && s.is_free_download_keep_contract) => {
-            return Err(ApiError::new(
-                ErrorCode::PaymentChannelNotAvailable,
-                "FREE orders are for free-download-keep-contract events with nothing to pay",
-            ));
-        }
-        PaymentChannel::PromptPay | PaymentChannel::Card if nothing_to_pay => {
-            return Err(ApiError::new(
-                ErrorCode::PaymentChannelNotAvailable,
-                "there is nothing to pay; use FREE",
-            ));
-        }
-        PaymentChannel::Card if !active.takes_cards() => {
-            return Err(ApiError::new(
-                ErrorCode::PaymentChannelNotAvailable,
-                format!("the {active} gateway takes no cards"),
-            ));
-        }
-        _ => {}
-    }
-    if amount != totals.amount || paid_amount != totals.final_payment {
-        return Err(ApiError::new(
-            ErrorCode::AmountMismatch,
-            format!(
-                "the cart costs amount {} and paid_amount {}; quote it again",
-                totals.amount, totals.final_payment
-            ),
-        ));
-    }
-
-    let now = state.now();
-    let free = channel == PaymentChannel::Free;
-    let ttl = match channel {
-        PaymentChannel::PromptPay => Some(state.config.payments.qr_ttl),
-        PaymentChannel::Card => Some(state.config.payments.card_ttl),
-        _ => None,
-    };
-    let am_order_ref = if channel == PaymentChannel::Approval {
-        state
-            .store
-            .last_paid_deal_order(event.id, mobile.as_str())
-            .await?
-    } else {
-        None
-    };
-    let order = NewOrder {
-        uuid: uuid::Uuid::new_v4().to_string(),
-        event_id: event.id,
-        mobile: mobile.as_str().to_owned(),
-        email: email.as_ref().map(|e| e.as_str().to_owned()),
-        is_mhao: cart.deal,
-        wholesale: cart.wholesale,
-        fingerprint: fingerprint(&req, &ids, event.id, channel, active, client),
-        photo_ids: cart.photo_ids,
-        full_amount: totals.full,
-        discount: totals.discount,
-        amount: totals.amount,
-        payment_fee: totals.fee,
-        paid_amount: totals.final_payment,
-        payment_gateway: active,
-        payment_channel: channel,
-        payment_status: if free {
-            PaymentStatus::Paid
-        } else {
-            PaymentStatus::Initial
-        },
-        am_order_ref,
-        expires_at: ttl
-            .and_then(|t| chrono::Duration::from_std(t).ok())
-            .map(|t| now + t),
-    };
-    let window = chrono::Duration::from_std(state.config.orders.dedupe_window).unwrap_or_default();
-    let jobs = if free {
-        jobs::paid_order_jobs(&state)
-    } else {
-        Vec::new()
-    };
-    let created = state
-        .store
-        .create_order(&order, now - window, &jobs, now)
-        .await?;
-    let order = created.order();
-    if let Created::New(o) = &created {
-        metrics::counter!("orders_created_total", "channel" => o.payment_channel.as_str())
-            .increment(1);
-    }
-    payment::start_payment(&state, order).await?;
-    Ok(Json(CreateOrderResponse {
-        status: SUCCESS,
-        uuid: order.uuid.clone(),
-    }))
-}
-
-/// What makes two order requests the same request: the same cart from the same client.
-/// Another client sending the same cart (it may know the mobile number and the photo
-/// ids) gets an order of its own, never the first one's uuid.
-fn fingerprint(
-    req: &CreateOrderRequest,
-    ids: &[i64],
-    event_id: i64,
-    channel: PaymentChannel,
-    gateway: GatewayKind,
-    client: IpAddr,
-) -> String {
-    let mut sorted = ids.to_vec();
-    sorted.sort_unstable();
-    let key = serde_json::json!([
-        event_id,
-        req.mobile,
-        req.email.as_deref().unwrap_or("").trim().to_lowercase(),
-        sorted,
-        req.is_mhao.0,
-        req.wholesale.unwrap_or(false),
-        channel.as_str(),
-        gateway.as_str(),
-        client.to_string(),
-    ]);
-    hex::encode(Sha256::digest(key.to_string().as_bytes()))
+    Ok(PlaceOrder {
+        event_key: req.event_key,
+        mobile,
+        email,
+        photo_ids,
+        deal: req.is_mhao.0,
+        wholesale: req.wholesale.unwrap_or(false),
+        shown_amount,
+        shown_paid_amount,
+        gateway_seen: req.payment_gateway,
+        channel,
+        client,
+    })
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -1,15 +1,18 @@
-//! The shop's commerce between "add to cart" and "the runner has the files": pricing a
-//! cart from the event's tiers (the one implementation, behind both the quote and order
-//! creation), writing orders, and the payment flows in [`payment`]. Money is computed
-//! here from stored prices only; what the browser sends is compared, never used.
+//! The shop's commerce between "add to cart" and "the runner has the files": finding the
+//! event on sale, pricing a cart from the event's tiers (the one implementation, behind
+//! both the quote and order creation), placing orders ([`orders`]), and the payment flows
+//! in [`payment`]. Money is computed here from stored prices only; what the browser sends
+//! is compared, never used. The HTTP handlers, the CLI and the jobs call in here.
 
 pub mod access;
 pub mod gateways;
 pub mod links;
 pub mod operator;
+pub mod orders;
 pub mod payment;
 
 use raceshot_domain::EventKey;
+use raceshot_domain::event::{SaleState, SaleStatus};
 use raceshot_domain::pricing::{CartTotals, cart_totals};
 use raceshot_store::events::Event;
 use raceshot_store::orders::{Order, OrderPhoto};
@@ -18,8 +21,43 @@ use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 use self::links::Variant;
 use crate::photos::derived_name;
 
+use crate::catalogue::Snapshot;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::state::AppState;
+
+/// A visible event by key in a catalogue snapshot; unknown and malformed keys alike are
+/// `event_not_found`.
+pub fn lookup<'a>(snapshot: &'a Snapshot, raw_key: &str) -> ApiResult<&'a Event> {
+    EventKey::parse(raw_key)
+        .ok()
+        .and_then(|key| snapshot.by_key(key.as_str()))
+        .ok_or_else(|| ApiError::new(ErrorCode::EventNotFound, "no such event"))
+}
+
+/// A visible event by key, from the catalogue.
+pub async fn find_event(state: &AppState, raw_key: &str) -> ApiResult<Event> {
+    let snapshot = state.catalogue.snapshot().await?;
+    lookup(&snapshot, raw_key).cloned()
+}
+
+/// A visible event that is on sale now: what searches and orders need.
+pub async fn find_event_on_sale(state: &AppState, raw_key: &str) -> ApiResult<Event> {
+    let event = find_event(state, raw_key).await?;
+    let s = &event.spec;
+    let sale = SaleState::at(
+        s.on_sale_start,
+        s.on_sale_end,
+        event.sale_closed,
+        state.now(),
+    );
+    if sale.status != SaleStatus::OnSale {
+        return Err(ApiError::new(
+            ErrorCode::EventNotOnSale,
+            "the event is not on sale",
+        ));
+    }
+    Ok(event)
+}
 
 /// The most photos one cart may hold.
 pub const MAX_CART_PHOTOS: usize = 2000;

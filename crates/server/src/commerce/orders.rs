@@ -1,0 +1,302 @@
+//! Placing an order: from a cart the visitor sends (parsed at the edge) to a stored order
+//! with its payment begun. The server prices the cart itself; the amounts the visitor was
+//! shown are only compared, and the payment channel must be one the event, the amount and
+//! the gateway allow. The same request from the same client within the repeat window gets
+//! the first order back.
+
+use std::net::IpAddr;
+
+use raceshot_domain::{Email, GatewayKind, Mobile, Money, PaymentChannel, PaymentStatus};
+use raceshot_store::orders::{Created, NewOrder, Order};
+use sha2::{Digest, Sha256};
+
+use super::{find_event_on_sale, payment, price_cart};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::jobs;
+use crate::state::AppState;
+
+/// An order as a visitor asks for it, every field already parsed.
+#[derive(Debug, Clone)]
+pub struct PlaceOrder {
+    pub event_key: String,
+    pub mobile: Mobile,
+    pub email: Option<Email>,
+    /// The photo ids in the visitor's order (repeats are ignored).
+    pub photo_ids: Vec<i64>,
+    pub deal: bool,
+    pub wholesale: bool,
+    /// The amounts the visitor was shown: compared with the server's, never used.
+    pub shown_amount: Money,
+    pub shown_paid_amount: Money,
+    /// The gateway the web app was told, when it says (older carts do not).
+    pub gateway_seen: Option<String>,
+    /// The channel asked for; `None` in older carts.
+    pub channel: Option<PaymentChannel>,
+    /// Who asks: the repeat window answers only the same client.
+    pub client: IpAddr,
+}
+
+/// Why an order cannot be placed as asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OrderRefused {
+    #[error("the shop now takes payments through {active}; reload the gateway setting")]
+    GatewayChanged { active: GatewayKind },
+    #[error("FREE orders are for free-download-keep-contract events with nothing to pay")]
+    FreeNotAllowed,
+    #[error("there is nothing to pay; use FREE")]
+    NothingToPay,
+    #[error("the {active} gateway takes no cards")]
+    NoCards { active: GatewayKind },
+    #[error("the cart costs amount {amount} and paid_amount {paid_amount}; quote it again")]
+    AmountMismatch { amount: Money, paid_amount: Money },
+}
+
+impl From<OrderRefused> for ApiError {
+    fn from(refused: OrderRefused) -> Self {
+        let code = match refused {
+            OrderRefused::GatewayChanged { .. } => ErrorCode::PaymentGatewayChanged,
+            OrderRefused::FreeNotAllowed
+            | OrderRefused::NothingToPay
+            | OrderRefused::NoCards { .. } => ErrorCode::PaymentChannelNotAvailable,
+            OrderRefused::AmountMismatch { .. } => ErrorCode::AmountMismatch,
+        };
+        ApiError::new(code, refused.to_string())
+    }
+}
+
+/// The gateway the visitor was told must still be the one in force.
+pub fn check_gateway(seen: Option<&str>, active: GatewayKind) -> Result<(), OrderRefused> {
+    match seen.map(str::trim).filter(|g| !g.is_empty()) {
+        Some(seen) if seen.parse::<GatewayKind>().ok() != Some(active) => {
+            Err(OrderRefused::GatewayChanged { active })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The channel an order is paid through: the one asked for, if the amount, the event and
+/// the gateway allow it; older carts that ask none get PromptPay (or FREE when nothing is
+/// to pay).
+pub fn choose_channel(
+    asked: Option<PaymentChannel>,
+    nothing_to_pay: bool,
+    keep_contract_event: bool,
+    active: GatewayKind,
+) -> Result<PaymentChannel, OrderRefused> {
+    let channel = match asked {
+        Some(channel) => channel,
+        None if nothing_to_pay => PaymentChannel::Free,
+        None => PaymentChannel::PromptPay,
+    };
+    match channel {
+        PaymentChannel::Free if !(nothing_to_pay && keep_contract_event) => {
+            Err(OrderRefused::FreeNotAllowed)
+        }
+        PaymentChannel::PromptPay | PaymentChannel::Card if nothing_to_pay => {
+            Err(OrderRefused::NothingToPay)
+        }
+        PaymentChannel::Card if !active.takes_cards() => Err(OrderRefused::NoCards { active }),
+        _ => Ok(channel),
+    }
+}
+
+/// The amounts the visitor was shown must be the server's.
+pub fn check_shown_amounts(
+    shown: (Money, Money),
+    priced: (Money, Money),
+) -> Result<(), OrderRefused> {
+    if shown == priced {
+        return Ok(());
+    }
+    let (amount, paid_amount) = priced;
+    Err(OrderRefused::AmountMismatch {
+        amount,
+        paid_amount,
+    })
+}
+
+/// Places the order (or finds the same request's first order) and begins its payment.
+pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ApiResult<Order> {
+    let active = state.live().gateways.active;
+    check_gateway(ask.gateway_seen.as_deref(), active)?;
+    let event = find_event_on_sale(state, &ask.event_key).await?;
+    let cart = price_cart(state, &event, &ask.photo_ids, ask.deal, ask.wholesale).await?;
+    let totals = cart.totals;
+    let nothing_to_pay = totals.final_payment == Money::ZERO;
+    let channel = choose_channel(
+        ask.channel,
+        nothing_to_pay,
+        event.spec.is_free_download_keep_contract,
+        active,
+    )?;
+    check_shown_amounts(
+        (ask.shown_amount, ask.shown_paid_amount),
+        (totals.amount, totals.final_payment),
+    )?;
+
+    let now = state.now();
+    let free = channel == PaymentChannel::Free;
+    let ttl = match channel {
+        PaymentChannel::PromptPay => Some(state.config.payments.qr_ttl),
+        PaymentChannel::Card => Some(state.config.payments.card_ttl),
+        _ => None,
+    };
+    let am_order_ref = if channel == PaymentChannel::Approval {
+        state
+            .store
+            .last_paid_deal_order(event.id, ask.mobile.as_str())
+            .await?
+    } else {
+        None
+    };
+    let order = NewOrder {
+        uuid: uuid::Uuid::new_v4().to_string(),
+        event_id: event.id,
+        mobile: ask.mobile.as_str().to_owned(),
+        email: ask.email.as_ref().map(|e| e.as_str().to_owned()),
+        is_mhao: cart.deal,
+        wholesale: cart.wholesale,
+        fingerprint: fingerprint(&ask, event.id, channel, active),
+        photo_ids: cart.photo_ids,
+        full_amount: totals.full,
+        discount: totals.discount,
+        amount: totals.amount,
+        payment_fee: totals.fee,
+        paid_amount: totals.final_payment,
+        payment_gateway: active,
+        payment_channel: channel,
+        payment_status: if free {
+            PaymentStatus::Paid
+        } else {
+            PaymentStatus::Initial
+        },
+        am_order_ref,
+        expires_at: ttl
+            .and_then(|t| chrono::Duration::from_std(t).ok())
+            .map(|t| now + t),
+    };
+    let window = chrono::Duration::from_std(state.config.orders.dedupe_window).unwrap_or_default();
+    let jobs = if free {
+        jobs::paid_order_jobs(state)
+    } else {
+        Vec::new()
+    };
+    let created = state
+        .store
+        .create_order(&order, now - window, &jobs, now)
+        .await?;
+    if let Created::New(o) = &created {
+        metrics::counter!("orders_created_total", "channel" => o.payment_channel.as_str())
+            .increment(1);
+    }
+    let order = match created {
+        Created::New(order) | Created::Repeated(order) => order,
+    };
+    payment::start_payment(state, &order).await?;
+    Ok(order)
+}
+
+/// What makes two order requests the same request: the same cart from the same client.
+/// Another client sending the same cart (it may know the mobile number and the photo
+/// ids) gets an order of its own, never the first one's uuid.
+fn fingerprint(
+    ask: &PlaceOrder,
+    event_id: i64,
+    channel: PaymentChannel,
+    gateway: GatewayKind,
+) -> String {
+    let mut sorted = ask.photo_ids.clone();
+    sorted.sort_unstable();
+    let key = serde_json::json!([
+        event_id,
+        ask.mobile.as_str(),
+        ask.email
+            .as_ref()
+            .map(|e| e.as_str().to_lowercase())
+            .unwrap_or_default(),
+        sorted,
+        ask.deal,
+        ask.wholesale,
+        channel.as_str(),
+        gateway.as_str(),
+        ask.client.to_string(),
+    ]);
+    hex::encode(Sha256::digest(key.to_string().as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn baht(satang: i64) -> Money {
+        Money::from_satang(satang).unwrap_or(Money::ZERO)
+    }
+
+    #[test]
+    fn the_gateway_seen_must_be_the_one_in_force() {
+        assert_eq!(check_gateway(None, GatewayKind::Opn), Ok(()));
+        assert_eq!(check_gateway(Some(""), GatewayKind::Opn), Ok(()));
+        assert_eq!(check_gateway(Some("opn"), GatewayKind::Opn), Ok(()));
+        assert_eq!(
+            check_gateway(Some("GBP"), GatewayKind::Opn),
+            Err(OrderRefused::GatewayChanged {
+                active: GatewayKind::Opn
+            })
+        );
+        assert_eq!(
+            check_gateway(Some("PAYPAL"), GatewayKind::Gbp),
+            Err(OrderRefused::GatewayChanged {
+                active: GatewayKind::Gbp
+            })
+        );
+    }
+
+    #[test]
+    fn channels_follow_the_amount_the_event_and_the_gateway() {
+        use PaymentChannel::{Approval, Card, Free, PromptPay};
+        let choose = |asked, nothing, keep, gateway| choose_channel(asked, nothing, keep, gateway);
+        // Older carts ask no channel.
+        assert_eq!(choose(None, false, false, GatewayKind::Gbp), Ok(PromptPay));
+        assert_eq!(choose(None, true, true, GatewayKind::Gbp), Ok(Free));
+        assert_eq!(
+            choose(None, true, false, GatewayKind::Gbp),
+            Err(OrderRefused::FreeNotAllowed)
+        );
+        assert_eq!(choose(Some(Card), false, false, GatewayKind::Opn), Ok(Card));
+        assert_eq!(
+            choose(Some(Card), false, false, GatewayKind::PromptPay),
+            Err(OrderRefused::NoCards {
+                active: GatewayKind::PromptPay
+            })
+        );
+        assert_eq!(
+            choose(Some(PromptPay), true, true, GatewayKind::Gbp),
+            Err(OrderRefused::NothingToPay)
+        );
+        assert_eq!(
+            choose(Some(Free), false, true, GatewayKind::Gbp),
+            Err(OrderRefused::FreeNotAllowed)
+        );
+        assert_eq!(
+            choose(Some(Approval), false, false, GatewayKind::Gbp),
+            Ok(Approval)
+        );
+    }
+
+    #[test]
+    fn shown_amounts_are_compared_never_used() {
+        let priced = (baht(12_000), baht(12_600));
+        assert_eq!(check_shown_amounts(priced, priced), Ok(()));
+        for shown in [(baht(10_000), baht(12_600)), (baht(12_000), baht(12_000))] {
+            assert_eq!(
+                check_shown_amounts(shown, priced),
+                Err(OrderRefused::AmountMismatch {
+                    amount: priced.0,
+                    paid_amount: priced.1
+                })
+            );
+        }
+        let refused: ApiError = OrderRefused::NothingToPay.into();
+        assert_eq!(refused.code(), ErrorCode::PaymentChannelNotAvailable);
+    }
+}
