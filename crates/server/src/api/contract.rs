@@ -56,8 +56,78 @@ pub enum EventStatus {
     Closed,
 }
 
+/// An event in the import format (docs/event-import.md): what `raceshot event import`
+/// reads and the console's form edits. Fields not marked required may be left out.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ImportEvent {
+    pub event_key: String,
+    pub title: String,
+    #[schema(required = false)]
+    pub coverurl: String,
+    #[schema(required = false)]
+    pub event_date_text: String,
+    /// `YYYY-MM-DD`.
+    pub eventdate: String,
+    #[schema(required = false)]
+    pub province: String,
+    /// `YYYY-MM-DD`, Bangkok time.
+    pub on_sale_start: String,
+    /// `YYYY-MM-DD`, Bangkok time.
+    pub on_sale_end: String,
+    #[schema(required = false)]
+    pub is_hybrid: YesNo,
+    #[schema(required = false)]
+    pub is_mhao: YesNo,
+    #[schema(required = false)]
+    pub mhao_price: Option<f64>,
+    #[schema(required = false)]
+    pub is_mhao_hybrid: YesNo,
+    #[schema(required = false)]
+    pub hybrid_mhao_price: Option<f64>,
+    #[schema(required = false)]
+    pub is_event_stage: YesNo,
+    #[schema(required = false)]
+    pub is_free_download: YesNo,
+    #[schema(required = false)]
+    pub is_free_download_keep_contract: YesNo,
+    #[schema(required = false)]
+    pub caption_button_buy_all: String,
+    #[schema(required = false)]
+    pub face_threshold: Option<f64>,
+    #[schema(required = false)]
+    pub max_face_search: Option<u32>,
+    #[schema(required = false)]
+    pub pin: YesNo,
+    #[schema(required = false)]
+    pub package: Vec<ImportPackage>,
+    #[schema(required = false)]
+    pub package_hb: Vec<ImportPackage>,
+    #[schema(required = false)]
+    pub banners: Vec<ImportBanner>,
+}
+
+/// A price for a number of photos.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ImportPackage {
+    pub name: String,
+    #[schema(required = false)]
+    pub name_en: String,
+    pub number_of_photo: u32,
+    /// Baht.
+    pub price: f64,
+}
+
+/// A slide of the home carousel.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ImportBanner {
+    pub image_url: String,
+    #[schema(required = false)]
+    pub link_url: String,
+}
+
 #[cfg(test)]
 mod tests {
+    use raceshot_domain::event::{BannerInput, EventInput, PackageInput};
     use raceshot_domain::{Flag, GatewayKind, SaleStatus};
 
     use super::*;
@@ -115,5 +185,33 @@ mod tests {
             names(&[EventStatus::Soon, EventStatus::OnSale, EventStatus::Closed]),
             [SaleStatus::Soon, SaleStatus::OnSale, SaleStatus::Closed].map(SaleStatus::as_str)
         );
+    }
+
+    /// The property names of a component of the generated document.
+    fn properties(schema: &str) -> Vec<String> {
+        let doc: serde_json::Value =
+            serde_json::from_str(&crate::api::openapi_json()).unwrap_or_default();
+        let mut names: Vec<String> = doc["components"]["schemas"][schema]["properties"]
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    fn keys<T: Serialize>(value: &T) -> Vec<String> {
+        let mut names: Vec<String> = serde_json::to_value(value)
+            .ok()
+            .and_then(|v| v.as_object().map(|o| o.keys().cloned().collect()))
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn the_import_schema_has_the_import_formats_fields() {
+        assert_eq!(properties("ImportEvent"), keys(&EventInput::default()));
+        assert_eq!(properties("ImportPackage"), keys(&PackageInput::default()));
+        assert_eq!(properties("ImportBanner"), keys(&BannerInput::default()));
     }
 }

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::auth::{Admin, Session};
+use crate::api::contract;
 use crate::api::extract::ApiJson;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode, FieldProblem};
 use crate::state::AppState;
@@ -112,7 +113,7 @@ pub async fn list(
 /// One event in the import format, hidden or not: what the console's form edits.
 #[utoipa::path(operation_id = "admin_events_get", get, path = "/api/admin/events/{event_key}", tag = "console",
     params(("event_key" = String, Path)),
-    responses((status = 200, description = "The event in the import format (docs/event-import.md)", body = Object),
+    responses((status = 200, description = "The event in the import format (docs/event-import.md)", body = contract::ImportEvent),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn get(
     State(state): State<AppState>,
@@ -139,7 +140,7 @@ pub struct Written {
 /// Creates the event, or replaces every field of the one with this key (the body is the
 /// import format of docs/event-import.md). Admins only.
 #[utoipa::path(operation_id = "admin_events_put", put, path = "/api/admin/events/{event_key}", tag = "console",
-    params(("event_key" = String, Path)), request_body(content = Object, description = "An event in the import format"),
+    params(("event_key" = String, Path)), request_body(content = contract::ImportEvent, description = "An event in the import format"),
     responses((status = 200, body = Written), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 422, description = "Every bad field, in `errors`", body = ErrorBody)))]
 pub async fn put(
