@@ -23,7 +23,7 @@ use crate::api::media::derived_address;
 use crate::commerce::access::{self, Destination};
 use crate::commerce::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::commerce::links::{self, Variant};
-use crate::commerce::orders::{PlaceOrder, place_order};
+use crate::commerce::orders::{AskedCart, PlaceOrder, place_order};
 use crate::commerce::{MAX_CART_PHOTOS, find_order, payment};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
 use crate::photos::derived_name;
@@ -189,8 +189,10 @@ fn place_order_of(req: CreateOrderRequest, client: IpAddr) -> ApiResult<PlaceOrd
                 .ok_or_else(|| ApiError::field("email", "must be an e-mail address"))?,
         ),
     };
-    let shown_amount = baht_field(&req.amount, "amount")?;
-    let shown_paid_amount = baht_field(&req.paid_amount, "paid_amount")?;
+    let shown = (
+        baht_field(&req.amount, "amount")?,
+        baht_field(&req.paid_amount, "paid_amount")?,
+    );
     let photo_ids = cart_ids(&req.image_list)?;
     if usize::try_from(req.image_length).ok() != Some(photo_ids.len()) {
         return Err(ApiError::field(
@@ -209,11 +211,12 @@ fn place_order_of(req: CreateOrderRequest, client: IpAddr) -> ApiResult<PlaceOrd
         event_key: req.event_key,
         mobile,
         email,
-        photo_ids,
-        deal: req.is_mhao.0,
-        wholesale: req.wholesale.unwrap_or(false),
-        shown_amount,
-        shown_paid_amount,
+        cart: AskedCart {
+            photo_ids,
+            deal: req.is_mhao.0,
+            wholesale: req.wholesale.unwrap_or(false),
+        },
+        shown,
         gateway_seen: req.payment_gateway,
         channel,
         client,

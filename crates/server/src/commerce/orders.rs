@@ -21,19 +21,24 @@ pub struct PlaceOrder {
     pub event_key: String,
     pub mobile: Mobile,
     pub email: Option<Email>,
-    /// The photo ids in the visitor's order (repeats are ignored).
-    pub photo_ids: Vec<i64>,
-    pub deal: bool,
-    pub wholesale: bool,
-    /// The amounts the visitor was shown: compared with the server's, never used.
-    pub shown_amount: Money,
-    pub shown_paid_amount: Money,
+    pub cart: AskedCart,
+    /// The amount and paid amount the visitor was shown: compared, never used.
+    pub shown: (Money, Money),
     /// The gateway the web app was told, when it says (older carts do not).
     pub gateway_seen: Option<String>,
     /// The channel asked for; `None` in older carts.
     pub channel: Option<PaymentChannel>,
     /// Who asks: the repeat window answers only the same client.
     pub client: IpAddr,
+}
+
+/// The photos asked for and how they are priced.
+#[derive(Debug, Clone)]
+pub struct AskedCart {
+    /// In the visitor's order; repeats are ignored.
+    pub photo_ids: Vec<i64>,
+    pub deal: bool,
+    pub wholesale: bool,
 }
 
 /// Why an order cannot be placed as asked.
@@ -120,7 +125,8 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ApiResult<Order> 
     let active = state.live().gateways.active;
     check_gateway(ask.gateway_seen.as_deref(), active)?;
     let event = find_event_on_sale(state, &ask.event_key).await?;
-    let cart = price_cart(state, &event, &ask.photo_ids, ask.deal, ask.wholesale).await?;
+    let asked = &ask.cart;
+    let cart = price_cart(state, &event, &asked.photo_ids, asked.deal, asked.wholesale).await?;
     let totals = cart.totals;
     let nothing_to_pay = totals.final_payment == Money::ZERO;
     let channel = choose_channel(
@@ -129,10 +135,7 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ApiResult<Order> 
         event.spec.is_free_download_keep_contract,
         active,
     )?;
-    check_shown_amounts(
-        (ask.shown_amount, ask.shown_paid_amount),
-        (totals.amount, totals.final_payment),
-    )?;
+    check_shown_amounts(ask.shown, (totals.amount, totals.final_payment))?;
 
     let now = state.now();
     let free = channel == PaymentChannel::Free;
@@ -205,7 +208,7 @@ fn fingerprint(
     channel: PaymentChannel,
     gateway: GatewayKind,
 ) -> String {
-    let mut sorted = ask.photo_ids.clone();
+    let mut sorted = ask.cart.photo_ids.clone();
     sorted.sort_unstable();
     let key = serde_json::json!([
         event_id,
@@ -215,8 +218,8 @@ fn fingerprint(
             .map(|e| e.as_str().to_lowercase())
             .unwrap_or_default(),
         sorted,
-        ask.deal,
-        ask.wholesale,
+        ask.cart.deal,
+        ask.cart.wholesale,
         channel.as_str(),
         gateway.as_str(),
         ask.client.to_string(),

@@ -28,8 +28,27 @@ pub fn qr_image_key(order_uuid: &str) -> Option<ObjectKey> {
     StoredName::parse(&format!("{simple}.png")).map(|n| ObjectKey::shared("qr", &n))
 }
 
+/// `order_not_payable` unless the order may be paid (or confirmed) this way.
+fn payable_only_if(payable: bool, why: &'static str) -> ApiResult<()> {
+    if payable {
+        Ok(())
+    } else {
+        Err(ApiError::new(ErrorCode::OrderNotPayable, why))
+    }
+}
+
 /// The order as its gateway is asked about it.
 pub fn payment_request(state: &AppState, order: &Order) -> PaymentRequest {
+    PaymentRequest {
+        callback_url: links::gbp_callback_url(state, &order.uuid),
+        order_page_url: links::order_page_url(state, &order.uuid),
+        sandbox_page_url: links::sandbox_page_url(state, &order.uuid, false),
+        ..request_without_links(order)
+    }
+}
+
+/// What a gateway is told of the order itself; the addresses are the server's to add.
+fn request_without_links(order: &Order) -> PaymentRequest {
     PaymentRequest {
         order_id: order.id,
         order_uuid: order.uuid.clone(),
@@ -38,9 +57,9 @@ pub fn payment_request(state: &AppState, order: &Order) -> PaymentRequest {
         mobile: order.mobile.clone(),
         email: order.email.clone(),
         gateway_ref: order.gateway_ref.clone(),
-        callback_url: links::gbp_callback_url(state, &order.uuid),
-        order_page_url: links::order_page_url(state, &order.uuid),
-        sandbox_page_url: links::sandbox_page_url(state, &order.uuid, false),
+        callback_url: String::new(),
+        order_page_url: String::new(),
+        sandbox_page_url: String::new(),
     }
 }
 
@@ -135,14 +154,11 @@ pub struct CardRedirect {
 
 /// Charges a card order with the browser's card token.
 pub async fn pay_by_card(state: &AppState, order: &Order, token: &str) -> ApiResult<CardRedirect> {
-    if order.payment_channel != PaymentChannel::Card
-        || order.payment_status != PaymentStatus::Initial
-    {
-        return Err(ApiError::new(
-            ErrorCode::OrderNotPayable,
-            "the order is not a card order waiting for payment",
-        ));
-    }
+    payable_only_if(
+        order.payment_channel == PaymentChannel::Card
+            && order.payment_status == PaymentStatus::Initial,
+        "the order is not a card order waiting for payment",
+    )?;
     if !order.payment_gateway.takes_cards() {
         return Err(ApiError::new(
             ErrorCode::PaymentChannelNotAvailable,
@@ -352,12 +368,10 @@ pub async fn sandbox_pay(state: &AppState, order: &Order, result: SandboxResult)
             order.payment_status,
             PaymentStatus::Initial | PaymentStatus::Expired
         );
-    if !payable {
-        return Err(ApiError::new(
-            ErrorCode::OrderNotPayable,
-            "the order is not a sandbox order waiting for payment",
-        ));
-    }
+    payable_only_if(
+        payable,
+        "the order is not a sandbox order waiting for payment",
+    )?;
     let confirmation = Sandbox::outcome(
         &payment_request(state, order),
         result == SandboxResult::Paid,
@@ -369,14 +383,11 @@ pub async fn sandbox_pay(state: &AppState, order: &Order, result: SandboxResult)
 /// An operator's confirmation of a PROMPTPAY order against the bank slip, whose last
 /// characters become the order's receipt reference.
 pub async fn confirm_by_slip(state: &AppState, order: &Order, slip: &str) -> ApiResult<bool> {
-    if order.payment_gateway != GatewayKind::PromptPay
-        || order.payment_channel != PaymentChannel::PromptPay
-    {
-        return Err(ApiError::new(
-            ErrorCode::OrderNotPayable,
-            "only PROMPTPAY orders are confirmed against a slip; other gateways confirm themselves",
-        ));
-    }
+    payable_only_if(
+        order.payment_gateway == GatewayKind::PromptPay
+            && order.payment_channel == PaymentChannel::PromptPay,
+        "only PROMPTPAY orders are confirmed against a slip; other gateways confirm themselves",
+    )?;
     let receipt = ReceiptRef::of_slip(slip)
         .ok_or_else(|| ApiError::field("slip_ref", "needs at least 4 letters or digits"))?;
     let entry = TrailEntry::new(TrailKind::OperatorConfirm, TrailStatus::Paid)
@@ -388,12 +399,10 @@ pub async fn confirm_by_slip(state: &AppState, order: &Order, slip: &str) -> Api
 
 /// An operator's approval of an all-photos (AM) order.
 pub async fn approve(state: &AppState, order: &Order, actor: &str) -> ApiResult<bool> {
-    if order.payment_channel != PaymentChannel::Approval {
-        return Err(ApiError::new(
-            ErrorCode::OrderNotPayable,
-            "only AM orders are approved",
-        ));
-    }
+    payable_only_if(
+        order.payment_channel == PaymentChannel::Approval,
+        "only AM orders are approved",
+    )?;
     let entry = TrailEntry::new(TrailKind::OperatorApprove, TrailStatus::Approved)
         .reference(actor)
         .amount(order.paid_amount);
@@ -450,18 +459,7 @@ mod tests {
     }
 
     fn request(order: &Order) -> PaymentRequest {
-        PaymentRequest {
-            order_id: order.id,
-            order_uuid: order.uuid.clone(),
-            event_key: order.event_key.clone(),
-            amount: order.paid_amount,
-            mobile: order.mobile.clone(),
-            email: None,
-            gateway_ref: order.gateway_ref.clone(),
-            callback_url: String::new(),
-            order_page_url: String::new(),
-            sandbox_page_url: String::new(),
-        }
+        request_without_links(order)
     }
 
     fn decision(order: &Order, confirmation: &Confirmation) -> Decision {

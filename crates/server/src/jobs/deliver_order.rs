@@ -24,15 +24,9 @@ pub const SHOP_LOGO_SETTING: &str = "SHOP_LOGO";
 /// Copies are JPEGs at this quality: close to the original.
 const COPY_QUALITY: i32 = 92;
 
-/// The job for a paid order; the store fills in the order id.
+/// The job for a paid order.
 pub fn job(state: &AppState) -> NewJob {
-    super::new_job(
-        KIND,
-        serde_json::json!({}),
-        format!("{KIND}:{{order}}"),
-        state,
-        state.now(),
-    )
+    super::order_job(KIND, state)
 }
 
 pub async fn run(state: &AppState, job: &Job, worker: &str) -> Result<(), JobError> {

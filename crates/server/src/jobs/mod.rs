@@ -55,6 +55,18 @@ pub fn new_job(
     }
 }
 
+/// A job about a paid order, enqueued with the payment: the store fills in the order id,
+/// and the order has at most one of each kind.
+fn order_job(kind: &str, state: &AppState) -> NewJob {
+    new_job(
+        kind,
+        serde_json::json!({}),
+        format!("{kind}:{{order}}"),
+        state,
+        state.now(),
+    )
+}
+
 /// The jobs a paid order sets off, enqueued with the payment: its files, then the news.
 pub fn paid_order_jobs(state: &AppState) -> Vec<NewJob> {
     vec![deliver_order::job(state), notify_order::job(state)]

@@ -14,15 +14,9 @@ use crate::state::AppState;
 
 pub const KIND: &str = "notify_order";
 
-/// The job for a paid order; the store fills in the order id.
+/// The job for a paid order.
 pub fn job(state: &AppState) -> NewJob {
-    super::new_job(
-        KIND,
-        serde_json::json!({}),
-        format!("{KIND}:{{order}}"),
-        state,
-        state.now(),
-    )
+    super::order_job(KIND, state)
 }
 
 /// Mails `email` that the order's photos are ready; answers whether a mail server took
