@@ -14,7 +14,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, assert_error, event, json, now, ready_photos};
-use crate::orders::{create_order, inquiry, order_body};
+use crate::orders::{create_order, inquiry, order_body, promptpay_order};
 
 pub const PASSWORD: &str = "a long enough password";
 
@@ -108,13 +108,7 @@ async fn every_console_route_needs_a_session_and_admins_only_routes_refuse_photo
         &["other-run"],
     )
     .await;
-    let ids = ready_photos(&app, "demo-run", 1).await;
-    let uuid = create_order(
-        &app,
-        "/v1/order/create",
-        &order_body(&app, "demo-run", &ids, "PP").await,
-    )
-    .await;
+    let (ids, uuid) = promptpay_order(&app, "demo-run", 1).await;
     let photographer = sign_in(&app, "photo@example.com").await;
 
     // Sign-in, and what a photographer may do on their own events, are the only exceptions.

@@ -164,10 +164,7 @@ async fn deals_and_free_events() {
 
 #[tokio::test]
 async fn cart_analytics_are_kept() {
-    let app = TestApp::builder(Backend::Sqlite)
-        .with_event(event("race"))
-        .spawn()
-        .await;
+    let app = TestApp::with_one_event("race").await;
     let entry = json!({"service": "cart", "cart_count": 2, "image_id": 17, "list": "17,18", "event_key": "race"});
     assert_eq!(
         json(app.post("/v1/logs/", &entry).await).await,

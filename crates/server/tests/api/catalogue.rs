@@ -277,10 +277,7 @@ async fn highlight_is_empty_before_photos(backend: Backend) {
 /// Every call of the spec's catalogue needs the client token.
 #[tokio::test]
 async fn the_client_token_is_required() {
-    let app = TestApp::builder(Backend::Sqlite)
-        .with_event(event("demo"))
-        .spawn()
-        .await;
+    let app = TestApp::with_one_event("demo").await;
     let calls: [(&str, &str, Option<serde_json::Value>); 7] = [
         ("POST", "/v1/events/pagination", Some(json!({"page": 1}))),
         ("POST", "/v1/events/pagination-count", Some(json!({}))),

@@ -5,7 +5,7 @@
 use raceshot_store::Backend;
 use serde_json::json;
 
-use crate::helpers::{TOKEN, TestApp, json};
+use crate::helpers::{TOKEN, TestApp, get_text, json};
 
 async fn conf(app: &TestApp, name: &str) -> String {
     let body = json(
@@ -58,15 +58,7 @@ async fn the_page_is_told_the_configured_media_base() {
         )
         .spawn()
         .await;
-    let html = app
-        .client
-        .get(app.url("/demo"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = get_text(&app.client, app.url("/demo")).await;
     assert!(
         html.contains(r#"content="https://cdn.example.com/photos""#),
         "{html}"

@@ -10,7 +10,7 @@ use raceshot_domain::PaymentStatus;
 use raceshot_store::orders::OrderFilter;
 use serde_json::{Value, json};
 
-use crate::helpers::{TOKEN, photo};
+use crate::helpers::{TOKEN, get_text, photo};
 use crate::scale::{ScaleOut, counts, shop, sign_in, upload, variant, wait_until};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -288,14 +288,7 @@ async fn a_replica_killed_mid_checkout_and_mid_payment_loses_no_order_and_pays_e
 
 /// The keys in the S3 server's bucket.
 async fn stored_objects(client: &reqwest::Client, s3: &str) -> usize {
-    let listing = client
-        .get(format!("{s3}/photos?list-type=2&max-keys=1000"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let listing = get_text(client, format!("{s3}/photos?list-type=2&max-keys=1000")).await;
     listing.matches("<Key>").count()
 }
 

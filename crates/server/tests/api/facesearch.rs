@@ -215,10 +215,7 @@ async fn ingested_photos_are_found_by_a_selfie(backend: Backend) {
 
 #[tokio::test]
 async fn bad_selfies_get_stable_codes_and_leave_nothing() {
-    let app = TestApp::builder(Backend::Sqlite)
-        .with_event(event("race"))
-        .spawn()
-        .await;
+    let app = TestApp::with_one_event("race").await;
     let before_files = files_under(&app.data_dir);
 
     let text = search(&app, b"hello, this is not an image".to_vec(), json!({})).await;

@@ -23,8 +23,8 @@ use crate::helpers::{
     TOKEN, TestApp, TestAppBuilder, assert_error, event, json, models_dir, now, ready_photos,
 };
 use crate::orders::{
-    create_order, delivered, image_list, inquiry, inquiry_until, jobs_done, order_body, quote,
-    sandbox_pay,
+    create_order, delivered, image_list, inquiry, inquiry_until, jobs_done, order_body,
+    promptpay_order, quote, sandbox_pay,
 };
 use crate::smtp_sink::{SmtpSink, parse};
 
@@ -941,10 +941,7 @@ async fn promptpay_orders_are_confirmed_against_the_slip() {
     );
 
     // A SANDBOX order is never confirmed by a slip.
-    let sandbox = TestApp::builder(Backend::Sqlite)
-        .with_event(event("sbx-run"))
-        .spawn()
-        .await;
+    let sandbox = TestApp::with_one_event("sbx-run").await;
     let ids = ready_photos(&sandbox, "sbx-run", 1).await;
     let uuid = create_order(
         &sandbox,
@@ -1089,13 +1086,7 @@ async fn a_paid_order_mails_its_buyer_when_smtp_is_configured() {
         .with_env("RACESHOT__NOTIFY__SMTP__TLS", "none")
         .spawn()
         .await;
-    let ids = ready_photos(&app, "mail-run", 2).await;
-    let uuid = create_order(
-        &app,
-        "/v1/order/create",
-        &order_body(&app, "mail-run", &ids, "PP").await,
-    )
-    .await;
+    let (_, uuid) = promptpay_order(&app, "mail-run", 2).await;
     assert!(sink.messages().is_empty());
     assert_eq!(
         json(sandbox_pay(&app, &uuid, "paid").await).await["payment_status"],
@@ -1119,10 +1110,7 @@ async fn a_paid_order_mails_its_buyer_when_smtp_is_configured() {
     assert!(text.contains(&format!("Order number: {uuid}")), "{text}");
 
     // Without a mail server or an SMS gateway, messages are only logged: neither counts.
-    let quiet = TestApp::builder(Backend::Sqlite)
-        .with_event(event("quiet-run"))
-        .spawn()
-        .await;
+    let quiet = TestApp::with_one_event("quiet-run").await;
     let ids = ready_photos(&quiet, "quiet-run", 1).await;
     let uuid = create_order(
         &quiet,

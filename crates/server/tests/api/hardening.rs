@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::helpers::{
     TOKEN, TestApp, assert_error, event, json, photo as photo_bytes, ready_photos,
 };
-use crate::orders::{create_order, image_list, inquiry, order_body, sandbox_pay};
+use crate::orders::{create_order, image_list, inquiry, order_body, promptpay_order, sandbox_pay};
 use crate::smtp_sink::{SmtpSink, parse};
 
 crate::both_backends!(a_found_order_opens_only_with_the_code_sent_to_its_buyer);
@@ -25,10 +25,7 @@ fn ids_body(ids: impl IntoIterator<Item = i64>) -> Value {
 
 #[tokio::test]
 async fn order_bodies_are_small_and_the_photo_cap_comes_first() {
-    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
-        .with_event(event("probe"))
-        .spawn()
-        .await;
+    let app = TestApp::with_one_event("probe").await;
 
     // A body past the shop's JSON limit is refused before it is parsed.
     let big = ids_body(1..=7_000);
@@ -139,13 +136,7 @@ async fn a_found_order_opens_only_with_the_code_sent_to_its_buyer(
 ) {
     let sink = SmtpSink::start().await;
     let app = app_with_mail(backend, &sink).await;
-    let ids = ready_photos(&app, "finder", 1).await;
-    let uuid = create_order(
-        &app,
-        "/v1/order/create",
-        &order_body(&app, "finder", &ids, "PP").await,
-    )
-    .await;
+    let (ids, uuid) = promptpay_order(&app, "finder", 1).await;
 
     // The search tells that a code is needed, where it goes (masked), and no uuid.
     let found = find_order(&app, "mobile", "0812345678").await;
@@ -271,10 +262,7 @@ async fn wrong_codes_give_out_after_five_tries() {
 
 #[tokio::test]
 async fn answers_mask_the_buyers_contact_and_receipts_are_not_sequential() {
-    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
-        .with_event(event("masked"))
-        .spawn()
-        .await;
+    let app = TestApp::with_one_event("masked").await;
     let ids = ready_photos(&app, "masked", 2).await;
     let mut receipts = Vec::new();
     for (i, id) in ids.iter().enumerate() {
@@ -359,10 +347,7 @@ async fn a_repeat_never_hands_back_another_clients_or_a_paid_order() {
 #[tokio::test]
 async fn bodies_must_be_json_and_console_changes_come_from_its_own_pages() {
     use raceshot_store::operators::Role;
-    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
-        .with_event(event("csrf"))
-        .spawn()
-        .await;
+    let app = TestApp::with_one_event("csrf").await;
     let body = r#"{"event_key":"csrf","image_ids":[1]}"#;
     for content_type in [
         None,
@@ -468,10 +453,7 @@ async fn sign_in_does_not_tell_which_addresses_are_accounts() {
 /// 8. Hiding a photo withdraws its pictures at once; misses are never cached.
 #[tokio::test]
 async fn hidden_photos_and_misses_are_not_served_from_caches() {
-    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
-        .with_event(event("hide"))
-        .spawn()
-        .await;
+    let app = TestApp::with_one_event("hide").await;
     let ids = ready_photos(&app, "hide", 1).await;
     let photo = app.store.photo_owner(ids[0]).await.unwrap().unwrap();
     let name = raceshot_server::photos::derived_name(&photo.storage_name);
@@ -541,13 +523,7 @@ async fn small_leaks_are_closed() {
         .with_event(event("theirs"))
         .spawn()
         .await;
-    let ids = ready_photos(&app, "theirs", 1).await;
-    let uuid = create_order(
-        &app,
-        "/v1/order/create",
-        &order_body(&app, "theirs", &ids, "PP").await,
-    )
-    .await;
+    let (ids, uuid) = promptpay_order(&app, "theirs", 1).await;
 
     let bad_query = app
         .client

@@ -59,6 +59,14 @@ pub struct TestAppBuilder {
 }
 
 impl TestApp {
+    /// The shop on SQLite with one event on sale.
+    pub async fn with_one_event(key: &str) -> TestApp {
+        TestApp::builder(Backend::Sqlite)
+            .with_event(event(key))
+            .spawn()
+            .await
+    }
+
     pub fn builder(backend: Backend) -> TestAppBuilder {
         TestAppBuilder {
             backend,
@@ -305,4 +313,16 @@ pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> 
         ids.push(id);
     }
     ids
+}
+
+/// The body of a GET as text (a page, a listing, the metrics).
+pub async fn get_text(client: &reqwest::Client, url: impl reqwest::IntoUrl) -> String {
+    client
+        .get(url)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("GET: {e}"))
+        .text()
+        .await
+        .unwrap_or_else(|e| panic!("GET body: {e}"))
 }

@@ -124,10 +124,7 @@ async fn shutdown_lets_the_server_stop() {
 
 #[tokio::test]
 async fn answers_carry_security_headers() {
-    let app = TestApp::builder(Backend::Sqlite)
-        .with_event(event("demo"))
-        .spawn()
-        .await;
+    let app = TestApp::with_one_event("demo").await;
     for resp in [
         app.get("/v1/events/demo").await,
         app.get("/v1/events/nope").await,

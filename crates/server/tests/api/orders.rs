@@ -58,6 +58,15 @@ pub async fn create_order(app: &TestApp, path: &str, body: &Value) -> String {
     created["uuid"].as_str().unwrap().to_owned()
 }
 
+/// `n` ready photos of the event, ordered through `/v1/order/create` to be paid by
+/// PromptPay: the photo ids and the order's uuid.
+pub async fn promptpay_order(app: &TestApp, event_key: &str, n: usize) -> (Vec<i64>, String) {
+    let ids = ready_photos(app, event_key, n).await;
+    let body = order_body(app, event_key, &ids, "PP").await;
+    let uuid = create_order(app, "/v1/order/create", &body).await;
+    (ids, uuid)
+}
+
 pub async fn inquiry(app: &TestApp, uuid: &str) -> Value {
     let resp = app
         .post(
@@ -274,10 +283,7 @@ async fn a_sandbox_purchase_goes_from_cart_to_zip(backend: raceshot_store::Backe
 
 #[tokio::test]
 async fn a_double_submit_returns_the_same_order() {
-    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
-        .with_event(event("twice"))
-        .spawn()
-        .await;
+    let app = TestApp::with_one_event("twice").await;
     let ids = ready_photos(&app, "twice", 3).await;
     let body = order_body(&app, "twice", &ids, "PP").await;
     let first = create_order(&app, "/v3/order/create", &body).await;
@@ -410,17 +416,8 @@ async fn tampered_amounts_and_bad_carts_are_refused() {
 
 #[tokio::test]
 async fn download_addresses_are_signed_expire_and_need_a_paid_order() {
-    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
-        .with_event(event("signed"))
-        .spawn()
-        .await;
-    let ids = ready_photos(&app, "signed", 1).await;
-    let uuid = create_order(
-        &app,
-        "/v1/order/create",
-        &order_body(&app, "signed", &ids, "PP").await,
-    )
-    .await;
+    let app = TestApp::with_one_event("signed").await;
+    let (ids, uuid) = promptpay_order(&app, "signed", 1).await;
     let later = now() + chrono::Duration::hours(1);
     // Unpaid: even a correctly signed address is refused.
     let url = links::download_url(&app.state, &uuid, ids[0], Variant::Original, later);
@@ -473,17 +470,8 @@ async fn download_addresses_are_signed_expire_and_need_a_paid_order() {
 
 #[tokio::test]
 async fn a_failed_sandbox_payment_cancels_a_promptpay_order() {
-    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
-        .with_event(event("fails"))
-        .spawn()
-        .await;
-    let ids = ready_photos(&app, "fails", 1).await;
-    let uuid = create_order(
-        &app,
-        "/v1/order/create",
-        &order_body(&app, "fails", &ids, "PP").await,
-    )
-    .await;
+    let app = TestApp::with_one_event("fails").await;
+    let (_, uuid) = promptpay_order(&app, "fails", 1).await;
     let resp = sandbox_pay(&app, &uuid, "failed").await;
     assert_eq!(json(resp).await["payment_status"], "CANCELLED");
     assert_error(
@@ -496,10 +484,7 @@ async fn a_failed_sandbox_payment_cancels_a_promptpay_order() {
 
 #[tokio::test]
 async fn a_sandbox_card_goes_through_3d_secure() {
-    let app = TestApp::builder(raceshot_store::Backend::Sqlite)
-        .with_event(event("card"))
-        .spawn()
-        .await;
+    let app = TestApp::with_one_event("card").await;
     let ids = ready_photos(&app, "card", 1).await;
     let uuid = create_order(
         &app,
@@ -570,13 +555,7 @@ async fn find_order_by_mobile_and_receipt_is_rate_limited() {
         .with_env("RACESHOT__ORDERS__FIND_PER_CLIENT_PER_MINUTE", "3")
         .spawn()
         .await;
-    let ids = ready_photos(&app, "finder", 1).await;
-    let uuid = create_order(
-        &app,
-        "/v1/order/create",
-        &order_body(&app, "finder", &ids, "PP").await,
-    )
-    .await;
+    let (_, uuid) = promptpay_order(&app, "finder", 1).await;
     sandbox_pay(&app, &uuid, "paid").await;
     let receipt = inquiry(&app, &uuid).await["receipt_ref"]
         .as_str()
@@ -646,13 +625,7 @@ async fn retention_deletes_originals_and_the_order_page_says_so() {
         .with_env("RACESHOT__ORDERS__RETENTION_DAYS", "3")
         .spawn()
         .await;
-    let ids = ready_photos(&app, "kept", 1).await;
-    let uuid = create_order(
-        &app,
-        "/v1/order/create",
-        &order_body(&app, "kept", &ids, "PP").await,
-    )
-    .await;
+    let (_, uuid) = promptpay_order(&app, "kept", 1).await;
     sandbox_pay(&app, &uuid, "paid").await;
     // The event was on 30 Nov; today (5 Dec) is past 3 days after it.
     raceshot_server::jobs::retention::run(&app.state, 0, "test")
@@ -685,13 +658,7 @@ async fn the_sandbox_cannot_pay_once_it_is_switched_off() {
         .with_env("RACESHOT__PAYMENTS__ALLOW_SANDBOX", "false")
         .spawn()
         .await;
-    let ids = ready_photos(&app, "real-money", 1).await;
-    let uuid = create_order(
-        &app,
-        "/v1/order/create",
-        &order_body(&app, "real-money", &ids, "PP").await,
-    )
-    .await;
+    let (_, uuid) = promptpay_order(&app, "real-money", 1).await;
     // Even an order written while the sandbox ran stays unpaid.
     let order = app.store.order_by_uuid(&uuid).await.unwrap().unwrap();
     app.store

@@ -10,7 +10,9 @@ use raceshot_store::Backend;
 use serde_json::{Value, json};
 
 use crate::facesearch::{assert_no_selfie_left, search_v1};
-use crate::helpers::{TestApp, TestAppBuilder, assert_error, event, json, photo, ready_photos};
+use crate::helpers::{
+    TestApp, TestAppBuilder, assert_error, event, get_text, json, photo, ready_photos,
+};
 
 async fn sign(app: &TestApp, event_key: &str) -> reqwest::Response {
     app.post(
@@ -45,10 +47,7 @@ fn selfie_key(signed: &Value) -> raceshot_store::ObjectKey {
 
 #[tokio::test]
 async fn an_upload_address_works_once_and_keeps_no_metadata() {
-    let app = TestApp::builder(Backend::Sqlite)
-        .with_event(event("race"))
-        .spawn()
-        .await;
+    let app = TestApp::with_one_event("race").await;
     let s = signed(&app).await;
     let url = s["url"].as_str().unwrap();
     let put = app
@@ -220,15 +219,11 @@ async fn face_indexes_stay_within_their_memory_budget() {
     assert_eq!(app.state.indexes.resident_events(), vec![a]);
     let resident = app.state.indexes.resident_bytes();
     assert!(resident > 0);
-    let metrics = app
-        .client
-        .get(format!("http://{}/metrics", app.metrics_addr.unwrap()))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let metrics = get_text(
+        &app.client,
+        format!("http://{}/metrics", app.metrics_addr.unwrap()),
+    )
+    .await;
     assert!(
         metrics.contains(&format!("face_index_resident_bytes {resident}")),
         "{metrics}"
