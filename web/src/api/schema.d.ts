@@ -1168,6 +1168,59 @@ export interface components {
         HighlightRequest: {
             event_key: string;
         };
+        /** @description A slide of the home carousel. */
+        ImportBanner: {
+            image_url: string;
+            link_url?: string;
+        };
+        /**
+         * @description An event in the import format (docs/event-import.md): what `raceshot event import`
+         *     reads and the console's form edits. Fields not marked required may be left out.
+         */
+        ImportEvent: {
+            event_key: string;
+            title: string;
+            coverurl?: string;
+            event_date_text?: string;
+            /** @description `YYYY-MM-DD`. */
+            eventdate: string;
+            province?: string;
+            /** @description `YYYY-MM-DD`, Bangkok time. */
+            on_sale_start: string;
+            /** @description `YYYY-MM-DD`, Bangkok time. */
+            on_sale_end: string;
+            is_hybrid?: components["schemas"]["YesNo"];
+            is_mhao?: components["schemas"]["YesNo"];
+            /** Format: double */
+            mhao_price?: number | null;
+            is_mhao_hybrid?: components["schemas"]["YesNo"];
+            /** Format: double */
+            hybrid_mhao_price?: number | null;
+            is_event_stage?: components["schemas"]["YesNo"];
+            is_free_download?: components["schemas"]["YesNo"];
+            is_free_download_keep_contract?: components["schemas"]["YesNo"];
+            caption_button_buy_all?: string;
+            /** Format: double */
+            face_threshold?: number | null;
+            /** Format: int32 */
+            max_face_search?: number | null;
+            pin?: components["schemas"]["YesNo"];
+            package?: components["schemas"]["ImportPackage"][];
+            package_hb?: components["schemas"]["ImportPackage"][];
+            banners?: components["schemas"]["ImportBanner"][];
+        };
+        /** @description A price for a number of photos. */
+        ImportPackage: {
+            name: string;
+            name_en?: string;
+            /** Format: int32 */
+            number_of_photo: number;
+            /**
+             * Format: double
+             * @description Baht.
+             */
+            price: number;
+        };
         InquiryRequest: {
             order_uuid: string;
         };
@@ -1727,7 +1780,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["ImportEvent"];
                 };
             };
             401: {
@@ -1768,7 +1821,7 @@ export interface operations {
         /** @description An event in the import format */
         requestBody: {
             content: {
-                "application/json": Record<string, unknown>;
+                "application/json": components["schemas"]["ImportEvent"];
             };
         };
         responses: {
