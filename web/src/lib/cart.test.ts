@@ -3,50 +3,50 @@
 //! own, and the JSON-quoted flag of earlier versions read as its raw value.
 
 import { act, renderHook } from '@testing-library/react';
-import { readMassBuy, setMassBuy, useMassBuy } from './cart';
+import { readDeal, setDeal, useDeal } from './cart';
 
 describe('all-photos flag', () => {
   it('is stored raw under each cart’s own keys', () => {
-    setMassBuy('standard', 'YES', 999);
+    setDeal('standard', 'YES', 999);
     expect(localStorage.getItem('_event_can_mhao')).toBe('YES');
     expect(localStorage.getItem('_mhao_price')).toBe('999');
     expect(localStorage.getItem('_event_can_mhao_wholesale')).toBeNull();
 
-    setMassBuy('wholesale', 'YES', 1500.5);
+    setDeal('wholesale', 'YES', 1500.5);
     expect(localStorage.getItem('_event_can_mhao_wholesale')).toBe('YES');
     expect(localStorage.getItem('_mhao_price_wholesale')).toBe('1500.5');
 
-    setMassBuy('wholesale', 'NO');
+    setDeal('wholesale', 'NO');
     expect(localStorage.getItem('_event_can_mhao_wholesale')).toBe('NO');
     // A flag alone leaves the price; no price removes it.
     expect(localStorage.getItem('_mhao_price_wholesale')).toBe('1500.5');
-    setMassBuy('wholesale', 'YES', null);
+    setDeal('wholesale', 'YES', null);
     expect(localStorage.getItem('_mhao_price_wholesale')).toBeNull();
 
-    expect(readMassBuy('standard')).toBe('YES');
-    expect(readMassBuy('wholesale')).toBe('YES');
+    expect(readDeal('standard')).toBe('YES');
+    expect(readDeal('wholesale')).toBe('YES');
   });
 
   it('reads an earlier JSON-quoted value as its raw value, and anything else as NO', () => {
     localStorage.setItem('_event_can_mhao', '"YES"');
-    expect(readMassBuy('standard')).toBe('YES');
+    expect(readDeal('standard')).toBe('YES');
     localStorage.setItem('_event_can_mhao', '"NO"');
-    expect(readMassBuy('standard')).toBe('NO');
+    expect(readDeal('standard')).toBe('NO');
     localStorage.setItem('_event_can_mhao', 'yes please');
-    expect(readMassBuy('standard')).toBe('NO');
-    expect(readMassBuy('wholesale')).toBe('NO');
+    expect(readDeal('standard')).toBe('NO');
+    expect(readDeal('wholesale')).toBe('NO');
   });
 
   it('follows changes of its own cart only', () => {
     localStorage.setItem('_event_can_mhao_wholesale', '"YES"');
-    const standard = renderHook(() => useMassBuy('standard'));
-    const wholesale = renderHook(() => useMassBuy('wholesale'));
+    const standard = renderHook(() => useDeal('standard'));
+    const wholesale = renderHook(() => useDeal('wholesale'));
     expect(standard.result.current).toBe('NO');
     expect(wholesale.result.current).toBe('YES');
-    act(() => setMassBuy('standard', 'YES'));
+    act(() => setDeal('standard', 'YES'));
     expect(standard.result.current).toBe('YES');
     expect(wholesale.result.current).toBe('YES');
-    act(() => setMassBuy('wholesale', 'NO'));
+    act(() => setDeal('wholesale', 'NO'));
     expect(standard.result.current).toBe('YES');
     expect(wholesale.result.current).toBe('NO');
   });

@@ -4,7 +4,7 @@
 //! are never computed here, only asked of the server (`POST /api/cart/quote`).
 
 import { useMemo } from 'react';
-import type { PhotoBody } from '@/api/types';
+import { isYes, type EventBody, type PhotoBody } from '@/api/types';
 import { STORAGE_KEYS, readJson, readRaw, useStoredRaw, writeJson, writeRaw } from './storage';
 
 export type CartKind = 'standard' | 'wholesale';
@@ -12,7 +12,7 @@ export type CartKind = 'standard' | 'wholesale';
 /** A photo in a cart: the API's photo plus the key of its event. */
 export type CartItem = PhotoBody & { event_key: string };
 
-export type MassBuy = 'YES' | 'NO';
+export type DealFlag = 'YES' | 'NO';
 
 /** The latest face search of an event, so results survive a reload or a trip to the cart. */
 export type LatestSearch = {
@@ -65,7 +65,7 @@ export function removeFromCart(kind: CartKind, id: number) {
   );
 }
 
-/** Replaces the whole cart (buy-all), without duplicates. */
+/** Replaces the whole cart (buying the deal), without duplicates. */
 export function replaceCart(kind: CartKind, items: CartItem[]) {
   writeRaw(cartKey(kind), null);
   addToCart(kind, items);
@@ -89,30 +89,41 @@ export function cartEvents(items: CartItem[]): string[] {
   return [...new Set(items.map((i) => i.event_key))];
 }
 
-const massBuyKeys = (kind: CartKind) =>
+/** The deal is on offer in this cart: the standard deal, or the wholesale one in the wholesale cart. */
+export function dealOffered(event: EventBody | undefined, kind: CartKind): boolean {
+  if (!event) return false;
+  return isYes(kind === 'wholesale' ? event.is_mhao_hybrid : event.is_mhao);
+}
+
+/** The deal's price in this cart, if the event has one. */
+export function dealPrice(event: EventBody, kind: CartKind): number | null | undefined {
+  return kind === 'wholesale' ? event.hybrid_mhao_price : event.mhao_price;
+}
+
+const dealKeys = (kind: CartKind) =>
   kind === 'standard'
-    ? { flag: STORAGE_KEYS.eventCanMhao, price: STORAGE_KEYS.mhaoPrice }
-    : { flag: STORAGE_KEYS.eventCanMhaoWholesale, price: STORAGE_KEYS.mhaoPriceWholesale };
+    ? { flag: STORAGE_KEYS.dealFlag, price: STORAGE_KEYS.dealPrice }
+    : { flag: STORAGE_KEYS.dealFlagWholesale, price: STORAGE_KEYS.dealPriceWholesale };
 
 /** The flag is stored as the spec writes it, the bare `YES` / `NO`; earlier versions of the
  * shop stored it JSON-quoted (`"YES"`), which returning visitors may still have. */
-function parseMassBuy(raw: string | null): MassBuy {
+function parseDealFlag(raw: string | null): DealFlag {
   return raw === 'YES' || raw === '"YES"' ? 'YES' : 'NO';
 }
 
-export function readMassBuy(kind: CartKind): MassBuy {
-  return parseMassBuy(readRaw(massBuyKeys(kind).flag));
+export function readDeal(kind: CartKind): DealFlag {
+  return parseDealFlag(readRaw(dealKeys(kind).flag));
 }
 
 /** Sets a cart's flag; a given price is stored with it (a number as its digits, none removed). */
-export function setMassBuy(kind: CartKind, flag: MassBuy, price?: number | null) {
-  const keys = massBuyKeys(kind);
+export function setDeal(kind: CartKind, flag: DealFlag, price?: number | null) {
+  const keys = dealKeys(kind);
   writeRaw(keys.flag, flag);
   if (price !== undefined) writeRaw(keys.price, price === null ? null : String(price));
 }
 
-export function useMassBuy(kind: CartKind): MassBuy {
-  return parseMassBuy(useStoredRaw(massBuyKeys(kind).flag));
+export function useDeal(kind: CartKind): DealFlag {
+  return parseDealFlag(useStoredRaw(dealKeys(kind).flag));
 }
 
 function isLatestSearch(v: unknown): v is LatestSearch {

@@ -10,10 +10,10 @@ export const STORAGE_KEYS = {
   latestSearch: 'latest_search',
   // The all-photos flag and price: the spec's keys for the standard cart, and a pair of its
   // own for the wholesale cart, so a wholesale buy-all never changes the standard cart.
-  eventCanMhao: '_event_can_mhao',
-  mhaoPrice: '_mhao_price',
-  eventCanMhaoWholesale: '_event_can_mhao_wholesale',
-  mhaoPriceWholesale: '_mhao_price_wholesale',
+  dealFlag: '_event_can_mhao',
+  dealPrice: '_mhao_price',
+  dealFlagWholesale: '_event_can_mhao_wholesale',
+  dealPriceWholesale: '_mhao_price_wholesale',
   language: 'currentLanguage',
   pinnedMenu: 'pinned_menu',
 } as const;

@@ -1,4 +1,5 @@
-//! Renders a component or route inside the app's providers, for component tests.
+//! Renders a component or route inside the app's providers, for component tests, and
+//! stands in for the server's answers.
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
@@ -6,12 +7,15 @@ import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { DialogProvider } from '@/components/Dialog';
 import { ToastProvider } from '@/components/Toast';
-import { I18nProvider } from '@/i18n';
+import { I18nProvider, type Language } from '@/i18n';
+import { STORAGE_KEYS } from '@/lib/storage';
 
-type Options = { path?: string; route?: string; routes?: RouteObject[] };
+type Options = { path?: string; route?: string; routes?: RouteObject[]; lang?: Language };
 
-/** Renders `ui` at `route` (default `/`), matched by `path` (default `*`). */
-export function renderWithProviders(ui: ReactElement, { path = '*', route = '/', routes = [] }: Options = {}) {
+/** Renders `ui` at `route` (default `/`), matched by `path` (default `*`), in `lang` when
+ * given (as if the visitor had chosen it), else in the language already stored. */
+export function renderWithProviders(ui: ReactElement, { path = '*', route = '/', routes = [], lang }: Options = {}) {
+  if (lang) window.localStorage.setItem(STORAGE_KEYS.language, lang);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const router = createMemoryRouter([{ path, element: ui }, ...routes], { initialEntries: [route] });
   return {
@@ -28,6 +32,22 @@ export function renderWithProviders(ui: ReactElement, { path = '*', route = '/',
       </QueryClientProvider>,
     ),
   };
+}
+
+type ErrorExtra = { headers?: Record<string, string>; body?: object };
+
+/** An error answer as the server sends it: its code, and the code as its message unless
+ * `body` gives one. */
+export function errorResponse(status: number, code: string, extra: ErrorExtra = {}): Response {
+  return new Response(JSON.stringify({ status: 'error', code, message: code, ...extra.body }), {
+    status,
+    headers: { 'content-type': 'application/json', ...extra.headers },
+  });
+}
+
+/** An error answer for `fakeFetch`: a new Response every call (bodies read once). */
+export function errorAnswer(status: number, code: string, extra: ErrorExtra = {}) {
+  return () => errorResponse(status, code, extra);
 }
 
 /** A fetch stand-in answering JSON by "METHOD path" (the real server is exercised end to end

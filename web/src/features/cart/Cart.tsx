@@ -16,10 +16,12 @@ import { useErrorText } from '@/i18n/errors';
 import {
   cartEvents,
   clearCart,
+  dealOffered,
+  dealPrice,
   removeFromCart,
-  setMassBuy,
+  setDeal,
   useCart,
-  useMassBuy,
+  useDeal,
   type CartItem,
   type CartKind,
 } from '@/lib/cart';
@@ -81,16 +83,6 @@ function EmptyCart({ kind }: { kind: CartKind }) {
   );
 }
 
-/** The deal is on offer in this cart: the standard deal, or the hybrid one when wholesale. */
-function dealOffered(event: EventBody | undefined, kind: CartKind): boolean {
-  if (!event) return false;
-  return isYes(kind === 'wholesale' ? event.is_mhao_hybrid : event.is_mhao);
-}
-
-function dealPrice(event: EventBody, kind: CartKind): number | null | undefined {
-  return kind === 'wholesale' ? event.hybrid_mhao_price : event.mhao_price;
-}
-
 type FilledProps = { kind: CartKind; items: CartItem[]; onPlaced: () => void };
 
 function FilledCart({ kind, items, onPlaced }: FilledProps) {
@@ -100,7 +92,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
   const dialog = useDialog();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const massBuy = useMassBuy(kind);
+  const dealFlag = useDeal(kind);
 
   const events = cartEvents(items);
   const mixed = events.length > 1;
@@ -108,10 +100,10 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
   const eventQuery = useCartEvent(eventKey);
   const event = eventQuery.data;
   const dealOn = dealOffered(event, kind);
-  const isMhao = dealOn && massBuy === 'YES' ? 'Y' : 'N';
+  const deal = dealOn && dealFlag === 'YES' ? 'Y' : 'N';
 
   const ids = useMemo(() => items.map((i) => i.id), [items]);
-  const quoteQuery = useQuote(eventKey !== null && event ? { eventKey, ids, isMhao, kind } : null);
+  const quoteQuery = useQuote(eventKey !== null && event ? { eventKey, ids, deal, kind } : null);
   // The previous cart's price only keeps the order form (and what was typed) in place
   // while the new price comes; it is never shown nor ordered with.
   const freshQuote = quoteQuery.isPlaceholderData ? undefined : quoteQuery.data;
@@ -128,12 +120,12 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
           ? gatewayQuery.data
           : await queryClient.fetchQuery({ queryKey: cartQueryKeys.gateway, queryFn: fetchGateway });
       if (gateway === null) throw new NoGateway();
-      return createOrder({ ...values, kind, gateway, eventKey, items, isMhao, quote: freshQuote });
+      return createOrder({ ...values, kind, gateway, eventKey, items, deal, quote: freshQuote });
     },
     onSuccess: (uuid) => {
       onPlaced();
       clearCart(kind);
-      setMassBuy(kind, 'NO');
+      setDeal(kind, 'NO');
       toast.success(t('cart.order.created', { id: uuid }));
       void navigate(`/download/${uuid}`);
     },
@@ -168,7 +160,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
     });
     if (!ok) return;
     clearCart(kind);
-    setMassBuy(kind, 'NO');
+    setDeal(kind, 'NO');
   };
 
   const addMoreTo = eventKey === null ? '/' : kind === 'wholesale' ? `/${eventKey}/wholesale` : `/${eventKey}`;
@@ -194,7 +186,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
           loading={eventQuery.isPending}
           error={eventQuery.isError ? errorText(eventQuery.error) : null}
           dealOn={dealOn}
-          massBuy={massBuy === 'YES'}
+          dealChosen={dealFlag === 'YES'}
         />
       )}
 
@@ -255,10 +247,10 @@ type EventCardProps = {
   loading: boolean;
   error: string | null;
   dealOn: boolean;
-  massBuy: boolean;
+  dealChosen: boolean;
 };
 
-function EventCard({ kind, event, loading, error, dealOn, massBuy }: EventCardProps) {
+function EventCard({ kind, event, loading, error, dealOn, dealChosen }: EventCardProps) {
   const t = useT();
   const [lang] = useLanguage();
   if (loading) return <Spinner label={t('cart.event.loading')} />;
@@ -293,26 +285,26 @@ function EventCard({ kind, event, loading, error, dealOn, massBuy }: EventCardPr
         </div>
       )}
       {dealOn && (
-        <div className={`cart-deal${massBuy ? ' cart-deal-on' : ''}`}>
+        <div className={`cart-deal${dealChosen ? ' cart-deal-on' : ''}`}>
           <p>
-            {massBuy
-              ? t('cart.mhao.selected')
+            {dealChosen
+              ? t('cart.deal.selected')
               : price != null
-                ? t('cart.mhao.offer', { price: formatBaht(price) })
-                : t('cart.mhao.offerNoPrice')}
+                ? t('cart.deal.offer', { price: formatBaht(price) })
+                : t('cart.deal.offerNoPrice')}
           </p>
-          {massBuy ? (
-            <button type="button" className="btn btn-secondary" data-testid="mhao-cancel" onClick={() => setMassBuy(kind, 'NO')}>
-              {t('cart.mhao.cancel')}
+          {dealChosen ? (
+            <button type="button" className="btn btn-secondary" data-testid="mhao-cancel" onClick={() => setDeal(kind, 'NO')}>
+              {t('cart.deal.cancel')}
             </button>
           ) : (
             <button
               type="button"
               className="btn btn-accent"
               data-testid="mhao-select"
-              onClick={() => setMassBuy(kind, 'YES', price ?? null)}
+              onClick={() => setDeal(kind, 'YES', price ?? null)}
             >
-              {t('cart.mhao.select')}
+              {t('cart.deal.select')}
             </button>
           )}
         </div>

@@ -6,46 +6,27 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EventBody, QuoteResponse } from '@/api/types';
-import { addToCart, readCart, readMassBuy, setMassBuy, type CartItem, type CartKind } from '@/lib/cart';
+import { makeEvent as baseEvent } from '@/features/events/testData';
+import { addToCart, readCart, readDeal, setDeal, type CartItem, type CartKind } from '@/lib/cart';
 import { writeRaw } from '@/lib/storage';
-import { fakeFetch, renderWithProviders } from '@/test/render';
+import { errorAnswer, fakeFetch, renderWithProviders } from '@/test/render';
 import { CartPage, WholesaleCartPage } from './CartPage';
 
+/** The events feature's event as the cart knows it: sold wholesale too, with both deal prices. */
 function makeEvent(extra: Partial<EventBody> = {}): EventBody {
-  return {
-    event_id: 7,
+  return baseEvent({
     event_key: 'bkk-run',
     title: 'Bangkok Night Run',
-    coverurl: 'https://img.example/cover.jpg',
-    event_date_text: '12 January 2025',
-    eventdate: '2025-01-12',
-    province: 'Bangkok',
-    on_sale_start: '2025-01-12T00:00:00+07:00',
-    on_sale_end: '2025-02-12T00:00:00+07:00',
-    on_sale_start_txt: '2025-01-12 09:00',
-    day_diff: 20,
-    can_sale: 'Y',
-    close_sale: 'N',
     is_hybrid: 'Y',
-    is_mhao_hybrid: 'N',
     hybrid_mhao_price: 1500,
-    is_mhao: 'N',
     mhao_price: 999,
-    is_event_stage: 'N',
-    is_free_download: 'N',
-    is_free_download_keep_contract: 'N',
-    caption_button_buy_all: '',
-    face_threshold: 0.5,
-    max_face_search: 100,
     package: [
       { name: 'รูปเดี่ยว', name_en: 'Single photo', number_of_photo: 1, price: 120 },
       { name: 'แพ็ก 5 รูป', name_en: 'Pack of 5', number_of_photo: 5, price: 450 },
     ],
-    package_hb: [{ name: 'เหมาเริ่มต้น', name_en: 'Hybrid starter', number_of_photo: 1, price: 80 }],
-    pin: 0,
-    event_status: 'ON_SALE',
+    package_hb: [{ name: 'เหมาเริ่มต้น', name_en: 'Wholesale starter', number_of_photo: 1, price: 80 }],
     ...extra,
-  };
+  });
 }
 
 function photo(id: number, eventKey = 'bkk-run'): CartItem {
@@ -220,7 +201,7 @@ describe('standard cart', () => {
 
   it('removes everything after confirmation only', async () => {
     addToCart('standard', [photo(1), photo(2)]);
-    setMassBuy('standard', 'YES');
+    setDeal('standard', 'YES');
     api();
     renderCart();
     const user = userEvent.setup();
@@ -232,7 +213,7 @@ describe('standard cart', () => {
     await user.click(screen.getByTestId('remove-all'));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'ลบทั้งหมด' }));
     expect(readCart('standard')).toHaveLength(0);
-    expect(readMassBuy('standard')).toBe('NO');
+    expect(readDeal('standard')).toBe('NO');
     expect(await screen.findByTestId('cart-empty')).toBeInTheDocument();
   });
 
@@ -258,18 +239,18 @@ describe('standard cart', () => {
     expect(await screen.findByText('ซื้อเหมาทุกรูปในราคา 999.00 บาท')).toBeInTheDocument();
 
     await user.click(screen.getByTestId('mhao-select'));
-    expect(readMassBuy('standard')).toBe('YES');
+    expect(readDeal('standard')).toBe('YES');
     expect(await screen.findByTestId('mhao-cancel')).toBeInTheDocument();
     await waitFor(() => expect(callsTo(calls, 'POST /api/cart/quote').at(-1)?.body).toMatchObject({ is_mhao: 'Y' }));
 
     await user.click(screen.getByTestId('mhao-cancel'));
-    expect(readMassBuy('standard')).toBe('NO');
+    expect(readDeal('standard')).toBe('NO');
     expect(await screen.findByTestId('mhao-select')).toBeInTheDocument();
   });
 
   it('hides the deal toggle and never asks for the deal where the event has none', async () => {
     addToCart('standard', [photo(1)]);
-    setMassBuy('standard', 'YES');
+    setDeal('standard', 'YES');
     const { calls } = api();
     renderCart();
     await screen.findByTestId('cart-full-amt');
@@ -351,7 +332,7 @@ describe('order form checks', () => {
 describe('order creation', () => {
   it('posts the cart to /v1/order/create, clears the cart and opens the order', async () => {
     addToCart('standard', [photo(1), photo(2)]);
-    setMassBuy('standard', 'YES');
+    setDeal('standard', 'YES');
     const { calls } = api();
     const { router } = renderCart();
     await screen.findByTestId('cart-full-amt');
@@ -376,7 +357,7 @@ describe('order creation', () => {
       wholesale: false,
     });
     expect(readCart('standard')).toHaveLength(0);
-    expect(readMassBuy('standard')).toBe('NO');
+    expect(readDeal('standard')).toBe('NO');
     expect(screen.getByText('สร้างคำสั่งซื้อสำเร็จ เลขที่ order-uuid-1')).toBeInTheDocument();
   });
 
@@ -408,11 +389,7 @@ describe('order creation', () => {
       release = r;
     });
     const { calls, fn } = api({
-      'POST /v1/order/create': () =>
-        new Response(JSON.stringify({ status: 'error', code: 'amount_mismatch', message: 'quote again' }), {
-          status: 409,
-          headers: { 'content-type': 'application/json' },
-        }),
+      'POST /v1/order/create': errorAnswer(409, 'amount_mismatch', { body: { message: 'quote again' } }),
     });
     vi.stubGlobal('fetch', async (input: Request) => {
       if (new URL(input.url).pathname === '/v1/order/create') await gate;
@@ -493,7 +470,7 @@ describe('free form', () => {
 });
 
 describe('wholesale cart', () => {
-  it('quotes as wholesale, shows hybrid packages and no per-photo removal', async () => {
+  it('quotes as wholesale, shows wholesale packages and no per-photo removal', async () => {
     addToCart('wholesale', [photo(1), photo(2)]);
     const { calls } = api({}, makeEvent({ is_mhao_hybrid: 'Y' }));
     renderCart('wholesale');
@@ -611,7 +588,7 @@ describe('payment channels', () => {
 describe('all-photos flag in storage', () => {
   it('stores the raw YES / NO of each cart under its own keys', async () => {
     addToCart('wholesale', [photo(1)]);
-    setMassBuy('standard', 'NO');
+    setDeal('standard', 'NO');
     api({}, makeEvent({ is_mhao_hybrid: 'Y' }));
     renderCart('wholesale');
     const user = userEvent.setup();
@@ -621,7 +598,7 @@ describe('all-photos flag in storage', () => {
     // The standard cart's flag is another one: untouched.
     expect(localStorage.getItem('_event_can_mhao')).toBe('NO');
     expect(localStorage.getItem('_mhao_price')).toBeNull();
-    expect(readMassBuy('standard')).toBe('NO');
+    expect(readDeal('standard')).toBe('NO');
 
     await user.click(await screen.findByTestId('mhao-cancel'));
     expect(localStorage.getItem('_event_can_mhao_wholesale')).toBe('NO');
@@ -629,14 +606,14 @@ describe('all-photos flag in storage', () => {
 
   it('keeps the standard deal when a wholesale order is placed', async () => {
     addToCart('wholesale', [photo(1)]);
-    setMassBuy('standard', 'YES', 999);
+    setDeal('standard', 'YES', 999);
     api();
     renderCart('wholesale');
     await screen.findByTestId('cart-full-amt');
     const user = await fillPaidForm('0812345678', 'PP');
     await user.click(screen.getByTestId('submit-order'));
     await screen.findByTestId('order-page');
-    expect(readMassBuy('wholesale')).toBe('NO');
+    expect(readDeal('wholesale')).toBe('NO');
     expect(localStorage.getItem('_event_can_mhao')).toBe('YES');
     expect(localStorage.getItem('_mhao_price')).toBe('999');
   });

@@ -4,6 +4,7 @@
 
 import { useId, useState, type FormEvent } from 'react';
 import type { PaymentChannel } from '@/api/types';
+import { InputField } from '@/components/InputField';
 import { Spinner } from '@/components/Spinner';
 import type { CartKind } from '@/lib/cart';
 import { CONTACT } from '@/lib/constants';
@@ -70,22 +71,21 @@ export function OrderForm({ kind, mode, submitting, ready, gatewayChannels, onSu
     <form className="card cart-form" onSubmit={submit} noValidate data-testid={mode === 'free' ? 'free-form' : 'paid-form'}>
       <h2>{t(mode === 'free' ? 'cart.form.freeTitle' : 'cart.form.paidTitle')}</h2>
 
-      <div className="field">
-        <label htmlFor={mobileId}>{t('cart.form.mobile')}</label>
-        <input
-          id={mobileId}
-          type="tel"
-          inputMode="numeric"
-          autoComplete="tel"
-          data-testid="mobile-input"
-          value={values.mobile}
-          aria-invalid={errors.mobile ? true : undefined}
-          aria-describedby={`${mobileId}-hint${errors.mobile ? ` ${mobileId}-error` : ''}`}
-          onChange={(e) => {
-            const raw = e.target.value;
-            update({ ...values, mobile: rule.stripOnInput ? raw.replace(/[^0-9]/g, '') : raw });
-          }}
-        />
+      <InputField
+        id={mobileId}
+        label={t('cart.form.mobile')}
+        type="tel"
+        inputMode="numeric"
+        autoComplete="tel"
+        data-testid="mobile-input"
+        value={values.mobile}
+        aria-invalid={errors.mobile ? true : undefined}
+        aria-describedby={`${mobileId}-hint${errors.mobile ? ` ${mobileId}-error` : ''}`}
+        onChange={(e) => {
+          const raw = e.target.value;
+          update({ ...values, mobile: rule.stripOnInput ? raw.replace(/[^0-9]/g, '') : raw });
+        }}
+      >
         <span id={`${mobileId}-hint`} className="muted cart-hint">
           {t('cart.form.mobileHint')}
         </span>
@@ -94,26 +94,25 @@ export function OrderForm({ kind, mode, submitting, ready, gatewayChannels, onSu
             {text(errors.mobile)}
           </span>
         )}
-      </div>
+      </InputField>
 
-      <div className="field">
-        <label htmlFor={emailId}>{t('cart.form.email')}</label>
-        <input
-          id={emailId}
-          type="email"
-          autoComplete="email"
-          data-testid="email-input"
-          value={values.email}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={errors.email ? `${emailId}-error` : undefined}
-          onChange={(e) => update({ ...values, email: e.target.value })}
-        />
+      <InputField
+        id={emailId}
+        label={t('cart.form.email')}
+        type="email"
+        autoComplete="email"
+        data-testid="email-input"
+        value={values.email}
+        aria-invalid={errors.email ? true : undefined}
+        aria-describedby={errors.email ? `${emailId}-error` : undefined}
+        onChange={(e) => update({ ...values, email: e.target.value })}
+      >
         {errors.email && (
           <span id={`${emailId}-error`} className="field-error" data-testid="email-error">
             {text(errors.email)}
           </span>
         )}
-      </div>
+      </InputField>
 
       {mode === 'paid' && (
         <fieldset className="field cart-payment" aria-describedby={errors.payment ? `${id}-payment-error` : undefined}>

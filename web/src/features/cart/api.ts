@@ -31,11 +31,11 @@ export function useCartEvent(eventKey: string | null) {
   });
 }
 
-export type QuoteInput = { eventKey: string; ids: number[]; isMhao: YesNo; kind: CartKind };
+export type QuoteInput = { eventKey: string; ids: number[]; deal: YesNo; kind: CartKind };
 
 export function useQuote(input: QuoteInput | null) {
   return useQuery({
-    queryKey: [...cartQueryKeys.quote, input?.kind, input?.eventKey, input?.ids, input?.isMhao],
+    queryKey: [...cartQueryKeys.quote, input?.kind, input?.eventKey, input?.ids, input?.deal],
     queryFn: (): Promise<QuoteResponse> => {
       if (!input) throw new Error('quote without a cart');
       return unwrap(
@@ -43,7 +43,7 @@ export function useQuote(input: QuoteInput | null) {
           body: {
             event_key: input.eventKey,
             image_ids: input.ids,
-            is_mhao: input.isMhao,
+            is_mhao: input.deal,
             wholesale: input.kind === 'wholesale',
           },
         }),
@@ -103,7 +103,7 @@ export type OrderInput = {
   channel: PaymentChannel;
   eventKey: string;
   items: CartItem[];
-  isMhao: YesNo;
+  deal: YesNo;
   quote: QuoteResponse;
 };
 
@@ -120,7 +120,7 @@ export function orderBody(o: OrderInput): CreateOrderRequest {
     // of ids stays within the server's 64 KB body limit.
     imageList: o.items.map((item) => ({ id: item.id })),
     image_length: o.items.length,
-    is_mhao: o.isMhao,
+    is_mhao: o.deal,
     payment_gateway: o.gateway,
     payment_channel: o.channel,
     wholesale: o.kind === 'wholesale',

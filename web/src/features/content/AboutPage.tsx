@@ -2,14 +2,13 @@
 
 import './content.css';
 import { CONTACT, PHOTOGRAPHER_SITE } from '@/lib/constants';
+import { ContentArticle } from './ContentArticle';
 import { useT } from './messages';
 
 export function AboutPage() {
   const t = useT();
   return (
-    <article className="page narrow content">
-      <h1>{t('content.about.title')}</h1>
-      <p className="lead">{t('content.about.intro')}</p>
+    <ContentArticle title="content.about.title" intro="content.about.intro">
       <ul className="content-points">
         <li>{t('content.about.point1')}</li>
         <li>{t('content.about.point2')}</li>
@@ -58,6 +57,6 @@ export function AboutPage() {
           {t('content.about.photographerLink')}
         </a>
       </section>
-    </article>
+    </ContentArticle>
   );
 }

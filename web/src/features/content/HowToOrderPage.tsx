@@ -4,6 +4,7 @@
 import './content.css';
 import { Link } from 'react-router';
 import type { MessageKey } from '@/i18n';
+import { ContentArticle } from './ContentArticle';
 import { useT } from './messages';
 
 const STEPS = [
@@ -17,9 +18,7 @@ const STEPS = [
 export function HowToOrderPage() {
   const t = useT();
   return (
-    <article className="page narrow content">
-      <h1>{t('content.howToOrder.title')}</h1>
-      <p className="lead">{t('content.howToOrder.intro')}</p>
+    <ContentArticle title="content.howToOrder.title" intro="content.howToOrder.intro">
       <ol className="timeline" data-testid="how-to-order-steps">
         {STEPS.map((s, i) => (
           <li key={s.title} className="timeline-step">
@@ -46,6 +45,6 @@ export function HowToOrderPage() {
           {t('content.howToOrder.goFindOrder')}
         </Link>
       </div>
-    </article>
+    </ContentArticle>
   );
 }

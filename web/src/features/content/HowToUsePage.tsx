@@ -5,6 +5,7 @@ import './content.css';
 import { Link } from 'react-router';
 import type { MessageKey } from '@/i18n';
 import { CONTACT } from '@/lib/constants';
+import { ContentArticle } from './ContentArticle';
 import { useT } from './messages';
 
 type Device = { id: string; title: MessageKey; single?: MessageKey[]; zip: MessageKey[] };
@@ -48,9 +49,7 @@ function Steps({ keys }: { keys: MessageKey[] }) {
 export function HowToUsePage() {
   const t = useT();
   return (
-    <article className="page narrow content">
-      <h1>{t('content.howToUse.title')}</h1>
-      <p className="lead">{t('content.howToUse.intro')}</p>
+    <ContentArticle title="content.howToUse.title" intro="content.howToUse.intro">
 
       {DEVICES.map((d) => (
         <section key={d.id} className="card" aria-labelledby={`how-to-use-${d.id}`}>
@@ -82,6 +81,6 @@ export function HowToUsePage() {
           </a>
         </p>
       </section>
-    </article>
+    </ContentArticle>
   );
 }

@@ -5,9 +5,10 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import type { EventBody, PhotoBody } from '@/api/types';
 import { consentKey } from '@/lib/storage';
-import { fakeFetch, renderWithProviders } from '@/test/render';
+import { errorResponse, fakeFetch, renderWithProviders } from '@/test/render';
 import { EventPage } from './EventPage';
-import { FakeXhr, jpeg, makeEvent, makePhoto } from './testData';
+import { FakeXhr } from '@/test/fakeXhr';
+import { jpeg, makeEvent, makePhoto } from './testData';
 
 const KEY = 'bkk-10k';
 const SIGNED = {
@@ -269,10 +270,7 @@ describe('face search', () => {
   it('shows the error text of a failed search and enables the upload again', async () => {
     setup(makeEvent(), {
       'POST /v2/facesearch/sign': SIGNED,
-      'POST /v2/facesearch': new Response(JSON.stringify({ status: 'error', code: 'busy', message: 'busy' }), {
-        status: 503,
-        headers: { 'content-type': 'application/json' },
-      }),
+      'POST /v2/facesearch': errorResponse(503, 'busy'),
     });
     await choose(jpeg());
     const error = await screen.findByTestId('search-error');
@@ -311,10 +309,7 @@ describe('search and upload failures (spec §8)', () => {
 
   it('says "error from upload or search" when signing fails', async () => {
     const { calls } = setup(makeEvent(), {
-      'POST /v2/facesearch/sign': new Response(JSON.stringify({ status: 'error', code: 'internal', message: 'x' }), {
-        status: 500,
-        headers: { 'content-type': 'application/json' },
-      }),
+      'POST /v2/facesearch/sign': errorResponse(500, 'internal', { body: { message: 'x' } }),
     });
     await choose(jpeg());
     const error = await screen.findByTestId('search-error');
@@ -442,10 +437,10 @@ describe('buy all', () => {
     // The cart had photos: the new search asks first.
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'ลบและค้นหา' }));
     await screen.findByTestId('search-results');
-    const buyAll = screen.getByTestId('buy-all');
-    expect(buyAll).toHaveTextContent('เหมาทุกรูป');
-    expect(buyAll).toHaveTextContent('เฉลี่ยรูปละ 166.67 บาท');
-    await userEvent.click(buyAll);
+    const dealButton = screen.getByTestId('buy-all');
+    expect(dealButton).toHaveTextContent('เหมาทุกรูป');
+    expect(dealButton).toHaveTextContent('เฉลี่ยรูปละ 166.67 บาท');
+    await userEvent.click(dealButton);
     expect(await screen.findByText('cart page')).toBeInTheDocument();
     expect(storedIds('cart')).toEqual([1, 2, 3]);
     // Stored raw, as the spec writes it, and only for the standard cart.
@@ -457,9 +452,9 @@ describe('buy all', () => {
   it('is refused with an explanation when no photos were found', async () => {
     localStorage.setItem('cart', JSON.stringify([{ ...makePhoto(77), event_key: KEY, atc: 'Y' }]));
     setup(makeEvent({ is_mhao: 'Y', mhao_price: 500 }));
-    const buyAll = await screen.findByTestId('buy-all');
-    expect(buyAll).toHaveTextContent('ซื้อทุกรูป');
-    await userEvent.click(buyAll);
+    const dealButton = await screen.findByTestId('buy-all');
+    expect(dealButton).toHaveTextContent('ซื้อทุกรูป');
+    await userEvent.click(dealButton);
     expect(await screen.findByRole('dialog')).toHaveTextContent('กรุณาอัปโหลดรูปใบหน้า');
     expect(storedIds('cart')).toEqual([77]);
     expect(localStorage.getItem('_event_can_mhao')).toBeNull();

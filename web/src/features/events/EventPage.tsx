@@ -3,26 +3,19 @@
 //! terms consent asked once per event.
 
 import './events.css';
-import { lazy, Suspense } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import { isYes } from '@/api/types';
 import { Spinner } from '@/components/Spinner';
 import { CONTACT } from '@/lib/constants';
 import { ConsentDialog } from './ConsentDialog';
 import { EventHeader } from './EventHeader';
-import { saleState } from './sale';
-import { useEvent } from './useEvent';
+import { SaleSearch } from './SaleSearch';
+import { useAddressEvent } from './useEvent';
 import { useT } from './messages';
-
-// Its own chunk, asked for when the page renders: on a slow network the event's header (its
-// cover is the page's largest paint) does not wait for the search's code, nor share the
-// connection with it.
-const FaceSearch = lazy(() => import('./FaceSearch').then((m) => ({ default: m.FaceSearch })));
 
 export function EventPage() {
   const t = useT();
-  const { eventKey = '' } = useParams();
-  const { data: event } = useEvent(eventKey);
+  const event = useAddressEvent();
   if (!event) return <Spinner label={t('event.loading')} />;
   const key = event.event_key;
   return (
@@ -46,11 +39,7 @@ export function EventPage() {
           )}
         </div>
       )}
-      {saleState(event) === 'open' && (
-        <Suspense fallback={<Spinner label={t('loading')} />}>
-          <FaceSearch key={`search-${key}`} event={event} kind="standard" />
-        </Suspense>
-      )}
+      <SaleSearch event={event} kind="standard" />
       <ConsentDialog key={`consent-${key}`} eventKey={key} />
     </section>
   );

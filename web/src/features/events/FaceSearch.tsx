@@ -9,7 +9,17 @@ import type { EventBody } from '@/api/types';
 import { isYes } from '@/api/types';
 import { useDialog } from '@/components/Dialog';
 import { useErrorText } from '@/i18n/errors';
-import { clearCart, readCart, replaceCart, setMassBuy, toCartItem, useCart, type CartKind } from '@/lib/cart';
+import {
+  clearCart,
+  dealOffered,
+  dealPrice,
+  readCart,
+  replaceCart,
+  setDeal,
+  toCartItem,
+  useCart,
+  type CartKind,
+} from '@/lib/cart';
 import { BULK_DOWNLOAD_PAUSE_MS, CONTACT, MAX_SELFIE_BYTES, SELFIE_TYPES } from '@/lib/constants';
 import { formatBaht } from '@/lib/money';
 import { logCart } from '@/lib/cartLog';
@@ -41,8 +51,8 @@ export function FaceSearch({ event, kind, uploader }: Props) {
   const [downloading, setDownloading] = useState(false);
   const key = event.event_key;
   const free = isYes(event.is_free_download);
-  const massBuyEvent = isYes(wholesale ? event.is_mhao_hybrid : event.is_mhao);
-  const showBuyAll = wholesale || (isYes(event.is_mhao) && !free);
+  const dealOn = dealOffered(event, kind);
+  const showDeal = wholesale || (isYes(event.is_mhao) && !free);
   const cardAction: CardAction = free ? 'download' : wholesale ? 'none' : 'cart';
 
   const onFile = async (file: File) => {
@@ -57,7 +67,7 @@ export function FaceSearch({ event, kind, uploader }: Props) {
       await dialog.alert({ title: t('event.upload.tooLarge.title'), text: t('event.upload.tooLarge'), tone: 'error' });
       return;
     }
-    if (massBuyEvent && readCart(kind).length > 0) {
+    if (dealOn && readCart(kind).length > 0) {
       const ok = await dialog.confirm({
         title: t('event.upload.clearCart.title'),
         text: t('event.upload.clearCart'),
@@ -70,16 +80,16 @@ export function FaceSearch({ event, kind, uploader }: Props) {
     start(file);
   };
 
-  const buyAll = async () => {
+  const buyDeal = async () => {
     if (images.length === 0) {
-      await dialog.alert({ title: t('event.buyAll.none.title'), text: t('event.buyAll.none'), tone: 'warning' });
+      await dialog.alert({ title: t('event.deal.none.title'), text: t('event.deal.none'), tone: 'warning' });
       return;
     }
     replaceCart(
       kind,
       images.map((p) => toCartItem(p, key)),
     );
-    setMassBuy(kind, 'YES', (wholesale ? event.hybrid_mhao_price : event.mhao_price) ?? null);
+    setDeal(kind, 'YES', dealPrice(event, kind) ?? null);
     logCart(kind, readCart(kind), null, key);
     void navigate(wholesale ? '/cart-wholesale' : '/cart');
   };
@@ -124,18 +134,18 @@ export function FaceSearch({ event, kind, uploader }: Props) {
         {state.phase === 'found' && (
           <strong data-testid="search-count">{t('event.search.found', { count: images.length })}</strong>
         )}
-        {showBuyAll && (
+        {showDeal && (
           <button
             type="button"
             className="btn btn-accent"
             data-testid="buy-all"
             disabled={busy}
-            onClick={() => void buyAll()}
+            onClick={() => void buyDeal()}
           >
-            <span>{event.caption_button_buy_all.trim() || t('event.buyAll.default')}</span>
+            <span>{event.caption_button_buy_all.trim() || t('event.deal.default')}</span>
             {!wholesale && images.length > 0 && (
               <span className="buy-all-avg" data-testid="avg-price">
-                ({t('event.buyAll.avg', { price: formatBaht(state.phase === 'found' ? state.avgPrice : 0) })})
+                ({t('event.deal.avg', { price: formatBaht(state.phase === 'found' ? state.avgPrice : 0) })})
               </span>
             )}
           </button>

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { PhotoBody } from '@/api/types';
 import { useToast } from '@/components/Toast';
 import { thumbnailProps } from '@/components/thumbnail';
-import { addToCart, readCart, removeFromCart, setMassBuy, toCartItem, useCart, type CartKind } from '@/lib/cart';
+import { addToCart, readCart, removeFromCart, setDeal, toCartItem, useCart, type CartKind } from '@/lib/cart';
 import { logCart } from '@/lib/cartLog';
 import { PhotoLightbox } from './PhotoLightbox';
 import { useT } from './messages';
@@ -28,13 +28,13 @@ export function SearchResults({ eventKey, photos, kind, action }: Props) {
   const add = (photo: PhotoBody) => {
     addToCart(kind, [toCartItem(photo, eventKey)]);
     // Choosing photos one by one leaves the all-photos deal (spec §4).
-    setMassBuy(kind, 'NO');
+    setDeal(kind, 'NO');
     logCart(kind, readCart(kind), photo.id, eventKey);
     toast.success(t('event.cart.added'));
   };
   const remove = (photo: PhotoBody) => {
     removeFromCart(kind, photo.id);
-    setMassBuy(kind, 'NO');
+    setDeal(kind, 'NO');
     logCart(kind, readCart(kind), photo.id, eventKey);
     toast.success(t('event.cart.removed'));
   };

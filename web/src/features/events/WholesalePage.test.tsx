@@ -1,4 +1,4 @@
-//! Wholesale page: the not-supported notice, the hybrid packages, the consent shared with
+//! Wholesale page: the not-supported notice, the wholesale packages, the consent shared with
 //! the event page, the search on the wholesale cart without per-photo buttons, and buy-all
 //! into the wholesale cart with its own all-photos flag.
 
@@ -7,7 +7,8 @@ import userEvent from '@testing-library/user-event';
 import type { EventBody, PhotoBody } from '@/api/types';
 import { consentKey } from '@/lib/storage';
 import { fakeFetch, renderWithProviders } from '@/test/render';
-import { FakeXhr, jpeg, makeEvent, makePhoto } from './testData';
+import { FakeXhr } from '@/test/fakeXhr';
+import { jpeg, makeEvent, makePhoto } from './testData';
 import { WholesalePage } from './WholesalePage';
 
 const KEY = 'bkk-10k';
@@ -54,7 +55,7 @@ beforeEach(() => {
 
 afterEach(() => vi.unstubAllGlobals());
 
-const hybrid = (extra: Partial<EventBody> = {}) =>
+const wholesaleEvent = (extra: Partial<EventBody> = {}) =>
   makeEvent({ is_hybrid: 'Y', is_mhao_hybrid: 'Y', hybrid_mhao_price: 1500, ...extra });
 
 it('says the event does not support the deal when is_hybrid is N, with a way back', async () => {
@@ -66,8 +67,8 @@ it('says the event does not support the deal when is_hybrid is N, with a way bac
   expect(screen.queryByTestId('selfie-input')).not.toBeInTheDocument();
 });
 
-it('shows the hybrid packages and a way back to package pricing before any result', async () => {
-  setup(hybrid());
+it('shows the wholesale packages and a way back to package pricing before any result', async () => {
+  setup(wholesaleEvent());
   await screen.findByTestId('event-title');
   expect(screen.getAllByTestId('package-chip').map((c) => c.textContent)).toEqual(['เหมา 20 รูป 1,500.00 บาท']);
   // The face search comes in its own chunk, after the header.
@@ -77,7 +78,7 @@ it('shows the hybrid packages and a way back to package pricing before any resul
 
 it('searches on the wholesale side without per-photo buttons, then buys all into the wholesale cart', async () => {
   localStorage.setItem('cart', JSON.stringify([{ ...makePhoto(9), event_key: KEY, atc: 'Y' }]));
-  setup(hybrid(), [makePhoto(1), makePhoto(2)]);
+  setup(wholesaleEvent(), [makePhoto(1), makePhoto(2)]);
   await choose(jpeg());
   const results = await screen.findByTestId('search-results');
   expect(within(results).getAllByTestId('photo-card')).toHaveLength(2);
@@ -100,7 +101,7 @@ it('searches on the wholesale side without per-photo buttons, then buys all into
 
 it('asks before a new search empties a filled wholesale cart', async () => {
   localStorage.setItem('cart_wholesale', JSON.stringify([{ ...makePhoto(9), event_key: KEY, atc: 'Y' }]));
-  setup(hybrid(), [makePhoto(1)]);
+  setup(wholesaleEvent(), [makePhoto(1)]);
   await choose(jpeg());
   const dialog = await screen.findByRole('dialog');
   await userEvent.click(within(dialog).getByRole('button', { name: 'ลบและค้นหา' }));
@@ -109,7 +110,7 @@ it('asks before a new search empties a filled wholesale cart', async () => {
 });
 
 it('refuses buy-all before any search', async () => {
-  setup(hybrid());
+  setup(wholesaleEvent());
   await userEvent.click(await screen.findByTestId('buy-all'));
   expect(await screen.findByRole('dialog')).toHaveTextContent('กรุณาอัปโหลดรูปใบหน้า');
   expect(localStorage.getItem('cart_wholesale')).toBeNull();
@@ -127,7 +128,7 @@ it('sends an unknown event to /404', async () => {
 
 describe('consent', () => {
   it('asks before any face search, with the event page’s storage key', async () => {
-    const { calls } = setup(hybrid(), [makePhoto(1)], { consent: false });
+    const { calls } = setup(wholesaleEvent(), [makePhoto(1)], { consent: false });
     const dialog = await screen.findByTestId('consent-dialog');
     expect(within(dialog).getByRole('link', { name: 'ข้อกำหนดการใช้งาน' })).toHaveAttribute('href', '/terms-of-use');
     // A selfie chosen before answering is not searched with.
@@ -145,13 +146,13 @@ describe('consent', () => {
 
   it('is not asked again when given on the event page', async () => {
     localStorage.setItem(`consent_${KEY}`, 'Y');
-    setup(hybrid(), [], { consent: false });
+    setup(wholesaleEvent(), [], { consent: false });
     await screen.findByTestId('event-title');
     expect(screen.queryByTestId('consent-dialog')).not.toBeInTheDocument();
   });
 
   it('sends a visitor who declines home', async () => {
-    setup(hybrid(), [], { consent: false });
+    setup(wholesaleEvent(), [], { consent: false });
     await userEvent.click(await screen.findByTestId('consent-decline'));
     expect(await screen.findByText('home page')).toBeInTheDocument();
     expect(localStorage.getItem(`consent_${KEY}`)).toBeNull();

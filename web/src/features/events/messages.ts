@@ -63,10 +63,10 @@ export const eventsMessages = defineMessages(
     'event.cart.link': 'ไปที่ตะกร้า ({count} รูป)',
     'event.download': 'ดาวน์โหลด',
 
-    'event.buyAll.default': 'ซื้อทุกรูป',
-    'event.buyAll.avg': 'เฉลี่ยรูปละ {price} บาท',
-    'event.buyAll.none.title': 'ยังไม่มีรูปจากการค้นหา',
-    'event.buyAll.none':
+    'event.deal.default': 'ซื้อทุกรูป',
+    'event.deal.avg': 'เฉลี่ยรูปละ {price} บาท',
+    'event.deal.none.title': 'ยังไม่มีรูปจากการค้นหา',
+    'event.deal.none':
       'กรุณาอัปโหลดรูปใบหน้าเพื่อค้นหารูปของคุณก่อน แล้วจึงกดซื้อทุกรูป',
 
     'event.bulk.button': 'ดาวน์โหลดทุกรูป',
@@ -140,10 +140,10 @@ export const eventsMessages = defineMessages(
     'event.cart.link': 'Go to cart ({count} photos)',
     'event.download': 'Download',
 
-    'event.buyAll.default': 'Buy all photos',
-    'event.buyAll.avg': 'Average {price} THB per photo',
-    'event.buyAll.none.title': 'No photos found yet',
-    'event.buyAll.none': 'Please upload a face photo to find your photos first, then buy them all.',
+    'event.deal.default': 'Buy all photos',
+    'event.deal.avg': 'Average {price} THB per photo',
+    'event.deal.none.title': 'No photos found yet',
+    'event.deal.none': 'Please upload a face photo to find your photos first, then buy them all.',
 
     'event.bulk.button': 'Download all photos',
     'event.bulk.title': 'Download all photos ({count} photos)',

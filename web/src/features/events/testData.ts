@@ -1,5 +1,5 @@
-//! Test fixtures of the events feature: an event, photos, and an XMLHttpRequest stand-in
-//! for the selfie PUT (tests only; no page imports this).
+//! Test fixtures of the events feature: an event, photos and a selfie file (tests only; no
+//! page imports this). The cart's and the home page's tests build their events on this one.
 
 import type { EventBody, PhotoBody } from '@/api/types';
 
@@ -56,68 +56,3 @@ export function makePhoto(id: number): PhotoBody {
 }
 
 export const jpeg = (name = 'me.jpg', bytes = 1000) => new File([new Uint8Array(bytes)], name, { type: 'image/jpeg' });
-
-/** Records each PUT; answers at once unless `FakeXhr.manual` is set, or loses the connection
- * when `FakeXhr.networkError` is. */
-export class FakeXhr {
-  static instances: FakeXhr[] = [];
-  static manual = false;
-  static networkError = false;
-  static answer = { status: 200, text: '{"status":"success"}' };
-
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: unknown = null;
-  status = 0;
-  statusText = '';
-  responseText = '';
-  upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
-    onprogress: null,
-  };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  ontimeout: (() => void) | null = null;
-
-  static reset() {
-    FakeXhr.instances = [];
-    FakeXhr.manual = false;
-    FakeXhr.networkError = false;
-    FakeXhr.answer = { status: 200, text: '{"status":"success"}' };
-  }
-
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-
-  send(body: unknown) {
-    this.body = body;
-    FakeXhr.instances.push(this);
-    if (!FakeXhr.manual) {
-      setTimeout(() => {
-        if (FakeXhr.networkError) {
-          this.onerror?.();
-          return;
-        }
-        this.progress(50);
-        this.finish(FakeXhr.answer.status, FakeXhr.answer.text);
-      }, 0);
-    }
-  }
-
-  progress(percent: number) {
-    this.upload.onprogress?.({ lengthComputable: true, loaded: percent, total: 100 });
-  }
-
-  finish(status: number, text = '') {
-    this.status = status;
-    this.responseText = text;
-    this.onload?.();
-  }
-}

@@ -4,7 +4,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { api, ApiFailure, unwrap } from '@/api/client';
 import type { EventBody, PhotoBody } from '@/api/types';
 import { preloadedAt, takePreloaded } from '@/lib/config';
@@ -16,6 +16,12 @@ function embeddedEvent(eventKey: string): EventBody | undefined {
   if (answer === undefined) return undefined;
   if (answer.event_key === eventKey && answer.status === 'success') return answer;
   return undefined;
+}
+
+/** The event of the address's `:eventKey`, or undefined while it loads. */
+export function useAddressEvent(): EventBody | undefined {
+  const { eventKey = '' } = useParams();
+  return useEvent(eventKey).data;
 }
 
 export function useEvent(eventKey: string) {

@@ -4,42 +4,38 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EventBody } from '@/api/types';
-import { fakeFetch, renderWithProviders } from '@/test/render';
+import { makeEvent } from '@/features/events/testData';
+import { errorAnswer, errorResponse, fakeFetch, renderWithProviders } from '@/test/render';
 import { HomePage, pageCount, pageFromQuery } from './HomePage';
 
 function event(n: number, extra: Partial<EventBody> = {}): EventBody {
-  return {
+  return makeEvent({
     event_id: n,
     event_key: `run-${n}`,
     title: `Run number ${n}`,
     coverurl: `https://img.example/${n}.jpg`,
     event_date_text: `${n} January 2025`,
-    eventdate: '2025-01-12',
     province: 'Bangkok',
-    on_sale_start: '2025-01-12T00:00:00+07:00',
-    on_sale_end: '2025-02-12T00:00:00+07:00',
     on_sale_start_txt: '2025-01-12 09:00',
-    day_diff: 20,
-    can_sale: 'Y',
-    close_sale: 'N',
-    is_hybrid: 'N',
-    is_mhao_hybrid: 'N',
-    is_mhao: 'N',
-    is_event_stage: 'N',
-    is_free_download: 'N',
-    is_free_download_keep_contract: 'N',
-    caption_button_buy_all: '',
-    face_threshold: 0.5,
-    max_face_search: 100,
     package: [],
     package_hb: [],
-    pin: 0,
-    event_status: 'ON_SALE',
     ...extra,
-  };
+  });
 }
 
 const ok = <T,>(body: T) => ({ status: 'success', body });
+
+/** The home page's four calls: no banners, nothing upcoming and one event on sale, unless
+ * `answers` says otherwise. */
+function serveHome(answers: Parameters<typeof fakeFetch>[0] = {}) {
+  return fakeFetch({
+    'GET /v1/events/slider-banner': ok([]),
+    'GET /v1/events/soon': ok([]),
+    'POST /v1/events/pagination': ok([event(1)]),
+    'POST /v1/events/pagination-count': ok([{ event_count: 1 }]),
+    ...answers,
+  });
+}
 
 function stubObservers() {
   // Embla measures its slides with these and reads media queries; jsdom has none of them.
@@ -94,9 +90,7 @@ describe('page helpers', () => {
 
 describe('HomePage', () => {
   it('lists the events on sale as links with their details', async () => {
-    const { calls } = fakeFetch({
-      'GET /v1/events/slider-banner': ok([]),
-      'GET /v1/events/soon': ok([]),
+    const { calls } = serveHome({
       'POST /v1/events/pagination': ok([event(1, { pin: 1, province: 'Chiang Mai' }), event(2)]),
       'POST /v1/events/pagination-count': ok([{ event_count: 2 }]),
     });
@@ -130,9 +124,7 @@ describe('HomePage', () => {
   });
 
   it('lazy-loads covers after the first row', async () => {
-    fakeFetch({
-      'GET /v1/events/slider-banner': ok([]),
-      'GET /v1/events/soon': ok([]),
+    serveHome({
       'POST /v1/events/pagination': ok(Array.from({ length: 6 }, (_, i) => event(i + 1))),
       'POST /v1/events/pagination-count': ok([{ event_count: 6 }]),
     });
@@ -143,9 +135,7 @@ describe('HomePage', () => {
   });
 
   it('shows 3 pages for 40 events and keeps the chosen page in the address', async () => {
-    const { calls } = fakeFetch({
-      'GET /v1/events/slider-banner': ok([]),
-      'GET /v1/events/soon': ok([]),
+    const { calls } = serveHome({
       'POST /v1/events/pagination': (body: unknown) => {
         const { page } = body as { page: number };
         return ok([event(page * 100)]);
@@ -177,12 +167,7 @@ describe('HomePage', () => {
   });
 
   it('hides the upcoming section when nothing is coming', async () => {
-    fakeFetch({
-      'GET /v1/events/slider-banner': ok([]),
-      'GET /v1/events/soon': ok([]),
-      'POST /v1/events/pagination': ok([event(1)]),
-      'POST /v1/events/pagination-count': ok([{ event_count: 1 }]),
-    });
+    serveHome();
     renderWithProviders(<HomePage />);
     await screen.findAllByTestId('event-card');
     expect(screen.queryByTestId('upcoming-events')).toBeNull();
@@ -190,12 +175,7 @@ describe('HomePage', () => {
   });
 
   it('shows upcoming events with their sale start', async () => {
-    fakeFetch({
-      'GET /v1/events/slider-banner': ok([]),
-      'GET /v1/events/soon': ok([event(9, { title: 'Trail soon', event_status: 'SOON' })]),
-      'POST /v1/events/pagination': ok([event(1)]),
-      'POST /v1/events/pagination-count': ok([{ event_count: 1 }]),
-    });
+    serveHome({ 'GET /v1/events/soon': ok([event(9, { title: 'Trail soon', event_status: 'SOON' })]) });
     renderWithProviders(<HomePage />);
     const section = await screen.findByTestId('upcoming-events');
     expect(within(section).getByRole('heading', { name: 'อีเวนต์ที่กำลังจะเปิดขาย' })).toBeInTheDocument();
@@ -206,14 +186,11 @@ describe('HomePage', () => {
   });
 
   it('shows the banners as links, internal ones through the router', async () => {
-    fakeFetch({
+    serveHome({
       'GET /v1/events/slider-banner': ok([
         { image_url: 'https://img.example/b1.jpg', link_url: '/run-1' },
         { image_url: 'https://img.example/b2.jpg', link_url: 'https://partner.example/' },
       ]),
-      'GET /v1/events/soon': ok([]),
-      'POST /v1/events/pagination': ok([event(1)]),
-      'POST /v1/events/pagination-count': ok([{ event_count: 1 }]),
     });
     renderWithProviders(<HomePage />);
     const slides = await screen.findAllByTestId('banner-slide');
@@ -230,11 +207,8 @@ describe('HomePage', () => {
   });
 
   it('shows a single banner as it is, without the carousel or its arrows', async () => {
-    fakeFetch({
+    serveHome({
       'GET /v1/events/slider-banner': ok([{ image_url: 'https://img.example/b1.jpg', link_url: '/run-1' }]),
-      'GET /v1/events/soon': ok([]),
-      'POST /v1/events/pagination': ok([event(1)]),
-      'POST /v1/events/pagination-count': ok([{ event_count: 1 }]),
     });
     renderWithProviders(<HomePage />);
     const [slide] = await screen.findAllByTestId('banner-slide');
@@ -246,12 +220,7 @@ describe('HomePage', () => {
   });
 
   it('hides the carousel when there are no banners', async () => {
-    fakeFetch({
-      'GET /v1/events/slider-banner': ok([]),
-      'GET /v1/events/soon': ok([]),
-      'POST /v1/events/pagination': ok([event(1)]),
-      'POST /v1/events/pagination-count': ok([{ event_count: 1 }]),
-    });
+    serveHome();
     renderWithProviders(<HomePage />);
     await screen.findAllByTestId('event-card');
     expect(screen.queryByTestId('banner-slide')).toBeNull();
@@ -260,17 +229,8 @@ describe('HomePage', () => {
 
   it('asks to retry when the events cannot be loaded, and retries', async () => {
     let fail = true;
-    fakeFetch({
-      'GET /v1/events/slider-banner': ok([]),
-      'GET /v1/events/soon': ok([]),
-      'POST /v1/events/pagination': () =>
-        fail
-          ? new Response(JSON.stringify({ status: 'error', code: 'internal', message: 'boom' }), {
-              status: 500,
-              headers: { 'content-type': 'application/json' },
-            })
-          : ok([event(1)]),
-      'POST /v1/events/pagination-count': ok([{ event_count: 1 }]),
+    serveHome({
+      'POST /v1/events/pagination': () => (fail ? errorResponse(500, 'internal', { body: { message: 'boom' } }) : ok([event(1)])),
     });
     renderWithProviders(<HomePage />);
 
@@ -285,17 +245,8 @@ describe('HomePage', () => {
   });
 
   it('toasts once when both the list and its count fail, and again after a failed retry', async () => {
-    const failure = () =>
-      new Response(JSON.stringify({ status: 'error', code: 'internal', message: 'boom' }), {
-        status: 500,
-        headers: { 'content-type': 'application/json' },
-      });
-    fakeFetch({
-      'GET /v1/events/slider-banner': ok([]),
-      'GET /v1/events/soon': ok([]),
-      'POST /v1/events/pagination': failure,
-      'POST /v1/events/pagination-count': failure,
-    });
+    const failure = errorAnswer(500, 'internal', { body: { message: 'boom' } });
+    serveHome({ 'POST /v1/events/pagination': failure, 'POST /v1/events/pagination-count': failure });
     renderWithProviders(<HomePage />);
     const toasts = () => document.querySelectorAll('.toast-error');
 
@@ -311,12 +262,7 @@ describe('HomePage', () => {
   });
 
   it('says so when nothing is on sale', async () => {
-    fakeFetch({
-      'GET /v1/events/slider-banner': ok([]),
-      'GET /v1/events/soon': ok([]),
-      'POST /v1/events/pagination': ok([]),
-      'POST /v1/events/pagination-count': ok([{ event_count: 0 }]),
-    });
+    serveHome({ 'POST /v1/events/pagination': ok([]), 'POST /v1/events/pagination-count': ok([{ event_count: 0 }]) });
     renderWithProviders(<HomePage />);
     expect(await screen.findByText('ยังไม่มีอีเวนต์ที่เปิดขายในขณะนี้')).toBeInTheDocument();
   });

@@ -3,7 +3,7 @@
 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeFetch, renderWithProviders } from '@/test/render';
+import { errorAnswer, errorResponse, fakeFetch, renderWithProviders } from '@/test/render';
 import { FindOrderPage } from './FindOrderPage';
 
 const rows = [
@@ -12,8 +12,8 @@ const rows = [
 ];
 
 function renderFind(route = '/find-order') {
-  window.localStorage.setItem('currentLanguage', 'en');
   return renderWithProviders(<FindOrderPage />, {
+    lang: 'en',
     path: '/find-order',
     route,
     routes: [{ path: '/download/:q', element: <p data-testid="order-page">order page</p> }],
@@ -91,11 +91,7 @@ describe('FindOrderPage', () => {
 
   it('shows the error text of the code the server answers', async () => {
     fakeFetch({
-      'POST /v1/order/find-order': () =>
-        new Response(JSON.stringify({ status: 'error', code: 'rate_limited', message: 'slow down' }), {
-          status: 429,
-          headers: { 'content-type': 'application/json' },
-        }),
+      'POST /v1/order/find-order': errorAnswer(429, 'rate_limited', { body: { message: 'slow down' } }),
     });
     const user = userEvent.setup();
     renderFind();
@@ -137,12 +133,6 @@ describe('FindOrderPage with a one-time code', () => {
     { ...rows[1]!, order_id: '', lookup: 'lk-two', contact: '' },
   ];
 
-  const failure = (status: number, code: string) => () =>
-    new Response(JSON.stringify({ status: 'error', code, message: code }), {
-      status,
-      headers: { 'content-type': 'application/json' },
-    });
-
   async function search(answers: Parameters<typeof fakeFetch>[0]) {
     const net = fakeFetch({
       'POST /v1/order/find-order': { status: 'success', code_required: 'Y', body: coded },
@@ -174,7 +164,7 @@ describe('FindOrderPage with a one-time code', () => {
     let tries = 0;
     const { calls, first, user, router } = await search({
       'POST /v1/order/find-order/open': () =>
-        ++tries === 1 ? failure(422, 'access_code_invalid')() : { status: 'success', order_id: 'uuid-one' },
+        ++tries === 1 ? errorResponse(422, 'access_code_invalid') : { status: 'success', order_id: 'uuid-one' },
     });
     await user.click(first.getByTestId('find-send-code'));
     expect(await first.findByTestId('find-code-sent')).toHaveTextContent(
@@ -213,7 +203,7 @@ describe('FindOrderPage with a one-time code', () => {
 
   it('asks for a new code when the code expired', async () => {
     const { calls, first, user } = await search({
-      'POST /v1/order/find-order/open': failure(422, 'access_code_expired'),
+      'POST /v1/order/find-order/open': errorAnswer(422, 'access_code_expired'),
     });
     await user.click(first.getByTestId('find-send-code'));
     await user.type(await first.findByLabelText('6-digit code'), '123456');
@@ -229,7 +219,7 @@ describe('FindOrderPage with a one-time code', () => {
 
   it('explains an order the server cannot send a code for', async () => {
     const { first, user } = await search({
-      'POST /v1/order/find-order/send-code': failure(422, 'access_code_undeliverable'),
+      'POST /v1/order/find-order/send-code': errorAnswer(422, 'access_code_undeliverable'),
     });
     await user.click(first.getByTestId('find-send-code'));
     expect(await first.findByTestId('find-code-none')).toHaveTextContent('contact the shop on LINE @raceshot');
@@ -237,7 +227,7 @@ describe('FindOrderPage with a one-time code', () => {
   });
 
   it('shows the text of a refused request', async () => {
-    const { first, user } = await search({ 'POST /v1/order/find-order/send-code': failure(429, 'rate_limited') });
+    const { first, user } = await search({ 'POST /v1/order/find-order/send-code': errorAnswer(429, 'rate_limited') });
     await user.click(first.getByTestId('find-send-code'));
     expect(await first.findByTestId('find-code-error')).toHaveTextContent('Too many requests');
     expect(first.getByTestId('find-send-code')).toBeEnabled();

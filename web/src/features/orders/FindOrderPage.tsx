@@ -10,16 +10,23 @@ import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '@/api/client';
 import { isYes } from '@/api/types';
 import { Spinner } from '@/components/Spinner';
-import { useErrorText } from '@/i18n/errors';
+import { DataTable } from '@/components/DataTable';
+import { ErrorAlert } from '@/components/ErrorAlert';
 import { checkFind, type FindCheck, type FindFilter, type FindRequest } from './findOrder';
 import { OrderCodeAccess } from './OrderCodeAccess';
 import { statusKey } from './orderData';
 import { BangkokTime } from '@/components/BangkokTime';
+import { InputField } from '@/components/InputField';
 import { useT } from './messages';
+
+/** The ways to look orders up, each with its label. */
+const FILTERS = [
+  ['mobile', 'order.find.byMobile'],
+  ['receipt', 'order.find.byReceipt'],
+] as const satisfies readonly (readonly [FindFilter, string])[];
 
 export function FindOrderPage() {
   const t = useT();
-  const errorText = useErrorText();
   const [params, setParams] = useSearchParams();
   const initialMobile = params.get('mobile') ?? '';
   const [filter, setFilter] = useState<FindFilter>('mobile');
@@ -79,49 +86,39 @@ export function FindOrderPage() {
         <fieldset className="field find-filter">
           <legend>{t('order.find.filter')}</legend>
           <div className="radio-row">
-            <label>
-              <input
-                type="radio"
-                name="filter"
-                value="mobile"
-                checked={filter === 'mobile'}
-                onChange={() => chooseFilter('mobile')}
-                data-testid="filter-mobile"
-              />{' '}
-              {t('order.find.byMobile')}
-            </label>
-            <label>
-              <input
-                type="radio"
-                name="filter"
-                value="receipt"
-                checked={filter === 'receipt'}
-                onChange={() => chooseFilter('receipt')}
-                data-testid="filter-receipt"
-              />{' '}
-              {t('order.find.byReceipt')}
-            </label>
+            {FILTERS.map(([value, label]) => (
+              <label key={value}>
+                <input
+                  type="radio"
+                  name="filter"
+                  value={value}
+                  checked={filter === value}
+                  onChange={() => chooseFilter(value)}
+                  data-testid={`filter-${value}`}
+                />{' '}
+                {t(label)}
+              </label>
+            ))}
           </div>
         </fieldset>
-        <div className="field">
-          <label htmlFor={inputId}>{t(filter === 'mobile' ? 'order.find.inputMobile' : 'order.find.inputReceipt')}</label>
-          <input
-            id={inputId}
-            type={filter === 'mobile' ? 'tel' : 'text'}
-            inputMode={filter === 'mobile' ? 'numeric' : 'text'}
-            autoComplete={filter === 'mobile' ? 'tel' : 'off'}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            aria-invalid={invalid !== null}
-            aria-describedby={invalid ? errorId : undefined}
-            data-testid="find-input"
-          />
+        <InputField
+          id={inputId}
+          label={t(filter === 'mobile' ? 'order.find.inputMobile' : 'order.find.inputReceipt')}
+          type={filter === 'mobile' ? 'tel' : 'text'}
+          inputMode={filter === 'mobile' ? 'numeric' : 'text'}
+          autoComplete={filter === 'mobile' ? 'tel' : 'off'}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-invalid={invalid !== null}
+          aria-describedby={invalid ? errorId : undefined}
+          data-testid="find-input"
+        >
           {invalid && (
             <p id={errorId} className="field-error" role="alert" data-testid="find-error">
               {t(invalid.key, invalid.vars)}
             </p>
           )}
-        </div>
+        </InputField>
         <div className="row">
           <button type="submit" className="btn btn-primary" disabled={find.isPending} data-testid="find-submit">
             {find.isPending && <Spinner inline label={t('order.find.searching')} />}
@@ -133,11 +130,7 @@ export function FindOrderPage() {
         </div>
       </form>
 
-      {find.isError && (
-        <p className="alert alert-danger" role="alert" data-testid="find-api-error">
-          {errorText(find.error)}
-        </p>
-      )}
+      {find.isError && <ErrorAlert error={find.error} testId="find-api-error" />}
 
       {rows !== undefined &&
         (rows.length === 0 ? (
@@ -152,42 +145,39 @@ export function FindOrderPage() {
                 {t('order.find.code.why')}
               </p>
             )}
-            <div className="table-wrap">
-              <table className="table find-results" data-testid="find-results">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('order.find.col.date')}</th>
-                    <th scope="col">{t('order.find.col.order')}</th>
-                    <th scope="col">{t('order.find.col.event')}</th>
-                    <th scope="col">{t('order.find.col.status')}</th>
+            <DataTable
+              className="find-results"
+              testId="find-results"
+              columns={[
+                t('order.find.col.date'),
+                t('order.find.col.order'),
+                t('order.find.col.event'),
+                t('order.find.col.status'),
+              ]}
+            >
+              {rows.map((row, i) => {
+                const key = statusKey(row.status);
+                return (
+                  // Rows that need a code carry no order id, only their lookup.
+                  <tr key={row.order_id || row.lookup || i} data-testid="find-row">
+                    <td className="find-date">
+                      <BangkokTime value={row.create_date} />
+                    </td>
+                    <td className={codeRequired ? 'find-open find-open-code' : 'find-open'}>
+                      {codeRequired ? (
+                        <OrderCodeAccess row={row} />
+                      ) : (
+                        <Link to={`/download/${row.order_id}`} data-testid="find-open">
+                          {t('order.find.open')}
+                        </Link>
+                      )}
+                    </td>
+                    <td className="find-title">{row.title}</td>
+                    <td data-status={row.status}>{key ? t(key) : row.status}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {rows.map((row, i) => {
-                    const key = statusKey(row.status);
-                    return (
-                      // Rows that need a code carry no order id, only their lookup.
-                      <tr key={row.order_id || row.lookup || i} data-testid="find-row">
-                        <td className="find-date">
-                          <BangkokTime value={row.create_date} />
-                        </td>
-                        <td className={codeRequired ? 'find-open find-open-code' : 'find-open'}>
-                          {codeRequired ? (
-                            <OrderCodeAccess row={row} />
-                          ) : (
-                            <Link to={`/download/${row.order_id}`} data-testid="find-open">
-                              {t('order.find.open')}
-                            </Link>
-                          )}
-                        </td>
-                        <td className="find-title">{row.title}</td>
-                        <td data-status={row.status}>{key ? t(key) : row.status}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+                );
+              })}
+            </DataTable>
           </div>
         ))}
     </section>

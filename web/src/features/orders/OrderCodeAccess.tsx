@@ -8,6 +8,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api, ApiFailure, unwrap } from '@/api/client';
 import type { FoundOrderRow } from '@/api/types';
+import { InputField } from '@/components/InputField';
 import { Spinner } from '@/components/Spinner';
 import { useErrorText } from '@/i18n/errors';
 import { ACCESS_CODE_LENGTH, CONTACT } from '@/lib/constants';
@@ -110,27 +111,26 @@ export function OrderCodeAccess({ row }: { row: FoundOrderRow }) {
           <p className="small" role="status" data-testid="find-code-sent">
             {t('order.find.code.sent', { contact: sent.contact, minutes: sent.minutes })}
           </p>
-          <div className="field">
-            <label htmlFor={inputId}>{t('order.find.code.label')}</label>
-            <input
-              id={inputId}
-              type="text"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={ACCESS_CODE_LENGTH}
-              value={code}
-              // Digits only: a code pasted with spaces still fits.
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, ACCESS_CODE_LENGTH))}
-              aria-invalid={fieldError !== null}
-              aria-describedby={fieldError !== null ? errorId : undefined}
-              data-testid="find-code-input"
-            />
+          <InputField
+            id={inputId}
+            label={t('order.find.code.label')}
+            type="text"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={ACCESS_CODE_LENGTH}
+            value={code}
+            // Digits only: a code pasted with spaces still fits.
+            onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, ACCESS_CODE_LENGTH))}
+            aria-invalid={fieldError !== null}
+            aria-describedby={fieldError !== null ? errorId : undefined}
+            data-testid="find-code-input"
+          >
             {fieldError !== null && (
               <p id={errorId} className="field-error" role="alert" data-testid="find-code-field-error">
                 {fieldError}
               </p>
             )}
-          </div>
+          </InputField>
           <div className="row">
             <button type="submit" className="btn btn-primary btn-small" disabled={open.isPending} data-testid="find-open-code">
               {open.isPending && <Spinner inline label={t('order.find.code.opening')} />}

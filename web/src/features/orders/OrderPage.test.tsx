@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import QRCode from 'qrcode';
 import type { InquiryResponse } from '@/api/types';
 import { ZIP_IN_PAGE_MAX_BYTES } from '@/lib/constants';
-import { fakeFetch, renderWithProviders } from '@/test/render';
+import { errorAnswer, errorResponse, fakeFetch, renderWithProviders } from '@/test/render';
 import { OrderPage } from './OrderPage';
 
 vi.mock('qrcode', () => ({ default: { toCanvas: vi.fn(() => Promise.resolve()) } }));
@@ -358,10 +358,7 @@ describe('OrderPage', () => {
     let answers = 0;
     const asked = serveZip(() =>
       ++answers === 1
-        ? new Response(JSON.stringify({ status: 'error', code: 'internal', message: 'boom' }), {
-            status: 503,
-            headers: { 'content-type': 'application/json' },
-          })
+        ? errorResponse(503, 'internal', { body: { message: 'boom' } })
         : zipAnswer([1, 2]),
     );
     const { saved } = catchSaves();
@@ -573,11 +570,7 @@ describe('OrderPage', () => {
     english();
     fakeFetch({
       'POST /v3/order/inquiry': inquiry({ payment_channel: 'CC' }),
-      'POST /v3/order/opn-cc-payment': () =>
-        new Response(JSON.stringify({ status: 'error', code: 'payment_declined', message: 'declined' }), {
-          status: 402,
-          headers: { 'content-type': 'application/json' },
-        }),
+      'POST /v3/order/opn-cc-payment': errorAnswer(402, 'payment_declined', { body: { message: 'declined' } }),
     });
     const user = userEvent.setup();
     renderOrder();
@@ -624,11 +617,7 @@ describe('OrderPage', () => {
   it('shows not found for an unknown order, without the failure popup', async () => {
     english();
     fakeFetch({
-      'POST /v3/order/inquiry': () =>
-        new Response(JSON.stringify({ status: 'error', code: 'order_not_found', message: 'no such order' }), {
-          status: 404,
-          headers: { 'content-type': 'application/json' },
-        }),
+      'POST /v3/order/inquiry': errorAnswer(404, 'order_not_found', { body: { message: 'no such order' } }),
     });
     renderOrder();
     expect(await screen.findByTestId('order-not-found')).toHaveTextContent('Order not found');
@@ -638,11 +627,7 @@ describe('OrderPage', () => {
   it('shows the failure popup when the inquiry fails', async () => {
     english();
     fakeFetch({
-      'POST /v3/order/inquiry': () =>
-        new Response(JSON.stringify({ status: 'error', code: 'internal', message: 'boom' }), {
-          status: 500,
-          headers: { 'content-type': 'application/json' },
-        }),
+      'POST /v3/order/inquiry': errorAnswer(500, 'internal', { body: { message: 'boom' } }),
     });
     const user = userEvent.setup();
     renderOrder();

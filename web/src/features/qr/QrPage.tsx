@@ -6,7 +6,7 @@
 // The code text is an event key (ASCII): the Latin subset is the only one it can use.
 import '@fontsource/roboto/latin-400.css';
 import './qr.css';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useParams } from 'react-router';
 import { QrCode } from '@/components/QrCode';
 import { QR_CANVAS_PX, QR_PAGE_PX } from '@/lib/constants';
@@ -149,52 +149,62 @@ export function QrPage() {
       <section aria-labelledby="qr-print">
         <h2 id="qr-print">{t('qr.printTitle')}</h2>
         <div className="qr-files">
-          <figure className="card qr-file">
-            <canvas
-              ref={logoRef}
-              width={QR_CANVAS_PX}
-              height={QR_CANVAS_PX}
-              className="qr-canvas"
-              role="img"
-              aria-label={t('qr.withLogo')}
-              data-testid="qr-canvas-logo"
-            />
-            <figcaption>{t('qr.withLogo')}</figcaption>
-            <button
-              type="button"
-              className="btn btn-primary btn-block"
-              data-testid="download-logo-qr"
-              disabled={!logoReady}
-              aria-busy={!logoReady}
-              onClick={() => download(logoRef.current, `${file}-logo-qr.png`)}
-            >
-              {t('qr.downloadLogo')}
-            </button>
-          </figure>
-          <figure className="card qr-file">
-            <canvas
-              ref={textRef}
-              width={QR_CANVAS_PX}
-              height={QR_CANVAS_PX}
-              className="qr-canvas"
-              role="img"
-              aria-label={t('qr.textOnly')}
-              data-testid="qr-canvas-text"
-            />
-            <figcaption>{t('qr.textOnly')}</figcaption>
-            <button
-              type="button"
-              className="btn btn-secondary btn-block"
-              data-testid="download-qr"
-              disabled={!textReady}
-              aria-busy={!textReady}
-              onClick={() => download(textRef.current, `${file}-qr.png`)}
-            >
-              {t('qr.download')}
-            </button>
-          </figure>
+          <PrintFile
+            canvasRef={logoRef}
+            caption={t('qr.withLogo')}
+            testId="qr-canvas-logo"
+            button={{ label: t('qr.downloadLogo'), className: 'btn-primary', testId: 'download-logo-qr' }}
+            ready={logoReady}
+            onDownload={() => download(logoRef.current, `${file}-logo-qr.png`)}
+          />
+          <PrintFile
+            canvasRef={textRef}
+            caption={t('qr.textOnly')}
+            testId="qr-canvas-text"
+            button={{ label: t('qr.download'), className: 'btn-secondary', testId: 'download-qr' }}
+            ready={textReady}
+            onDownload={() => download(textRef.current, `${file}-qr.png`)}
+          />
         </div>
       </section>
     </article>
+  );
+}
+
+type PrintFileProps = {
+  canvasRef: RefObject<HTMLCanvasElement | null>;
+  caption: string;
+  testId: string;
+  button: { label: string; className: string; testId: string };
+  /** The canvas holds the current address's QR code. */
+  ready: boolean;
+  onDownload: () => void;
+};
+
+/** One of the files to print: its canvas, named by its caption, and its download button. */
+function PrintFile({ canvasRef, caption, testId, button, ready, onDownload }: PrintFileProps) {
+  return (
+    <figure className="card qr-file">
+      <canvas
+        ref={canvasRef}
+        width={QR_CANVAS_PX}
+        height={QR_CANVAS_PX}
+        className="qr-canvas"
+        role="img"
+        aria-label={caption}
+        data-testid={testId}
+      />
+      <figcaption>{caption}</figcaption>
+      <button
+        type="button"
+        className={`btn ${button.className} btn-block`}
+        data-testid={button.testId}
+        disabled={!ready}
+        aria-busy={!ready}
+        onClick={onDownload}
+      >
+        {button.label}
+      </button>
+    </figure>
   );
 }

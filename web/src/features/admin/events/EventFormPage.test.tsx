@@ -4,8 +4,8 @@
 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeFetch } from '@/test/render';
-import { adminMe, errorAnswer, eventList, photographerMe, renderAsOperator } from '../shell/testing';
+import { errorAnswer, fakeFetch } from '@/test/render';
+import { adminMe, eventList, photographerMe, renderAsOperator } from '../shell/testing';
 import type { ImportEvent, Me } from '../shell/types';
 import { EventFormPage } from './EventFormPage';
 
@@ -42,9 +42,9 @@ const stored: ImportEvent = {
 };
 
 function renderNew(me: Me = adminMe) {
-  window.localStorage.setItem('currentLanguage', 'en');
   return renderAsOperator(<EventFormPage />, {
     me,
+    lang: 'en',
     path: '/admin/events/new',
     route: '/admin/events/new',
     routes: [listRoute],
@@ -52,8 +52,8 @@ function renderNew(me: Me = adminMe) {
 }
 
 function renderEdit(key = 'bkk-run-2026') {
-  window.localStorage.setItem('currentLanguage', 'en');
   return renderAsOperator(<EventFormPage />, {
+    lang: 'en',
     path: '/admin/events/:eventKey/edit',
     route: `/admin/events/${key}/edit`,
     routes: [listRoute],
@@ -61,6 +61,22 @@ function renderEdit(key = 'bkk-run-2026') {
 }
 
 afterEach(() => vi.unstubAllGlobals());
+
+/** Types each value into its field's input (test id `field-…`), in the order given. */
+async function fill(user: ReturnType<typeof userEvent.setup>, values: Record<string, string>) {
+  for (const [field, value] of Object.entries(values)) await user.type(screen.getByTestId(`field-${field}`), value);
+}
+
+/** What a new event needs to be sent: its required fields and one price tier. */
+const newEvent = {
+  event_key: 'y-run',
+  title: 'Y',
+  eventdate: '2026-12-01',
+  on_sale_start: '2026-12-01',
+  on_sale_end: '2026-12-31',
+  'package-0-name': 'one',
+  'package-0-price': '60',
+};
 
 const putCalls = (calls: { key: string; body: unknown }[]) => calls.filter((c) => c.key.startsWith('PUT '));
 
@@ -74,13 +90,15 @@ describe('EventFormPage (new event)', () => {
     const { router } = renderNew();
     await screen.findByTestId('event-form');
 
-    await user.type(screen.getByTestId('field-event_key'), 'new-run');
-    await user.type(screen.getByTestId('field-title'), 'New Run 2026');
-    await user.type(screen.getByTestId('field-province'), 'Chiang Rai');
-    await user.type(screen.getByTestId('field-event_date_text'), '1 Dec 2026');
-    await user.type(screen.getByTestId('field-eventdate'), '2026-12-01');
-    await user.type(screen.getByTestId('field-on_sale_start'), '2026-12-01');
-    await user.type(screen.getByTestId('field-on_sale_end'), '2026-12-31T18:00:00+07:00');
+    await fill(user, {
+      event_key: 'new-run',
+      title: 'New Run 2026',
+      province: 'Chiang Rai',
+      event_date_text: '1 Dec 2026',
+      eventdate: '2026-12-01',
+      on_sale_start: '2026-12-01',
+      on_sale_end: '2026-12-31T18:00:00+07:00',
+    });
     await user.click(screen.getByTestId('field-is_mhao'));
     await user.type(screen.getByTestId('field-mhao_price'), '990');
     await user.click(screen.getByTestId('field-is_hybrid'));
@@ -89,23 +107,19 @@ describe('EventFormPage (new event)', () => {
 
     // The 1-photo tier is there from the start.
     expect(screen.getByTestId('field-package-0-number_of_photo')).toHaveValue('1');
-    await user.type(screen.getByTestId('field-package-0-name'), '1 รูป');
-    await user.type(screen.getByTestId('field-package-0-name_en'), '1 photo');
-    await user.type(screen.getByTestId('field-package-0-price'), '60');
+    await fill(user, { 'package-0-name': '1 รูป', 'package-0-name_en': '1 photo', 'package-0-price': '60' });
     await user.click(screen.getByTestId('add-package'));
-    await user.type(screen.getByTestId('field-package-1-name'), '5 รูป');
-    await user.type(screen.getByTestId('field-package-1-number_of_photo'), '5');
-    await user.type(screen.getByTestId('field-package-1-price'), '249.50');
+    await fill(user, { 'package-1-name': '5 รูป', 'package-1-number_of_photo': '5', 'package-1-price': '249.50' });
 
     await user.click(screen.getByTestId('add-package_hb'));
-    await user.type(screen.getByTestId('field-package_hb-0-name'), 'one');
-    await user.type(screen.getByTestId('field-package_hb-0-number_of_photo'), '1');
-    await user.type(screen.getByTestId('field-package_hb-0-price'), '40');
+    await fill(user, { 'package_hb-0-name': 'one', 'package_hb-0-number_of_photo': '1', 'package_hb-0-price': '40' });
 
     await user.click(screen.getByTestId('add-banners'));
-    await user.type(screen.getByTestId('field-banners-0-image_url'), 'https://img.example/b.jpg');
-    await user.type(screen.getByTestId('field-banners-0-link_url'), '/new-run');
-    await user.type(screen.getByTestId('field-coverurl'), 'https://img.example/cover.jpg');
+    await fill(user, {
+      'banners-0-image_url': 'https://img.example/b.jpg',
+      'banners-0-link_url': '/new-run',
+      coverurl: 'https://img.example/cover.jpg',
+    });
     expect(screen.getByTestId('cover-preview')).toHaveAttribute('src', 'https://img.example/cover.jpg');
 
     await user.click(screen.getByTestId('save-event'));
@@ -165,17 +179,16 @@ describe('EventFormPage (new event)', () => {
     const user = userEvent.setup();
     const { router } = renderNew();
     await screen.findByTestId('event-form');
-    await user.type(screen.getByTestId('field-event_key'), 'x-run');
-    await user.type(screen.getByTestId('field-title'), 'X');
-    await user.type(screen.getByTestId('field-eventdate'), '2026-12-01');
-    await user.type(screen.getByTestId('field-on_sale_start'), '2026-12-10');
-    await user.type(screen.getByTestId('field-on_sale_end'), '2026-12-01');
-    await user.type(screen.getByTestId('field-package-0-name'), 'one');
-    await user.type(screen.getByTestId('field-package-0-price'), '0');
+    await fill(user, {
+      ...newEvent,
+      event_key: 'x-run',
+      title: 'X',
+      on_sale_start: '2026-12-10',
+      on_sale_end: '2026-12-01',
+      'package-0-price': '0',
+    });
     await user.click(screen.getByTestId('add-package'));
-    await user.type(screen.getByTestId('field-package-1-name'), 'five');
-    await user.type(screen.getByTestId('field-package-1-number_of_photo'), '5');
-    await user.type(screen.getByTestId('field-package-1-price'), '1.234');
+    await fill(user, { 'package-1-name': 'five', 'package-1-number_of_photo': '5', 'package-1-price': '1.234' });
     await user.click(screen.getByTestId('save-event'));
 
     const priceError = await screen.findByTestId('error-package[0].price');
@@ -216,13 +229,7 @@ describe('EventFormPage (new event)', () => {
     const user = userEvent.setup();
     renderNew();
     await screen.findByTestId('event-form');
-    await user.type(screen.getByTestId('field-event_key'), 'y-run');
-    await user.type(screen.getByTestId('field-title'), 'Y');
-    await user.type(screen.getByTestId('field-eventdate'), '2026-12-01');
-    await user.type(screen.getByTestId('field-on_sale_start'), '2026-12-01');
-    await user.type(screen.getByTestId('field-on_sale_end'), '2026-12-31');
-    await user.type(screen.getByTestId('field-package-0-name'), 'one');
-    await user.type(screen.getByTestId('field-package-0-price'), '60');
+    await fill(user, newEvent);
     await user.click(screen.getByTestId('save-event'));
     expect(await screen.findByTestId('error-eventdate')).toHaveTextContent('must be a real date');
     expect(screen.getByTestId('form-errors')).toHaveTextContent('Please fix these 1 problems');

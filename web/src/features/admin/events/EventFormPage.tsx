@@ -6,8 +6,10 @@
 
 import './admin-events.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent, type HTMLInputTypeAttribute } from 'react';
+import { useState, type FormEvent, type HTMLInputTypeAttribute } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { ErrorAlert } from '@/components/ErrorAlert';
+import { ProblemSummary, useProblemSummary } from '@/components/ProblemSummary';
 import { Spinner } from '@/components/Spinner';
 import { useToast } from '@/components/Toast';
 import { useDictionary, useT } from '@/i18n';
@@ -66,16 +68,9 @@ function NewEvent() {
 
 function EditEvent({ eventKey }: { eventKey: string }) {
   const common = useT();
-  const errorText = useErrorText();
   const event = useQuery({ queryKey: adminKeys.event(eventKey), queryFn: () => fetchImportEvent(eventKey) });
   if (event.isPending) return <Spinner label={common('loading')} />;
-  if (event.isError) {
-    return (
-      <p className="alert alert-danger" role="alert" data-testid="event-load-error">
-        {errorText(event.error)}
-      </p>
-    );
-  }
+  if (event.isError) return <ErrorAlert error={event.error} testId="event-load-error" />;
   return <EventEditor mode={{ kind: 'edit', eventKey }} initial={formFromImport(event.data)} />;
 }
 
@@ -113,15 +108,11 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
   const [form, setForm] = useState<EventForm>(initial);
   const [problems, setProblems] = useState<Problem[]>([]);
   const [saveError, setSaveError] = useState<string | null>(null);
-  const summaryRef = useRef<HTMLDivElement>(null);
+  const { summaryRef, focusSummary } = useProblemSummary();
 
   const showProblems = (found: Problem[]) => {
     setProblems(found);
-    // After the render that draws the summary.
-    window.setTimeout(() => {
-      summaryRef.current?.focus();
-      summaryRef.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
-    });
+    focusSummary();
   };
 
   const save = useMutation({
@@ -271,35 +262,29 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
   return (
     <form className="admin-event-form stack" data-testid="event-form" noValidate onSubmit={submit}>
       {problems.length > 0 && (
-        <div
-          ref={summaryRef}
-          className="alert alert-danger admin-event-summary"
-          role="alert"
-          tabIndex={-1}
-          data-testid="form-errors"
+        <ProblemSummary
+          summaryRef={summaryRef}
+          className="admin-event-summary"
+          testId="form-errors"
+          title={<strong>{t('adminEvents.form.problems', { count: problems.length })}</strong>}
         >
-          <p>
-            <strong>{t('adminEvents.form.problems', { count: problems.length })}</strong>
-          </p>
-          <ul>
-            {problems.map((p, i) => (
-              <li key={`${p.field}-${i}`}>
-                <a
-                  href={`#event-field-${pathName(p.field)}`}
-                  onClick={(e) => {
-                    const target = document.getElementById(`event-field-${pathName(p.field)}`);
-                    if (!target) return;
-                    e.preventDefault();
-                    target.focus();
-                  }}
-                >
-                  {describePath(t, p.field)}
-                </a>
-                : {describeProblem(t, p)}
-              </li>
-            ))}
-          </ul>
-        </div>
+          {problems.map((p, i) => (
+            <li key={`${p.field}-${i}`}>
+              <a
+                href={`#event-field-${pathName(p.field)}`}
+                onClick={(e) => {
+                  const target = document.getElementById(`event-field-${pathName(p.field)}`);
+                  if (!target) return;
+                  e.preventDefault();
+                  target.focus();
+                }}
+              >
+                {describePath(t, p.field)}
+              </a>
+              : {describeProblem(t, p)}
+            </li>
+          ))}
+        </ProblemSummary>
       )}
 
       <fieldset className="card admin-event-fieldset">
@@ -324,10 +309,10 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
 
       <fieldset className="card admin-event-fieldset">
         <legend>{t('adminEvents.group.deals')}</legend>
-        {check('is_mhao', t('adminEvents.hint.isMhao'))}
+        {check('is_mhao', t('adminEvents.hint.deal'))}
         {text('mhao_price', { inputMode: 'decimal', hint: t('adminEvents.hint.baht') })}
-        {check('is_hybrid', t('adminEvents.hint.isHybrid'))}
-        {check('is_mhao_hybrid', t('adminEvents.hint.isMhaoHybrid'))}
+        {check('is_hybrid', t('adminEvents.hint.wholesale'))}
+        {check('is_mhao_hybrid', t('adminEvents.hint.wholesaleDeal'))}
         {text('hybrid_mhao_price', { inputMode: 'decimal', hint: t('adminEvents.hint.baht') })}
         {text('caption_button_buy_all')}
         {check('is_event_stage')}
@@ -418,6 +403,31 @@ function CoverPreview({ url, t }: { url: string; t: Translate }) {
   );
 }
 
+/** What an input's `aria-describedby` names: its hint and its problems, when shown. */
+function describedBy(id: string, hint: string | undefined, problems: Problem[]): string | undefined {
+  return [hint ? `${id}-hint` : '', problems.length > 0 ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+}
+
+type NotesProps = { id: string; path: string; hint: string | undefined; problems: Problem[]; describe: (p: Problem) => string };
+
+/** The hint and the problems below an input (its DOM id `id`, its field path `path`). */
+function FieldNotes({ id, path, hint, problems, describe }: NotesProps) {
+  return (
+    <>
+      {hint && (
+        <small id={`${id}-hint`} className="muted">
+          {hint}
+        </small>
+      )}
+      {problems.length > 0 && (
+        <p className="field-error" id={`${id}-error`} data-testid={`error-${path}`}>
+          {problems.map(describe).join(' ')}
+        </p>
+      )}
+    </>
+  );
+}
+
 type FieldProps = {
   path: string;
   label: string;
@@ -437,7 +447,6 @@ type FieldProps = {
 function Field({ path, label, value, onChange, problems, describe, type = 'text', hint, required, ...rest }: FieldProps) {
   const name = pathName(path);
   const id = `event-field-${name}`;
-  const described = [hint ? `${id}-hint` : '', problems.length > 0 ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div className="field">
       <label htmlFor={id}>
@@ -452,20 +461,11 @@ function Field({ path, label, value, onChange, problems, describe, type = 'text'
         onChange={(e) => onChange(e.target.value)}
         aria-required={required || undefined}
         aria-invalid={problems.length > 0 || undefined}
-        aria-describedby={described || undefined}
+        aria-describedby={describedBy(id, hint, problems)}
         data-testid={`field-${name}`}
         {...rest}
       />
-      {hint && (
-        <small id={`${id}-hint`} className="muted">
-          {hint}
-        </small>
-      )}
-      {problems.length > 0 && (
-        <p className="field-error" id={`${id}-error`} data-testid={`error-${path}`}>
-          {problems.map(describe).join(' ')}
-        </p>
-      )}
+      <FieldNotes id={id} path={path} hint={hint} problems={problems} describe={describe} />
     </div>
   );
 }
@@ -482,7 +482,6 @@ type CheckProps = {
 
 function Check({ field, label, hint, checked, onChange, problems, describe }: CheckProps) {
   const id = `event-field-${field}`;
-  const described = [hint ? `${id}-hint` : '', problems.length > 0 ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div className="admin-event-check-field">
       <label className="admin-event-check" htmlFor={id}>
@@ -493,21 +492,12 @@ function Check({ field, label, hint, checked, onChange, problems, describe }: Ch
           checked={checked}
           onChange={(e) => onChange(e.target.checked)}
           aria-invalid={problems.length > 0 || undefined}
-          aria-describedby={described || undefined}
+          aria-describedby={describedBy(id, hint, problems)}
           data-testid={`field-${field}`}
         />
         <span>{label}</span>
       </label>
-      {hint && (
-        <small id={`${id}-hint`} className="muted">
-          {hint}
-        </small>
-      )}
-      {problems.length > 0 && (
-        <p className="field-error" id={`${id}-error`} data-testid={`error-${field}`}>
-          {problems.map(describe).join(' ')}
-        </p>
-      )}
+      <FieldNotes id={id} path={field} hint={hint} problems={problems} describe={describe} />
     </div>
   );
 }

@@ -3,10 +3,9 @@
 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeFetch } from '@/test/render';
+import { errorAnswer, fakeFetch } from '@/test/render';
 import {
   adminMe,
-  errorAnswer,
   eventList,
   events,
   noContent,
@@ -19,8 +18,7 @@ import type { Me } from '../shell/types';
 import { EventsPage } from './EventsPage';
 
 function renderList(me: Me = adminMe) {
-  window.localStorage.setItem('currentLanguage', 'en');
-  return renderAsOperator(<EventsPage />, { me, path: '/admin/events', route: '/admin/events' });
+  return renderAsOperator(<EventsPage />, { me, lang: 'en', path: '/admin/events', route: '/admin/events' });
 }
 
 afterEach(() => vi.unstubAllGlobals());

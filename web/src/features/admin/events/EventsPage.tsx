@@ -5,6 +5,8 @@
 import './admin-events.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { DataTable } from '@/components/DataTable';
+import { ErrorAlert } from '@/components/ErrorAlert';
 import { Spinner } from '@/components/Spinner';
 import { useDialog } from '@/components/Dialog';
 import { useToast } from '@/components/Toast';
@@ -62,111 +64,99 @@ export function EventsPage() {
       </div>
 
       {list.isPending && <Spinner label={common('loading')} />}
-      {list.isError && (
-        <p className="alert alert-danger" role="alert">
-          {errorText(list.error)}
-        </p>
-      )}
+      {list.isError && <ErrorAlert error={list.error} />}
       {events?.length === 0 && <p className="muted">{t('adminEvents.empty')}</p>}
 
       {events && events.length > 0 && (
-        <div className="table-wrap">
-          <table className="table admin-events-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('adminEvents.col.event')}</th>
-                <th scope="col">{t('adminEvents.col.raceDate')}</th>
-                <th scope="col">{t('adminEvents.col.saleWindow')}</th>
-                <th scope="col" className="num">
-                  {t('adminEvents.col.photosReady')}
-                </th>
-                <th scope="col" className="num">
-                  {t('adminEvents.col.faces')}
-                </th>
-                <th scope="col">{t('adminEvents.col.status')}</th>
-                <th scope="col">{t('adminEvents.col.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map((event) => {
-                const state = saleState(event, now);
-                const busy = close.isPending && close.variables?.event.event_key === event.event_key;
-                return (
-                  <tr key={event.event_id} data-testid="admin-event-row" data-event-key={event.event_key}>
-                    <td>
-                      <strong className="admin-event-title">{event.title}</strong>
-                      <code className="admin-event-key">{event.event_key}</code>
-                    </td>
-                    <td className="admin-events-nowrap">{formatBangkokDate(event.eventdate, lang)}</td>
-                    <td className="admin-events-nowrap">
-                      <span className="admin-events-block">{formatBangkokDateTime(event.on_sale_start, lang)}</span>
-                      <span className="admin-events-block muted">– {formatBangkokDateTime(event.on_sale_end, lang)}</span>
-                    </td>
-                    <td className="num">{event.photos_ready}</td>
-                    <td className="num">{event.faces}</td>
-                    <td>
-                      <span className="admin-events-badges">
-                        <span className={`admin-events-badge admin-events-badge-${state}`}>{t(`adminEvents.window.${state}`)}</span>
-                        {event.sale_closed && (
-                          <span className="admin-events-badge admin-events-badge-closed" data-testid="badge-closed">
-                            {t('adminEvents.badge.closed')}
-                          </span>
-                        )}
-                        {!event.visible && (
-                          <span className="admin-events-badge admin-events-badge-hidden" data-testid="badge-hidden">
-                            {t('adminEvents.badge.hidden')}
-                          </span>
-                        )}
+        <DataTable
+          className="admin-events-table"
+          columns={[
+            t('adminEvents.col.event'),
+            t('adminEvents.col.raceDate'),
+            t('adminEvents.col.saleWindow'),
+            { label: t('adminEvents.col.photosReady'), num: true },
+            { label: t('adminEvents.col.faces'), num: true },
+            t('adminEvents.col.status'),
+            t('adminEvents.col.actions'),
+          ]}
+        >
+          {events.map((event) => {
+            const state = saleState(event, now);
+            const busy = close.isPending && close.variables?.event.event_key === event.event_key;
+            return (
+              <tr key={event.event_id} data-testid="admin-event-row" data-event-key={event.event_key}>
+                <td>
+                  <strong className="admin-event-title">{event.title}</strong>
+                  <code className="admin-event-key">{event.event_key}</code>
+                </td>
+                <td className="admin-events-nowrap">{formatBangkokDate(event.eventdate, lang)}</td>
+                <td className="admin-events-nowrap">
+                  <span className="admin-events-block">{formatBangkokDateTime(event.on_sale_start, lang)}</span>
+                  <span className="admin-events-block muted">– {formatBangkokDateTime(event.on_sale_end, lang)}</span>
+                </td>
+                <td className="num">{event.photos_ready}</td>
+                <td className="num">{event.faces}</td>
+                <td>
+                  <span className="admin-events-badges">
+                    <span className={`admin-events-badge admin-events-badge-${state}`}>{t(`adminEvents.window.${state}`)}</span>
+                    {event.sale_closed && (
+                      <span className="admin-events-badge admin-events-badge-closed" data-testid="badge-closed">
+                        {t('adminEvents.badge.closed')}
                       </span>
-                    </td>
-                    <td>
-                      <div className="admin-events-actions">
-                        {isAdmin && (
-                          <Link
-                            to={`/admin/events/${encodeURIComponent(event.event_key)}/edit`}
-                            className="btn btn-secondary btn-small"
-                            data-testid="edit-event"
-                          >
-                            {t('adminEvents.edit')}
-                          </Link>
-                        )}
-                        <Link
-                          to={`/admin/events/${encodeURIComponent(event.event_key)}/photos`}
-                          className="btn btn-secondary btn-small"
-                          data-testid="event-photos-link"
-                        >
-                          {t('adminEvents.photos')}
-                        </Link>
-                        {isAdmin && (
-                          <button
-                            type="button"
-                            className={`btn btn-small ${event.sale_closed ? 'btn-secondary' : 'btn-danger'}`}
-                            data-testid="close-sale"
-                            disabled={busy}
-                            onClick={() => void toggleSale(event)}
-                          >
-                            {busy && <Spinner inline label={common('loading')} />}
-                            {t(event.sale_closed ? 'adminEvents.reopen' : 'adminEvents.close')}
-                          </button>
-                        )}
-                        <Link to={`/${encodeURIComponent(event.event_key)}`} className="admin-events-link" data-testid="event-shop-link">
-                          {t('adminEvents.shopPage')}
-                        </Link>
-                        <Link
-                          to={`/eventqr/${encodeURIComponent(event.event_key)}`}
-                          className="admin-events-link"
-                          data-testid="event-qr-link"
-                        >
-                          {t('adminEvents.qrPage')}
-                        </Link>
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                    )}
+                    {!event.visible && (
+                      <span className="admin-events-badge admin-events-badge-hidden" data-testid="badge-hidden">
+                        {t('adminEvents.badge.hidden')}
+                      </span>
+                    )}
+                  </span>
+                </td>
+                <td>
+                  <div className="admin-events-actions">
+                    {isAdmin && (
+                      <Link
+                        to={`/admin/events/${encodeURIComponent(event.event_key)}/edit`}
+                        className="btn btn-secondary btn-small"
+                        data-testid="edit-event"
+                      >
+                        {t('adminEvents.edit')}
+                      </Link>
+                    )}
+                    <Link
+                      to={`/admin/events/${encodeURIComponent(event.event_key)}/photos`}
+                      className="btn btn-secondary btn-small"
+                      data-testid="event-photos-link"
+                    >
+                      {t('adminEvents.photos')}
+                    </Link>
+                    {isAdmin && (
+                      <button
+                        type="button"
+                        className={`btn btn-small ${event.sale_closed ? 'btn-secondary' : 'btn-danger'}`}
+                        data-testid="close-sale"
+                        disabled={busy}
+                        onClick={() => void toggleSale(event)}
+                      >
+                        {busy && <Spinner inline label={common('loading')} />}
+                        {t(event.sale_closed ? 'adminEvents.reopen' : 'adminEvents.close')}
+                      </button>
+                    )}
+                    <Link to={`/${encodeURIComponent(event.event_key)}`} className="admin-events-link" data-testid="event-shop-link">
+                      {t('adminEvents.shopPage')}
+                    </Link>
+                    <Link
+                      to={`/eventqr/${encodeURIComponent(event.event_key)}`}
+                      className="admin-events-link"
+                      data-testid="event-qr-link"
+                    >
+                      {t('adminEvents.qrPage')}
+                    </Link>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
       )}
     </section>
   );

@@ -3,27 +3,21 @@
 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeFetch } from '@/test/render';
-import { errorAnswer, noContent, photographerMe, renderAsOperator } from '../shell/testing';
+import { errorAnswer, fakeFetch } from '@/test/render';
+import { noContent, orderRow, photographerMe, renderAsOperator } from '../shell/testing';
 import type { AdminOrder, Me } from '../shell/types';
 import { OrderDetailPage } from './OrderDetailPage';
 
 const UUID = '11111111-aaaa-4bbb-8ccc-000000000001';
 
 const amOrder: AdminOrder = {
-  uuid: UUID,
-  event_key: 'bkk-10k',
-  event_title: 'Bangkok 10K 2026',
-  mobile: '0812345678',
-  email: 'runner@example.com',
-  payment_status: 'INITIAL',
-  payment_channel: 'AM',
-  payment_gateway: 'SANDBOX',
-  image_count: 42,
-  paid_amount: 1039.5,
-  receipt_ref: null,
+  ...orderRow({
+    uuid: UUID,
+    event_key: 'bkk-10k',
+    event_title: 'Bangkok 10K 2026',
+    created_at: '2026-11-16T09:30:00+07:00',
+  }),
   am_order_ref: '11111111-aaaa-4bbb-8ccc-000000000000',
-  created_at: '2026-11-16T09:30:00+07:00',
   paid_at: null,
   trail: [],
 };
@@ -55,16 +49,20 @@ const paidOrder: AdminOrder = {
   paid_at: '2026-11-16T09:40:00+07:00',
 };
 
+/** The order at its address, and `answers` for the calls the test makes. */
+function serveOrder(order: AdminOrder, answers: Parameters<typeof fakeFetch>[0] = {}) {
+  return fakeFetch({ [`GET /api/admin/orders/${UUID}`]: order, ...answers });
+}
+
 function renderDetail(me?: Me) {
-  window.localStorage.setItem('currentLanguage', 'en');
-  return renderAsOperator(<OrderDetailPage />, { me, path: '/admin/orders/:uuid', route: `/admin/orders/${UUID}` });
+  return renderAsOperator(<OrderDetailPage />, { me, lang: 'en', path: '/admin/orders/:uuid', route: `/admin/orders/${UUID}` });
 }
 
 afterEach(() => vi.unstubAllGlobals());
 
 describe('OrderDetailPage', () => {
   it('shows every field, the link to the buyer’s page and the payment trail in baht', async () => {
-    fakeFetch({ [`GET /api/admin/orders/${UUID}`]: paidOrder });
+    serveOrder(paidOrder);
     renderDetail();
     expect(await screen.findByTestId('order-uuid')).toHaveTextContent(UUID);
     expect(screen.getByTestId('order-event')).toHaveTextContent('Bangkok 10K 2026');
@@ -96,10 +94,7 @@ describe('OrderDetailPage', () => {
   });
 
   it('approves an AM order after quoting the buyer’s request in the confirmation', async () => {
-    const { calls } = fakeFetch({
-      [`GET /api/admin/orders/${UUID}`]: amOrder,
-      [`POST /api/admin/orders/${UUID}/approve`]: { outcome: 'paid' },
-    });
+    const { calls } = serveOrder(amOrder, { [`POST /api/admin/orders/${UUID}/approve`]: { outcome: 'paid' } });
     const user = userEvent.setup();
     renderDetail();
     expect(await screen.findByTestId('am-request')).toHaveTextContent('The buyer asked for approval of this all-photos order');
@@ -121,7 +116,7 @@ describe('OrderDetailPage', () => {
   });
 
   it('does not approve when the operator cancels', async () => {
-    const { calls } = fakeFetch({ [`GET /api/admin/orders/${UUID}`]: amOrder });
+    const { calls } = serveOrder(amOrder);
     const user = userEvent.setup();
     renderDetail();
     await user.click(await screen.findByTestId('approve-order'));
@@ -131,10 +126,7 @@ describe('OrderDetailPage', () => {
 
   it('tells an already paid outcome and errors by their code', async () => {
     let answer: () => unknown = () => ({ outcome: 'already_paid' });
-    fakeFetch({
-      [`GET /api/admin/orders/${UUID}`]: amOrder,
-      [`POST /api/admin/orders/${UUID}/approve`]: () => answer(),
-    });
+    serveOrder(amOrder, { [`POST /api/admin/orders/${UUID}/approve`]: () => answer() });
     const user = userEvent.setup();
     renderDetail();
     await user.click(await screen.findByTestId('approve-order'));
@@ -149,10 +141,7 @@ describe('OrderDetailPage', () => {
   });
 
   it('confirms a PromptPay order against the slip reference', async () => {
-    const { calls } = fakeFetch({
-      [`GET /api/admin/orders/${UUID}`]: promptPayOrder,
-      [`POST /api/admin/orders/${UUID}/confirm`]: { outcome: 'paid' },
-    });
+    const { calls } = serveOrder(promptPayOrder, { [`POST /api/admin/orders/${UUID}/confirm`]: { outcome: 'paid' } });
     const user = userEvent.setup();
     renderDetail();
     await screen.findByTestId('slip-ref');
@@ -172,8 +161,7 @@ describe('OrderDetailPage', () => {
   });
 
   it('shows a refused slip reference beside its input', async () => {
-    fakeFetch({
-      [`GET /api/admin/orders/${UUID}`]: promptPayOrder,
+    serveOrder(promptPayOrder, {
       [`POST /api/admin/orders/${UUID}/confirm`]: errorAnswer(422, 'invalid_field', {
         body: { message: 'too short', field: 'slip_ref' },
       }),
@@ -187,10 +175,7 @@ describe('OrderDetailPage', () => {
   });
 
   it('sends the e-mail again for a paid order', async () => {
-    const { calls } = fakeFetch({
-      [`GET /api/admin/orders/${UUID}`]: paidOrder,
-      [`POST /api/admin/orders/${UUID}/resend-email`]: noContent,
-    });
+    const { calls } = serveOrder(paidOrder, { [`POST /api/admin/orders/${UUID}/resend-email`]: noContent });
     const user = userEvent.setup();
     renderDetail();
     await user.click(await screen.findByTestId('resend-email'));
@@ -199,14 +184,14 @@ describe('OrderDetailPage', () => {
   });
 
   it('offers no resend for a paid order without an e-mail', async () => {
-    fakeFetch({ [`GET /api/admin/orders/${UUID}`]: { ...paidOrder, email: null } });
+    serveOrder({ ...paidOrder, email: null });
     renderDetail();
     expect(await screen.findByTestId('order-actions')).toHaveTextContent('Nothing to do for this order.');
     expect(screen.queryByTestId('resend-email')).not.toBeInTheDocument();
   });
 
   it('shows a photographer the forbidden text', async () => {
-    const { calls } = fakeFetch({ [`GET /api/admin/orders/${UUID}`]: paidOrder });
+    const { calls } = serveOrder(paidOrder);
     renderDetail(photographerMe);
     expect(await screen.findByTestId('admin-forbidden')).toHaveTextContent('This account may not do that.');
     expect(calls.map((c) => c.key)).not.toContain(`GET /api/admin/orders/${UUID}`);

@@ -8,7 +8,10 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { failureCode } from '@/api/client';
 import { isPaymentChannel, isPaymentStatus } from '@/api/types';
+import { DataTable } from '@/components/DataTable';
 import { useDialog } from '@/components/Dialog';
+import { ErrorAlert } from '@/components/ErrorAlert';
+import { InputField } from '@/components/InputField';
 import { Spinner } from '@/components/Spinner';
 import { useToast } from '@/components/Toast';
 import { useDictionary, useLanguage, useT } from '@/i18n';
@@ -43,18 +46,11 @@ export function OrderDetailPage() {
 function OrderDetail({ uuid }: { uuid: string }) {
   const t = useDictionary(ordersMessages);
   const common = useT();
-  const errorText = useErrorText();
   const [lang] = useLanguage();
   const order = useAdminOrder(uuid);
 
   if (order.isPending) return <Spinner label={common('loading')} />;
-  if (order.isError) {
-    return (
-      <p className="alert alert-danger" role="alert" data-testid="order-load-error">
-        {errorText(order.error)}
-      </p>
-    );
-  }
+  if (order.isError) return <ErrorAlert error={order.error} testId="order-load-error" />;
   const o = order.data;
   const when = (value: string | null | undefined) => (value ? formatBangkokDateTime(value, lang) : '—');
   const rows: [string, ReactNode, string][] = [
@@ -125,38 +121,33 @@ function OrderDetail({ uuid }: { uuid: string }) {
         {o.trail.length === 0 ? (
           <p className="muted">{t('adminOrders.trail.empty')}</p>
         ) : (
-          <div className="table-wrap">
-            <table className="table admin-order-trail" data-testid="payment-trail">
-              <thead>
-                <tr>
-                  <th scope="col">{t('adminOrders.trail.at')}</th>
-                  <th scope="col">{t('adminOrders.trail.gateway')}</th>
-                  <th scope="col">{t('adminOrders.trail.kind')}</th>
-                  <th scope="col">{t('adminOrders.trail.ref')}</th>
-                  <th scope="col" className="num">
-                    {t('adminOrders.trail.amount')}
-                  </th>
-                  <th scope="col">{t('adminOrders.trail.status')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {o.trail.map((step, i) => (
-                  <tr key={`${step.at}-${i}`} data-testid="trail-row">
-                    <td className="admin-orders-nowrap">{when(step.at)}</td>
-                    <td>{step.gateway}</td>
-                    <td>{step.kind}</td>
-                    <td className="admin-order-ref">{step.external_ref ?? '—'}</td>
-                    <td className="num admin-orders-nowrap">
-                      {step.amount === null || step.amount === undefined
-                        ? '—'
-                        : `${formatBaht(step.amount / SATANG_PER_BAHT)} ${common('baht')}`}
-                    </td>
-                    <td>{step.status}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            className="admin-order-trail"
+            testId="payment-trail"
+            columns={[
+              t('adminOrders.trail.at'),
+              t('adminOrders.trail.gateway'),
+              t('adminOrders.trail.kind'),
+              t('adminOrders.trail.ref'),
+              { label: t('adminOrders.trail.amount'), num: true },
+              t('adminOrders.trail.status'),
+            ]}
+          >
+            {o.trail.map((step, i) => (
+              <tr key={`${step.at}-${i}`} data-testid="trail-row">
+                <td className="admin-orders-nowrap">{when(step.at)}</td>
+                <td>{step.gateway}</td>
+                <td>{step.kind}</td>
+                <td className="admin-order-ref">{step.external_ref ?? '—'}</td>
+                <td className="num admin-orders-nowrap">
+                  {step.amount === null || step.amount === undefined
+                    ? '—'
+                    : `${formatBaht(step.amount / SATANG_PER_BAHT)} ${common('baht')}`}
+                </td>
+                <td>{step.status}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </div>
     </div>
@@ -261,21 +252,20 @@ function Actions({ order }: { order: AdminOrder }) {
       )}
       {canConfirm && (
         <form className="admin-order-slip" onSubmit={submitSlip} noValidate>
-          <div className="field">
-            <label htmlFor="slip-ref">{t('adminOrders.slip.label')}</label>
-            <input
-              id="slip-ref"
-              type="text"
-              autoComplete="off"
-              data-testid="slip-ref"
-              value={slipRef}
-              onChange={(e) => {
-                setSlipRef(e.target.value);
-                setSlipError(null);
-              }}
-              aria-invalid={slipError ? true : undefined}
-              aria-describedby={slipError ? 'slip-ref-hint slip-ref-error' : 'slip-ref-hint'}
-            />
+          <InputField
+            id="slip-ref"
+            label={t('adminOrders.slip.label')}
+            type="text"
+            autoComplete="off"
+            data-testid="slip-ref"
+            value={slipRef}
+            onChange={(e) => {
+              setSlipRef(e.target.value);
+              setSlipError(null);
+            }}
+            aria-invalid={slipError ? true : undefined}
+            aria-describedby={slipError ? 'slip-ref-hint slip-ref-error' : 'slip-ref-hint'}
+          >
             <small id="slip-ref-hint" className="muted">
               {t('adminOrders.slip.hint')}
             </small>
@@ -284,7 +274,7 @@ function Actions({ order }: { order: AdminOrder }) {
                 {slipError}
               </p>
             )}
-          </div>
+          </InputField>
           <button type="submit" className="btn btn-primary" data-testid="confirm-slip" disabled={busy}>
             {confirmSlip.isPending && <Spinner inline label={common('loading')} />}
             {t('adminOrders.slip.confirm')}

@@ -33,8 +33,7 @@ const page = (overrides: Partial<AdminOrderList> = {}): AdminOrderList => ({
 });
 
 function renderOrders(route = '/admin/orders', me: Me = adminMe) {
-  window.localStorage.setItem('currentLanguage', 'en');
-  return renderAsOperator(<OrdersPage />, { me, path: '/admin/orders', route });
+  return renderAsOperator(<OrdersPage />, { me, lang: 'en', path: '/admin/orders', route });
 }
 
 const orderQueries = (fn: { mock: { calls: unknown[][] } }) =>

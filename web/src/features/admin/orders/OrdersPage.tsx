@@ -6,9 +6,11 @@ import './admin-orders.css';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { isPaymentChannel, isPaymentStatus, PAYMENT_CHANNELS, PAYMENT_STATUSES } from '@/api/types';
+import { DataTable } from '@/components/DataTable';
+import { ErrorAlert } from '@/components/ErrorAlert';
+import { InputField } from '@/components/InputField';
 import { Spinner } from '@/components/Spinner';
 import { useDictionary, useLanguage, useT } from '@/i18n';
-import { useErrorText } from '@/i18n/errors';
 import { formatBangkokDateTime } from '@/lib/dates';
 import { formatBaht } from '@/lib/money';
 import { AdminPagination } from '../shell/AdminPagination';
@@ -40,7 +42,6 @@ function readFilters(params: URLSearchParams): OrderFilters {
 function OrdersList() {
   const t = useDictionary(ordersMessages);
   const common = useT();
-  const errorText = useErrorText();
   const [params, setParams] = useSearchParams();
   const applied = readFilters(params);
   const page = Math.max(1, Math.floor(Number(params.get('page'))) || 1);
@@ -62,11 +63,7 @@ function OrdersList() {
     <>
       <Filters applied={applied} appliedKey={params.toString()} onApply={apply} />
       {orders.isPending && <Spinner label={common('loading')} />}
-      {orders.isError && (
-        <p className="alert alert-danger" role="alert">
-          {errorText(orders.error)}
-        </p>
-      )}
+      {orders.isError && <ErrorAlert error={orders.error} />}
       {data && (
         <>
           <p className="muted" data-testid="orders-total">
@@ -76,28 +73,22 @@ function OrdersList() {
           {data.orders.length === 0 ? (
             <p className="muted">{t('adminOrders.empty')}</p>
           ) : (
-            <div className="table-wrap">
-              <table className="table admin-orders-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('adminOrders.col.date')}</th>
-                    <th scope="col">{t('adminOrders.col.order')}</th>
-                    <th scope="col">{t('adminOrders.col.event')}</th>
-                    <th scope="col">{t('adminOrders.col.mobile')}</th>
-                    <th scope="col">{t('adminOrders.col.channel')}</th>
-                    <th scope="col">{t('adminOrders.col.status')}</th>
-                    <th scope="col" className="num">
-                      {t('adminOrders.col.amount')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.orders.map((order) => (
-                    <OrderRow key={order.uuid} order={order} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              className="admin-orders-table"
+              columns={[
+                t('adminOrders.col.date'),
+                t('adminOrders.col.order'),
+                t('adminOrders.col.event'),
+                t('adminOrders.col.mobile'),
+                t('adminOrders.col.channel'),
+                t('adminOrders.col.status'),
+                { label: t('adminOrders.col.amount'), num: true },
+              ]}
+            >
+              {data.orders.map((order) => (
+                <OrderRow key={order.uuid} order={order} />
+              ))}
+            </DataTable>
           )}
           <AdminPagination page={page} total={data.total} pageSize={data.page_size} onChange={(p) => apply(applied, p)} />
         </>
@@ -210,38 +201,18 @@ function Filters({ applied, appliedKey, onApply }: FiltersProps) {
         options={PAYMENT_CHANNELS.map((c) => [c, t(`adminOrders.channel.${c}`)])}
         onChange={(v) => choose('channel', v)}
       />
-      <div className="field">
-        <label htmlFor="orders-filter-mobile">{t('adminOrders.filter.mobile')}</label>
-        <input
-          id="orders-filter-mobile"
-          data-testid="orders-filter-mobile"
-          type="tel"
-          inputMode="numeric"
-          autoComplete="off"
-          value={draft.mobile}
-          onChange={(e) => setDraft({ ...draft, mobile: e.target.value })}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="orders-filter-from">{t('adminOrders.filter.from')}</label>
-        <input
-          id="orders-filter-from"
-          data-testid="orders-filter-from"
-          type="date"
-          value={draft.from}
-          onChange={(e) => choose('from', e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="orders-filter-to">{t('adminOrders.filter.to')}</label>
-        <input
-          id="orders-filter-to"
-          data-testid="orders-filter-to"
-          type="date"
-          value={draft.to}
-          onChange={(e) => choose('to', e.target.value)}
-        />
-      </div>
+      <InputField
+        id="orders-filter-mobile"
+        label={t('adminOrders.filter.mobile')}
+        data-testid="orders-filter-mobile"
+        type="tel"
+        inputMode="numeric"
+        autoComplete="off"
+        value={draft.mobile}
+        onChange={(e) => setDraft({ ...draft, mobile: e.target.value })}
+      />
+      <DateFilter name="from" label={t('adminOrders.filter.from')} value={draft.from} onChange={(v) => choose('from', v)} />
+      <DateFilter name="to" label={t('adminOrders.filter.to')} value={draft.to} onChange={(v) => choose('to', v)} />
       <div className="row admin-order-filter-actions">
         <button type="submit" className="btn btn-primary" data-testid="orders-filter-apply">
           {t('adminOrders.filter.apply')}
@@ -276,5 +247,20 @@ function FilterSelect(props: {
         ))}
       </select>
     </div>
+  );
+}
+
+/** One of the list's date filters (created from, created to). */
+function DateFilter(props: { name: string; label: string; value: string; onChange: (value: string) => void }) {
+  const id = `orders-filter-${props.name}`;
+  return (
+    <InputField
+      id={id}
+      label={props.label}
+      data-testid={id}
+      type="date"
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+    />
   );
 }

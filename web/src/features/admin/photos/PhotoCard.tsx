@@ -66,6 +66,13 @@ export function PhotoCard({ photo, eventKey }: Props) {
     }
   };
 
+  /** A button that sets one of the photo's flags (hidden, highlight) the other way. */
+  const toggle = (testId: string, flags: PhotoFlags, label: string) => (
+    <button type="button" className="btn btn-secondary btn-small" data-testid={testId} disabled={busy} onClick={() => change.mutate(flags)}>
+      {label}
+    </button>
+  );
+
   const ready = photo.state === 'ready' && photo.thumbnail_url;
   // A state this build does not know yet is shown as the server wrote it.
   const stateText = isPhotoState(photo.state) ? t(`adminPhotos.state.${photo.state}`) : photo.state;
@@ -110,24 +117,12 @@ export function PhotoCard({ photo, eventKey }: Props) {
         )}
       </div>
       <div className="admin-photo-actions" role="group" aria-label={t('adminPhotos.grid.actions', { name })}>
-        <button
-          type="button"
-          className="btn btn-secondary btn-small"
-          data-testid="toggle-hidden"
-          disabled={busy}
-          onClick={() => change.mutate({ hidden: !photo.hidden })}
-        >
-          {photo.hidden ? t('adminPhotos.grid.unhide') : t('adminPhotos.grid.hide')}
-        </button>
-        <button
-          type="button"
-          className="btn btn-secondary btn-small"
-          data-testid="toggle-highlight"
-          disabled={busy}
-          onClick={() => change.mutate({ highlight: !photo.highlight })}
-        >
-          {photo.highlight ? t('adminPhotos.grid.highlightOff') : t('adminPhotos.grid.highlightOn')}
-        </button>
+        {toggle('toggle-hidden', { hidden: !photo.hidden }, t(photo.hidden ? 'adminPhotos.grid.unhide' : 'adminPhotos.grid.hide'))}
+        {toggle(
+          'toggle-highlight',
+          { highlight: !photo.highlight },
+          t(photo.highlight ? 'adminPhotos.grid.highlightOff' : 'adminPhotos.grid.highlightOn'),
+        )}
         <button type="button" className="btn btn-danger btn-small" data-testid="delete-photo" disabled={busy} onClick={() => void onDelete()}>
           {t('adminPhotos.grid.delete')}
         </button>

@@ -5,8 +5,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ApiFailure } from '@/api/client';
-import { fakeFetch } from '@/test/render';
-import { adminMe, errorAnswer, eventList, noContent, renderAsOperator, renderInConsole, signedOut } from '../shell/testing';
+import { errorAnswer, fakeFetch } from '@/test/render';
+import { adminMe, eventList, noContent, renderAsOperator, renderInConsole, signedOut } from '../shell/testing';
 import type { AdminPhoto, AdminPhotoList, Uploaded } from '../shell/types';
 import { PhotosPage } from './PhotosPage';
 import type { Uploader } from './uploadQueue';
@@ -42,6 +42,11 @@ const twoPhotos = pageOf([
   photo({}),
   photo({ id: 2, original_file_name: 'DSC_0002.jpg', state: 'failed', failure_reason: 'not a decodable image', face_count: 0, thumbnail_url: null }),
 ]);
+
+/** The event list and its two photos, and `answers` for the calls the test makes. */
+function servePhotos(answers: Parameters<typeof fakeFetch>[0] = {}) {
+  return fakeFetch({ 'GET /api/admin/events': events, [PHOTOS]: twoPhotos, ...answers });
+}
 
 function renderPage(uploader?: Uploader) {
   return renderAsOperator(<PhotosPage uploader={uploader} />, { path: PATH, route: ROUTE });
@@ -90,11 +95,7 @@ describe('PhotosPage', () => {
   });
 
   it('hides a photo and makes it a highlight', async () => {
-    const { calls } = fakeFetch({
-      'GET /api/admin/events': events,
-      [PHOTOS]: twoPhotos,
-      'POST /api/admin/photos/1': noContent,
-    });
+    const { calls } = servePhotos({ 'POST /api/admin/photos/1': noContent });
     renderPage();
     const [first] = await screen.findAllByTestId('admin-photo');
     await userEvent.click(within(first!).getByTestId('toggle-hidden'));
@@ -105,9 +106,7 @@ describe('PhotosPage', () => {
   });
 
   it('explains that a sold photo cannot be deleted and offers to hide it', async () => {
-    const { calls } = fakeFetch({
-      'GET /api/admin/events': events,
-      [PHOTOS]: twoPhotos,
+    const { calls } = servePhotos({
       'DELETE /api/admin/photos/1': errorAnswer(409, 'photo_sold'),
       'POST /api/admin/photos/1': noContent,
     });
@@ -125,11 +124,7 @@ describe('PhotosPage', () => {
   });
 
   it('deletes a photo after confirmation', async () => {
-    const { calls } = fakeFetch({
-      'GET /api/admin/events': events,
-      [PHOTOS]: twoPhotos,
-      'DELETE /api/admin/photos/2': noContent,
-    });
+    const { calls } = servePhotos({ 'DELETE /api/admin/photos/2': noContent });
     renderPage();
     const cards = await screen.findAllByTestId('admin-photo');
     await userEvent.click(within(cards[1]!).getByTestId('delete-photo'));

@@ -5,8 +5,8 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useCallback, useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiFailure } from '@/api/client';
+import { ErrorAlert } from '@/components/ErrorAlert';
 import { Spinner } from '@/components/Spinner';
-import { useErrorText } from '@/i18n/errors';
 import { AdminPagination } from '../shell/AdminPagination';
 import { adminKeys, fetchPhotos } from '../shell/api';
 import { useAdminEvents } from '../shell/events';
@@ -42,7 +42,6 @@ const sum = (c: PhotoCounts) => c.queued + c.processing + c.ready + c.failed;
 
 function EventPhotos({ eventKey, uploader }: { eventKey: string; uploader?: Uploader }) {
   const t = useAdminPhotosT();
-  const errorText = useErrorText();
   const client = useQueryClient();
   const [params, setParams] = useSearchParams();
   const state = parseState(params.get('state'));
@@ -123,18 +122,12 @@ function EventPhotos({ eventKey, uploader }: { eventKey: string; uploader?: Uplo
       {signedOut ? (
         <Spinner label={t('adminPhotos.loading')} />
       ) : fatal ? (
-        <p className="alert alert-danger" role="alert">
-          {errorText(fatal)}
-        </p>
+        <ErrorAlert error={fatal} />
       ) : (
         <>
           <UploadPanel eventKey={eventKey} uploader={uploader} onUploaded={refreshSoon} onIdle={refreshNow} />
 
-          {passing && (
-            <p className="alert alert-danger" role="alert">
-              {errorText(passing)}
-            </p>
-          )}
+          {passing && <ErrorAlert error={passing} />}
           {data ? (
             <IngestProgress counts={data.counts} live={data.counts.queued + data.counts.processing > 0} />
           ) : (

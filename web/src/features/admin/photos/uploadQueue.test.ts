@@ -2,6 +2,7 @@
 //! against a stand-in XMLHttpRequest.
 
 import { ApiFailure } from '@/api/client';
+import { FakeXhr } from '@/test/fakeXhr';
 import type { Uploaded } from '../shell/types';
 import { UploadQueue, xhrUploader, type Uploader } from './uploadQueue';
 
@@ -163,46 +164,10 @@ describe('UploadQueue', () => {
   });
 });
 
-/** Just enough of XMLHttpRequest for the uploader. */
-class FakeXhr {
-  static last: FakeXhr | null = null;
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: unknown = null;
-  status = 0;
-  statusText = '';
-  responseText = '';
-  upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  ontimeout: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  constructor() {
-    FakeXhr.last = this;
-  }
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  send(body: unknown) {
-    this.body = body;
-  }
-  abort() {
-    this.onabort?.();
-  }
-  answer(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.onload?.();
-  }
-}
-
 describe('xhrUploader', () => {
   beforeEach(() => {
+    FakeXhr.reset();
+    FakeXhr.manual = true;
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
   });
   afterEach(() => {
@@ -220,14 +185,14 @@ describe('xhrUploader', () => {
     expect(xhr.body).toBe(file);
     xhr.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 200 } as ProgressEvent);
     expect(progress).toHaveBeenCalledWith(0.25);
-    xhr.answer(200, { photo_id: 9, result: 'exists' });
+    xhr.finish(200, JSON.stringify({ photo_id: 9, result: 'exists' }));
     await expect(answer).resolves.toEqual({ photo_id: 9, result: 'exists' });
   });
 
   it('turns error answers and network errors into failures with their codes', async () => {
     const send = xhrUploader('run-2025');
     const refused = send(jpeg('a.jpg'), vi.fn(), new AbortController().signal);
-    FakeXhr.last!.answer(415, { status: 'error', code: 'unsupported_image_type', message: 'no' });
+    FakeXhr.last!.finish(415, JSON.stringify({ status: 'error', code: 'unsupported_image_type', message: 'no' }));
     await expect(refused).rejects.toMatchObject({ code: 'unsupported_image_type', status: 415 });
 
     const offline = send(jpeg('b.jpg'), vi.fn(), new AbortController().signal);

@@ -4,6 +4,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ChangeEvent } from 'react';
+import { InputField } from '@/components/InputField';
 import { useToast } from '@/components/Toast';
 import { useDictionary } from '@/i18n';
 import { useErrorText } from '@/i18n/errors';
@@ -84,19 +85,19 @@ export function LogoSection({ shopLogo }: { shopLogo: boolean }) {
           />
         )}
       </div>
-      <div className="field admin-settings-field">
-        <label htmlFor="admin-settings-logo-input">{t('adminSettings.logo.choose')}</label>
-        <input
-          id="admin-settings-logo-input"
-          className="admin-settings-file"
-          type="file"
-          accept="image/png,image/jpeg"
-          data-testid="logo-input"
-          disabled={upload.isPending}
-          aria-invalid={problem !== null}
-          aria-describedby={problem !== null ? 'admin-settings-logo-error' : undefined}
-          onChange={(e) => void choose(e)}
-        />
+      <InputField
+        id="admin-settings-logo-input"
+        label={t('adminSettings.logo.choose')}
+        fieldClassName="admin-settings-field"
+        className="admin-settings-file"
+        type="file"
+        accept="image/png,image/jpeg"
+        data-testid="logo-input"
+        disabled={upload.isPending}
+        aria-invalid={problem !== null}
+        aria-describedby={problem !== null ? 'admin-settings-logo-error' : undefined}
+        onChange={(e) => void choose(e)}
+      >
         {upload.isPending && (
           <p className="admin-settings-uploading" role="status">
             <span className="spinner" aria-hidden="true" /> {t('adminSettings.logo.uploading')}
@@ -107,7 +108,7 @@ export function LogoSection({ shopLogo }: { shopLogo: boolean }) {
             {problem}
           </p>
         )}
-      </div>
+      </InputField>
     </section>
   );
 }

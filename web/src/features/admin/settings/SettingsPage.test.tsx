@@ -5,7 +5,7 @@
 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeFetch, renderWithProviders } from '@/test/render';
+import { errorAnswer, errorResponse, fakeFetch, renderWithProviders } from '@/test/render';
 import { SettingsPage } from './SettingsPage';
 import type { Setting, Settings } from './settingsModel';
 
@@ -52,20 +52,25 @@ function withValues(changes: Record<string, Partial<Setting>>, base: Settings = 
   return { ...base, settings: base.settings.map((s) => (s.key in changes ? { ...s, ...changes[s.key] } : s)) };
 }
 
-function errorAnswer(status: number, code: string, extra: object = {}) {
-  return () =>
-    new Response(JSON.stringify({ status: 'error', code, message: code, ...extra }), {
-      status,
-      headers: { 'content-type': 'application/json' },
-    });
+function renderPage() {
+  return renderWithProviders(<SettingsPage />, { lang: 'en', path: '/admin/settings', route: '/admin/settings' });
 }
 
-function renderPage() {
-  window.localStorage.setItem('currentLanguage', 'en');
-  return renderWithProviders(<SettingsPage />, { path: '/admin/settings', route: '/admin/settings' });
+/** The page with its form drawn, and a user to work it. */
+async function openForm(options?: Parameters<typeof userEvent.setup>[0]) {
+  const user = userEvent.setup(options);
+  renderPage();
+  await screen.findByTestId('settings-form');
+  return user;
 }
 
 const field = (key: string) => screen.getByTestId(`setting-${key}`);
+
+/** Replaces what a setting's input holds. */
+async function retype(user: ReturnType<typeof userEvent.setup>, key: string, value: string) {
+  await user.clear(field(key));
+  await user.type(field(key), value);
+}
 const puts = (calls: { key: string; body: unknown }[]) => calls.filter((c) => c.key === 'PUT /api/admin/settings');
 
 afterEach(() => vi.unstubAllGlobals());
@@ -125,18 +130,13 @@ describe('SettingsPage', () => {
       'notify.smtp.password': { from_console: true },
     });
     const { calls } = fakeFetch({ 'GET /api/admin/settings': inForce, 'PUT /api/admin/settings': saved });
-    const user = userEvent.setup();
-    renderPage();
-    await screen.findByTestId('settings-form');
+    const user = await openForm();
 
-    await user.clear(field('payments.promptpay_id'));
-    await user.type(field('payments.promptpay_id'), '0899999999');
-    await user.clear(field('notify.smtp.host'));
-    await user.type(field('notify.smtp.host'), 'mail.raceshot.app');
+    await retype(user, 'payments.promptpay_id', '0899999999');
+    await retype(user, 'notify.smtp.host', 'mail.raceshot.app');
     await user.type(field('notify.smtp.password'), 'n3w-pass');
     // Typed back to the value in force: no change.
-    await user.clear(field('notify.smtp.port'));
-    await user.type(field('notify.smtp.port'), '587');
+    await retype(user, 'notify.smtp.port', '587');
     expect(screen.getByText('Unsaved changes: 3')).toBeInTheDocument();
     await user.click(screen.getByTestId('save-settings'));
 
@@ -159,9 +159,7 @@ describe('SettingsPage', () => {
 
   it('sends nothing for a secret left empty, and makes no call when nothing changed', async () => {
     const { calls } = fakeFetch({ 'GET /api/admin/settings': inForce, 'PUT /api/admin/settings': inForce });
-    const user = userEvent.setup();
-    renderPage();
-    await screen.findByTestId('settings-form');
+    const user = await openForm();
 
     // Typed, then emptied again: the stored secret stays.
     await user.type(field('payments.gbp.token'), 'abc');
@@ -170,8 +168,7 @@ describe('SettingsPage', () => {
     expect(await screen.findByText('Nothing has changed yet.')).toBeInTheDocument();
     expect(puts(calls)).toHaveLength(0);
 
-    await user.clear(field('orders.retention_days'));
-    await user.type(field('orders.retention_days'), '120');
+    await retype(user, 'orders.retention_days', '120');
     await user.click(screen.getByTestId('save-settings'));
     await waitFor(() => expect(puts(calls)).toHaveLength(1));
     expect(puts(calls)[0]!.body).toEqual({ changes: { 'orders.retention_days': '120' } });
@@ -185,9 +182,7 @@ describe('SettingsPage', () => {
         'orders.retention_days': { value: '30', from_console: false },
       }),
     });
-    const user = userEvent.setup();
-    renderPage();
-    await screen.findByTestId('settings-form');
+    const user = await openForm();
 
     await user.click(screen.getByTestId('setting-clear-payments.opn.secret_key'));
     expect(field('payments.opn.secret_key')).toBeDisabled();
@@ -216,9 +211,7 @@ describe('SettingsPage', () => {
       'GET /api/admin/settings': inForce,
       'PUT /api/admin/settings': withValues({ 'payments.gateway': { value: 'OPN', from_console: true } }),
     });
-    const user = userEvent.setup();
-    renderPage();
-    await screen.findByTestId('settings-form');
+    const user = await openForm();
 
     await user.selectOptions(field('payments.gateway'), 'OPN');
     expect(screen.getByTestId('gateway-warning')).toHaveTextContent(
@@ -244,21 +237,19 @@ describe('SettingsPage', () => {
     const { calls } = fakeFetch({
       'GET /api/admin/settings': inForce,
       'PUT /api/admin/settings': errorAnswer(422, 'invalid_field', {
-        field: 'notify.smtp.port',
-        errors: [
-          { field: 'notify.smtp.port', message: 'must be a port number (1 to 65535)' },
-          { field: 'orders.retention_days', message: 'must be a whole number of days' },
-        ],
+        body: {
+          field: 'notify.smtp.port',
+          errors: [
+            { field: 'notify.smtp.port', message: 'must be a port number (1 to 65535)' },
+            { field: 'orders.retention_days', message: 'must be a whole number of days' },
+          ],
+        },
       }),
     });
-    const user = userEvent.setup();
-    renderPage();
-    await screen.findByTestId('settings-form');
+    const user = await openForm();
 
-    await user.clear(field('notify.smtp.port'));
-    await user.type(field('notify.smtp.port'), '99999');
-    await user.clear(field('orders.retention_days'));
-    await user.type(field('orders.retention_days'), 'ten');
+    await retype(user, 'notify.smtp.port', '99999');
+    await retype(user, 'orders.retention_days', 'ten');
     await user.click(screen.getByTestId('save-settings'));
 
     const portError = await screen.findByTestId('setting-error-notify.smtp.port');
@@ -289,13 +280,10 @@ describe('SettingsPage', () => {
     fakeFetch({
       'GET /api/admin/settings': inForce,
       'PUT /api/admin/settings': errorAnswer(422, 'invalid_field', {
-        field: 'payments.gateway',
-        message: 'OPN needs its secret key',
+        body: { field: 'payments.gateway', message: 'OPN needs its secret key' },
       }),
     });
-    const user = userEvent.setup();
-    renderPage();
-    await screen.findByTestId('settings-form');
+    const user = await openForm();
     await user.selectOptions(field('payments.gateway'), 'OPN');
     await user.click(screen.getByTestId('save-settings'));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Switch and save' }));
@@ -314,9 +302,7 @@ describe('SettingsPage', () => {
       }
       return fallback(input, init);
     });
-    const user = userEvent.setup({ applyAccept: false });
-    renderPage();
-    await screen.findByTestId('settings-form');
+    const user = await openForm({ applyAccept: false });
 
     const input = screen.getByTestId('logo-input');
     await user.upload(input, new File(['not a picture'], 'notes.txt', { type: 'text/plain' }));
@@ -348,13 +334,11 @@ describe('SettingsPage', () => {
       const req = input instanceof Request ? input : new Request(input, init);
       if (req.method === 'PUT' && new URL(req.url).pathname === '/api/admin/settings/logo') {
         uploads.push(req.url);
-        return errorAnswer(415, 'unsupported_image_type')();
+        return errorResponse(415, 'unsupported_image_type');
       }
       return fn(input, init);
     });
-    const user = userEvent.setup();
-    renderPage();
-    await screen.findByTestId('settings-form');
+    const user = await openForm();
     expect(screen.getByTestId('logo-preview')).toHaveTextContent('No logo yet');
 
     const big = new Uint8Array(2 * 1024 * 1024 + 1);

@@ -6,7 +6,9 @@
 
 import './admin-settings.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { ErrorAlert } from '@/components/ErrorAlert';
+import { ProblemSummary, useProblemSummary } from '@/components/ProblemSummary';
 import { Spinner } from '@/components/Spinner';
 import { useDialog } from '@/components/Dialog';
 import { useToast } from '@/components/Toast';
@@ -35,7 +37,6 @@ import {
 export function SettingsPage() {
   const t = useDictionary(settingsMessages);
   const common = useT();
-  const errorText = useErrorText();
   const settings = useQuery({ queryKey: settingsKey, queryFn: fetchSettings });
   return (
     <section className="page narrow admin-settings stack">
@@ -43,9 +44,7 @@ export function SettingsPage() {
       {settings.isPending ? (
         <Spinner label={common('loading')} />
       ) : settings.isError ? (
-        <p className="alert alert-danger" role="alert" data-testid="settings-load-error">
-          {errorText(settings.error)}
-        </p>
+        <ErrorAlert error={settings.error} testId="settings-load-error" />
       ) : (
         <>
           <p className="admin-settings-intro">{t('adminSettings.intro')}</p>
@@ -84,7 +83,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const [problems, setProblems] = useState<FieldProblem[]>([]);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [nothingToSave, setNothingToSave] = useState(false);
-  const summaryRef = useRef<HTMLDivElement>(null);
+  const { summaryRef, focusSummary } = useProblemSummary();
 
   const changes = changesFrom(settings, edits);
   const changeCount = Object.keys(changes).length;
@@ -101,11 +100,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
     onError: (e) => {
       if (e instanceof ApiFailure && e.errors.length > 0) {
         setProblems(e.errors);
-        // After the render that draws the summary.
-        window.setTimeout(() => {
-          summaryRef.current?.focus();
-          summaryRef.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
-        });
+        focusSummary();
         return;
       }
       setSaveError(errorText(e));
@@ -181,24 +176,20 @@ function SettingsForm({ settings }: { settings: Settings }) {
   return (
     <form className="admin-settings-form stack" noValidate onSubmit={(e) => void submit(e)} data-testid="settings-form">
       {problems.length > 0 && (
-        <div
-          ref={summaryRef}
-          className="alert alert-danger admin-settings-summary"
-          role="alert"
-          tabIndex={-1}
-          data-testid="settings-errors"
+        <ProblemSummary
+          summaryRef={summaryRef}
+          className="admin-settings-summary"
+          testId="settings-errors"
+          title={t('adminSettings.problems.title', { count: problems.length })}
         >
-          <p>{t('adminSettings.problems.title', { count: problems.length })}</p>
-          <ul>
-            {problems.map((p, i) => (
-              <li key={i}>
-                {isSettingKey(p.field) ? <a href={`#${fieldId(p.field)}`}>{label(p.field)}</a> : label(p.field)}
-                {p.field !== '' && ': '}
-                {p.message}
-              </li>
-            ))}
-          </ul>
-        </div>
+          {problems.map((p, i) => (
+            <li key={i}>
+              {isSettingKey(p.field) ? <a href={`#${fieldId(p.field)}`}>{label(p.field)}</a> : label(p.field)}
+              {p.field !== '' && ': '}
+              {p.message}
+            </li>
+          ))}
+        </ProblemSummary>
       )}
       {group('payments')}
       {group('email')}

@@ -5,13 +5,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeFetch, renderWithProviders } from '@/test/render';
+import { errorAnswer, fakeFetch, renderWithProviders } from '@/test/render';
 import { AdminPagination } from './AdminPagination';
 import { fetchAdminEvents } from './api';
 import { useOperator } from './operator';
 import {
   adminMe,
-  errorAnswer,
   eventList,
   events,
   orderRow,
@@ -29,8 +28,7 @@ function Child() {
 
 /** The frame at `route`, with a page inside it and a stand-in sign-in page. */
 function renderConsole(route = '/admin', child = <Child />) {
-  window.localStorage.setItem('currentLanguage', 'en');
-  return renderInConsole(child, { route });
+  return renderInConsole(child, { route, lang: 'en' });
 }
 
 const orderList = (orders: AdminOrderList['orders'], total = orders.length): AdminOrderList => ({

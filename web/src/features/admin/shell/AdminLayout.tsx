@@ -10,10 +10,10 @@ import { Suspense, useCallback, useEffect, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { Spinner } from '@/components/Spinner';
 import { useDictionary } from '@/i18n';
-import { useErrorText } from '@/i18n/errors';
 import { usePinned } from './bookmarks';
 import { DarkModeToggle, LanguageSwitch } from './controls';
 import { shellMessages, type ShellMessageKey } from './messages';
+import { RetryAlert } from './RetryAlert';
 import { Notifications } from './Notifications';
 import { adminKeys, fetchMe, signOut } from './api';
 import { OperatorProvider, useSessionCheck } from './operator';
@@ -225,7 +225,6 @@ function Header({
 
 export function AdminLayout() {
   const t = useDictionary(shellMessages);
-  const errorText = useErrorText();
   const client = useQueryClient();
   const { pathname, search } = useLocation();
   const { dark } = useAdminTheme();
@@ -259,12 +258,7 @@ export function AdminLayout() {
     return (
       <div className={rootClass(dark)}>
         <div className="admin-page">
-          <div className="alert alert-danger" role="alert">
-            <p>{errorText(me.error)}</p>
-            <button type="button" className="btn btn-secondary btn-small" onClick={() => void me.refetch()}>
-              {t('shell.retry')}
-            </button>
-          </div>
+          <RetryAlert query={me} />
         </div>
       </div>
     );

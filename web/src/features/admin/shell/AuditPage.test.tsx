@@ -25,8 +25,7 @@ function entry(id: number, detail: unknown = { closed: true }) {
 const page = (top: number, count: number) => ({ entries: Array.from({ length: count }, (_, i) => entry(top - i)) });
 
 function renderAudit(me: Me = adminMe) {
-  window.localStorage.setItem('currentLanguage', 'en');
-  return renderAsOperator(<AuditPage />, { me, path: '/admin/audit', route: '/admin/audit' });
+  return renderAsOperator(<AuditPage />, { me, lang: 'en', path: '/admin/audit', route: '/admin/audit' });
 }
 
 function beforeOf(input: unknown): string | null {

@@ -4,13 +4,14 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DataTable } from '@/components/DataTable';
 import { Spinner } from '@/components/Spinner';
 import { useDictionary, useLanguage } from '@/i18n';
-import { useErrorText } from '@/i18n/errors';
 import { formatBangkokDateTime } from '@/lib/dates';
 import { adminKeys, AUDIT_PAGE_SIZE, fetchAudit } from './api';
 import { shellMessages } from './messages';
 import { AdminOnly } from './operator';
+import { RetryAlert } from './RetryAlert';
 import type { AuditEntry } from './types';
 
 function hasDetail(detail: unknown): boolean {
@@ -34,34 +35,31 @@ function AuditRows({ entries }: { entries: AuditEntry[] }) {
   const t = useDictionary(shellMessages);
   const [lang] = useLanguage();
   return (
-    <div className="table-wrap">
-      <table className="table admin-table" data-testid="audit-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('shell.audit.when')}</th>
-            <th scope="col">{t('shell.audit.who')}</th>
-            <th scope="col">{t('shell.audit.what')}</th>
-            <th scope="col">{t('shell.audit.target')}</th>
-            <th scope="col">{t('shell.audit.detail')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr key={e.id} data-testid="audit-row">
-              <td className="admin-nowrap">{formatBangkokDateTime(e.at, lang)}</td>
-              <td className="admin-wrap">{e.actor}</td>
-              <td>
-                <code>{e.action}</code>
-              </td>
-              <td className="admin-wrap">{e.target || <span className="muted">{t('shell.audit.noDetail')}</span>}</td>
-              <td>
-                <Detail detail={e.detail} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      className="admin-table"
+      testId="audit-table"
+      columns={[
+        t('shell.audit.when'),
+        t('shell.audit.who'),
+        t('shell.audit.what'),
+        t('shell.audit.target'),
+        t('shell.audit.detail'),
+      ]}
+    >
+      {entries.map((e) => (
+        <tr key={e.id} data-testid="audit-row">
+          <td className="admin-nowrap">{formatBangkokDateTime(e.at, lang)}</td>
+          <td className="admin-wrap">{e.actor}</td>
+          <td>
+            <code>{e.action}</code>
+          </td>
+          <td className="admin-wrap">{e.target || <span className="muted">{t('shell.audit.noDetail')}</span>}</td>
+          <td>
+            <Detail detail={e.detail} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -79,7 +77,6 @@ export function AuditPage() {
 
 function AuditLog() {
   const t = useDictionary(shellMessages);
-  const errorText = useErrorText();
   // The `before` of every page stepped into; empty on the newest page.
   const [cursors, setCursors] = useState<number[]>([]);
   const before = cursors.at(-1) ?? null;
@@ -97,14 +94,7 @@ function AuditLog() {
     <>
       <p className="muted">{t('shell.audit.intro')}</p>
       {audit.isPending && <Spinner label={t('shell.loading')} />}
-      {audit.isError && (
-        <div className="alert alert-danger" role="alert">
-          <p>{errorText(audit.error)}</p>
-          <button type="button" className="btn btn-secondary btn-small" onClick={() => void audit.refetch()}>
-            {t('shell.retry')}
-          </button>
-        </div>
-      )}
+      {audit.isError && <RetryAlert query={audit} />}
       {audit.isSuccess && entries.length === 0 && <p className="muted">{t('shell.audit.empty')}</p>}
       {entries.length > 0 && <AuditRows entries={entries} />}
       {(cursors.length > 0 || hasOlder) && (

@@ -3,14 +3,13 @@
 //! paid orders, revenue), shown as sent.
 
 import { screen, within } from '@testing-library/react';
-import { fakeFetch } from '@/test/render';
+import { errorAnswer, fakeFetch } from '@/test/render';
 import { DashboardPage } from './DashboardPage';
-import { adminMe, errorAnswer, eventList, events, photographerMe, renderAsOperator } from './testing';
+import { adminMe, eventList, events, photographerMe, renderAsOperator } from './testing';
 import type { Me } from './types';
 
 function renderDashboard(me: Me = adminMe) {
-  window.localStorage.setItem('currentLanguage', 'en');
-  return renderAsOperator(<DashboardPage />, { me, path: '/admin', route: '/admin' });
+  return renderAsOperator(<DashboardPage />, { me, lang: 'en', path: '/admin', route: '/admin' });
 }
 
 afterEach(() => vi.unstubAllGlobals());

@@ -7,11 +7,11 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '@/components/Spinner';
 import { useDictionary, useLanguage } from '@/i18n';
-import { useErrorText } from '@/i18n/errors';
 import { formatBangkokDate, formatBangkokDateTime } from '@/lib/dates';
 import { formatBaht } from '@/lib/money';
 import { saleState, useAdminEvents } from './events';
 import { shellMessages, type ShellMessageKey } from './messages';
+import { RetryAlert } from './RetryAlert';
 import { useIsAdmin } from './operator';
 import type { AdminEvent } from './types';
 
@@ -41,6 +41,15 @@ function Fact({ label, testId, children }: { label: string; testId?: string; chi
   );
 }
 
+/** A fact that is a count, written the reader's way (1,200). */
+function Count({ label, testId, value }: { label: string; testId: string; value: number }) {
+  return (
+    <Fact label={label} testId={testId}>
+      {value.toLocaleString()}
+    </Fact>
+  );
+}
+
 function EventCard({ event, now, admin }: { event: AdminEvent; now: number; admin: boolean }) {
   const t = useDictionary(shellMessages);
   const [lang] = useLanguage();
@@ -61,12 +70,8 @@ function EventCard({ event, now, admin }: { event: AdminEvent; now: number; admi
             end: formatBangkokDateTime(event.on_sale_end, lang),
           })}
         </Fact>
-        <Fact label={t('shell.dashboard.photosReady')} testId="dashboard-photos">
-          {event.photos_ready.toLocaleString()}
-        </Fact>
-        <Fact label={t('shell.dashboard.photosPending')} testId="dashboard-pending">
-          {event.photos_pending.toLocaleString()}
-        </Fact>
+        <Count label={t('shell.dashboard.photosReady')} testId="dashboard-photos" value={event.photos_ready} />
+        <Count label={t('shell.dashboard.photosPending')} testId="dashboard-pending" value={event.photos_pending} />
         <Fact label={t('shell.dashboard.photosFailed')} testId="dashboard-failed">
           {event.photos_failed > 0 ? (
             <Link to={`${photos}?state=failed`} className="danger">
@@ -76,15 +81,9 @@ function EventCard({ event, now, admin }: { event: AdminEvent; now: number; admi
             event.photos_failed.toLocaleString()
           )}
         </Fact>
-        <Fact label={t('shell.dashboard.faces')} testId="dashboard-faces">
-          {event.faces.toLocaleString()}
-        </Fact>
-        <Fact label={t('shell.dashboard.searches')} testId="dashboard-searches">
-          {event.searches.toLocaleString()}
-        </Fact>
-        <Fact label={t('shell.dashboard.ordersPaid')} testId="dashboard-orders">
-          {event.orders_paid.toLocaleString()}
-        </Fact>
+        <Count label={t('shell.dashboard.faces')} testId="dashboard-faces" value={event.faces} />
+        <Count label={t('shell.dashboard.searches')} testId="dashboard-searches" value={event.searches} />
+        <Count label={t('shell.dashboard.ordersPaid')} testId="dashboard-orders" value={event.orders_paid} />
         <Fact label={t('shell.dashboard.revenue')} testId="dashboard-revenue">
           {t('shell.dashboard.amount', { amount: formatBaht(event.revenue) })}
         </Fact>
@@ -125,7 +124,6 @@ function Overview({ queueDepth, events, now }: { queueDepth: number; events: Adm
 
 export function DashboardPage() {
   const t = useDictionary(shellMessages);
-  const errorText = useErrorText();
   const admin = useIsAdmin();
   const list = useAdminEvents();
   const now = Date.now();
@@ -134,14 +132,7 @@ export function DashboardPage() {
     <section className="admin-page" data-testid="dashboard">
       <h1>{t('shell.dashboard.title')}</h1>
       {list.isPending && <Spinner label={t('shell.loading')} />}
-      {list.isError && (
-        <div className="alert alert-danger" role="alert">
-          <p>{errorText(list.error)}</p>
-          <button type="button" className="btn btn-secondary btn-small" onClick={() => void list.refetch()}>
-            {t('shell.retry')}
-          </button>
-        </div>
-      )}
+      {list.isError && <RetryAlert query={list} />}
       {list.isSuccess && (
         <>
           <Overview queueDepth={list.data.queue_depth} events={list.data.events} now={now} />

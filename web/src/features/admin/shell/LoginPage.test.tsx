@@ -3,13 +3,13 @@
 
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeFetch, renderWithProviders } from '@/test/render';
+import { errorAnswer, fakeFetch, renderWithProviders } from '@/test/render';
 import { LoginPage } from './LoginPage';
-import { adminMe, errorAnswer, signedOut } from './testing';
+import { adminMe, signedOut } from './testing';
 
 function renderLogin(route = '/admin/login') {
-  window.localStorage.setItem('currentLanguage', 'en');
   return renderWithProviders(<LoginPage />, {
+    lang: 'en',
     path: '/admin/login',
     route,
     routes: [{ path: '/admin/*', element: <p>console page</p> }],

@@ -6,6 +6,7 @@ import './admin-shell.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { InputField } from '@/components/InputField';
 import { useDictionary, useLanguage } from '@/i18n';
 import { useErrorText } from '@/i18n/errors';
 import { formatBangkokDateTime } from '@/lib/dates';
@@ -66,30 +67,26 @@ export function LoginPage() {
         </h1>
         <h2 className="admin-login-title">{t('shell.login.title')}</h2>
         <form onSubmit={submit} className="admin-form">
-          <div className="field">
-            <label htmlFor="admin-login-email">{t('shell.login.email')}</label>
-            <input
-              id="admin-login-email"
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              data-testid="login-email"
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="admin-login-password">{t('shell.login.password')}</label>
-            <input
-              id="admin-login-password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              data-testid="login-password"
-            />
-          </div>
+          <InputField
+            id="admin-login-email"
+            label={t('shell.login.email')}
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            data-testid="login-email"
+          />
+          <InputField
+            id="admin-login-password"
+            label={t('shell.login.password')}
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            data-testid="login-password"
+          />
           {login.isError && (
             <div className="alert alert-danger admin-login-error" role="alert" data-testid="login-error">
               <p>{errorText(login.error)}</p>

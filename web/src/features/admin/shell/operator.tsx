@@ -5,7 +5,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, type ReactNode } from 'react';
 import { ApiFailure } from '@/api/client';
-import { useErrorText } from '@/i18n/errors';
+import { ErrorAlert } from '@/components/ErrorAlert';
 import { adminKeys } from './api';
 import { isAdmin } from './session';
 import type { Me } from './types';
@@ -33,14 +33,7 @@ const forbidden = new ApiFailure('forbidden', 403, 'admins only');
  * page's calls are never made. */
 export function AdminOnly({ children }: { children: ReactNode }) {
   const admin = useIsAdmin();
-  const errorText = useErrorText();
-  if (!admin) {
-    return (
-      <p className="alert alert-danger" role="alert" data-testid="admin-forbidden">
-        {errorText(forbidden)}
-      </p>
-    );
-  }
+  if (!admin) return <ErrorAlert error={forbidden} testId="admin-forbidden" />;
   return children;
 }
 

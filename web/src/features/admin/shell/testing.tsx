@@ -1,25 +1,17 @@
 //! What the console's tests share: operators, events and orders in the contract's full
-//! types, error answers as the server sends them, and rendering a page as an operator
-//! (inside the operator context only, or inside the real console frame).
+//! types, the answers of a signed-out session and of no content, and rendering a page as an
+//! operator (inside the operator context only, or inside the real console frame).
 
 import type { ReactElement } from 'react';
 import type { RouteObject } from 'react-router';
-import { renderWithProviders } from '@/test/render';
+import type { Language } from '@/i18n';
+import { errorAnswer, renderWithProviders } from '@/test/render';
 import { AdminLayout } from './AdminLayout';
 import { OperatorProvider } from './operator';
 import type { AdminEvent, AdminEventList, AdminOrderRow, Me } from './types';
 
 export const adminMe: Me = { email: 'boss@raceshot.app', role: 'admin', event_ids: [] };
 export const photographerMe: Me = { email: 'cam@raceshot.app', role: 'photographer', event_ids: [7] };
-
-/** An error answer as the server sends it; a new Response every call (bodies read once). */
-export function errorAnswer(status: number, code: string, extra: { headers?: Record<string, string>; body?: object } = {}) {
-  return () =>
-    new Response(JSON.stringify({ status: 'error', code, message: code, ...extra.body }), {
-      status,
-      headers: { 'content-type': 'application/json', ...extra.headers },
-    });
-}
 
 export const signedOut = errorAnswer(401, 'not_signed_in');
 export const noContent = (): Response => new Response(null, { status: 204 });
@@ -90,7 +82,7 @@ export function requestedUrls(fn: { mock: { calls: unknown[][] } }): URL[] {
   return fn.mock.calls.map(([input]) => new URL(input instanceof Request ? input.url : String(input), 'http://localhost'));
 }
 
-type Where = { path: string; route: string; routes?: RouteObject[] };
+type Where = { path: string; route: string; routes?: RouteObject[]; lang?: Language };
 
 /** A console page as the frame gives it: `me` signed in (admin unless told). */
 export function renderAsOperator(page: ReactElement, { me = adminMe, ...where }: Where & { me?: Me }) {
@@ -100,7 +92,7 @@ export function renderAsOperator(page: ReactElement, { me = adminMe, ...where }:
 /** A console page inside the real frame (which asks `GET /api/admin/me` first), with a
  * stand-in sign-in page at `/admin/login`. The page answers at `path` (for its params), or
  * at every console address when none is given. */
-export function renderInConsole(page: ReactElement, { path, route, routes = [] }: Omit<Where, 'path'> & { path?: string }) {
+export function renderInConsole(page: ReactElement, { path, route, routes = [], lang }: Omit<Where, 'path'> & { path?: string }) {
   const children: RouteObject[] =
     path === undefined || path === '/admin'
       ? [{ index: true, element: page }]
@@ -109,6 +101,7 @@ export function renderInConsole(page: ReactElement, { path, route, routes = [] }
   return renderWithProviders(<p>unused</p>, {
     path: '/unused',
     route,
+    lang,
     routes: [
       { path: '/admin/login', element: <p>sign-in page</p> },
       { path: '/admin', element: <AdminLayout />, children },

@@ -1,0 +1,16 @@
+//! The frame of a content page: its title and lead paragraph, then the page's own parts.
+
+import type { ReactNode } from 'react';
+import type { MessageKey } from '@/i18n';
+import { useT } from './messages';
+
+export function ContentArticle({ title, intro, children }: { title: MessageKey; intro: MessageKey; children: ReactNode }) {
+  const t = useT();
+  return (
+    <article className="page narrow content">
+      <h1>{t(title)}</h1>
+      <p className="lead">{t(intro)}</p>
+      {children}
+    </article>
+  );
+}
