@@ -76,6 +76,11 @@ error_codes! {
     Internal             => INTERNAL_SERVER_ERROR,  "internal";
 }
 
+/// An error: the body names its stable `code` (the error-code table) and, where one is to
+/// blame, the field. Declared once, every operation's error answers refer to it.
+#[derive(utoipa::ToResponse)]
+pub struct ErrorAnswer(#[allow(dead_code)] ErrorBody);
+
 /// The body of every error answer.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {

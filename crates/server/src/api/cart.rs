@@ -13,7 +13,7 @@ use super::extract::ApiJson;
 use crate::api::contract;
 use crate::commerce::find_event;
 use crate::commerce::price_cart;
-use crate::error::{ApiResult, ErrorBody};
+use crate::error::{ApiResult, ErrorAnswer};
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -63,8 +63,8 @@ pub struct QuoteResponse {
 /// Prices a cart from the event's tiers.
 #[utoipa::path(post, path = "/api/cart/quote", tag = "cart",
     request_body = QuoteRequest,
-    responses((status = 200, body = QuoteResponse), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+    responses((status = 200, body = QuoteResponse), (status = 401, response = ErrorAnswer),
+        (status = 404, response = ErrorAnswer), (status = 409, response = ErrorAnswer), (status = 422, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn quote(
     State(state): State<AppState>,

@@ -21,7 +21,7 @@ use crate::api::contract;
 use crate::api::media::derived_address;
 use crate::catalogue::Snapshot;
 use crate::commerce::{find_event, lookup};
-use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::error::{ApiError, ApiResult, ErrorAnswer};
 use crate::photos::derived_name;
 use crate::state::AppState;
 
@@ -211,7 +211,7 @@ pub struct PaginationRequest {
 /// Events on sale, pinned first, then the newest race.
 #[utoipa::path(post, path = "/v1/events/pagination", tag = "catalogue",
     request_body = PaginationRequest,
-    responses((status = 200, body = ListBody<EventBody>), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)),
+    responses((status = 200, body = ListBody<EventBody>), (status = 401, response = ErrorAnswer), (status = 422, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn pagination(
     State(state): State<AppState>,
@@ -281,7 +281,7 @@ pub struct EventCount {
 /// How many events are in a sale status (the home page's page count).
 #[utoipa::path(post, path = "/v1/events/pagination-count", tag = "catalogue",
     request_body = CountRequest,
-    responses((status = 200, body = ListBody<EventCount>), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)),
+    responses((status = 200, body = ListBody<EventCount>), (status = 401, response = ErrorAnswer), (status = 422, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn pagination_count(
     State(state): State<AppState>,
@@ -317,7 +317,7 @@ pub struct BannerBody {
 
 /// The home carousel's slides.
 #[utoipa::path(get, path = "/v1/events/slider-banner", tag = "catalogue",
-    responses((status = 200, body = ListBody<BannerBody>), (status = 401, body = ErrorBody)),
+    responses((status = 200, body = ListBody<BannerBody>), (status = 401, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn slider_banner(State(state): State<AppState>) -> ApiResult<Response> {
     let snapshot = state.catalogue.snapshot().await?;
@@ -341,7 +341,7 @@ pub fn banners_answer(snapshot: &Snapshot, now: DateTime<Utc>) -> ApiResult<Byte
 
 /// Events whose sale has not started, the soonest first.
 #[utoipa::path(get, path = "/v1/events/soon", tag = "catalogue",
-    responses((status = 200, body = ListBody<EventBody>), (status = 401, body = ErrorBody)),
+    responses((status = 200, body = ListBody<EventBody>), (status = 401, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn soon(State(state): State<AppState>) -> ApiResult<Response> {
     let snapshot = state.catalogue.snapshot().await?;
@@ -374,7 +374,7 @@ pub struct EventResponse {
 /// One event by its key.
 #[utoipa::path(get, path = "/v1/events/{event_key}", tag = "catalogue",
     params(("event_key" = String, Path, description = "The event's key")),
-    responses((status = 200, body = EventResponse), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)),
+    responses((status = 200, body = EventResponse), (status = 401, response = ErrorAnswer), (status = 404, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn event(
     State(state): State<AppState>,
@@ -410,7 +410,7 @@ pub struct EventKeyBody {
 /// The event a photo belongs to.
 #[utoipa::path(get, path = "/v1/events/event-key/{image_id}", tag = "catalogue",
     params(("image_id" = String, Path, description = "A photo id")),
-    responses((status = 200, body = EventKeyBody), (status = 401, body = ErrorBody)),
+    responses((status = 200, body = EventKeyBody), (status = 401, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn event_key_of_image(
     State(state): State<AppState>,
@@ -434,7 +434,7 @@ pub struct HighlightRequest {
 /// The photos an event page shows before any search.
 #[utoipa::path(post, path = "/v1/facesearch/highlight", tag = "catalogue",
     request_body = HighlightRequest,
-    responses((status = 200, body = ListBody<PhotoBody>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)),
+    responses((status = 200, body = ListBody<PhotoBody>), (status = 401, response = ErrorAnswer), (status = 404, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn highlight(
     State(state): State<AppState>,

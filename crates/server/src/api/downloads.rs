@@ -14,7 +14,7 @@ use super::extract::{ApiPath, ApiQuery};
 use crate::commerce::links::{self, Variant};
 use crate::commerce::{download_name, find_order, sold_photo_key};
 use crate::delivery::{ZipEntry, object_response, zip_body};
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorCode};
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -55,8 +55,8 @@ fn storage_expired() -> ApiError {
         ("variant" = String, Path, description = "`original` or `logo`"), SignedParams),
     responses((status = 200, description = "The JPEG", content_type = "image/jpeg"),
         (status = 206, description = "A byte range of it"),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 410, body = ErrorBody), (status = 416, description = "Range not satisfiable")))]
+        (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer),
+        (status = 410, response = ErrorAnswer), (status = 416, description = "Range not satisfiable")))]
 pub async fn photo(
     State(state): State<AppState>,
     ApiPath((order_uuid, photo_id, variant)): ApiPath<(String, i64, String)>,
@@ -122,8 +122,8 @@ pub struct ZipParams {
 #[utoipa::path(get, path = "/api/orders/{order_uuid}/download.zip", tag = "orders",
     params(("order_uuid" = String, Path), ZipParams),
     responses((status = 200, description = "The ZIP archive", content_type = "application/zip"),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
-        (status = 410, body = ErrorBody)))]
+        (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer), (status = 409, response = ErrorAnswer),
+        (status = 410, response = ErrorAnswer)))]
 pub async fn zip(
     State(state): State<AppState>,
     Path(order_uuid): Path<String>,
@@ -175,7 +175,7 @@ pub async fn zip(
     params(("event_key" = String, Path), ("photo_id" = i64, Path)),
     responses((status = 200, description = "The JPEG", content_type = "image/jpeg"),
         (status = 206, description = "A byte range of it"),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer),
         (status = 416, description = "Range not satisfiable")))]
 pub async fn free_photo(
     State(state): State<AppState>,

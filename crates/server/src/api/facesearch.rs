@@ -20,7 +20,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::catalogue::{PhotoBody, SUCCESS};
 use super::extract::{ApiJson, ApiQuery, NumberOrText};
 use crate::commerce::find_event_on_sale;
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorCode};
 use crate::rate_limit::client_address;
 use crate::selfies::{self, upload_key};
 use crate::signing;
@@ -89,8 +89,8 @@ const UPLOAD: &str = "upload";
 /// Reserves an upload for one selfie.
 #[utoipa::path(post, path = "/v2/facesearch/sign", tag = "face search",
     request_body = SignRequest,
-    responses((status = 200, body = SignResponse), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 415, body = ErrorBody)),
+    responses((status = 200, body = SignResponse), (status = 401, response = ErrorAnswer),
+        (status = 404, response = ErrorAnswer), (status = 409, response = ErrorAnswer), (status = 415, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn sign(
     State(state): State<AppState>,
@@ -153,8 +153,8 @@ pub struct UploadResponse {
 #[utoipa::path(put, path = "/v2/facesearch/upload/{search_id}", tag = "face search",
     params(("search_id" = String, Path), UploadParams),
     request_body(content = Vec<u8>, content_type = "image/jpeg"),
-    responses((status = 200, body = UploadResponse), (status = 403, body = ErrorBody),
-        (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
+    responses((status = 200, body = UploadResponse), (status = 403, response = ErrorAnswer),
+        (status = 413, response = ErrorAnswer), (status = 415, response = ErrorAnswer)))]
 pub async fn upload(
     State(state): State<AppState>,
     Path(search_id): Path<String>,
@@ -243,10 +243,10 @@ fn check_selfie_bytes(bytes: &[u8]) -> ApiResult<ImageFormat> {
 /// Searches an event's photos with the uploaded selfie, then deletes it.
 #[utoipa::path(post, path = "/v2/facesearch", tag = "face search",
     request_body = SearchRequest,
-    responses((status = 200, body = SearchResponse), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
-        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody),
-        (status = 503, body = ErrorBody)),
+    responses((status = 200, body = SearchResponse), (status = 401, response = ErrorAnswer),
+        (status = 404, response = ErrorAnswer), (status = 413, response = ErrorAnswer), (status = 415, response = ErrorAnswer),
+        (status = 422, response = ErrorAnswer), (status = 429, response = ErrorAnswer),
+        (status = 503, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn search(
     State(state): State<AppState>,
@@ -297,9 +297,9 @@ pub async fn search(
 /// optional, as in `/v2/facesearch`). The file is never stored.
 #[utoipa::path(post, path = "/v1/facesearch", tag = "face search",
     request_body(content_type = "multipart/form-data", content = Object),
-    responses((status = 200, body = SearchResponse), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
-        (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)),
+    responses((status = 200, body = SearchResponse), (status = 401, response = ErrorAnswer),
+        (status = 404, response = ErrorAnswer), (status = 413, response = ErrorAnswer), (status = 415, response = ErrorAnswer),
+        (status = 429, response = ErrorAnswer), (status = 503, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn search_multipart(
     State(state): State<AppState>,

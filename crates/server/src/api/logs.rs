@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use super::catalogue::SUCCESS;
 use super::extract::{ApiJson, NumberOrText};
-use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::error::{ApiError, ApiResult, ErrorAnswer};
 use crate::state::AppState;
 
 /// Longest `list` kept: a cart's worth of ids.
@@ -37,7 +37,7 @@ pub struct LogResponse {
 /// Records one cart analytics event.
 #[utoipa::path(post, path = "/v1/logs/", tag = "cart",
     request_body = CartLogRequest,
-    responses((status = 200, body = LogResponse), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)),
+    responses((status = 200, body = LogResponse), (status = 401, response = ErrorAnswer), (status = 422, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn cart_log(
     State(state): State<AppState>,

@@ -34,7 +34,7 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::error::{ApiError, ErrorAnswer, ErrorBody, ErrorCode};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
@@ -44,7 +44,7 @@ use crate::state::AppState;
         description = "The event-photo shop: the calls of the shop specification, plus the server's own."
     ),
     modifiers(&ClientToken, &ErrorCodes),
-    components(schemas(ErrorBody)),
+    components(schemas(ErrorBody), responses(ErrorAnswer)),
     tags(
         (name = "catalogue", description = "Events, banners and highlight photos"),
         (name = "face search", description = "Find an event's photos of a person by a selfie"),

@@ -25,7 +25,7 @@ use crate::commerce::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::commerce::links::{self, Variant};
 use crate::commerce::orders::{AskedCart, PlaceOrder, place_order};
 use crate::commerce::{MAX_CART_PHOTOS, find_order, payment};
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorCode};
 use crate::photos::derived_name;
 use crate::rate_limit::client_address;
 use crate::state::AppState;
@@ -133,9 +133,9 @@ fn cart_ids(images: &[CartImage]) -> ApiResult<Vec<i64>> {
 /// Creates an order from the visitor's cart.
 #[utoipa::path(post, path = "/v1/order/create", tag = "orders",
     request_body = CreateOrderRequest,
-    responses((status = 200, body = CreateOrderResponse), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody),
-        (status = 429, body = ErrorBody), (status = 502, body = ErrorBody), (status = 504, body = ErrorBody)),
+    responses((status = 200, body = CreateOrderResponse), (status = 401, response = ErrorAnswer),
+        (status = 404, response = ErrorAnswer), (status = 409, response = ErrorAnswer), (status = 422, response = ErrorAnswer),
+        (status = 429, response = ErrorAnswer), (status = 502, response = ErrorAnswer), (status = 504, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn create_v1(
     state: State<AppState>,
@@ -149,9 +149,9 @@ pub async fn create_v1(
 /// Creates an order from the visitor's cart (the web app calls this one for OPN).
 #[utoipa::path(post, path = "/v3/order/create", tag = "orders",
     request_body = CreateOrderRequest,
-    responses((status = 200, body = CreateOrderResponse), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody),
-        (status = 429, body = ErrorBody), (status = 502, body = ErrorBody), (status = 504, body = ErrorBody)),
+    responses((status = 200, body = CreateOrderResponse), (status = 401, response = ErrorAnswer),
+        (status = 404, response = ErrorAnswer), (status = 409, response = ErrorAnswer), (status = 422, response = ErrorAnswer),
+        (status = 429, response = ErrorAnswer), (status = 502, response = ErrorAnswer), (status = 504, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn create_v3(
     state: State<AppState>,
@@ -293,7 +293,7 @@ pub struct InquiryResponse {
 /// The order page's view of an order.
 #[utoipa::path(post, path = "/v3/order/inquiry", tag = "orders",
     request_body = InquiryRequest,
-    responses((status = 200, body = InquiryResponse), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)),
+    responses((status = 200, body = InquiryResponse), (status = 401, response = ErrorAnswer), (status = 404, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn inquiry_v3(
     State(state): State<AppState>,
@@ -305,7 +305,7 @@ pub async fn inquiry_v3(
 /// The order page's view of an order, with `api_response` (older pages).
 #[utoipa::path(post, path = "/v1/order/inquiry", tag = "orders",
     request_body = InquiryRequest,
-    responses((status = 200, body = InquiryResponse), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)),
+    responses((status = 200, body = InquiryResponse), (status = 401, response = ErrorAnswer), (status = 404, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn inquiry_v1(
     State(state): State<AppState>,
@@ -453,9 +453,9 @@ pub struct CardPaymentResponse {
 /// Charges a card order (OPN, or the sandbox).
 #[utoipa::path(post, path = "/v3/order/opn-cc-payment", tag = "orders",
     request_body = CardPaymentRequest,
-    responses((status = 200, body = CardPaymentResponse), (status = 401, body = ErrorBody),
-        (status = 402, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
-        (status = 422, body = ErrorBody), (status = 502, body = ErrorBody), (status = 504, body = ErrorBody)),
+    responses((status = 200, body = CardPaymentResponse), (status = 401, response = ErrorAnswer),
+        (status = 402, response = ErrorAnswer), (status = 404, response = ErrorAnswer), (status = 409, response = ErrorAnswer),
+        (status = 422, response = ErrorAnswer), (status = 502, response = ErrorAnswer), (status = 504, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn card_payment(
     State(state): State<AppState>,
@@ -537,8 +537,8 @@ const FOUND_LIMIT: i64 = 50;
 /// Finds orders by mobile number or receipt reference.
 #[utoipa::path(post, path = "/v1/order/find-order", tag = "orders",
     request_body = FindOrderRequest,
-    responses((status = 200, body = FindOrderResponse), (status = 401, body = ErrorBody),
-        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)),
+    responses((status = 200, body = FindOrderResponse), (status = 401, response = ErrorAnswer),
+        (status = 422, response = ErrorAnswer), (status = 429, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn find_orders(
     State(state): State<AppState>,
@@ -631,9 +631,9 @@ pub struct SendCodeResponse {
 /// Sends a one-time code that opens a found order to the order's own e-mail or mobile.
 #[utoipa::path(post, path = "/v1/order/find-order/send-code", tag = "orders",
     request_body = SendCodeRequest,
-    responses((status = 200, body = SendCodeResponse), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 422, body = ErrorBody),
-        (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)),
+    responses((status = 200, body = SendCodeResponse), (status = 401, response = ErrorAnswer),
+        (status = 404, response = ErrorAnswer), (status = 422, response = ErrorAnswer),
+        (status = 429, response = ErrorAnswer), (status = 503, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn send_order_code(
     State(state): State<AppState>,
@@ -669,8 +669,8 @@ pub struct OpenOrderResponse {
 /// Opens a found order with the code sent to its contact; a code works once.
 #[utoipa::path(post, path = "/v1/order/find-order/open", tag = "orders",
     request_body = OpenOrderRequest,
-    responses((status = 200, body = OpenOrderResponse), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)),
+    responses((status = 200, body = OpenOrderResponse), (status = 401, response = ErrorAnswer),
+        (status = 404, response = ErrorAnswer), (status = 422, response = ErrorAnswer), (status = 429, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn open_found_order(
     State(state): State<AppState>,
@@ -708,7 +708,7 @@ pub struct ConfResponse {
 /// One public setting of the shop.
 #[utoipa::path(post, path = "/v1/utils/conf", tag = "orders",
     request_body = ConfRequest,
-    responses((status = 200, body = ConfResponse), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)),
+    responses((status = 200, body = ConfResponse), (status = 401, response = ErrorAnswer), (status = 422, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn conf(
     State(state): State<AppState>,

@@ -23,7 +23,7 @@ use crate::api::contract;
 use crate::commerce::gateways::gateway_error;
 use crate::commerce::payment::{self, Receipt, SandboxResult};
 use crate::commerce::{find_order, links};
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorCode};
 use crate::state::AppState;
 
 /// Gateway messages are small; anything larger is not one.
@@ -43,7 +43,7 @@ fn ack() -> Json<Acknowledged> {
 #[utoipa::path(post, path = "/api/payments/gbp/{order_uuid}/{token}", tag = "payments",
     params(("order_uuid" = String, Path), ("token" = String, Path, description = "The order's callback token")),
     request_body(content = Object, description = "GB Prime Pay's callback (JSON or form)"),
-    responses((status = 200, body = Acknowledged), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = Acknowledged), (status = 403, response = ErrorAnswer), (status = 422, response = ErrorAnswer)))]
 pub async fn gbp_callback(
     State(state): State<AppState>,
     Path((order_uuid, token)): Path<(String, String)>,
@@ -74,7 +74,7 @@ pub async fn gbp_callback(
 /// OPN's webhook: events about charges.
 #[utoipa::path(post, path = "/api/payments/opn/webhook", tag = "payments",
     request_body(content = Object, description = "An OPN event object"),
-    responses((status = 200, body = Acknowledged), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = Acknowledged), (status = 401, response = ErrorAnswer), (status = 422, response = ErrorAnswer)))]
 pub async fn opn_webhook(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -133,8 +133,8 @@ pub struct SandboxPayResponse {
 #[utoipa::path(post, path = "/api/sandbox/orders/{order_uuid}/pay", tag = "payments",
     params(("order_uuid" = String, Path)),
     request_body = SandboxPayRequest,
-    responses((status = 200, body = SandboxPayResponse), (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = SandboxPayResponse), (status = 404, response = ErrorAnswer),
+        (status = 409, response = ErrorAnswer), (status = 422, response = ErrorAnswer)))]
 pub async fn sandbox_pay(
     State(state): State<AppState>,
     Path(order_uuid): Path<String>,

@@ -8,7 +8,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Admin;
 use crate::api::extract::ApiQuery;
-use crate::error::{ApiResult, ErrorBody};
+use crate::error::{ApiResult, ErrorAnswer};
 use crate::state::AppState;
 
 const PAGE: i64 = 50;
@@ -39,7 +39,7 @@ pub struct AuditPage {
 
 /// Who did what, and when: 50 entries per page.
 #[utoipa::path(operation_id = "admin_audit_list", get, path = "/api/admin/audit", tag = "console", params(AuditQuery),
-    responses((status = 200, body = AuditPage), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+    responses((status = 200, body = AuditPage), (status = 401, response = ErrorAnswer), (status = 403, response = ErrorAnswer)))]
 pub async fn list(
     State(state): State<AppState>,
     _admin: Admin,

@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::super::extract::ApiJson;
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorBody, ErrorCode};
 use crate::operators::{dummy_hash, lock_after, normalise_email, password_matches};
 use crate::rate_limit::client_address;
 use crate::state::AppState;
@@ -186,7 +186,7 @@ async fn me_of(state: &AppState, operator: &Operator) -> ApiResult<Me> {
 
 /// Signs an operator in and sets the session cookie.
 #[utoipa::path(operation_id = "admin_login", post, path = "/api/admin/login", tag = "console", request_body = LoginRequest,
-    responses((status = 200, body = Me), (status = 401, body = ErrorBody),
+    responses((status = 200, body = Me), (status = 401, response = ErrorAnswer),
         (status = 429, description = "Locked after repeated failures, or too many attempts from one address", body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
@@ -294,7 +294,7 @@ pub async fn login(
 
 /// Ends the session and clears the cookie.
 #[utoipa::path(operation_id = "admin_logout", post, path = "/api/admin/logout", tag = "console",
-    responses((status = 204, description = "Signed out"), (status = 401, body = ErrorBody)))]
+    responses((status = 204, description = "Signed out"), (status = 401, response = ErrorAnswer)))]
 pub async fn logout(State(state): State<AppState>, session: Session) -> ApiResult<Response> {
     state.store.delete_session(&session.token_hash).await?;
     let cookie = session_cookie(&state, "", 0)?;
@@ -303,7 +303,7 @@ pub async fn logout(State(state): State<AppState>, session: Session) -> ApiResul
 
 /// The signed-in operator.
 #[utoipa::path(operation_id = "admin_me", get, path = "/api/admin/me", tag = "console",
-    responses((status = 200, body = Me), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = Me), (status = 401, response = ErrorAnswer)))]
 pub async fn me(State(state): State<AppState>, session: Session) -> ApiResult<Json<Me>> {
     Ok(Json(me_of(&state, &session.operator).await?))
 }

@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 use super::auth::{Admin, Session};
 use crate::api::contract;
 use crate::api::extract::ApiJson;
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode, FieldProblem};
+use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorBody, ErrorCode, FieldProblem};
 use crate::state::AppState;
 
 /// An event as the console lists it.
@@ -65,7 +65,7 @@ pub async fn event_by_key(state: &AppState, event_key: &str) -> ApiResult<(Event
 
 /// Events the operator may work on, newest race first.
 #[utoipa::path(operation_id = "admin_events_list", get, path = "/api/admin/events", tag = "console",
-    responses((status = 200, body = AdminEventList), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = AdminEventList), (status = 401, response = ErrorAnswer)))]
 pub async fn list(
     State(state): State<AppState>,
     session: Session,
@@ -114,7 +114,7 @@ pub async fn list(
 #[utoipa::path(operation_id = "admin_events_get", get, path = "/api/admin/events/{event_key}", tag = "console",
     params(("event_key" = String, Path)),
     responses((status = 200, description = "The event in the import format (docs/event-import.md)", body = contract::ImportEvent),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 401, response = ErrorAnswer), (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer)))]
 pub async fn get(
     State(state): State<AppState>,
     Admin(_session): Admin,
@@ -141,7 +141,7 @@ pub struct Written {
 /// import format of docs/event-import.md). Admins only.
 #[utoipa::path(operation_id = "admin_events_put", put, path = "/api/admin/events/{event_key}", tag = "console",
     params(("event_key" = String, Path)), request_body(content = contract::ImportEvent, description = "An event in the import format"),
-    responses((status = 200, body = Written), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+    responses((status = 200, body = Written), (status = 401, response = ErrorAnswer), (status = 403, response = ErrorAnswer),
         (status = 422, description = "Every bad field, in `errors`", body = ErrorBody)))]
 pub async fn put(
     State(state): State<AppState>,
@@ -200,8 +200,8 @@ pub struct CloseRequest {
 /// Ends an event's sale early, or reopens it. Admins only.
 #[utoipa::path(operation_id = "admin_events_close", post, path = "/api/admin/events/{event_key}/close", tag = "console",
     params(("event_key" = String, Path)), request_body = CloseRequest,
-    responses((status = 204, description = "Done"), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 204, description = "Done"), (status = 401, response = ErrorAnswer),
+        (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer)))]
 pub async fn close(
     State(state): State<AppState>,
     Admin(session): Admin,

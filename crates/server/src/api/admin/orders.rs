@@ -18,7 +18,7 @@ use crate::api::contract;
 use crate::api::extract::{ApiJson, ApiQuery};
 use crate::commerce::find_order;
 use crate::commerce::operator::{self, Outcome};
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorCode};
 use crate::jobs::notify_order;
 use crate::state::AppState;
 
@@ -48,8 +48,8 @@ pub struct AdminOrder {
 /// An order and its payment trail.
 #[utoipa::path(operation_id = "admin_orders_detail", get, path = "/api/admin/orders/{order_uuid}", tag = "console",
     params(("order_uuid" = String, Path)),
-    responses((status = 200, body = AdminOrder), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = AdminOrder), (status = 401, response = ErrorAnswer),
+        (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer)))]
 pub async fn detail(
     State(state): State<AppState>,
     _admin: Admin,
@@ -89,8 +89,8 @@ pub struct OperatorOutcome {
 /// Approves an all-photos (AM) order: it becomes paid and its delivery starts.
 #[utoipa::path(operation_id = "admin_orders_approve", post, path = "/api/admin/orders/{order_uuid}/approve", tag = "console",
     params(("order_uuid" = String, Path)),
-    responses((status = 200, body = OperatorOutcome), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+    responses((status = 200, body = OperatorOutcome), (status = 401, response = ErrorAnswer),
+        (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer), (status = 409, response = ErrorAnswer)))]
 pub async fn approve(
     State(state): State<AppState>,
     Admin(session): Admin,
@@ -110,9 +110,9 @@ pub struct ConfirmRequest {
 /// Confirms a PROMPTPAY order paid against its bank slip.
 #[utoipa::path(operation_id = "admin_orders_confirm", post, path = "/api/admin/orders/{order_uuid}/confirm", tag = "console",
     params(("order_uuid" = String, Path)), request_body = ConfirmRequest,
-    responses((status = 200, body = OperatorOutcome), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
-        (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = OperatorOutcome), (status = 401, response = ErrorAnswer),
+        (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer), (status = 409, response = ErrorAnswer),
+        (status = 422, response = ErrorAnswer)))]
 pub async fn confirm(
     State(state): State<AppState>,
     Admin(session): Admin,
@@ -204,8 +204,8 @@ fn parse_day(
 
 /// Orders, newest first, 50 a page, narrowed by event, status, channel, mobile and dates.
 #[utoipa::path(operation_id = "admin_orders_list", get, path = "/api/admin/orders", tag = "console", params(OrderQuery),
-    responses((status = 200, body = AdminOrderList), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = AdminOrderList), (status = 401, response = ErrorAnswer),
+        (status = 403, response = ErrorAnswer), (status = 422, response = ErrorAnswer)))]
 pub async fn list(
     State(state): State<AppState>,
     _admin: Admin,
@@ -269,8 +269,8 @@ fn row(o: Order) -> AdminOrderRow {
 /// Sends the order's "photos ready" e-mail again (paid orders with an address).
 #[utoipa::path(operation_id = "admin_orders_resend_email", post, path = "/api/admin/orders/{order_uuid}/resend-email", tag = "console",
     params(("order_uuid" = String, Path)),
-    responses((status = 204, description = "Sent"), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+    responses((status = 204, description = "Sent"), (status = 401, response = ErrorAnswer),
+        (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer), (status = 409, response = ErrorAnswer)))]
 pub async fn resend_email(
     State(state): State<AppState>,
     Admin(session): Admin,

@@ -17,7 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::auth::Session;
 use crate::api::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::api::media::derived_address;
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode};
+use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorBody, ErrorCode};
 use crate::photos::{FileAdded, add_file, derived_name};
 use crate::state::AppState;
 
@@ -62,8 +62,8 @@ pub struct Uploaded {
 #[utoipa::path(operation_id = "admin_photos_upload", put, path = "/api/admin/events/{event_key}/photos", tag = "console",
     params(("event_key" = String, Path), UploadQuery),
     request_body(content = Vec<u8>, content_type = "image/jpeg"),
-    responses((status = 200, body = Uploaded), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
+    responses((status = 200, body = Uploaded), (status = 401, response = ErrorAnswer), (status = 403, response = ErrorAnswer),
+        (status = 404, response = ErrorAnswer), (status = 413, response = ErrorAnswer), (status = 415, response = ErrorAnswer),
         (status = 503, description = "Too many uploads at once: try again after Retry-After", body = ErrorBody)))]
 pub async fn upload(
     State(state): State<AppState>,
@@ -167,8 +167,8 @@ pub struct AdminPhotoList {
 /// The event's photos in upload order, 60 a page, with how many are in each state.
 #[utoipa::path(operation_id = "admin_photos_list", get, path = "/api/admin/events/{event_key}/photos", tag = "console",
     params(("event_key" = String, Path), PhotoQuery),
-    responses((status = 200, body = AdminPhotoList), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = AdminPhotoList), (status = 401, response = ErrorAnswer),
+        (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer)))]
 pub async fn list(
     State(state): State<AppState>,
     session: Session,
@@ -249,8 +249,8 @@ async fn owned_photo(
 /// Hides or shows a photo in the shop, and makes it a highlight of its event or not.
 #[utoipa::path(operation_id = "admin_photos_moderate", post, path = "/api/admin/photos/{photo_id}", tag = "console",
     params(("photo_id" = i64, Path)), request_body = PhotoFlags,
-    responses((status = 204, description = "Done"), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 204, description = "Done"), (status = 401, response = ErrorAnswer),
+        (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer)))]
 pub async fn moderate(
     State(state): State<AppState>,
     session: Session,
@@ -280,8 +280,8 @@ pub async fn moderate(
 /// Deletes a photo and its files; a photo in an order is kept (hide it instead).
 #[utoipa::path(operation_id = "admin_photos_delete", delete, path = "/api/admin/photos/{photo_id}", tag = "console",
     params(("photo_id" = i64, Path)),
-    responses((status = 204, description = "Deleted"), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+    responses((status = 204, description = "Deleted"), (status = 401, response = ErrorAnswer),
+        (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer), (status = 409, response = ErrorAnswer)))]
 pub async fn delete(
     State(state): State<AppState>,
     session: Session,

@@ -20,7 +20,7 @@ use utoipa::ToSchema;
 use super::auth::Admin;
 use crate::api::extract::ApiJson;
 use crate::config::{Config, console_settings};
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode, FieldProblem};
+use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorBody, ErrorCode, FieldProblem};
 use crate::jobs::deliver_order::SHOP_LOGO_SETTING;
 use crate::live::{self, Refused};
 use crate::notify::SmtpTls;
@@ -118,7 +118,7 @@ async fn body(state: &AppState, effective: &Config) -> ApiResult<SettingsBody> {
 
 /// The settings in force.
 #[utoipa::path(operation_id = "admin_settings_get", get, path = "/api/admin/settings", tag = "console",
-    responses((status = 200, body = SettingsBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+    responses((status = 200, body = SettingsBody), (status = 401, response = ErrorAnswer), (status = 403, response = ErrorAnswer)))]
 pub async fn get(State(state): State<AppState>, _admin: Admin) -> ApiResult<Json<SettingsBody>> {
     let effective = live::effective(&state.config, &state.store)
         .await
@@ -137,7 +137,7 @@ pub struct SettingsChange {
 /// within a minute in other processes.
 #[utoipa::path(operation_id = "admin_settings_put", put, path = "/api/admin/settings", tag = "console",
     request_body = SettingsChange,
-    responses((status = 200, body = SettingsBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+    responses((status = 200, body = SettingsBody), (status = 401, response = ErrorAnswer), (status = 403, response = ErrorAnswer),
         (status = 422, description = "Every problem, by key, in `errors`", body = ErrorBody)))]
 pub async fn put(
     State(state): State<AppState>,
@@ -189,8 +189,8 @@ pub async fn put(
 /// without their own.
 #[utoipa::path(operation_id = "admin_settings_put_logo", put, path = "/api/admin/settings/logo", tag = "console",
     request_body(content = Vec<u8>, content_type = "image/png"),
-    responses((status = 204, description = "Stored"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
+    responses((status = 204, description = "Stored"), (status = 401, response = ErrorAnswer), (status = 403, response = ErrorAnswer),
+        (status = 413, response = ErrorAnswer), (status = 415, response = ErrorAnswer)))]
 pub async fn put_logo(
     State(state): State<AppState>,
     Admin(session): Admin,
@@ -236,8 +236,8 @@ pub async fn put_logo(
 
 /// The shop's logo, as uploaded.
 #[utoipa::path(operation_id = "admin_settings_get_logo", get, path = "/api/admin/settings/logo", tag = "console",
-    responses((status = 200, description = "The logo", content_type = "image/png"), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, description = "The logo", content_type = "image/png"), (status = 401, response = ErrorAnswer),
+        (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer)))]
 pub async fn get_logo(State(state): State<AppState>, _admin: Admin) -> ApiResult<Response> {
     let not_found = || ApiError::new(ErrorCode::NotFound, "no shop logo");
     let key = state
