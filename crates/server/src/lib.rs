@@ -17,6 +17,7 @@ pub mod notify;
 pub mod operators;
 pub mod photos;
 pub mod rate_limit;
+pub mod search;
 pub mod search_slots;
 pub mod selfies;
 pub mod signing;

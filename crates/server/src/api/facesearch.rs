@@ -11,8 +11,8 @@ use std::net::SocketAddr;
 use axum::extract::{ConnectInfo, Multipart, Path, State};
 use axum::http::HeaderMap;
 use chrono::Utc;
-use raceshot_domain::{Money, pricing};
-use raceshot_faces::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff, strip_metadata};
+use raceshot_domain::Money;
+use raceshot_faces::image_io::strip_metadata;
 use raceshot_store::events::Event;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -22,14 +22,12 @@ use super::extract::{ApiJson, ApiQuery, NumberOrText};
 use crate::commerce::find_event_on_sale;
 use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorCode};
 use crate::rate_limit::client_address;
+use crate::search::{Found, Narrowing, check_selfie_bytes, search_event, too_large};
 use crate::selfies::{self, upload_key};
 use crate::signing;
 use crate::state::AppState;
 
-/// Spec §5: at most 5 MB, 1,000,000 bytes to the MB.
-pub const MAX_SELFIE_BYTES: usize = 5_000_000;
-/// A selfie declaring more pixels than this is refused before decoding.
-pub const MAX_SELFIE_PIXELS: u64 = 40_000_000;
+pub use crate::search::MAX_SELFIE_BYTES;
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SignRequest {
@@ -219,10 +217,6 @@ fn limit(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> ApiResult<(
     state.search_limiter.check(client)
 }
 
-fn too_large() -> ApiError {
-    ApiError::new(ErrorCode::FileTooLarge, "the file is larger than 5 MB")
-}
-
 /// A multipart body that broke off, or ran past the body limit (then: too large).
 fn multipart_error(e: axum::extract::multipart::MultipartError) -> ApiError {
     if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
@@ -230,14 +224,6 @@ fn multipart_error(e: axum::extract::multipart::MultipartError) -> ApiError {
     } else {
         ApiError::new(ErrorCode::MalformedMultipart, e.body_text())
     }
-}
-
-fn check_selfie_bytes(bytes: &[u8]) -> ApiResult<ImageFormat> {
-    if bytes.len() > MAX_SELFIE_BYTES {
-        return Err(too_large());
-    }
-    sniff(bytes)
-        .map_err(|_| ApiError::new(ErrorCode::UnsupportedImageType, "use a JPEG or PNG file"))
 }
 
 /// Searches an event's photos with the uploaded selfie, then deletes it.
@@ -348,7 +334,7 @@ async fn read_limited(mut field: axum::extract::multipart::Field<'_>) -> ApiResu
     Ok(buf.into())
 }
 
-/// Checks, decodes and embeds the selfie, then searches the event's index.
+/// Searches the event with the selfie and shapes the answer.
 async fn find(
     state: &AppState,
     event: &Event,
@@ -356,90 +342,20 @@ async fn find(
     threshold: Option<f64>,
     max: Option<u32>,
 ) -> ApiResult<SearchResponse> {
-    check_selfie_bytes(&bytes)?;
-    let _slot = state.search_slots.acquire().await?;
-    let info = probe(&bytes)
-        .map_err(|_| ApiError::new(ErrorCode::UnreadableImage, "the image cannot be read"))?;
-    if info.pixels() > MAX_SELFIE_PIXELS {
-        return Err(ApiError::new(
-            ErrorCode::ImageTooManyPixels,
-            "the image has too many pixels",
-        ));
-    }
-    let engine = state.engine.clone();
-    let selfie_edge = engine.config().detector.selfie_long_edge;
-    let face = tokio::task::spawn_blocking(move || {
-        let opts = DecodeOptions::default()
-            .with_max_pixels(MAX_SELFIE_PIXELS)
-            .with_target_long_edge(selfie_edge);
-        let img = decode(&bytes, &opts)?;
-        engine.analyze_selfie(&img)
-    })
-    .await
-    .map_err(ApiError::internal)?;
-    let face = match face {
-        Ok(face) => face,
-        Err(raceshot_faces::Error::Decode(_) | raceshot_faces::Error::UnsupportedFormat) => {
-            return Err(ApiError::new(
-                ErrorCode::UnreadableImage,
-                "the image cannot be read",
-            ));
-        }
-        Err(raceshot_faces::Error::TooManyPixels { .. }) => {
-            return Err(ApiError::new(
-                ErrorCode::ImageTooManyPixels,
-                "the image has too many pixels",
-            ));
-        }
-        Err(e) => return Err(ApiError::internal(e)),
+    let narrowing = Narrowing { threshold, max };
+    let (photos, avg_price, reason) = match search_event(state, event, bytes, narrowing).await? {
+        Found::NoFace => (Vec::new(), Money::ZERO, Some("no_face")),
+        Found::Photos { photos, avg_price } => (photos, avg_price, None),
     };
-    // Every selfie read counts, found face or not. A lost count only dims the dashboard.
-    if let Err(e) = state.store.count_search(event.id).await {
-        tracing::warn!(event_id = event.id, error = %e, "search not counted");
-    }
-    let spec = &event.spec;
-    let Some(face) = face else {
-        return Ok(SearchResponse {
-            status: SUCCESS,
-            image_length: 0,
-            images: Vec::new(),
-            avg_price: Money::ZERO,
-            reason: Some("no_face"),
-        });
-    };
-    // A request may tighten the event's choices, never loosen them.
-    let threshold = threshold
-        .filter(|t| t.is_finite())
-        .map_or(spec.face_threshold, |t| t.max(spec.face_threshold));
-    let k = max.map_or(spec.max_face_search, |m| m.clamp(1, spec.max_face_search));
-    let hits = state
-        .indexes
-        .search(event.id, face.embedding, threshold as f32, k as usize)
-        .await
-        .map_err(ApiError::internal)?;
-    let ids: Vec<i64> = hits.iter().map(|h| h.photo_id).collect();
-    let photos = state.store.shown_photos(event.id, &ids).await?;
-    let images: Vec<PhotoBody> = hits
+    let images: Vec<PhotoBody> = photos
         .iter()
-        .filter_map(|h| {
-            photos
-                .iter()
-                .find(|p| p.id == h.photo_id)
-                .map(|p| PhotoBody::new(p, &state.media_url, Some(h.similarity)))
-        })
+        .map(|(p, similarity)| PhotoBody::new(p, &state.media_url, Some(*similarity)))
         .collect();
-    metrics::counter!("face_searches_total").increment(1);
-    let n = u32::try_from(images.len()).unwrap_or(u32::MAX);
-    let avg_price = pricing::average_price(
-        n,
-        &spec.packages,
-        spec.is_mhao.then_some(spec.mhao_price).flatten(),
-    );
     Ok(SearchResponse {
         status: SUCCESS,
         image_length: images.len(),
         images,
         avg_price,
-        reason: None,
+        reason,
     })
 }
