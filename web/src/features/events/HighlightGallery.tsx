@@ -5,7 +5,7 @@ import { Masonry } from '@/components/Masonry';
 import { Spinner } from '@/components/Spinner';
 import { thumbnailProps } from '@/components/thumbnail';
 import { PhotoLightbox } from './PhotoLightbox';
-import { useHighlight } from './useEvent';
+import { useHighlight } from './api';
 import { useT } from './messages';
 
 export function HighlightGallery({ eventKey }: { eventKey: string }) {

@@ -6,9 +6,10 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, ApiFailure, unwrap } from '@/api/client';
+import { ApiFailure } from '@/api/client';
 import type { EventBody, PhotoBody, SearchResponse } from '@/api/types';
 import { readLatestSearch, writeLatestSearch } from '@/lib/cart';
+import { searchFaces, signSelfie } from './api';
 import { putWithProgress, type Uploader } from './upload';
 
 export type FaceSearchState =
@@ -44,26 +45,10 @@ export function useFaceSearch(event: EventBody, wholesale: boolean, upload: Uplo
 
   const mutation = useMutation({
     mutationFn: async (file: File): Promise<SearchResponse> => {
-      const signed = await unwrap(
-        api.POST('/v2/facesearch/sign', {
-          body: { event_key: event.event_key, file_name: file.name, file_type: file.type },
-        }),
-      );
+      const signed = await signSelfie(event, file);
       await upload(signed.url, file, (percent) => setState({ phase: 'uploading', percent }));
       setState({ phase: 'searching' });
-      const found = await unwrap(
-        api.POST('/v2/facesearch', {
-          body: {
-            search_id: signed.search_id,
-            file_location: signed.file_location,
-            event_id: event.event_id,
-            event_key: event.event_key,
-            face_threshold: event.face_threshold,
-            mhao_price: event.mhao_price ?? null,
-            max_face_search: event.max_face_search,
-          },
-        }),
-      ).catch((e: unknown) => {
+      const found = await searchFaces(event, signed).catch((e: unknown) => {
         // An answer of the search (busy, sale closed…) is the search's failure; no answer at
         // all is the network's, told like an upload failure.
         throw e instanceof ApiFailure && e.code !== 'network' ? new SearchFailed(e) : e;

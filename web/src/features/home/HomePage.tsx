@@ -2,16 +2,14 @@
 //! address as `?page=N`), and the upcoming events when there are any (spec §2, §7, §9).
 
 import './home.css';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, unwrap } from '@/api/client';
-import type { BannerBody, EventBody } from '@/api/types';
+import type { BannerBody } from '@/api/types';
 import { Pagination } from '@/components/Pagination';
 import { Spinner } from '@/components/Spinner';
 import { useToast } from '@/components/Toast';
-import { preloadedAt, takePreloaded, type Preloaded } from '@/lib/config';
 import { HOME_PAGE_SIZE } from '@/lib/constants';
+import { useBanners, useOnSale, useUpcoming } from './api';
 import { BannerStrip } from './BannerSlides';
 import { EventCard } from './EventCard';
 import { useT } from './messages';
@@ -29,62 +27,6 @@ export function pageFromQuery(raw: string | null): number {
 
 export function pageCount(eventCount: number): number {
   return Math.max(0, Math.ceil(eventCount / HOME_PAGE_SIZE));
-}
-
-type Answer<T> = { body: T[] };
-type Count = { event_count: number };
-
-const bodyOf = <T,>(answer: Answer<T>): T[] => answer.body;
-const countOf = (answer: Answer<Count>): number => answer.body[0]?.event_count ?? 0;
-
-/** The answer `raceshot serve` embedded in the page, for the query of the first page shown
- * (`initialData`: painted at once, fresh for `staleTime` from the page's start). */
-function embedded<K extends 'banners' | 'soon' | 'events' | 'count', T>(
-  key: K,
-  shape: (answer: NonNullable<Preloaded[K]>) => T,
-) {
-  return {
-    initialData: (): T | undefined => {
-      const answer = takePreloaded(key);
-      return answer === undefined ? undefined : shape(answer);
-    },
-    initialDataUpdatedAt: preloadedAt,
-  };
-}
-
-function useBanners() {
-  return useQuery({
-    queryKey: ['events', 'slider-banner'],
-    queryFn: async () => bodyOf(await unwrap(api.GET('/v1/events/slider-banner'))),
-    ...embedded('banners', bodyOf<BannerBody>),
-  });
-}
-
-function useUpcoming() {
-  return useQuery({
-    queryKey: ['events', 'soon'],
-    queryFn: async () => bodyOf(await unwrap(api.GET('/v1/events/soon'))),
-    ...embedded('soon', bodyOf<EventBody>),
-  });
-}
-
-function useOnSale(page: number) {
-  const events = useQuery({
-    queryKey: ['events', 'pagination', page, HOME_PAGE_SIZE],
-    queryFn: async () =>
-      bodyOf(await unwrap(api.POST('/v1/events/pagination', { body: { page, page_size: HOME_PAGE_SIZE } }))),
-    // The old page stays on screen while the next one loads, so the grid does not jump.
-    placeholderData: keepPreviousData,
-    // The server embeds the first page only.
-    ...(page === 1 ? embedded('events', bodyOf<EventBody>) : {}),
-  });
-  const count = useQuery({
-    queryKey: ['events', 'pagination-count', 'ON_SALE'],
-    queryFn: async () =>
-      countOf(await unwrap(api.POST('/v1/events/pagination-count', { body: { event_status: 'ON_SALE' } }))),
-    ...embedded('count', countOf),
-  });
-  return { events, count };
 }
 
 /** One banner is shown as it is; several turn into the carousel once its code is here. */

@@ -3,8 +3,6 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap } from '@/api/client';
-import type { components } from '@/api/schema';
 import type { InquiryResponse } from '@/api/types';
 import { useDialog } from '@/components/Dialog';
 import { Spinner } from '@/components/Spinner';
@@ -12,13 +10,12 @@ import { useLanguage } from '@/i18n';
 import { useErrorText } from '@/i18n/errors';
 import { CONTACT } from '@/lib/constants';
 import { loadOmiseCard } from './omise';
+import { chargeCard, opnPublicKeyQuery, orderQueryKeys } from './api';
 import { sandboxToken, toSatang } from './orderData';
 import { AmountLine, SandboxBanner } from './parts';
-import { orderQueryKey, useOrderFailurePopup } from './useOrder';
+import { useOrderFailurePopup } from './useOrder';
 import { formatBangkokDateTime } from '@/lib/dates';
 import { useT } from './messages';
-
-type CardPaymentRequest = components['schemas']['CardPaymentRequest'];
 
 export function CardPayment({ order, uuid }: { order: InquiryResponse; uuid: string }) {
   const t = useT();
@@ -32,16 +29,7 @@ export function CardPayment({ order, uuid }: { order: InquiryResponse; uuid: str
   const [opening, setOpening] = useState(false);
 
   const charge = useMutation({
-    mutationFn: (token: string) => {
-      const body: CardPaymentRequest = {
-        token_key: token,
-        uuid,
-        email: order.email === '' ? null : order.email,
-        mobile: order.mobile,
-        paid_amount: toSatang(order.amount),
-      };
-      return unwrap(api.POST('/v3/order/opn-cc-payment', { body }));
-    },
+    mutationFn: (token: string) => chargeCard(uuid, order, token),
     onSuccess: (answer) => {
       const next = answer.data.authorize_uri;
       if (next) {
@@ -56,7 +44,7 @@ export function CardPayment({ order, uuid }: { order: InquiryResponse; uuid: str
       setPaying(false);
       void failurePopup(errorText(e));
       // The order may have changed meanwhile (paid, expired): show its current state.
-      void queryClient.invalidateQueries({ queryKey: orderQueryKey(uuid) });
+      void queryClient.invalidateQueries({ queryKey: orderQueryKeys.inquiry(uuid) });
     },
   });
 
@@ -68,11 +56,7 @@ export function CardPayment({ order, uuid }: { order: InquiryResponse; uuid: str
   const openCardForm = async () => {
     setOpening(true);
     try {
-      const conf = await queryClient.fetchQuery({
-        queryKey: ['orders', 'conf', 'OPN_PUBLIC_KEY'],
-        queryFn: () => unwrap(api.POST('/v1/utils/conf', { body: { conf_name: 'OPN_PUBLIC_KEY' } })),
-        staleTime: Infinity,
-      });
+      const conf = await queryClient.fetchQuery(opnPublicKeyQuery);
       const publicKey = conf.body.value;
       if (!publicKey) throw new Error('no OPN public key');
       const card = await loadOmiseCard();

@@ -7,11 +7,11 @@ import './orders.css';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api, unwrap } from '@/api/client';
 import { isYes } from '@/api/types';
 import { Spinner } from '@/components/Spinner';
 import { DataTable } from '@/components/DataTable';
 import { ErrorAlert } from '@/components/ErrorAlert';
+import { findOrders } from './api';
 import { checkFind, type FindCheck, type FindFilter, type FindRequest } from './findOrder';
 import { OrderCodeAccess } from './OrderCodeAccess';
 import { statusKey } from './orderData';
@@ -36,7 +36,7 @@ export function FindOrderPage() {
   const errorId = useId();
 
   const find = useMutation({
-    mutationFn: (request: FindRequest) => unwrap(api.POST('/v1/order/find-order', { body: request })),
+    mutationFn: (request: FindRequest) => findOrders(request),
   });
   const { mutate } = find;
 

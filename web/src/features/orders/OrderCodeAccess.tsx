@@ -6,12 +6,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { api, ApiFailure, unwrap } from '@/api/client';
+import { ApiFailure } from '@/api/client';
 import type { FoundOrderRow } from '@/api/types';
 import { InputField } from '@/components/InputField';
 import { Spinner } from '@/components/Spinner';
 import { useErrorText } from '@/i18n/errors';
 import { ACCESS_CODE_LENGTH, CONTACT } from '@/lib/constants';
+import { openFoundOrder, sendOrderCode } from './api';
 import { useT } from './messages';
 
 type Sent = { contact: string; minutes: number };
@@ -32,8 +33,7 @@ export function OrderCodeAccess({ row }: { row: FoundOrderRow }) {
   const [undeliverable, setUndeliverable] = useState(row.contact === '');
 
   const open = useMutation({
-    mutationFn: (value: string) =>
-      unwrap(api.POST('/v1/order/find-order/open', { body: { lookup: row.lookup, code: value } })),
+    mutationFn: (value: string) => openFoundOrder(row.lookup, value),
     onSuccess: (answer) => void navigate(`/download/${answer.order_id}`),
     onError: (e) => {
       // No code is pending any more (expired, or too many wrong tries): only a new one helps.
@@ -45,7 +45,7 @@ export function OrderCodeAccess({ row }: { row: FoundOrderRow }) {
   });
 
   const send = useMutation({
-    mutationFn: () => unwrap(api.POST('/v1/order/find-order/send-code', { body: { lookup: row.lookup } })),
+    mutationFn: () => sendOrderCode(row.lookup),
     onSuccess: (answer) => {
       setSent({ contact: answer.contact || row.contact, minutes: Math.max(1, Math.ceil(answer.expires_in_secs / 60)) });
       setAskedBefore(true);

@@ -13,7 +13,8 @@ import { useErrorText } from '@/i18n/errors';
 import { isFreeOrder, parseOrderImages, parsePaidImages, statusKey, thumbnailUrl } from './orderData';
 import { PaidBlock } from './PaidBlock';
 import { PaymentBlock } from './PaymentBlock';
-import { useOrderFailurePopup, useOrderInquiry } from './useOrder';
+import { useOrderInquiry } from './api';
+import { useOrderFailurePopup } from './useOrder';
 import { BangkokTime } from '@/components/BangkokTime';
 import { useT } from './messages';
 

@@ -5,7 +5,7 @@
 //! format (hidden events and banners included). Admins only.
 
 import './admin-events.css';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type HTMLInputTypeAttribute } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorAlert } from '@/components/ErrorAlert';
@@ -15,7 +15,7 @@ import { useToast } from '@/components/Toast';
 import { useDictionary, useT } from '@/i18n';
 import { useErrorText } from '@/i18n/errors';
 import { ApiFailure } from '@/api/client';
-import { adminKeys, fetchImportEvent, putEvent } from '../shell/api';
+import { adminKeys, putEvent } from '../shell/api';
 import { useAdminEvents } from '../shell/events';
 import { AdminOnly } from '../shell/operator';
 import type { ImportEvent } from '../shell/types';
@@ -37,6 +37,7 @@ import {
   type TierColumn,
   type TierList,
 } from './eventForm';
+import { useImportEvent } from './api';
 import { eventsMessages } from './messages';
 
 type Translate = ReturnType<typeof useDictionary<keyof typeof eventsMessages.th>>;
@@ -68,7 +69,7 @@ function NewEvent() {
 
 function EditEvent({ eventKey }: { eventKey: string }) {
   const common = useT();
-  const event = useQuery({ queryKey: adminKeys.event(eventKey), queryFn: () => fetchImportEvent(eventKey) });
+  const event = useImportEvent(eventKey);
   if (event.isPending) return <Spinner label={common('loading')} />;
   if (event.isError) return <ErrorAlert error={event.error} testId="event-load-error" />;
   return <EventEditor mode={{ kind: 'edit', eventKey }} initial={formFromImport(event.data)} />;

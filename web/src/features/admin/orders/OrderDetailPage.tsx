@@ -23,7 +23,7 @@ import { AdminOnly } from '../shell/operator';
 import type { AdminOrder, OperatorOutcome } from '../shell/types';
 import { awaitsApproval } from './labels';
 import { ordersMessages } from './messages';
-import { useAdminOrder } from './queries';
+import { useAdminOrder } from './api';
 
 const SATANG_PER_BAHT = 100;
 

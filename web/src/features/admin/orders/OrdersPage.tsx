@@ -19,7 +19,7 @@ import { AdminOnly } from '../shell/operator';
 import type { AdminOrderRow } from '../shell/types';
 import { awaitsApproval } from './labels';
 import { ordersMessages } from './messages';
-import { FILTER_NAMES, orderQuery, useAdminOrders, type OrderFilters } from './queries';
+import { FILTER_NAMES, orderQuery, useAdminOrders, type OrderFilters } from './api';
 
 export function OrdersPage() {
   const t = useDictionary(ordersMessages);

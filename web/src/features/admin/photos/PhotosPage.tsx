@@ -1,21 +1,22 @@
 //! Console photos of an event (`/admin/events/:eventKey/photos`): browser upload of many
 //! files, live ingestion progress, and the photo grid with hide / highlight / delete.
 
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiFailure } from '@/api/client';
 import { ErrorAlert } from '@/components/ErrorAlert';
 import { Spinner } from '@/components/Spinner';
 import { AdminPagination } from '../shell/AdminPagination';
-import { adminKeys, fetchPhotos } from '../shell/api';
+import { adminKeys } from '../shell/api';
 import { useAdminEvents } from '../shell/events';
 import { isSignedOut } from '../shell/session';
 import type { PhotoCounts, PhotoQuery } from '../shell/types';
+import { useAdminPhotos } from './api';
 import { useAdminPhotosT } from './i18n';
 import { IngestProgress } from './IngestProgress';
 import { PhotoCard } from './PhotoCard';
-import { INGEST_POLL_MS, UPLOAD_REFRESH_MS } from './polling';
+import { UPLOAD_REFRESH_MS } from './polling';
 import { isPhotoState, PHOTO_STATES, type PhotoState } from './states';
 import { UploadPanel } from './UploadPanel';
 import type { Uploader } from './uploadQueue';
@@ -49,15 +50,7 @@ function EventPhotos({ eventKey, uploader }: { eventKey: string; uploader?: Uplo
 
   const events = useAdminEvents();
   const shown: PhotoQuery = state ? { page, state } : { page };
-  const photos = useQuery({
-    queryKey: adminKeys.photoPage(eventKey, shown),
-    queryFn: () => fetchPhotos(eventKey, shown),
-    placeholderData: keepPreviousData,
-    refetchInterval: (query) => {
-      const counts = query.state.data?.counts;
-      return counts && counts.queued + counts.processing > 0 ? INGEST_POLL_MS : false;
-    },
-  });
+  const photos = useAdminPhotos(eventKey, shown);
 
   // The frame sends a signed-out operator to sign in; meanwhile nothing here can work.
   const signedOut = isSignedOut(events.error) || isSignedOut(photos.error);
