@@ -10,8 +10,8 @@ use anyhow::Context;
 use raceshot_payments::GatewayKind;
 use raceshot_store::Store;
 
-use crate::commerce::gateways::{Gateways, PAYMENT_GATEWAY_SETTING};
 use crate::config::{Config, console_settings};
+use crate::gateways::{Gateways, PAYMENT_GATEWAY_SETTING};
 use crate::notify::Mailer;
 
 /// Settings rows of the console carry this prefix before the configuration key.
@@ -197,18 +197,4 @@ pub async fn reload(config: &Config, store: &Store, cell: &LiveCell) -> anyhow::
     let effective = effective(config, store).await?;
     cell.set(Live::build(&effective)?);
     Ok(())
-}
-
-/// How soon a change made in another process takes effect here.
-const RELOAD_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// Reloads the settings every minute until the process ends (replicas and workers catch
-/// up with a change made through another process). A failed reload keeps what is live.
-pub async fn keep_fresh(state: crate::state::AppState) {
-    loop {
-        tokio::time::sleep(RELOAD_EVERY).await;
-        if let Err(e) = reload(&state.config, &state.store, &state.live).await {
-            tracing::warn!(error = %format!("{e:#}"), "settings not reloaded");
-        }
-    }
 }

@@ -163,7 +163,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
             let (stop, stop_rx) = tokio::sync::watch::channel(false);
             let sweep = tokio::spawn(selfies::sweep_until(state.clone(), stop_rx.clone()));
             let workers = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
-            let fresh = tokio::spawn(raceshot_server::live::keep_fresh(state.clone()));
+            let fresh = tokio::spawn(raceshot_server::startup::keep_settings_fresh(state.clone()));
             tracing::info!(workers = state.config.jobs.workers, "working");
             shutdown_signal().await;
             let _ = stop.send(true);

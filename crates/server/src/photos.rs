@@ -8,8 +8,8 @@ use raceshot_store::photos::{Added, NewPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 use sha2::{Digest, Sha256};
 
-use crate::jobs::ingest_photo;
 use crate::state::AppState;
+use crate::tasks;
 
 /// The name of a photo's preview and thumbnail: its stored name as a JPEG.
 pub fn derived_name(storage_name: &str) -> String {
@@ -66,7 +66,7 @@ pub async fn add_file(
     };
     match state
         .store
-        .add_photo(&photo, |id| ingest_photo::job(state, id), state.now())
+        .add_photo(&photo, |id| tasks::ingest_photo(state, id), state.now())
         .await?
     {
         Added::New(id) => Ok(FileAdded::Queued(id)),

@@ -16,10 +16,10 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::catalogue::Catalogue;
-use crate::commerce::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::config::Config;
 use crate::cpu::CpuPool;
 use crate::face_index::FaceIndexes;
+use crate::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::live::{self, Live, LiveCell};
 use crate::notify::SmsSender;
 use crate::rate_limit::RateLimiter;
@@ -178,7 +178,7 @@ impl Application {
         let grace = self.state.config.server.shutdown_grace;
         let signal = shutdown.shared();
         tokio::spawn(warm_indexes(self.state.clone()));
-        let fresh = tokio::spawn(live::keep_fresh(self.state.clone()));
+        let fresh = tokio::spawn(keep_settings_fresh(self.state.clone()));
         let (stop_jobs, stop_rx) = watch::channel(false);
         let sweep = tokio::spawn(selfies::sweep_until(self.state.clone(), stop_rx.clone()));
         let workers = self
@@ -296,4 +296,18 @@ fn metrics_handle() -> PrometheusHandle {
             }
         })
         .clone()
+}
+
+/// How soon a change made in another process takes effect here.
+const RELOAD_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Reloads the settings every minute until the process ends (replicas and workers catch
+/// up with a change made through another process). A failed reload keeps what is live.
+pub async fn keep_settings_fresh(state: AppState) {
+    loop {
+        tokio::time::sleep(RELOAD_EVERY).await;
+        if let Err(e) = live::reload(&state.config, &state.store, &state.live).await {
+            tracing::warn!(error = %format!("{e:#}"), "settings not reloaded");
+        }
+    }
 }

@@ -20,10 +20,10 @@ use super::catalogue::SUCCESS;
 use super::extract::ApiJson;
 use super::web::html_escape;
 use crate::api::contract;
-use crate::commerce::gateways::gateway_error;
 use crate::commerce::payment::{self, Receipt, SandboxResult};
 use crate::commerce::{find_order, links};
 use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorCode};
+use crate::gateways::gateway_error;
 use crate::state::AppState;
 
 /// Gateway messages are small; anything larger is not one.

@@ -5,7 +5,6 @@
 //! is compared, never used. The HTTP handlers, the CLI and the jobs call in here.
 
 pub mod access;
-pub mod gateways;
 pub mod links;
 pub mod operator;
 pub mod orders;

@@ -12,8 +12,8 @@ use sha2::{Digest, Sha256};
 
 use super::{find_event_on_sale, payment, price_cart};
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::jobs;
 use crate::state::AppState;
+use crate::tasks;
 
 /// An order as a visitor asks for it, every field already parsed.
 #[derive(Debug, Clone)]
@@ -180,7 +180,7 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ApiResult<Order> 
     };
     let window = chrono::Duration::from_std(state.config.orders.dedupe_window).unwrap_or_default();
     let jobs = if free {
-        jobs::paid_order_jobs(state)
+        tasks::paid_order(state)
     } else {
         Vec::new()
     };

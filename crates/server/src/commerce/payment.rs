@@ -15,11 +15,11 @@ use raceshot_payments::trail::{TrailEntry, TrailKind, TrailStatus};
 use raceshot_store::orders::{Order, PaymentEvent};
 use raceshot_store::{ObjectKey, StoredName};
 
-use super::gateways::gateway_error;
 use super::links;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::jobs;
+use crate::gateways::gateway_error;
 use crate::state::AppState;
+use crate::tasks;
 use crate::telemetry::order_tag;
 
 /// Where an order's GB Prime Pay QR image is kept.
@@ -279,7 +279,7 @@ async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> ApiResu
         Receipt::Slip(slip) => Some(slip),
         Receipt::None => None,
     };
-    let jobs = jobs::paid_order_jobs(state);
+    let jobs = tasks::paid_order(state);
     let changed = state
         .store
         .mark_order_paid(

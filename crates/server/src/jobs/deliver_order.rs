@@ -5,7 +5,7 @@
 
 use raceshot_faces::RgbImage;
 use raceshot_faces::image_io::{DecodeOptions, decode};
-use raceshot_store::jobs::{Job, NewJob};
+use raceshot_store::jobs::Job;
 use raceshot_store::orders::DeliveryFlag;
 use raceshot_store::{ObjectKey, StoredName};
 
@@ -16,18 +16,13 @@ use crate::imaging::{encode_jpeg, stamp_logo};
 use crate::jobs::ingest_photo::MAX_PHOTO_PIXELS;
 use crate::state::AppState;
 
-pub const KIND: &str = "deliver_order";
+pub const KIND: &str = crate::tasks::DELIVER_ORDER;
 
 /// The settings row naming the shop's logo (`_shop/logo/{name}` in storage).
 pub const SHOP_LOGO_SETTING: &str = "SHOP_LOGO";
 
 /// Copies are JPEGs at this quality: close to the original.
 const COPY_QUALITY: i32 = 92;
-
-/// The job for a paid order.
-pub fn job(state: &AppState) -> NewJob {
-    super::order_job(KIND, state)
-}
 
 pub async fn run(state: &AppState, job: &Job, worker: &str) -> Result<(), JobError> {
     let Some(order) = super::paid_order(state, job).await? else {

@@ -6,7 +6,7 @@
 use raceshot_domain::EventKey;
 use raceshot_faces::image_io::{DecodeOptions, decode, probe, resize_to_long_edge};
 use raceshot_faces::{FaceEngine, RgbImage};
-use raceshot_store::jobs::{Job, NewJob};
+use raceshot_store::jobs::Job;
 use raceshot_store::photos::{NewFace, PhotoState};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
@@ -15,21 +15,11 @@ use crate::imaging::{encode_jpeg, watermark};
 use crate::photos::derived_name;
 use crate::state::AppState;
 
-pub const KIND: &str = "ingest_photo";
+pub const KIND: &str = crate::tasks::INGEST_PHOTO;
 pub const PREVIEW_EDGE: u32 = 1600;
 pub const THUMBNAIL_EDGE: u32 = 400;
 /// Event photos up to 100 megapixels are accepted.
 pub const MAX_PHOTO_PIXELS: u64 = 100_000_000;
-
-pub fn job(state: &AppState, photo_id: i64) -> NewJob {
-    super::new_job(
-        KIND,
-        serde_json::json!({ "photo_id": photo_id }),
-        format!("{KIND}:{photo_id}"),
-        state,
-        state.now(),
-    )
-}
 
 struct Processed {
     preview: Vec<u8>,

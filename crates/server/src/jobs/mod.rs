@@ -12,14 +12,13 @@ pub mod retention;
 
 use std::time::Duration;
 
-use chrono::{DateTime, Utc};
-use raceshot_store::jobs::{Job, NewJob, Retry};
+use raceshot_store::jobs::{Job, Retry};
 use tokio::sync::watch;
 
 use crate::state::AppState;
+use crate::tasks;
 
-/// Photo processing: CPU-heavy, one job per core.
-pub const HEAVY: &str = "heavy";
+pub use crate::tasks::HEAVY;
 
 /// How a job failed.
 #[derive(Debug, thiserror::Error)]
@@ -36,40 +35,6 @@ impl From<raceshot_store::StoreError> for JobError {
     fn from(e: raceshot_store::StoreError) -> Self {
         JobError::Retry(e.into())
     }
-}
-
-pub fn new_job(
-    kind: &str,
-    payload: serde_json::Value,
-    dedupe_key: String,
-    state: &AppState,
-    now: DateTime<Utc>,
-) -> NewJob {
-    NewJob {
-        queue: HEAVY.to_owned(),
-        kind: kind.to_owned(),
-        payload,
-        dedupe_key: Some(dedupe_key),
-        max_attempts: state.config.jobs.max_attempts,
-        run_at: now,
-    }
-}
-
-/// A job about a paid order, enqueued with the payment: the store fills in the order id,
-/// and the order has at most one of each kind.
-fn order_job(kind: &str, state: &AppState) -> NewJob {
-    new_job(
-        kind,
-        serde_json::json!({}),
-        format!("{kind}:{{order}}"),
-        state,
-        state.now(),
-    )
-}
-
-/// The jobs a paid order sets off, enqueued with the payment: its files, then the news.
-pub fn paid_order_jobs(state: &AppState) -> Vec<NewJob> {
-    vec![deliver_order::job(state), notify_order::job(state)]
 }
 
 /// The paid order an order job is about; `None` when it is gone or no longer paid (the
@@ -100,7 +65,7 @@ async fn housekeeping(state: AppState, mut stop: watch::Receiver<bool>) {
         }
         if let Err(e) = state
             .store
-            .enqueue(&retention::job(&state), state.now())
+            .enqueue(&tasks::retention(&state), state.now())
             .await
         {
             tracing::warn!(error = %e, "cannot enqueue the retention run");

@@ -4,7 +4,7 @@
 //! or SMS gateway set up, does not count). A re-run sends only what was not sent yet.
 
 use raceshot_domain::PaymentChannel;
-use raceshot_store::jobs::{Job, NewJob};
+use raceshot_store::jobs::Job;
 use raceshot_store::orders::{DeliveryFlag, Order};
 
 use super::JobError;
@@ -12,12 +12,7 @@ use crate::commerce::links;
 use crate::notify::{OrderReady, Sent, order_ready_mail, order_ready_sms};
 use crate::state::AppState;
 
-pub const KIND: &str = "notify_order";
-
-/// The job for a paid order.
-pub fn job(state: &AppState) -> NewJob {
-    super::order_job(KIND, state)
-}
+pub const KIND: &str = crate::tasks::NOTIFY_ORDER;
 
 /// Mails `email` that the order's photos are ready; answers whether a mail server took
 /// it (without an SMTP server the mail is only logged).

@@ -5,29 +5,16 @@
 //! re-run finds only what is left.
 
 use raceshot_domain::time::bangkok_date;
-use raceshot_store::jobs::NewJob;
 
 use super::JobError;
 use crate::commerce::links::Variant;
 use crate::commerce::sold_photo_key;
 use crate::state::AppState;
 
-pub const KIND: &str = "retention";
+pub const KIND: &str = crate::tasks::RETENTION;
 
 /// Photos purged per batch, between lease renewals.
 const BATCH: i64 = 200;
-
-/// The run for the current hour: one per hour whoever enqueues it.
-pub fn job(state: &AppState) -> NewJob {
-    let now = state.now();
-    super::new_job(
-        KIND,
-        serde_json::json!({}),
-        format!("{KIND}:{}", now.format("%Y-%m-%dT%H")),
-        state,
-        now,
-    )
-}
 
 /// The first event date whose files are still kept today.
 pub fn cutoff(state: &AppState) -> String {

@@ -1,0 +1,77 @@
+//! The background work the shop asks for: each job kind, and how a job of it is enqueued.
+//! Services (placing and paying orders, adding photos) and the housekeeping loop enqueue
+//! through here; the runner in `jobs` carries the jobs out. Keeping the two apart lets the
+//! jobs use the services without the services knowing the jobs.
+
+use chrono::{DateTime, Utc};
+use raceshot_store::jobs::NewJob;
+
+use crate::state::AppState;
+
+/// Photo processing: CPU-heavy, one job per core.
+pub const HEAVY: &str = "heavy";
+
+pub const INGEST_PHOTO: &str = "ingest_photo";
+pub const DELIVER_ORDER: &str = "deliver_order";
+pub const NOTIFY_ORDER: &str = "notify_order";
+pub const RETENTION: &str = "retention";
+
+fn new_job(
+    kind: &str,
+    payload: serde_json::Value,
+    dedupe_key: String,
+    state: &AppState,
+    now: DateTime<Utc>,
+) -> NewJob {
+    NewJob {
+        queue: HEAVY.to_owned(),
+        kind: kind.to_owned(),
+        payload,
+        dedupe_key: Some(dedupe_key),
+        max_attempts: state.config.jobs.max_attempts,
+        run_at: now,
+    }
+}
+
+/// Processing one uploaded photo.
+pub fn ingest_photo(state: &AppState, photo_id: i64) -> NewJob {
+    new_job(
+        INGEST_PHOTO,
+        serde_json::json!({ "photo_id": photo_id }),
+        format!("{INGEST_PHOTO}:{photo_id}"),
+        state,
+        state.now(),
+    )
+}
+
+/// A job about a paid order, enqueued with the payment: the store fills in the order id,
+/// and the order has at most one of each kind.
+fn order_job(kind: &str, state: &AppState) -> NewJob {
+    new_job(
+        kind,
+        serde_json::json!({}),
+        format!("{kind}:{{order}}"),
+        state,
+        state.now(),
+    )
+}
+
+/// The jobs a paid order sets off, enqueued with the payment: its files, then the news.
+pub fn paid_order(state: &AppState) -> Vec<NewJob> {
+    vec![
+        order_job(DELIVER_ORDER, state),
+        order_job(NOTIFY_ORDER, state),
+    ]
+}
+
+/// The retention run for the current hour: one per hour whoever enqueues it.
+pub fn retention(state: &AppState) -> NewJob {
+    let now = state.now();
+    new_job(
+        RETENTION,
+        serde_json::json!({}),
+        format!("{RETENTION}:{}", now.format("%Y-%m-%dT%H")),
+        state,
+        now,
+    )
+}
