@@ -586,8 +586,8 @@ fn strip_png(bytes: &[u8]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// CRC-32 (ISO-HDLC, as PNG uses) of a few bytes.
-fn crc32(data: &[u8]) -> u32 {
+/// CRC-32 (ISO-HDLC, as PNG chunks carry it) of a few bytes.
+pub fn crc32(data: &[u8]) -> u32 {
     let mut crc = !0u32;
     for &b in data {
         crc ^= u32::from(b);

@@ -65,14 +65,9 @@ async fn an_upload_address_works_once_and_keeps_no_metadata() {
     );
     assert!(stored.starts_with(&[0xFF, 0xD8]));
 
+    let upload_again = |file: &str| app.client.put(url).body(photo(file)).send();
     // A second PUT to the same address is refused, and the first selfie stays as it was.
-    let again = app
-        .client
-        .put(url)
-        .body(photo("gdp.jpg"))
-        .send()
-        .await
-        .unwrap();
+    let again = upload_again("gdp.jpg").await.unwrap();
     assert_error(again, 403, "invalid_signature").await;
     assert_eq!(
         app.state.objects.get(&selfie_key(&s)).await.unwrap(),
@@ -82,13 +77,7 @@ async fn an_upload_address_works_once_and_keeps_no_metadata() {
     // The search takes it; after that neither a PUT nor another search finds anything.
     let body = json!({"search_id": s["search_id"], "event_key": "race"});
     assert_eq!(app.post("/v2/facesearch", &body).await.status(), 200);
-    let late = app
-        .client
-        .put(url)
-        .body(photo("yaoming.jpg"))
-        .send()
-        .await
-        .unwrap();
+    let late = upload_again("yaoming.jpg").await.unwrap();
     assert_error(late, 403, "invalid_signature").await;
     assert_error(
         app.post("/v2/facesearch", &body).await,
