@@ -104,11 +104,11 @@ pub struct EventSpec {
     pub province: String,
     pub on_sale_start: DateTime<Utc>,
     pub on_sale_end: DateTime<Utc>,
-    pub is_hybrid: bool,
-    pub is_mhao: bool,
-    pub mhao_price: Option<Money>,
-    pub is_mhao_hybrid: bool,
-    pub hybrid_mhao_price: Option<Money>,
+    pub wholesale: bool,
+    pub deal: bool,
+    pub deal_price: Option<Money>,
+    pub wholesale_deal: bool,
+    pub wholesale_deal_price: Option<Money>,
     pub is_event_stage: bool,
     pub is_free_download: bool,
     pub is_free_download_keep_contract: bool,
@@ -117,7 +117,7 @@ pub struct EventSpec {
     pub max_face_search: u32,
     pub pin: bool,
     pub packages: Vec<Package>,
-    pub hybrid_packages: Vec<Package>,
+    pub wholesale_packages: Vec<Package>,
     pub banners: Vec<Banner>,
 }
 
@@ -145,11 +145,11 @@ impl EventSpec {
             province: self.province.clone(),
             on_sale_start: crate::time::format_bangkok(self.on_sale_start),
             on_sale_end: crate::time::format_bangkok(self.on_sale_end),
-            is_hybrid: self.is_hybrid.into(),
-            is_mhao: self.is_mhao.into(),
-            mhao_price: self.mhao_price.map(baht),
-            is_mhao_hybrid: self.is_mhao_hybrid.into(),
-            hybrid_mhao_price: self.hybrid_mhao_price.map(baht),
+            is_hybrid: self.wholesale.into(),
+            is_mhao: self.deal.into(),
+            mhao_price: self.deal_price.map(baht),
+            is_mhao_hybrid: self.wholesale_deal.into(),
+            hybrid_mhao_price: self.wholesale_deal_price.map(baht),
             is_event_stage: self.is_event_stage.into(),
             is_free_download: self.is_free_download.into(),
             is_free_download_keep_contract: self.is_free_download_keep_contract.into(),
@@ -158,7 +158,7 @@ impl EventSpec {
             max_face_search: Some(self.max_face_search),
             pin: self.pin.into(),
             package: tiers(&self.packages),
-            package_hb: tiers(&self.hybrid_packages),
+            package_hb: tiers(&self.wholesale_packages),
             banners: self
                 .banners
                 .iter()
@@ -261,16 +261,16 @@ impl EventInput {
             p.add("on_sale_end", "must be after on_sale_start");
         }
 
-        let mhao_price = self
+        let deal_price = self
             .mhao_price
             .and_then(|v| p.check("mhao_price", Money::from_baht(v)));
-        if self.is_mhao.0 && mhao_price.is_none_or(|m| m <= Money::ZERO) {
+        if self.is_mhao.0 && deal_price.is_none_or(|m| m <= Money::ZERO) {
             p.add("mhao_price", "is required and above 0 when is_mhao is Y");
         }
-        let hybrid_mhao_price = self
+        let wholesale_deal_price = self
             .hybrid_mhao_price
             .and_then(|v| p.check("hybrid_mhao_price", Money::from_baht(v)));
-        if self.is_mhao_hybrid.0 && hybrid_mhao_price.is_none_or(|m| m <= Money::ZERO) {
+        if self.is_mhao_hybrid.0 && wholesale_deal_price.is_none_or(|m| m <= Money::ZERO) {
             p.add(
                 "hybrid_mhao_price",
                 "is required and above 0 when is_mhao_hybrid is Y",
@@ -294,7 +294,7 @@ impl EventInput {
 
         let free = self.is_free_download.0 || self.is_free_download_keep_contract.0;
         let packages = packages(&mut p, "package", &self.package, !free);
-        let hybrid_packages = packages_hybrid(&mut p, self);
+        let wholesale_packages = check_wholesale_packages(&mut p, self);
         let banners = self
             .banners
             .iter()
@@ -318,11 +318,11 @@ impl EventInput {
                     province,
                     on_sale_start,
                     on_sale_end,
-                    is_hybrid: self.is_hybrid.0,
-                    is_mhao: self.is_mhao.0,
-                    mhao_price,
-                    is_mhao_hybrid: self.is_mhao_hybrid.0,
-                    hybrid_mhao_price,
+                    wholesale: self.is_hybrid.0,
+                    deal: self.is_mhao.0,
+                    deal_price,
+                    wholesale_deal: self.is_mhao_hybrid.0,
+                    wholesale_deal_price,
                     is_event_stage: self.is_event_stage.0,
                     is_free_download: self.is_free_download.0,
                     is_free_download_keep_contract: self.is_free_download_keep_contract.0,
@@ -331,7 +331,7 @@ impl EventInput {
                     max_face_search,
                     pin: self.pin.0,
                     packages,
-                    hybrid_packages,
+                    wholesale_packages,
                     banners,
                 })
             }
@@ -340,7 +340,7 @@ impl EventInput {
     }
 }
 
-fn packages_hybrid(p: &mut Problems, input: &EventInput) -> Vec<Package> {
+fn check_wholesale_packages(p: &mut Problems, input: &EventInput) -> Vec<Package> {
     if input.is_hybrid.0 && input.package_hb.is_empty() {
         p.add("package_hb", "is required when is_hybrid is Y");
     }
@@ -533,11 +533,11 @@ mod tests {
     }
 
     #[test]
-    fn hybrid_needs_its_own_tiers_and_free_events_need_none() {
-        let mut hybrid = input();
-        hybrid.is_hybrid = Flag::YES;
+    fn wholesale_needs_its_own_packages_and_free_events_need_none() {
+        let mut wholesale = input();
+        wholesale.is_hybrid = Flag::YES;
         assert_eq!(
-            hybrid.validate().map(|_| ()).map_err(fields),
+            wholesale.validate().map(|_| ()).map_err(fields),
             Err(vec!["package_hb".to_owned()])
         );
 

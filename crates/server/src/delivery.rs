@@ -61,7 +61,7 @@ use tokio::io::{AsyncWrite, DuplexStream};
 use tokio::sync::oneshot;
 use tokio_util::io::ReaderStream;
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ErrorCode, ShopError};
 
 /// How much of the archive may wait between the writer and the client.
 pub const PIPE_CAPACITY: usize = 64 * 1024;
@@ -363,7 +363,7 @@ pub async fn object_response(
     request_headers: &HeaderMap,
     content_type: &'static str,
     download_name: Option<&str>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, ShopError> {
     let disposition = download_name.map(content_disposition).transpose()?;
     let answer = |status: StatusCode, etag: Option<&str>| {
         let mut builder = Response::builder()
@@ -381,7 +381,7 @@ pub async fn object_response(
         if let Some(disposition) = &disposition {
             builder = builder.header(header::CONTENT_DISPOSITION, disposition.clone());
         }
-        builder.body(body).map_err(ApiError::internal)
+        builder.body(body).map_err(ShopError::internal)
     };
 
     let Some(wanted) = requested_range(request_headers) else {
@@ -401,7 +401,7 @@ pub async fn object_response(
             .header(header::CONTENT_RANGE, format!("bytes */{size}"))
             .header(header::CONTENT_LENGTH, 0)
             .body(Body::empty())
-            .map_err(ApiError::internal);
+            .map_err(ShopError::internal);
     };
     let data = objects
         .get_range_stream(key, range.clone(), etag.as_deref())
@@ -413,11 +413,11 @@ pub async fn object_response(
     finish(builder, range.end - range.start, stream_body(data, key))
 }
 
-fn read_error(e: StoreError) -> ApiError {
+fn read_error(e: StoreError) -> ShopError {
     if e.is_not_found() {
-        ApiError::new(ErrorCode::NotFound, "no such file")
+        ShopError::new(ErrorCode::NotFound, "no such file")
     } else {
-        ApiError::from(e)
+        ShopError::from(e)
     }
 }
 
@@ -519,7 +519,7 @@ fn http_etag(raw: &str) -> Option<HeaderValue> {
 }
 
 /// `attachment; filename="ascii"; filename*=UTF-8''percent-encoded`.
-fn content_disposition(name: &str) -> Result<HeaderValue, ApiError> {
+fn content_disposition(name: &str) -> Result<HeaderValue, ShopError> {
     let name = safe_name(name);
     let mut fallback = String::with_capacity(name.len());
     for c in name.chars() {
@@ -542,7 +542,7 @@ fn content_disposition(name: &str) -> Result<HeaderValue, ApiError> {
     HeaderValue::from_str(&format!(
         "attachment; filename=\"{fallback}\"; filename*=UTF-8''{encoded}"
     ))
-    .map_err(ApiError::internal)
+    .map_err(ShopError::internal)
 }
 
 #[cfg(test)]

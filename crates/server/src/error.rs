@@ -1,6 +1,10 @@
-//! The API's errors: one table maps every error code to its HTTP status. The code is the
+//! The shop's errors: one table maps every error code to its HTTP status. Services
+//! (`commerce`, `search`, `photos`, …) return a `ShopError` naming its code; the HTTP edge
+//! answers it by the table (`IntoResponse` below), the CLI prints it. The code is the
 //! stable contract (the web app translates by it); the message is English for developers.
-//! Server faults log their cause chain and answer a generic message.
+//! Server faults log their cause chain and answer a generic message. Where a service has
+//! refusals of its own (`commerce::orders::OrderRefused`), they are a typed enum that
+//! converts into a `ShopError` at the service's boundary.
 
 use axum::Json;
 use axum::http::StatusCode;
@@ -107,7 +111,7 @@ pub struct FieldProblem {
 }
 
 #[derive(Debug)]
-pub struct ApiError {
+pub struct ShopError {
     code: ErrorCode,
     message: String,
     field: Option<String>,
@@ -118,7 +122,7 @@ pub struct ApiError {
 }
 
 /// `code: message (field)`, for the command line and logs.
-impl std::fmt::Display for ApiError {
+impl std::fmt::Display for ShopError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.code.as_str(), self.message)?;
         if let Some(field) = &self.field {
@@ -128,7 +132,7 @@ impl std::fmt::Display for ApiError {
     }
 }
 
-impl ApiError {
+impl ShopError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
             code,
@@ -205,17 +209,17 @@ impl ApiError {
     }
 }
 
-impl From<raceshot_store::StoreError> for ApiError {
+impl From<raceshot_store::StoreError> for ShopError {
     fn from(e: raceshot_store::StoreError) -> Self {
         if e.is_not_found() {
-            ApiError::new(ErrorCode::NotFound, "not found")
+            ShopError::new(ErrorCode::NotFound, "not found")
         } else {
-            ApiError::internal(e)
+            ShopError::internal(e)
         }
     }
 }
 
-impl IntoResponse for ApiError {
+impl IntoResponse for ShopError {
     fn into_response(self) -> Response {
         let status = self.code.status();
         if status.is_server_error() {
@@ -245,7 +249,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-pub type ApiResult<T> = Result<T, ApiError>;
+pub type ShopResult<T> = Result<T, ShopError>;
 
 #[cfg(test)]
 mod tests {

@@ -9,7 +9,7 @@ use raceshot_payments::promptpay::OwnPromptPay;
 use raceshot_payments::{GatewayKind, PaymentError};
 
 use crate::config::PaymentsConfig;
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ErrorCode, ShopError};
 
 /// The settings row naming the gateway new orders use (spec: `/v1/utils/conf`).
 pub const PAYMENT_GATEWAY_SETTING: &str = "PAYMENT_GATEWAY";
@@ -60,7 +60,7 @@ impl Gateways {
     }
 
     /// The gateway of that kind, if this process can talk to it.
-    pub fn get(&self, kind: GatewayKind) -> Result<&dyn Gateway, ApiError> {
+    pub fn get(&self, kind: GatewayKind) -> Result<&dyn Gateway, ShopError> {
         let gateway: Option<&dyn Gateway> = match kind {
             GatewayKind::Gbp => self.gbp.as_ref().map(|g| g as &dyn Gateway),
             GatewayKind::Opn => self.opn.as_ref().map(|g| g as &dyn Gateway),
@@ -71,19 +71,19 @@ impl Gateways {
     }
 
     /// OPN's client itself: its webhooks are read before any order is known.
-    pub fn opn(&self) -> Result<&OpnClient, ApiError> {
+    pub fn opn(&self) -> Result<&OpnClient, ShopError> {
         self.opn
             .as_ref()
             .ok_or_else(|| not_configured(GatewayKind::Opn))
     }
 }
 
-fn not_configured(kind: GatewayKind) -> ApiError {
+fn not_configured(kind: GatewayKind) -> ShopError {
     if kind == GatewayKind::PromptPay {
         // The configuration refuses PROMPTPAY without an id: this is the server's fault.
-        return ApiError::internal(anyhow::anyhow!("payments.promptpay_id is not set"));
+        return ShopError::internal(anyhow::anyhow!("payments.promptpay_id is not set"));
     }
-    ApiError::new(
+    ShopError::new(
         ErrorCode::PaymentGatewayError,
         format!("the {kind} gateway is not configured"),
     )
@@ -91,27 +91,27 @@ fn not_configured(kind: GatewayKind) -> ApiError {
 
 /// The API error for a failed gateway call: timeouts and outages are the gateway's, a
 /// refusal is the payment's.
-pub fn gateway_error(e: PaymentError) -> ApiError {
+pub fn gateway_error(e: PaymentError) -> ShopError {
     match e {
-        PaymentError::Timeout => ApiError::new(
+        PaymentError::Timeout => ShopError::new(
             ErrorCode::PaymentGatewayTimeout,
             "the payment gateway did not answer in time; try again",
         ),
-        PaymentError::Unavailable { status } => ApiError::new(
+        PaymentError::Unavailable { status } => ShopError::new(
             ErrorCode::PaymentGatewayError,
             format!("the payment gateway is unavailable (HTTP {status}); try again"),
         )
         .retry_after(5),
-        PaymentError::Rejected { code, message, .. } => ApiError::new(
+        PaymentError::Rejected { code, message, .. } => ShopError::new(
             ErrorCode::PaymentDeclined,
             format!("the payment gateway refused the payment: {code}: {message}"),
         ),
-        PaymentError::Protocol(message) => ApiError::new(
+        PaymentError::Protocol(message) => ShopError::new(
             ErrorCode::PaymentGatewayError,
             format!("the payment gateway's answer was not understood: {message}"),
         ),
         PaymentError::Trail(message) => {
-            ApiError::internal(anyhow::anyhow!("payment trail: {message}"))
+            ShopError::internal(anyhow::anyhow!("payment trail: {message}"))
         }
     }
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::HeaderMap;
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ErrorCode, ShopError};
 
 /// The address a request comes from, as far as this shop can trust it.
 pub fn client_address(peer: SocketAddr, headers: &HeaderMap, trusted_proxies: &[IpAddr]) -> IpAddr {
@@ -51,7 +51,7 @@ impl RateLimiter {
     }
 
     /// Takes one request from the client's bucket, or says when to come back.
-    pub fn check(&self, client: IpAddr) -> Result<(), ApiError> {
+    pub fn check(&self, client: IpAddr) -> Result<(), ShopError> {
         if self.per_minute == 0 {
             return Ok(());
         }
@@ -71,7 +71,7 @@ impl RateLimiter {
             Ok(())
         } else {
             let wait = ((1.0 - *tokens) / per_second).ceil().max(1.0) as u64;
-            Err(ApiError::new(
+            Err(ShopError::new(
                 ErrorCode::RateLimited,
                 "too many requests from this address",
             )

@@ -9,7 +9,7 @@ use raceshot_faces::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff}
 use raceshot_store::events::Event;
 use raceshot_store::photos::Photo;
 
-use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::state::AppState;
 
 /// Spec §5: at most 5 MB, 1,000,000 bytes to the MB.
@@ -18,25 +18,25 @@ pub const MAX_SELFIE_BYTES: usize = 5_000_000;
 pub const MAX_SELFIE_PIXELS: u64 = 40_000_000;
 
 /// The error of a selfie over [`MAX_SELFIE_BYTES`].
-pub fn too_large() -> ApiError {
-    ApiError::new(ErrorCode::FileTooLarge, "the file is larger than 5 MB")
+pub fn too_large() -> ShopError {
+    ShopError::new(ErrorCode::FileTooLarge, "the file is larger than 5 MB")
 }
 
 /// A selfie small enough and in a format the shop reads.
-pub fn check_selfie_bytes(bytes: &[u8]) -> ApiResult<ImageFormat> {
+pub fn check_selfie_bytes(bytes: &[u8]) -> ShopResult<ImageFormat> {
     if bytes.len() > MAX_SELFIE_BYTES {
         return Err(too_large());
     }
     sniff(bytes)
-        .map_err(|_| ApiError::new(ErrorCode::UnsupportedImageType, "use a JPEG or PNG file"))
+        .map_err(|_| ShopError::new(ErrorCode::UnsupportedImageType, "use a JPEG or PNG file"))
 }
 
-fn unreadable() -> ApiError {
-    ApiError::new(ErrorCode::UnreadableImage, "the image cannot be read")
+fn unreadable() -> ShopError {
+    ShopError::new(ErrorCode::UnreadableImage, "the image cannot be read")
 }
 
-fn too_many_pixels() -> ApiError {
-    ApiError::new(
+fn too_many_pixels() -> ShopError {
+    ShopError::new(
         ErrorCode::ImageTooManyPixels,
         "the image has too many pixels",
     )
@@ -68,7 +68,7 @@ pub async fn search_event(
     event: &Event,
     selfie: bytes::Bytes,
     narrowing: Narrowing,
-) -> ApiResult<Found> {
+) -> ShopResult<Found> {
     check_selfie_bytes(&selfie)?;
     let _slot = state.search_slots.acquire().await?;
     let info = probe(&selfie).map_err(|_| unreadable())?;
@@ -85,14 +85,14 @@ pub async fn search_event(
         engine.analyze_selfie(&img)
     })
     .await
-    .map_err(ApiError::internal)?;
+    .map_err(ShopError::internal)?;
     let face = match face {
         Ok(face) => face,
         Err(raceshot_faces::Error::Decode(_) | raceshot_faces::Error::UnsupportedFormat) => {
             return Err(unreadable());
         }
         Err(raceshot_faces::Error::TooManyPixels { .. }) => return Err(too_many_pixels()),
-        Err(e) => return Err(ApiError::internal(e)),
+        Err(e) => return Err(ShopError::internal(e)),
     };
     // Every selfie read counts, found face or not. A lost count only dims the dashboard.
     if let Err(e) = state.store.count_search(event.id).await {
@@ -113,7 +113,7 @@ pub async fn search_event(
         .indexes
         .search(event.id, face.embedding, threshold as f32, k as usize)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ShopError::internal)?;
     let ids: Vec<i64> = hits.iter().map(|h| h.photo_id).collect();
     // Hidden and deleted photos drop out here.
     let shown = state.store.shown_photos(event.id, &ids).await?;
@@ -129,7 +129,7 @@ pub async fn search_event(
     let avg_price = pricing::average_price(
         n,
         &spec.packages,
-        spec.is_mhao.then_some(spec.mhao_price).flatten(),
+        spec.deal.then_some(spec.deal_price).flatten(),
     );
     Ok(Found::Photos { photos, avg_price })
 }

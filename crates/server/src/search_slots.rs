@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::error::ApiError;
+use crate::error::ShopError;
 
 pub struct SearchSlots {
     admitted: Arc<Semaphore>,
@@ -29,18 +29,18 @@ impl SearchSlots {
     }
 
     /// A running slot, after waiting in line if there is room in the line.
-    pub async fn acquire(&self) -> Result<SearchSlot, ApiError> {
+    pub async fn acquire(&self) -> Result<SearchSlot, ShopError> {
         let admitted = self
             .admitted
             .clone()
             .try_acquire_owned()
-            .map_err(|_| ApiError::busy(1))?;
+            .map_err(|_| ShopError::busy(1))?;
         let running = self
             .running
             .clone()
             .acquire_owned()
             .await
-            .map_err(|_| ApiError::busy(1))?;
+            .map_err(|_| ShopError::busy(1))?;
         Ok(SearchSlot {
             _admitted: admitted,
             _running: running,

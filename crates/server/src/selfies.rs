@@ -15,7 +15,7 @@ use raceshot_store::{ObjectKey, StoredName};
 use sha2::{Digest, Sha256};
 use tokio::sync::watch;
 
-use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::state::AppState;
 
 /// How often the sweep looks for selfies past their lifetime.
@@ -36,7 +36,7 @@ fn after(now: DateTime<Utc>, d: Duration) -> DateTime<Utc> {
 }
 
 /// Reserves an upload address for `client`: its search id and when it lapses.
-pub async fn reserve(state: &AppState, client: IpAddr) -> ApiResult<(uuid::Uuid, DateTime<Utc>)> {
+pub async fn reserve(state: &AppState, client: IpAddr) -> ShopResult<(uuid::Uuid, DateTime<Utc>)> {
     state.sign_limiter.check(client)?;
     let now = Utc::now();
     let search_id = uuid::Uuid::new_v4();
@@ -52,7 +52,7 @@ pub async fn reserve(state: &AppState, client: IpAddr) -> ApiResult<(uuid::Uuid,
         )
         .await?;
     if !reserved {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::RateLimited,
             "too many selfie uploads waiting; search with one first",
         )
@@ -62,7 +62,7 @@ pub async fn reserve(state: &AppState, client: IpAddr) -> ApiResult<(uuid::Uuid,
 }
 
 /// Takes the address's one upload; the selfie then lives `search.selfie_ttl_secs` at most.
-pub async fn mark_uploaded(state: &AppState, search_id: &uuid::Uuid) -> ApiResult<bool> {
+pub async fn mark_uploaded(state: &AppState, search_id: &uuid::Uuid) -> ShopResult<bool> {
     let expires = after(Utc::now(), state.config.search.selfie_ttl);
     Ok(state
         .store
@@ -71,7 +71,7 @@ pub async fn mark_uploaded(state: &AppState, search_id: &uuid::Uuid) -> ApiResul
 }
 
 /// Takes the address for its one search: `false` when it was used or lapsed.
-pub async fn take(state: &AppState, search_id: &uuid::Uuid) -> ApiResult<bool> {
+pub async fn take(state: &AppState, search_id: &uuid::Uuid) -> ShopResult<bool> {
     Ok(state
         .store
         .take_selfie_upload(&search_id.to_string(), Utc::now())

@@ -124,11 +124,11 @@ impl EventRow {
                 province: self.province,
                 on_sale_start: from_millis(self.on_sale_start)?,
                 on_sale_end: from_millis(self.on_sale_end)?,
-                is_hybrid: self.is_hybrid,
-                is_mhao: self.is_mhao,
-                mhao_price: self.mhao_price.map(money).transpose()?,
-                is_mhao_hybrid: self.is_mhao_hybrid,
-                hybrid_mhao_price: self.hybrid_mhao_price.map(money).transpose()?,
+                wholesale: self.is_hybrid,
+                deal: self.is_mhao,
+                deal_price: self.mhao_price.map(money).transpose()?,
+                wholesale_deal: self.is_mhao_hybrid,
+                wholesale_deal_price: self.hybrid_mhao_price.map(money).transpose()?,
                 is_event_stage: self.is_event_stage,
                 is_free_download: self.is_free_download,
                 is_free_download_keep_contract: self.is_free_download_keep_contract,
@@ -138,7 +138,7 @@ impl EventRow {
                     .map_err(|e| corrupt("max_face_search", e))?,
                 pin: self.pin,
                 packages: tiers("standard")?,
-                hybrid_packages: tiers("hybrid")?,
+                wholesale_packages: tiers("hybrid")?,
                 banners: Vec::new(),
             },
             sale_closed: self.sale_closed,
@@ -197,11 +197,11 @@ impl Store {
                 .bind(&e.province)
                 .bind(millis(e.on_sale_start))
                 .bind(millis(e.on_sale_end))
-                .bind(e.is_hybrid)
-                .bind(e.is_mhao)
-                .bind(e.mhao_price.map(Money::satang))
-                .bind(e.is_mhao_hybrid)
-                .bind(e.hybrid_mhao_price.map(Money::satang))
+                .bind(e.wholesale)
+                .bind(e.deal)
+                .bind(e.deal_price.map(Money::satang))
+                .bind(e.wholesale_deal)
+                .bind(e.wholesale_deal_price.map(Money::satang))
                 .bind(e.is_event_stage)
                 .bind(e.is_free_download)
                 .bind(e.is_free_download_keep_contract)
@@ -217,7 +217,7 @@ impl Store {
                     .bind(id)
                     .execute(&mut *tx)
                     .await?;
-                for (kind, list) in [("standard", &e.packages), ("hybrid", &e.hybrid_packages)] {
+                for (kind, list) in [("standard", &e.packages), ("hybrid", &e.wholesale_packages)] {
                     for (position, p) in list.iter().enumerate() {
                         sqlx::query(
                             "INSERT INTO event_packages (event_id, kind, position, name, name_en, \

@@ -19,7 +19,7 @@ pub struct NewOrder {
     pub event_id: i64,
     pub mobile: String,
     pub email: Option<String>,
-    pub is_mhao: bool,
+    pub deal: bool,
     pub wholesale: bool,
     pub photo_ids: Vec<i64>,
     pub full_amount: Money,
@@ -65,7 +65,7 @@ pub struct Order {
     pub event_date: String,
     pub mobile: String,
     pub email: Option<String>,
-    pub is_mhao: bool,
+    pub deal: bool,
     pub wholesale: bool,
     pub image_count: i64,
     pub full_amount: Money,
@@ -179,7 +179,7 @@ impl TryFrom<OrderRow> for Order {
             event_date: r.event_date,
             mobile: r.mobile,
             email: r.email,
-            is_mhao: r.is_mhao,
+            deal: r.is_mhao,
             wholesale: r.wholesale,
             image_count: r.image_count,
             gateway_ref: r.gateway_ref,
@@ -307,7 +307,7 @@ impl Store {
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
                             $15, $16, $17, $18, $18, $19, $20) RETURNING id")
                         .bind(&order.uuid).bind(order.event_id).bind(&order.mobile)
-                        .bind(order.email.as_deref()).bind(order.is_mhao).bind(order.wholesale)
+                        .bind(order.email.as_deref()).bind(order.deal).bind(order.wholesale)
                         .bind(count).bind(order.full_amount.satang()).bind(order.discount.satang())
                         .bind(order.amount.satang()).bind(order.payment_fee.satang())
                         .bind(order.paid_amount.satang()).bind(order.payment_gateway.as_str())

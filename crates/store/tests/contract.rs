@@ -221,7 +221,7 @@ async fn lists_visible_events_pinned_first_with_tiers(store: Store) {
     // Tiers come back with each listed event, in order.
     assert_eq!(listed[0].spec.packages.len(), 2);
     assert_eq!(listed[0].spec.packages[1].price.satang(), 25_050);
-    assert_eq!(listed[0].spec.hybrid_packages.len(), 1);
+    assert_eq!(listed[0].spec.wholesale_packages.len(), 1);
     assert!(
         listed.iter().all(|e| e.spec.banners.is_empty()),
         "banners come separately"
@@ -555,7 +555,7 @@ fn new_order(event_id: i64, uuid: &str, photo_ids: &[i64]) -> NewOrder {
         event_id,
         mobile: "0812345678".into(),
         email: Some("runner@example.com".into()),
-        is_mhao: false,
+        deal: false,
         wholesale: false,
         photo_ids: photo_ids.to_vec(),
         full_amount: money(18_000),
@@ -575,7 +575,7 @@ fn new_order(event_id: i64, uuid: &str, photo_ids: &[i64]) -> NewOrder {
 /// A free all-photos order: nothing to pay, paid on creation, no payment window.
 fn free_order(event_id: i64, uuid: &str, photo_ids: &[i64]) -> NewOrder {
     NewOrder {
-        is_mhao: true,
+        deal: true,
         amount: Money::ZERO,
         discount: money(18_000),
         payment_fee: Money::ZERO,
@@ -679,7 +679,7 @@ async fn orders_round_trip_with_their_photos(store: Store) {
         event_date: "2026-11-30".into(),
         mobile: "0812345678".into(),
         email: Some("runner@example.com".into()),
-        is_mhao: false,
+        deal: false,
         wholesale: false,
         image_count: 3,
         full_amount: money(18_000),
@@ -760,7 +760,7 @@ async fn orders_round_trip_with_their_photos(store: Store) {
         (got.mobile.as_str(), got.email.as_deref()),
         ("0899999999", None)
     );
-    assert!(got.is_mhao && got.wholesale);
+    assert!(got.deal && got.wholesale);
     assert_eq!(got.image_count, 2);
     assert_eq!(
         [
@@ -1911,7 +1911,7 @@ async fn the_last_paid_deal_order_is_found(store: Store) {
     assert_eq!(store.last_paid_deal_order(bkk, mobile).await.unwrap(), None);
 
     let mut step = 0;
-    let mut write = async |event_id: i64, uuid: &str, is_mhao: bool, pay: bool, mobile: &str| {
+    let mut write = async |event_id: i64, uuid: &str, deal: bool, pay: bool, mobile: &str| {
         step += 1;
         let photos = if event_id == bkk {
             &bkk_photos
@@ -1919,7 +1919,7 @@ async fn the_last_paid_deal_order_is_found(store: Store) {
             &cnx_photos
         };
         let input = NewOrder {
-            is_mhao,
+            deal,
             mobile: mobile.into(),
             ..new_order(event_id, uuid, photos)
         };

@@ -1034,7 +1034,7 @@ export interface components {
             is_mhao: components["schemas"]["YesNo"];
             payment_gateway?: components["schemas"]["PaymentGateway"] | null;
             payment_channel?: components["schemas"]["PaymentChannel"] | null;
-            /** @description The wholesale cart: priced with the event's hybrid tiers and deal. */
+            /** @description The wholesale cart: priced with the event's wholesale packages and deal. */
             wholesale?: boolean | null;
         };
         CreateOrderResponse: {
@@ -1488,7 +1488,7 @@ export interface components {
             event_key: string;
             image_ids: number[];
             is_mhao?: components["schemas"]["YesNo"] | null;
-            /** @description The wholesale cart: the event's hybrid tiers and hybrid deal. */
+            /** @description The wholesale cart: the event's wholesale packages and wholesale deal. */
             wholesale?: boolean | null;
         };
         /** @description The spec's cart totals (§3), baht with two decimals, plus what order creation sends. */

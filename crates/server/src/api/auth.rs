@@ -9,7 +9,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use subtle::ConstantTimeEq;
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ErrorCode, ShopError};
 use crate::state::AppState;
 
 /// How much of a body is read to look for `tk`; the spec's payloads are far smaller.
@@ -43,7 +43,7 @@ pub async fn require_client_token(
         let bytes: Bytes = match axum::body::to_bytes(body, TK_BODY_LIMIT).await {
             Ok(b) => b,
             Err(_) => {
-                return ApiError::new(ErrorCode::PayloadTooLarge, "request body is too large")
+                return ShopError::new(ErrorCode::PayloadTooLarge, "request body is too large")
                     .into_response();
             }
         };
@@ -56,7 +56,7 @@ pub async fn require_client_token(
                 .await;
         }
     }
-    ApiError::new(
+    ShopError::new(
         ErrorCode::InvalidClientToken,
         "send the client token as Authorization: Bearer <token>",
     )

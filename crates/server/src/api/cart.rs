@@ -13,7 +13,7 @@ use super::extract::ApiJson;
 use crate::api::contract;
 use crate::commerce::find_event;
 use crate::commerce::price_cart;
-use crate::error::{ApiResult, ErrorAnswer};
+use crate::error::{ErrorAnswer, ShopResult};
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -23,7 +23,7 @@ pub struct QuoteRequest {
     /// `Y` when the visitor takes the all-photos deal.
     #[schema(value_type = Option<contract::YesNo>, example = "N")]
     pub is_mhao: Option<Flag>,
-    /// The wholesale cart: the event's hybrid tiers and hybrid deal.
+    /// The wholesale cart: the event's wholesale packages and wholesale deal.
     pub wholesale: Option<bool>,
 }
 
@@ -69,7 +69,7 @@ pub struct QuoteResponse {
 pub async fn quote(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<QuoteRequest>,
-) -> ApiResult<Json<QuoteResponse>> {
+) -> ShopResult<Json<QuoteResponse>> {
     let event = find_event(&state, &req.event_key).await?;
     let cart = price_cart(
         &state,

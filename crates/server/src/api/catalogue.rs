@@ -21,7 +21,7 @@ use crate::api::contract;
 use crate::api::media::derived_address;
 use crate::catalogue::Snapshot;
 use crate::commerce::{find_event, lookup};
-use crate::error::{ApiError, ApiResult, ErrorAnswer};
+use crate::error::{ErrorAnswer, ShopError, ShopResult};
 use crate::photos::derived_name;
 use crate::state::AppState;
 
@@ -118,11 +118,11 @@ impl EventBody {
             day_diff: sale.day_diff,
             can_sale: sale.can_sale.into(),
             close_sale: sale.close_sale.into(),
-            is_hybrid: s.is_hybrid.into(),
-            is_mhao_hybrid: s.is_mhao_hybrid.into(),
-            hybrid_mhao_price: s.hybrid_mhao_price,
-            is_mhao: s.is_mhao.into(),
-            mhao_price: s.mhao_price,
+            is_hybrid: s.wholesale.into(),
+            is_mhao_hybrid: s.wholesale_deal.into(),
+            hybrid_mhao_price: s.wholesale_deal_price,
+            is_mhao: s.deal.into(),
+            mhao_price: s.deal_price,
             is_event_stage: s.is_event_stage.into(),
             is_free_download: s.is_free_download.into(),
             is_free_download_keep_contract: s.is_free_download_keep_contract.into(),
@@ -130,7 +130,7 @@ impl EventBody {
             face_threshold: s.face_threshold,
             max_face_search: s.max_face_search,
             package: s.packages.iter().map(PackageBody::from).collect(),
-            package_hb: s.hybrid_packages.iter().map(PackageBody::from).collect(),
+            package_hb: s.wholesale_packages.iter().map(PackageBody::from).collect(),
             pin: u8::from(s.pin),
             event_status: sale.status.as_str(),
         }
@@ -216,14 +216,14 @@ pub struct PaginationRequest {
 pub async fn pagination(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<PaginationRequest>,
-) -> ApiResult<Response> {
+) -> ShopResult<Response> {
     let page = PageRequest::new(req.page, req.page_size).map_err(|e| {
         let field = if matches!(e, raceshot_domain::paging::PageError::Page) {
             "page"
         } else {
             "page_size"
         };
-        ApiError::field(field, e.to_string())
+        ShopError::field(field, e.to_string())
     })?;
     let snapshot = state.catalogue.snapshot().await?;
     Ok(json_response(pagination_answer(
@@ -238,7 +238,7 @@ pub fn pagination_answer(
     snapshot: &Snapshot,
     page: PageRequest,
     now: DateTime<Utc>,
-) -> ApiResult<Bytes> {
+) -> ShopResult<Bytes> {
     let key = format!("pagination:{}:{}", page.offset(), page.limit());
     snapshot.rendered(key, || {
         let events = snapshot.in_status(SaleStatus::OnSale, now);
@@ -256,10 +256,10 @@ pub fn pagination_answer(
 }
 
 /// Serialises an answer once, to be kept and sent as it is.
-fn json_bytes<T: Serialize>(value: &T) -> ApiResult<Bytes> {
+fn json_bytes<T: Serialize>(value: &T) -> ShopResult<Bytes> {
     serde_json::to_vec(value)
         .map(Bytes::from)
-        .map_err(ApiError::internal)
+        .map_err(ShopError::internal)
 }
 
 fn json_response(body: Bytes) -> Response {
@@ -286,11 +286,11 @@ pub struct EventCount {
 pub async fn pagination_count(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<CountRequest>,
-) -> ApiResult<Response> {
+) -> ShopResult<Response> {
     let status = match req.event_status.as_deref() {
         None | Some("") => SaleStatus::OnSale,
         Some(raw) => SaleStatus::parse(raw)
-            .ok_or_else(|| ApiError::field("event_status", "must be ON_SALE, SOON or CLOSED"))?,
+            .ok_or_else(|| ShopError::field("event_status", "must be ON_SALE, SOON or CLOSED"))?,
     };
     let snapshot = state.catalogue.snapshot().await?;
     Ok(json_response(count_answer(&snapshot, status, state.now())?))
@@ -301,7 +301,7 @@ pub fn count_answer(
     snapshot: &Snapshot,
     status: SaleStatus,
     now: DateTime<Utc>,
-) -> ApiResult<Bytes> {
+) -> ShopResult<Bytes> {
     let event_count = snapshot.in_status(status, now).len() as i64;
     json_bytes(&ListBody {
         status: SUCCESS,
@@ -319,13 +319,13 @@ pub struct BannerBody {
 #[utoipa::path(get, path = "/v1/events/slider-banner", tag = "catalogue",
     responses((status = 200, body = ListBody<BannerBody>), (status = 401, response = ErrorAnswer)),
     security(("client_token" = [])))]
-pub async fn slider_banner(State(state): State<AppState>) -> ApiResult<Response> {
+pub async fn slider_banner(State(state): State<AppState>) -> ShopResult<Response> {
     let snapshot = state.catalogue.snapshot().await?;
     Ok(json_response(banners_answer(&snapshot, state.now())?))
 }
 
 /// The answer of `/v1/events/slider-banner`.
-pub fn banners_answer(snapshot: &Snapshot, now: DateTime<Utc>) -> ApiResult<Bytes> {
+pub fn banners_answer(snapshot: &Snapshot, now: DateTime<Utc>) -> ShopResult<Bytes> {
     let banners = snapshot.banners_on_sale(now);
     json_bytes(&ListBody {
         status: SUCCESS,
@@ -343,13 +343,13 @@ pub fn banners_answer(snapshot: &Snapshot, now: DateTime<Utc>) -> ApiResult<Byte
 #[utoipa::path(get, path = "/v1/events/soon", tag = "catalogue",
     responses((status = 200, body = ListBody<EventBody>), (status = 401, response = ErrorAnswer)),
     security(("client_token" = [])))]
-pub async fn soon(State(state): State<AppState>) -> ApiResult<Response> {
+pub async fn soon(State(state): State<AppState>) -> ShopResult<Response> {
     let snapshot = state.catalogue.snapshot().await?;
     Ok(json_response(soon_answer(&snapshot, state.now())?))
 }
 
 /// The answer of `/v1/events/soon`.
-pub fn soon_answer(snapshot: &Snapshot, now: DateTime<Utc>) -> ApiResult<Bytes> {
+pub fn soon_answer(snapshot: &Snapshot, now: DateTime<Utc>) -> ShopResult<Bytes> {
     let events = snapshot.in_status(SaleStatus::Soon, now);
     let size = raceshot_domain::paging::DEFAULT_PAGE_SIZE as usize;
     json_bytes(&ListBody {
@@ -379,7 +379,7 @@ pub struct EventResponse {
 pub async fn event(
     State(state): State<AppState>,
     Path(event_key): Path<String>,
-) -> ApiResult<Response> {
+) -> ShopResult<Response> {
     let snapshot = state.catalogue.snapshot().await?;
     Ok(json_response(event_answer(
         &snapshot,
@@ -389,7 +389,7 @@ pub async fn event(
 }
 
 /// The answer of `/v1/events/{event_key}`, rendered once per snapshot.
-pub fn event_answer(snapshot: &Snapshot, raw_key: &str, now: DateTime<Utc>) -> ApiResult<Bytes> {
+pub fn event_answer(snapshot: &Snapshot, raw_key: &str, now: DateTime<Utc>) -> ShopResult<Bytes> {
     let event = lookup(snapshot, raw_key)?;
     snapshot.rendered(format!("event:{}", event.spec.key), || {
         json_bytes(&EventResponse {
@@ -415,7 +415,7 @@ pub struct EventKeyBody {
 pub async fn event_key_of_image(
     State(state): State<AppState>,
     Path(image_id): Path<String>,
-) -> ApiResult<Json<EventKeyBody>> {
+) -> ShopResult<Json<EventKeyBody>> {
     let key = match image_id.parse::<i64>() {
         Ok(id) => state.store.event_key_of_photo(id).await?,
         Err(_) => None,
@@ -439,7 +439,7 @@ pub struct HighlightRequest {
 pub async fn highlight(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<HighlightRequest>,
-) -> ApiResult<Json<ListBody<PhotoBody>>> {
+) -> ShopResult<Json<ListBody<PhotoBody>>> {
     let event = find_event(&state, &req.event_key).await?;
     let photos = state
         .store

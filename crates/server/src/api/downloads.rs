@@ -14,7 +14,7 @@ use super::extract::{ApiPath, ApiQuery};
 use crate::commerce::links::{self, Variant};
 use crate::commerce::{download_name, find_order, sold_photo_key};
 use crate::delivery::{ZipEntry, object_response, zip_body};
-use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorCode};
+use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -26,15 +26,15 @@ pub struct SignedParams {
 }
 
 /// Refuses orders whose files may not (or no longer) be delivered.
-fn check_deliverable(order: &Order, variant: Variant) -> ApiResult<()> {
+fn check_deliverable(order: &Order, variant: Variant) -> ShopResult<()> {
     if !order.is_deliverable() {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::OrderNotPaid,
             "the order is not paid",
         ));
     }
     if variant == Variant::Logo && !order.is_logo_image_created {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::LogoImagesNotReady,
             "the copies with the logo are still being made",
         ));
@@ -42,8 +42,8 @@ fn check_deliverable(order: &Order, variant: Variant) -> ApiResult<()> {
     Ok(())
 }
 
-fn storage_expired() -> ApiError {
-    ApiError::new(
+fn storage_expired() -> ShopError {
+    ShopError::new(
         ErrorCode::StorageExpired,
         "the originals' storage time has passed",
     )
@@ -62,9 +62,9 @@ pub async fn photo(
     ApiPath((order_uuid, photo_id, variant)): ApiPath<(String, i64, String)>,
     ApiQuery(params): ApiQuery<SignedParams>,
     headers: HeaderMap,
-) -> ApiResult<Response> {
+) -> ShopResult<Response> {
     let variant = Variant::parse(&variant)
-        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, "no such file"))?;
+        .ok_or_else(|| ShopError::new(ErrorCode::NotFound, "no such file"))?;
     if !links::download_signature_ok(
         &state,
         &order_uuid,
@@ -73,13 +73,13 @@ pub async fn photo(
         params.expires,
         &params.signature,
     ) {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::InvalidSignature,
             "the download address is not valid",
         ));
     }
     if params.expires < state.now().timestamp() {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::DownloadLinkExpired,
             "the download address has expired; open the order page again",
         ));
@@ -90,12 +90,12 @@ pub async fn photo(
     let photo = photos
         .iter()
         .find(|p| p.id == photo_id)
-        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, "no such photo in the order"))?;
+        .ok_or_else(|| ShopError::new(ErrorCode::NotFound, "no such photo in the order"))?;
     if photo.original_purged {
         return Err(storage_expired());
     }
     let key = sold_photo_key(&order.event_key, &photo.storage_name, variant)
-        .map_err(ApiError::internal)?;
+        .map_err(ShopError::internal)?;
     let mut response = object_response(
         &state.objects,
         &key,
@@ -128,11 +128,11 @@ pub async fn zip(
     State(state): State<AppState>,
     Path(order_uuid): Path<String>,
     ApiQuery(params): ApiQuery<ZipParams>,
-) -> ApiResult<Response> {
+) -> ShopResult<Response> {
     let variant = match params.variant.as_deref() {
         None | Some("") => Variant::Original,
         Some(raw) => Variant::parse(raw)
-            .ok_or_else(|| ApiError::field("variant", "must be original or logo"))?,
+            .ok_or_else(|| ShopError::field("variant", "must be original or logo"))?,
     };
     let order = find_order(&state, &order_uuid).await?;
     check_deliverable(&order, variant)?;
@@ -146,11 +146,11 @@ pub async fn zip(
         .map(|p| {
             Ok(ZipEntry {
                 key: sold_photo_key(&order.event_key, &p.storage_name, variant)
-                    .map_err(ApiError::internal)?,
+                    .map_err(ShopError::internal)?,
                 name: download_name(p, variant),
             })
         })
-        .collect::<ApiResult<Vec<_>>>()?;
+        .collect::<ShopResult<Vec<_>>>()?;
     let file = match variant {
         Variant::Original => format!("{}.zip", order.uuid),
         Variant::Logo => format!("{}-logo.zip", order.uuid),
@@ -181,16 +181,16 @@ pub async fn free_photo(
     State(state): State<AppState>,
     ApiPath((event_key, photo_id)): ApiPath<(String, i64)>,
     headers: HeaderMap,
-) -> ApiResult<Response> {
+) -> ShopResult<Response> {
     let key = EventKey::parse(&event_key)
-        .map_err(|_| ApiError::new(ErrorCode::EventNotFound, "no such event"))?;
+        .map_err(|_| ShopError::new(ErrorCode::EventNotFound, "no such event"))?;
     let event = state
         .store
         .event_by_key(&key)
         .await?
-        .ok_or_else(|| ApiError::new(ErrorCode::EventNotFound, "no such event"))?;
+        .ok_or_else(|| ShopError::new(ErrorCode::EventNotFound, "no such event"))?;
     if !event.spec.is_free_download {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::OrderNotPaid,
             "photos of this event are sold, not given away",
         ));
@@ -201,7 +201,7 @@ pub async fn free_photo(
         .await?
         .into_iter()
         .next()
-        .ok_or_else(|| ApiError::new(ErrorCode::ImageNotFound, "no such photo in the event"))?;
+        .ok_or_else(|| ShopError::new(ErrorCode::ImageNotFound, "no such photo in the event"))?;
     let sold = OrderPhoto {
         id: photo.id,
         original_file_name: photo.original_file_name,
@@ -210,7 +210,7 @@ pub async fn free_photo(
         original_purged: false,
     };
     let key = sold_photo_key(key.as_str(), &sold.storage_name, Variant::Original)
-        .map_err(ApiError::internal)?;
+        .map_err(ShopError::internal)?;
     let name = download_name(&sold, Variant::Original);
     let mut response =
         object_response(&state.objects, &key, &headers, "image/jpeg", Some(&name)).await?;

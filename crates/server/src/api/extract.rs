@@ -8,7 +8,7 @@ use axum::extract::{FromRequest, Request};
 use axum::http::header::CONTENT_TYPE;
 use serde::de::DeserializeOwned;
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ErrorCode, ShopError};
 
 /// A JSON body parsed into `T`. An empty body reads as `{}`, so calls whose fields are all
 /// optional may send nothing.
@@ -19,9 +19,9 @@ where
     T: DeserializeOwned,
     S: Send + Sync,
 {
-    type Rejection = ApiError;
+    type Rejection = ShopError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+    async fn from_request(req: Request, state: &S) -> Result<Self, ShopError> {
         let declared = req.headers().get(CONTENT_TYPE).map(is_json);
         let bytes = Bytes::from_request(req, state).await.map_err(body_error)?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -31,7 +31,7 @@ where
         // A body must say exactly what it is: a form or `text/plain` (what a page of
         // another site can send without asking) never passes for JSON.
         if declared != Some(true) {
-            return Err(ApiError::new(
+            return Err(ShopError::new(
                 ErrorCode::UnsupportedMediaType,
                 "send the body as application/json",
             ));
@@ -51,7 +51,7 @@ pub fn is_json(value: &axum::http::HeaderValue) -> bool {
 
 /// Parses JSON, telling a syntax error (`malformed_json`) from a field of the wrong shape
 /// (`invalid_field`, with the field's path).
-pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ShopError> {
     let de = &mut serde_json::Deserializer::from_slice(bytes);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
@@ -59,18 +59,18 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         match inner.classify() {
             serde_json::error::Category::Data => {
                 let field = if path == "." { String::new() } else { path };
-                ApiError::field(field, inner.to_string())
+                ShopError::field(field, inner.to_string())
             }
-            _ => ApiError::new(ErrorCode::MalformedJson, inner.to_string()),
+            _ => ShopError::new(ErrorCode::MalformedJson, inner.to_string()),
         }
     })
 }
 
-pub fn body_error(e: BytesRejection) -> ApiError {
+pub fn body_error(e: BytesRejection) -> ShopError {
     if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-        ApiError::new(ErrorCode::PayloadTooLarge, "request body is too large")
+        ShopError::new(ErrorCode::PayloadTooLarge, "request body is too large")
     } else {
-        ApiError::new(ErrorCode::MalformedJson, e.body_text())
+        ShopError::new(ErrorCode::MalformedJson, e.body_text())
     }
 }
 
@@ -100,12 +100,12 @@ where
     T: DeserializeOwned,
     S: Send + Sync,
 {
-    type Rejection = ApiError;
+    type Rejection = ShopError;
 
     async fn from_request_parts(
         parts: &mut axum::http::request::Parts,
         _state: &S,
-    ) -> Result<Self, ApiError> {
+    ) -> Result<Self, ShopError> {
         let query = parts.uri.query().unwrap_or_default();
         let de = serde_urlencoded::Deserializer::new(form_urlencoded_parse(query));
         serde_path_to_error::deserialize(de)
@@ -113,7 +113,7 @@ where
             .map_err(|e| {
                 let path = e.path().to_string();
                 let field = if path == "." { String::new() } else { path };
-                ApiError::field(field, e.into_inner().to_string())
+                ShopError::field(field, e.into_inner().to_string())
             })
     }
 }
@@ -131,15 +131,15 @@ where
     T: DeserializeOwned + Send,
     S: Send + Sync,
 {
-    type Rejection = ApiError;
+    type Rejection = ShopError;
 
     async fn from_request_parts(
         parts: &mut axum::http::request::Parts,
         state: &S,
-    ) -> Result<Self, ApiError> {
+    ) -> Result<Self, ShopError> {
         axum::extract::Path::<T>::from_request_parts(parts, state)
             .await
             .map(|axum::extract::Path(t)| ApiPath(t))
-            .map_err(|_| ApiError::new(ErrorCode::NotFound, "no such address"))
+            .map_err(|_| ShopError::new(ErrorCode::NotFound, "no such address"))
     }
 }

@@ -20,7 +20,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::catalogue::{PhotoBody, SUCCESS};
 use super::extract::{ApiJson, ApiQuery, NumberOrText};
 use crate::commerce::find_event_on_sale;
-use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorCode};
+use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
 use crate::rate_limit::client_address;
 use crate::search::{Found, Narrowing, check_selfie_bytes, search_event, too_large};
 use crate::selfies::{self, upload_key};
@@ -95,12 +95,12 @@ pub async fn sign(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<SignRequest>,
-) -> ApiResult<Json<SignResponse>> {
+) -> ShopResult<Json<SignResponse>> {
     find_event_on_sale(&state, &req.event_key).await?;
     if let Some(t) = req.file_type.as_deref()
         && !matches!(t, "image/jpeg" | "image/jpg" | "image/png")
     {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::UnsupportedImageType,
             "use a JPEG or PNG file",
         ));
@@ -108,7 +108,7 @@ pub async fn sign(
     let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
     let (search_id, expires) = selfies::reserve(&state, client).await?;
     let key =
-        upload_key(&search_id).ok_or_else(|| ApiError::internal(anyhow::anyhow!("upload key")))?;
+        upload_key(&search_id).ok_or_else(|| ShopError::internal(anyhow::anyhow!("upload key")))?;
     let id = search_id.to_string();
     let url = match state
         .objects
@@ -158,9 +158,9 @@ pub async fn upload(
     Path(search_id): Path<String>,
     ApiQuery(params): ApiQuery<UploadParams>,
     body: axum::body::Body,
-) -> ApiResult<Json<UploadResponse>> {
+) -> ShopResult<Json<UploadResponse>> {
     let forbidden = || {
-        ApiError::new(
+        ShopError::new(
             ErrorCode::InvalidSignature,
             "the upload address is invalid or expired",
         )
@@ -187,8 +187,8 @@ pub async fn upload(
             .cpu
             .run(move || strip_metadata(&body))
             .await
-            .map_err(ApiError::internal)?
-            .map_err(|_| ApiError::new(ErrorCode::UnreadableImage, "the image is damaged")),
+            .map_err(ShopError::internal)?
+            .map_err(|_| ShopError::new(ErrorCode::UnreadableImage, "the image is damaged")),
         Err(e) => Err(e),
     };
     let clean = match checked {
@@ -201,7 +201,7 @@ pub async fn upload(
     };
     // One upload per address, and none once its search has run or it has lapsed.
     if !selfies::mark_uploaded(&state, &id).await? {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::InvalidSignature,
             "this upload address has been used",
         ));
@@ -212,17 +212,17 @@ pub async fn upload(
 }
 
 /// The per-client limit on face searches.
-fn limit(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> ApiResult<()> {
+fn limit(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> ShopResult<()> {
     let client = client_address(peer, headers, &state.config.server.trusted_proxies);
     state.search_limiter.check(client)
 }
 
 /// A multipart body that broke off, or ran past the body limit (then: too large).
-fn multipart_error(e: axum::extract::multipart::MultipartError) -> ApiError {
+fn multipart_error(e: axum::extract::multipart::MultipartError) -> ShopError {
     if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
         too_large()
     } else {
-        ApiError::new(ErrorCode::MalformedMultipart, e.body_text())
+        ShopError::new(ErrorCode::MalformedMultipart, e.body_text())
     }
 }
 
@@ -239,21 +239,21 @@ pub async fn search(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<SearchRequest>,
-) -> ApiResult<Json<SearchResponse>> {
+) -> ShopResult<Json<SearchResponse>> {
     let id = uuid::Uuid::parse_str(&req.search_id)
-        .map_err(|_| ApiError::field("search_id", "not a search id from /v2/facesearch/sign"))?;
-    let key = upload_key(&id).ok_or_else(|| ApiError::field("search_id", "invalid"))?;
+        .map_err(|_| ShopError::field("search_id", "not a search id from /v2/facesearch/sign"))?;
+    let key = upload_key(&id).ok_or_else(|| ShopError::field("search_id", "invalid"))?;
     if req
         .file_location
         .as_deref()
         .is_some_and(|l| l != key.as_str())
     {
-        return Err(ApiError::field(
+        return Err(ShopError::field(
             "file_location",
             "does not belong to this search_id",
         ));
     }
-    let no_upload = || ApiError::new(ErrorCode::UploadNotFound, "no upload for this search_id");
+    let no_upload = || ShopError::new(ErrorCode::UploadNotFound, "no upload for this search_id");
     // One search per address: a second one, or one after the lapse, finds nothing.
     let taken = selfies::take(&state, &id).await?;
     // Read and delete at once: whatever happens next, the selfie is gone.
@@ -292,13 +292,13 @@ pub async fn search_multipart(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     mut form: Multipart,
-) -> ApiResult<Json<SearchResponse>> {
+) -> ShopResult<Json<SearchResponse>> {
     limit(&state, peer, &headers)?;
     let mut file = None;
     let mut event_key = None;
     let mut threshold = None;
     let mut max = None;
-    let bad = |field: &str| ApiError::field(field, "invalid value");
+    let bad = |field: &str| ShopError::field(field, "invalid value");
     while let Some(field) = form.next_field().await.map_err(multipart_error)? {
         let name = field.name().unwrap_or_default().to_owned();
         if name == "file" {
@@ -317,13 +317,13 @@ pub async fn search_multipart(
             _ => {}
         }
     }
-    let event_key = event_key.ok_or_else(|| ApiError::field("event_key", "is required"))?;
-    let file = file.ok_or_else(|| ApiError::field("file", "is required"))?;
+    let event_key = event_key.ok_or_else(|| ShopError::field("event_key", "is required"))?;
+    let file = file.ok_or_else(|| ShopError::field("file", "is required"))?;
     let event = find_event_on_sale(&state, &event_key).await?;
     find(&state, &event, file, threshold, max).await.map(Json)
 }
 
-async fn read_limited(mut field: axum::extract::multipart::Field<'_>) -> ApiResult<Bytes> {
+async fn read_limited(mut field: axum::extract::multipart::Field<'_>) -> ShopResult<Bytes> {
     let mut buf = Vec::new();
     while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
         if buf.len() + chunk.len() > MAX_SELFIE_BYTES {
@@ -341,7 +341,7 @@ async fn find(
     bytes: Bytes,
     threshold: Option<f64>,
     max: Option<u32>,
-) -> ApiResult<SearchResponse> {
+) -> ShopResult<SearchResponse> {
     let narrowing = Narrowing { threshold, max };
     let (photos, avg_price, reason) = match search_event(state, event, bytes, narrowing).await? {
         Found::NoFace => (Vec::new(), Money::ZERO, Some("no_face")),

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use super::catalogue::SUCCESS;
 use super::extract::{ApiJson, NumberOrText};
-use crate::error::{ApiError, ApiResult, ErrorAnswer};
+use crate::error::{ErrorAnswer, ShopError, ShopResult};
 use crate::state::AppState;
 
 /// Longest `list` kept: a cart's worth of ids.
@@ -42,17 +42,20 @@ pub struct LogResponse {
 pub async fn cart_log(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<CartLogRequest>,
-) -> ApiResult<Json<LogResponse>> {
+) -> ShopResult<Json<LogResponse>> {
     if !matches!(req.service.as_str(), "cart" | "cart-wholesale") {
-        return Err(ApiError::field("service", "must be cart or cart-wholesale"));
+        return Err(ShopError::field(
+            "service",
+            "must be cart or cart-wholesale",
+        ));
     }
     let event_key = raceshot_domain::EventKey::parse(&req.event_key)
-        .map_err(|e| ApiError::field("event_key", e.to_string()))?;
+        .map_err(|e| ShopError::field("event_key", e.to_string()))?;
     let image_id = match req.image_id {
         None | Some(serde_json::Value::Null) => String::new(),
         Some(serde_json::Value::Number(n)) => n.to_string(),
         Some(serde_json::Value::String(s)) if s.len() <= 64 => s,
-        Some(_) => return Err(ApiError::field("image_id", "must be a photo id")),
+        Some(_) => return Err(ShopError::field("image_id", "must be a photo id")),
     };
     let list = req.list.unwrap_or_default();
     if list.len() > MAX_LIST
@@ -60,7 +63,7 @@ pub async fn cart_log(
             .chars()
             .all(|c| c.is_ascii_digit() || c == ',' || c == ' ')
     {
-        return Err(ApiError::field(
+        return Err(ShopError::field(
             "list",
             "must be photo ids joined by commas",
         ));

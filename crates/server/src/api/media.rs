@@ -9,7 +9,7 @@ use raceshot_domain::EventKey;
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
 use super::admin::auth::Session;
-use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::photos::derived_name;
 use crate::state::AppState;
 
@@ -38,8 +38,8 @@ pub async fn media(
     State(state): State<AppState>,
     headers: HeaderMap,
     Path((event_key, kind, name)): Path<(String, String, String)>,
-) -> ApiResult<Response> {
-    let not_found = || ApiError::new(ErrorCode::NotFound, "no such file");
+) -> ShopResult<Response> {
+    let not_found = || ShopError::new(ErrorCode::NotFound, "no such file");
     let key = EventKey::parse(&event_key).map_err(|_| not_found())?;
     let kind = ObjectKind::parse(&kind)
         .filter(|k| {

@@ -34,7 +34,7 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, ErrorAnswer, ErrorBody, ErrorCode};
+use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, ShopError};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
@@ -286,13 +286,13 @@ pub fn router(state: AppState) -> Router {
         .route("/media/{event_key}/{kind}/{name}", get(media::media));
     web::mount(router, &state)
         .method_not_allowed_fallback(|| async {
-            ApiError::new(ErrorCode::MethodNotAllowed, "method not allowed on this route")
+            ShopError::new(ErrorCode::MethodNotAllowed, "method not allowed on this route")
         })
         .layer(middleware::from_fn(ops::track))
         .with_state(state)
         .layer(TimeoutLayer::with_status_code(axum::http::StatusCode::REQUEST_TIMEOUT, timeout))
         .layer(CatchPanicLayer::custom(|_| {
-            ApiError::internal(anyhow::anyhow!("handler panicked")).into_response()
+            ShopError::internal(anyhow::anyhow!("handler panicked")).into_response()
         }))
         // No MIME sniffing, no framing by other sites, no referrer beyond the origin, a
         // content policy that allows nothing (JSON and images need nothing; pages the shop

@@ -24,7 +24,7 @@ use crate::commerce::access::{self, Destination};
 use crate::commerce::links::{self, Variant};
 use crate::commerce::orders::{AskedCart, PlaceOrder, place_order};
 use crate::commerce::{MAX_CART_PHOTOS, find_order, payment};
-use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorCode};
+use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
 use crate::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::photos::derived_name;
 use crate::rate_limit::client_address;
@@ -73,7 +73,7 @@ pub struct CreateOrderRequest {
     /// nothing is to be paid).
     #[schema(value_type = Option<contract::PaymentChannel>)]
     pub payment_channel: Option<String>,
-    /// The wholesale cart: priced with the event's hybrid tiers and deal.
+    /// The wholesale cart: priced with the event's wholesale packages and deal.
     pub wholesale: Option<bool>,
 }
 
@@ -84,13 +84,13 @@ pub struct CreateOrderResponse {
     pub uuid: String,
 }
 
-fn baht_field(value: &serde_json::Value, field: &str) -> ApiResult<Money> {
+fn baht_field(value: &serde_json::Value, field: &str) -> ShopResult<Money> {
     let parsed = match value {
         serde_json::Value::Number(n) => n.as_f64().and_then(|b| Money::from_baht(b).ok()),
         serde_json::Value::String(s) => raceshot_payments::parse_baht(s.trim()),
         _ => None,
     };
-    parsed.ok_or_else(|| ApiError::field(field, "must be an amount in baht with two decimals"))
+    parsed.ok_or_else(|| ShopError::field(field, "must be an amount in baht with two decimals"))
 }
 
 fn photo_id(value: &serde_json::Value) -> Option<i64> {
@@ -104,9 +104,9 @@ fn photo_id(value: &serde_json::Value) -> Option<i64> {
 
 /// The cart's photo ids, each once: the cap is checked before anything else and repeats
 /// are found in linear time, so no list length costs more than a glance.
-fn cart_ids(images: &[CartImage]) -> ApiResult<Vec<i64>> {
+fn cart_ids(images: &[CartImage]) -> ShopResult<Vec<i64>> {
     if images.is_empty() || images.len() > MAX_CART_PHOTOS {
-        return Err(ApiError::field(
+        return Err(ShopError::field(
             "imageList",
             format!("must hold 1 to {MAX_CART_PHOTOS} photos"),
         ));
@@ -117,10 +117,10 @@ fn cart_ids(images: &[CartImage]) -> ApiResult<Vec<i64>> {
         .enumerate()
         .map(|(i, image)| {
             let id = photo_id(&image.id).ok_or_else(|| {
-                ApiError::field(format!("imageList[{i}].id"), "must be a photo id")
+                ShopError::field(format!("imageList[{i}].id"), "must be a photo id")
             })?;
             if !seen.insert(id) {
-                return Err(ApiError::field(
+                return Err(ShopError::field(
                     format!("imageList[{i}].id"),
                     "the photo is in the list twice",
                 ));
@@ -142,7 +142,7 @@ pub async fn create_v1(
     peer: ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     req: ApiJson<CreateOrderRequest>,
-) -> ApiResult<Json<CreateOrderResponse>> {
+) -> ShopResult<Json<CreateOrderResponse>> {
     create(state, peer, headers, req).await
 }
 
@@ -158,7 +158,7 @@ pub async fn create_v3(
     peer: ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     req: ApiJson<CreateOrderRequest>,
-) -> ApiResult<Json<CreateOrderResponse>> {
+) -> ShopResult<Json<CreateOrderResponse>> {
     create(state, peer, headers, req).await
 }
 
@@ -167,7 +167,7 @@ async fn create(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<CreateOrderRequest>,
-) -> ApiResult<Json<CreateOrderResponse>> {
+) -> ShopResult<Json<CreateOrderResponse>> {
     let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
     state.order_limiter.check(client)?;
     let ask = place_order_of(req, client)?;
@@ -179,14 +179,14 @@ async fn create(
 }
 
 /// The order a request asks for, every field parsed (each bad one named).
-fn place_order_of(req: CreateOrderRequest, client: IpAddr) -> ApiResult<PlaceOrder> {
+fn place_order_of(req: CreateOrderRequest, client: IpAddr) -> ShopResult<PlaceOrder> {
     let mobile = Mobile::parse(&req.mobile, Mobile::ORDER_LENGTH)
-        .ok_or_else(|| ApiError::field("mobile", "must be 5 to 15 digits"))?;
+        .ok_or_else(|| ShopError::field("mobile", "must be 5 to 15 digits"))?;
     let email = match req.email.as_deref().map(str::trim) {
         None | Some("") => None,
         Some(raw) => Some(
             Email::parse(raw)
-                .ok_or_else(|| ApiError::field("email", "must be an e-mail address"))?,
+                .ok_or_else(|| ShopError::field("email", "must be an e-mail address"))?,
         ),
     };
     let shown = (
@@ -195,7 +195,7 @@ fn place_order_of(req: CreateOrderRequest, client: IpAddr) -> ApiResult<PlaceOrd
     );
     let photo_ids = cart_ids(&req.image_list)?;
     if usize::try_from(req.image_length).ok() != Some(photo_ids.len()) {
-        return Err(ApiError::field(
+        return Err(ShopError::field(
             "image_length",
             "must equal the number of photos in imageList",
         ));
@@ -203,7 +203,7 @@ fn place_order_of(req: CreateOrderRequest, client: IpAddr) -> ApiResult<PlaceOrd
     let channel = match req.payment_channel.as_deref().filter(|c| !c.is_empty()) {
         Some(raw) => Some(
             PaymentChannel::parse(raw)
-                .ok_or_else(|| ApiError::field("payment_channel", "must be PP, CC, AM or FREE"))?,
+                .ok_or_else(|| ShopError::field("payment_channel", "must be PP, CC, AM or FREE"))?,
         ),
         None => None,
     };
@@ -298,7 +298,7 @@ pub struct InquiryResponse {
 pub async fn inquiry_v3(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<InquiryRequest>,
-) -> ApiResult<Json<InquiryResponse>> {
+) -> ShopResult<Json<InquiryResponse>> {
     inquiry(&state, &req.order_uuid, false).await.map(Json)
 }
 
@@ -310,7 +310,7 @@ pub async fn inquiry_v3(
 pub async fn inquiry_v1(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<InquiryRequest>,
-) -> ApiResult<Json<InquiryResponse>> {
+) -> ShopResult<Json<InquiryResponse>> {
     inquiry(&state, &req.order_uuid, true).await.map(Json)
 }
 
@@ -330,7 +330,7 @@ struct PaidImage {
     id: i64,
 }
 
-async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ApiResult<InquiryResponse> {
+async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<InquiryResponse> {
     let mut order = find_order(state, raw_uuid).await?;
     if order.payment_status == PaymentStatus::Initial && order.gateway_ref.is_some() {
         payment::recheck(state, &order).await?;
@@ -460,15 +460,15 @@ pub struct CardPaymentResponse {
 pub async fn card_payment(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<CardPaymentRequest>,
-) -> ApiResult<Json<CardPaymentResponse>> {
+) -> ShopResult<Json<CardPaymentResponse>> {
     let order = find_order(&state, &req.uuid).await?;
     let token = req.token_key.trim();
     if token.is_empty() || token.len() > 64 || !raceshot_payments::opn::is_object_id(token) {
-        return Err(ApiError::field("token_key", "must be a card token"));
+        return Err(ShopError::field("token_key", "must be a card token"));
     }
     // The order page knows the number only as the inquiry shows it, masked.
     if req.mobile != order.mobile && req.mobile != mask_mobile(&order.mobile) {
-        return Err(ApiError::field(
+        return Err(ShopError::field(
             "mobile",
             "is not the order's mobile number",
         ));
@@ -482,9 +482,9 @@ pub async fn card_payment(
         }
         other => baht_field(other, "paid_amount").ok(),
     }
-    .ok_or_else(|| ApiError::field("paid_amount", "must be the amount in satang"))?;
+    .ok_or_else(|| ShopError::field("paid_amount", "must be the amount in satang"))?;
     if paid != order.paid_amount {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::AmountMismatch,
             format!("the order costs {}", order.paid_amount),
         ));
@@ -545,7 +545,7 @@ pub async fn find_orders(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<FindOrderRequest>,
-) -> ApiResult<Json<FindOrderResponse>> {
+) -> ShopResult<Json<FindOrderResponse>> {
     state.find_limiter.check(client_address(
         peer,
         &headers,
@@ -555,7 +555,7 @@ pub async fn find_orders(
     let found = match req.filter_type.as_str() {
         "mobile" | "mobile_no" => {
             let mobile = Mobile::parse(text, Mobile::SEARCH_LENGTH)
-                .ok_or_else(|| ApiError::field("txt_search", "must be 10 to 15 digits"))?;
+                .ok_or_else(|| ShopError::field("txt_search", "must be 10 to 15 digits"))?;
             state
                 .store
                 .find_orders(OrderLookup::Mobile(mobile.as_str()), FOUND_LIMIT)
@@ -563,7 +563,7 @@ pub async fn find_orders(
         }
         "payment_ref" | "receipt" => {
             let receipt = ReceiptRef::parse(text).ok_or_else(|| {
-                ApiError::field("txt_search", "must be exactly 4 letters or digits")
+                ShopError::field("txt_search", "must be exactly 4 letters or digits")
             })?;
             state
                 .store
@@ -571,7 +571,7 @@ pub async fn find_orders(
                 .await?
         }
         _ => {
-            return Err(ApiError::field(
+            return Err(ShopError::field(
                 "filter_type",
                 "must be mobile or payment_ref",
             ));
@@ -604,7 +604,7 @@ async fn found_order(
     peer: SocketAddr,
     headers: &HeaderMap,
     lookup: &str,
-) -> ApiResult<Order> {
+) -> ShopResult<Order> {
     state.find_limiter.check(client_address(
         peer,
         headers,
@@ -640,7 +640,7 @@ pub async fn send_order_code(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<SendCodeRequest>,
-) -> ApiResult<Json<SendCodeResponse>> {
+) -> ShopResult<Json<SendCodeResponse>> {
     let order = found_order(&state, peer, &headers, &req.lookup).await?;
     let sent = access::send_code(&state, &order).await?;
     Ok(Json(SendCodeResponse {
@@ -677,7 +677,7 @@ pub async fn open_found_order(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<OpenOrderRequest>,
-) -> ApiResult<Json<OpenOrderResponse>> {
+) -> ShopResult<Json<OpenOrderResponse>> {
     let order = found_order(&state, peer, &headers, &req.lookup).await?;
     let order_id = access::open(&state, &order, &req.code).await?;
     Ok(Json(OpenOrderResponse {
@@ -713,7 +713,7 @@ pub struct ConfResponse {
 pub async fn conf(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<ConfRequest>,
-) -> ApiResult<Json<ConfResponse>> {
+) -> ShopResult<Json<ConfResponse>> {
     let value = match req.conf_name.as_str() {
         PAYMENT_GATEWAY_SETTING => state
             .store
@@ -735,7 +735,7 @@ pub async fn conf(
             .clone()
             .unwrap_or_default(),
         _ => {
-            return Err(ApiError::field(
+            return Err(ShopError::field(
                 "conf_name",
                 "must be PAYMENT_GATEWAY, PAYMENT_CHANNELS or OPN_PUBLIC_KEY",
             ));

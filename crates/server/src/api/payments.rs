@@ -22,7 +22,7 @@ use super::web::html_escape;
 use crate::api::contract;
 use crate::commerce::payment::{self, Receipt, SandboxResult};
 use crate::commerce::{find_order, links};
-use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorCode};
+use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
 use crate::gateways::gateway_error;
 use crate::state::AppState;
 
@@ -48,16 +48,16 @@ pub async fn gbp_callback(
     State(state): State<AppState>,
     Path((order_uuid, token)): Path<(String, String)>,
     body: Bytes,
-) -> ApiResult<Json<Acknowledged>> {
+) -> ShopResult<Json<Acknowledged>> {
     if !links::gbp_callback_token_ok(&state, &order_uuid, &token) {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::InvalidSignature,
             "unknown callback address",
         ));
     }
     let order = find_order(&state, &order_uuid).await?;
     let callback = GbpCallback::parse(&body)
-        .map_err(|e| ApiError::field("body", format!("not a GB Prime Pay callback: {e}")))?;
+        .map_err(|e| ShopError::field("body", format!("not a GB Prime Pay callback: {e}")))?;
     payment::record(
         &state,
         &order,
@@ -79,7 +79,7 @@ pub async fn opn_webhook(
     State(state): State<AppState>,
     headers: HeaderMap,
     body: Bytes,
-) -> ApiResult<Json<Acknowledged>> {
+) -> ShopResult<Json<Acknowledged>> {
     let live = state.live();
     let client = live.gateways.opn()?;
     let header_text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
@@ -88,13 +88,13 @@ pub async fn opn_webhook(
         header_text(opn::SIGNATURE_HEADER),
         &body,
     ) {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::InvalidSignature,
             "the webhook signature does not match",
         ));
     }
     let event = WebhookEvent::parse(&body)
-        .map_err(|e| ApiError::field("body", format!("not an OPN event: {e}")))?;
+        .map_err(|e| ShopError::field("body", format!("not an OPN event: {e}")))?;
     let Some(charge_id) = event.charge_id.as_deref() else {
         return Ok(ack());
     };
@@ -139,7 +139,7 @@ pub async fn sandbox_pay(
     State(state): State<AppState>,
     Path(order_uuid): Path<String>,
     ApiJson(req): ApiJson<SandboxPayRequest>,
-) -> ApiResult<Json<SandboxPayResponse>> {
+) -> ShopResult<Json<SandboxPayResponse>> {
     let order = find_order(&state, &order_uuid).await?;
     payment::sandbox_pay(&state, &order, req.result).await?;
     let order = find_order(&state, &order_uuid).await?;
@@ -159,10 +159,10 @@ pub async fn sandbox_page(
     State(state): State<AppState>,
     Path(order_uuid): Path<String>,
     Query(query): Query<SandboxPageQuery>,
-) -> ApiResult<Response> {
+) -> ShopResult<Response> {
     let order = find_order(&state, &order_uuid).await?;
     if order.payment_gateway != GatewayKind::Sandbox {
-        return Err(ApiError::new(ErrorCode::NotFound, "not a sandbox order"));
+        return Err(ShopError::new(ErrorCode::NotFound, "not a sandbox order"));
     }
     let card = query.card.is_some() || order.payment_channel == PaymentChannel::Card;
     let waiting = matches!(
@@ -229,7 +229,7 @@ pub async fn sandbox_page_submit(
     State(state): State<AppState>,
     Path(order_uuid): Path<String>,
     axum::Form(form): axum::Form<SandboxForm>,
-) -> ApiResult<Response> {
+) -> ShopResult<Response> {
     let order = find_order(&state, &order_uuid).await?;
     payment::sandbox_pay(&state, &order, form.result).await?;
     Ok(Redirect::to(&format!("/download/{}", order.uuid)).into_response())
@@ -239,10 +239,10 @@ pub async fn sandbox_page_submit(
 pub async fn qr_image(
     State(state): State<AppState>,
     Path(order_uuid): Path<String>,
-) -> ApiResult<Response> {
+) -> ShopResult<Response> {
     let order = find_order(&state, &order_uuid).await?;
     let key = payment::qr_image_key(&order.uuid)
-        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, "no QR image"))?;
+        .ok_or_else(|| ShopError::new(ErrorCode::NotFound, "no QR image"))?;
     let png = state.objects.get(&key).await?;
     Ok((
         StatusCode::OK,

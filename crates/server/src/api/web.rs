@@ -21,7 +21,7 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use super::catalogue;
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ErrorCode, ShopError};
 use crate::state::AppState;
 
 /// Where the built page expects the client token.
@@ -140,7 +140,7 @@ async fn preload(state: &AppState, path: &str) -> String {
                 catalogue::banners_answer(&snapshot, now),
                 catalogue::soon_answer(&snapshot, now),
                 first
-                    .map_err(|e| ApiError::internal(anyhow::anyhow!(e)))
+                    .map_err(|e| ShopError::internal(anyhow::anyhow!(e)))
                     .and_then(|page| catalogue::pagination_answer(&snapshot, page, now)),
                 catalogue::count_answer(&snapshot, SaleStatus::OnSale, now),
             );
@@ -175,7 +175,7 @@ async fn preload(state: &AppState, path: &str) -> String {
 }
 
 fn not_found() -> Response {
-    ApiError::new(ErrorCode::NotFound, "no such route").into_response()
+    ShopError::new(ErrorCode::NotFound, "no such route").into_response()
 }
 
 /// Adds the web app to `router`: assets, root files, and the page as the fallback. Without
@@ -236,7 +236,7 @@ pub fn mount<S: Clone + Send + Sync + 'static>(router: Router<S>, state: &AppSta
                 return not_found();
             }
             if req.method() != Method::GET && req.method() != Method::HEAD {
-                return ApiError::new(
+                return ShopError::new(
                     ErrorCode::MethodNotAllowed,
                     "method not allowed on this route",
                 )

@@ -11,7 +11,7 @@ use raceshot_domain::order::{mask_email, mask_mobile};
 use raceshot_store::access_codes::CodeCheck;
 use raceshot_store::orders::Order;
 
-use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::notify::{OutgoingMail, Sent};
 use crate::signing;
 use crate::state::AppState;
@@ -76,8 +76,8 @@ pub fn lookup(state: &AppState, order_id: i64) -> String {
 
 /// The order a lookup reference names; forged, malformed and expired alike are
 /// `order_not_found`.
-pub async fn resolve(state: &AppState, raw: &str) -> ApiResult<Order> {
-    let not_found = || ApiError::new(ErrorCode::OrderNotFound, "no such order");
+pub async fn resolve(state: &AppState, raw: &str) -> ShopResult<Order> {
+    let not_found = || ShopError::new(ErrorCode::OrderNotFound, "no such order");
     let mut parts = raw.trim().splitn(3, '.');
     let (Some(id), Some(expires), Some(sig)) = (parts.next(), parts.next(), parts.next()) else {
         return Err(not_found());
@@ -109,9 +109,9 @@ pub struct CodeSent {
 }
 
 /// Sends a new code for `order` to its own contact; at most one per `RESEND_AFTER`.
-pub async fn send_code(state: &AppState, order: &Order) -> ApiResult<CodeSent> {
+pub async fn send_code(state: &AppState, order: &Order) -> ShopResult<CodeSent> {
     let to = Destination::of(state, order.email.as_deref(), &order.mobile).ok_or_else(|| {
-        ApiError::new(
+        ShopError::new(
             ErrorCode::AccessCodeUndeliverable,
             "the shop cannot reach this order's buyer; open it from its link",
         )
@@ -121,7 +121,7 @@ pub async fn send_code(state: &AppState, order: &Order) -> ApiResult<CodeSent> {
         let wait = resend_wait(sent, now);
         if wait > 0 {
             return Err(
-                ApiError::new(ErrorCode::RateLimited, "a code was sent a moment ago")
+                ShopError::new(ErrorCode::RateLimited, "a code was sent a moment ago")
                     .retry_after(wait),
             );
         }
@@ -147,11 +147,11 @@ pub async fn send_code(state: &AppState, order: &Order) -> ApiResult<CodeSent> {
     // A code that did not go out is forgotten, so the runner may ask again at once.
     let sent = match sent {
         Ok(Sent::Delivered) => Ok(()),
-        Ok(Sent::Logged) => Err(ApiError::new(
+        Ok(Sent::Logged) => Err(ShopError::new(
             ErrorCode::AccessCodeUndeliverable,
             "the code could not be delivered",
         )),
-        Err(e) => Err(ApiError::unavailable(e.context("sending an order code"))),
+        Err(e) => Err(ShopError::unavailable(e.context("sending an order code"))),
     };
     if let Err(e) = sent {
         state.store.forget_access_code(order.id).await?;
@@ -179,11 +179,11 @@ fn code_text(code: &str) -> String {
 }
 
 /// Opens `order` with a code: its uuid, once.
-pub async fn open(state: &AppState, order: &Order, code: &str) -> ApiResult<String> {
+pub async fn open(state: &AppState, order: &Order, code: &str) -> ShopResult<String> {
     let code = code.trim();
     if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
         return Err(
-            ApiError::new(ErrorCode::AccessCodeInvalid, "the code is 6 digits").with_field("code"),
+            ShopError::new(ErrorCode::AccessCodeInvalid, "the code is 6 digits").with_field("code"),
         );
     }
     let hash = code_hash(state, order.id, code);
@@ -193,12 +193,12 @@ pub async fn open(state: &AppState, order: &Order, code: &str) -> ApiResult<Stri
         .await?
     {
         CodeCheck::Opened => Ok(order.uuid.clone()),
-        CodeCheck::Wrong => Err(ApiError::new(
+        CodeCheck::Wrong => Err(ShopError::new(
             ErrorCode::AccessCodeInvalid,
             "the code is not the one sent",
         )
         .with_field("code")),
-        CodeCheck::NoCode => Err(ApiError::new(
+        CodeCheck::NoCode => Err(ShopError::new(
             ErrorCode::AccessCodeExpired,
             "no code is waiting: ask for a new one",
         )),

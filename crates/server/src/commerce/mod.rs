@@ -21,26 +21,26 @@ use self::links::Variant;
 use crate::photos::derived_name;
 
 use crate::catalogue::Snapshot;
-use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::state::AppState;
 
 /// A visible event by key in a catalogue snapshot; unknown and malformed keys alike are
 /// `event_not_found`.
-pub fn lookup<'a>(snapshot: &'a Snapshot, raw_key: &str) -> ApiResult<&'a Event> {
+pub fn lookup<'a>(snapshot: &'a Snapshot, raw_key: &str) -> ShopResult<&'a Event> {
     EventKey::parse(raw_key)
         .ok()
         .and_then(|key| snapshot.by_key(key.as_str()))
-        .ok_or_else(|| ApiError::new(ErrorCode::EventNotFound, "no such event"))
+        .ok_or_else(|| ShopError::new(ErrorCode::EventNotFound, "no such event"))
 }
 
 /// A visible event by key, from the catalogue.
-pub async fn find_event(state: &AppState, raw_key: &str) -> ApiResult<Event> {
+pub async fn find_event(state: &AppState, raw_key: &str) -> ShopResult<Event> {
     let snapshot = state.catalogue.snapshot().await?;
     lookup(&snapshot, raw_key).cloned()
 }
 
 /// A visible event that is on sale now: what searches and orders need.
-pub async fn find_event_on_sale(state: &AppState, raw_key: &str) -> ApiResult<Event> {
+pub async fn find_event_on_sale(state: &AppState, raw_key: &str) -> ShopResult<Event> {
     let event = find_event(state, raw_key).await?;
     let s = &event.spec;
     let sale = SaleState::at(
@@ -50,7 +50,7 @@ pub async fn find_event_on_sale(state: &AppState, raw_key: &str) -> ApiResult<Ev
         state.now(),
     );
     if sale.status != SaleStatus::OnSale {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::EventNotOnSale,
             "the event is not on sale",
         ));
@@ -72,7 +72,7 @@ pub struct PricedCart {
     pub totals: CartTotals,
     /// The visitor takes the all-photos deal.
     pub deal: bool,
-    /// Priced with the event's hybrid (wholesale) tiers and deal.
+    /// Priced with the event's wholesale packages and wholesale deal.
     pub wholesale: bool,
     pub free: bool,
 }
@@ -85,40 +85,44 @@ pub async fn price_cart(
     ids: &[i64],
     deal: bool,
     wholesale: bool,
-) -> ApiResult<PricedCart> {
+) -> ShopResult<PricedCart> {
     let mut seen = std::collections::HashSet::with_capacity(ids.len());
     let photo_ids: Vec<i64> = ids.iter().copied().filter(|id| seen.insert(*id)).collect();
     if photo_ids.is_empty() || photo_ids.len() > MAX_CART_PHOTOS {
-        return Err(ApiError::field(
+        return Err(ShopError::field(
             "image_ids",
             format!("must hold 1 to {MAX_CART_PHOTOS} photos"),
         ));
     }
     let found = state.store.shown_photo_events(&photo_ids).await?;
     if found.iter().any(|(_, event_id)| *event_id != event.id) {
-        return Err(ApiError::new(ErrorCode::MixedEvents, MIXED_EVENTS_MESSAGE));
+        return Err(ShopError::new(ErrorCode::MixedEvents, MIXED_EVENTS_MESSAGE));
     }
     if found.len() != photo_ids.len() {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::ImageNotFound,
             "a photo is unknown or not on sale",
         ));
     }
 
     let s = &event.spec;
-    if wholesale && !s.is_hybrid {
-        return Err(ApiError::new(
+    if wholesale && !s.wholesale {
+        return Err(ShopError::new(
             ErrorCode::WholesaleNotAvailable,
             "the event has no wholesale deal",
         ));
     }
     let (tiers, deal_on, cap) = if wholesale {
-        (&s.hybrid_packages, s.is_mhao_hybrid, s.hybrid_mhao_price)
+        (
+            &s.wholesale_packages,
+            s.wholesale_deal,
+            s.wholesale_deal_price,
+        )
     } else {
-        (&s.packages, s.is_mhao, s.mhao_price)
+        (&s.packages, s.deal, s.deal_price)
     };
     if deal && !deal_on {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::DealNotAvailable,
             "the event has no all-photos deal",
         ));
@@ -127,7 +131,7 @@ pub async fn price_cart(
     let count = u32::try_from(photo_ids.len()).unwrap_or(u32::MAX);
     let totals =
         cart_totals(count, tiers, if deal { cap } else { None }, free).ok_or_else(|| {
-            ApiError::internal(anyhow::anyhow!("event {} has no 1-photo tier", s.key))
+            ShopError::internal(anyhow::anyhow!("event {} has no 1-photo tier", s.key))
         })?;
     Ok(PricedCart {
         photo_ids,
@@ -172,8 +176,8 @@ pub fn download_name(photo: &OrderPhoto, variant: Variant) -> String {
 }
 
 /// An order by the uuid a client sent; malformed and unknown alike are `order_not_found`.
-pub async fn find_order(state: &AppState, raw_uuid: &str) -> ApiResult<Order> {
-    let not_found = || ApiError::new(ErrorCode::OrderNotFound, "no such order");
+pub async fn find_order(state: &AppState, raw_uuid: &str) -> ShopResult<Order> {
+    let not_found = || ShopError::new(ErrorCode::OrderNotFound, "no such order");
     let uuid = uuid::Uuid::parse_str(raw_uuid.trim()).map_err(|_| not_found())?;
     state
         .store

@@ -5,7 +5,7 @@
 use raceshot_store::orders::Order;
 
 use super::payment;
-use crate::error::ApiResult;
+use crate::error::ShopResult;
 use crate::state::AppState;
 
 /// What an operator did to an order.
@@ -39,7 +39,7 @@ pub async fn confirm(
     order: &Order,
     slip_ref: &str,
     actor: &str,
-) -> ApiResult<Outcome> {
+) -> ShopResult<Outcome> {
     let changed = payment::confirm_by_slip(state, order, slip_ref).await?;
     let detail = serde_json::json!({ "slip_ref": slip_ref });
     state
@@ -50,7 +50,7 @@ pub async fn confirm(
 }
 
 /// Approves an all-photos (AM) order.
-pub async fn approve(state: &AppState, order: &Order, actor: &str) -> ApiResult<Outcome> {
+pub async fn approve(state: &AppState, order: &Order, actor: &str) -> ShopResult<Outcome> {
     let changed = payment::approve(state, order, actor).await?;
     state
         .store

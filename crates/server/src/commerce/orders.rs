@@ -11,7 +11,7 @@ use raceshot_store::orders::{Created, NewOrder, Order};
 use sha2::{Digest, Sha256};
 
 use super::{find_event_on_sale, payment, price_cart};
-use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::state::AppState;
 use crate::tasks;
 
@@ -56,7 +56,7 @@ pub enum OrderRefused {
     AmountMismatch { amount: Money, paid_amount: Money },
 }
 
-impl From<OrderRefused> for ApiError {
+impl From<OrderRefused> for ShopError {
     fn from(refused: OrderRefused) -> Self {
         let code = match refused {
             OrderRefused::GatewayChanged { .. } => ErrorCode::PaymentGatewayChanged,
@@ -65,7 +65,7 @@ impl From<OrderRefused> for ApiError {
             | OrderRefused::NoCards { .. } => ErrorCode::PaymentChannelNotAvailable,
             OrderRefused::AmountMismatch { .. } => ErrorCode::AmountMismatch,
         };
-        ApiError::new(code, refused.to_string())
+        ShopError::new(code, refused.to_string())
     }
 }
 
@@ -121,7 +121,7 @@ pub fn check_shown_amounts(
 }
 
 /// Places the order (or finds the same request's first order) and begins its payment.
-pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ApiResult<Order> {
+pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ShopResult<Order> {
     let active = state.live().gateways.active;
     check_gateway(ask.gateway_seen.as_deref(), active)?;
     let event = find_event_on_sale(state, &ask.event_key).await?;
@@ -157,7 +157,7 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ApiResult<Order> 
         event_id: event.id,
         mobile: ask.mobile.as_str().to_owned(),
         email: ask.email.as_ref().map(|e| e.as_str().to_owned()),
-        is_mhao: cart.deal,
+        deal: cart.deal,
         wholesale: cart.wholesale,
         fingerprint: fingerprint(&ask, event.id, channel, active),
         photo_ids: cart.photo_ids,
@@ -299,7 +299,7 @@ mod tests {
                 })
             );
         }
-        let refused: ApiError = OrderRefused::NothingToPay.into();
+        let refused: ShopError = OrderRefused::NothingToPay.into();
         assert_eq!(refused.code(), ErrorCode::PaymentChannelNotAvailable);
     }
 }

@@ -16,7 +16,7 @@ use raceshot_store::orders::{Order, PaymentEvent};
 use raceshot_store::{ObjectKey, StoredName};
 
 use super::links;
-use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::gateways::gateway_error;
 use crate::state::AppState;
 use crate::tasks;
@@ -29,11 +29,11 @@ pub fn qr_image_key(order_uuid: &str) -> Option<ObjectKey> {
 }
 
 /// `order_not_payable` unless the order may be paid (or confirmed) this way.
-fn payable_only_if(payable: bool, why: &'static str) -> ApiResult<()> {
+fn payable_only_if(payable: bool, why: &'static str) -> ShopResult<()> {
     if payable {
         Ok(())
     } else {
-        Err(ApiError::new(ErrorCode::OrderNotPayable, why))
+        Err(ShopError::new(ErrorCode::OrderNotPayable, why))
     }
 }
 
@@ -64,7 +64,7 @@ fn request_without_links(order: &Order) -> PaymentRequest {
 }
 
 /// Adds one entry to an order's payment trail; `false` when the trail held it already.
-pub async fn record(state: &AppState, order: &Order, entry: &TrailEntry) -> ApiResult<bool> {
+pub async fn record(state: &AppState, order: &Order, entry: &TrailEntry) -> ShopResult<bool> {
     let (kind, status) = (entry.kind.to_string(), entry.status.to_string());
     let event = PaymentEvent {
         gateway: order.payment_gateway.as_str(),
@@ -97,14 +97,14 @@ impl TrailSink for OrderTrail<'_> {
 }
 
 /// The order's own gateway.
-fn gateway_of<'a>(live: &'a crate::live::Live, order: &Order) -> ApiResult<&'a dyn Gateway> {
+fn gateway_of<'a>(live: &'a crate::live::Live, order: &Order) -> ShopResult<&'a dyn Gateway> {
     live.gateways.get(order.payment_gateway)
 }
 
 /// Starts paying a new PromptPay order: asks the gateway for a QR (or makes one) and
 /// stores where it is. Card orders wait for the card; AM and FREE orders pay nothing
 /// here. Safe to call again on an order whose QR is missing (a retried request).
-pub async fn start_payment(state: &AppState, order: &Order) -> ApiResult<()> {
+pub async fn start_payment(state: &AppState, order: &Order) -> ShopResult<()> {
     if order.payment_channel != PaymentChannel::PromptPay
         || order.payment_status != PaymentStatus::Initial
         || order.qrcode_url.is_some()
@@ -123,7 +123,7 @@ pub async fn start_payment(state: &AppState, order: &Order) -> ApiResult<()> {
         QrCode::Text(text) => text,
         QrCode::Png(png) => {
             let key = qr_image_key(&order.uuid)
-                .ok_or_else(|| ApiError::internal(anyhow::anyhow!("order uuid {}", order.uuid)))?;
+                .ok_or_else(|| ShopError::internal(anyhow::anyhow!("order uuid {}", order.uuid)))?;
             state.objects.put(&key, png).await?;
             links::qr_image_url(state, &order.uuid)
         }
@@ -153,14 +153,14 @@ pub struct CardRedirect {
 }
 
 /// Charges a card order with the browser's card token.
-pub async fn pay_by_card(state: &AppState, order: &Order, token: &str) -> ApiResult<CardRedirect> {
+pub async fn pay_by_card(state: &AppState, order: &Order, token: &str) -> ShopResult<CardRedirect> {
     payable_only_if(
         order.payment_channel == PaymentChannel::Card
             && order.payment_status == PaymentStatus::Initial,
         "the order is not a card order waiting for payment",
     )?;
     if !order.payment_gateway.takes_cards() {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::PaymentChannelNotAvailable,
             format!("the {} gateway takes no cards", order.payment_gateway),
         ));
@@ -189,7 +189,7 @@ pub async fn pay_by_card(state: &AppState, order: &Order, token: &str) -> ApiRes
                 authorize_uri: links::order_page_url(state, &order.uuid),
             })
         }
-        gateway::CardNext::Declined { code, message } => Err(ApiError::new(
+        gateway::CardNext::Declined { code, message } => Err(ShopError::new(
             ErrorCode::PaymentDeclined,
             format!("the card was declined: {code}: {message}"),
         )),
@@ -247,7 +247,7 @@ pub async fn settle(
     order: &Order,
     confirmation: &Confirmation,
     receipt: Receipt,
-) -> ApiResult<bool> {
+) -> ShopResult<bool> {
     let decision = decide(order, &payment_request(state, order), confirmation);
     if decision == Decision::NotThisOrder {
         tracing::warn!(order = %order_tag(&order.uuid), reference = ?confirmation.entry.external_ref, "confirmation of another order");
@@ -273,7 +273,7 @@ pub async fn settle(
 }
 
 /// Marks an order paid and starts its delivery, once; `false` when it was paid already.
-async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> ApiResult<bool> {
+async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> ShopResult<bool> {
     let receipt = match receipt {
         Receipt::Shop => Some(ReceiptRef::from_random(rand::random())),
         Receipt::Slip(slip) => Some(slip),
@@ -299,7 +299,7 @@ async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> ApiResu
 
 /// Asks the order's gateway what became of its payment and applies the answer. Gateways
 /// that cannot be asked leave the order as it is.
-pub async fn check(state: &AppState, order: &Order) -> ApiResult<()> {
+pub async fn check(state: &AppState, order: &Order) -> ShopResult<()> {
     let live = state.live();
     let req = payment_request(state, order);
     let confirmation = gateway_of(&live, order)?
@@ -315,7 +315,7 @@ pub async fn check(state: &AppState, order: &Order) -> ApiResult<()> {
 /// Asks the order's gateway whether an unpaid order has been paid, at most once per
 /// `RECHECK` per order across replicas: the order page's Refresh must not wait for a
 /// callback that was lost. Gateway trouble leaves the order as it is.
-pub async fn recheck(state: &AppState, order: &Order) -> ApiResult<()> {
+pub async fn recheck(state: &AppState, order: &Order) -> ShopResult<()> {
     const RECHECK: chrono::Duration = chrono::Duration::seconds(5);
     let waiting = order.payment_status == PaymentStatus::Initial
         && matches!(
@@ -351,10 +351,10 @@ pub enum SandboxResult {
 
 /// Applies a simulated payment to a sandbox order: paid marks it paid; failed declines a
 /// card (the order may be paid again) or cancels a PromptPay order.
-pub async fn sandbox_pay(state: &AppState, order: &Order, result: SandboxResult) -> ApiResult<()> {
+pub async fn sandbox_pay(state: &AppState, order: &Order, result: SandboxResult) -> ShopResult<()> {
     // A shop that no longer allows the sandbox must not let its old orders be "paid".
     if !state.config.payments.allow_sandbox {
-        return Err(ApiError::new(
+        return Err(ShopError::new(
             ErrorCode::NotFound,
             "the sandbox gateway is off",
         ));
@@ -382,14 +382,14 @@ pub async fn sandbox_pay(state: &AppState, order: &Order, result: SandboxResult)
 
 /// An operator's confirmation of a PROMPTPAY order against the bank slip, whose last
 /// characters become the order's receipt reference.
-pub async fn confirm_by_slip(state: &AppState, order: &Order, slip: &str) -> ApiResult<bool> {
+pub async fn confirm_by_slip(state: &AppState, order: &Order, slip: &str) -> ShopResult<bool> {
     payable_only_if(
         order.payment_gateway == GatewayKind::PromptPay
             && order.payment_channel == PaymentChannel::PromptPay,
         "only PROMPTPAY orders are confirmed against a slip; other gateways confirm themselves",
     )?;
     let receipt = ReceiptRef::of_slip(slip)
-        .ok_or_else(|| ApiError::field("slip_ref", "needs at least 4 letters or digits"))?;
+        .ok_or_else(|| ShopError::field("slip_ref", "needs at least 4 letters or digits"))?;
     let entry = TrailEntry::new(TrailKind::OperatorConfirm, TrailStatus::Paid)
         .reference(slip)
         .amount(order.paid_amount);
@@ -398,7 +398,7 @@ pub async fn confirm_by_slip(state: &AppState, order: &Order, slip: &str) -> Api
 }
 
 /// An operator's approval of an all-photos (AM) order.
-pub async fn approve(state: &AppState, order: &Order, actor: &str) -> ApiResult<bool> {
+pub async fn approve(state: &AppState, order: &Order, actor: &str) -> ShopResult<bool> {
     payable_only_if(
         order.payment_channel == PaymentChannel::Approval,
         "only AM orders are approved",
@@ -431,7 +431,7 @@ mod tests {
             event_date: "2026-12-06".into(),
             mobile: "0812345678".into(),
             email: None,
-            is_mhao: false,
+            deal: false,
             wholesale: false,
             image_count: 1,
             full_amount: money(12_000),

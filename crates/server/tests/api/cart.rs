@@ -10,11 +10,11 @@ use crate::helpers::{TestApp, assert_error, event, json, ready_photos};
 crate::both_backends!(quotes_follow_the_tiers_and_the_deal);
 
 async fn quotes_follow_the_tiers_and_the_deal(backend: Backend) {
-    let mut hybrid = event("hybrid");
-    hybrid.is_hybrid = Flag::YES;
-    hybrid.is_mhao_hybrid = Flag::YES;
-    hybrid.hybrid_mhao_price = Some(500.0);
-    hybrid.package_hb = vec![PackageInput {
+    let mut wholesale = event("hybrid");
+    wholesale.is_hybrid = Flag::YES;
+    wholesale.is_mhao_hybrid = Flag::YES;
+    wholesale.hybrid_mhao_price = Some(500.0);
+    wholesale.package_hb = vec![PackageInput {
         name: "1".into(),
         name_en: "1".into(),
         number_of_photo: 1,
@@ -22,7 +22,7 @@ async fn quotes_follow_the_tiers_and_the_deal(backend: Backend) {
     }];
     let app = TestApp::builder(backend)
         .with_event(event("race"))
-        .with_event(hybrid)
+        .with_event(wholesale)
         .spawn()
         .await;
     let photos = ready_photos(&app, "race", 37).await;
@@ -112,7 +112,7 @@ async fn quotes_follow_the_tiers_and_the_deal(backend: Backend) {
         .await;
     assert_error(wholesale, 409, "wholesale_not_available").await;
 
-    // The wholesale cart uses the hybrid tiers and the hybrid cap.
+    // The wholesale cart uses the wholesale packages and the wholesale deal cap.
     let hb = json(
         app.post(
             "/api/cart/quote",

@@ -971,9 +971,9 @@ async fn promptpay_orders_are_confirmed_against_the_slip() {
 /// 5. AM: more photos for a buyer of the all-photos deal, approved by an operator.
 #[tokio::test]
 async fn am_orders_refer_to_the_deal_and_are_approved_by_an_operator() {
-    let mut hybrid = event("am-run");
-    hybrid.is_hybrid = Flag::YES;
-    hybrid.package_hb = vec![
+    let mut wholesale = event("am-run");
+    wholesale.is_hybrid = Flag::YES;
+    wholesale.package_hb = vec![
         PackageInput {
             name: "1 รูป".into(),
             name_en: "1 photo".into(),
@@ -988,7 +988,7 @@ async fn am_orders_refer_to_the_deal_and_are_approved_by_an_operator() {
         },
     ];
     let app = TestApp::builder(Backend::Sqlite)
-        .with_event(hybrid)
+        .with_event(wholesale)
         .spawn()
         .await;
     let ids = ready_photos(&app, "am-run", 3).await;

@@ -294,14 +294,14 @@ function EventCard({ kind, event, loading, error, dealOn, dealChosen }: EventCar
                 : t('cart.deal.offerNoPrice')}
           </p>
           {dealChosen ? (
-            <button type="button" className="btn btn-secondary" data-testid="mhao-cancel" onClick={() => setDeal(kind, 'NO')}>
+            <button type="button" className="btn btn-secondary" data-testid="deal-cancel" onClick={() => setDeal(kind, 'NO')}>
               {t('cart.deal.cancel')}
             </button>
           ) : (
             <button
               type="button"
               className="btn btn-accent"
-              data-testid="mhao-select"
+              data-testid="deal-select"
               onClick={() => setDeal(kind, 'YES', price ?? null)}
             >
               {t('cart.deal.select')}

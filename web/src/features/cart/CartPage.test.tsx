@@ -238,14 +238,14 @@ describe('standard cart', () => {
     const user = userEvent.setup();
     expect(await screen.findByText('ซื้อเหมาทุกรูปในราคา 999.00 บาท')).toBeInTheDocument();
 
-    await user.click(screen.getByTestId('mhao-select'));
+    await user.click(screen.getByTestId('deal-select'));
     expect(readDeal('standard')).toBe('YES');
-    expect(await screen.findByTestId('mhao-cancel')).toBeInTheDocument();
+    expect(await screen.findByTestId('deal-cancel')).toBeInTheDocument();
     await waitFor(() => expect(callsTo(calls, 'POST /api/cart/quote').at(-1)?.body).toMatchObject({ is_mhao: 'Y' }));
 
-    await user.click(screen.getByTestId('mhao-cancel'));
+    await user.click(screen.getByTestId('deal-cancel'));
     expect(readDeal('standard')).toBe('NO');
-    expect(await screen.findByTestId('mhao-select')).toBeInTheDocument();
+    expect(await screen.findByTestId('deal-select')).toBeInTheDocument();
   });
 
   it('hides the deal toggle and never asks for the deal where the event has none', async () => {
@@ -254,8 +254,8 @@ describe('standard cart', () => {
     const { calls } = api();
     renderCart();
     await screen.findByTestId('cart-full-amt');
-    expect(screen.queryByTestId('mhao-select')).not.toBeInTheDocument();
-    expect(screen.queryByTestId('mhao-cancel')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('deal-select')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('deal-cancel')).not.toBeInTheDocument();
     expect(callsTo(calls, 'POST /api/cart/quote')[0]?.body).toMatchObject({ is_mhao: 'N' });
   });
 });
@@ -592,7 +592,7 @@ describe('all-photos flag in storage', () => {
     api({}, makeEvent({ is_mhao_hybrid: 'Y' }));
     renderCart('wholesale');
     const user = userEvent.setup();
-    await user.click(await screen.findByTestId('mhao-select'));
+    await user.click(await screen.findByTestId('deal-select'));
     expect(localStorage.getItem('_event_can_mhao_wholesale')).toBe('YES');
     expect(localStorage.getItem('_mhao_price_wholesale')).toBe('1500');
     // The standard cart's flag is another one: untouched.
@@ -600,7 +600,7 @@ describe('all-photos flag in storage', () => {
     expect(localStorage.getItem('_mhao_price')).toBeNull();
     expect(readDeal('standard')).toBe('NO');
 
-    await user.click(await screen.findByTestId('mhao-cancel'));
+    await user.click(await screen.findByTestId('deal-cancel'));
     expect(localStorage.getItem('_event_can_mhao_wholesale')).toBe('NO');
   });
 
@@ -623,7 +623,7 @@ describe('all-photos flag in storage', () => {
     localStorage.setItem('_event_can_mhao', '"YES"');
     const { calls } = api({}, makeEvent({ is_mhao: 'Y' }));
     renderCart();
-    expect(await screen.findByTestId('mhao-cancel')).toBeInTheDocument();
+    expect(await screen.findByTestId('deal-cancel')).toBeInTheDocument();
     await waitFor(() => expect(callsTo(calls, 'POST /api/cart/quote')[0]?.body).toMatchObject({ is_mhao: 'Y' }));
   });
 });

@@ -8,7 +8,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Admin;
 use crate::api::extract::ApiQuery;
-use crate::error::{ApiResult, ErrorAnswer};
+use crate::error::{ErrorAnswer, ShopResult};
 use crate::state::AppState;
 
 const PAGE: i64 = 50;
@@ -44,7 +44,7 @@ pub async fn list(
     State(state): State<AppState>,
     _admin: Admin,
     ApiQuery(query): ApiQuery<AuditQuery>,
-) -> ApiResult<Json<AuditPage>> {
+) -> ShopResult<Json<AuditPage>> {
     let entries = state
         .store
         .audit_entries(query.before, PAGE)

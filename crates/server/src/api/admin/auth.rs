@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::super::extract::ApiJson;
-use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorBody, ErrorCode};
+use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, ShopError, ShopResult};
 use crate::operators::{dummy_hash, lock_after, normalise_email, password_matches};
 use crate::rate_limit::client_address;
 use crate::state::AppState;
@@ -26,12 +26,12 @@ use crate::state::AppState;
 pub const SESSION_COOKIE: &str = "raceshot_admin";
 
 /// Checks in the CPU pool: argon2 takes tens of milliseconds on purpose.
-async fn verify(state: &AppState, password: String, hash: String) -> ApiResult<bool> {
+async fn verify(state: &AppState, password: String, hash: String) -> ShopResult<bool> {
     state
         .cpu
         .run(move || password_matches(&password, &hash))
         .await
-        .map_err(ApiError::internal)
+        .map_err(ShopError::internal)
 }
 
 fn token_hash(token: &str) -> String {
@@ -50,7 +50,7 @@ fn cookie_token(headers: &HeaderMap) -> Option<String> {
         .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-fn session_cookie(state: &AppState, value: &str, max_age: i64) -> ApiResult<HeaderValue> {
+fn session_cookie(state: &AppState, value: &str, max_age: i64) -> ShopResult<HeaderValue> {
     let secure = if state.public_url.starts_with("https://") {
         "; Secure"
     } else {
@@ -59,7 +59,7 @@ fn session_cookie(state: &AppState, value: &str, max_age: i64) -> ApiResult<Head
     HeaderValue::from_str(&format!(
         "{SESSION_COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}{secure}"
     ))
-    .map_err(ApiError::internal)
+    .map_err(ShopError::internal)
 }
 
 /// A signed-in operator, for every console route.
@@ -75,7 +75,7 @@ impl Session {
         format!("operator:{}", self.operator.email)
     }
 
-    pub fn require_admin(&self) -> ApiResult<()> {
+    pub fn require_admin(&self) -> ShopResult<()> {
         if self.operator.role == Role::Admin {
             Ok(())
         } else {
@@ -86,7 +86,7 @@ impl Session {
     /// Admins may work on every event; photographers on the events assigned to them.
     /// `missing` for an admin; for a photographer the same 403 as for another's event,
     /// so that refusals do not tell which events and photos exist.
-    pub fn or_forbidden(&self, missing: ApiError) -> ApiError {
+    pub fn or_forbidden(&self, missing: ShopError) -> ShopError {
         if self.operator.role == Role::Admin {
             missing
         } else {
@@ -94,7 +94,7 @@ impl Session {
         }
     }
 
-    pub async fn require_event(&self, state: &AppState, event_id: i64) -> ApiResult<()> {
+    pub async fn require_event(&self, state: &AppState, event_id: i64) -> ShopResult<()> {
         if self.operator.role == Role::Admin
             || state
                 .store
@@ -114,33 +114,33 @@ impl Session {
 pub struct Admin(pub Session);
 
 impl FromRequestParts<AppState> for Admin {
-    type Rejection = ApiError;
+    type Rejection = ShopError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Admin> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ShopResult<Admin> {
         let session = Session::from_request_parts(parts, state).await?;
         session.require_admin()?;
         Ok(Admin(session))
     }
 }
 
-pub fn forbidden() -> ApiError {
-    ApiError::new(ErrorCode::Forbidden, "this account may not do that")
+pub fn forbidden() -> ShopError {
+    ShopError::new(ErrorCode::Forbidden, "this account may not do that")
 }
 
 impl FromRequestParts<AppState> for Session {
-    type Rejection = ApiError;
+    type Rejection = ShopError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Session> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ShopResult<Session> {
         Session::of(state, &parts.headers)
             .await?
-            .ok_or_else(|| ApiError::new(ErrorCode::NotSignedIn, "sign in first"))
+            .ok_or_else(|| ShopError::new(ErrorCode::NotSignedIn, "sign in first"))
     }
 }
 
 impl Session {
     /// The operator's session a request carries, if any (for routes open to everyone
     /// that show operators more).
-    pub async fn of(state: &AppState, headers: &HeaderMap) -> ApiResult<Option<Session>> {
+    pub async fn of(state: &AppState, headers: &HeaderMap) -> ShopResult<Option<Session>> {
         let Some(token) = cookie_token(headers) else {
             return Ok(None);
         };
@@ -172,7 +172,7 @@ pub struct Me {
     pub event_ids: Vec<i64>,
 }
 
-async fn me_of(state: &AppState, operator: &Operator) -> ApiResult<Me> {
+async fn me_of(state: &AppState, operator: &Operator) -> ShopResult<Me> {
     let event_ids = match operator.role {
         Role::Admin => Vec::new(),
         Role::Photographer => state.store.operator_event_ids(operator.id).await?,
@@ -193,7 +193,7 @@ pub async fn login(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<LoginRequest>,
-) -> ApiResult<Response> {
+) -> ShopResult<Response> {
     // Guessing across many accounts from one place is slowed here; one account's own
     // lock (below) stops guessing it from many places.
     state.login_limiter.check(client_address(
@@ -202,7 +202,7 @@ pub async fn login(
         &state.config.server.trusted_proxies,
     ))?;
     let now = state.now();
-    let invalid = || ApiError::new(ErrorCode::InvalidCredentials, "wrong e-mail or password");
+    let invalid = || ShopError::new(ErrorCode::InvalidCredentials, "wrong e-mail or password");
     let email = normalise_email(&req.email);
     if email.len() > raceshot_domain::Email::MAX_LENGTH {
         // No account can have it; nothing is learnt, nothing is stored.
@@ -216,7 +216,7 @@ pub async fn login(
         None => state.store.unknown_login_failures(&email).await?,
     };
     let locked = |until: DateTime<Utc>| {
-        ApiError::new(
+        ShopError::new(
             ErrorCode::AccountLocked,
             "too many failed sign-ins; try again later",
         )
@@ -295,7 +295,7 @@ pub async fn login(
 /// Ends the session and clears the cookie.
 #[utoipa::path(operation_id = "admin_logout", post, path = "/api/admin/logout", tag = "console",
     responses((status = 204, description = "Signed out"), (status = 401, response = ErrorAnswer)))]
-pub async fn logout(State(state): State<AppState>, session: Session) -> ApiResult<Response> {
+pub async fn logout(State(state): State<AppState>, session: Session) -> ShopResult<Response> {
     state.store.delete_session(&session.token_hash).await?;
     let cookie = session_cookie(&state, "", 0)?;
     Ok((axum::http::StatusCode::NO_CONTENT, [(SET_COOKIE, cookie)]).into_response())
@@ -304,7 +304,7 @@ pub async fn logout(State(state): State<AppState>, session: Session) -> ApiResul
 /// The signed-in operator.
 #[utoipa::path(operation_id = "admin_me", get, path = "/api/admin/me", tag = "console",
     responses((status = 200, body = Me), (status = 401, response = ErrorAnswer)))]
-pub async fn me(State(state): State<AppState>, session: Session) -> ApiResult<Json<Me>> {
+pub async fn me(State(state): State<AppState>, session: Session) -> ShopResult<Json<Me>> {
     Ok(Json(me_of(&state, &session.operator).await?))
 }
 

@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 use super::auth::{Admin, Session};
 use crate::api::contract;
 use crate::api::extract::ApiJson;
-use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorBody, ErrorCode, FieldProblem};
+use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, FieldProblem, ShopError, ShopResult};
 use crate::state::AppState;
 
 /// An event as the console lists it.
@@ -52,8 +52,8 @@ pub struct AdminEventList {
 }
 
 /// An event by the key in an address, hidden or not.
-pub async fn event_by_key(state: &AppState, event_key: &str) -> ApiResult<(EventKey, Event)> {
-    let not_found = || ApiError::new(ErrorCode::EventNotFound, "no such event");
+pub async fn event_by_key(state: &AppState, event_key: &str) -> ShopResult<(EventKey, Event)> {
+    let not_found = || ShopError::new(ErrorCode::EventNotFound, "no such event");
     let key = EventKey::parse(event_key).map_err(|_| not_found())?;
     let event = state
         .store
@@ -69,7 +69,7 @@ pub async fn event_by_key(state: &AppState, event_key: &str) -> ApiResult<(Event
 pub async fn list(
     State(state): State<AppState>,
     session: Session,
-) -> ApiResult<Json<AdminEventList>> {
+) -> ShopResult<Json<AdminEventList>> {
     let allowed = match session.operator.role {
         Role::Admin => None,
         Role::Photographer => Some(state.store.operator_event_ids(session.operator.id).await?),
@@ -100,7 +100,7 @@ pub async fn list(
             faces: s.faces,
             searches: s.searches,
             orders_paid: s.orders_paid,
-            revenue: Money::from_satang(s.revenue).map_err(ApiError::internal)?,
+            revenue: Money::from_satang(s.revenue).map_err(ShopError::internal)?,
         });
     }
     let queue_depth = state.store.pending_jobs(crate::jobs::HEAVY).await?;
@@ -119,8 +119,8 @@ pub async fn get(
     State(state): State<AppState>,
     Admin(_session): Admin,
     Path(event_key): Path<String>,
-) -> ApiResult<Json<EventInput>> {
-    let not_found = || ApiError::new(ErrorCode::EventNotFound, "no such event");
+) -> ShopResult<Json<EventInput>> {
+    let not_found = || ShopError::new(ErrorCode::EventNotFound, "no such event");
     let key = EventKey::parse(&event_key).map_err(|_| not_found())?;
     let event = state
         .store
@@ -148,15 +148,15 @@ pub async fn put(
     Admin(session): Admin,
     Path(event_key): Path<String>,
     ApiJson(input): ApiJson<EventInput>,
-) -> ApiResult<Json<Written>> {
+) -> ShopResult<Json<Written>> {
     if input.event_key.trim() != event_key {
-        return Err(ApiError::field(
+        return Err(ShopError::field(
             "event_key",
             "must be the key in the address",
         ));
     }
     let spec = input.validate().map_err(|errors| {
-        ApiError::fields(
+        ShopError::fields(
             errors
                 .into_iter()
                 .map(|e| FieldProblem {
@@ -207,7 +207,7 @@ pub async fn close(
     Admin(session): Admin,
     Path(event_key): Path<String>,
     ApiJson(req): ApiJson<CloseRequest>,
-) -> ApiResult<axum::http::StatusCode> {
+) -> ShopResult<axum::http::StatusCode> {
     let (_, event) = event_by_key(&state, &event_key).await?;
     let now = state.now();
     state

@@ -17,7 +17,7 @@ use axum::response::{IntoResponse, Response};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ErrorCode, ShopError};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -50,7 +50,7 @@ pub async fn same_origin_writes(
 ) -> Response {
     let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     if !safe && !from_this_site(req.headers(), &state.public_url) {
-        return ApiError::new(
+        return ShopError::new(
             ErrorCode::Forbidden,
             "console changes must come from the console's own pages",
         )

@@ -18,7 +18,7 @@ use crate::api::contract;
 use crate::api::extract::{ApiJson, ApiQuery};
 use crate::commerce::find_order;
 use crate::commerce::operator::{self, Outcome};
-use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorCode};
+use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
 use crate::jobs::notify_order;
 use crate::state::AppState;
 
@@ -54,7 +54,7 @@ pub async fn detail(
     State(state): State<AppState>,
     _admin: Admin,
     Path(order_uuid): Path<String>,
-) -> ApiResult<Json<AdminOrder>> {
+) -> ShopResult<Json<AdminOrder>> {
     let order = find_order(&state, &order_uuid).await?;
     let trail = state
         .store
@@ -95,7 +95,7 @@ pub async fn approve(
     State(state): State<AppState>,
     Admin(session): Admin,
     Path(order_uuid): Path<String>,
-) -> ApiResult<Json<OperatorOutcome>> {
+) -> ShopResult<Json<OperatorOutcome>> {
     let order = find_order(&state, &order_uuid).await?;
     let outcome = operator::approve(&state, &order, &session.actor()).await?;
     Ok(Json(answer(outcome)))
@@ -118,7 +118,7 @@ pub async fn confirm(
     Admin(session): Admin,
     Path(order_uuid): Path<String>,
     ApiJson(req): ApiJson<ConfirmRequest>,
-) -> ApiResult<Json<OperatorOutcome>> {
+) -> ShopResult<Json<OperatorOutcome>> {
     let order = find_order(&state, &order_uuid).await?;
     let outcome = operator::confirm(&state, &order, &req.slip_ref, &session.actor()).await?;
     Ok(Json(answer(outcome)))
@@ -184,12 +184,12 @@ fn parse_day(
     field: &str,
     raw: Option<&str>,
     next: bool,
-) -> ApiResult<Option<chrono::DateTime<chrono::Utc>>> {
+) -> ShopResult<Option<chrono::DateTime<chrono::Utc>>> {
     let Some(raw) = raw.filter(|r| !r.is_empty()) else {
         return Ok(None);
     };
     let day = NaiveDate::parse_from_str(raw, "%Y-%m-%d")
-        .map_err(|_| ApiError::field(field, "must be a date, YYYY-MM-DD"))?;
+        .map_err(|_| ShopError::field(field, "must be a date, YYYY-MM-DD"))?;
     let day = if next {
         day.succ_opt().unwrap_or(day)
     } else {
@@ -210,7 +210,7 @@ pub async fn list(
     State(state): State<AppState>,
     _admin: Admin,
     ApiQuery(q): ApiQuery<OrderQuery>,
-) -> ApiResult<Json<AdminOrderList>> {
+) -> ShopResult<Json<AdminOrderList>> {
     let nonempty = |v: &Option<String>| {
         v.as_deref()
             .map(str::trim)
@@ -222,14 +222,14 @@ pub async fn list(
         status: nonempty(&q.status)
             .map(|s| {
                 PaymentStatus::parse(&s).ok_or_else(|| {
-                    ApiError::field("status", "must be INITIAL, PAID, EXPIRED or CANCELLED")
+                    ShopError::field("status", "must be INITIAL, PAID, EXPIRED or CANCELLED")
                 })
             })
             .transpose()?,
         channel: nonempty(&q.channel)
             .map(|c| {
                 PaymentChannel::parse(&c)
-                    .ok_or_else(|| ApiError::field("channel", "must be PP, CC, AM or FREE"))
+                    .ok_or_else(|| ShopError::field("channel", "must be PP, CC, AM or FREE"))
             })
             .transpose()?,
         mobile: nonempty(&q.mobile),
@@ -275,14 +275,14 @@ pub async fn resend_email(
     State(state): State<AppState>,
     Admin(session): Admin,
     Path(order_uuid): Path<String>,
-) -> ApiResult<StatusCode> {
+) -> ShopResult<StatusCode> {
     let order = find_order(&state, &order_uuid).await?;
     let email = order
         .email
         .clone()
         .filter(|_| order.is_deliverable())
         .ok_or_else(|| {
-            ApiError::new(
+            ShopError::new(
                 ErrorCode::OrderNotPaid,
                 "only paid orders with an e-mail address get one",
             )
@@ -290,7 +290,7 @@ pub async fn resend_email(
     notify_order::mail_order_ready(&state, &order, &email)
         .await
         .map_err(|e| {
-            ApiError::new(
+            ShopError::new(
                 ErrorCode::Unavailable,
                 format!("the mail server refused: {e}"),
             )

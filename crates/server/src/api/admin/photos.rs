@@ -17,7 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::auth::Session;
 use crate::api::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::api::media::derived_address;
-use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorBody, ErrorCode};
+use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, ShopError, ShopResult};
 use crate::photos::{FileAdded, add_file, derived_name};
 use crate::state::AppState;
 
@@ -29,9 +29,9 @@ async fn event_for(
     state: &AppState,
     session: &Session,
     event_key: &str,
-) -> ApiResult<(EventKey, Event)> {
+) -> ShopResult<(EventKey, Event)> {
     let not_found =
-        || session.or_forbidden(ApiError::new(ErrorCode::EventNotFound, "no such event"));
+        || session.or_forbidden(ShopError::new(ErrorCode::EventNotFound, "no such event"));
     let key = EventKey::parse(event_key).map_err(|_| not_found())?;
     let event = state
         .store
@@ -71,14 +71,14 @@ pub async fn upload(
     Path(event_key): Path<String>,
     ApiQuery(q): ApiQuery<UploadQuery>,
     body: Body,
-) -> ApiResult<Json<Uploaded>> {
+) -> ShopResult<Json<Uploaded>> {
     let (key, event) = event_for(&state, &session, &event_key).await?;
     // The browser retries a 503 `busy` later; memory stays bounded meanwhile.
     let _slot = state.upload_slots.acquire().await?;
     let bytes = axum::body::to_bytes(body, MAX_UPLOAD_BYTES)
         .await
         .map_err(|_| {
-            ApiError::new(
+            ShopError::new(
                 ErrorCode::PayloadTooLarge,
                 "photos up to 60 MB are accepted",
             )
@@ -101,12 +101,12 @@ pub async fn upload(
     };
     let added = add_file(&state, &key, event.id, &name, bytes.to_vec())
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ShopError::internal)?;
     let (photo_id, result) = match added {
         FileAdded::Queued(id) => (id, "queued"),
         FileAdded::Exists(id) => (id, "exists"),
         FileAdded::Refused(reason) => {
-            return Err(ApiError::new(ErrorCode::UnsupportedImageType, reason));
+            return Err(ShopError::new(ErrorCode::UnsupportedImageType, reason));
         }
     };
     if result == "queued" {
@@ -174,7 +174,7 @@ pub async fn list(
     session: Session,
     Path(event_key): Path<String>,
     ApiQuery(q): ApiQuery<PhotoQuery>,
-) -> ApiResult<Json<AdminPhotoList>> {
+) -> ShopResult<Json<AdminPhotoList>> {
     let (key, event) = event_for(&state, &session, &event_key).await?;
     let filter = q
         .state
@@ -182,7 +182,7 @@ pub async fn list(
         .filter(|s| !s.is_empty())
         .map(|s| {
             PhotoState::parse(s).ok_or_else(|| {
-                ApiError::field("state", "must be queued, processing, ready or failed")
+                ShopError::field("state", "must be queued, processing, ready or failed")
             })
         })
         .transpose()?;
@@ -238,9 +238,9 @@ async fn owned_photo(
     state: &AppState,
     session: &Session,
     photo_id: i64,
-) -> ApiResult<raceshot_store::photos::PhotoOwner> {
+) -> ShopResult<raceshot_store::photos::PhotoOwner> {
     let owner = state.store.photo_owner(photo_id).await?.ok_or_else(|| {
-        session.or_forbidden(ApiError::new(ErrorCode::ImageNotFound, "no such photo"))
+        session.or_forbidden(ShopError::new(ErrorCode::ImageNotFound, "no such photo"))
     })?;
     session.require_event(state, owner.event_id).await?;
     Ok(owner)
@@ -256,7 +256,7 @@ pub async fn moderate(
     session: Session,
     ApiPath(photo_id): ApiPath<i64>,
     ApiJson(flags): ApiJson<PhotoFlags>,
-) -> ApiResult<StatusCode> {
+) -> ShopResult<StatusCode> {
     let owner = owned_photo(&state, &session, photo_id).await?;
     let now = state.now();
     state
@@ -286,19 +286,19 @@ pub async fn delete(
     State(state): State<AppState>,
     session: Session,
     ApiPath(photo_id): ApiPath<i64>,
-) -> ApiResult<StatusCode> {
+) -> ShopResult<StatusCode> {
     owned_photo(&state, &session, photo_id).await?;
     let owner = match state.store.delete_photo(photo_id).await? {
         Deleted::Removed(owner) => owner,
         Deleted::Sold => {
-            return Err(ApiError::new(
+            return Err(ShopError::new(
                 ErrorCode::PhotoSold,
                 "the photo is in an order; hide it instead",
             ));
         }
-        Deleted::Missing => return Err(ApiError::new(ErrorCode::ImageNotFound, "no such photo")),
+        Deleted::Missing => return Err(ShopError::new(ErrorCode::ImageNotFound, "no such photo")),
     };
-    let key = EventKey::parse(&owner.event_key).map_err(ApiError::internal)?;
+    let key = EventKey::parse(&owner.event_key).map_err(ShopError::internal)?;
     let derived = derived_name(&owner.storage_name);
     for (kind, name) in [
         (ObjectKind::Original, owner.storage_name.as_str()),

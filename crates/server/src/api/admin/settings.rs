@@ -20,7 +20,7 @@ use utoipa::ToSchema;
 use super::auth::Admin;
 use crate::api::extract::ApiJson;
 use crate::config::{Config, console_settings};
-use crate::error::{ApiError, ApiResult, ErrorAnswer, ErrorBody, ErrorCode, FieldProblem};
+use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, FieldProblem, ShopError, ShopResult};
 use crate::jobs::deliver_order::SHOP_LOGO_SETTING;
 use crate::live::{self, Refused};
 use crate::notify::SmtpTls;
@@ -88,10 +88,10 @@ fn value_of(config: &Config, key: &str) -> Option<String> {
     }
 }
 
-async fn body(state: &AppState, effective: &Config) -> ApiResult<SettingsBody> {
+async fn body(state: &AppState, effective: &Config) -> ShopResult<SettingsBody> {
     let stored = live::overrides(&state.store)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ShopError::internal)?;
     let settings = console_settings()
         .map(|setting| {
             let value = value_of(effective, setting.key);
@@ -119,10 +119,10 @@ async fn body(state: &AppState, effective: &Config) -> ApiResult<SettingsBody> {
 /// The settings in force.
 #[utoipa::path(operation_id = "admin_settings_get", get, path = "/api/admin/settings", tag = "console",
     responses((status = 200, body = SettingsBody), (status = 401, response = ErrorAnswer), (status = 403, response = ErrorAnswer)))]
-pub async fn get(State(state): State<AppState>, _admin: Admin) -> ApiResult<Json<SettingsBody>> {
+pub async fn get(State(state): State<AppState>, _admin: Admin) -> ShopResult<Json<SettingsBody>> {
     let effective = live::effective(&state.config, &state.store)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ShopError::internal)?;
     Ok(Json(body(&state, &effective).await?))
 }
 
@@ -143,7 +143,7 @@ pub async fn put(
     State(state): State<AppState>,
     Admin(session): Admin,
     ApiJson(req): ApiJson<SettingsChange>,
-) -> ApiResult<Json<SettingsBody>> {
+) -> ShopResult<Json<SettingsBody>> {
     let changes: Vec<(String, Option<String>)> = req
         .changes
         .into_iter()
@@ -152,14 +152,14 @@ pub async fn put(
     let now = state.now();
     let outcome = live::change(&state.config, &state.store, &state.live, &changes, now)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ShopError::internal)?;
     let effective = match outcome {
         Ok(effective) => effective,
         Err(Refused::UnknownKey(key)) => {
-            return Err(ApiError::field(key, "not a setting the console changes"));
+            return Err(ShopError::field(key, "not a setting the console changes"));
         }
         Err(Refused::Invalid(problems)) => {
-            return Err(ApiError::fields(
+            return Err(ShopError::fields(
                 problems
                     .into_iter()
                     .map(|(field, message)| FieldProblem { field, message })
@@ -167,7 +167,7 @@ pub async fn put(
             ));
         }
         Err(Refused::Unusable(message)) => {
-            return Err(ApiError::field("payments.gateway", message));
+            return Err(ShopError::field("payments.gateway", message));
         }
     };
     // Which keys changed, never their values: some are secrets.
@@ -195,15 +195,15 @@ pub async fn put_logo(
     State(state): State<AppState>,
     Admin(session): Admin,
     body: Body,
-) -> ApiResult<StatusCode> {
+) -> ShopResult<StatusCode> {
     let bytes = axum::body::to_bytes(body, MAX_LOGO_BYTES)
         .await
-        .map_err(|_| ApiError::new(ErrorCode::PayloadTooLarge, "logos up to 2 MB are accepted"))?;
+        .map_err(|_| ShopError::new(ErrorCode::PayloadTooLarge, "logos up to 2 MB are accepted"))?;
     let ext = match sniff(&bytes) {
         Ok(ImageFormat::Png) => "png",
         Ok(ImageFormat::Jpeg) => "jpg",
         Err(_) => {
-            return Err(ApiError::new(
+            return Err(ShopError::new(
                 ErrorCode::UnsupportedImageType,
                 "a logo is a PNG or JPEG file",
             ));
@@ -211,7 +211,7 @@ pub async fn put_logo(
     };
     let name = format!("{}.{ext}", &hex::encode(Sha256::digest(&bytes))[..24]);
     let stored = StoredName::parse(&name)
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("logo name {name}")))?;
+        .ok_or_else(|| ShopError::internal(anyhow::anyhow!("logo name {name}")))?;
     state
         .objects
         .put(&ObjectKey::shared("logo", &stored), bytes)
@@ -238,8 +238,8 @@ pub async fn put_logo(
 #[utoipa::path(operation_id = "admin_settings_get_logo", get, path = "/api/admin/settings/logo", tag = "console",
     responses((status = 200, description = "The logo", content_type = "image/png"), (status = 401, response = ErrorAnswer),
         (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer)))]
-pub async fn get_logo(State(state): State<AppState>, _admin: Admin) -> ApiResult<Response> {
-    let not_found = || ApiError::new(ErrorCode::NotFound, "no shop logo");
+pub async fn get_logo(State(state): State<AppState>, _admin: Admin) -> ShopResult<Response> {
+    let not_found = || ShopError::new(ErrorCode::NotFound, "no shop logo");
     let key = state
         .store
         .setting(SHOP_LOGO_SETTING)
