@@ -1,39 +1,43 @@
 #!/usr/bin/env bash
 # Ingestion benchmark: `raceshot ingest --wait` of 24-megapixel JPEGs into a fresh SQLite
 # shop, end to end (read, hash, store the original, queue, decode, faces, thumbnail,
-# watermarked preview, storage, database) on this machine's cores. Prints photos/s and
-# the mean time of each stage per photo.
+# watermarked preview, storage, database) on this machine's cores, and beside it, in the
+# same run on the same photos, the Python peer (scripts/bench/ingest_peer.py). Two sets:
+# `race` (twelve course photos, 2-30 faces) and `crowd` (start lines and grids, ~29
+# faces). Prints photos/s, the mean time of each stage per photo and the ratio.
 #
 # Usage: scripts/bench-ingest.sh [RACESHOT_BINARY]
-# The photos are those scripts/bench/faces.sh generates (it runs first in `make bench`);
-# BENCH_PHOTO_DIR overrides where they are read from.
+# Needs the venv and crowd photos that scripts/bench/faces.sh makes (it runs first in
+# `make bench`); BENCH_PHOTO_DIR overrides where the crowd photos are read from.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BIN="$(realpath "${1:-$ROOT/target/release/raceshot}")"
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/raceshot"
-PHOTOS="${BENCH_PHOTO_DIR:-$CACHE/bench-photos-24mp}"
-ls "$PHOTOS"/*.jpg >/dev/null 2>&1 || { echo "bench-ingest: no photos in $PHOTOS (run scripts/bench/faces.sh)" >&2; exit 1; }
-
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
-export RACESHOT__DATA_DIR="$WORK/data"
+PY="$CACHE/bench-venv/bin/python"
 export RACESHOT__FACES__MODELS_DIR="${RACESHOT__FACES__MODELS_DIR:-$ROOT/models}"
-TODAY="$(date +%F)"
-cat > "$WORK/event.json" <<JSON
-{"event_key": "bench", "title": "Ingest benchmark", "eventdate": "$TODAY",
- "on_sale_start": "$TODAY", "on_sale_end": "2099-12-31",
- "package": [{"name": "1", "name_en": "1", "number_of_photo": 1, "price": 60}]}
-JSON
-"$BIN" event import "$WORK/event.json" >/dev/null
+# shellcheck source=bench/event.sh
+. "$ROOT/scripts/bench/event.sh"
+[ -x "$PY" ] || { echo "bench-ingest: no Python venv at $CACHE/bench-venv (run scripts/bench/faces.sh)" >&2; exit 1; }
 
-COUNT="$(ls "$PHOTOS"/*.jpg | wc -l)"
-echo "== ingest --wait of $COUNT photos from $PHOTOS on $(nproc) cores"
-START="$(date +%s.%N)"
-RACESHOT__LOG__FORMAT=json RACESHOT__LOG__FILTER="warn,raceshot_server::jobs=debug" \
-  "$BIN" ingest --event bench --wait "$PHOTOS" 2> "$WORK/log.json"
-END="$(date +%s.%N)"
-python3 - "$WORK/log.json" "$START" "$END" <<'PY'
+# The race mix: course photos of 2-30 faces; 48, so that start-up (migrations, loading the
+# models: ~0.35 s) weighs little, as in a race of thousands.
+RACE="$CACHE/bench-photos-race"
+"$PY" "$ROOT/scripts/bench/make_24mp.py" "$RACE" --mix race --count 48 >/dev/null
+CROWD="${BENCH_PHOTO_DIR:-$CACHE/bench-photos-24mp}"
+
+# One run of `raceshot ingest --wait` into a fresh SQLite shop; prints the report.
+ingest() {
+  local photos="$1" work
+  work="$(mktemp -d)"
+  RACESHOT__DATA_DIR="$work/data" bench_event "$BIN"
+  local start end
+  start="$(date +%s.%N)"
+  RACESHOT__DATA_DIR="$work/data" RACESHOT__LOG__FORMAT=json \
+    RACESHOT__LOG__FILTER="warn,raceshot_server::jobs=debug" \
+    "$BIN" ingest --event bench --wait "$photos" 2> "$work/log.json"
+  end="$(date +%s.%N)"
+  python3 - "$work/log.json" "$start" "$end" <<'PY'
 import json, sys
 rows = []
 for line in open(sys.argv[1]):
@@ -54,3 +58,26 @@ print("mean per photo (one worker's time; workers run in parallel):")
 for k, label in [("decode_s", "decode"), ("faces_s", "detect+align+embed"), ("images_s", "preview+thumbnail"), ("store_s", "storage"), ("total_s", "total")]:
     print(f"  {label:20s} {mean(k):7.1f} ms")
 PY
+  rm -rf "$work"
+}
+
+pps() { awk '/^photos\/s end to end:/ {print $5}' "$1"; }
+# Photos/s of a whole process: its photo count over its wall time.
+wall_pps() { python3 -c "import sys; print(f'{int(sys.argv[1]) / (float(sys.argv[3]) - float(sys.argv[2])):.2f}')" "$@"; }
+
+OUT="$(mktemp -d)"
+trap 'rm -rf "$OUT"' EXIT
+for set in race crowd; do
+  if [ "$set" = race ]; then photos="$RACE"; else photos="$CROWD"; fi
+  ls "$photos"/*.jpg >/dev/null 2>&1 || { echo "bench-ingest: no photos in $photos (run scripts/bench/faces.sh)" >&2; exit 1; }
+  count="$(ls "$photos"/*.jpg | wc -l)"
+  echo "== $set: raceshot ingest --wait of $count photos from $photos on $(nproc) cores"
+  ingest "$photos" | tee "$OUT/rust-$set.txt"
+  echo "== $set: the Python peer (scripts/bench/ingest_peer.py, one photo at a time) on the same photos"
+  start="$(date +%s.%N)"
+  "$PY" "$ROOT/scripts/bench/ingest_peer.py" "$photos" 2>/dev/null | tee "$OUT/python-$set.txt"
+  python_pps="$(wall_pps "$count" "$start" "$(date +%s.%N)")"
+  echo "python peer, whole process: $python_pps photos/s"
+  rust_pps="$(pps "$OUT/rust-$set.txt")"
+  echo "RATIO $set raceshot/python photos/s (whole processes): $(python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}')" "$rust_pps" "$python_pps") (raceshot $rust_pps, python $python_pps)"
+done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # faces.sh — face-engine benchmarks: the Rust engine's detect + align + embed pipeline and
 # the same pipeline written in Python (onnxruntime + numpy + OpenCV) on the same
-# 24-megapixel photos, side by side, then selfie-search accuracy on the labelled dev set.
+# 24-megapixel photos, side by side, then selfie-search accuracy on the labelled dev set,
+# then small-face recall and precision on generated race-condition photos.
 #
 # Usage: scripts/bench/faces.sh            (from anywhere; works on a clean checkout)
 #
@@ -47,9 +48,10 @@ scripts/fetch-models.sh "$MODELS_DIR"
 export RACESHOT__FACES__MODELS_DIR="$MODELS_DIR"
 
 say "build (release)"
-cargo build --release --locked -p raceshot-faces --example pipeline_bench --example accuracy
+cargo build --release --locked -p raceshot-faces --example pipeline_bench --example accuracy --example small_faces
 RUST_BENCH="$TARGET_DIR/release/examples/pipeline_bench"
 ACCURACY="$TARGET_DIR/release/examples/accuracy"
+SMALL_FACES="$TARGET_DIR/release/examples/small_faces"
 [ -x "$RUST_BENCH" ] || die "no $RUST_BENCH after the build (is CARGO_TARGET_DIR right?)"
 
 say "python venv ($VENV)"
@@ -152,3 +154,14 @@ if [ -f "$DEV_DIR/labels.tsv" ]; then
 else
   echo "skipped: no labelled dev set at $DEV_DIR (set BENCH_DEV_DIR; it is not part of the repository)"
 fi
+
+say "small faces (race-condition photos made from the shipped ones: scripts/bench/make_small_faces.py)"
+for size in 3000x2000 6000x4000; do
+  "$PY" scripts/bench/make_small_faces.py "$CACHE/bench-small-faces-$size" --models "$MODELS_DIR" --size "$size"
+done
+echo "-- 3000x2000, the engine's defaults"
+"$SMALL_FACES" "$CACHE/bench-small-faces-3000x2000" --models "$MODELS_DIR" | grep -v '^false match'
+echo "-- 6000x4000 (the same faces in 24 MP frames), the engine's defaults"
+"$SMALL_FACES" "$CACHE/bench-small-faces-6000x4000" --models "$MODELS_DIR" | grep -v '^false match'
+echo "-- 6000x4000, detection at long edge 3000 (RACESHOT__FACES__DETECTOR__LONG_EDGE=3000)"
+"$SMALL_FACES" "$CACHE/bench-small-faces-6000x4000" --models "$MODELS_DIR" --long-edge 3000 | grep -v '^false match'

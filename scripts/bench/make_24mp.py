@@ -2,6 +2,7 @@
 """Generates 24-megapixel (6000x4000) JPEGs for the face-stage benchmarks.
 
 Usage: make_24mp.py OUT_DIR [--models DIR] [--count 20] [--seed 7] [--quality 90]
+                     [--mix crowd|race]
 
 Each photo is a composition of upscaled crops of the shipped test photos players.jpg (a
 team photo: 16 players and a crowd) and gdp.jpg (three players, large faces), in one of
@@ -9,7 +10,10 @@ four layouts taken in turn (a close-up of gdp.jpg over the whole frame; a gdp.jp
 beside a zoomed team crop; the whole team photo with its crowd and a gdp.jpg inset, like
 a start line; a 2x2 grid of zoomed crops), with random crop, zoom, mirroring,
 brightness and contrast, plus mild sensor-like noise so the JPEGs have a realistic size
-(an upscaled image alone compresses far better than a camera photo). Deterministic for a
+(an upscaled image alone compresses far better than a camera photo). That is the default
+mix, `crowd` (29 faces per photo on average). The `race` mix is course photos instead: a
+zoomed crop of the team photo (zoom 1.6-5: from a few runners to a small group, 2-30
+faces) in three photos of four, a close-up of gdp.jpg in the fourth. Deterministic for a
 given seed. Skips the work when OUT_DIR already holds the same set (a stamp file records
 the parameters).
 """
@@ -22,7 +26,8 @@ import cv2
 import numpy as np
 
 W, H = 6000, 4000
-STAMP = ".make_24mp-v4"
+STAMP = ".make_24mp-v5"
+RACE_GROUP = 4
 
 
 def crop_to(rng, src, w, h, zoom, top=False):
@@ -52,7 +57,10 @@ def jitter(rng, img):
 
 def compose(rng, players, gdp, layout):
     canvas = np.zeros((H, W, 3), dtype=np.uint8)
-    if layout == 0:
+    if layout == RACE_GROUP:
+        # A course photo: a few runners up to a small group, zoomed out of the team photo.
+        canvas[:] = crop_to(rng, players, W, H, rng.uniform(1.6, 5.0))
+    elif layout == 0:
         # Close-up: the top of gdp.jpg over the whole frame (two or three very large faces).
         canvas[:] = crop_to(rng, gdp, W, H, rng.uniform(1.0, 1.15), top=True)
     elif layout == 1:
@@ -96,9 +104,10 @@ def main():
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--quality", type=int, default=90)
+    ap.add_argument("--mix", choices=("crowd", "race"), default="crowd")
     args = ap.parse_args()
 
-    stamp_text = f"count={args.count} seed={args.seed} quality={args.quality} size={W}x{H}\n"
+    stamp_text = f"count={args.count} seed={args.seed} quality={args.quality} mix={args.mix} size={W}x{H}\n"
     stamp = os.path.join(args.out, STAMP)
     if os.path.isfile(stamp) and open(stamp).read() == stamp_text:
         print(f"make_24mp: {args.count} photos already in {args.out}")
@@ -119,7 +128,11 @@ def main():
     total = 0
     for i in range(args.count):
         rng = np.random.default_rng([args.seed, i])
-        img = compose(rng, srcs["players.jpg"], srcs["gdp.jpg"], i % 4)
+        if args.mix == "race":
+            layout = 0 if i % 4 == 3 else RACE_GROUP
+        else:
+            layout = i % 4
+        img = compose(rng, srcs["players.jpg"], srcs["gdp.jpg"], layout)
         path = os.path.join(args.out, f"race-{i:03d}.jpg")
         if not cv2.imwrite(path, img, [cv2.IMWRITE_JPEG_QUALITY, args.quality]):
             sys.exit(f"make_24mp: error: cannot write {path}")

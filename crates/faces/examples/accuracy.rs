@@ -1,7 +1,7 @@
 //! Accuracy benchmark: precision and recall of selfie search on the labelled dev set.
 //!
 //! ```text
-//! cargo run --release -p raceshot-faces --example accuracy -- [DIR] [--models MODELS_DIR]
+//! cargo run --release -p raceshot-faces --example accuracy -- [DIR] [--models MODELS_DIR] [--min-score F]
 //! ```
 //!
 //! `DIR` (default `<workspace>/../shared/faces/dev`) holds photos and `labels.tsv` with the
@@ -126,6 +126,7 @@ fn run() -> Result<()> {
     let workspace = workspace.canonicalize().unwrap_or(workspace);
     let mut dir: Option<PathBuf> = None;
     let mut models: Option<PathBuf> = None;
+    let mut min_score: Option<f32> = None;
     let mut args = std::env::args_os().skip(1);
     while let Some(a) = args.next() {
         if a == "--models" {
@@ -134,8 +135,11 @@ fn run() -> Result<()> {
                     .map(PathBuf::from)
                     .ok_or("--models needs a path")?,
             );
+        } else if a == "--min-score" {
+            let v = args.next().ok_or("--min-score needs a value")?;
+            min_score = Some(v.to_string_lossy().parse()?);
         } else if a == "-h" || a == "--help" {
-            println!("usage: accuracy [DIR] [--models MODELS_DIR]");
+            println!("usage: accuracy [DIR] [--models MODELS_DIR] [--min-score F]");
             return Ok(());
         } else if dir.is_none() {
             dir = Some(PathBuf::from(a));
@@ -160,7 +164,11 @@ fn run() -> Result<()> {
     }
     let labels = read_labels(&labels_path)?;
 
-    let engine = FaceEngine::load(FaceEngineConfig::with_models_dir(&models)).map_err(|e| {
+    let mut config = FaceEngineConfig::with_models_dir(&models);
+    if let Some(score) = min_score {
+        config.quality.min_score = score;
+    }
+    let engine = FaceEngine::load(config).map_err(|e| {
         format!(
             "loading the face engine from {}: {e} (run scripts/fetch-models.sh)",
             models.display()

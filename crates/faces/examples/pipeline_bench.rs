@@ -25,6 +25,8 @@
 //!   and 1 inter-op thread per inference, no spinning).
 //! * `--coarse-long-edge N` sets `detector.coarse_long_edge` (default the engine's, 640;
 //!   0 = no coarse pass), so two runs give the coarse pass's cost by difference.
+//! * `--min-score F` sets `quality.min_score` (default the engine's), to price the faces a
+//!   lower gate adds.
 //! * `--dump` writes one JSON line per photo with each embedded face's box (in the
 //!   original photo's pixels), score and embedding, to compare with the Python run.
 
@@ -52,7 +54,7 @@ fn main() -> ExitCode {
 }
 
 const USAGE: &str = "usage: pipeline_bench PHOTO_DIR [--models MODELS_DIR] [--workers N] \
-                     [--coarse-long-edge N] [--dump FACES.jsonl]";
+                     [--coarse-long-edge N] [--min-score F] [--dump FACES.jsonl]";
 
 struct Args {
     photos: PathBuf,
@@ -60,6 +62,7 @@ struct Args {
     workers: usize,
     /// `None`: the engine's default.
     coarse_long_edge: Option<u32>,
+    min_score: Option<f32>,
     dump: Option<PathBuf>,
 }
 
@@ -70,6 +73,7 @@ fn parse_args() -> Result<Args> {
     let mut models = None;
     let mut workers = 1usize;
     let mut coarse_long_edge = None;
+    let mut min_score = None;
     let mut dump = None;
     let mut args = std::env::args_os().skip(1);
     while let Some(a) = args.next() {
@@ -92,6 +96,14 @@ fn parse_args() -> Result<Args> {
                         .ok_or("--coarse-long-edge needs a number (0 = off)")?,
                 );
             }
+            Some("--min-score") => {
+                min_score = Some(
+                    value("--min-score")?
+                        .to_str()
+                        .and_then(|s| s.parse().ok())
+                        .ok_or("--min-score needs a number")?,
+                );
+            }
             Some("-h" | "--help") => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -107,6 +119,7 @@ fn parse_args() -> Result<Args> {
             .unwrap_or_else(|| workspace.join("models")),
         workers,
         coarse_long_edge,
+        min_score,
         dump,
     })
 }
@@ -191,6 +204,9 @@ fn run() -> Result<()> {
     let args = parse_args()?;
     let photos = list_photos(&args.photos)?;
     let mut config = FaceEngineConfig::with_models_dir(&args.models);
+    if let Some(score) = args.min_score {
+        config.quality.min_score = score;
+    }
     if let Some(edge) = args.coarse_long_edge {
         config.detector.coarse_long_edge = edge;
     }

@@ -1,0 +1,375 @@
+//! Small-face benchmark: how surely a selfie finds a runner whose face is small in a race
+//! photo (35–110 px wide in a 3000×2000 frame, blurred, re-lit, JPEG 55–80).
+//!
+//! ```text
+//! python scripts/bench/make_small_faces.py DIR          # the labelled set (bench venv)
+//! cargo run --release -p raceshot-faces --example small_faces -- DIR [--models M]
+//!     [--long-edge N] [--min-face-px F] [--min-score F] [--decode-edge N]
+//! ```
+//!
+//! Method, as the shop ingests and searches:
+//!
+//! * Each photo is decoded as `ingest_photo` decodes it (DCT-scaled so its long edge stays
+//!   at least `max(1600, detector long edge)`; `--decode-edge` overrides) and analysed with
+//!   [`FaceEngine::analyze`].
+//! * Each person's selfie goes through [`FaceEngine::analyze_selfie`] and is compared with
+//!   every face of every photo. A (person, photo) pair is found when the photo's best face
+//!   reaches the threshold (`>=`, as [`raceshot_faces::FaceIndex::search`] does); it is a
+//!   true positive when the labels put that person in that photo.
+//! * Recall and precision are summed over all pairs. The report also splits recall by the
+//!   face's width and tells where a missed face was lost: never detected, detected but
+//!   dropped by the quality gate, or indexed but not similar enough.
+//!
+//! The last line, `SMALL_FACES recall … precision …`, is what `make bench` collects.
+
+use std::collections::{BTreeMap, HashSet};
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use raceshot_faces::{
+    AnalyzedFace, BBox, DecodeOptions, Embedding, FaceEngine, FaceEngineConfig, cosine, decode,
+};
+use serde::Deserialize;
+
+type Result<T> = std::result::Result<T, Box<dyn Error>>;
+
+/// The shop's default `face_threshold` (`raceshot_domain::event::DEFAULT_FACE_THRESHOLD`).
+const DEFAULT_FACE_THRESHOLD: f32 = 0.35;
+const SWEEP: [f32; 5] = [0.25, 0.30, 0.35, 0.40, 0.45];
+/// `ingest_photo::PREVIEW_EDGE`: ingestion decodes for the preview as well as the detector.
+const PREVIEW_EDGE: u32 = 1600;
+/// A labelled face counts as detected by a box overlapping it this much.
+const MATCH_IOU: f32 = 0.3;
+/// Face widths (photo pixels) the recall is split by.
+const WIDTH_BINS: [f32; 4] = [50.0, 70.0, 90.0, f32::INFINITY];
+
+#[derive(Deserialize)]
+struct Labels {
+    selfies: Vec<SelfieLabel>,
+    photos: Vec<PhotoLabel>,
+}
+
+#[derive(Deserialize)]
+struct SelfieLabel {
+    file: String,
+    identity: String,
+}
+
+#[derive(Deserialize)]
+struct PhotoLabel {
+    file: String,
+    faces: Vec<FaceLabel>,
+}
+
+#[derive(Deserialize)]
+struct FaceLabel {
+    identity: String,
+    /// x1, y1, x2, y2 in the photo's pixels.
+    #[serde(rename = "box")]
+    bbox: [f32; 4],
+}
+
+/// One photo after analysis, boxes in the photo's own pixels.
+struct Photo {
+    label: PhotoLabel,
+    faces: Vec<AnalyzedFace>,
+    /// Every detection before the quality gate.
+    detections: Vec<BBox>,
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("small_faces: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<()> {
+    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut dir: Option<PathBuf> = None;
+    let mut models: Option<PathBuf> = None;
+    let mut long_edge: Option<u32> = None;
+    let mut min_face_px: Option<f32> = None;
+    let mut min_score: Option<f32> = None;
+    let mut decode_edge: Option<u32> = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format!("{a} needs a value"));
+        match a.as_str() {
+            "--models" => models = Some(PathBuf::from(value()?)),
+            "--long-edge" => long_edge = Some(value()?.parse()?),
+            "--min-face-px" => min_face_px = Some(value()?.parse()?),
+            "--min-score" => min_score = Some(value()?.parse()?),
+            "--decode-edge" => decode_edge = Some(value()?.parse()?),
+            "-h" | "--help" => {
+                println!(
+                    "usage: small_faces DIR [--models M] [--long-edge N] [--min-face-px F] [--min-score F] [--decode-edge N]"
+                );
+                return Ok(());
+            }
+            _ if dir.is_none() => dir = Some(PathBuf::from(a)),
+            _ => return Err(format!("unexpected argument {a}").into()),
+        }
+    }
+    let dir = dir.ok_or("the set's directory is required (scripts/bench/make_small_faces.py)")?;
+    let models = models
+        .or_else(|| std::env::var_os("RACESHOT__FACES__MODELS_DIR").map(PathBuf::from))
+        .unwrap_or_else(|| workspace.join("models"));
+    let labels: Labels = serde_json::from_slice(
+        &std::fs::read(dir.join("labels.json"))
+            .map_err(|e| format!("{}/labels.json: {e}", dir.display()))?,
+    )?;
+
+    let mut config = FaceEngineConfig::with_models_dir(&models);
+    if let Some(edge) = long_edge {
+        config.detector.long_edge = edge;
+    }
+    if let Some(px) = min_face_px {
+        config.quality.min_face_px = px;
+    }
+    if let Some(score) = min_score {
+        config.quality.min_score = score;
+    }
+    let engine = FaceEngine::load(config)?;
+    let cfg = engine.config();
+    let decode_edge = decode_edge.unwrap_or(PREVIEW_EDGE.max(cfg.detector.long_edge));
+
+    let started = Instant::now();
+    let mut photos = Vec::with_capacity(labels.photos.len());
+    for label in labels.photos {
+        photos.push(analyse(&engine, &dir, label, decode_edge)?);
+    }
+    let per_photo_ms = started.elapsed().as_secs_f64() * 1000.0 / photos.len().max(1) as f64;
+
+    let mut selfies: Vec<(String, Embedding)> = Vec::new();
+    for s in &labels.selfies {
+        let bytes = std::fs::read(dir.join(&s.file))?;
+        let img = decode(
+            &bytes,
+            &DecodeOptions::default().with_target_long_edge(cfg.detector.selfie_long_edge),
+        )?;
+        let face = engine
+            .analyze_selfie(&img)?
+            .ok_or_else(|| format!("no face in the selfie {}", s.file))?;
+        selfies.push((s.identity.clone(), face.embedding));
+    }
+
+    let faces: usize = photos.iter().map(|p| p.label.faces.len()).sum();
+    println!(
+        "small faces: {} photos, {} labelled faces, {} people; detector long edge {}, decode edge {}, \
+         quality gate {} px / score {}; analysis {:.0} ms per photo",
+        photos.len(),
+        faces,
+        selfies.len(),
+        cfg.detector.long_edge,
+        decode_edge,
+        cfg.quality.min_face_px,
+        cfg.quality.min_score,
+        per_photo_ms,
+    );
+    println!("threshold  precision  recall     TP   FP   FN");
+    for t in SWEEP {
+        let c = count(&photos, &selfies, t);
+        let mark = if t == DEFAULT_FACE_THRESHOLD {
+            "  <- default"
+        } else {
+            ""
+        };
+        println!(
+            "{t:9.2}  {:>9}  {:>6}  {:5}{:5}{:5}{mark}",
+            pct(c.precision()),
+            pct(c.recall()),
+            c.tp,
+            c.fp,
+            c.fn_
+        );
+    }
+    explain_misses(&photos, &selfies);
+    list_false_matches(&photos, &selfies);
+    let c = count(&photos, &selfies, DEFAULT_FACE_THRESHOLD);
+    println!(
+        "SMALL_FACES recall {} precision {} (threshold {DEFAULT_FACE_THRESHOLD}, {} pairs found of {})",
+        pct(c.recall()),
+        pct(c.precision()),
+        c.tp,
+        c.tp + c.fn_
+    );
+    Ok(())
+}
+
+fn analyse(engine: &FaceEngine, dir: &Path, label: PhotoLabel, decode_edge: u32) -> Result<Photo> {
+    let bytes = std::fs::read(dir.join(&label.file))?;
+    let img = decode(
+        &bytes,
+        &DecodeOptions::default().with_target_long_edge(decode_edge),
+    )?;
+    let (width, _) = raceshot_faces::image_io::probe(&bytes)?.display_size();
+    let scale = width as f32 / img.width().max(1) as f32;
+    let up = |b: BBox| BBox {
+        x1: b.x1 * scale,
+        y1: b.y1 * scale,
+        x2: b.x2 * scale,
+        y2: b.y2 * scale,
+    };
+    let detections = engine
+        .detect(&img)?
+        .into_iter()
+        .map(|d| up(d.bbox))
+        .collect();
+    let faces = engine
+        .analyze(&img)?
+        .into_iter()
+        .map(|mut f| {
+            f.bbox = up(f.bbox);
+            f
+        })
+        .collect();
+    Ok(Photo {
+        label,
+        faces,
+        detections,
+    })
+}
+
+#[derive(Default)]
+struct Counts {
+    tp: usize,
+    fp: usize,
+    fn_: usize,
+}
+
+impl Counts {
+    fn precision(&self) -> Option<f64> {
+        let all = self.tp + self.fp;
+        (all > 0).then(|| self.tp as f64 / all as f64)
+    }
+    fn recall(&self) -> Option<f64> {
+        let all = self.tp + self.fn_;
+        (all > 0).then(|| self.tp as f64 / all as f64)
+    }
+}
+
+fn best(photo: &Photo, q: &Embedding) -> Option<f32> {
+    photo
+        .faces
+        .iter()
+        .map(|f| cosine(q, &f.embedding))
+        .reduce(f32::max)
+}
+
+fn count(photos: &[Photo], selfies: &[(String, Embedding)], threshold: f32) -> Counts {
+    let mut c = Counts::default();
+    for p in photos {
+        let present: HashSet<&str> = p.label.faces.iter().map(|f| f.identity.as_str()).collect();
+        for (who, q) in selfies {
+            let found = best(p, q).is_some_and(|s| s >= threshold);
+            match (found, present.contains(who.as_str())) {
+                (true, true) => c.tp += 1,
+                (true, false) => c.fp += 1,
+                (false, true) => c.fn_ += 1,
+                (false, false) => {}
+            }
+        }
+    }
+    c
+}
+
+fn iou(a: &BBox, b: &[f32; 4]) -> f32 {
+    let w = (a.x2.min(b[2]) - a.x1.max(b[0])).max(0.0);
+    let h = (a.y2.min(b[3]) - a.y1.max(b[1])).max(0.0);
+    let inter = w * h;
+    let union = (a.x2 - a.x1) * (a.y2 - a.y1) + (b[2] - b[0]) * (b[3] - b[1]) - inter;
+    if union > 0.0 { inter / union } else { 0.0 }
+}
+
+/// Recall by face width, and where each missed face was lost.
+fn explain_misses(photos: &[Photo], selfies: &[(String, Embedding)]) {
+    let query: BTreeMap<&str, &Embedding> = selfies.iter().map(|(w, e)| (w.as_str(), e)).collect();
+    // Per width bin: faces, found, never detected, dropped by the gate, not similar.
+    let mut bins = [[0usize; 5]; WIDTH_BINS.len()];
+    for p in photos {
+        for f in &p.label.faces {
+            let width = f.bbox[2] - f.bbox[0];
+            let bin = WIDTH_BINS.iter().position(|&b| width < b).unwrap_or(0);
+            let row = &mut bins[bin];
+            row[0] += 1;
+            let Some(q) = query.get(f.identity.as_str()) else {
+                continue;
+            };
+            let indexed = p.faces.iter().find(|a| iou(&a.bbox, &f.bbox) >= MATCH_IOU);
+            let found = best(p, q).is_some_and(|s| s >= DEFAULT_FACE_THRESHOLD);
+            if found {
+                row[1] += 1;
+            } else if !p.detections.iter().any(|d| iou(d, &f.bbox) >= MATCH_IOU) {
+                row[2] += 1;
+            } else if indexed.is_none() {
+                row[3] += 1;
+            } else {
+                row[4] += 1;
+            }
+        }
+    }
+    println!(
+        "face width (px)   faces  found  recall  never detected  dropped by gate  not similar"
+    );
+    let mut low = 0.0;
+    for (i, row) in bins.iter().enumerate() {
+        let high = WIDTH_BINS[i];
+        let range = if high.is_finite() {
+            format!("{low:.0}–{high:.0}")
+        } else {
+            format!("{low:.0}+")
+        };
+        let recall = (row[0] > 0).then(|| row[1] as f64 / row[0] as f64);
+        println!(
+            "{range:<16}{:>7}{:>7}{:>8}{:>16}{:>17}{:>13}",
+            row[0],
+            row[1],
+            pct(recall),
+            row[2],
+            row[3],
+            row[4]
+        );
+        low = high;
+    }
+}
+
+/// Every false match at the default threshold, so a reader can look at it.
+fn list_false_matches(photos: &[Photo], selfies: &[(String, Embedding)]) {
+    for p in photos {
+        for (who, q) in selfies {
+            if p.label.faces.iter().any(|f| &f.identity == who) {
+                continue;
+            }
+            for f in &p.faces {
+                let s = cosine(q, &f.embedding);
+                if s >= DEFAULT_FACE_THRESHOLD {
+                    let b = f.bbox;
+                    let near = p
+                        .label
+                        .faces
+                        .iter()
+                        .find(|l| iou(&b, &l.bbox) >= MATCH_IOU)
+                        .map_or("no labelled face", |l| l.identity.as_str());
+                    println!(
+                        "false match: {who} in {} at cosine {s:.3}, box {:.0},{:.0} {:.0}x{:.0} ({near})",
+                        p.label.file,
+                        b.x1,
+                        b.y1,
+                        b.width(),
+                        b.height()
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn pct(v: Option<f64>) -> String {
+    v.map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}%", v * 100.0))
+}
