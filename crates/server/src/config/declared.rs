@@ -154,7 +154,7 @@ pub const SETTINGS: &[Setting] = &[
     setting("faces.recognizer.mean", FaceEngine, "input normalisation: mean"),
     setting("faces.recognizer.std", FaceEngine, "input normalisation: standard deviation"),
     setting("faces.recognizer.embedding_dim", FaceEngine, "length of an embedding"),
-    setting("faces.quality.min_face_px", FaceEngine, "smallest face, in detection pixels, that is indexed"),
+    setting("faces.quality.min_face_px", FaceEngine, "smallest face that is indexed (shorter side, in the decoded photo's pixels)"),
     setting("faces.quality.min_score", FaceEngine, "least detection score of an indexed face"),
 ];
 
