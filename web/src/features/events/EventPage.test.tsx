@@ -1,5 +1,6 @@
 //! Event page: header and sale states, consent, selfie checks, the three-step face search,
-//! the cart actions and their storage, buy-all, free downloads and the unknown event.
+//! the cart actions and their storage, buy-all, free downloads, "not me" on the results and
+//! the unknown event.
 
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -488,5 +489,126 @@ describe('free-download events', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'ดาวน์โหลด' }));
     await waitFor(() => expect(open).toHaveBeenCalledTimes(2));
     expect(open).toHaveBeenNthCalledWith(1, `/api/events/${KEY}/photos/1/download?openExternalBrowser=1`, '_blank');
+  });
+});
+
+describe('not me', () => {
+  const remembered = (ids: number[], avg = 80) =>
+    localStorage.setItem(
+      'latest_search',
+      JSON.stringify({ event_key: KEY, wholesale: false, images: ids.map(makePhoto), avg_price: avg }),
+    );
+  const storedSearch = () =>
+    JSON.parse(localStorage.getItem('latest_search') ?? 'null') as {
+      event_key: string;
+      wholesale: boolean;
+      images: PhotoBody[];
+      avg_price: number;
+    } | null;
+  const cardIds = () => screen.getAllByTestId('photo-card').map((c) => Number(c.getAttribute('data-photo-id')));
+  const logBodies = (calls: { key: string; body: unknown }[]) =>
+    calls.filter((c) => c.key === 'POST /v1/logs/').map((c) => c.body);
+
+  it('takes the card out of the results and says so, leaving a cart without it alone', async () => {
+    localStorage.setItem('cart', JSON.stringify([{ ...makePhoto(2), event_key: KEY, atc: 'Y' }]));
+    localStorage.setItem('_event_can_mhao', 'YES');
+    const { calls } = setup(makeEvent(), searchAnswer([makePhoto(1), makePhoto(2), makePhoto(3)]));
+    await choose(jpeg());
+    await screen.findByTestId('search-results');
+
+    await userEvent.click(screen.getByRole('button', { name: 'ไม่ใช่ฉัน — รูปที่ 1' }));
+    expect(cardIds()).toEqual([2, 3]);
+    expect(screen.getByTestId('search-count')).toHaveTextContent('พบ 2 รูป');
+    expect(await screen.findByText('นำออกจากผลการค้นหาแล้ว')).toBeInTheDocument();
+    // Photo 1 was not in the cart: the cart, its deal and the log are untouched.
+    expect(storedIds('cart')).toEqual([2]);
+    expect(localStorage.getItem('_event_can_mhao')).toBe('YES');
+    // A change that does log, to be sure no log of the dismissal came before it.
+    await userEvent.click(within(screen.getAllByTestId('photo-card')[1]!).getByTestId('add-to-cart'));
+    await waitFor(() => expect(logBodies(calls)).toHaveLength(1));
+    expect(logBodies(calls)[0]).toMatchObject({ image_id: 3, list: '2,3' });
+  });
+
+  it('takes the photo out of the cart, leaves the all-photos deal and logs the removal', async () => {
+    localStorage.setItem('cart', JSON.stringify([1, 2].map((id) => ({ ...makePhoto(id), event_key: KEY, atc: 'Y' }))));
+    localStorage.setItem('_event_can_mhao', 'YES');
+    remembered([1, 2, 3]);
+    const { calls } = setup(makeEvent());
+    const card = (await screen.findAllByTestId('photo-card'))[0]!;
+    expect(card).toHaveClass('in-cart');
+
+    await userEvent.click(within(card).getByTestId('not-me'));
+    expect(cardIds()).toEqual([2, 3]);
+    expect(storedIds('cart')).toEqual([2]);
+    expect(localStorage.getItem('_event_can_mhao')).toBe('NO');
+    expect(screen.getByTestId('cart-link')).toHaveTextContent('ไปที่ตะกร้า (1 รูป)');
+    await waitFor(() => expect(logBodies(calls)).toHaveLength(1));
+    expect(logBodies(calls)[0]).toEqual({ service: 'cart', cart_count: 1, image_id: 1, list: '2', event_key: KEY });
+  });
+
+  it('is kept with the latest search, so the page opens again without the photo', async () => {
+    remembered([1, 2, 3], 120);
+    const first = setup(makeEvent());
+    await userEvent.click(await screen.findByRole('button', { name: 'ไม่ใช่ฉัน — รูปที่ 2' }));
+    expect(storedSearch()).toEqual({ event_key: KEY, wholesale: false, images: [makePhoto(1), makePhoto(3)], avg_price: 120 });
+
+    first.unmount();
+    setup(makeEvent());
+    await screen.findByTestId('search-results');
+    expect(cardIds()).toEqual([1, 3]);
+    expect(screen.getByTestId('search-count')).toHaveTextContent('พบ 2 รูป');
+  });
+
+  it('leaves buy-all with exactly the photos still shown', async () => {
+    remembered([1, 2, 3]);
+    setup(makeEvent({ is_mhao: 'Y', mhao_price: 500 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'ไม่ใช่ฉัน — รูปที่ 2' }));
+    await userEvent.click(screen.getByTestId('buy-all'));
+    expect(await screen.findByText('cart page')).toBeInTheDocument();
+    expect(storedIds('cart')).toEqual([1, 3]);
+    expect(localStorage.getItem('_event_can_mhao')).toBe('YES');
+  });
+
+  it('goes back to idle with no search kept when the last photo goes', async () => {
+    setup(makeEvent(), searchAnswer([makePhoto(1)]));
+    await choose(jpeg());
+    await userEvent.click(await screen.findByTestId('not-me'));
+    expect(screen.queryByTestId('search-results')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('search-count')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('search-not-found')).not.toBeInTheDocument();
+    expect(localStorage.getItem('latest_search')).toBeNull();
+    // Idle: the highlight is back and a new search can start.
+    expect(await screen.findByTestId('highlight-gallery')).toBeInTheDocument();
+    expect(screen.getByTestId('selfie-input')).toBeEnabled();
+  });
+
+  it('is on every card of a free-download event, and the bulk download follows', async () => {
+    vi.spyOn(window, 'open').mockReturnValue(null);
+    remembered([1, 2]);
+    setup(makeEvent({ is_free_download: 'Y' }));
+    const results = await screen.findByTestId('search-results');
+    expect(within(results).getAllByTestId('not-me')).toHaveLength(2);
+    await userEvent.click(within(results).getAllByTestId('not-me')[0]!);
+    expect(within(results).getAllByTestId('download-photo').map((a) => a.getAttribute('href'))).toEqual([
+      `/api/events/${KEY}/photos/2/download?openExternalBrowser=1`,
+    ]);
+    await userEvent.click(screen.getByTestId('bulk-download'));
+    expect(await screen.findByRole('dialog')).toHaveTextContent('ดาวน์โหลดทุกรูป (1 รูป)');
+  });
+
+  it.each([
+    ['th', 'ไม่ใช่ฉัน', 'ไม่ใช่ฉัน — รูปที่ 4', 'นำออกจากผลการค้นหาแล้ว'],
+    ['en', 'Not me', 'Not me — photo 4', 'Removed from your results'],
+  ])('speaks %s: its text, a name starting with it and naming the photo, and the toast', async (lang, text, name, toast) => {
+    localStorage.setItem('currentLanguage', lang);
+    remembered([4, 5]);
+    setup(makeEvent());
+    const button = await screen.findByRole('button', { name });
+    expect(button).toHaveAttribute('data-testid', 'not-me');
+    expect(button.textContent).toBe(text);
+    // WCAG 2.5.3: the accessible name begins with the visible label.
+    expect(button.getAttribute('aria-label')?.startsWith(button.textContent)).toBe(true);
+    await userEvent.click(button);
+    expect(await screen.findByText(toast)).toBeInTheDocument();
   });
 });

@@ -1,19 +1,23 @@
 //! The face search block both event pages share: upload with the spec's checks (§5), the
 //! search states (§4), the results or the highlight masonry, and the actions on the photos
-//! found (buy all, download all, go to the cart). `kind` picks the cart: the standard one on
-//! the event page, the wholesale one on the wholesale page.
+//! found (buy all, download all, go to the cart, "not me"). Buy all and download all cover
+//! exactly the photos shown: a photo dismissed as "not me" leaves the results, the kept
+//! search and the cart. `kind` picks the cart: the standard one on the event page, the
+//! wholesale one on the wholesale page.
 
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { EventBody } from '@/api/types';
 import { isYes } from '@/api/types';
 import { useDialog } from '@/components/Dialog';
+import { useToast } from '@/components/Toast';
 import { useErrorText } from '@/i18n/errors';
 import {
   clearCart,
   dealOffered,
   dealPrice,
   readCart,
+  removeFromCart,
   replaceCart,
   setDeal,
   toCartItem,
@@ -40,13 +44,23 @@ type Props = {
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Takes a photo out of the cart if it is there, leaving the all-photos deal and logging
+ * the change as a removal from the results does. */
+function dropFromCart(kind: CartKind, photoId: number, eventKey: string) {
+  if (!readCart(kind).some((i) => i.id === photoId)) return;
+  removeFromCart(kind, photoId);
+  setDeal(kind, 'NO');
+  logCart(kind, readCart(kind), photoId, eventKey);
+}
+
 export function FaceSearch({ event, kind, uploader }: Props) {
   const t = useT();
   const errorText = useErrorText();
   const dialog = useDialog();
+  const toast = useToast();
   const navigate = useNavigate();
   const wholesale = kind === 'wholesale';
-  const { state, start, busy, images } = useFaceSearch(event, wholesale, uploader);
+  const { state, start, busy, images, dismiss } = useFaceSearch(event, wholesale, uploader);
   const cart = useCart(kind);
   const [downloading, setDownloading] = useState(false);
   const key = event.event_key;
@@ -92,6 +106,12 @@ export function FaceSearch({ event, kind, uploader }: Props) {
     setDeal(kind, 'YES', dealPrice(event, kind) ?? null);
     logCart(kind, readCart(kind), null, key);
     void navigate(wholesale ? '/cart-wholesale' : '/cart');
+  };
+
+  const notMe = (photoId: number) => {
+    dismiss(photoId);
+    dropFromCart(kind, photoId, key);
+    toast.success(t('event.notMe.done'));
   };
 
   const downloadAll = async () => {
@@ -174,7 +194,7 @@ export function FaceSearch({ event, kind, uploader }: Props) {
       </div>
 
       {state.phase === 'found' && (
-        <SearchResults eventKey={key} photos={images} kind={kind} action={cardAction} />
+        <SearchResults eventKey={key} photos={images} kind={kind} action={cardAction} onNotMe={notMe} />
       )}
       {(state.phase === 'idle' || state.phase === 'error') && <HighlightGallery eventKey={key} />}
     </div>

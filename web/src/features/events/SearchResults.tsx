@@ -1,5 +1,6 @@
 //! The photos a face search found: a card per photo opening the lightbox, with add/remove
-//! (paid events, standard cart) or a direct download link (free-download events).
+//! (paid events, standard cart) or a direct download link (free-download events), and on
+//! every card a "not me" button handing the photo to `onNotMe`.
 
 import { useState } from 'react';
 import type { PhotoBody } from '@/api/types';
@@ -16,9 +17,16 @@ export const photoDownloadUrl = (eventKey: string, photoId: number) =>
 
 export type CardAction = 'cart' | 'download' | 'none';
 
-type Props = { eventKey: string; photos: PhotoBody[]; kind: CartKind; action: CardAction };
+type Props = {
+  eventKey: string;
+  photos: PhotoBody[];
+  kind: CartKind;
+  action: CardAction;
+  /** The visitor says the photo is not of them. */
+  onNotMe: (photoId: number) => void;
+};
 
-export function SearchResults({ eventKey, photos, kind, action }: Props) {
+export function SearchResults({ eventKey, photos, kind, action, onNotMe }: Props) {
   const t = useT();
   const toast = useToast();
   const cart = useCart(kind);
@@ -59,38 +67,45 @@ export function SearchResults({ eventKey, photos, kind, action }: Props) {
               >
                 <img src={photo.thumbnail_url} alt={t('event.photoAlt', { id: photo.id })} {...thumbnailProps(i)} />
               </button>
-              {action !== 'none' && (
-                <div className="photo-actions">
-                  {action === 'download' ? (
-                    <a
-                      className="btn btn-primary btn-small"
-                      data-testid="download-photo"
-                      href={photoDownloadUrl(eventKey, photo.id)}
-                      download
-                    >
-                      {t('event.download')}
-                    </a>
-                  ) : has ? (
-                    <button
-                      type="button"
-                      className="btn btn-danger btn-small"
-                      data-testid="remove-from-cart"
-                      onClick={() => remove(photo)}
-                    >
-                      {t('event.cart.remove')}
-                    </button>
-                  ) : (
-                    <button
-                      type="button"
-                      className="btn btn-primary btn-small"
-                      data-testid="add-to-cart"
-                      onClick={() => add(photo)}
-                    >
-                      {t('event.cart.add')}
-                    </button>
-                  )}
-                </div>
-              )}
+              <div className="photo-actions">
+                {action === 'none' ? null : action === 'download' ? (
+                  <a
+                    className="btn btn-primary btn-small"
+                    data-testid="download-photo"
+                    href={photoDownloadUrl(eventKey, photo.id)}
+                    download
+                  >
+                    {t('event.download')}
+                  </a>
+                ) : has ? (
+                  <button
+                    type="button"
+                    className="btn btn-danger btn-small"
+                    data-testid="remove-from-cart"
+                    onClick={() => remove(photo)}
+                  >
+                    {t('event.cart.remove')}
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    className="btn btn-primary btn-small"
+                    data-testid="add-to-cart"
+                    onClick={() => add(photo)}
+                  >
+                    {t('event.cart.add')}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-small"
+                  data-testid="not-me"
+                  aria-label={t('event.notMe.label', { id: photo.id })}
+                  onClick={() => onNotMe(photo.id)}
+                >
+                  {t('event.notMe')}
+                </button>
+              </div>
             </div>
           );
         })}

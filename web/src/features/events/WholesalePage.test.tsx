@@ -1,8 +1,8 @@
 //! Wholesale page: the not-supported notice, the wholesale packages, the consent shared with
-//! the event page, the search on the wholesale cart without per-photo buttons, and buy-all
-//! into the wholesale cart with its own all-photos flag.
+//! the event page, the search on the wholesale cart without per-photo buttons, buy-all
+//! into the wholesale cart with its own all-photos flag, and "not me" on the wholesale side.
 
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EventBody, PhotoBody } from '@/api/types';
 import { consentKey } from '@/lib/storage';
@@ -97,6 +97,36 @@ it('searches on the wholesale side without per-photo buttons, then buys all into
   expect(localStorage.getItem('_mhao_price_wholesale')).toBe('1500');
   expect(localStorage.getItem('_event_can_mhao')).toBeNull();
   expect(localStorage.getItem('_mhao_price')).toBeNull();
+});
+
+it('dismisses a photo as not me from the results and the wholesale cart, then buys the rest', async () => {
+  localStorage.setItem('cart', JSON.stringify([{ ...makePhoto(1), event_key: KEY, atc: 'Y' }]));
+  localStorage.setItem('cart_wholesale', JSON.stringify([{ ...makePhoto(1), event_key: KEY, atc: 'Y' }]));
+  localStorage.setItem('_event_can_mhao_wholesale', 'YES');
+  localStorage.setItem(
+    'latest_search',
+    JSON.stringify({ event_key: KEY, wholesale: true, images: [makePhoto(1), makePhoto(2)], avg_price: 75 }),
+  );
+  const { calls } = setup(wholesaleEvent());
+  const results = await screen.findByTestId('search-results');
+  // No per-photo cart buttons, but "not me" still.
+  expect(within(results).getAllByTestId('not-me')).toHaveLength(2);
+
+  await userEvent.click(within(results).getByRole('button', { name: 'ไม่ใช่ฉัน — รูปที่ 1' }));
+  expect(within(results).getAllByTestId('photo-card').map((c) => c.getAttribute('data-photo-id'))).toEqual(['2']);
+  expect(storedIds('cart_wholesale')).toEqual([]);
+  expect(localStorage.getItem('_event_can_mhao_wholesale')).toBe('NO');
+  // The standard cart is another cart: untouched.
+  expect(storedIds('cart')).toEqual([1]);
+  await waitFor(() => expect(calls.filter((c) => c.key === 'POST /v1/logs/')).toHaveLength(1));
+  expect(calls.find((c) => c.key === 'POST /v1/logs/')?.body).toMatchObject({ service: 'cart-wholesale', image_id: 1 });
+  const latest = JSON.parse(localStorage.getItem('latest_search') ?? 'null') as { wholesale: boolean; images: PhotoBody[] };
+  expect(latest.wholesale).toBe(true);
+  expect(latest.images.map((p) => p.id)).toEqual([2]);
+
+  await userEvent.click(screen.getByTestId('buy-all'));
+  expect(await screen.findByText('wholesale cart page')).toBeInTheDocument();
+  expect(storedIds('cart_wholesale')).toEqual([2]);
 });
 
 it('asks before a new search empties a filled wholesale cart', async () => {

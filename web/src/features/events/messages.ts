@@ -62,6 +62,9 @@ export const eventsMessages = defineMessages(
     'event.cart.removed': 'นำออกจากตะกร้าแล้ว',
     'event.cart.link': 'ไปที่ตะกร้า ({count} รูป)',
     'event.download': 'ดาวน์โหลด',
+    'event.notMe': 'ไม่ใช่ฉัน',
+    'event.notMe.label': 'ไม่ใช่ฉัน — รูปที่ {id}',
+    'event.notMe.done': 'นำออกจากผลการค้นหาแล้ว',
 
     'event.deal.default': 'ซื้อทุกรูป',
     'event.deal.avg': 'เฉลี่ยรูปละ {price} บาท',
@@ -139,6 +142,9 @@ export const eventsMessages = defineMessages(
     'event.cart.removed': 'Removed from cart',
     'event.cart.link': 'Go to cart ({count} photos)',
     'event.download': 'Download',
+    'event.notMe': 'Not me',
+    'event.notMe.label': 'Not me — photo {id}',
+    'event.notMe.done': 'Removed from your results',
 
     'event.deal.default': 'Buy all photos',
     'event.deal.avg': 'Average {price} THB per photo',

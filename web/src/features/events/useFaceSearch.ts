@@ -1,8 +1,10 @@
 //! The face search of spec §4: idle → uploading (percent) → searching → found / not found /
 //! error. Three calls: sign an upload, PUT the selfie, search. Found results are kept as the
-//! latest search so they are back when the visitor returns from the cart. An error says
-//! which step failed, as spec §8 words them apart: the upload (signing, the PUT, or no answer
-//! at all), or the search itself answering anything but success.
+//! latest search so they are back when the visitor returns from the cart. A photo the
+//! visitor dismisses ("not me") leaves the results and the kept search; dismissing the last
+//! one goes back to idle with no search kept. An error says which step failed, as spec §8
+//! words them apart: the upload (signing, the PUT, or no answer at all), or the search
+//! itself answering anything but success.
 
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -39,6 +41,10 @@ function restore(eventKey: string, wholesale: boolean): FaceSearchState {
     : { phase: 'idle' };
 }
 
+/** Keeps found photos as the event's latest search, or forgets it when none are left. */
+function remember(eventKey: string, wholesale: boolean, images: PhotoBody[], avgPrice: number) {
+  writeLatestSearch(images.length > 0 ? { event_key: eventKey, wholesale, images, avg_price: avgPrice } : null);
+}
 
 export function useFaceSearch(event: EventBody, wholesale: boolean, upload: Uploader = putWithProgress) {
   const [state, setState] = useState<FaceSearchState>(() => restore(event.event_key, wholesale));
@@ -58,12 +64,7 @@ export function useFaceSearch(event: EventBody, wholesale: boolean, upload: Uplo
     },
     onSuccess: (found) => {
       if (found.image_length > 0 && found.images.length > 0) {
-        writeLatestSearch({
-          event_key: event.event_key,
-          wholesale,
-          images: found.images,
-          avg_price: found.avg_price,
-        });
+        remember(event.event_key, wholesale, found.images, found.avg_price);
         setState({ phase: 'found', images: found.images, avgPrice: found.avg_price });
       } else {
         setState({ phase: 'notFound', noFace: found.reason === 'no_face' });
@@ -84,7 +85,16 @@ export function useFaceSearch(event: EventBody, wholesale: boolean, upload: Uplo
     mutation.mutate(file);
   };
 
+  /** "Not me": the photo leaves the results and the kept search; without photos left, the
+   * search is over (idle, nothing kept). */
+  const dismiss = (photoId: number) => {
+    if (state.phase !== 'found') return;
+    const images = state.images.filter((p) => p.id !== photoId);
+    remember(event.event_key, wholesale, images, state.avgPrice);
+    setState(images.length > 0 ? { ...state, images } : { phase: 'idle' });
+  };
+
   const busy = state.phase === 'uploading' || state.phase === 'searching';
   const images = state.phase === 'found' ? state.images : [];
-  return { state, start, busy, images };
+  return { state, start, busy, images, dismiss };
 }
