@@ -1,6 +1,7 @@
 //! The shop as a visitor uses it, in a real Chromium against a real `raceshot serve`:
 //! language, the whole purchase with the SANDBOX gateway down to the ZIP's contents,
-//! refusals, find-order, the QR page, a free-download event, and small screens.
+//! refusals, find-order, the QR page, a free-download event with "not me", and small
+//! screens.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -218,7 +219,7 @@ describe('the shop', () => {
     await context.close();
   });
 
-  it('(f) a free-download event downloads a photo directly', async () => {
+  it('(f) a free-download event downloads a photo directly; "not me" takes one out for good', async () => {
     const context = await openContext(browser);
     const { page } = await newPage(context);
     await page.goto(`/${FREE_EVENT}`);
@@ -235,6 +236,15 @@ describe('the shop', () => {
     const path = join(ARTIFACTS, download.suggestedFilename());
     await download.saveAs(path);
     expect([...readFileSync(path).subarray(0, 2)]).toEqual([0xff, 0xd8]);
+
+    // "Not me" takes a photo out of the results, and a reload keeps it out.
+    const before = await cards.count();
+    const dismissed = await cards.first().getAttribute('data-photo-id');
+    await cards.first().getByTestId('not-me').click();
+    await expect.poll(() => cards.count()).toBe(before - 1);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('search-results').getByTestId('photo-card').count()).toBe(before - 1);
+    expect(await page.locator(`[data-testid="photo-card"][data-photo-id="${dismissed ?? ''}"]`).count()).toBe(0);
     await context.close();
   });
 

@@ -550,7 +550,8 @@ describe('not me', () => {
     remembered([1, 2, 3], 120);
     const first = setup(makeEvent());
     await userEvent.click(await screen.findByRole('button', { name: 'ไม่ใช่ฉัน — รูปที่ 2' }));
-    expect(storedSearch()).toEqual({ event_key: KEY, wholesale: false, images: [makePhoto(1), makePhoto(3)], avg_price: 120 });
+    // The server's average was for three photos: it is dropped (0), never shown for two.
+    expect(storedSearch()).toEqual({ event_key: KEY, wholesale: false, images: [makePhoto(1), makePhoto(3)], avg_price: 0 });
 
     first.unmount();
     setup(makeEvent());
@@ -559,10 +560,12 @@ describe('not me', () => {
     expect(screen.getByTestId('search-count')).toHaveTextContent('พบ 2 รูป');
   });
 
-  it('leaves buy-all with exactly the photos still shown', async () => {
+  it('leaves buy-all with exactly the photos still shown, without the stale average', async () => {
     remembered([1, 2, 3]);
     setup(makeEvent({ is_mhao: 'Y', mhao_price: 500 }));
+    expect(await screen.findByTestId('avg-price')).toBeInTheDocument();
     await userEvent.click(await screen.findByRole('button', { name: 'ไม่ใช่ฉัน — รูปที่ 2' }));
+    expect(screen.queryByTestId('avg-price')).not.toBeInTheDocument();
     await userEvent.click(screen.getByTestId('buy-all'));
     expect(await screen.findByText('cart page')).toBeInTheDocument();
     expect(storedIds('cart')).toEqual([1, 3]);

@@ -163,9 +163,9 @@ export function FaceSearch({ event, kind, uploader }: Props) {
             onClick={() => void buyDeal()}
           >
             <span>{event.caption_button_buy_all.trim() || t('event.deal.default')}</span>
-            {!wholesale && images.length > 0 && (
+            {!wholesale && state.phase === 'found' && state.avgPrice > 0 && (
               <span className="buy-all-avg" data-testid="avg-price">
-                ({t('event.deal.avg', { price: formatBaht(state.phase === 'found' ? state.avgPrice : 0) })})
+                ({t('event.deal.avg', { price: formatBaht(state.avgPrice) })})
               </span>
             )}
           </button>

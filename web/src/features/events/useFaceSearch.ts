@@ -86,12 +86,13 @@ export function useFaceSearch(event: EventBody, wholesale: boolean, upload: Uplo
   };
 
   /** "Not me": the photo leaves the results and the kept search; without photos left, the
-   * search is over (idle, nothing kept). */
+   * search is over (idle, nothing kept). The server's average price was for the photos it
+   * found, so it is dropped (0: not known) rather than shown for fewer photos. */
   const dismiss = (photoId: number) => {
     if (state.phase !== 'found') return;
     const images = state.images.filter((p) => p.id !== photoId);
-    remember(event.event_key, wholesale, images, state.avgPrice);
-    setState(images.length > 0 ? { ...state, images } : { phase: 'idle' });
+    remember(event.event_key, wholesale, images, 0);
+    setState(images.length > 0 ? { ...state, images, avgPrice: 0 } : { phase: 'idle' });
   };
 
   const busy = state.phase === 'uploading' || state.phase === 'searching';
