@@ -17,7 +17,6 @@ import {
   dealOffered,
   dealPrice,
   readCart,
-  removeFromCart,
   replaceCart,
   setDeal,
   toCartItem,
@@ -29,7 +28,7 @@ import { formatBaht } from '@/lib/money';
 import { logCart } from '@/lib/cartLog';
 import { hasConsent } from './ConsentDialog';
 import { HighlightGallery } from './HighlightGallery';
-import { photoDownloadUrl, SearchResults, type CardAction } from './SearchResults';
+import { photoDownloadUrl, SearchResults, takeOutOfCart, type CardAction } from './SearchResults';
 import { SelfieUpload } from './SelfieUpload';
 import type { Uploader } from './upload';
 import { useFaceSearch } from './useFaceSearch';
@@ -43,15 +42,6 @@ type Props = {
 };
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Takes a photo out of the cart if it is there, leaving the all-photos deal and logging
- * the change as a removal from the results does. */
-function dropFromCart(kind: CartKind, photoId: number, eventKey: string) {
-  if (!readCart(kind).some((i) => i.id === photoId)) return;
-  removeFromCart(kind, photoId);
-  setDeal(kind, 'NO');
-  logCart(kind, readCart(kind), photoId, eventKey);
-}
 
 export function FaceSearch({ event, kind, uploader }: Props) {
   const t = useT();
@@ -110,7 +100,7 @@ export function FaceSearch({ event, kind, uploader }: Props) {
 
   const notMe = (photoId: number) => {
     dismiss(photoId);
-    dropFromCart(kind, photoId, key);
+    takeOutOfCart(kind, photoId, key);
     toast.success(t('event.notMe.done'));
   };
 

@@ -17,6 +17,15 @@ export const photoDownloadUrl = (eventKey: string, photoId: number) =>
 
 export type CardAction = 'cart' | 'download' | 'none';
 
+/** Takes a photo out of the cart, which leaves the all-photos deal (spec §4), and logs the
+ * change; nothing when the photo is not in the cart. */
+export function takeOutOfCart(kind: CartKind, photoId: number, eventKey: string) {
+  if (!readCart(kind).some((i) => i.id === photoId)) return;
+  removeFromCart(kind, photoId);
+  setDeal(kind, 'NO');
+  logCart(kind, readCart(kind), photoId, eventKey);
+}
+
 type Props = {
   eventKey: string;
   photos: PhotoBody[];
@@ -41,9 +50,7 @@ export function SearchResults({ eventKey, photos, kind, action, onNotMe }: Props
     toast.success(t('event.cart.added'));
   };
   const remove = (photo: PhotoBody) => {
-    removeFromCart(kind, photo.id);
-    setDeal(kind, 'NO');
-    logCart(kind, readCart(kind), photo.id, eventKey);
+    takeOutOfCart(kind, photo.id, eventKey);
     toast.success(t('event.cart.removed'));
   };
 
