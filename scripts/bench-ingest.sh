@@ -3,7 +3,7 @@
 # shop, end to end (read, hash, store the original, queue, decode, faces, thumbnail,
 # watermarked preview, storage, database) on this machine's cores, and beside it, in the
 # same run on the same photos, the Python peer (scripts/bench/ingest_peer.py). Two sets:
-# `race` (twelve course photos, 2-30 faces) and `crowd` (start lines and grids, ~29
+# `race` (48 course photos, 2-30 faces) and `crowd` (start lines and grids, ~36
 # faces). Prints photos/s, the mean time of each stage per photo and the ratio.
 #
 # Usage: scripts/bench-ingest.sh [RACESHOT_BINARY]

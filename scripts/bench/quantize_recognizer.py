@@ -4,7 +4,7 @@
 compares it with the fp32 model on this machine: milliseconds per face at batch 1 and 16
 (one intra-op thread, as the engine runs) and the cosine agreement of the embeddings.
 
-Usage: quantize_recognizer.py OUT_DIR [--models DIR]     (needs the bench venv plus onnx)
+Usage: quantize_recognizer.py OUT_DIR [--models DIR]     (the bench venv: requirements.txt pins onnx)
 
 Measured here it does not pay (docs/benchmarks.md, "Levers"), so the shop does not ship
 it; this script keeps the measurement repeatable on other CPUs.
