@@ -2,7 +2,8 @@
 # faces.sh — face-engine benchmarks: the Rust engine's detect + align + embed pipeline and
 # the same pipeline written in Python (onnxruntime + numpy + OpenCV) on the same
 # 24-megapixel photos, side by side, then selfie-search accuracy on the labelled dev set,
-# then small-face recall and precision on generated race-condition photos.
+# then small-face recall and precision on generated race-condition photos, then bib-number
+# recall, precision and cost on generated bib photos.
 #
 # Usage: scripts/bench/faces.sh            (from anywhere; works on a clean checkout)
 #
@@ -48,10 +49,11 @@ scripts/fetch-models.sh "$MODELS_DIR"
 export RACESHOT__FACES__MODELS_DIR="$MODELS_DIR"
 
 say "build (release)"
-cargo build --release --locked -p raceshot-faces --example pipeline_bench --example accuracy --example small_faces
+cargo build --release --locked -p raceshot-faces --example pipeline_bench --example accuracy --example small_faces --example bibs
 RUST_BENCH="$TARGET_DIR/release/examples/pipeline_bench"
 ACCURACY="$TARGET_DIR/release/examples/accuracy"
 SMALL_FACES="$TARGET_DIR/release/examples/small_faces"
+BIBS="$TARGET_DIR/release/examples/bibs"
 [ -x "$RUST_BENCH" ] || die "no $RUST_BENCH after the build (is CARGO_TARGET_DIR right?)"
 
 say "python venv ($VENV)"
@@ -165,3 +167,7 @@ echo "-- 6000x4000 (the same faces in 24 MP frames), the engine's defaults"
 "$SMALL_FACES" "$CACHE/bench-small-faces-6000x4000" --models "$MODELS_DIR" | grep -v '^false match'
 echo "-- 6000x4000, detection at long edge 3000 (RACESHOT__FACES__DETECTOR__LONG_EDGE=3000)"
 "$SMALL_FACES" "$CACHE/bench-small-faces-6000x4000" --models "$MODELS_DIR" --long-edge 3000 | grep -v '^false match'
+
+say "bib numbers (paper bibs on the team photo's jerseys: scripts/bench/make_bibs.py)"
+"$PY" scripts/bench/make_bibs.py "$CACHE/bench-bibs" --models "$MODELS_DIR"
+"$BIBS" "$CACHE/bench-bibs" --models "$MODELS_DIR"

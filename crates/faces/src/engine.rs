@@ -12,7 +12,8 @@
 //! machines). The library can be loaded only once per process, so the environment lives in
 //! a process-wide `OnceLock`. `ort` needs `&mut Session` to run, so each model keeps a
 //! small pool of sessions behind mutexes; `FaceEngine` is `Send + Sync` and meant to be
-//! shared in an `Arc`.
+//! shared in an `Arc`. The environment and the pool are shared with the text reader
+//! ([`crate::ocr`]), which runs its own models on the same runtime.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -81,8 +82,13 @@ impl FaceEngine {
         let recognizer_path = existing(config.recognizer_path(), "face recognizer model")?;
         let env = environment(&config.runtime_library_path())?;
 
-        let detector = SessionPool::new(&env, &detector_path, &config)?;
-        let recognizer = SessionPool::new(&env, &recognizer_path, &config)?;
+        let threads = SessionThreads {
+            sessions: config.effective_sessions(),
+            intra: config.intra_threads,
+            inter: config.inter_threads,
+        };
+        let detector = SessionPool::new(&env, &detector_path, threads)?;
+        let recognizer = SessionPool::new(&env, &recognizer_path, threads)?;
         let (detector_input, detector_fixed) = detector.with(|s| {
             let input = s
                 .inputs()
@@ -129,7 +135,7 @@ impl FaceEngine {
             recognizer = %recognizer_path.display(),
             pad_multiple = engine.detector_multiple,
             batched_embeddings = engine.recognizer_batches,
-            sessions = engine.detector.sessions.len(),
+            sessions = engine.detector.len(),
             intra_threads = engine.config.intra_threads,
             "face engine loaded"
         );
@@ -477,19 +483,28 @@ fn group_levels<'a>(
     Ok(out)
 }
 
+/// How many sessions a [`SessionPool`] holds and how many threads each may use
+/// (0 = ONNX Runtime's choice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SessionThreads {
+    pub sessions: usize,
+    pub intra: usize,
+    pub inter: usize,
+}
+
 /// Sessions of one model. `ort` runs need `&mut Session`; a caller takes any free session,
-/// or waits for one in turn.
-struct SessionPool {
+/// or waits for one in turn. Shared by the face engine and the text reader.
+pub(crate) struct SessionPool {
     sessions: Vec<Mutex<Session>>,
     next: AtomicUsize,
 }
 
 impl SessionPool {
-    fn new(env: &Environment, path: &Path, config: &FaceEngineConfig) -> Result<Self> {
-        let n = config.effective_sessions().max(1);
+    pub(crate) fn new(env: &Environment, path: &Path, threads: SessionThreads) -> Result<Self> {
+        let n = threads.sessions.max(1);
         let mut sessions = Vec::with_capacity(n);
         for _ in 0..n {
-            sessions.push(Mutex::new(create_session(env, path, config)?));
+            sessions.push(Mutex::new(create_session(env, path, threads)?));
         }
         Ok(Self {
             sessions,
@@ -497,7 +512,12 @@ impl SessionPool {
         })
     }
 
-    fn with<R>(&self, f: impl FnOnce(&mut Session) -> Result<R>) -> Result<R> {
+    /// How many sessions the pool holds.
+    pub(crate) fn len(&self) -> usize {
+        self.sessions.len()
+    }
+
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&mut Session) -> Result<R>) -> Result<R> {
         for m in &self.sessions {
             if let Ok(mut s) = m.try_lock() {
                 return f(&mut s);
@@ -514,7 +534,7 @@ impl SessionPool {
     }
 }
 
-fn create_session(env: &Environment, path: &Path, config: &FaceEngineConfig) -> Result<Session> {
+fn create_session(env: &Environment, path: &Path, threads: SessionThreads) -> Result<Session> {
     let rt = |e: ort::Error<ort::session::builder::SessionBuilder>| Error::Runtime(e.to_string());
     let mut b = Session::builder(env)?
         .with_optimization_level(GraphOptimizationLevel::All)
@@ -524,17 +544,17 @@ fn create_session(env: &Environment, path: &Path, config: &FaceEngineConfig) -> 
         .map_err(rt)?
         .with_inter_op_spinning(false)
         .map_err(rt)?;
-    if config.intra_threads > 0 {
-        b = b.with_intra_threads(config.intra_threads).map_err(rt)?;
+    if threads.intra > 0 {
+        b = b.with_intra_threads(threads.intra).map_err(rt)?;
     }
-    if config.inter_threads > 0 {
-        b = b.with_inter_threads(config.inter_threads).map_err(rt)?;
+    if threads.inter > 0 {
+        b = b.with_inter_threads(threads.inter).map_err(rt)?;
     }
     b.commit_from_file(path)
         .map_err(|e| Error::Runtime(format!("loading {}: {e}", path.display())))
 }
 
-fn existing(path: PathBuf, what: &'static str) -> Result<PathBuf> {
+pub(crate) fn existing(path: PathBuf, what: &'static str) -> Result<PathBuf> {
     if path.is_file() {
         Ok(path)
     } else {
@@ -544,7 +564,7 @@ fn existing(path: PathBuf, what: &'static str) -> Result<PathBuf> {
 
 /// The process-wide ONNX Runtime environment, loaded from `library` on first use. Later
 /// calls must name the same library: a process cannot hold two ONNX Runtimes.
-fn environment(library: &Path) -> Result<Environment> {
+pub(crate) fn environment(library: &Path) -> Result<Environment> {
     static ENV: OnceLock<std::result::Result<(PathBuf, Environment), String>> = OnceLock::new();
     let library = existing(library.to_path_buf(), "ONNX Runtime library")?;
     // Absolute, so `ort` never has to resolve it against the executable's directory.

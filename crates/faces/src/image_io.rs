@@ -430,42 +430,110 @@ fn png_size(bytes: &[u8]) -> Result<(u32, u32)> {
     Ok((w, h))
 }
 
-/// Orientation (tag 0x0112) from a TIFF-structured EXIF block, if present and valid.
-fn exif_orientation(tiff: &[u8]) -> Option<u8> {
-    let little = match tiff.get(0..4)? {
-        b"II*\0" => true,
-        b"MM\0*" => false,
-        _ => return None,
-    };
-    let u16_at = |o: usize| -> Option<u16> {
-        let b = tiff.get(o..o + 2)?;
-        Some(if little {
+/// A TIFF-structured EXIF block, read with bounds checks only.
+struct Tiff<'a> {
+    bytes: &'a [u8],
+    little: bool,
+}
+
+impl<'a> Tiff<'a> {
+    fn new(bytes: &'a [u8]) -> Option<Self> {
+        let little = match bytes.get(0..4)? {
+            b"II*\0" => true,
+            b"MM\0*" => false,
+            _ => return None,
+        };
+        Some(Tiff { bytes, little })
+    }
+
+    fn u16_at(&self, o: usize) -> Option<u16> {
+        let b = self.bytes.get(o..o.checked_add(2)?)?;
+        Some(if self.little {
             u16::from_le_bytes([b[0], b[1]])
         } else {
             u16::from_be_bytes([b[0], b[1]])
         })
-    };
-    let u32_at = |o: usize| -> Option<u32> {
-        let b = tiff.get(o..o + 4)?;
+    }
+
+    fn u32_at(&self, o: usize) -> Option<u32> {
+        let b = self.bytes.get(o..o.checked_add(4)?)?;
         let a = [b[0], b[1], b[2], b[3]];
-        Some(if little {
+        Some(if self.little {
             u32::from_le_bytes(a)
         } else {
             u32::from_be_bytes(a)
         })
-    };
-    let ifd = usize::try_from(u32_at(4)?).ok()?;
-    let count = usize::from(u16_at(ifd)?);
-    (0..count).find_map(|i| {
-        let e = ifd + 2 + i * 12;
-        // Type 3 is SHORT; the value sits in the first two bytes of the value field.
-        if u16_at(e)? == 0x0112 && u16_at(e + 2)? == 3 {
-            let v = u16_at(e + 8)?;
-            (1..=8).contains(&v).then_some(v as u8)
-        } else {
-            None
+    }
+
+    fn first_ifd(&self) -> Option<usize> {
+        usize::try_from(self.u32_at(4)?).ok()
+    }
+
+    /// The offset of the 12-byte entry for `tag` in the directory at `ifd`.
+    fn entry(&self, ifd: usize, tag: u16) -> Option<usize> {
+        let count = usize::from(self.u16_at(ifd)?);
+        (0..count)
+            .map(|i| ifd + 2 + i * 12)
+            .find(|&e| self.u16_at(e) == Some(tag))
+    }
+
+    /// An ASCII (type 2) value without its closing NUL.
+    fn ascii(&self, entry: usize) -> Option<&'a str> {
+        if self.u16_at(entry + 2)? != 2 {
+            return None;
         }
-    })
+        let len = usize::try_from(self.u32_at(entry + 4)?).ok()?;
+        let at = if len <= 4 {
+            entry + 8
+        } else {
+            usize::try_from(self.u32_at(entry + 8)?).ok()?
+        };
+        let raw = self.bytes.get(at..at.checked_add(len)?)?;
+        let raw = raw.split(|&b| b == 0).next().unwrap_or(raw);
+        std::str::from_utf8(raw).ok()
+    }
+}
+
+/// Orientation (tag 0x0112) from a TIFF-structured EXIF block, if present and valid.
+fn exif_orientation(tiff: &[u8]) -> Option<u8> {
+    let t = Tiff::new(tiff)?;
+    let e = t.entry(t.first_ifd()?, 0x0112)?;
+    // Type 3 is SHORT; the value sits in the first two bytes of the value field.
+    if t.u16_at(e + 2)? != 3 {
+        return None;
+    }
+    let v = t.u16_at(e + 8)?;
+    (1..=8).contains(&v).then_some(v as u8)
+}
+
+/// When a photo says it was taken, as its camera wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DateTaken {
+    /// EXIF `DateTimeOriginal`, `YYYY:MM:DD HH:MM:SS` in the camera's clock (not checked).
+    pub local: String,
+    /// EXIF `OffsetTimeOriginal` (`+07:00`) when the camera wrote one.
+    pub offset: Option<String>,
+}
+
+/// The time a JPEG was taken, from its EXIF block; `None` for PNGs and when absent.
+pub fn date_taken(bytes: &[u8]) -> Option<DateTaken> {
+    if sniff(bytes).ok()? != ImageFormat::Jpeg {
+        return None;
+    }
+    let exif = jpeg_segments(bytes)
+        .filter(|(m, _)| *m == 0xE1)
+        .find_map(|(_, p)| p.strip_prefix(b"Exif\0\0"))?;
+    let t = Tiff::new(exif)?;
+    // DateTimeOriginal and its offset live in the EXIF sub-directory that IFD0 points to.
+    let pointer = t.entry(t.first_ifd()?, 0x8769)?;
+    let sub = usize::try_from(t.u32_at(pointer + 8)?).ok()?;
+    let local = t.ascii(t.entry(sub, 0x9003)?)?.trim().to_owned();
+    let offset = t
+        .entry(sub, 0x9011)
+        .and_then(|e| t.ascii(e))
+        .map(|o| o.trim().to_owned())
+        .filter(|o| !o.is_empty());
+    (!local.is_empty()).then_some(DateTaken { local, offset })
 }
 
 /// The image without its metadata (EXIF with its GPS position and camera serial, XMP,
@@ -737,6 +805,18 @@ mod tests {
         .unwrap()
     }
 
+    /// `jpeg` with an APP1 Exif segment holding `tiff`, right after SOI.
+    fn with_exif(jpeg: &[u8], tiff: &[u8]) -> Vec<u8> {
+        let mut payload = b"Exif\0\0".to_vec();
+        payload.extend_from_slice(tiff);
+        let mut out = jpeg[..2].to_vec();
+        out.extend_from_slice(&[0xFF, 0xE1]);
+        out.extend_from_slice(&((payload.len() + 2) as u16).to_be_bytes());
+        out.extend_from_slice(&payload);
+        out.extend_from_slice(&jpeg[2..]);
+        out
+    }
+
     /// Inserts an APP1 Exif segment with the given orientation right after SOI.
     fn with_orientation(jpeg: &[u8], o: u16) -> Vec<u8> {
         let mut tiff = b"MM\0*\0\0\0\x08".to_vec();
@@ -746,14 +826,7 @@ mod tests {
         tiff.extend_from_slice(&1u32.to_be_bytes());
         tiff.extend_from_slice(&o.to_be_bytes());
         tiff.extend_from_slice(&[0, 0, 0, 0, 0, 0]);
-        let mut payload = b"Exif\0\0".to_vec();
-        payload.extend_from_slice(&tiff);
-        let mut out = jpeg[..2].to_vec();
-        out.extend_from_slice(&[0xFF, 0xE1]);
-        out.extend_from_slice(&((payload.len() + 2) as u16).to_be_bytes());
-        out.extend_from_slice(&payload);
-        out.extend_from_slice(&jpeg[2..]);
-        out
+        with_exif(jpeg, &tiff)
     }
 
     /// 8x4 image: left half red, right half blue.
@@ -920,6 +993,66 @@ mod tests {
         assert_eq!(clean, png);
         assert!(!String::from_utf8_lossy(&clean).contains("home"));
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    }
+
+    /// `jpeg` with a little-endian EXIF block: IFD0 points to a sub-directory holding
+    /// DateTimeOriginal and, when given, OffsetTimeOriginal.
+    fn with_date_taken(jpeg: &[u8], local: &str, offset: Option<&str>) -> Vec<u8> {
+        let entry = |tag: u16, kind: u16, count: u32, value: u32| {
+            let mut e = Vec::new();
+            e.extend_from_slice(&tag.to_le_bytes());
+            e.extend_from_slice(&kind.to_le_bytes());
+            e.extend_from_slice(&count.to_le_bytes());
+            e.extend_from_slice(&value.to_le_bytes());
+            e
+        };
+        let sub_at = 8 + 2 + 12 + 4;
+        let entries = 1 + u16::from(offset.is_some());
+        let data_at = sub_at + 2 + 12 * usize::from(entries) + 4;
+        let mut tiff = b"II*\0\x08\0\0\0".to_vec();
+        tiff.extend_from_slice(&1u16.to_le_bytes());
+        tiff.extend(entry(0x8769, 4, 1, sub_at as u32));
+        tiff.extend_from_slice(&0u32.to_le_bytes());
+        tiff.extend_from_slice(&entries.to_le_bytes());
+        let mut data = Vec::new();
+        let text = |t: &str, data: &mut Vec<u8>| {
+            let at = data_at + data.len();
+            data.extend_from_slice(t.as_bytes());
+            data.push(0);
+            (at as u32, t.len() as u32 + 1)
+        };
+        let (at, n) = text(local, &mut data);
+        tiff.extend(entry(0x9003, 2, n, at));
+        if let Some(o) = offset {
+            let (at, n) = text(o, &mut data);
+            tiff.extend(entry(0x9011, 2, n, at));
+        }
+        tiff.extend_from_slice(&0u32.to_le_bytes());
+        tiff.extend(data);
+        with_exif(jpeg, &tiff)
+    }
+
+    #[test]
+    fn date_taken_comes_from_the_exif_sub_directory() {
+        let jpeg = encode_jpeg(&halves());
+        assert_eq!(date_taken(&jpeg), None);
+        let dated = with_date_taken(&jpeg, "2026:11:22 06:15:30", Some("+07:00"));
+        assert_eq!(
+            date_taken(&dated),
+            Some(DateTaken {
+                local: "2026:11:22 06:15:30".into(),
+                offset: Some("+07:00".into()),
+            })
+        );
+        let plain = with_date_taken(&jpeg, "2026:11:22 06:15:30", None);
+        assert_eq!(date_taken(&plain).and_then(|d| d.offset), None);
+        // Still decodes, and damaged blocks give nothing rather than a panic.
+        assert!(decode(&dated, &DecodeOptions::default()).is_ok());
+        for cut in 0..dated.len().min(200) {
+            let mut broken = dated.clone();
+            broken[cut] ^= 0x5A;
+            let _ = date_taken(&broken);
+        }
     }
 
     #[test]

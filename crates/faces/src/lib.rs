@@ -1,5 +1,6 @@
 //! Face engine: SCRFD detection, 5-point alignment, ArcFace-style embeddings and the
-//! per-event in-memory face index. Knows nothing of HTTP or SQL.
+//! per-event in-memory face index, plus the bib reader ([`ocr`]: PaddleOCR text detection
+//! and recognition on the same ONNX Runtime). Knows nothing of HTTP or SQL.
 //!
 //! Typical use:
 //!
@@ -29,6 +30,7 @@ pub mod engine;
 pub mod error;
 pub mod image_io;
 pub mod index;
+pub mod ocr;
 
 pub use config::{DetectorConfig, FaceEngineConfig, QualityConfig, RecognizerConfig};
 pub use detect::{BBox, Detection, Landmarks};
@@ -36,7 +38,8 @@ pub use embed::{Embedding, cosine};
 pub use engine::{AnalyzedFace, FaceEngine};
 pub use error::{Error, Result};
 pub use image_io::{
-    DEFAULT_MAX_PIXELS, DecodeOptions, ImageFormat, ImageInfo, RgbImage, decode, probe,
-    resize_exact, resize_to_long_edge, sniff,
+    DEFAULT_MAX_PIXELS, DateTaken, DecodeOptions, ImageFormat, ImageInfo, RgbImage, date_taken,
+    decode, probe, resize_exact, resize_to_long_edge, sniff,
 };
 pub use index::{FaceIndex, Hit};
+pub use ocr::{TextLine, TextReader, TextReaderConfig, torso_region};

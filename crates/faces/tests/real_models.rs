@@ -2,6 +2,8 @@
 //! (directory from `RACESHOT__FACES__MODELS_DIR`, else `<workspace>/models`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -12,22 +14,12 @@ use raceshot_faces::{
 };
 
 fn models_dir() -> PathBuf {
-    let dir = std::env::var_os("RACESHOT__FACES__MODELS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models"));
-    for f in [
+    common::models_dir_with(&[
         "scrfd_500m_bnkps.onnx",
         "w600k_mbf.onnx",
         "libonnxruntime.so",
         "photos/players.jpg",
-    ] {
-        assert!(
-            dir.join(f).is_file(),
-            "{} is missing: run scripts/fetch-models.sh (or set RACESHOT__FACES__MODELS_DIR)",
-            dir.join(f).display()
-        );
-    }
-    dir
+    ])
 }
 
 fn engine() -> &'static FaceEngine {
