@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Ingestion benchmark: `raceshot ingest --wait` of 24-megapixel JPEGs into a fresh SQLite
 # shop, end to end (read, hash, store the original, queue, decode, faces, thumbnail,
-# watermarked preview, storage, database) on this machine's cores, and beside it, in the
-# same run on the same photos, the Python peer (scripts/bench/ingest_peer.py). Two sets:
-# `race` (48 course photos, 2-30 faces) and `crowd` (start lines and grids, ~36
-# faces). Prints photos/s, the mean time of each stage per photo and the ratio.
+# watermarked preview, bib numbers, storage, database) on this machine's cores, and beside
+# it, in the same run on the same photos, the Python peer (scripts/bench/ingest_peer.py),
+# which reads no bibs: the ratio compares raceshot with bib reading off
+# (`RACESHOT__BIBS__READ=false`), the same work. Two sets: `race` (48 course photos, 2-30
+# faces) and `crowd` (start lines and grids, ~36 faces). Prints photos/s, the mean time of
+# each stage per photo, the ratio, and what bib reading adds (`BIBS_COST`).
 #
 # Usage: scripts/bench-ingest.sh [RACESHOT_BINARY]
 # Needs the venv and crowd photos that scripts/bench/faces.sh makes (it runs first in
@@ -55,7 +57,9 @@ mean = lambda k: sum(float(r[k]) for r in rows) / n * 1000
 faces = sum(int(r["faces"]) for r in rows) / n
 print(f"photos/s end to end: {n / wall:.2f}  ({n} photos in {wall:.1f} s, {faces:.1f} faces per photo)")
 print("mean per photo (one worker's time; workers run in parallel):")
-for k, label in [("decode_s", "decode"), ("faces_s", "detect+align+embed"), ("images_s", "preview+thumbnail"), ("store_s", "storage"), ("total_s", "total")]:
+for k, label in [("decode_s", "decode"), ("faces_s", "detect+align+embed"), ("bibs_s", "bib numbers"), ("images_s", "preview+thumbnail"), ("store_s", "storage"), ("total_s", "total")]:
+    if k not in rows[0]:
+        continue
     print(f"  {label:20s} {mean(k):7.1f} ms")
 PY
   rm -rf "$work"
@@ -72,12 +76,16 @@ for set in race crowd; do
   ls "$photos"/*.jpg >/dev/null 2>&1 || { echo "bench-ingest: no photos in $photos (run scripts/bench/faces.sh)" >&2; exit 1; }
   count="$(ls "$photos"/*.jpg | wc -l)"
   echo "== $set: raceshot ingest --wait of $count photos from $photos on $(nproc) cores"
-  ingest "$photos" | tee "$OUT/rust-$set.txt"
+  ingest "$photos" | tee "$OUT/bibs-$set.txt"
+  echo "== $set: the same with bib reading off"
+  RACESHOT__BIBS__READ=false ingest "$photos" | tee "$OUT/rust-$set.txt"
   echo "== $set: the Python peer (scripts/bench/ingest_peer.py, one photo at a time) on the same photos"
   start="$(date +%s.%N)"
   "$PY" "$ROOT/scripts/bench/ingest_peer.py" "$photos" 2>/dev/null | tee "$OUT/python-$set.txt"
   python_pps="$(wall_pps "$count" "$start" "$(date +%s.%N)")"
   echo "python peer, whole process: $python_pps photos/s"
   rust_pps="$(pps "$OUT/rust-$set.txt")"
+  bibs_pps="$(pps "$OUT/bibs-$set.txt")"
+  echo "BIBS_COST $set: $(python3 -c "import sys; print(f'{float(sys.argv[2]) / float(sys.argv[1]) * 100 - 100:+.0f} %')" "$bibs_pps" "$rust_pps") time per photo (photos/s $bibs_pps with bib reading, $rust_pps without)"
   echo "RATIO $set raceshot/python photos/s (whole processes): $(python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}')" "$rust_pps" "$python_pps") (raceshot $rust_pps, python $python_pps)"
 done

@@ -5,7 +5,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::time::{self, DayEdge};
-use crate::{EventKey, Flag, Money};
+use crate::{BibRule, EventKey, Flag, Money};
 
 pub const DEFAULT_FACE_THRESHOLD: f64 = 0.35;
 pub const DEFAULT_MAX_FACE_SEARCH: u32 = 200;
@@ -52,6 +52,16 @@ pub struct EventInput {
     pub max_face_search: Option<u32>,
     #[serde(default)]
     pub pin: Flag,
+    /// Fewest digits of the event's bib numbers (default 1).
+    #[serde(default)]
+    pub bib_min_digits: Option<u32>,
+    /// Most digits of the event's bib numbers (default 6).
+    #[serde(default)]
+    pub bib_max_digits: Option<u32>,
+    /// Letters one of which may stand before a bib's digits (`FH`: F123, H123, 123);
+    /// empty when the bibs are plain numbers.
+    #[serde(default)]
+    pub bib_prefix: String,
     #[serde(default)]
     pub package: Vec<PackageInput>,
     #[serde(default)]
@@ -116,6 +126,7 @@ pub struct EventSpec {
     pub face_threshold: f64,
     pub max_face_search: u32,
     pub pin: bool,
+    pub bib_rule: BibRule,
     pub packages: Vec<Package>,
     pub wholesale_packages: Vec<Package>,
     pub banners: Vec<Banner>,
@@ -157,6 +168,9 @@ impl EventSpec {
             face_threshold: Some(self.face_threshold),
             max_face_search: Some(self.max_face_search),
             pin: self.pin.into(),
+            bib_min_digits: Some(self.bib_rule.min_digits),
+            bib_max_digits: Some(self.bib_rule.max_digits),
+            bib_prefix: self.bib_rule.prefix.clone(),
             package: tiers(&self.packages),
             package_hb: tiers(&self.wholesale_packages),
             banners: self
@@ -292,6 +306,19 @@ impl EventInput {
             );
         }
 
+        let default_rule = BibRule::default();
+        let bib_rule = BibRule::new(
+            self.bib_min_digits.unwrap_or(default_rule.min_digits),
+            self.bib_max_digits.unwrap_or(default_rule.max_digits),
+            &self.bib_prefix,
+        )
+        .unwrap_or_else(|problems| {
+            for (field, message) in problems {
+                p.add(field, message);
+            }
+            default_rule
+        });
+
         let free = self.is_free_download.0 || self.is_free_download_keep_contract.0;
         let packages = packages(&mut p, "package", &self.package, !free);
         let wholesale_packages = check_wholesale_packages(&mut p, self);
@@ -330,6 +357,7 @@ impl EventInput {
                     face_threshold,
                     max_face_search,
                     pin: self.pin.0,
+                    bib_rule,
                     packages,
                     wholesale_packages,
                     banners,

@@ -2,6 +2,7 @@
 //! states and contact details, and the validated shapes of events that every other crate
 //! works with.
 
+pub mod bib;
 pub mod event;
 pub mod event_key;
 pub mod flag;
@@ -13,6 +14,7 @@ pub mod pricing;
 pub mod testing;
 pub mod time;
 
+pub use bib::{Bib, BibError, BibRule};
 pub use event::{Banner, EventInput, EventSpec, FieldError, Package, SaleState, SaleStatus};
 pub use event_key::EventKey;
 pub use flag::Flag;

@@ -15,7 +15,7 @@ use raceshot_server::config::Config;
 use raceshot_server::startup::Application;
 use raceshot_server::state::Clock;
 use raceshot_store::jobs::NewJob;
-use raceshot_store::photos::{Added, NewFace, NewPhoto};
+use raceshot_store::photos::{Added, NewFace, NewPhoto, ProcessedPhoto};
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
@@ -122,7 +122,16 @@ async fn main() -> Result<()> {
         }
         state
             .store
-            .save_photo_faces(id, event_id, (6000, 4000), &faces, state.now())
+            .save_processed_photo(
+                id,
+                event_id,
+                &ProcessedPhoto {
+                    size: (6000, 4000),
+                    faces,
+                    ..ProcessedPhoto::default()
+                },
+                state.now(),
+            )
             .await?;
         if p % 10_000 == 0 && p > 0 {
             eprintln!("  {p} photos inserted ({:.0} s)", t.elapsed().as_secs_f64());
@@ -135,7 +144,7 @@ async fn main() -> Result<()> {
     );
 
     let players = models.join("photos/players.jpg");
-    let report = ingest::ingest(&state, "bench", &[players], true, false).await?;
+    let report = ingest::ingest(&state, "bench", 0, &[players], true, false).await?;
     println!(
         "ingested players.jpg: {} ready, {} failed",
         report.ready,

@@ -46,6 +46,12 @@ error_codes! {
     ImageTooManyPixels   => UNPROCESSABLE_ENTITY,   "image_too_many_pixels";
     MalformedMultipart   => BAD_REQUEST,            "malformed_multipart";
     ImageNotFound        => NOT_FOUND,              "image_not_found";
+    InvalidBib           => UNPROCESSABLE_ENTITY,   "invalid_bib";
+    TooManySelfies       => UNPROCESSABLE_ENTITY,   "too_many_selfies";
+    NoFace               => UNPROCESSABLE_ENTITY,   "no_face";
+    PrivacyRequestExists => CONFLICT,               "privacy_request_exists";
+    PrivacyRequestDecided => CONFLICT,              "privacy_request_decided";
+    PrivacyHold          => CONFLICT,               "privacy_hold";
     MixedEvents          => UNPROCESSABLE_ENTITY,   "mixed_events";
     DealNotAvailable     => CONFLICT,               "deal_not_available";
     WholesaleNotAvailable => CONFLICT,              "wholesale_not_available";

@@ -2,6 +2,7 @@
 //! it. The only crate that depends on all the others.
 
 pub mod api;
+pub mod bibs;
 pub mod catalogue;
 pub mod commands;
 pub mod commerce;
@@ -17,6 +18,7 @@ pub mod live;
 pub mod notify;
 pub mod operators;
 pub mod photos;
+pub mod privacy;
 pub mod rate_limit;
 pub mod search;
 pub mod search_slots;

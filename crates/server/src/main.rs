@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use raceshot_server::commands::{admin, demo, import, ingest, orders};
+use raceshot_server::commands::{admin, bibs, demo, import, ingest, orders};
 use raceshot_server::config::Config;
 use raceshot_server::operators::normalise_email;
 use raceshot_server::startup::{Application, load_state, shutdown_signal};
@@ -48,8 +48,20 @@ enum Command {
         /// Process the batch here too, and return when it is done.
         #[arg(long)]
         wait: bool,
+        /// The photographer's number, by which the manual search page filters (0: none).
+        #[arg(long, default_value_t = 0)]
+        photographer: i64,
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+    },
+    /// Read the bib numbers of an event's photos again (after changing its bib rule).
+    Bibs {
+        /// The event's key.
+        #[arg(long)]
+        event: String,
+        /// Read them here too, and return when done.
+        #[arg(long)]
+        wait: bool,
     },
     /// Apply pending database migrations.
     Migrate,
@@ -172,11 +184,16 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
             fresh.abort();
             state.store.close().await;
         }
-        Command::Ingest { event, wait, paths } => {
+        Command::Ingest {
+            event,
+            wait,
+            photographer,
+            paths,
+        } => {
             let state = cli_state(config).await?;
             let files = ingest::collect_files(&paths)?;
             let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
-            let report = ingest::ingest(&state, &event, &files, wait, tty).await;
+            let report = ingest::ingest(&state, &event, photographer, &files, wait, tty).await;
             state.store.close().await;
             let report = report?;
             println!(
@@ -201,6 +218,19 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
             }
             if !report.refused.is_empty() || !report.failed.is_empty() {
                 return Ok(ExitCode::from(3));
+            }
+        }
+        Command::Bibs { event, wait } => {
+            let state = cli_state(config).await?;
+            let report = bibs::reread(&state, &event, wait).await;
+            state.store.close().await;
+            let report = report?;
+            println!("{} photos queued for reading", report.queued);
+            if wait {
+                println!(
+                    "read: {} bibs on {} photos",
+                    report.bibs, report.photos_with_bibs
+                );
             }
         }
         Command::Migrate => {

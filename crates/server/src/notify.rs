@@ -276,6 +276,63 @@ pub fn order_ready_sms(o: &OrderReady) -> String {
     format!("รูปของคุณพร้อมดาวน์โหลดแล้ว\n{}", o.order_url)
 }
 
+/// The answer to a request to hide one's photos.
+#[derive(Debug, Clone, Copy)]
+pub struct PrivacyDecision<'a> {
+    pub event_title: &'a str,
+    pub approved: bool,
+    /// Photos hidden now (approved only).
+    pub hidden: usize,
+}
+
+/// The e-mail telling a requester of the decision, Thai then English.
+pub fn privacy_decision_mail(to: &str, d: &PrivacyDecision) -> OutgoingMail {
+    let title = one_line(d.event_title);
+    let (thai, english) = if d.approved {
+        (
+            format!(
+                "เราได้ซ่อนรูปที่มีใบหน้าของคุณจากงาน {title} แล้ว ({} รูป) รวมถึงรูปที่จะอัปโหลดภายหลัง                  รูปเหล่านี้จะไม่ปรากฏในการค้นหาอีก",
+                d.hidden
+            ),
+            format!(
+                "We have hidden the photos of {title} that show your face ({}), and will hide any                  added later. They no longer appear in any search.",
+                english_photos(d.hidden, "")
+            ),
+        )
+    } else {
+        (
+            format!(
+                "เราไม่สามารถดำเนินการตามคำขอซ่อนรูปจากงาน {title} ได้ หากมีข้อสงสัยกรุณาติดต่อเรา                  ข้อมูลใบหน้าจากคำขอนี้ถูกลบแล้ว"
+            ),
+            format!(
+                "We could not act on your request to hide your photos of {title}; please contact                  us if you have questions. The face data of the request has been deleted."
+            ),
+        )
+    };
+    OutgoingMail {
+        to: to.to_owned(),
+        subject: format!("คำขอซ่อนรูปของคุณ / Your request to hide your photos — {title}"),
+        text: format!(
+            "{thai}
+
+--
+
+{english}
+"
+        ),
+    }
+}
+
+/// The text message for the same news: one Thai line.
+pub fn privacy_decision_sms(d: &PrivacyDecision) -> String {
+    let title = one_line(d.event_title);
+    if d.approved {
+        format!("ซ่อนรูปของคุณจากงาน {title} แล้ว ({} รูป)", d.hidden)
+    } else {
+        format!("ไม่สามารถซ่อนรูปจากงาน {title} ตามคำขอได้ ข้อมูลใบหน้าถูกลบแล้ว")
+    }
+}
+
 fn english_photos(n: usize, adjective: &str) -> String {
     if n == 1 {
         format!("1 {adjective}photo")

@@ -32,12 +32,14 @@ pub enum FileAdded {
 
 /// Adds one file to an event: the original goes to object storage first, then the photo
 /// row with its processing job; content the event holds already is skipped. Used by
-/// `raceshot ingest` and the console's uploads alike.
+/// `raceshot ingest` and the console's uploads alike. `photographer_id` is the operator
+/// who uploaded it (0 when it came another way, or `raceshot ingest --photographer`).
 pub async fn add_file(
     state: &AppState,
     key: &EventKey,
     event_id: i64,
     file_name: &str,
+    photographer_id: i64,
     bytes: Vec<u8>,
 ) -> anyhow::Result<FileAdded> {
     let ext = match sniff(&bytes) {
@@ -62,7 +64,7 @@ pub async fn add_file(
         content_hash: hash,
         original_file_name: file_name.to_owned(),
         storage_name,
-        photographer_id: 0,
+        photographer_id,
     };
     match state
         .store

@@ -1,10 +1,13 @@
-//! Searching an event's photos with a selfie: the selfie is checked, decoded and embedded
-//! inside a bounded search slot, then matched against the event's face index. The selfie
-//! and its embedding live only as long as the call; nothing of them is stored. A request
-//! may tighten the event's match threshold and result count, never loosen them. The HTTP
-//! handlers (`api::facesearch`) only read the selfie and shape the answer.
+//! Searching an event's photos with selfies of up to three people: each selfie is
+//! checked, decoded and embedded inside one bounded search slot, then matched against the
+//! event's face index; photos showing any of them, or all of them together, are answered
+//! with who is on each. The selfies and their embeddings live only as long as the call;
+//! nothing of them is stored. A request may tighten the event's match threshold and result
+//! count, never loosen them. The HTTP handlers (`api::facesearch`) only read the selfies
+//! and shape the answer.
 
 use raceshot_domain::{Money, pricing};
+use raceshot_faces::Embedding;
 use raceshot_faces::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
 use raceshot_store::events::Event;
 use raceshot_store::photos::Photo;
@@ -49,28 +52,65 @@ pub struct Narrowing {
     pub max: Option<u32>,
 }
 
-/// What a selfie found.
+/// How many people one search may look for.
+pub const MAX_PEOPLE: usize = 3;
+
+/// Which photos a search for several people answers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Match {
+    /// Photos showing any of them.
+    #[default]
+    Any,
+    /// Only photos showing all of them together.
+    All,
+}
+
+impl Match {
+    /// `any` or `all`, as the API spells them.
+    pub fn parse(raw: &str) -> ShopResult<Self> {
+        match raw {
+            "any" => Ok(Match::Any),
+            "all" => Ok(Match::All),
+            _ => Err(ShopError::field("match", "must be any or all")),
+        }
+    }
+}
+
+/// More selfies than [`MAX_PEOPLE`].
+pub fn too_many_selfies() -> ShopError {
+    ShopError::new(
+        ErrorCode::TooManySelfies,
+        format!("at most {MAX_PEOPLE} selfies per search"),
+    )
+    .with_field("file")
+}
+
+/// A photo a search found: its best similarity to any of the people, and which of them
+/// (indices of the selfies, in the order sent) it shows.
+#[derive(Debug, Clone)]
+pub struct FoundPhoto {
+    pub photo: Photo,
+    pub similarity: f32,
+    pub people: Vec<u8>,
+}
+
+/// What the selfies found.
 #[derive(Debug, Clone)]
 pub enum Found {
-    /// No face in the selfie.
+    /// No face in the selfie (a search for one person).
     NoFace,
-    /// The event's shown photos of that face, best first, with their similarity, and the
-    /// average price of one photo at this count.
+    /// The event's shown photos of those faces, best first, and the average price of one
+    /// photo at this count.
     Photos {
-        photos: Vec<(Photo, f32)>,
+        photos: Vec<FoundPhoto>,
         avg_price: Money,
     },
 }
 
-/// Checks, decodes and embeds the selfie, then searches the event's index.
-pub async fn search_event(
-    state: &AppState,
-    event: &Event,
-    selfie: bytes::Bytes,
-    narrowing: Narrowing,
-) -> ShopResult<Found> {
+/// Checks, decodes and embeds a selfie; `None` when it shows no face. Runs on a blocking
+/// thread; the caller holds a search slot.
+pub async fn embed_selfie(state: &AppState, selfie: bytes::Bytes) -> ShopResult<Option<Embedding>> {
     check_selfie_bytes(&selfie)?;
-    let _slot = state.search_slots.acquire().await?;
     let info = probe(&selfie).map_err(|_| unreadable())?;
     if info.pixels() > MAX_SELFIE_PIXELS {
         return Err(too_many_pixels());
@@ -86,42 +126,103 @@ pub async fn search_event(
     })
     .await
     .map_err(ShopError::internal)?;
-    let face = match face {
-        Ok(face) => face,
+    match face {
+        Ok(face) => Ok(face.map(|f| f.embedding)),
         Err(raceshot_faces::Error::Decode(_) | raceshot_faces::Error::UnsupportedFormat) => {
-            return Err(unreadable());
+            Err(unreadable())
         }
-        Err(raceshot_faces::Error::TooManyPixels { .. }) => return Err(too_many_pixels()),
-        Err(e) => return Err(ShopError::internal(e)),
-    };
-    // Every selfie read counts, found face or not. A lost count only dims the dashboard.
+        Err(raceshot_faces::Error::TooManyPixels { .. }) => Err(too_many_pixels()),
+        Err(e) => Err(ShopError::internal(e)),
+    }
+}
+
+/// The refusal of a selfie that shows no face, where one must (a search for several
+/// people, a privacy request); `field` names the part.
+pub fn no_face(field: impl Into<String>) -> ShopError {
+    ShopError::new(ErrorCode::NoFace, "no face was found in the selfie").with_field(field)
+}
+
+/// Checks, decodes and embeds each selfie (1 to [`MAX_PEOPLE`], one person each), then
+/// searches the event's index for each face and combines the hits as `matching` says.
+/// A lone selfie without a face finds nothing (`NoFace`); among several, it is refused,
+/// naming it by `field_of` its index.
+pub async fn search_event(
+    state: &AppState,
+    event: &Event,
+    selfies: Vec<bytes::Bytes>,
+    narrowing: Narrowing,
+    matching: Match,
+    field_of: fn(usize) -> String,
+) -> ShopResult<Found> {
+    if selfies.is_empty() {
+        return Err(ShopError::field("file", "is required"));
+    }
+    if selfies.len() > MAX_PEOPLE {
+        return Err(too_many_selfies());
+    }
+    for selfie in &selfies {
+        check_selfie_bytes(selfie)?;
+    }
+    let _slot = state.search_slots.acquire().await?;
+    let group = selfies.len() > 1;
+    let mut faces = Vec::with_capacity(selfies.len());
+    for (i, selfie) in selfies.into_iter().enumerate() {
+        match embed_selfie(state, selfie).await? {
+            Some(face) => faces.push(face),
+            None if group => return Err(no_face(field_of(i))),
+            None => faces.clear(),
+        }
+    }
+    // Every search counts, found face or not. A lost count only dims the dashboard.
     if let Err(e) = state.store.count_search(event.id).await {
         tracing::warn!(event_id = event.id, error = %e, "search not counted");
     }
-    let spec = &event.spec;
-    let Some(face) = face else {
+    if faces.is_empty() {
         return Ok(Found::NoFace);
-    };
+    }
+    let spec = &event.spec;
     let threshold = narrowing
         .threshold
         .filter(|t| t.is_finite())
         .map_or(spec.face_threshold, |t| t.max(spec.face_threshold));
     let k = narrowing
         .max
-        .map_or(spec.max_face_search, |m| m.clamp(1, spec.max_face_search));
-    let hits = state
-        .indexes
-        .search(event.id, face.embedding, threshold as f32, k as usize)
-        .await
-        .map_err(ShopError::internal)?;
-    let ids: Vec<i64> = hits.iter().map(|h| h.photo_id).collect();
+        .map_or(spec.max_face_search, |m| m.clamp(1, spec.max_face_search)) as usize;
+    // photo id → (best similarity, who is on it)
+    let mut seen: Vec<(i64, f32, Vec<u8>)> = Vec::new();
+    for (person, face) in faces.iter().enumerate() {
+        let hits = state
+            .indexes
+            .search(event.id, face.clone(), threshold as f32, k)
+            .await
+            .map_err(ShopError::internal)?;
+        let person = u8::try_from(person).unwrap_or(u8::MAX);
+        for hit in hits {
+            match seen.iter_mut().find(|(id, _, _)| *id == hit.photo_id) {
+                Some((_, best, people)) => {
+                    *best = best.max(hit.similarity);
+                    people.push(person);
+                }
+                None => seen.push((hit.photo_id, hit.similarity, vec![person])),
+            }
+        }
+    }
+    let everyone = faces.len();
+    seen.retain(|(_, _, people)| matching == Match::Any || people.len() == everyone);
+    seen.sort_by(|a, b| b.1.total_cmp(&a.1));
+    seen.truncate(k);
+    let ids: Vec<i64> = seen.iter().map(|(id, _, _)| *id).collect();
     // Hidden and deleted photos drop out here.
     let shown = state.store.shown_photos(event.id, &ids).await?;
-    let photos: Vec<(Photo, f32)> = hits
-        .iter()
-        .filter_map(|h| {
-            let photo = shown.iter().find(|p| p.id == h.photo_id)?;
-            Some((photo.clone(), h.similarity))
+    let photos: Vec<FoundPhoto> = seen
+        .into_iter()
+        .filter_map(|(id, similarity, people)| {
+            let photo = shown.iter().find(|p| p.id == id)?.clone();
+            Some(FoundPhoto {
+                photo,
+                similarity,
+                people,
+            })
         })
         .collect();
     metrics::counter!("face_searches_total").increment(1);

@@ -10,7 +10,7 @@ use futures::FutureExt;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::Arc;
 
-use raceshot_faces::FaceEngine;
+use raceshot_faces::{FaceEngine, TextReader, TextReaderConfig};
 use raceshot_store::{Objects, Store};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -55,6 +55,15 @@ pub async fn load_state(
     let engine = tokio::task::spawn_blocking(move || FaceEngine::load(faces))
         .await?
         .context("loading the face models (run `make models`)")?;
+    let reader = if config.bibs.read {
+        let reader_config = text_reader_config(&config);
+        let reader = tokio::task::spawn_blocking(move || TextReader::load(reader_config))
+            .await?
+            .context("loading the text models for bib numbers (run `make models`)")?;
+        Some(Arc::new(reader))
+    } else {
+        None
+    };
     let fresh_key = hex::encode(rand::random::<[u8; 32]>());
     let signing_key = store
         .setting_or_init(SIGNING_KEY_SETTING, &fresh_key, true, clock.now())
@@ -84,6 +93,7 @@ pub async fn load_state(
     let find_limiter = RateLimiter::new(config.orders.find_per_client_per_minute);
     let order_limiter = RateLimiter::new(config.orders.create_per_client_per_minute);
     let login_limiter = RateLimiter::new(config.admin.login_per_client_per_minute);
+    let privacy_limiter = RateLimiter::new(config.privacy.per_client_per_minute);
     let live = LiveCell::new(Live::build(&live::effective(&config, &store).await?)?);
     Ok(AppState::new(Inner {
         store,
@@ -94,6 +104,7 @@ pub async fn load_state(
         media_url,
         metrics: metrics_handle(),
         engine: Arc::new(engine),
+        reader,
         indexes,
         catalogue,
         search_slots,
@@ -103,11 +114,24 @@ pub async fn load_state(
         find_limiter,
         order_limiter,
         login_limiter,
+        privacy_limiter,
         signing_key,
         live,
         sms: SmsSender::Log,
         cpu: CpuPool::per_core(),
     }))
+}
+
+/// The bib reader runs beside the face engine, from the same models directory and with
+/// the same threads; ONNX Runtime is the one the engine loaded (once per process).
+fn text_reader_config(config: &Config) -> TextReaderConfig {
+    let faces = &config.faces;
+    TextReaderConfig {
+        intra_threads: faces.intra_threads,
+        sessions: faces.effective_sessions(),
+        min_confidence: config.bibs.min_confidence,
+        ..TextReaderConfig::with_models_dir(&faces.models_dir)
+    }
 }
 
 /// Console uploads held in memory at once (each up to `MAX_UPLOAD_BYTES`), and waiting:

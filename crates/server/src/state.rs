@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use metrics_exporter_prometheus::PrometheusHandle;
-use raceshot_faces::FaceEngine;
+use raceshot_faces::{FaceEngine, TextReader};
 use raceshot_store::{Objects, Store};
 
 use crate::catalogue::Catalogue;
@@ -48,6 +48,8 @@ pub struct Inner {
     pub media_url: String,
     pub metrics: PrometheusHandle,
     pub engine: Arc<FaceEngine>,
+    /// Reads bib numbers at ingestion; `None` when `bibs.read` is off.
+    pub reader: Option<Arc<TextReader>>,
     pub indexes: FaceIndexes,
     pub catalogue: Catalogue,
     pub search_slots: SearchSlots,
@@ -63,6 +65,8 @@ pub struct Inner {
     pub order_limiter: RateLimiter,
     /// Console sign-in attempts per client address.
     pub login_limiter: RateLimiter,
+    /// Requests to hide one's photos per client address.
+    pub privacy_limiter: RateLimiter,
     /// Key of the HMAC signatures on upload and download addresses and callback tokens,
     /// shared by replicas via the store.
     pub signing_key: Vec<u8>,

@@ -12,6 +12,8 @@ use crate::state::AppState;
 pub const HEAVY: &str = "heavy";
 
 pub const INGEST_PHOTO: &str = "ingest_photo";
+pub const READ_BIBS: &str = "read_bibs";
+pub const NOTIFY_PRIVACY: &str = "notify_privacy";
 pub const DELIVER_ORDER: &str = "deliver_order";
 pub const NOTIFY_ORDER: &str = "notify_order";
 pub const RETENTION: &str = "retention";
@@ -39,6 +41,29 @@ pub fn ingest_photo(state: &AppState, photo_id: i64) -> NewJob {
         INGEST_PHOTO,
         serde_json::json!({ "photo_id": photo_id }),
         format!("{INGEST_PHOTO}:{photo_id}"),
+        state,
+        state.now(),
+    )
+}
+
+/// Reading a ready photo's bibs again; each request to re-read (`requested`) is its own
+/// job, so a second `raceshot bibs` after a rule change runs again.
+pub fn read_bibs(state: &AppState, photo_id: i64, requested: DateTime<Utc>) -> NewJob {
+    new_job(
+        READ_BIBS,
+        serde_json::json!({ "photo_id": photo_id }),
+        format!("{READ_BIBS}:{photo_id}:{}", requested.timestamp_millis()),
+        state,
+        state.now(),
+    )
+}
+
+/// Telling a privacy request's requester of the decision: once per request.
+pub fn notify_privacy(state: &AppState, request_id: &str) -> NewJob {
+    new_job(
+        NOTIFY_PRIVACY,
+        serde_json::json!({ "request_id": request_id }),
+        format!("{NOTIFY_PRIVACY}:{request_id}"),
         state,
         state.now(),
     )

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use raceshot_domain::event::{Banner, EventSpec, Package};
-use raceshot_domain::{EventKey, Money};
+use raceshot_domain::{BibRule, EventKey, Money};
 
 use sqlx::AssertSqlSafe;
 
@@ -40,8 +40,8 @@ impl Written {
 const COLUMNS: &str = "id, event_key, title, cover_url, event_date_text, event_date, province, \
     on_sale_start, on_sale_end, is_hybrid, is_mhao, mhao_price, is_mhao_hybrid, \
     hybrid_mhao_price, is_event_stage, is_free_download, is_free_download_keep_contract, \
-    caption_button_buy_all, face_threshold, max_face_search, pin, sale_closed, visible, \
-    updated_at";
+    caption_button_buy_all, face_threshold, max_face_search, pin, bib_min_digits, \
+    bib_max_digits, bib_prefix, sale_closed, visible, updated_at";
 
 #[derive(sqlx::FromRow)]
 struct EventRow {
@@ -66,6 +66,9 @@ struct EventRow {
     face_threshold: f64,
     max_face_search: i64,
     pin: bool,
+    bib_min_digits: i64,
+    bib_max_digits: i64,
+    bib_prefix: String,
     sale_closed: bool,
     visible: bool,
     updated_at: i64,
@@ -137,6 +140,13 @@ impl EventRow {
                 max_face_search: u32::try_from(self.max_face_search)
                     .map_err(|e| corrupt("max_face_search", e))?,
                 pin: self.pin,
+                bib_rule: BibRule {
+                    min_digits: u32::try_from(self.bib_min_digits)
+                        .map_err(|e| corrupt("bib_min_digits", e))?,
+                    max_digits: u32::try_from(self.bib_max_digits)
+                        .map_err(|e| corrupt("bib_max_digits", e))?,
+                    prefix: self.bib_prefix,
+                },
                 packages: tiers("standard")?,
                 wholesale_packages: tiers("hybrid")?,
                 banners: Vec::new(),
@@ -170,9 +180,10 @@ impl Store {
                         province, on_sale_start, on_sale_end, is_hybrid, is_mhao, mhao_price, \
                         is_mhao_hybrid, hybrid_mhao_price, is_event_stage, is_free_download, \
                         is_free_download_keep_contract, caption_button_buy_all, face_threshold, \
-                        max_face_search, pin, created_at, updated_at) \
+                        max_face_search, pin, bib_min_digits, bib_max_digits, bib_prefix, \
+                        created_at, updated_at) \
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, \
-                        $16, $17, $18, $19, $20, $21, $21) \
+                        $16, $17, $18, $19, $20, $21, $22, $23, $24, $24) \
                      ON CONFLICT (event_key) DO UPDATE SET title = excluded.title, \
                         cover_url = excluded.cover_url, event_date_text = excluded.event_date_text, \
                         event_date = excluded.event_date, province = excluded.province, \
@@ -186,6 +197,8 @@ impl Store {
                         caption_button_buy_all = excluded.caption_button_buy_all, \
                         face_threshold = excluded.face_threshold, \
                         max_face_search = excluded.max_face_search, pin = excluded.pin, \
+                        bib_min_digits = excluded.bib_min_digits, \
+                        bib_max_digits = excluded.bib_max_digits, bib_prefix = excluded.bib_prefix, \
                         updated_at = excluded.updated_at \
                      RETURNING id",
                 )
@@ -209,6 +222,9 @@ impl Store {
                 .bind(e.face_threshold)
                 .bind(i64::from(e.max_face_search))
                 .bind(e.pin)
+                .bind(i64::from(e.bib_rule.min_digits))
+                .bind(i64::from(e.bib_rule.max_digits))
+                .bind(&e.bib_rule.prefix)
                 .bind(now)
                 .fetch_one(&mut *tx)
                 .await?;

@@ -187,6 +187,14 @@ impl Store {
         Ok(row.and_then(|(s, e)| JobState::parse(&s).map(|s| (s, e))))
     }
 
+    /// Jobs of one kind waiting or running.
+    pub async fn pending_jobs_of_kind(&self, kind: &str) -> Result<i64> {
+        let (n,): (i64,) = on_pool!(self, pool => sqlx::query_as(
+            "SELECT COUNT(*) FROM jobs WHERE kind = $1 AND state IN ('queued', 'running')")
+            .bind(kind).fetch_one(pool).await)?;
+        Ok(n)
+    }
+
     /// Jobs of `queue` waiting or running: the queue depth an operator watches.
     pub async fn pending_jobs(&self, queue: &str) -> Result<i64> {
         let (n,): (i64,) = on_pool!(self, pool => sqlx::query_as(

@@ -12,6 +12,7 @@ use macros::on_pool;
 
 pub mod access_codes;
 pub mod audit;
+pub mod bibs;
 pub mod cart_logs;
 pub mod error;
 pub mod events;
@@ -20,6 +21,7 @@ pub mod objects;
 pub mod operators;
 pub mod orders;
 pub mod photos;
+pub mod privacy;
 pub mod selfies;
 pub mod settings;
 #[cfg(feature = "testing")]

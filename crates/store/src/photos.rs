@@ -18,10 +18,22 @@ pub struct Photo {
     pub original_file_name: String,
     pub storage_name: String,
     pub photographer_id: i64,
+    /// When it was taken (Unix milliseconds), if the file said.
+    pub taken_at: Option<i64>,
 }
 
-const PHOTO_COLUMNS: &str =
-    "p.id, p.event_id, e.event_key, p.original_file_name, p.storage_name, p.photographer_id";
+const PHOTO_COLUMNS: &str = "p.id, p.event_id, e.event_key, p.original_file_name, \
+    p.storage_name, p.photographer_id, p.taken_at";
+
+/// Which of an event's photos the manual search page shows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PhotoFilter {
+    pub photographer_id: Option<i64>,
+    /// Taken at or after (Unix milliseconds); photos with no time are then left out.
+    pub taken_from: Option<i64>,
+    /// Taken before (Unix milliseconds).
+    pub taken_until: Option<i64>,
+}
 
 impl Store {
     /// The key of the event a photo belongs to, if the photo exists and is shown.
@@ -31,6 +43,43 @@ impl Store {
              WHERE p.id = $1 AND NOT p.hidden AND e.visible")
             .bind(photo_id).fetch_optional(pool).await)?;
         Ok(key.and_then(|(k,)| EventKey::parse(&k).ok()))
+    }
+
+    /// One page of an event's shown photos in the order they were taken (photos with no
+    /// time last, then by id), and how many match the filter.
+    pub async fn event_photo_page(
+        &self,
+        event_id: i64,
+        filter: PhotoFilter,
+        offset: i64,
+        limit: i64,
+    ) -> Result<(Vec<Photo>, i64)> {
+        let matching = "FROM photos p JOIN events e ON e.id = p.event_id \
+             WHERE p.event_id = $1 AND p.state = 'ready' AND NOT p.hidden \
+             AND ($2 IS NULL OR p.photographer_id = $2) \
+             AND ($3 IS NULL OR p.taken_at >= $3) AND ($4 IS NULL OR p.taken_at < $4)";
+        let page = format!(
+            "SELECT {PHOTO_COLUMNS} {matching} \
+             ORDER BY (p.taken_at IS NULL), p.taken_at, p.id LIMIT $5 OFFSET $6"
+        );
+        let count = format!("SELECT COUNT(*) {matching}");
+        let f = filter;
+        let photos: Vec<Photo> = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(page.clone()))
+            .bind(event_id).bind(f.photographer_id).bind(f.taken_from).bind(f.taken_until)
+            .bind(limit).bind(offset).fetch_all(pool).await)?;
+        let (total,): (i64,) = on_pool!(self, pool => sqlx::query_as(AssertSqlSafe(count.clone()))
+            .bind(event_id).bind(f.photographer_id).bind(f.taken_from).bind(f.taken_until)
+            .fetch_one(pool).await)?;
+        Ok((photos, total))
+    }
+
+    /// The photographers of an event's shown photos, with how many each took.
+    pub async fn event_photographers(&self, event_id: i64) -> Result<Vec<(i64, i64)>> {
+        Ok(on_pool!(self, pool => sqlx::query_as(
+            "SELECT photographer_id, COUNT(*) FROM photos \
+             WHERE event_id = $1 AND state = 'ready' AND NOT hidden \
+             GROUP BY photographer_id ORDER BY photographer_id")
+            .bind(event_id).fetch_all(pool).await)?)
     }
 
     /// The photos an event page shows before any search: those an operator chose, else an
@@ -125,6 +174,50 @@ pub struct NewFace {
     pub score: f64,
 }
 
+/// What processing a photo found: its displayed size, faces and bibs, and when it was
+/// taken.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProcessedPhoto {
+    pub size: (u32, u32),
+    pub faces: Vec<NewFace>,
+    pub bibs: Vec<crate::bibs::NewBib>,
+    pub taken_at: Option<DateTime<Utc>>,
+    /// Approved privacy requests whose face is on the photo: it is held hidden for them.
+    pub held_for: Vec<String>,
+}
+
+/// A stored face with its box in the original's pixels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredFace {
+    pub id: i64,
+    pub photo_id: i64,
+    /// Little-endian f32 values.
+    pub embedding: Vec<u8>,
+    pub bbox: [f64; 4],
+}
+
+#[derive(sqlx::FromRow)]
+struct FaceRow {
+    id: i64,
+    photo_id: i64,
+    embedding: Vec<u8>,
+    box_x1: f64,
+    box_y1: f64,
+    box_x2: f64,
+    box_y2: f64,
+}
+
+impl FaceRow {
+    fn into_face(self) -> StoredFace {
+        StoredFace {
+            id: self.id,
+            photo_id: self.photo_id,
+            embedding: self.embedding,
+            bbox: [self.box_x1, self.box_y1, self.box_x2, self.box_y2],
+        }
+    }
+}
+
 /// A stored face, as the search index loads it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct FaceVector {
@@ -203,20 +296,22 @@ impl Store {
         Ok(())
     }
 
-    /// Stores a processed photo's faces, replacing any from an earlier attempt, and marks
-    /// it ready — all at once, so a photo never shows half its faces.
-    pub async fn save_photo_faces(
+    /// Stores what processing found on a photo — its faces and bibs, replacing any from an
+    /// earlier attempt, when it was taken, and the privacy requests that hide it — and
+    /// marks it ready, all at once, so a photo never shows half of it.
+    pub async fn save_processed_photo(
         &self,
         photo_id: i64,
         event_id: i64,
-        (width, height): (u32, u32),
-        faces: &[NewFace],
+        processed: &ProcessedPhoto,
         now: DateTime<Utc>,
     ) -> Result<()> {
+        let (width, height) = processed.size;
+        let bibs = crate::bibs::best_first(&processed.bibs);
         in_tx!(self, tx => {
             sqlx::query("DELETE FROM faces WHERE photo_id = $1")
                 .bind(photo_id).execute(&mut *tx).await?;
-            for f in faces {
+            for f in &processed.faces {
                 sqlx::query(
                     "INSERT INTO faces (photo_id, event_id, embedding, box_x1, box_y1, box_x2, \
                         box_y2, landmarks, score) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
@@ -225,14 +320,36 @@ impl Store {
                     .bind(&f.landmarks).bind(f.score)
                     .execute(&mut *tx).await?;
             }
+            crate::bibs::replace_reads!(tx, photo_id, event_id, &bibs);
+            for request in &processed.held_for {
+                let _held = crate::privacy::hold!(tx, request, photo_id, event_id, millis(now));
+            }
             sqlx::query(
                 "UPDATE photos SET state = 'ready', failure_reason = NULL, face_count = $1, \
-                    width = $2, height = $3, updated_at = $4 WHERE id = $5")
-                .bind(faces.len() as i64).bind(i64::from(width)).bind(i64::from(height))
-                .bind(millis(now)).bind(photo_id)
+                    width = $2, height = $3, taken_at = $4, updated_at = $5 WHERE id = $6")
+                .bind(processed.faces.len() as i64).bind(i64::from(width)).bind(i64::from(height))
+                .bind(processed.taken_at.map(millis)).bind(millis(now)).bind(photo_id)
                 .execute(&mut *tx).await?;
         });
         Ok(())
+    }
+
+    /// A photo's faces (boxes in the original's pixels), for reading its bibs again.
+    pub async fn faces_of_photo(&self, photo_id: i64) -> Result<Vec<StoredFace>> {
+        let rows: Vec<FaceRow> = on_pool!(self, pool => sqlx::query_as(
+            "SELECT id, photo_id, embedding, box_x1, box_y1, box_x2, box_y2 FROM faces \
+             WHERE photo_id = $1 ORDER BY id")
+            .bind(photo_id).fetch_all(pool).await)?;
+        Ok(rows.into_iter().map(FaceRow::into_face).collect())
+    }
+
+    /// The faces of the photos `ids`, with their boxes and embeddings.
+    pub async fn faces_of_photos(&self, ids: &[i64]) -> Result<Vec<StoredFace>> {
+        let rows: Vec<FaceRow> = rows_with_ids!(self, ids, [], |list| format!(
+            "SELECT id, photo_id, embedding, box_x1, box_y1, box_x2, box_y2 FROM faces \
+             WHERE photo_id IN ({list})"
+        ));
+        Ok(rows.into_iter().map(FaceRow::into_face).collect())
     }
 
     /// Faces of an event with an id above `after`, in id order: the index loads an event

@@ -69,6 +69,8 @@ contract!(
     the_last_paid_deal_order_is_found,
     delivery_flags_are_set_one_by_one,
     retention_lists_photos_of_old_events,
+    bibs_are_read_corrected_and_searched,
+    privacy_templates_live_as_long_as_stated,
 );
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -2123,5 +2125,262 @@ async fn retention_lists_photos_of_old_events(store: Store) {
             .unwrap()
             .iter()
             .all(|p| p.original_purged)
+    );
+}
+
+async fn bibs_are_read_corrected_and_searched(store: Store) {
+    use raceshot_domain::BibRule;
+    use raceshot_store::bibs::{BibSource, NewBib};
+    use raceshot_store::photos::{PhotoFilter, ProcessedPhoto};
+
+    let mut spec = event("bibs", "2026-12-01", "2026-12-31");
+    spec.bib_rule = BibRule::new(2, 5, "a").unwrap();
+    let event_id = store.write_events(&[spec], now()).await.unwrap()[0].id();
+    // The rule comes back as written.
+    let back = store.any_event_by_key(&key("bibs")).await.unwrap().unwrap();
+    assert_eq!(back.spec.bib_rule, BibRule::new(2, 5, "A").unwrap());
+
+    let ids = ready_photos(&store, event_id, 4).await;
+    let rule = BibRule::new(2, 5, "A").unwrap();
+    let read = |text: &str, confidence: f64, x: f64| NewBib {
+        bib: rule.parse(text).unwrap(),
+        confidence,
+        bbox: [x, 300.0, x + 80.0, 340.0],
+    };
+    // Photo 0: processed with faces, bibs and a time; the repeated read keeps its best.
+    let processed = ProcessedPhoto {
+        size: (3000, 2000),
+        faces: Vec::new(),
+        bibs: vec![
+            read("0042", 0.91, 10.0),
+            read("42", 0.97, 20.0),
+            read("A77", 0.9, 500.0),
+        ],
+        taken_at: Some(at("2026-12-06T00:10:00Z")),
+        held_for: Vec::new(),
+    };
+    store
+        .save_processed_photo(ids[0], event_id, &processed, now())
+        .await
+        .unwrap();
+    store
+        .replace_photo_bibs(ids[1], event_id, &[read("42", 0.85, 40.0)])
+        .await
+        .unwrap();
+    let b42 = rule.parse("42").unwrap();
+    let hits = store.photos_with_bib(event_id, &b42).await.unwrap();
+    assert_eq!(
+        hits.iter()
+            .map(|h| (h.photo_id, h.bbox))
+            .collect::<Vec<_>>(),
+        vec![
+            (ids[0], Some([20.0, 300.0, 100.0, 340.0])),
+            (ids[1], Some([40.0, 300.0, 120.0, 340.0])),
+        ]
+    );
+
+    // An operator takes 42 off photo 1 and puts it on photo 2; reading photo 1 again
+    // finds 42 again, and the correction still wins.
+    store
+        .correct_bib(ids[1], event_id, &b42, false, "operator:a@b", now())
+        .await
+        .unwrap();
+    store
+        .correct_bib(ids[2], event_id, &b42, true, "operator:a@b", now())
+        .await
+        .unwrap();
+    store
+        .replace_photo_bibs(ids[1], event_id, &[read("42", 0.99, 40.0)])
+        .await
+        .unwrap();
+    let hits = store.photos_with_bib(event_id, &b42).await.unwrap();
+    assert_eq!(
+        hits.iter()
+            .map(|h| (h.photo_id, h.bbox.is_some()))
+            .collect::<Vec<_>>(),
+        vec![(ids[0], true), (ids[2], false)]
+    );
+    let listed = store.bibs_of_photos(&ids).await.unwrap();
+    let sources: Vec<(i64, &str, BibSource)> = listed
+        .iter()
+        .map(|b| (b.photo_id, b.bib.as_str(), b.source))
+        .collect();
+    assert_eq!(
+        sources,
+        vec![
+            (ids[0], "42", BibSource::Read),
+            (ids[0], "A77", BibSource::Read),
+            (ids[1], "42", BibSource::Removed),
+            (ids[2], "42", BibSource::Added),
+        ]
+    );
+    // A hidden photo drops out of bib search.
+    store
+        .set_photo_flags(ids[0], Some(true), None, now())
+        .await
+        .unwrap();
+    let hits = store.photos_with_bib(event_id, &b42).await.unwrap();
+    assert_eq!(
+        hits.iter().map(|h| h.photo_id).collect::<Vec<_>>(),
+        vec![ids[2]]
+    );
+    store
+        .set_photo_flags(ids[0], Some(false), None, now())
+        .await
+        .unwrap();
+    assert_eq!(store.bib_read_counts(event_id).await.unwrap(), (2, 3));
+
+    // The manual page: in the order taken, untimed photos last; filters narrow it.
+    let page = |filter: PhotoFilter| {
+        let store = store.clone();
+        async move {
+            let (photos, total) = store
+                .event_photo_page(event_id, filter, 0, 10)
+                .await
+                .unwrap();
+            (photos.iter().map(|p| p.id).collect::<Vec<_>>(), total)
+        }
+    };
+    let all = page(PhotoFilter::default()).await;
+    assert_eq!(all, (vec![ids[0], ids[1], ids[2], ids[3]], 4));
+    store
+        .set_photo_flags(ids[3], Some(true), None, now())
+        .await
+        .unwrap();
+    let by_photographer = page(PhotoFilter {
+        photographer_id: Some(11),
+        ..PhotoFilter::default()
+    })
+    .await;
+    assert_eq!(by_photographer, (vec![ids[1]], 1));
+    let window = page(PhotoFilter {
+        taken_from: Some(at("2026-12-06T00:00:00Z").timestamp_millis()),
+        taken_until: Some(at("2026-12-06T01:00:00Z").timestamp_millis()),
+        ..PhotoFilter::default()
+    })
+    .await;
+    assert_eq!(window, (vec![ids[0]], 1));
+    let (_, second) = store
+        .event_photo_page(event_id, PhotoFilter::default(), 1, 1)
+        .await
+        .unwrap();
+    assert_eq!(second, 3, "the hidden photo is not counted");
+    assert_eq!(
+        store.event_photographers(event_id).await.unwrap(),
+        vec![(10, 1), (11, 1), (12, 1)]
+    );
+}
+
+async fn privacy_templates_live_as_long_as_stated(store: Store) {
+    use raceshot_store::privacy::{Decided, Filed, NewPrivacyRequest, PrivacyState};
+
+    let event_id = dated_event(&store, "hide", "2026-11-01").await;
+    let ids = ready_photos(&store, event_id, 3).await;
+    let new = |id: &str, contact: &str| NewPrivacyRequest {
+        id: id.into(),
+        event_id,
+        contact: contact.into(),
+        embedding: vec![7; 16],
+        client: "c".into(),
+    };
+    assert_eq!(
+        store
+            .file_privacy_request(&new("a", "0811111111"), now())
+            .await
+            .unwrap(),
+        Filed::New
+    );
+    // One open request per contact and event.
+    assert_eq!(
+        store
+            .file_privacy_request(&new("b", "0811111111"), now())
+            .await
+            .unwrap(),
+        Filed::Exists
+    );
+    assert_eq!(
+        store
+            .file_privacy_request(&new("c", "x@y.co"), now())
+            .await
+            .unwrap(),
+        Filed::New
+    );
+
+    // Approving holds and hides the photos named; a second decision changes nothing.
+    let approved = store
+        .approve_privacy_request("a", &ids[..2], "operator:o", now())
+        .await
+        .unwrap();
+    assert_eq!(approved, Decided::Now(ids[..2].to_vec()));
+    assert_eq!(
+        store
+            .reject_privacy_request("a", "operator:o", now())
+            .await
+            .unwrap(),
+        Decided::Already(PrivacyState::Approved)
+    );
+    assert!(store.photo_privacy_held(ids[0]).await.unwrap());
+    assert!(!store.photo_privacy_held(ids[2]).await.unwrap());
+    assert!(
+        store
+            .shown_photos(event_id, &ids)
+            .await
+            .unwrap()
+            .iter()
+            .all(|p| p.id == ids[2])
+    );
+    assert_eq!(
+        store.privacy_held_photos("a").await.unwrap(),
+        ids[..2].to_vec()
+    );
+    // Still the same contact's: a new request waits until this one is gone.
+    assert_eq!(
+        store
+            .file_privacy_request(&new("d", "0811111111"), now())
+            .await
+            .unwrap(),
+        Filed::Exists
+    );
+
+    // Rejecting clears the template at once; an approved one keeps it for later photos.
+    store
+        .reject_privacy_request("c", "operator:o", now())
+        .await
+        .unwrap();
+    let c = store.privacy_request("c").await.unwrap().unwrap();
+    assert_eq!((c.state, c.embedding), (PrivacyState::Rejected, None));
+    assert_eq!(
+        store.privacy_templates(event_id).await.unwrap(),
+        vec![("a".to_owned(), vec![7; 16])]
+    );
+    // Until the event's originals go: retention clears it, and the photos stay hidden.
+    assert_eq!(
+        store
+            .clear_privacy_templates_before("2026-11-01")
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        store
+            .clear_privacy_templates_before("2026-11-02")
+            .await
+            .unwrap(),
+        1
+    );
+    assert!(store.privacy_templates(event_id).await.unwrap().is_empty());
+    assert!(store.photo_privacy_held(ids[1]).await.unwrap());
+    let a = store.privacy_request("a").await.unwrap().unwrap();
+    assert_eq!(
+        (a.state, a.held, a.embedding),
+        (PrivacyState::Approved, 2, None)
+    );
+    assert_eq!(
+        store
+            .privacy_requests(Some(PrivacyState::Pending), 10)
+            .await
+            .unwrap()
+            .len(),
+        0
     );
 }

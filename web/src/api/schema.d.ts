@@ -239,10 +239,87 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hides or shows a photo in the shop, and makes it a highlight of its event or not. */
+        /**
+         * Hides or shows a photo in the shop, and makes it a highlight of its event or not. A
+         *     photo an approved privacy request hides cannot be shown again (409 `privacy_hold`).
+         */
         post: operations["admin_photos_moderate"];
         /** Deletes a photo and its files; a photo in an order is kept (hide it instead). */
         delete: operations["admin_photos_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/photos/{photo_id}/bibs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Puts a bib number on a photo or takes one off: operators' corrections win over what
+         *     reading found, and stay when the photo is read again.
+         */
+        post: operations["admin_photos_bib"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/privacy/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Requests to hide one's photos, newest first, with the photos each concerns. */
+        get: operations["admin_privacy_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/privacy/requests/{request_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approves a pending request: every photo of the event showing the face is hidden, now
+         *     and when ingested later; the requester is told.
+         */
+        post: operations["admin_privacy_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/privacy/requests/{request_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rejects a pending request: its face template is deleted; the requester is told. */
+        post: operations["admin_privacy_reject"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -395,6 +472,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/privacy/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Files a request to hide the photos of an event that show the selfie's face. An operator
+         *     decides; the requester is told at `contact` (a mobile number or an e-mail address).
+         */
+        post: operations["create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sandbox/orders/{order_uuid}/pay": {
         parameters: {
             query?: never;
@@ -457,6 +554,26 @@ export interface paths {
         get: operations["readyz"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bibsearch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finds an event's photos of the runner wearing a bib number: where it was read, and
+         *     where that runner's face is (face expansion). Rate-limited with face searches.
+         */
+        post: operations["bib_search"];
         delete?: never;
         options?: never;
         head?: never;
@@ -575,8 +692,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The older one-step search: multipart with `file` and `event_key` (other fields
-         *     optional, as in `/v2/facesearch`). The file is never stored.
+         * The older one-step search: multipart with `file` (up to three, one person each) and
+         *     `event_key` (other fields optional, as in `/v2/facesearch`). The files are never
+         *     stored.
          */
         post: operations["search_multipart"];
         delete?: never;
@@ -613,6 +731,26 @@ export interface paths {
         put?: never;
         /** Records one cart analytics event. */
         post: operations["cart_log"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/manual": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every shown photo of an event, page by page, in the order it was taken; filtered by
+         *     photographer and time window.
+         */
+        post: operations["manual"];
         delete?: never;
         options?: never;
         head?: never;
@@ -831,6 +969,22 @@ export interface components {
             /** @example success */
             status: string;
         };
+        /** @description One bib of a photo as operators see it. */
+        AdminBib: {
+            bib: string;
+            /**
+             * @description `read` (found by reading, searchable), `added` (put on by an operator) or `removed`
+             *     (read, but taken off by an operator: not searchable).
+             */
+            source: components["schemas"]["AdminBibSource"];
+            /**
+             * Format: double
+             * @description The read's confidence, 0 to 1, when reading found it.
+             */
+            confidence?: number | null;
+        };
+        /** @enum {string} */
+        AdminBibSource: "read" | "added" | "removed";
         /** @description An event as the console lists it. */
         AdminEvent: {
             /** Format: int64 */
@@ -923,6 +1077,8 @@ export interface components {
             highlight: boolean;
             /** @description Only once the photo is ready. */
             thumbnail_url?: string | null;
+            /** @description Bib numbers read on the photo or put there by an operator, and those taken off. */
+            bibs: components["schemas"]["AdminBib"][];
         };
         AdminPhotoList: {
             photos: components["schemas"]["AdminPhoto"][];
@@ -933,6 +1089,26 @@ export interface components {
             /** Format: int64 */
             page_size: number;
             counts: components["schemas"]["StateCounts"];
+        };
+        AdminPrivacyList: {
+            requests: components["schemas"]["AdminPrivacyRequest"][];
+        };
+        AdminPrivacyRequest: {
+            request_id: string;
+            event_key: string;
+            event_title: string;
+            /** @description Masked: the requester is told by the shop, not by an operator. */
+            contact: string;
+            /** @description `pending`, `approved` or `rejected`. */
+            state: string;
+            /** @description RFC 3339, Bangkok time. */
+            created_at: string;
+            decided_at?: string | null;
+            decided_by?: string | null;
+            /** @description Whether the requester has been told of the decision. */
+            notified: boolean;
+            /** @description Pending: the event's photos showing the face; approved: those it hides. */
+            photos: components["schemas"]["PrivacyPhoto"][];
         };
         AuditEntryBody: {
             /** Format: int64 */
@@ -950,6 +1126,32 @@ export interface components {
         BannerBody: {
             image_url: string;
             link_url: string;
+        };
+        BibCorrection: {
+            /** @description A bib of the event's rule, as typed. */
+            bib: string;
+            /** @description `true` puts the bib on the photo, `false` takes it off; either wins over reading. */
+            present: boolean;
+        };
+        BibSearchRequest: {
+            event_key: string;
+            /** @description The number on the runner's bib, as typed (`A 0042` and `a42` are one bib). */
+            bib: string;
+        };
+        BibSearchResponse: {
+            /** @example success */
+            status: string;
+            image_length: number;
+            /**
+             * @description Photos carrying the bib first (`matched_by: bib`), then those of the same runner's
+             *     face (`matched_by: face`).
+             */
+            images: components["schemas"]["PhotoBody"][];
+            /**
+             * Format: double
+             * @description The all-photos deal per photo for these photos, baht with two decimals.
+             */
+            avg_price: number;
         };
         CardPaymentData: {
             /** @description Where the browser goes next: the bank's 3-D Secure page, or the order page. */
@@ -1050,7 +1252,7 @@ export interface components {
              * @description Stable snake_case error code.
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "mixed_events" | "deal_not_available" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
+            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
             /** @description English explanation for developers; the web app shows its own text for `code`. */
             message: string;
             /** @description The offending field, when one is to blame (`package[1].price`). */
@@ -1205,6 +1407,21 @@ export interface components {
             /** Format: int32 */
             max_face_search?: number | null;
             pin?: components["schemas"]["YesNo"];
+            /**
+             * Format: int32
+             * @description Fewest digits of the event's bib numbers, 1 to 8 (default 1).
+             */
+            bib_min_digits?: number | null;
+            /**
+             * Format: int32
+             * @description Most digits of the event's bib numbers, 1 to 8 (default 6).
+             */
+            bib_max_digits?: number | null;
+            /**
+             * @description Letters one of which may lead a bib's digits (`FH`: F123, H123 and 123); empty for
+             *     plain numbers.
+             */
+            bib_prefix?: string;
             package?: components["schemas"]["ImportPackage"][];
             package_hb?: components["schemas"]["ImportPackage"][];
             banners?: components["schemas"]["ImportBanner"][];
@@ -1378,6 +1595,9 @@ export interface components {
                  * @description Cosine similarity to the searched face (face search only).
                  */
                 similarity?: number | null;
+                matched_by?: components["schemas"]["MatchedByBody"] | null;
+                /** @description Which of the selfies (0-based, in the order sent) the photo shows (face search only). */
+                people?: number[] | null;
             }[];
         };
         LogResponse: {
@@ -1388,6 +1608,57 @@ export interface components {
             email: string;
             password: string;
         };
+        /** @description A photo of the manual page: a Photo object with when it was taken and its bibs. */
+        ManualPhoto: components["schemas"]["PhotoBody"] & {
+            /** @description `YYYY-MM-DD HH:MM:SS`, Bangkok time; absent when the file did not say. */
+            taken_at?: string | null;
+            /** @description The bib numbers on the photo. */
+            bibs: string[];
+        };
+        ManualRequest: {
+            event_key: string;
+            /**
+             * Format: int32
+             * @description 1-based page (default 1).
+             */
+            page?: number | null;
+            /**
+             * Format: int32
+             * @description Photos per page, 1 to 100 (default 18).
+             */
+            page_size?: number | null;
+            /**
+             * Format: int64
+             * @description Only this photographer's photos.
+             */
+            photographer_id?: number | null;
+            /** @description Taken at or after this time: `YYYY-MM-DDTHH:MM` Bangkok time, or RFC 3339. */
+            from?: string | null;
+            /** @description Taken before this time, in the same form. */
+            to?: string | null;
+        };
+        ManualResponse: {
+            /** @example success */
+            status: string;
+            body: components["schemas"]["ManualPhoto"][];
+            /**
+             * Format: int64
+             * @description Photos matching the filter, over all pages.
+             */
+            total: number;
+            /** Format: int32 */
+            page: number;
+            /** Format: int32 */
+            page_size: number;
+            /** @description Everyone who took the event's photos, for the filter. */
+            photographers: components["schemas"]["Photographer"][];
+        };
+        /**
+         * @description `bib`: the bib was read on the photo; `face`: its runner's face, taken from the photos
+         *     where the bib was read, is on it.
+         * @enum {string}
+         */
+        MatchedByBody: "bib" | "face";
         /** @description Who is signed in. */
         Me: {
             email: string;
@@ -1479,10 +1750,39 @@ export interface components {
              * @description Cosine similarity to the searched face (face search only).
              */
             similarity?: number | null;
+            matched_by?: components["schemas"]["MatchedByBody"] | null;
+            /** @description Which of the selfies (0-based, in the order sent) the photo shows (face search only). */
+            people?: number[] | null;
         };
         PhotoFlags: {
             hidden?: boolean | null;
             highlight?: boolean | null;
+        };
+        Photographer: {
+            /** Format: int64 */
+            photographer_id: number;
+            /** Format: int64 */
+            photos: number;
+        };
+        PrivacyApproved: {
+            /** @description Photos hidden by this approval. */
+            photos_hidden: number;
+        };
+        /** @description A photo a request matches or holds. */
+        PrivacyPhoto: {
+            /** Format: int64 */
+            photo_id: number;
+            thumbnail_url: string;
+            /**
+             * Format: float
+             * @description Similarity to the request's face, while it is pending.
+             */
+            similarity?: number | null;
+        };
+        PrivacyRequestCreated: {
+            /** @example success */
+            status: string;
+            request_id: string;
         };
         QuoteRequest: {
             event_key: string;
@@ -1571,12 +1871,23 @@ export interface components {
              * @description May lower the event's limit, never raise it.
              */
             max_face_search?: number | null;
+            /**
+             * @description The other people's selfies, searched together with `search_id`'s (three people at
+             *     most); each is deleted like the first.
+             */
+            search_ids?: string[];
+            /**
+             * @description With several people: `any` (default) answers photos showing any of them, `all` only
+             *     photos showing all of them.
+             */
+            match?: string | null;
         };
         SearchResponse: {
             /** @example success */
             status: string;
             /** @description Photos found; 0 when the selfie shows no face or matches nobody. */
             image_length: number;
+            /** @description Each with `people`: which of the selfies (0-based, in the order sent) it shows. */
             images: components["schemas"]["PhotoBody"][];
             /**
              * Format: double
@@ -2176,6 +2487,108 @@ export interface operations {
             409: components["responses"]["ErrorAnswer"];
         };
     };
+    admin_photos_bib: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                photo_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BibCorrection"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_privacy_list: {
+        parameters: {
+            query?: {
+                /** @description `pending`, `approved` or `rejected`; all when absent. */
+                state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPrivacyList"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_privacy_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacyApproved"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            409: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_privacy_reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rejected */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            409: components["responses"]["ErrorAnswer"];
+        };
+    };
     admin_settings_get: {
         parameters: {
             query?: never;
@@ -2477,6 +2890,37 @@ export interface operations {
             422: components["responses"]["ErrorAnswer"];
         };
     };
+    create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": Record<string, unknown>;
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacyRequestCreated"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            409: components["responses"]["ErrorAnswer"];
+            413: components["responses"]["ErrorAnswer"];
+            415: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+            429: components["responses"]["ErrorAnswer"];
+            503: components["responses"]["ErrorAnswer"];
+        };
+    };
     sandbox_pay: {
         parameters: {
             query?: never;
@@ -2568,6 +3012,34 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+        };
+    };
+    bib_search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BibSearchRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BibSearchResponse"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            409: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+            429: components["responses"]["ErrorAnswer"];
         };
     };
     event_key_of_image: {
@@ -2783,6 +3255,32 @@ export interface operations {
                 };
             };
             401: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+        };
+    };
+    manual: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ManualRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManualResponse"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
             422: components["responses"]["ErrorAnswer"];
         };
     };

@@ -155,6 +155,30 @@ pub struct PhotoBody {
     /// Cosine similarity to the searched face (face search only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub similarity: Option<f32>,
+    /// How a bib search found the photo (bib search only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched_by: Option<MatchedByBody>,
+    /// Which of the selfies (0-based, in the order sent) the photo shows (face search only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub people: Option<Vec<u8>>,
+}
+
+/// `bib`: the bib was read on the photo; `face`: its runner's face, taken from the photos
+/// where the bib was read, is on it.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchedByBody {
+    Bib,
+    Face,
+}
+
+impl From<crate::bibs::MatchedBy> for MatchedByBody {
+    fn from(m: crate::bibs::MatchedBy) -> Self {
+        match m {
+            crate::bibs::MatchedBy::Bib => MatchedByBody::Bib,
+            crate::bibs::MatchedBy::Face => MatchedByBody::Face,
+        }
+    }
 }
 
 impl PhotoBody {
@@ -173,6 +197,8 @@ impl PhotoBody {
             thumbnail_url: url("thumbnail"),
             preview_url: url("preview"),
             similarity,
+            matched_by: None,
+            people: None,
         }
     }
 }

@@ -98,6 +98,16 @@ pub struct ImportEvent {
     pub max_face_search: Option<u32>,
     #[schema(required = false)]
     pub pin: YesNo,
+    /// Fewest digits of the event's bib numbers, 1 to 8 (default 1).
+    #[schema(required = false)]
+    pub bib_min_digits: Option<u32>,
+    /// Most digits of the event's bib numbers, 1 to 8 (default 6).
+    #[schema(required = false)]
+    pub bib_max_digits: Option<u32>,
+    /// Letters one of which may lead a bib's digits (`FH`: F123, H123 and 123); empty for
+    /// plain numbers.
+    #[schema(required = false)]
+    pub bib_prefix: String,
     #[schema(required = false)]
     pub package: Vec<ImportPackage>,
     #[schema(required = false)]

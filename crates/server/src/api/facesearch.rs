@@ -1,8 +1,10 @@
 //! Face search (spec §7): sign an upload, PUT the selfie, search; or the older one-step
-//! multipart call. The selfie and its embedding live only as long as the request: the
-//! uploaded object is stored without its metadata and deleted as soon as it is read,
-//! errors included, and nothing of it reaches the database (Thai PDPA treats biometric
-//! data as sensitive). One never searched is swept (`crate::selfies`).
+//! multipart call. Up to three people at once: `search_ids` (or several `file` parts)
+//! beside the first selfie, and `match` (`any`, `all`). The selfies and their embeddings
+//! live only as long as the request: each uploaded object is stored without its metadata
+//! and deleted as soon as it is read, errors included, and nothing of it reaches the
+//! database (Thai PDPA treats biometric data as sensitive). One never searched is swept
+//! (`crate::selfies`).
 
 use axum::Json;
 use axum::body::Bytes;
@@ -22,7 +24,10 @@ use super::extract::{ApiJson, ApiQuery, NumberOrText};
 use crate::commerce::find_event_on_sale;
 use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
 use crate::rate_limit::client_address;
-use crate::search::{Found, Narrowing, check_selfie_bytes, search_event, too_large};
+use crate::search::{
+    Found, MAX_PEOPLE, Match, Narrowing, check_selfie_bytes, search_event, too_large,
+    too_many_selfies,
+};
 use crate::selfies::{self, upload_key};
 use crate::signing;
 use crate::state::AppState;
@@ -64,6 +69,15 @@ pub struct SearchRequest {
     pub mhao_price: Option<serde_json::Value>,
     /// May lower the event's limit, never raise it.
     pub max_face_search: Option<u32>,
+    /// The other people's selfies, searched together with `search_id`'s (three people at
+    /// most); each is deleted like the first.
+    #[serde(default)]
+    pub search_ids: Vec<String>,
+    /// With several people: `any` (default) answers photos showing any of them, `all` only
+    /// photos showing all of them.
+    #[serde(rename = "match")]
+    #[schema(rename = "match")]
+    pub matching: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -72,6 +86,7 @@ pub struct SearchResponse {
     pub status: &'static str,
     /// Photos found; 0 when the selfie shows no face or matches nobody.
     pub image_length: usize,
+    /// Each with `people`: which of the selfies (0-based, in the order sent) it shows.
     pub images: Vec<PhotoBody>,
     /// The all-photos deal per photo for these photos, baht with two decimals.
     #[schema(value_type = f64)]
@@ -218,7 +233,7 @@ fn limit(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> ShopResult<
 }
 
 /// A multipart body that broke off, or ran past the body limit (then: too large).
-fn multipart_error(e: axum::extract::multipart::MultipartError) -> ShopError {
+pub(super) fn multipart_error(e: axum::extract::multipart::MultipartError) -> ShopError {
     if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
         too_large()
     } else {
@@ -253,34 +268,94 @@ pub async fn search(
             "does not belong to this search_id",
         ));
     }
-    let no_upload = || ShopError::new(ErrorCode::UploadNotFound, "no upload for this search_id");
-    // One search per address: a second one, or one after the lapse, finds nothing.
-    let taken = selfies::take(&state, &id).await?;
-    // Read and delete at once: whatever happens next, the selfie is gone.
-    let bytes = state.objects.get(&key).await;
-    state.objects.delete(&key).await?;
-    let bytes = match bytes {
-        Ok(b) if taken => b,
-        Ok(_) => return Err(no_upload()),
-        Err(e) if e.is_not_found() => return Err(no_upload()),
-        Err(e) => return Err(e.into()),
-    };
-    // Only now: a refused search must not leave its selfie behind.
-    limit(&state, peer, &headers)?;
+    if req.search_ids.len() > MAX_LISTED_IDS {
+        return Err(too_many_selfies().with_field("search_ids"));
+    }
+    let mut ids = vec![Some(id)];
+    ids.extend(
+        req.search_ids
+            .iter()
+            .map(|raw| uuid::Uuid::parse_str(raw).ok()),
+    );
+    // Every selfie named is read and deleted before anything else is checked: whatever
+    // happens next, none is left behind.
+    let mut selfies = Vec::with_capacity(ids.len());
+    for id in ids.iter().flatten() {
+        selfies.push(take_selfie(&state, id).await?);
+    }
+    if ids.len() > MAX_PEOPLE {
+        return Err(too_many_selfies().with_field("search_ids"));
+    }
+    if let Some(bad) = ids.iter().position(Option::is_none) {
+        return Err(ShopError::field(
+            format!("search_ids[{}]", bad - 1),
+            "not a search id from /v2/facesearch/sign",
+        ));
+    }
+    let selfies = selfies.into_iter().collect::<ShopResult<Vec<Bytes>>>()?;
+    let matching = req.matching.as_deref().map(Match::parse).transpose()?;
+    // Only now: a refused search must not leave its selfies behind.
+    for _ in &selfies {
+        limit(&state, peer, &headers)?;
+    }
     let event = find_event_on_sale(&state, &req.event_key).await?;
+    let narrowing = Narrowing {
+        threshold: req.face_threshold,
+        max: req.max_face_search,
+    };
+    let matching = matching.unwrap_or_default();
     find(
         &state,
         &event,
-        bytes,
-        req.face_threshold,
-        req.max_face_search,
+        selfies,
+        narrowing,
+        matching,
+        search_id_field,
     )
     .await
     .map(Json)
 }
 
-/// The older one-step search: multipart with `file` and `event_key` (other fields
-/// optional, as in `/v2/facesearch`). The file is never stored.
+/// The request field of the `i`th selfie: `search_id`, then `search_ids[…]`.
+fn search_id_field(i: usize) -> String {
+    match i {
+        0 => "search_id".to_owned(),
+        i => format!("search_ids[{}]", i - 1),
+    }
+}
+
+/// The form part of the `i`th selfie.
+fn file_field(i: usize) -> String {
+    format!("file[{i}]")
+}
+
+/// `search_ids` longer than this are refused unread (their uploads lapse and are swept).
+const MAX_LISTED_IDS: usize = 16;
+
+/// Takes the search's upload and deletes its selfie: the selfie's bytes, or
+/// `upload_not_found` when there is no upload (never made, searched already, lapsed).
+/// The outer error is a storage fault; the inner one, the visitor's.
+async fn take_selfie(state: &AppState, id: &uuid::Uuid) -> ShopResult<ShopResult<Bytes>> {
+    let no_upload = || ShopError::new(ErrorCode::UploadNotFound, "no upload for this search_id");
+    let Some(key) = upload_key(id) else {
+        return Ok(Err(no_upload()));
+    };
+    // One search per address: a second one, or one after the lapse, finds nothing.
+    let taken = selfies::take(state, id).await?;
+    // Read and delete at once.
+    let bytes = state.objects.get(&key).await;
+    state.objects.delete(&key).await?;
+    Ok(match bytes {
+        Ok(b) if taken => Ok(b),
+        Ok(_) => Err(no_upload()),
+        Err(e) if e.is_not_found() => Err(no_upload()),
+        Err(e) => return Err(e.into()),
+    })
+}
+
+/// The older one-step search: multipart with `file` (up to three, one person each) and
+/// `event_key` (other fields optional, as in `/v2/facesearch`). The files are never
+/// stored.
 #[utoipa::path(post, path = "/v1/facesearch", tag = "face search",
     request_body(content_type = "multipart/form-data", content = Object),
     responses((status = 200, body = SearchResponse), (status = 401, response = ErrorAnswer),
@@ -294,15 +369,16 @@ pub async fn search_multipart(
     mut form: Multipart,
 ) -> ShopResult<Json<SearchResponse>> {
     limit(&state, peer, &headers)?;
-    let mut file = None;
+    let mut files = Vec::new();
     let mut event_key = None;
     let mut threshold = None;
     let mut max = None;
+    let mut matching = None;
     let bad = |field: &str| ShopError::field(field, "invalid value");
     while let Some(field) = form.next_field().await.map_err(multipart_error)? {
         let name = field.name().unwrap_or_default().to_owned();
         if name == "file" {
-            file = Some(read_limited(field).await?);
+            files.push(read_limited(field).await?);
             continue;
         }
         let text = field.text().await.map_err(multipart_error)?;
@@ -314,16 +390,31 @@ pub async fn search_multipart(
             "max_face_search" if !text.is_empty() => {
                 max = Some(text.parse::<u32>().map_err(|_| bad("max_face_search"))?)
             }
+            "match" if !text.is_empty() => matching = Some(Match::parse(&text)?),
             _ => {}
         }
     }
     let event_key = event_key.ok_or_else(|| ShopError::field("event_key", "is required"))?;
-    let file = file.ok_or_else(|| ShopError::field("file", "is required"))?;
+    if files.is_empty() {
+        return Err(ShopError::field("file", "is required"));
+    }
+    if files.len() > MAX_PEOPLE {
+        return Err(too_many_selfies());
+    }
+    for _ in 1..files.len() {
+        limit(&state, peer, &headers)?;
+    }
     let event = find_event_on_sale(&state, &event_key).await?;
-    find(&state, &event, file, threshold, max).await.map(Json)
+    let narrowing = Narrowing { threshold, max };
+    let matching = matching.unwrap_or_default();
+    find(&state, &event, files, narrowing, matching, file_field)
+        .await
+        .map(Json)
 }
 
-async fn read_limited(mut field: axum::extract::multipart::Field<'_>) -> ShopResult<Bytes> {
+pub(super) async fn read_limited(
+    mut field: axum::extract::multipart::Field<'_>,
+) -> ShopResult<Bytes> {
     let mut buf = Vec::new();
     while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
         if buf.len() + chunk.len() > MAX_SELFIE_BYTES {
@@ -334,22 +425,26 @@ async fn read_limited(mut field: axum::extract::multipart::Field<'_>) -> ShopRes
     Ok(buf.into())
 }
 
-/// Searches the event with the selfie and shapes the answer.
+/// Searches the event with the selfies and shapes the answer.
 async fn find(
     state: &AppState,
     event: &Event,
-    bytes: Bytes,
-    threshold: Option<f64>,
-    max: Option<u32>,
+    selfies: Vec<Bytes>,
+    narrowing: Narrowing,
+    matching: Match,
+    field_of: fn(usize) -> String,
 ) -> ShopResult<SearchResponse> {
-    let narrowing = Narrowing { threshold, max };
-    let (photos, avg_price, reason) = match search_event(state, event, bytes, narrowing).await? {
+    let found = search_event(state, event, selfies, narrowing, matching, field_of).await?;
+    let (photos, avg_price, reason) = match found {
         Found::NoFace => (Vec::new(), Money::ZERO, Some("no_face")),
         Found::Photos { photos, avg_price } => (photos, avg_price, None),
     };
     let images: Vec<PhotoBody> = photos
-        .iter()
-        .map(|(p, similarity)| PhotoBody::new(p, &state.media_url, Some(*similarity)))
+        .into_iter()
+        .map(|f| PhotoBody {
+            people: Some(f.people),
+            ..PhotoBody::new(&f.photo, &state.media_url, Some(f.similarity))
+        })
         .collect();
     Ok(SearchResponse {
         status: SUCCESS,

@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod bibsearch;
 pub mod cart;
 pub mod catalogue;
 pub mod contract;
@@ -14,6 +15,7 @@ pub mod media;
 pub mod ops;
 pub mod orders;
 pub mod payments;
+pub mod privacy;
 pub mod web;
 
 use std::sync::Arc;
@@ -52,6 +54,7 @@ use crate::state::AppState;
         (name = "orders", description = "Orders, their payment and delivery"),
         (name = "payments", description = "Messages from payment gateways"),
         (name = "operations", description = "Health, readiness and metrics"),
+        (name = "privacy", description = "Runners' requests to hide the photos that show them"),
         (name = "console", description = "The operator console: sign-in, events, orders, audit log"),
     )
 )]
@@ -118,6 +121,18 @@ fn shop_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(orders::conf))
 }
 
+/// A request to hide one's photos, with its selfie; requires the client token.
+fn privacy_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(privacy::create))
+}
+
+/// Bib search and the manual page's listing: a few short fields; require the client token.
+fn bib_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(bibsearch::bib_search))
+        .routes(routes!(bibsearch::manual))
+}
+
 /// The spec's selfie upload as a form; requires the client token.
 fn selfie_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(facesearch::search_multipart))
@@ -168,6 +183,8 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     let (_, api) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(shop_routes())
         .merge(selfie_routes())
+        .merge(bib_routes())
+        .merge(privacy_routes())
         .merge(signed_routes())
         .merge(gateway_routes())
         .merge(delivery_routes())
@@ -228,11 +245,17 @@ pub fn router(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     let (shop, _) = shop_routes().split_for_parts();
     let (selfie, _) = selfie_routes().split_for_parts();
-    // Selfie bodies are checked against the spec's 5 MB by the handlers themselves, so
-    // that an oversized file gets the API's own error code.
+    let (bib, _) = bib_routes().split_for_parts();
+    let (privacy, _) = privacy_routes().split_for_parts();
+    // Selfie bodies (up to three selfies) are checked against the spec's 5 MB a file by the
+    // handlers themselves, so that an oversized file gets the API's own error code.
     let shop = shop
         .layer(DefaultBodyLimit::max(SHOP_JSON_BODY_LIMIT))
         .merge(selfie.layer(DefaultBodyLimit::max(
+            crate::search::MAX_PEOPLE * facesearch::MAX_SELFIE_BYTES + 64 * 1024,
+        )))
+        .merge(bib.layer(DefaultBodyLimit::max(bibsearch::BODY_LIMIT)))
+        .merge(privacy.layer(DefaultBodyLimit::max(
             facesearch::MAX_SELFIE_BYTES + 64 * 1024,
         )))
         .layer(middleware::from_fn_with_state(

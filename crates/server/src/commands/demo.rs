@@ -110,7 +110,7 @@ pub async fn seed(state: &AppState, photos_dir: &Path) -> anyhow::Result<Seeded>
     let (src, out) = (photos_dir.to_owned(), dir.path().to_owned());
     let made = tokio::task::spawn_blocking(move || make_photos(&engine, &src, &out)).await??;
     let files: Vec<PathBuf> = made.iter().map(|(p, _)| p.clone()).collect();
-    let report = ingest::ingest(state, DEMO_KEY, &files, true, false).await?;
+    let report = ingest::ingest(state, DEMO_KEY, 0, &files, true, false).await?;
     if !report.failed.is_empty() {
         anyhow::bail!("demo photos failed: {:?}", report.failed);
     }

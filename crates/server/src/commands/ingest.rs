@@ -73,10 +73,12 @@ fn bar(len: usize, what: &str, visible: bool) -> ProgressBar {
     bar
 }
 
-/// Queues the files' photos on the event; with `wait`, processes and waits for them.
+/// Queues the files' photos on the event as `photographer_id`'s; with `wait`, processes
+/// and waits for them.
 pub async fn ingest(
     state: &AppState,
     event_key: &str,
+    photographer_id: i64,
     files: &[PathBuf],
     wait: bool,
     show_progress: bool,
@@ -98,7 +100,7 @@ pub async fn ingest(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        match add_file(state, &key, event.id, &name, bytes).await? {
+        match add_file(state, &key, event.id, &name, photographer_id, bytes).await? {
             FileAdded::Queued(id) => report.queued.push(id),
             FileAdded::Exists(_) => report.skipped += 1,
             FileAdded::Refused(reason) => {

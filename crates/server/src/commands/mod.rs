@@ -2,6 +2,7 @@
 //! hand in orders, and seeding the demo shop.
 
 pub mod admin;
+pub mod bibs;
 pub mod demo;
 pub mod import;
 pub mod ingest;

@@ -33,6 +33,8 @@ pub struct Config {
     pub faces: FaceEngineConfig,
     pub jobs: JobsConfig,
     pub search: SearchConfig,
+    pub bibs: BibsConfig,
+    pub privacy: PrivacyConfig,
     pub payments: PaymentsConfig,
     pub orders: OrdersConfig,
     pub notify: NotifyConfig,
@@ -146,6 +148,22 @@ pub struct SearchConfig {
     /// Bytes the face indexes of this process may hold; past it, the least recently
     /// searched events' indexes are dropped (and reloaded by their next search).
     pub index_memory: usize,
+}
+
+/// Runners' requests to hide their photos (`crate::privacy`).
+#[derive(Debug, Clone)]
+pub struct PrivacyConfig {
+    /// Requests one client address may file per minute (0: no limit).
+    pub per_client_per_minute: u32,
+}
+
+/// Bib numbers read off photos (`crate::bibs`).
+#[derive(Debug, Clone)]
+pub struct BibsConfig {
+    /// Whether ingestion reads bibs (the text models in `{faces.models_dir}/ocr`).
+    pub read: bool,
+    /// The least confidence (0–1) of a read that is kept.
+    pub min_confidence: f32,
 }
 
 #[derive(Debug, Clone)]
@@ -388,6 +406,18 @@ impl Config {
             s.problem("search.max_concurrent", "must be at least 1");
         }
 
+        let bibs = BibsConfig {
+            read: s.value("bibs.read"),
+            min_confidence: s.value("bibs.min_confidence"),
+        };
+        if !(0.0..=1.0).contains(&bibs.min_confidence) {
+            s.problem("bibs.min_confidence", "must be 0 to 1");
+        }
+
+        let privacy = PrivacyConfig {
+            per_client_per_minute: s.value("privacy.per_client_per_minute"),
+        };
+
         let payments = payments(&mut s);
         let orders = OrdersConfig {
             dedupe_window: Duration::from_secs(s.value("orders.dedupe_window_secs")),
@@ -437,6 +467,8 @@ impl Config {
             faces,
             jobs,
             search,
+            bibs,
+            privacy,
             payments,
             orders,
             notify,

@@ -1,18 +1,22 @@
 //! `ingest_photo`: turns an uploaded original into a shop photo — EXIF orientation applied,
 //! a thumbnail (long edge 400) and a watermarked preview (long edge 1600) written to
-//! storage, faces detected and embedded, then the photo marked ready with its faces in one
-//! transaction. Running it again rewrites the same files and replaces the same faces.
+//! storage, faces detected and embedded, bib numbers read under them (`crate::bibs`), the
+//! time taken read from EXIF, then the photo marked ready with its faces and bibs in one
+//! transaction (hidden at once when an approved privacy request's face is on it). Running it again rewrites the same files and replaces the same faces and
+//! bibs (operators' bib corrections stay).
 
-use raceshot_domain::EventKey;
+use raceshot_domain::{BibRule, EventKey};
 use raceshot_faces::image_io::{DecodeOptions, decode, probe, resize_to_long_edge};
-use raceshot_faces::{FaceEngine, RgbImage};
+use raceshot_faces::{BBox, FaceEngine, RgbImage, TextReader};
 use raceshot_store::jobs::Job;
-use raceshot_store::photos::{NewFace, PhotoState};
+use raceshot_store::photos::{NewFace, PhotoState, ProcessedPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
 use super::JobError;
+use crate::bibs::{read_photo_bibs, taken_at};
 use crate::imaging::{encode_jpeg, watermark};
 use crate::photos::derived_name;
+use crate::privacy::held_for;
 use crate::state::AppState;
 
 pub const KIND: &str = crate::tasks::INGEST_PHOTO;
@@ -24,10 +28,9 @@ pub const MAX_PHOTO_PIXELS: u64 = 100_000_000;
 struct Processed {
     preview: Vec<u8>,
     thumbnail: Vec<u8>,
-    size: (u32, u32),
-    faces: Vec<NewFace>,
-    /// Seconds spent decoding, on faces, and making the preview and thumbnail.
-    stages: [f64; 3],
+    found: ProcessedPhoto,
+    /// Seconds spent decoding, on faces, on bibs, and making the preview and thumbnail.
+    stages: [f64; 4],
 }
 
 pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
@@ -40,6 +43,10 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
         return Ok(());
     }
     let event = EventKey::parse(&work.event_key).map_err(|e| JobError::Permanent(e.to_string()))?;
+    let Some(spec) = state.store.any_event_by_key(&event).await?.map(|e| e.spec) else {
+        return Ok(()); // deleted meanwhile
+    };
+    let rule = spec.bib_rule;
     let name = StoredName::parse(&work.storage_name)
         .ok_or_else(|| JobError::Permanent(format!("bad stored name {}", work.storage_name)))?;
     let derived = StoredName::parse(&derived_name(&work.storage_name))
@@ -64,9 +71,20 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     };
     let read = started.elapsed().as_secs_f64();
     let engine = state.engine.clone();
-    let processed = tokio::task::spawn_blocking(move || process(&engine, &original))
-        .await
-        .map_err(|e| JobError::Retry(e.into()))??;
+    let reader = state.reader.clone();
+    let processed =
+        tokio::task::spawn_blocking(move || process(&engine, reader.as_deref(), &rule, &original))
+            .await
+            .map_err(|e| JobError::Retry(e.into()))??;
+    let mut processed = processed;
+    // Approved requests to hide one's photos cover photos ingested after them too.
+    let templates = state.store.privacy_templates(work.event_id).await?;
+    processed.found.held_for = held_for(
+        &templates,
+        &processed.found.faces,
+        spec.face_threshold as f32,
+        state.engine.embedding_dim(),
+    );
     let stored = std::time::Instant::now();
     state
         .objects
@@ -84,19 +102,14 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
         .await?;
     state
         .store
-        .save_photo_faces(
-            photo_id,
-            work.event_id,
-            processed.size,
-            &processed.faces,
-            state.now(),
-        )
+        .save_processed_photo(photo_id, work.event_id, &processed.found, state.now())
         .await?;
-    let [decode_s, faces_s, images_s] = processed.stages;
+    let [decode_s, faces_s, bibs_s, images_s] = processed.stages;
     let store_s = stored.elapsed().as_secs_f64() + read;
     for (stage, secs) in [
         ("decode", decode_s),
         ("faces", faces_s),
+        ("bibs", bibs_s),
         ("images", images_s),
         ("storage", store_s),
     ] {
@@ -105,9 +118,11 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     metrics::counter!("photos_ingested_total").increment(1);
     tracing::debug!(
         photo = photo_id,
-        faces = processed.faces.len(),
+        faces = processed.found.faces.len(),
+        bibs = processed.found.bibs.len(),
         decode_s,
         faces_s,
+        bibs_s,
         images_s,
         store_s,
         total_s = started.elapsed().as_secs_f64(),
@@ -149,14 +164,28 @@ fn image_error(e: raceshot_faces::Error) -> JobError {
     }
 }
 
-fn process(engine: &FaceEngine, original: &[u8]) -> Result<Processed, JobError> {
-    let t0 = std::time::Instant::now();
+/// The original as ingestion works on it — upright, DCT-scaled to a long edge of at least
+/// the preview's and the detector's — and its displayed size.
+pub(super) fn decode_original(
+    engine: &FaceEngine,
+    original: &[u8],
+) -> Result<(RgbImage, (u32, u32)), JobError> {
     let info = probe(original).map_err(image_error)?;
     let opts = DecodeOptions::default()
         .with_max_pixels(MAX_PHOTO_PIXELS)
         .with_target_long_edge(PREVIEW_EDGE.max(engine.config().detector.long_edge));
     let img = decode(original, &opts).map_err(image_error)?;
-    let size = info.display_size();
+    Ok((img, info.display_size()))
+}
+
+fn process(
+    engine: &FaceEngine,
+    reader: Option<&TextReader>,
+    rule: &BibRule,
+    original: &[u8],
+) -> Result<Processed, JobError> {
+    let t0 = std::time::Instant::now();
+    let (img, size) = decode_original(engine, original)?;
     let t1 = std::time::Instant::now();
 
     let faces = engine
@@ -164,6 +193,7 @@ fn process(engine: &FaceEngine, original: &[u8]) -> Result<Processed, JobError> 
         .map_err(|e| JobError::Retry(e.into()))?;
     // Boxes are in the decoded image's pixels; the shop stores the original's.
     let scale = f64::from(size.0) / f64::from(img.width().max(1));
+    let boxes: Vec<BBox> = faces.iter().map(|f| f.bbox).collect();
     let faces = faces
         .into_iter()
         .map(|f| NewFace {
@@ -181,15 +211,27 @@ fn process(engine: &FaceEngine, original: &[u8]) -> Result<Processed, JobError> 
         .collect();
 
     let t2 = std::time::Instant::now();
+    let bibs = match reader {
+        Some(reader) => read_photo_bibs(reader, &img, &boxes, rule, scale)
+            .map_err(|e| JobError::Retry(e.into()))?,
+        None => Vec::new(),
+    };
+
+    let t3 = std::time::Instant::now();
     let preview = shrink(&img, PREVIEW_EDGE);
     let thumbnail = encode_jpeg(&shrink(&preview, THUMBNAIL_EDGE), 80)?;
     let preview = encode_jpeg(&watermark(preview), 82)?;
-    let stages = [t1 - t0, t2 - t1, t2.elapsed()].map(|d| d.as_secs_f64());
+    let stages = [t1 - t0, t2 - t1, t3 - t2, t3.elapsed()].map(|d| d.as_secs_f64());
     Ok(Processed {
         preview,
         thumbnail,
-        size,
-        faces,
+        found: ProcessedPhoto {
+            size,
+            faces,
+            bibs,
+            taken_at: taken_at(original),
+            held_for: Vec::new(),
+        },
         stages,
     })
 }

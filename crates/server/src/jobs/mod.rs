@@ -8,6 +8,8 @@
 pub mod deliver_order;
 pub mod ingest_photo;
 pub mod notify_order;
+pub mod notify_privacy;
+pub mod read_bibs;
 pub mod retention;
 
 use std::time::Duration;
@@ -144,6 +146,8 @@ async fn run_one(state: &AppState, worker: &str, job: Job) {
         ingest_photo::KIND => ingest_photo::run(state, &job).await,
         deliver_order::KIND => deliver_order::run(state, &job, worker).await,
         notify_order::KIND => notify_order::run(state, &job).await,
+        read_bibs::KIND => read_bibs::run(state, &job).await,
+        notify_privacy::KIND => notify_privacy::run(state, &job).await,
         retention::KIND => retention::run(state, job.id, worker).await,
         other => Err(JobError::Permanent(format!("unknown job kind {other}"))),
     };

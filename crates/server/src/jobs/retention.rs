@@ -1,7 +1,8 @@
 //! `retention`: deletes the originals and logo copies of events whose storage window has
 //! passed (`orders.retention_days` after the event's date, Bangkok calendar) and marks the
-//! photos purged, so order pages then say "storage time expired". Previews and
-//! thumbnails stay for the shop's pages. Enqueued hourly by the housekeeping loop; a
+//! photos purged, so order pages then say "storage time expired", and clears the face
+//! templates of approved privacy requests of those events. Previews and thumbnails stay
+//! for the shop's pages. Enqueued hourly by the housekeeping loop; a
 //! re-run finds only what is left.
 
 use raceshot_domain::time::bangkok_date;
@@ -26,6 +27,12 @@ pub fn cutoff(state: &AppState) -> String {
 
 pub async fn run(state: &AppState, job_id: i64, worker: &str) -> Result<(), JobError> {
     let cutoff = cutoff(state);
+    // With the originals go the face templates of approved privacy requests: no photo is
+    // ingested for such an event any more, and what they hid stays hidden.
+    let cleared = state.store.clear_privacy_templates_before(&cutoff).await?;
+    if cleared > 0 {
+        tracing::info!(cleared, "privacy request templates deleted after retention");
+    }
     loop {
         let batch = state.store.photos_past_retention(&cutoff, BATCH).await?;
         if batch.is_empty() {

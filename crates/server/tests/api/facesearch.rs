@@ -13,7 +13,7 @@ use crate::helpers::{TOKEN, TestApp, assert_error, event, json, photo};
 
 crate::both_backends!(ingested_photos_are_found_by_a_selfie);
 
-async fn ingest_files(app: &TestApp, files: &[(&str, Vec<u8>)]) -> ingest::Report {
+pub async fn ingest_files(app: &TestApp, files: &[(&str, Vec<u8>)]) -> ingest::Report {
     let dir = tempfile::tempdir().unwrap();
     let paths: Vec<PathBuf> = files
         .iter()
@@ -23,7 +23,7 @@ async fn ingest_files(app: &TestApp, files: &[(&str, Vec<u8>)]) -> ingest::Repor
             p
         })
         .collect();
-    let mut report = ingest::ingest(&app.state, "race", &paths, false, false)
+    let mut report = ingest::ingest(&app.state, "race", 0, &paths, false, false)
         .await
         .unwrap();
     // The app's own workers process the queue.
@@ -139,14 +139,14 @@ async fn ingested_photos_are_found_by_a_selfie(backend: Backend) {
     assert!(report.failed[0].1.contains("decode"), "{:?}", report.failed);
 
     // Ingesting the same files again adds nothing.
-    let again = ingest::ingest(&app.state, "race", &[], false, false)
+    let again = ingest::ingest(&app.state, "race", 0, &[], false, false)
         .await
         .unwrap();
     assert!(again.queued.is_empty());
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("players-copy.jpg");
     std::fs::write(&p, photo("players.jpg")).unwrap();
-    let again = ingest::ingest(&app.state, "race", &[p], false, false)
+    let again = ingest::ingest(&app.state, "race", 0, &[p], false, false)
         .await
         .unwrap();
     assert_eq!((again.queued.len(), again.skipped), (0, 1));

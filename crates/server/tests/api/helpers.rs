@@ -307,7 +307,15 @@ pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> 
             panic!("photo existed")
         };
         app.store
-            .save_photo_faces(id, event.id, (6000, 4000), &[], now())
+            .save_processed_photo(
+                id,
+                event.id,
+                &raceshot_store::photos::ProcessedPhoto {
+                    size: (6000, 4000),
+                    ..Default::default()
+                },
+                now(),
+            )
             .await
             .unwrap_or_else(|e| panic!("{e}"));
         ids.push(id);

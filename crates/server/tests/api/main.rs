@@ -13,6 +13,7 @@ mod helpers;
 mod smtp_sink;
 
 mod admin;
+mod bibs;
 mod cart;
 mod catalogue;
 mod cli;
@@ -26,6 +27,7 @@ mod hostile_json;
 mod notify;
 mod ops;
 mod orders;
+mod people;
 mod scale;
 mod selfies;
 mod web;

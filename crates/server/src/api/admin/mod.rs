@@ -8,6 +8,7 @@ pub mod auth;
 pub mod events;
 pub mod orders;
 pub mod photos;
+pub mod privacy;
 pub mod settings;
 
 use axum::extract::{Request, State};
@@ -33,6 +34,10 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(orders::resend_email))
         .routes(routes!(photos::upload, photos::list))
         .routes(routes!(photos::moderate, photos::delete))
+        .routes(routes!(photos::correct_bib))
+        .routes(routes!(privacy::list))
+        .routes(routes!(privacy::approve))
+        .routes(routes!(privacy::reject))
         .routes(routes!(orders::approve))
         .routes(routes!(orders::confirm))
         .routes(routes!(audit::list))

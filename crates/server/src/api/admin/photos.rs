@@ -1,13 +1,14 @@
 //! Photos in the console: uploads straight from the browser (one file per PUT, so many
 //! run in parallel and a failed one is re-sent alone), the event's photos with their
-//! processing state, and moderation (hide, highlight, delete). Admins, or photographers
-//! on the events assigned to them.
+//! processing state and bib numbers, moderation (hide, highlight, delete) and bib
+//! corrections. Admins, or photographers on the events assigned to them.
 
 use axum::Json;
 use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use raceshot_domain::EventKey;
+use raceshot_store::bibs::BibSource;
 use raceshot_store::events::Event;
 use raceshot_store::photos::{Deleted, PhotoState};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
@@ -15,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Session;
-use crate::api::extract::{ApiJson, ApiPath, ApiQuery};
+use crate::api::extract::{ApiJson, ApiPath, ApiQuery, parse_json};
 use crate::api::media::derived_address;
 use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, ShopError, ShopResult};
 use crate::photos::{FileAdded, add_file, derived_name};
@@ -99,9 +100,16 @@ pub async fn upload(
     } else {
         name
     };
-    let added = add_file(&state, &key, event.id, &name, bytes.to_vec())
-        .await
-        .map_err(ShopError::internal)?;
+    let added = add_file(
+        &state,
+        &key,
+        event.id,
+        &name,
+        session.operator.id,
+        bytes.to_vec(),
+    )
+    .await
+    .map_err(ShopError::internal)?;
     let (photo_id, result) = match added {
         FileAdded::Queued(id) => (id, "queued"),
         FileAdded::Exists(id) => (id, "exists"),
@@ -145,6 +153,37 @@ pub struct AdminPhoto {
     pub highlight: bool,
     /// Only once the photo is ready.
     pub thumbnail_url: Option<String>,
+    /// Bib numbers read on the photo or put there by an operator, and those taken off.
+    pub bibs: Vec<AdminBib>,
+}
+
+/// One bib of a photo as operators see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminBib {
+    pub bib: String,
+    /// `read` (found by reading, searchable), `added` (put on by an operator) or `removed`
+    /// (read, but taken off by an operator: not searchable).
+    pub source: AdminBibSource,
+    /// The read's confidence, 0 to 1, when reading found it.
+    pub confidence: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AdminBibSource {
+    Read,
+    Added,
+    Removed,
+}
+
+impl From<BibSource> for AdminBibSource {
+    fn from(s: BibSource) -> Self {
+        match s {
+            BibSource::Read => AdminBibSource::Read,
+            BibSource::Added => AdminBibSource::Added,
+            BibSource::Removed => AdminBibSource::Removed,
+        }
+    }
 }
 
 #[derive(Debug, Default, Serialize, ToSchema)]
@@ -201,10 +240,21 @@ pub async fn list(
             None => {}
         }
     }
+    let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+    let bibs = state.store.bibs_of_photos(&ids).await?;
     let photos = rows
         .into_iter()
         .map(|p| {
             let ready = p.state == PhotoState::Ready.as_str();
+            let bibs = bibs
+                .iter()
+                .filter(|b| b.photo_id == p.id)
+                .map(|b| AdminBib {
+                    bib: b.bib.to_string(),
+                    source: b.source.into(),
+                    confidence: b.confidence,
+                })
+                .collect();
             AdminPhoto {
                 thumbnail_url: ready.then(|| {
                     derived_address(&state.media_url, key.as_str(), "thumbnail", &p.storage_name)
@@ -216,6 +266,7 @@ pub async fn list(
                 face_count: p.face_count,
                 hidden: p.hidden,
                 highlight: p.highlight,
+                bibs,
             }
         })
         .collect();
@@ -246,7 +297,8 @@ async fn owned_photo(
     Ok(owner)
 }
 
-/// Hides or shows a photo in the shop, and makes it a highlight of its event or not.
+/// Hides or shows a photo in the shop, and makes it a highlight of its event or not. A
+/// photo an approved privacy request hides cannot be shown again (409 `privacy_hold`).
 #[utoipa::path(operation_id = "admin_photos_moderate", post, path = "/api/admin/photos/{photo_id}", tag = "console",
     params(("photo_id" = i64, Path)), request_body = PhotoFlags,
     responses((status = 204, description = "Done"), (status = 401, response = ErrorAnswer),
@@ -258,6 +310,12 @@ pub async fn moderate(
     ApiJson(flags): ApiJson<PhotoFlags>,
 ) -> ShopResult<StatusCode> {
     let owner = owned_photo(&state, &session, photo_id).await?;
+    if flags.hidden == Some(false) && state.store.photo_privacy_held(photo_id).await? {
+        return Err(ShopError::new(
+            ErrorCode::PrivacyHold,
+            "the photo shows someone who asked to hide their photos",
+        ));
+    }
     let now = state.now();
     state
         .store
@@ -269,6 +327,57 @@ pub async fn moderate(
         .audit(
             &session.actor(),
             "photo.moderate",
+            &format!("photo:{photo_id}@{}", owner.event_key),
+            &detail,
+            now,
+        )
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct BibCorrection {
+    /// A bib of the event's rule, as typed.
+    pub bib: String,
+    /// `true` puts the bib on the photo, `false` takes it off; either wins over reading.
+    pub present: bool,
+}
+
+/// Puts a bib number on a photo or takes one off: operators' corrections win over what
+/// reading found, and stay when the photo is read again.
+#[utoipa::path(operation_id = "admin_photos_bib", post, path = "/api/admin/photos/{photo_id}/bibs", tag = "console",
+    params(("photo_id" = i64, Path)), request_body = BibCorrection,
+    responses((status = 204, description = "Done"), (status = 401, response = ErrorAnswer),
+        (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer),
+        (status = 422, response = ErrorAnswer)))]
+pub async fn correct_bib(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath(photo_id): ApiPath<i64>,
+    // Read as JSON, checked as a correction only once the operator may touch the photo.
+    ApiJson(body): ApiJson<serde_json::Value>,
+) -> ShopResult<StatusCode> {
+    let owner = owned_photo(&state, &session, photo_id).await?;
+    let req: BibCorrection = parse_json(body.to_string().as_bytes())?;
+    let key = EventKey::parse(&owner.event_key).map_err(ShopError::internal)?;
+    let event = state
+        .store
+        .any_event_by_key(&key)
+        .await?
+        .ok_or_else(|| ShopError::new(ErrorCode::EventNotFound, "no such event"))?;
+    let bib = crate::bibs::parse_query(&event.spec.bib_rule, &req.bib)?;
+    let now = state.now();
+    let actor = session.actor();
+    state
+        .store
+        .correct_bib(photo_id, owner.event_id, &bib, req.present, &actor, now)
+        .await?;
+    let detail = serde_json::json!({ "bib": bib.as_str(), "present": req.present });
+    state
+        .store
+        .audit(
+            &actor,
+            "photo.bib",
             &format!("photo:{photo_id}@{}", owner.event_key),
             &detail,
             now,

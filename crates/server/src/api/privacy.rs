@@ -1,0 +1,69 @@
+//! `POST /api/privacy/requests`: a runner asks for the photos that show them to be hidden
+//! (multipart: `event_key`, `contact`, `file`). The selfie is read into memory, embedded
+//! and dropped with the request; only its face template is kept with the request
+//! (`crate::privacy`).
+
+use std::net::SocketAddr;
+
+use axum::Json;
+use axum::extract::{ConnectInfo, Multipart, State};
+use axum::http::{HeaderMap, StatusCode};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::catalogue::SUCCESS;
+use super::facesearch::{multipart_error, read_limited};
+use crate::commerce::find_event;
+use crate::error::{ErrorAnswer, ShopError, ShopResult};
+use crate::privacy::{self, Contact};
+use crate::rate_limit::client_address;
+use crate::state::AppState;
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PrivacyRequestCreated {
+    #[schema(example = "success")]
+    pub status: &'static str,
+    pub request_id: String,
+}
+
+/// Files a request to hide the photos of an event that show the selfie's face. An operator
+/// decides; the requester is told at `contact` (a mobile number or an e-mail address).
+#[utoipa::path(post, path = "/api/privacy/requests", tag = "privacy",
+    request_body(content_type = "multipart/form-data", content = Object),
+    responses((status = 201, body = PrivacyRequestCreated), (status = 401, response = ErrorAnswer),
+        (status = 404, response = ErrorAnswer), (status = 409, response = ErrorAnswer),
+        (status = 413, response = ErrorAnswer), (status = 415, response = ErrorAnswer),
+        (status = 422, response = ErrorAnswer), (status = 429, response = ErrorAnswer),
+        (status = 503, response = ErrorAnswer)),
+    security(("client_token" = [])))]
+pub async fn create(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    mut form: Multipart,
+) -> ShopResult<(StatusCode, Json<PrivacyRequestCreated>)> {
+    let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
+    state.privacy_limiter.check(client)?;
+    let (mut file, mut event_key, mut contact) = (None, None, None);
+    while let Some(field) = form.next_field().await.map_err(multipart_error)? {
+        match field.name().unwrap_or_default() {
+            "file" if file.is_none() => file = Some(read_limited(field).await?),
+            "file" => return Err(ShopError::field("file", "one selfie, of the requester")),
+            "event_key" => event_key = Some(field.text().await.map_err(multipart_error)?),
+            "contact" => contact = Some(field.text().await.map_err(multipart_error)?),
+            _ => {}
+        }
+    }
+    let event_key = event_key.ok_or_else(|| ShopError::field("event_key", "is required"))?;
+    let event = find_event(&state, &event_key).await?;
+    let contact = Contact::parse(contact.as_deref().unwrap_or_default())?;
+    let file = file.ok_or_else(|| ShopError::field("file", "is required"))?;
+    let request_id = privacy::file(&state, &event, &contact, file, client).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(PrivacyRequestCreated {
+            status: SUCCESS,
+            request_id,
+        }),
+    ))
+}

@@ -1,0 +1,272 @@
+//! Bib numbers: reading them off a photo (part of `ingest_photo`, and again by
+//! `raceshot bibs`), searching an event by bib with face expansion, and operators'
+//! corrections.
+//!
+//! **Reading** keeps only what fits the event's [`BibRule`] at the reader's confidence.
+//!
+//! **Face expansion**: the photos where a bib was read show its runner above it. The face
+//! above each bib box (the one whose torso holds the box) is that runner's face; the event's
+//! faces are searched with it at the event's threshold, so the photos where the bib is
+//! hidden, turned away or too small to read are found too (`matched_by: face`). A misread
+//! bib would bring a stranger's face, so when there are several anchors only those that
+//! agree with another anchor are used; a lone anchor is used as it is.
+
+use std::collections::HashSet;
+
+use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone, Utc};
+use raceshot_domain::{Bib, BibError, BibRule, Money, pricing, time};
+use raceshot_faces::image_io::date_taken;
+use raceshot_faces::{BBox, Embedding, RgbImage, TextReader, cosine};
+use raceshot_store::bibs::NewBib;
+use raceshot_store::events::Event;
+use raceshot_store::photos::{Photo, StoredFace};
+
+use crate::error::{ErrorCode, ShopError, ShopResult};
+use crate::state::AppState;
+
+/// At most this many anchor faces are searched for one bib.
+const MAX_ANCHORS: usize = 8;
+
+/// How a bib search found a photo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchedBy {
+    /// The bib was read on it (or an operator put it there).
+    Bib,
+    /// Its runner's face, taken from the photos where the bib was read.
+    Face,
+}
+
+/// The text lines read on a photo that are bibs of the event, boxes scaled by `scale`
+/// into the original's pixels. `faces` are in `img`'s pixels.
+pub fn read_photo_bibs(
+    reader: &TextReader,
+    img: &RgbImage,
+    faces: &[BBox],
+    rule: &BibRule,
+    scale: f64,
+) -> raceshot_faces::Result<Vec<NewBib>> {
+    let lines = reader.read_photo(img, faces)?;
+    Ok(lines
+        .into_iter()
+        .filter_map(|line| {
+            let bib = rule.parse(&line.text).ok()?;
+            let b = line.bbox;
+            Some(NewBib {
+                bib,
+                confidence: f64::from(line.confidence),
+                bbox: [b.x1, b.y1, b.x2, b.y2].map(|v| f64::from(v) * scale),
+            })
+        })
+        .collect())
+}
+
+/// When the photo was taken, from its EXIF: the camera's offset when it wrote one, else
+/// Bangkok time (the shop's events are in Thailand).
+pub fn taken_at(original: &[u8]) -> Option<DateTime<Utc>> {
+    let taken = date_taken(original)?;
+    let local = NaiveDateTime::parse_from_str(&taken.local, "%Y:%m:%d %H:%M:%S").ok()?;
+    let offset = taken
+        .offset
+        .as_deref()
+        .and_then(|o| {
+            DateTime::parse_from_str(&format!("2000-01-01 00:00 {o}"), "%Y-%m-%d %H:%M %:z").ok()
+        })
+        .map_or_else(time::bangkok, |t| *t.offset());
+    offset_local(offset, local)
+}
+
+fn offset_local(offset: FixedOffset, local: NaiveDateTime) -> Option<DateTime<Utc>> {
+    offset
+        .from_local_datetime(&local)
+        .single()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// The bib a visitor typed, in normal form, or `invalid_bib` naming the field.
+pub fn parse_query(rule: &BibRule, text: &str) -> ShopResult<Bib> {
+    rule.parse(text).map_err(|e: BibError| {
+        ShopError::new(ErrorCode::InvalidBib, e.to_string()).with_field("bib")
+    })
+}
+
+/// The face whose runner wears the bib at `bib_box`: among the faces the box sits under
+/// (its centre below the face's chin, within four face heights, and within one and a half
+/// face widths of the face's centre line), the nearest. With no box (an operator put the
+/// bib on the photo), the photo's only face, if it has one.
+pub fn face_above<'f>(
+    faces: &[&'f StoredFace],
+    bib_box: Option<[f64; 4]>,
+) -> Option<&'f StoredFace> {
+    let Some([x1, y1, x2, y2]) = bib_box else {
+        return match faces {
+            [only] => Some(*only),
+            _ => None,
+        };
+    };
+    let (cx, cy) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+    faces
+        .iter()
+        .filter_map(|f| {
+            let [fx1, fy1, fx2, fy2] = f.bbox;
+            let (w, h) = (fx2 - fx1, fy2 - fy1);
+            if w <= 0.0 || h <= 0.0 {
+                return None;
+            }
+            let below = cy - fy2;
+            let aside = (cx - (fx1 + fx2) / 2.0).abs();
+            (below > 0.0 && below < 4.0 * h && aside < 1.5 * w).then_some((below / h, *f))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, f)| f)
+}
+
+/// The anchors to search with: all of them when they are one, else those that another
+/// anchor agrees with (cosine at least `threshold`).
+pub fn agreeing(anchors: Vec<Embedding>, threshold: f32) -> Vec<Embedding> {
+    if anchors.len() < 2 {
+        return anchors;
+    }
+    let agrees = |i: usize| {
+        anchors
+            .iter()
+            .enumerate()
+            .any(|(j, other)| j != i && cosine(&anchors[i], other) >= threshold)
+    };
+    let keep: Vec<bool> = (0..anchors.len()).map(agrees).collect();
+    anchors
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(a, k)| k.then_some(a))
+        .take(MAX_ANCHORS)
+        .collect()
+}
+
+/// What a bib search found: the event's shown photos, those carrying the bib first.
+#[derive(Debug, Clone)]
+pub struct BibFound {
+    pub photos: Vec<(Photo, MatchedBy)>,
+    pub avg_price: Money,
+}
+
+/// Searches the event for the photos of the runner wearing `text`.
+pub async fn search(state: &AppState, event: &Event, text: &str) -> ShopResult<BibFound> {
+    let spec = &event.spec;
+    let bib = parse_query(&spec.bib_rule, text)?;
+    let hits = state.store.photos_with_bib(event.id, &bib).await?;
+    let limit = spec.max_face_search as usize;
+    let mut ids: Vec<(i64, MatchedBy)> = hits
+        .iter()
+        .take(limit)
+        .map(|h| (h.photo_id, MatchedBy::Bib))
+        .collect();
+
+    let hit_ids: Vec<i64> = hits.iter().map(|h| h.photo_id).collect();
+    let faces = state.store.faces_of_photos(&hit_ids).await?;
+    let dim = state.engine.embedding_dim();
+    let anchors: Vec<Embedding> = hits
+        .iter()
+        .filter_map(|h| {
+            let on_photo: Vec<&StoredFace> =
+                faces.iter().filter(|f| f.photo_id == h.photo_id).collect();
+            let face = face_above(&on_photo, h.bbox)?;
+            Embedding::from_bytes(&face.embedding, dim).ok()
+        })
+        .collect();
+    let threshold = spec.face_threshold as f32;
+    let mut seen: HashSet<i64> = ids.iter().map(|(id, _)| *id).collect();
+    let mut by_face: Vec<(i64, f32)> = Vec::new();
+    for anchor in agreeing(anchors, threshold) {
+        let found = state
+            .indexes
+            .search(event.id, anchor, threshold, limit)
+            .await
+            .map_err(ShopError::internal)?;
+        for hit in found {
+            match by_face.iter_mut().find(|(id, _)| *id == hit.photo_id) {
+                Some(best) => best.1 = best.1.max(hit.similarity),
+                None => by_face.push((hit.photo_id, hit.similarity)),
+            }
+        }
+    }
+    by_face.sort_by(|a, b| b.1.total_cmp(&a.1));
+    for (id, _) in by_face {
+        if ids.len() >= limit {
+            break;
+        }
+        if seen.insert(id) {
+            ids.push((id, MatchedBy::Face));
+        }
+    }
+
+    let wanted: Vec<i64> = ids.iter().map(|(id, _)| *id).collect();
+    // Hidden and deleted photos drop out here.
+    let shown = state.store.shown_photos(event.id, &wanted).await?;
+    let photos: Vec<(Photo, MatchedBy)> = ids
+        .iter()
+        .filter_map(|(id, how)| Some((shown.iter().find(|p| p.id == *id)?.clone(), *how)))
+        .collect();
+    metrics::counter!("bib_searches_total").increment(1);
+    let n = u32::try_from(photos.len()).unwrap_or(u32::MAX);
+    let avg_price = pricing::average_price(
+        n,
+        &spec.packages,
+        spec.deal.then_some(spec.deal_price).flatten(),
+    );
+    Ok(BibFound { photos, avg_price })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn face(id: i64, bbox: [f64; 4]) -> StoredFace {
+        StoredFace {
+            id,
+            photo_id: 1,
+            embedding: Vec::new(),
+            bbox,
+        }
+    }
+
+    #[test]
+    fn the_runner_is_the_face_above_the_bib() {
+        let left = face(1, [100.0, 100.0, 150.0, 160.0]);
+        let right = face(2, [400.0, 90.0, 450.0, 150.0]);
+        let far_up = face(3, [100.0, 0.0, 150.0, 20.0]);
+        let faces = [&left, &right, &far_up];
+        // A bib on the left runner's chest.
+        let bib = Some([95.0, 220.0, 160.0, 260.0]);
+        assert_eq!(face_above(&faces, bib).map(|f| f.id), Some(1));
+        // Between the two, far from both centre lines: nobody's.
+        assert_eq!(face_above(&faces, Some([250.0, 220.0, 300.0, 260.0])), None);
+        // Above every face: nobody's.
+        assert_eq!(face_above(&faces, Some([95.0, 0.0, 160.0, 10.0])), None);
+        // An operator's bib has no box: only a photo with one face tells whose it is.
+        assert_eq!(face_above(&faces, None), None);
+        assert_eq!(face_above(&[&right], None).map(|f| f.id), Some(2));
+    }
+
+    #[test]
+    fn anchors_that_no_other_anchor_agrees_with_are_dropped() {
+        let e = |v: [f32; 2]| Embedding::from_raw(v.to_vec(), 2).unwrap();
+        let same = [e([1.0, 0.0]), e([0.99, 0.1]), e([0.0, 1.0])];
+        let kept = agreeing(same.to_vec(), 0.5);
+        assert_eq!(kept.len(), 2);
+        assert!(kept.iter().all(|k| k.as_slice()[0] > 0.9));
+        // One anchor is used as it is; two that disagree are both doubtful.
+        assert_eq!(agreeing(vec![e([0.0, 1.0])], 0.5).len(), 1);
+        assert!(agreeing(vec![e([1.0, 0.0]), e([0.0, 1.0])], 0.5).is_empty());
+    }
+
+    #[test]
+    fn taken_at_reads_the_camera_clock_as_bangkok_unless_told() {
+        let at = |s: &str| {
+            let local = NaiveDateTime::parse_from_str(s, "%Y:%m:%d %H:%M:%S").unwrap();
+            offset_local(time::bangkok(), local).unwrap()
+        };
+        assert_eq!(
+            at("2026:11:22 06:15:30").to_rfc3339(),
+            "2026-11-21T23:15:30+00:00"
+        );
+    }
+}

@@ -1,0 +1,63 @@
+//! `raceshot bibs --event KEY [--wait]`: reads the bib numbers of an event's ready photos
+//! again, as one `read_bibs` job per photo (any worker takes them). With `--wait` this
+//! process works on the queue too and returns when every such job is done.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use raceshot_domain::EventKey;
+use tokio::sync::watch;
+
+use crate::jobs;
+use crate::state::AppState;
+use crate::tasks;
+
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Photos queued for reading.
+    pub queued: usize,
+    /// With `--wait`: photos carrying a read bib, and the reads, once done.
+    pub photos_with_bibs: i64,
+    pub bibs: i64,
+}
+
+pub async fn reread(state: &AppState, event_key: &str, wait: bool) -> anyhow::Result<Report> {
+    anyhow::ensure!(
+        state.reader.is_some(),
+        "bib reading is off: set bibs.read to true"
+    );
+    let key = EventKey::parse(event_key)?;
+    let event = state
+        .store
+        .any_event_by_key(&key)
+        .await?
+        .with_context(|| format!("no event {event_key}"))?;
+    let ids = state.store.ready_photo_ids(event.id).await?;
+    let requested = state.now();
+    for id in &ids {
+        state
+            .store
+            .enqueue(&tasks::read_bibs(state, *id, requested), requested)
+            .await?;
+    }
+    let mut report = Report {
+        queued: ids.len(),
+        ..Report::default()
+    };
+    if wait {
+        let (stop, stop_rx) = watch::channel(false);
+        let workers = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
+        let waited = loop {
+            match state.store.pending_jobs_of_kind(tasks::READ_BIBS).await {
+                Ok(0) => break Ok(()),
+                Ok(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+                Err(e) => break Err(e),
+            }
+        };
+        let _ = stop.send(true);
+        let _ = workers.await;
+        waited?;
+        (report.photos_with_bibs, report.bibs) = state.store.bib_read_counts(event.id).await?;
+    }
+    Ok(report)
+}

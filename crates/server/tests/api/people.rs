@@ -1,0 +1,484 @@
+//! Searching for several people at once, and a runner's request to hide the photos that
+//! show them, on both backends with the real models: any/all and `people`, from the
+//! upload to the answer; a hide request from submission through the console's approval to
+//! photos hidden everywhere (later ones too) while their buyer keeps them; every bad input
+//! refused with its code and nothing left behind.
+
+use std::time::Duration;
+
+use raceshot_faces::{DecodeOptions, RgbImage, decode, resize_to_long_edge};
+use raceshot_store::Backend;
+use raceshot_store::operators::Role;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::admin::{account, call, sign_in};
+use crate::facesearch::{assert_no_selfie_left, ingest_files};
+use crate::helpers::{TOKEN, TestApp, assert_error, event, json, photo};
+use crate::orders::{create_order, inquiry_until, order_body, sandbox_pay};
+use crate::smtp_sink::SmtpSink;
+
+crate::both_backends!(
+    several_people_are_searched_at_once,
+    a_hide_request_goes_from_submission_to_photos_hidden_everywhere,
+);
+
+/// Two people side by side in one photo: the portrait of player 13 and the other one.
+fn together() -> Vec<u8> {
+    let open = |name: &str| {
+        let img = decode(&photo(name), &DecodeOptions::default()).unwrap();
+        resize_to_long_edge(&img, 480)
+    };
+    let (a, b) = (open("yaoming.jpg"), open("gdp.jpg"));
+    let (w, h) = (a.width() + b.width(), a.height().max(b.height()));
+    let mut data = vec![255u8; (w * h * 3) as usize];
+    for (img, x0) in [(&a, 0), (&b, a.width())] {
+        for y in 0..img.height() {
+            let src = (y * img.width() * 3) as usize;
+            let dst = ((y * w + x0) * 3) as usize;
+            let n = (img.width() * 3) as usize;
+            data[dst..dst + n].copy_from_slice(&img.data()[src..src + n]);
+        }
+    }
+    let img = RgbImage::new(w, h, data).unwrap();
+    raceshot_server::imaging::encode_jpeg(&img, 90).unwrap()
+}
+
+/// A picture with no face at all.
+fn blank() -> Vec<u8> {
+    raceshot_server::imaging::encode_jpeg(&RgbImage::filled(320, 240, [200, 180, 160]), 85).unwrap()
+}
+
+/// Signs an upload and PUTs the selfie: the search id.
+async fn upload(app: &TestApp, selfie: Vec<u8>) -> String {
+    let signed = json(
+        app.post(
+            "/v2/facesearch/sign",
+            &json!({"event_key": "race", "file_type": "image/jpeg"}),
+        )
+        .await,
+    )
+    .await;
+    let put = app
+        .client
+        .put(signed["url"].as_str().unwrap())
+        .body(selfie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(put.status(), 200);
+    signed["search_id"].as_str().unwrap().to_owned()
+}
+
+/// File name → people of each photo found, sorted by name.
+fn people(body: &Value) -> Vec<(String, Vec<u64>)> {
+    let mut out: Vec<(String, Vec<u64>)> = body["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            let mut people: Vec<u64> = i["people"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_u64().unwrap())
+                .collect();
+            people.sort_unstable();
+            (i["original_file_name"].as_str().unwrap().to_owned(), people)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn named(list: &[(&str, &[u64])]) -> Vec<(String, Vec<u64>)> {
+    list.iter()
+        .map(|(n, p)| ((*n).to_owned(), p.to_vec()))
+        .collect()
+}
+
+async fn group_search(app: &TestApp, selfies: Vec<Vec<u8>>, matching: &str) -> reqwest::Response {
+    let mut ids = Vec::new();
+    for s in selfies {
+        ids.push(upload(app, s).await);
+    }
+    let body = json!({
+        "search_id": ids[0], "search_ids": ids[1..], "event_key": "race", "match": matching,
+    });
+    app.post("/v2/facesearch", &body).await
+}
+
+async fn several_people_are_searched_at_once(backend: Backend) {
+    let app = TestApp::builder(backend)
+        .with_event(event("race"))
+        .spawn()
+        .await;
+    let report = ingest_files(
+        &app,
+        &[
+            ("players.jpg", photo("players.jpg")),
+            ("gdp.jpg", photo("gdp.jpg")),
+            ("together.jpg", together()),
+        ],
+    )
+    .await;
+    assert_eq!(report.ready, 3, "{:?}", report.failed);
+
+    // Player 13 (0) and the other one (1): any photo of either, each saying who is on it.
+    let selfies = || vec![photo("yaoming.jpg"), photo("gdp.jpg")];
+    let any = json(group_search(&app, selfies(), "any").await).await;
+    assert_eq!(
+        people(&any),
+        named(&[
+            ("gdp.jpg", &[1]),
+            ("players.jpg", &[0]),
+            ("together.jpg", &[0, 1]),
+        ]),
+        "{any}"
+    );
+    // Together: only the photo showing both; the price is the server's for that count.
+    let all = json(group_search(&app, selfies(), "all").await).await;
+    assert_eq!(people(&all), named(&[("together.jpg", &[0, 1])]));
+    assert_eq!(all["avg_price"], json!(60.0));
+    // One person answers as before, with `people` [0].
+    let one = json(group_search(&app, vec![photo("gdp.jpg")], "all").await).await;
+    assert_eq!(
+        people(&one),
+        named(&[("gdp.jpg", &[0]), ("together.jpg", &[0])])
+    );
+    // The one-step form takes several files.
+    let mut form = reqwest::multipart::Form::new()
+        .text("event_key", "race")
+        .text("match", "all");
+    for s in selfies() {
+        form = form.part(
+            "file",
+            reqwest::multipart::Part::bytes(s).file_name("me.jpg"),
+        );
+    }
+    let resp = app
+        .client
+        .post(app.url("/v1/facesearch"))
+        .bearer_auth(TOKEN)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        people(&json(resp).await),
+        named(&[("together.jpg", &[0, 1])])
+    );
+    assert_no_selfie_left(&app).await;
+
+    // Four people: refused, and all four selfies deleted. (A client holds three upload
+    // addresses at most; the fourth comes from another address.)
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        ids.push(upload(&app, photo("gdp.jpg")).await);
+    }
+    let body = json!({
+        "search_id": ids[0], "search_ids": [ids[1], ids[2], uuid::Uuid::new_v4().to_string()],
+        "event_key": "race",
+    });
+    let err = assert_error(
+        app.post("/v2/facesearch", &body).await,
+        422,
+        "too_many_selfies",
+    )
+    .await;
+    assert_eq!(err["field"], "search_ids");
+    assert_no_selfie_left(&app).await;
+    // A selfie without a face among several: refused, naming it; nothing left.
+    let resp = group_search(&app, vec![photo("gdp.jpg"), blank()], "any").await;
+    let err = assert_error(resp, 422, "no_face").await;
+    assert_eq!(err["field"], "search_ids[0]");
+    assert_no_selfie_left(&app).await;
+    // A search id that is none, and a bad `match`.
+    let first = upload(&app, photo("gdp.jpg")).await;
+    let body = json!({ "search_id": first, "search_ids": ["nope"], "event_key": "race" });
+    let err = assert_error(
+        app.post("/v2/facesearch", &body).await,
+        422,
+        "invalid_field",
+    )
+    .await;
+    assert_eq!(err["field"], "search_ids[0]");
+    let resp = group_search(&app, vec![photo("gdp.jpg")], "some").await;
+    let err = assert_error(resp, 422, "invalid_field").await;
+    assert_eq!(err["field"], "match");
+    assert_no_selfie_left(&app).await;
+}
+
+async fn hide_request(
+    app: &TestApp,
+    event_key: &str,
+    contact: &str,
+    selfie: Vec<u8>,
+) -> reqwest::Response {
+    let form = reqwest::multipart::Form::new()
+        .text("event_key", event_key.to_owned())
+        .text("contact", contact.to_owned())
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(selfie).file_name("me.jpg"),
+        );
+    app.client
+        .post(app.url("/api/privacy/requests"))
+        .bearer_auth(TOKEN)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// File names a face search with `selfie` finds on the event.
+async fn found_by_face(app: &TestApp, selfie: Vec<u8>) -> Vec<String> {
+    let body = json(group_search(app, vec![selfie], "any").await).await;
+    let mut names: Vec<String> = people(&body).into_iter().map(|(n, _)| n).collect();
+    names.sort();
+    names
+}
+
+async fn listed(app: &TestApp) -> Vec<String> {
+    let body = json(
+        app.post("/v1/manual", &json!({ "event_key": "race" }))
+            .await,
+    )
+    .await;
+    let mut names: Vec<String> = body["body"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["original_file_name"].as_str().unwrap().to_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend: Backend) {
+    let sink = SmtpSink::start().await;
+    let app = TestApp::builder(backend)
+        .with_event(event("race"))
+        .with_env("RACESHOT__NOTIFY__SMTP__HOST", "127.0.0.1")
+        .with_env("RACESHOT__NOTIFY__SMTP__PORT", &sink.port().to_string())
+        .with_env(
+            "RACESHOT__NOTIFY__SMTP__FROM",
+            "Raceshot <shop@raceshot.test>",
+        )
+        .with_env("RACESHOT__NOTIFY__SMTP__TLS", "none")
+        .with_env("RACESHOT__PRIVACY__PER_CLIENT_PER_MINUTE", "0")
+        .spawn()
+        .await;
+    let report = ingest_files(
+        &app,
+        &[
+            ("players.jpg", photo("players.jpg")),
+            ("yaoming.jpg", photo("yaoming.jpg")),
+            ("gdp.jpg", photo("gdp.jpg")),
+        ],
+    )
+    .await;
+    assert_eq!(report.ready, 3, "{:?}", report.failed);
+    assert_eq!(
+        found_by_face(&app, photo("yaoming.jpg")).await,
+        ["players.jpg", "yaoming.jpg"]
+    );
+
+    // Someone bought players.jpg before the request.
+    let players = json(
+        app.post("/v1/manual", &json!({ "event_key": "race" }))
+            .await,
+    )
+    .await["body"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["original_file_name"] == "players.jpg")
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let uuid = create_order(
+        &app,
+        "/v1/order/create",
+        &order_body(&app, "race", &[players], "PP").await,
+    )
+    .await;
+    assert_eq!(
+        json(sandbox_pay(&app, &uuid, "paid").await).await["payment_status"],
+        "PAID"
+    );
+
+    // Bad requests are refused with their codes and leave nothing.
+    let err = assert_error(
+        hide_request(&app, "nope", "0812345678", photo("yaoming.jpg")).await,
+        404,
+        "event_not_found",
+    )
+    .await;
+    assert!(err.get("field").is_none());
+    let err = assert_error(
+        hide_request(&app, "race", "call me", photo("yaoming.jpg")).await,
+        422,
+        "invalid_field",
+    )
+    .await;
+    assert_eq!(err["field"], "contact");
+    let err = assert_error(
+        hide_request(&app, "race", "0812345678", blank()).await,
+        422,
+        "no_face",
+    )
+    .await;
+    assert_eq!(err["field"], "file");
+    assert_error(
+        hide_request(&app, "race", "0812345678", b"not a picture".to_vec()).await,
+        415,
+        "unsupported_image_type",
+    )
+    .await;
+    assert!(
+        app.store
+            .privacy_requests(None, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    // Filed: only the face template is kept, never the selfie.
+    let resp = hide_request(&app, "race", "Hider@Example.com", photo("yaoming.jpg")).await;
+    assert_eq!(resp.status(), 201);
+    let id = json(resp).await["request_id"].as_str().unwrap().to_owned();
+    let stored = app.store.privacy_request(&id).await.unwrap().unwrap();
+    assert_eq!(stored.contact, "hider@example.com");
+    assert_eq!(stored.embedding.as_ref().map(Vec::len), Some(512 * 4));
+    assert_no_selfie_left(&app).await;
+    // The same contact again: refused while the first is open.
+    assert_error(
+        hide_request(&app, "race", "hider@example.com", photo("yaoming.jpg")).await,
+        409,
+        "privacy_request_exists",
+    )
+    .await;
+    assert_eq!(app.store.privacy_requests(None, 10).await.unwrap().len(), 1);
+
+    // The console lists it with the photos it would hide; an admin approves.
+    account(&app, "ops@example.com", Role::Admin, &[]).await;
+    let admin = sign_in(&app, "ops@example.com").await;
+    let list = json(
+        call(
+            &app,
+            Method::GET,
+            "/api/admin/privacy/requests?state=pending",
+            Some(&admin),
+            None,
+        )
+        .await,
+    )
+    .await;
+    let request = &list["requests"][0];
+    assert_eq!(request["request_id"], id.as_str());
+    assert_ne!(request["contact"], "hider@example.com", "masked");
+    assert_eq!(request["photos"].as_array().unwrap().len(), 2, "{list}");
+    let approve = format!("/api/admin/privacy/requests/{id}/approve");
+    let resp = call(&app, Method::POST, &approve, Some(&admin), None).await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(json(resp).await["photos_hidden"], 2);
+    assert_error(
+        call(&app, Method::POST, &approve, Some(&admin), None).await,
+        409,
+        "privacy_request_decided",
+    )
+    .await;
+
+    // Hidden from face search, bib search, the manual page and highlights.
+    assert!(found_by_face(&app, photo("yaoming.jpg")).await.is_empty());
+    let bib = json(
+        app.post(
+            "/v1/bibsearch",
+            &json!({ "event_key": "race", "bib": "13" }),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(bib["image_length"], 0, "{bib}");
+    assert_eq!(listed(&app).await, ["gdp.jpg"]);
+    let highlight = json(
+        app.post("/v1/facesearch/highlight", &json!({ "event_key": "race" }))
+            .await,
+    )
+    .await;
+    assert_eq!(highlight["body"].as_array().unwrap().len(), 1);
+    // An operator cannot show a held photo again.
+    let show = call(
+        &app,
+        Method::POST,
+        &format!("/api/admin/photos/{players}"),
+        Some(&admin),
+        Some(json!({ "hidden": false })),
+    )
+    .await;
+    assert_error(show, 409, "privacy_hold").await;
+    // A photo of him ingested later is hidden at once.
+    let later = {
+        let img = decode(&photo("yaoming.jpg"), &DecodeOptions::default()).unwrap();
+        raceshot_server::imaging::encode_jpeg(&resize_to_long_edge(&img, 300), 88).unwrap()
+    };
+    let report = ingest_files(&app, &[("later.jpg", later)]).await;
+    assert_eq!(report.ready, 1);
+    assert_eq!(listed(&app).await, ["gdp.jpg"]);
+    // The buyer keeps the photo: its original and the order's ZIP still download.
+    let order = inquiry_until(&app, &uuid, |b| b["is_original_image_created"] == "Y").await;
+    let paid: Value = serde_json::from_str(order["images_paid"].as_str().unwrap()).unwrap();
+    let original = paid[0]["image"].as_str().unwrap().to_owned();
+    assert_eq!(
+        app.client.get(&original).send().await.unwrap().status(),
+        200,
+        "{order}"
+    );
+    let zip = app
+        .client
+        .get(app.url(&format!("/api/orders/{uuid}/download.zip")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(zip.status(), 200);
+
+    // The requester is told by e-mail; the audit log has each step.
+    let mails = sink.wait_for(2, Duration::from_secs(20)).await;
+    let told = mails
+        .iter()
+        .find(|m| m.to == ["hider@example.com"])
+        .expect("a mail to the requester");
+    let told = crate::smtp_sink::parse(&told.data);
+    assert!(
+        told.body.contains("We have hidden the photos of") && told.body.contains("(2 photos)"),
+        "{}",
+        told.body
+    );
+    let audit = json(call(&app, Method::GET, "/api/admin/audit", Some(&admin), None).await).await;
+    let actions: Vec<&str> = audit["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["action"].as_str())
+        .collect();
+    assert!(
+        actions.contains(&"privacy.request") && actions.contains(&"privacy.approve"),
+        "{actions:?}"
+    );
+
+    // A rejected request keeps no template.
+    let resp = hide_request(&app, "race", "0812345678", photo("gdp.jpg")).await;
+    assert_eq!(resp.status(), 201);
+    let other = json(resp).await["request_id"].as_str().unwrap().to_owned();
+    let reject = format!("/api/admin/privacy/requests/{other}/reject");
+    assert_eq!(
+        call(&app, Method::POST, &reject, Some(&admin), None)
+            .await
+            .status(),
+        204
+    );
+    let rejected = app.store.privacy_request(&other).await.unwrap().unwrap();
+    assert!(rejected.embedding.is_none());
+    assert_eq!(listed(&app).await, ["gdp.jpg"]);
+}
