@@ -1,7 +1,8 @@
 //! The shop as a visitor uses it, in a real Chromium against a real `raceshot serve`:
 //! language, the whole purchase with the SANDBOX gateway down to the ZIP's contents,
-//! refusals, find-order, the QR page, a free-download event with "not me", and small
-//! screens.
+//! refusals, find-order, the QR page, a free-download event with "not me", the bib search
+//! and the manual search page, small screens, the group search, and a request to hide one's
+//! photos decided in the console.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import JSZip from 'jszip';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, acceptConsent, clientToken, launch, newPage, openContext, photosDir, screenshot } from './browser';
-import { DEMO_EVENT, FREE_EVENT, SECOND_EVENT } from './fixtures';
+import { ADMIN, DEMO_EVENT, FREE_EVENT, SECOND_EVENT } from './fixtures';
 
 type CartItem = { id: number; event_key: string; original_file_name: string; photographer_id: number };
 
@@ -248,6 +249,96 @@ describe('the shop', () => {
     await context.close();
   });
 
+  it('(h) finds player 13 by the number on his shirt, telling which photos the number itself found', async () => {
+    const context = await openContext(browser);
+    const { page, errors } = await newPage(context);
+    await page.addInitScript((k) => localStorage.setItem(`consent_${k}`, 'Y'), DEMO_EVENT);
+    const asked: unknown[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/v1/bibsearch') asked.push(r.postDataJSON());
+    });
+    await page.goto(`/${DEMO_EVENT}`);
+    await page.getByTestId('bib-input').fill('13');
+    await page.getByTestId('bib-submit').click();
+
+    const results = page.getByTestId('search-results');
+    const cards = results.getByTestId('photo-card');
+    await expect.poll(() => cards.count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    expect(asked).toEqual([{ event_key: DEMO_EVENT, bib: '13' }]);
+    // Every result says how it was found; the photos where the number was read come first,
+    // and there is at least one (the reading is real, so no exact count is assumed).
+    const matchedBy = await results
+      .getByTestId('match-badge')
+      .evaluateAll((badges) => badges.map((b) => b.getAttribute('data-matched-by')));
+    expect(matchedBy).toHaveLength(await cards.count());
+    expect(matchedBy[0]).toBe('bib');
+    expect(matchedBy.every((m) => m === 'bib' || m === 'face')).toBe(true);
+    expect(matchedBy.indexOf('face') === -1 || matchedBy.lastIndexOf('bib') < matchedBy.indexOf('face')).toBe(true);
+    expect(await results.locator('[data-matched-by="bib"]').first().textContent()).toBe('บิบ');
+    expect(await page.getByTestId('search-count').textContent()).toContain('13');
+
+    // The results are the cart's like a selfie's.
+    await cards.first().getByTestId('add-to-cart').click();
+    await expect.poll(async () => (await readCart(page)).length).toBe(1);
+    await screenshot(page, 'bib-search');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('(i) the manual search lists every photo in the order taken, filters them and sells one', async () => {
+    const context = await openContext(browser);
+    const { page, errors } = await newPage(context);
+    await page.addInitScript((k) => localStorage.setItem(`consent_${k}`, 'Y'), DEMO_EVENT);
+    const bodies: Record<string, unknown>[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/v1/manual') bodies.push(r.postDataJSON() as Record<string, unknown>);
+    });
+    await page.goto(`/${DEMO_EVENT}/manual`);
+    expect(new URL(page.url()).pathname).toBe(`/${DEMO_EVENT}/manual`);
+
+    const grid = page.getByTestId('manual-photos');
+    const cards = grid.getByTestId('photo-card');
+    await expect.poll(() => cards.count()).toBeGreaterThan(0);
+    expect(bodies[0]).toEqual({ event_key: DEMO_EVENT, page: 1, page_size: 18 });
+
+    // Shown in the server's order (the order taken), the whole event on this first page.
+    const token = await clientToken(page);
+    const listed = (await (
+      await fetch(new URL('/v1/manual', page.url()), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ event_key: DEMO_EVENT }),
+      })
+    ).json()) as { body: { id: number }[]; total: number; photographers: { photographer_id: number }[] };
+    const shown = await cards.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-photo-id'))));
+    expect(shown).toEqual(listed.body.map((p) => p.id));
+    expect(await page.getByTestId('manual-total').textContent()).toContain(String(listed.total));
+    expect(await grid.getByTestId('taken-at').count()).toBe(shown.length);
+
+    // A photographer of the event: the same photos, asked for with the filter.
+    const photographer = listed.photographers[0]?.photographer_id ?? 0;
+    await page.getByTestId('photographer-filter').selectOption(String(photographer));
+    await expect.poll(() => bodies.at(-1)?.photographer_id).toBe(photographer);
+    await expect.poll(() => cards.count()).toBeGreaterThan(0);
+
+    // A window of time no photo was taken in: nothing listed.
+    await page.getByTestId('from-filter').fill('2099-12-31T23:00');
+    await expect.poll(() => bodies.at(-1)?.from).toBe('2099-12-31T23:00');
+    await expect.poll(() => page.getByTestId('manual-empty').isVisible()).toBe(true);
+    await page.getByTestId('clear-filters').click();
+    // Cleared, the page shows the first listing again (from the cache, or asked anew).
+    await expect.poll(() => cards.count()).toBe(shown.length);
+
+    await cards.nth(1).getByTestId('add-to-cart').click();
+    await expect.poll(() => cards.nth(1).getByTestId('remove-from-cart').isVisible()).toBe(true);
+    const cart = await readCart(page);
+    expect(cart.map((i) => [i.id, i.event_key])).toEqual([[shown[1], DEMO_EVENT]]);
+    await expect.poll(() => page.getByTestId('cart-count').textContent()).toBe('1');
+    await screenshot(page, 'manual-search');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('(g) at 375×812 the home, event, cart and order pages never scroll sideways', async () => {
     expect(bought.uuid).not.toBe('');
     const context = await openContext(browser, { width: 375, height: 812 });
@@ -277,6 +368,126 @@ describe('the shop', () => {
     await expect.poll(() => page.getByTestId('order-status').getAttribute('data-status')).toBe('PAID');
     await screenshot(page, 'mobile-order');
     expect(await overflow()).toBeLessThanOrEqual(0);
+    await context.close();
+  });
+
+  it('(j) searches the demo event for two people: any of them, then both together', async () => {
+    const context = await openContext(browser);
+    const { page, errors } = await newPage(context);
+    await page.goto(`/${DEMO_EVENT}`);
+    await acceptConsent(page);
+
+    await page.getByTestId('add-friend').click();
+    await page.getByTestId('group-input').setInputFiles(join(photosDir(), 'yaoming.jpg'));
+    await page.getByTestId('group-input').setInputFiles(join(photosDir(), 'gdp.jpg'));
+    const chips = page.getByTestId('selfie-chip');
+    await expect.poll(() => chips.count()).toBe(2);
+    expect(await chips.allTextContents()).toEqual(['ฉัน×', 'เพื่อน 1×']);
+    await page.getByTestId('group-search').click();
+
+    const cards = page.getByTestId('search-results').getByTestId('photo-card');
+    // At least player 13's three photos.
+    await expect.poll(() => cards.count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
+    const people = async () =>
+      cards.evaluateAll((els) =>
+        els.map((e) =>
+          Array.from(e.querySelectorAll('[data-testid="person-chip"]')).map((c) => Number(c.getAttribute('data-person'))),
+        ),
+      );
+    const any = await people();
+    expect(any.every((p) => p.length > 0)).toBe(true);
+    expect(any.some((p) => p.includes(0))).toBe(true);
+    await screenshot(page, 'group-search');
+
+    // All of us together: only photos showing both, or the notice that none does.
+    await page.getByTestId('match-all').check();
+    await page.getByTestId('group-search').click();
+    await expect
+      .poll(async () => (await page.getByTestId('search-not-found').isVisible()) || (await page.getByTestId('search-count').isVisible()), {
+        timeout: 60_000,
+      })
+      .toBe(true);
+    const together = any.filter((p) => p.includes(0) && p.includes(1)).length;
+    if (together === 0) {
+      await expect.poll(() => page.getByTestId('search-not-found-all').isVisible()).toBe(true);
+    } else {
+      await expect.poll(() => cards.count()).toBe(together);
+      expect((await people()).every((p) => p.includes(0) && p.includes(1))).toBe(true);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('(k) asks to hide player 13’s photos, once per contact; approved in the console, the search no longer finds him', async () => {
+    // Its own event: approving hides his photos for good, which the other scenarios (and
+    // the other suites on this server) still search for on the demo event.
+    const event = 'hide-run';
+    const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    const context = await openContext(browser);
+    const { page: admin } = await newPage(context);
+    await admin.goto('/admin/login');
+    await admin.getByTestId('login-email').fill(ADMIN.email);
+    await admin.getByTestId('login-password').fill(ADMIN.password);
+    await admin.getByTestId('login-submit').click();
+    await admin.waitForURL((url) => url.pathname === '/admin');
+    await admin.goto('/admin/events/new');
+    await admin.getByTestId('field-event_key').fill(event);
+    await admin.getByTestId('field-title').fill('Hide Run 2026');
+    await admin.getByTestId('field-eventdate').fill(day(-1));
+    await admin.getByTestId('field-on_sale_start').fill(day(-1));
+    await admin.getByTestId('field-on_sale_end').fill(day(30));
+    await admin.getByTestId('field-package-0-name').fill('1 รูป');
+    await admin.getByTestId('field-package-0-name_en').fill('1 photo');
+    await admin.getByTestId('field-package-0-number_of_photo').fill('1');
+    await admin.getByTestId('field-package-0-price').fill('60');
+    await admin.getByTestId('save-event').click();
+    await admin.waitForURL((url) => url.pathname === '/admin/events');
+    await admin.goto(`/admin/events/${event}/photos`);
+    await admin.getByTestId('photo-input').setInputFiles(join(photosDir(), 'players.jpg'));
+    const ready = admin.locator('[data-testid="admin-photo"][data-state="ready"]');
+    await expect.poll(() => ready.count(), { timeout: 180_000, interval: 1000 }).toBe(1);
+
+    const { page, errors } = await newPage(context);
+    await page.goto(`/${event}`);
+    await acceptConsent(page);
+    await searchSelfie(page);
+    const cards = page.getByTestId('search-results').getByTestId('photo-card');
+    await expect.poll(() => cards.count(), { timeout: 60_000 }).toBe(1);
+
+    // The request, from the link on the event page.
+    await page.getByTestId('hide-link').click();
+    await page.waitForURL(`**/${event}/hide-my-photos`);
+    const ask = async () => {
+      await page.getByTestId('hide-contact').fill('0898765432');
+      await page.getByTestId('hide-file').setInputFiles(join(photosDir(), 'yaoming.jpg'));
+      await page.getByTestId('hide-consent').check();
+      await page.getByTestId('hide-submit').click();
+    };
+    await ask();
+    await expect.poll(() => page.getByTestId('hide-request-id').textContent(), { timeout: 60_000 }).toMatch(/\S/);
+    await screenshot(page, 'hide-my-photos');
+    await page.reload();
+    await ask();
+    await expect
+      .poll(() => page.getByTestId('hide-contact-error').textContent(), { timeout: 60_000 })
+      .toContain('มีคำขอซ่อนรูปของอีเวนต์นี้จากช่องทางติดต่อนี้อยู่แล้ว');
+
+    // The operator sees the photo it would hide and approves.
+    await admin.goto('/admin/privacy');
+    const request = admin.getByTestId('privacy-request').filter({ hasText: event });
+    await expect.poll(() => request.count()).toBe(1);
+    await expect.poll(() => request.getByTestId('privacy-photo').count()).toBe(1);
+    await request.getByTestId('privacy-approve').click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'อนุมัติ', exact: true }).click();
+    await expect.poll(() => request.count()).toBe(0);
+    await admin.getByTestId('privacy-tab-approved').click();
+    await expect.poll(() => admin.getByTestId('privacy-request').filter({ hasText: event }).count()).toBe(1);
+
+    // His face no longer finds the photo.
+    await page.goto(`/${event}`);
+    await searchSelfie(page);
+    await expect.poll(() => page.getByTestId('search-not-found').isVisible(), { timeout: 60_000 }).toBe(true);
+    expect(errors).toEqual([]);
     await context.close();
   });
 

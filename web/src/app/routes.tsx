@@ -44,6 +44,10 @@ const PhotosPage = page(() => import('@/features/admin/photos/PhotosPage'), (m) 
 const OrdersPage = page(() => import('@/features/admin/orders/OrdersPage'), (m) => m.OrdersPage);
 const OrderDetailPage = page(() => import('@/features/admin/orders/OrderDetailPage'), (m) => m.OrderDetailPage);
 const SettingsPage = page(() => import('@/features/admin/settings/SettingsPage'), (m) => m.SettingsPage);
+const PrivacyRequestsPage = page(
+  () => import('@/features/admin/privacy/PrivacyRequestsPage'),
+  (m) => m.PrivacyRequestsPage,
+);
 
 const HomePage = page(() => import('@/features/home/HomePage'), (m) => m.HomePage);
 const CartPage = page(() => import('@/features/cart/CartPage'), (m) => m.CartPage);
@@ -58,6 +62,9 @@ const RefundPolicyPage = page(() => import('@/features/content/LegalPages'), (m)
 const HowToUsePage = page(() => import('@/features/content/HowToUsePage'), (m) => m.HowToUsePage);
 const EventPage = page(() => import('@/features/events/EventPage'), (m) => m.EventPage);
 const WholesalePage = page(() => import('@/features/events/WholesalePage'), (m) => m.WholesalePage);
+const ManualPage = page(() => import('@/features/events/ManualPage'), (m) => m.ManualPage);
+const HideMyPhotosPage = page(() => import('@/features/events/HideMyPhotosPage'), (m) => m.HideMyPhotosPage);
+const HidePickEventPage = page(() => import('@/features/events/HideMyPhotosPage'), (m) => m.HidePickEventPage);
 
 /** Sends `/{prefix}/{param}` style legacy paths to their new address. */
 function Redirect({ to }: { to: (params: Record<string, string | undefined>) => string }) {
@@ -81,6 +88,7 @@ const routes: ReactNode = (
       <Route path="events/:eventKey/photos" element={<PhotosPage />} />
       <Route path="orders" element={<OrdersPage />} />
       <Route path="settings" element={<SettingsPage />} />
+      <Route path="privacy" element={<PrivacyRequestsPage />} />
       <Route path="orders/:uuid" element={<OrderDetailPage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Route>
@@ -102,13 +110,16 @@ const routes: ReactNode = (
       <Route path="terms-of-use" element={<TermsOfUsePage />} />
       <Route path="refund-policy" element={<RefundPolicyPage />} />
       <Route path="how-to-use" element={<HowToUsePage />} />
+      {/* Hiding one's photos (PDPA objection): the event chosen first, then its form. */}
+      <Route path="hide-my-photos" element={<HidePickEventPage />} />
       <Route path="404" element={<NotFoundPage />} />
       <Route path="event/:eventKey" element={<Redirect to={toEvent} />} />
       <Route path=":eventKey" element={<EventPage />} />
       <Route path=":eventKey/wholesale" element={<WholesalePage />} />
-      {/* Stage events' manual search has no body in the spec: the event page's face
-          search serves it, with the stage instructions shown there. */}
-      <Route path=":eventKey/manual" element={<Redirect to={toEvent} />} />
+      {/* The manual search (linked from stage events' pages): every photo of the event in
+          the order taken, with filters and the bib search. */}
+      <Route path=":eventKey/manual" element={<ManualPage />} />
+      <Route path=":eventKey/hide-my-photos" element={<HideMyPhotosPage />} />
       <Route path=":q/qr" element={<QrPage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Route>

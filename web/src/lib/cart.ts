@@ -14,12 +14,17 @@ export type CartItem = PhotoBody & { event_key: string };
 
 export type DealFlag = 'YES' | 'NO';
 
-/** The latest face search of an event, so results survive a reload or a trip to the cart. */
+/** The latest search of an event (by selfie or by bib), so results survive a reload or a
+ * trip to the cart. */
 export type LatestSearch = {
   event_key: string;
   wholesale: boolean;
   images: PhotoBody[];
   avg_price: number;
+  /** The bib number searched for; absent for a selfie's results. */
+  bib?: string;
+  /** How many people a group search looked for (2 or 3); absent for one person or a bib. */
+  people?: number;
 };
 
 const cartKey = (kind: CartKind) =>
@@ -129,7 +134,10 @@ export function useDeal(kind: CartKind): DealFlag {
 function isLatestSearch(v: unknown): v is LatestSearch {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;
-  return typeof o.event_key === 'string' && Array.isArray(o.images);
+  return (
+    typeof o.event_key === 'string' && Array.isArray(o.images) && (o.bib === undefined || typeof o.bib === 'string') &&
+    (o.people === undefined || typeof o.people === 'number')
+  );
 }
 
 export function readLatestSearch(eventKey: string, wholesale: boolean): LatestSearch | null {

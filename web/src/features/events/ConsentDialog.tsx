@@ -1,6 +1,7 @@
-//! Terms and policy consent, asked once per event (spec §4) before any face search, on the
-//! event page and the wholesale page alike: accepting stores `consent_{event_key}` = Y,
-//! declining sends the visitor home.
+//! Terms and policy consent, asked once per event (spec §4) before any face or bib search (a
+//! bib search also matches the faces in the event's photos), on the event, wholesale and
+//! manual search pages alike: accepting stores `consent_{event_key}` = Y, declining sends
+//! the visitor home. It also leads to the page asking for one's photos to be hidden.
 
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -55,6 +56,11 @@ function ConsentModal({ eventKey }: { eventKey: string }) {
           </Link>
           <Link to="/refund-policy" target="_blank" rel="noopener">
             {t('event.consent.refund')}
+          </Link>
+        </p>
+        <p>
+          <Link to={`/${eventKey}/hide-my-photos`} data-testid="consent-hide-link">
+            {t('event.hideLink')}
           </Link>
         </p>
       </div>

@@ -1,6 +1,6 @@
 //! Event page: header and sale states, consent, selfie checks, the three-step face search,
-//! the cart actions and their storage, buy-all, free downloads, "not me" on the results and
-//! the unknown event.
+//! the bib search, the cart actions and their storage, buy-all, free downloads, "not me" on
+//! the results and the unknown event.
 
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -109,6 +109,12 @@ describe('event header', () => {
     setup(makeEvent({ is_hybrid: 'Y', is_event_stage: 'Y' }));
     expect(await screen.findByTestId('wholesale-link')).toHaveAttribute('href', `/${KEY}/wholesale`);
     expect(screen.getByTestId('manual-link')).toHaveAttribute('href', `/${KEY}/manual`);
+  });
+
+  it('links to hiding one’s photos of the event, also from the consent question', async () => {
+    setup(makeEvent(), {}, { consent: false });
+    expect(await screen.findByTestId('hide-link')).toHaveAttribute('href', `/${KEY}/hide-my-photos`);
+    expect(screen.getByTestId('consent-hide-link')).toHaveAttribute('href', `/${KEY}/hide-my-photos`);
   });
 
   it('has neither link otherwise', async () => {
@@ -613,5 +619,377 @@ describe('not me', () => {
     expect(button.getAttribute('aria-label')?.startsWith(button.textContent)).toBe(true);
     await userEvent.click(button);
     expect(await screen.findByText(toast)).toBeInTheDocument();
+  });
+});
+
+describe('bib search', () => {
+  const byBib = (id: number): PhotoBody => ({ ...makePhoto(id), similarity: null, matched_by: 'bib' });
+  const byFace = (id: number): PhotoBody => ({ ...makePhoto(id), matched_by: 'face' });
+  const bibAnswer = (images: PhotoBody[], avg = 80) => ({
+    'POST /v1/bibsearch': { status: 'success', image_length: images.length, images, avg_price: avg },
+  });
+  async function searchBib(bib: string) {
+    const input = await screen.findByTestId('bib-input');
+    await userEvent.clear(input);
+    await userEvent.type(input, bib);
+    await userEvent.click(screen.getByTestId('bib-submit'));
+  }
+
+  it('is a text field for any keyboard, beside the selfie upload', async () => {
+    setup(makeEvent());
+    const input = await screen.findByTestId('bib-input');
+    expect(input).toHaveAttribute('autocomplete', 'off');
+    expect(input).toHaveAttribute('inputmode', 'text');
+    expect(input).toHaveAttribute('maxlength', '32');
+    expect(input).toHaveAttribute('enterkeyhint', 'search');
+    expect(screen.getByRole('heading', { name: 'ค้นหาด้วยหมายเลขบิบ' })).toBeInTheDocument();
+    expect(screen.getByTestId('selfie-input')).toBeInTheDocument();
+  });
+
+  it('searches the typed bib and shows the photos with how each was found', async () => {
+    const { calls } = setup(makeEvent(), bibAnswer([byBib(1), byBib(2), byFace(3)]));
+    await searchBib('A 0042');
+    const results = await screen.findByTestId('search-results');
+    expect(calls.find((c) => c.key === 'POST /v1/bibsearch')?.body).toEqual({ event_key: KEY, bib: 'A 0042' });
+    // Nothing was uploaded for it.
+    expect(keys(calls)).not.toContain('POST /v2/facesearch/sign');
+    const cards = within(results).getAllByTestId('photo-card');
+    expect(cards.map((c) => c.getAttribute('data-photo-id'))).toEqual(['1', '2', '3']);
+    const badges = within(results).getAllByTestId('match-badge');
+    expect(badges.map((b) => [b.dataset.matchedBy, b.textContent])).toEqual([
+      ['bib', 'บิบ'],
+      ['bib', 'บิบ'],
+      ['face', 'ใบหน้า'],
+    ]);
+    expect(screen.getByTestId('search-count')).toHaveTextContent('พบ 3 รูปของบิบ A 0042');
+    // Kept as the latest search, like a selfie's results.
+    const latest = JSON.parse(localStorage.getItem('latest_search') ?? 'null') as { images: PhotoBody[]; bib: string };
+    expect(latest.images.map((p) => [p.id, p.matched_by])).toEqual([
+      [1, 'bib'],
+      [2, 'bib'],
+      [3, 'face'],
+    ]);
+    expect(latest.bib).toBe('A 0042');
+  });
+
+  it('speaks English on the badges', async () => {
+    english();
+    setup(makeEvent(), bibAnswer([byBib(1), byFace(2)]));
+    await searchBib('42');
+    const results = await screen.findByTestId('search-results');
+    expect(within(results).getAllByTestId('match-badge').map((b) => b.textContent)).toEqual(['Bib', 'Face']);
+    expect(screen.getByTestId('search-count')).toHaveTextContent('2 photos of bib 42');
+  });
+
+  it('comes back with its badges and bib when the page opens again', async () => {
+    localStorage.setItem(
+      'latest_search',
+      JSON.stringify({ event_key: KEY, wholesale: false, images: [byBib(3), byFace(4)], avg_price: 50, bib: '77' }),
+    );
+    const { calls } = setup(makeEvent());
+    const results = await screen.findByTestId('search-results');
+    expect(within(results).getAllByTestId('match-badge')).toHaveLength(2);
+    expect(screen.getByTestId('search-count')).toHaveTextContent('พบ 2 รูปของบิบ 77');
+    expect(screen.getByTestId('bib-input')).toHaveValue('77');
+    expect(keys(calls)).not.toContain('POST /v1/bibsearch');
+  });
+
+  it('puts its photos in the cart one by one, and "not me" takes one out of the results', async () => {
+    setup(makeEvent(), bibAnswer([byBib(1), byFace(2)]));
+    await searchBib('1234');
+    const results = await screen.findByTestId('search-results');
+    await userEvent.click(within(within(results).getAllByTestId('photo-card')[1]!).getByTestId('add-to-cart'));
+    expect(storedIds('cart')).toEqual([2]);
+    const stored = JSON.parse(localStorage.getItem('cart') ?? '[]') as { id: number; event_key: string; atc: string }[];
+    expect(stored[0]).toMatchObject({ id: 2, event_key: KEY, atc: 'Y' });
+    expect(screen.getByTestId('cart-link')).toHaveTextContent('ไปที่ตะกร้า (1 รูป)');
+    await userEvent.click(screen.getByRole('button', { name: 'ไม่ใช่ฉัน — รูปที่ 1' }));
+    expect(within(results).getAllByTestId('photo-card').map((c) => c.getAttribute('data-photo-id'))).toEqual(['2']);
+  });
+
+  it('buys all the photos of the bib at the deal price', async () => {
+    setup(makeEvent({ is_mhao: 'Y', mhao_price: 500 }), bibAnswer([byBib(1), byBib(2), byFace(3)], 166.67));
+    await searchBib('1234');
+    await screen.findByTestId('search-results');
+    expect(screen.getByTestId('avg-price')).toHaveTextContent('เฉลี่ยรูปละ 166.67 บาท');
+    await userEvent.click(screen.getByTestId('buy-all'));
+    expect(await screen.findByText('cart page')).toBeInTheDocument();
+    expect(storedIds('cart')).toEqual([1, 2, 3]);
+    expect(localStorage.getItem('_event_can_mhao')).toBe('YES');
+    expect(localStorage.getItem('_mhao_price')).toBe('500');
+  });
+
+  it('asks before emptying the cart of a deal event, as a selfie search does', async () => {
+    localStorage.setItem('cart', JSON.stringify([{ ...makePhoto(50), event_key: KEY, atc: 'Y' }]));
+    const { calls } = setup(makeEvent({ is_mhao: 'Y', mhao_price: 500 }), bibAnswer([byBib(1)]));
+    await searchBib('1234');
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'ยกเลิก' }));
+    expect(keys(calls)).not.toContain('POST /v1/bibsearch');
+    expect(storedIds('cart')).toEqual([50]);
+  });
+
+  it('offers downloads on a free-download event', async () => {
+    setup(makeEvent({ is_free_download: 'Y' }), bibAnswer([byBib(1)]));
+    await searchBib('1234');
+    const results = await screen.findByTestId('search-results');
+    expect(within(results).getByTestId('download-photo')).toHaveAttribute(
+      'href',
+      `/api/events/${KEY}/photos/1/download?openExternalBrowser=1`,
+    );
+    expect(screen.getByTestId('bulk-download')).toBeInTheDocument();
+  });
+
+  it('says when no photo carries the bib, in its own words', async () => {
+    setup(makeEvent(), bibAnswer([]));
+    await searchBib('9999');
+    const notFound = await screen.findByTestId('search-not-found');
+    expect(notFound).toHaveTextContent('ไม่พบรูปของบิบนี้');
+    expect(notFound).not.toHaveTextContent('ไม่พบรูปของคุณ');
+    expect(screen.queryByTestId('search-results')).not.toBeInTheDocument();
+    expect(localStorage.getItem('latest_search')).toBeNull();
+  });
+
+  it('says beside the field when the bib is not one of the event, without a failed-search alert', async () => {
+    setup(makeEvent(), {
+      'POST /v1/bibsearch': errorResponse(422, 'invalid_bib', { body: { errors: [{ field: 'bib', message: 'x' }] } }),
+    });
+    await searchBib('12345678901');
+    const error = await screen.findByTestId('bib-error');
+    expect(error).toHaveTextContent('หมายเลขบิบไม่ถูกต้อง');
+    expect(screen.getByTestId('bib-input')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByTestId('bib-input')).toHaveValue('12345678901');
+    expect(screen.queryByTestId('search-error')).not.toBeInTheDocument();
+    expect(screen.getByTestId('bib-submit')).toBeEnabled();
+  });
+
+  it('tells a refused search by its code', async () => {
+    setup(makeEvent(), { 'POST /v1/bibsearch': errorResponse(429, 'rate_limited') });
+    await searchBib('1234');
+    const error = await screen.findByTestId('search-error');
+    expect(error).toHaveTextContent('การค้นหาผิดพลาด กรุณาลองใหม่');
+    expect(error).toHaveTextContent('ทำรายการบ่อยเกินไป');
+    expect(screen.queryByTestId('bib-error')).not.toBeInTheDocument();
+  });
+
+  it('shows its spinner while the search runs, and blocks the selfie upload', async () => {
+    const { fn } = setup(makeEvent(), bibAnswer([byBib(1)]));
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    vi.stubGlobal('fetch', async (input: Request) => {
+      if (new URL(input.url).pathname === '/v1/bibsearch') await gate;
+      return fn(input);
+    });
+    await searchBib('1234');
+    expect(await screen.findByTestId('bib-spinner')).toHaveTextContent('กำลังค้นหารูปของบิบนี้');
+    expect(screen.queryByTestId('search-spinner')).not.toBeInTheDocument();
+    expect(screen.getByTestId('selfie-input')).toBeDisabled();
+    expect(screen.getByTestId('bib-submit')).toBeDisabled();
+    release();
+    expect(await screen.findByTestId('search-results')).toBeInTheDocument();
+    expect(screen.queryByTestId('bib-spinner')).not.toBeInTheDocument();
+  });
+
+  it('waits for the terms consent, which names the bib search', async () => {
+    const { calls } = setup(makeEvent(), bibAnswer([byBib(1)]), { consent: false });
+    const dialog = await screen.findByTestId('consent-dialog');
+    expect(dialog).toHaveTextContent('การค้นหาด้วยหมายเลขบิบจะใช้ใบหน้าในรูปของอีเวนต์ด้วย');
+    // Typed around the dialog anyway (a browser without modal dialogs): nothing is searched.
+    await searchBib('1234');
+    expect(keys(calls)).not.toContain('POST /v1/bibsearch');
+    await userEvent.click(screen.getByTestId('consent-accept'));
+    await userEvent.click(screen.getByTestId('bib-submit'));
+    expect(await screen.findByTestId('search-results')).toBeInTheDocument();
+  });
+
+  it('says so in English in the consent dialog', async () => {
+    english();
+    setup(makeEvent(), {}, { consent: false });
+    expect(await screen.findByTestId('consent-dialog')).toHaveTextContent(
+      'A bib number search also uses the faces in the event’s photos',
+    );
+  });
+});
+
+describe('group search', () => {
+  let signed = 0;
+  const signAnswer = () => {
+    signed += 1;
+    return { ...SIGNED, search_id: `search-${String(signed)}`, file_location: `selfies/search-${String(signed)}.jpg`, url: `${SIGNED.url}&n=${String(signed)}` };
+  };
+  const groupAnswer = (images: PhotoBody[], extra: Answers = {}) => ({
+    'POST /v2/facesearch/sign': signAnswer,
+    'POST /v2/facesearch': { status: 'success', image_length: images.length, images, avg_price: 80, reason: null },
+    ...extra,
+  });
+  const withPeople = (id: number, people: number[]): PhotoBody => ({ ...makePhoto(id), people });
+  const created: string[] = [];
+  const revoked: string[] = [];
+
+  beforeEach(() => {
+    signed = 0;
+    created.length = 0;
+    revoked.length = 0;
+    Object.defineProperty(URL, 'createObjectURL', {
+      value: vi.fn((f: File) => {
+        const url = `blob:${f.name}`;
+        created.push(url);
+        return url;
+      }),
+      configurable: true,
+    });
+    Object.defineProperty(URL, 'revokeObjectURL', { value: vi.fn((u: string) => revoked.push(u)), configurable: true });
+  });
+
+  async function addToGroup(file: File) {
+    fireEvent.change(await screen.findByTestId('group-input'), { target: { files: [file] } });
+  }
+  const chipNames = () => screen.getAllByTestId('selfie-chip').map((c) => c.textContent?.replace('×', ''));
+
+  it('starts from the selfie just searched with, adds a friend, and searches them both in one call', async () => {
+    const { calls } = setup(
+      makeEvent(),
+      groupAnswer([withPeople(1, [0]), withPeople(2, [0, 1]), withPeople(3, [1])]),
+    );
+    await choose(jpeg('me.jpg'));
+    await screen.findByTestId('search-results');
+    expect(keys(calls).filter((k) => k === 'POST /v2/facesearch/sign')).toHaveLength(1);
+
+    await userEvent.click(screen.getByTestId('add-friend'));
+    expect(chipNames()).toEqual(['ฉัน']);
+    expect(screen.queryByTestId('match-all')).not.toBeInTheDocument();
+    await addToGroup(jpeg('friend.jpg'));
+    await waitFor(() => expect(chipNames()).toEqual(['ฉัน', 'เพื่อน 1']));
+    expect(screen.getAllByTestId('selfie-chip-thumb').map((i) => i.getAttribute('src'))).toEqual([
+      'blob:me.jpg',
+      'blob:friend.jpg',
+    ]);
+    expect(screen.getByTestId('match-all')).not.toBeChecked();
+    expect(screen.getByRole('switch', { name: 'ทุกคนอยู่ในรูปเดียวกัน' })).toBeInTheDocument();
+
+    FakeXhr.reset();
+    await userEvent.click(screen.getByTestId('group-search'));
+    const results = await screen.findByTestId('search-count');
+    expect(results).toHaveTextContent('พบ 3 รูป');
+
+    // Each selfie is signed and PUT, the search then names them all.
+    const signs = calls.filter((c) => c.key === 'POST /v2/facesearch/sign').slice(1);
+    expect(signs.map((c) => (c.body as { file_name: string }).file_name)).toEqual(['me.jpg', 'friend.jpg']);
+    expect(FakeXhr.instances.map((x) => [x.method, x.url])).toEqual([
+      ['PUT', `${SIGNED.url}&n=2`],
+      ['PUT', `${SIGNED.url}&n=3`],
+    ]);
+    const search = calls.filter((c) => c.key === 'POST /v2/facesearch').at(-1)?.body;
+    expect(search).toMatchObject({ search_id: 'search-2', file_location: 'selfies/search-2.jpg', search_ids: ['search-3'], match: 'any' });
+
+    const cards = within(screen.getByTestId('search-results')).getAllByTestId('photo-card');
+    const people = cards.map((c) => within(c).getAllByTestId('person-chip').map((p) => p.textContent));
+    expect(people).toEqual([['ฉัน'], ['ฉัน', 'เพื่อน 1'], ['เพื่อน 1']]);
+    const latest = JSON.parse(localStorage.getItem('latest_search') ?? 'null') as { people: number };
+    expect(latest.people).toBe(2);
+  });
+
+  it('asks for the visitor’s own selfie first, then friends, three at most, and searches for all together', async () => {
+    english();
+    const { calls } = setup(makeEvent(), groupAnswer([]));
+    await userEvent.click(await screen.findByTestId('add-friend'));
+    expect(screen.queryByTestId('selfie-input')).not.toBeInTheDocument();
+    expect(screen.getByTestId('group-search')).toBeDisabled();
+    expect(screen.getByText('Choose my face photo')).toBeInTheDocument();
+    await addToGroup(jpeg('me.jpg'));
+    expect(await screen.findByText('+ Add a friend')).toBeInTheDocument();
+    await addToGroup(jpeg('a.jpg'));
+    await addToGroup(jpeg('b.jpg'));
+    await waitFor(() => expect(chipNames()).toEqual(['Me', 'Friend 1', 'Friend 2']));
+    expect(screen.queryByTestId('group-input')).not.toBeInTheDocument();
+    expect(screen.getByTestId('group-full')).toHaveTextContent('3 people added');
+
+    await userEvent.click(screen.getByTestId('match-all'));
+    await userEvent.click(screen.getByTestId('group-search'));
+    const notFound = await screen.findByTestId('search-not-found');
+    expect(notFound).toHaveTextContent('No photo shows all of you together');
+    expect(calls.find((c) => c.key === 'POST /v2/facesearch')?.body).toMatchObject({
+      search_id: 'search-1',
+      search_ids: ['search-2', 'search-3'],
+      match: 'all',
+    });
+    expect(FakeXhr.instances).toHaveLength(3);
+  });
+
+  it('refuses a wrong file for a friend like the single selfie, without a chip', async () => {
+    setup(makeEvent(), groupAnswer([]));
+    await userEvent.click(await screen.findByTestId('add-friend'));
+    await addToGroup(new File(['x'], 'notes.txt', { type: 'text/plain' }));
+    expect(await screen.findByRole('dialog')).toHaveTextContent('กรุณาใช้ไฟล์ jpg หรือ png เท่านั้น');
+    expect(screen.queryByTestId('selfie-chip')).not.toBeInTheDocument();
+  });
+
+  it('revokes a thumbnail when its chip is removed, and all of them when the visitor searches alone again', async () => {
+    setup(makeEvent(), groupAnswer([]));
+    await userEvent.click(await screen.findByTestId('add-friend'));
+    await addToGroup(jpeg('me.jpg'));
+    await addToGroup(jpeg('friend.jpg'));
+    await waitFor(() => expect(chipNames()).toHaveLength(2));
+    await userEvent.click(screen.getByRole('button', { name: 'ลบรูปของเพื่อน 1' }));
+    expect(chipNames()).toEqual(['ฉัน']);
+    expect(revoked).toEqual(['blob:friend.jpg']);
+    await userEvent.click(screen.getByTestId('group-cancel'));
+    expect(revoked).toEqual(['blob:friend.jpg', 'blob:me.jpg']);
+    expect(screen.getByTestId('selfie-input')).toBeInTheDocument();
+  });
+
+  it('searches a group of one like a single selfie', async () => {
+    const { calls } = setup(makeEvent(), groupAnswer([makePhoto(4)]));
+    await userEvent.click(await screen.findByTestId('add-friend'));
+    await addToGroup(jpeg('me.jpg'));
+    await userEvent.click(await screen.findByTestId('group-search'));
+    await screen.findByTestId('search-results');
+    const body = calls.find((c) => c.key === 'POST /v2/facesearch')?.body as Record<string, unknown>;
+    expect(body).not.toHaveProperty('search_ids');
+    expect(body).not.toHaveProperty('match');
+    expect(screen.queryByTestId('person-chip')).not.toBeInTheDocument();
+  });
+
+  it('names the friend whose selfie shows no face', async () => {
+    setup(makeEvent(), {
+      'POST /v2/facesearch/sign': signAnswer,
+      'POST /v2/facesearch': errorResponse(422, 'no_face', { body: { field: 'file[1]' } }),
+    });
+    await userEvent.click(await screen.findByTestId('add-friend'));
+    await addToGroup(jpeg('me.jpg'));
+    await addToGroup(jpeg('friend.jpg'));
+    await userEvent.click(await screen.findByTestId('group-search'));
+    const error = await screen.findByTestId('search-error');
+    expect(screen.getByTestId('search-error-person')).toHaveTextContent('เพื่อน 1');
+    expect(error).toHaveTextContent('ไม่พบใบหน้าในรูปที่อัปโหลด');
+    // The group stays, so the friend's photo can be swapped.
+    expect(chipNames()).toEqual(['ฉัน', 'เพื่อน 1']);
+  });
+
+  it('tells too many selfies', async () => {
+    english();
+    setup(makeEvent(), {
+      'POST /v2/facesearch/sign': signAnswer,
+      'POST /v2/facesearch': errorResponse(422, 'too_many_selfies', { body: { field: 'search_ids' } }),
+    });
+    await userEvent.click(await screen.findByTestId('add-friend'));
+    await addToGroup(jpeg('me.jpg'));
+    await addToGroup(jpeg('friend.jpg'));
+    await userEvent.click(await screen.findByTestId('group-search'));
+    const error = await screen.findByTestId('search-error');
+    expect(error).toHaveTextContent('At most 3 people can be searched together');
+    expect(screen.queryByTestId('search-error-person')).not.toBeInTheDocument();
+  });
+
+  it('keeps the people of a group search when the page opens again', async () => {
+    localStorage.setItem(
+      'latest_search',
+      JSON.stringify({ event_key: KEY, wholesale: false, images: [withPeople(3, [1])], avg_price: 120, people: 2 }),
+    );
+    setup(makeEvent());
+    const card = await screen.findByTestId('photo-card');
+    expect(within(card).getByTestId('person-chip')).toHaveTextContent('เพื่อน 1');
   });
 });

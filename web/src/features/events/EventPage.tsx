@@ -1,6 +1,7 @@
 //! Event page (/{event_key}, spec §2): the event's header and sale state, links to the
-//! wholesale deal and the stage search, the face search with its results, and the
-//! terms consent asked once per event.
+//! wholesale deal and the stage events' manual search, the face and bib search with their
+//! results, a small link to ask for one's photos to be hidden, and the terms consent asked
+//! once per event.
 
 import './events.css';
 import { Link } from 'react-router';
@@ -40,6 +41,11 @@ export function EventPage() {
         </div>
       )}
       <SaleSearch event={event} kind="standard" />
+      <p className="hide-link">
+        <Link to={`/${key}/hide-my-photos`} data-testid="hide-link">
+          {t('event.hideLink')}
+        </Link>
+      </p>
       <ConsentDialog key={`consent-${key}`} eventKey={key} />
     </section>
   );

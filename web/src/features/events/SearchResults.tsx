@@ -1,13 +1,17 @@
-//! The photos a face search found: a card per photo opening the lightbox, with add/remove
-//! (paid events, standard cart) or a direct download link (free-download events), and on
-//! every card a "not me" button handing the photo to `onNotMe`.
+//! The photos a search found (or the manual search's listing): a card per photo opening the
+//! lightbox, with add/remove (paid events, standard cart) or a direct download link
+//! (free-download events), the badge of how a bib search found it, anything the page adds
+//! below the photo (`caption`), for a group search the people each photo shows, and, for
+//! search results, a "not me" button handing the photo to `onNotMe`.
 
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { PhotoBody } from '@/api/types';
 import { useToast } from '@/components/Toast';
 import { thumbnailProps } from '@/components/thumbnail';
 import { addToCart, readCart, removeFromCart, setDeal, toCartItem, useCart, type CartKind } from '@/lib/cart';
 import { logCart } from '@/lib/cartLog';
+import { MatchBadge } from './MatchBadge';
+import { PeopleChips } from './PeopleChips';
 import { PhotoLightbox } from './PhotoLightbox';
 import { useT } from './messages';
 
@@ -26,16 +30,33 @@ export function takeOutOfCart(kind: CartKind, photoId: number, eventKey: string)
   logCart(kind, readCart(kind), photoId, eventKey);
 }
 
-type Props = {
+type Props<P extends PhotoBody> = {
   eventKey: string;
-  photos: PhotoBody[];
+  photos: P[];
   kind: CartKind;
   action: CardAction;
-  /** The visitor says the photo is not of them. */
-  onNotMe: (photoId: number) => void;
+  /** The visitor says the photo is not of them; without it, no card offers "not me". */
+  onNotMe?: (photoId: number) => void;
+  /** What the page shows under a photo (the manual listing: its time and bibs). */
+  caption?: (photo: P) => ReactNode;
+  /** How many people the search looked for: with two or more, each card names whom it shows. */
+  people?: number;
+  /** The grid's test id and accessible name, when it is not a search's results. */
+  testId?: string;
+  label?: string;
 };
 
-export function SearchResults({ eventKey, photos, kind, action, onNotMe }: Props) {
+export function SearchResults<P extends PhotoBody>({
+  eventKey,
+  photos,
+  kind,
+  action,
+  onNotMe,
+  caption,
+  people = 1,
+  testId = 'search-results',
+  label,
+}: Props<P>) {
   const t = useT();
   const toast = useToast();
   const cart = useCart(kind);
@@ -55,8 +76,8 @@ export function SearchResults({ eventKey, photos, kind, action, onNotMe }: Props
   };
 
   return (
-    <section className="stack" aria-label={t('event.results')}>
-      <div className="photo-grid" data-testid="search-results">
+    <section className="stack" aria-label={label ?? t('event.results')}>
+      <div className="photo-grid" data-testid={testId}>
         {photos.map((photo, i) => {
           const has = inCart.has(photo.id);
           return (
@@ -74,6 +95,9 @@ export function SearchResults({ eventKey, photos, kind, action, onNotMe }: Props
               >
                 <img src={photo.thumbnail_url} alt={t('event.photoAlt', { id: photo.id })} {...thumbnailProps(i)} />
               </button>
+              <MatchBadge matchedBy={photo.matched_by} />
+              {people > 1 && <PeopleChips people={photo.people ?? []} />}
+              {caption?.(photo)}
               <div className="photo-actions">
                 {action === 'none' ? null : action === 'download' ? (
                   <a
@@ -103,15 +127,17 @@ export function SearchResults({ eventKey, photos, kind, action, onNotMe }: Props
                     {t('event.cart.add')}
                   </button>
                 )}
-                <button
-                  type="button"
-                  className="btn btn-secondary btn-small"
-                  data-testid="not-me"
-                  aria-label={t('event.notMe.label', { id: photo.id })}
-                  onClick={() => onNotMe(photo.id)}
-                >
-                  {t('event.notMe')}
-                </button>
+                {onNotMe && (
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-small"
+                    data-testid="not-me"
+                    aria-label={t('event.notMe.label', { id: photo.id })}
+                    onClick={() => onNotMe(photo.id)}
+                  >
+                    {t('event.notMe')}
+                  </button>
+                )}
               </div>
             </div>
           );

@@ -188,3 +188,32 @@ describe('consent', () => {
     expect(localStorage.getItem(`consent_${KEY}`)).toBeNull();
   });
 });
+
+it('searches by bib on the wholesale side too, kept apart from the event page, and buys all into the wholesale cart', async () => {
+  const { calls, fn } = setup(wholesaleEvent());
+  const images = [
+    { ...makePhoto(1), matched_by: 'bib' as const },
+    { ...makePhoto(2), matched_by: 'face' as const },
+  ];
+  vi.stubGlobal('fetch', async (input: Request) =>
+    new URL(input.url).pathname === '/v1/bibsearch'
+      ? new Response(JSON.stringify({ status: 'success', image_length: 2, images, avg_price: 750 }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        })
+      : fn(input),
+  );
+  await userEvent.type(await screen.findByTestId('bib-input'), '1234');
+  await userEvent.click(screen.getByTestId('bib-submit'));
+  const results = await screen.findByTestId('search-results');
+  expect(within(results).getAllByTestId('match-badge').map((b) => b.dataset.matchedBy)).toEqual(['bib', 'face']);
+  // The wholesale page buys only all the photos: no per-photo buttons.
+  expect(within(results).queryByTestId('add-to-cart')).not.toBeInTheDocument();
+  const latest = JSON.parse(localStorage.getItem('latest_search') ?? 'null') as { wholesale: boolean; bib: string };
+  expect(latest).toMatchObject({ wholesale: true, bib: '1234' });
+  expect(calls.some((c) => c.key === 'POST /v2/facesearch/sign')).toBe(false);
+  await userEvent.click(screen.getByTestId('buy-all'));
+  expect(await screen.findByText('wholesale cart page')).toBeInTheDocument();
+  expect(storedIds('cart_wholesale')).toEqual([1, 2]);
+  expect(localStorage.getItem('_event_can_mhao_wholesale')).toBe('YES');
+});

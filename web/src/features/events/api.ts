@@ -1,17 +1,22 @@
 //! The event pages' calls: the event of a key (or the one the server embedded in the page),
-//! its highlight photos, and the face search's two calls (sign an upload, search).
+//! its highlight photos, the face search's two calls (sign an upload, search; one person or a
+//! group), the bib search, the manual search's pages of every photo, the events on sale (to
+//! pick one to hide one's photos of) and the request to hide them.
 
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ApiFailure, unwrap } from '@/api/client';
 import type { components } from '@/api/schema';
-import type { EventBody, PhotoBody } from '@/api/types';
+import type { BibSearchResponse, EventBody, ManualRequest, ManualResponse, PhotoBody } from '@/api/types';
 import { preloadedAt, takePreloaded } from '@/lib/config';
 
 type SignResponse = components['schemas']['SignResponse'];
+type PrivacyRequestCreated = components['schemas']['PrivacyRequestCreated'];
 
 export const eventQueryKeys = {
   event: (eventKey: string) => ['event', eventKey] as const,
   highlight: (eventKey: string) => ['highlight', eventKey] as const,
+  manual: (request: ManualRequest) => ['manual', request] as const,
+  onSale: ['events', 'on-sale', 'all'] as const,
 };
 
 /** The event `raceshot serve` embedded in the page it served for this event's address, as
@@ -63,8 +68,14 @@ export function signSelfie(event: EventBody, file: File): Promise<SignResponse> 
   );
 }
 
-/** Searches the event's photos for the face of the uploaded selfie. */
-export function searchFaces(event: EventBody, signed: SignResponse) {
+/** Whether a group search answers photos showing any of the people, or all of them together. */
+export type GroupMatch = 'any' | 'all';
+
+/** Searches the event's photos for the face of the uploaded selfie or, with `others` (the
+ * friends' uploads, in the order of their chips), for a group of up to three people: each
+ * photo found then says which of them it shows (`people`: 0 the first selfie, 1 the first
+ * of `others`…). A single selfie's call carries neither `search_ids` nor `match`. */
+export function searchFaces(event: EventBody, signed: SignResponse, others: SignResponse[] = [], match: GroupMatch = 'any') {
   return unwrap(
     api.POST('/v2/facesearch', {
       body: {
@@ -75,7 +86,55 @@ export function searchFaces(event: EventBody, signed: SignResponse) {
         face_threshold: event.face_threshold,
         mhao_price: event.mhao_price ?? null,
         max_face_search: event.max_face_search,
+        ...(others.length > 0 ? { search_ids: others.map((o) => o.search_id), match } : {}),
       },
     }),
   );
+}
+
+/** The photos of the runner wearing a bib: where the number was read (`matched_by: bib`),
+ * then where their face is (`matched_by: face`). A bib outside the event's rule fails as
+ * 422 `invalid_bib`; an unknown one finds nothing. */
+export function searchBib(eventKey: string, bib: string): Promise<BibSearchResponse> {
+  return unwrap(api.POST('/v1/bibsearch', { body: { event_key: eventKey, bib } }));
+}
+
+export function fetchManual(request: ManualRequest): Promise<ManualResponse> {
+  return unwrap(api.POST('/v1/manual', { body: request }));
+}
+
+/** One page of the event's photos in the order taken, as filtered; the page shown stays
+ * while the next one loads. */
+export function useManualPhotos(request: ManualRequest) {
+  return useQuery({
+    queryKey: eventQueryKeys.manual(request),
+    queryFn: () => fetchManual(request),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The most events one page of the catalogue answers. */
+const CATALOGUE_PAGE_MAX = 100;
+
+/** The events on sale (their photos shown), to choose the one to hide one's photos of. */
+export function useEventsOnSale() {
+  return useQuery({
+    queryKey: eventQueryKeys.onSale,
+    queryFn: async (): Promise<EventBody[]> =>
+      (await unwrap(api.POST('/v1/events/pagination', { body: { page: 1, page_size: CATALOGUE_PAGE_MAX } }))).body,
+  });
+}
+
+export type HideRequest = { eventKey: string; contact: string; file: File };
+
+/** Asks to hide the event's photos showing the selfie's face: a multipart form (the selfie
+ * is embedded and deleted at once by the server). 409 `privacy_request_exists` when the
+ * contact already has an open or approved request for the event. */
+export function requestHiding({ eventKey, contact, file }: HideRequest): Promise<PrivacyRequestCreated> {
+  const form = new FormData();
+  form.set('event_key', eventKey);
+  form.set('contact', contact);
+  form.set('file', file, file.name);
+  // The client sends a FormData as it is (the browser writes its boundary).
+  return unwrap(api.POST('/api/privacy/requests', { body: {}, bodySerializer: () => form }));
 }

@@ -1,4 +1,5 @@
-//! Texts of the events feature (event page, wholesale page, face search), Thai and English.
+//! Texts of the events feature (event page, wholesale page, face and bib search, manual
+//! search page), Thai and English.
 
 import { defineMessages } from '@/i18n/define';
 import { addMessages } from '@/i18n/messages';
@@ -27,7 +28,7 @@ export const eventsMessages = defineMessages(
 
     'event.consent.title': 'ข้อกำหนดและนโยบาย',
     'event.consent.text':
-      'ก่อนค้นหารูป กรุณาอ่านและยอมรับข้อกำหนดการใช้งาน (รวมถึงการคุ้มครองข้อมูลส่วนบุคคลตาม พ.ร.บ. คุ้มครองข้อมูลส่วนบุคคล พ.ศ. 2562) และนโยบายการคืนเงิน รูปใบหน้าที่คุณอัปโหลดใช้เพื่อค้นหารูปเท่านั้นและจะถูกลบหลังการค้นหา',
+      'ก่อนค้นหารูป กรุณาอ่านและยอมรับข้อกำหนดการใช้งาน (รวมถึงการคุ้มครองข้อมูลส่วนบุคคลตาม พ.ร.บ. คุ้มครองข้อมูลส่วนบุคคล พ.ศ. 2562) และนโยบายการคืนเงิน รูปใบหน้าที่คุณอัปโหลดใช้เพื่อค้นหารูปเท่านั้นและจะถูกลบหลังการค้นหา การค้นหาด้วยหมายเลขบิบจะใช้ใบหน้าในรูปของอีเวนต์ด้วย เพื่อหารูปของนักวิ่งคนเดียวกันในรูปที่มองไม่เห็นบิบ การค้นหาพร้อมเพื่อนใช้รูปใบหน้าของเพื่อนได้เมื่อเพื่อนยินยอมแล้วเท่านั้น และรูปเหล่านั้นจะถูกลบหลังการค้นหาเช่นกัน',
     'event.consent.terms': 'ข้อกำหนดการใช้งาน',
     'event.consent.refund': 'นโยบายการคืนเงิน',
     'event.consent.accept': 'ยอมรับ',
@@ -56,6 +57,63 @@ export const eventsMessages = defineMessages(
       'กรุณาลองใช้รูปอื่นที่เห็นใบหน้าชัดเจนเพียงคนเดียว หรือติดต่อแอดมินทาง LINE {line}',
     'event.results': 'ผลการค้นหา',
 
+    'event.group.start': '+ ค้นหาพร้อมเพื่อน (สูงสุด 3 คน)',
+    'event.group.help':
+      'เพิ่มรูปใบหน้าของคุณก่อน แล้วเพิ่มรูปใบหน้าของเพื่อน รวมไม่เกิน {max} คน รูปละหนึ่งคน ใช้รูปของเพื่อนเมื่อเพื่อนยินยอมแล้วเท่านั้น',
+    'event.group.me': 'ฉัน',
+    'event.group.friend': 'เพื่อน {n}',
+    'event.group.chooseMine': 'เลือกรูปใบหน้าของฉัน',
+    'event.group.addFriend': '+ เพิ่มเพื่อน',
+    'event.group.full': 'ครบ {max} คนแล้ว',
+    'event.group.remove': 'ลบรูปของ{name}',
+    'event.group.all': 'ทุกคนอยู่ในรูปเดียวกัน',
+    'event.group.search': 'ค้นหารูปของทั้ง {count} คน',
+    'event.group.searchOne': 'ค้นหา',
+    'event.group.cancel': 'ค้นหาคนเดียว',
+    'event.group.shows': 'คนในรูปนี้',
+    'event.group.notFoundAll': 'ไม่พบรูปที่มีทุกคนอยู่ในรูปเดียวกัน ลองปิด “ทุกคนอยู่ในรูปเดียวกัน” เพื่อดูรูปของแต่ละคน',
+    'event.hideLink': 'ไม่ต้องการให้รูปของคุณแสดงในอีเวนต์นี้? ขอซ่อนรูปของฉัน',
+
+    'event.bib.title': 'ค้นหาด้วยหมายเลขบิบ',
+    'event.bib.help': 'กรอกหมายเลขบนบิบของคุณ ระบบจะหารูปที่เห็นบิบ และรูปที่เห็นใบหน้าของคุณแม้บิบจะถูกบัง',
+    'event.bib.label': 'หมายเลขบิบ',
+    'event.bib.placeholder': 'เช่น 1234',
+    'event.bib.submit': 'ค้นหา',
+    'event.bib.searching': 'กำลังค้นหารูปของบิบนี้...',
+    'event.bib.found': 'พบ {count} รูปของบิบ {bib}',
+    'event.bib.notFound': 'ไม่พบรูปของบิบนี้',
+    'event.bib.notFoundHelp':
+      'กรุณาตรวจสอบหมายเลขบิบ หรือค้นหาด้วยรูปใบหน้า หากอีเวนต์เพิ่งจบ รูปอาจยังอยู่ระหว่างประมวลผล ติดต่อแอดมินทาง LINE {line}',
+    'event.match.bib': 'บิบ',
+    'event.match.face': 'ใบหน้า',
+    'event.match.bibTitle': 'พบหมายเลขบิบในรูปนี้',
+    'event.match.faceTitle': 'พบใบหน้าของนักวิ่งคนเดียวกันในรูปนี้ (มองไม่เห็นบิบ)',
+
+    'event.manual.title': 'ค้นหารูปด้วยตนเอง',
+    'event.manual.help': 'ดูรูปทั้งหมดของอีเวนต์ตามลำดับเวลาที่ถ่าย เลือกช่างภาพหรือช่วงเวลาเพื่อหารูปของคุณ',
+    'event.manual.filters': 'ตัวกรอง',
+    'event.manual.photographer': 'ช่างภาพ',
+    'event.manual.photographer.all': 'ทุกคน',
+    'event.manual.photographer.option': 'ช่างภาพ {id} ({count} รูป)',
+    'event.manual.from': 'ตั้งแต่เวลา',
+    'event.manual.to': 'ถึงเวลา',
+    'event.manual.clear': 'ล้างตัวกรอง',
+    'event.manual.total': 'ทั้งหมด {total} รูป',
+    'event.manual.pageOf': 'หน้า {page} จาก {pages}',
+    'event.manual.prev': '‹ ก่อนหน้า',
+    'event.manual.next': 'ถัดไป ›',
+    'event.manual.page': 'หน้า {page}',
+    'event.manual.pages': 'เลือกหน้า',
+    'event.manual.empty': 'ไม่มีรูปตามตัวกรองนี้',
+    'event.manual.loading': 'กำลังโหลดรูป...',
+    'event.manual.photos': 'รูปทั้งหมดของอีเวนต์',
+    'event.manual.takenAt': 'ถ่ายเวลา {time}',
+    'event.manual.timeUnknown': 'ไม่ทราบเวลาถ่าย',
+    'event.manual.bibs': 'บิบ {bibs}',
+    'event.manual.backToList': '‹ กลับไปดูรูปทั้งหมด',
+    'event.manual.backToEvent': 'กลับไปหน้าอีเวนต์',
+    'event.manual.failed': 'โหลดรูปไม่สำเร็จ',
+
     'event.cart.add': 'ใส่ตะกร้า',
     'event.cart.remove': 'นำออก',
     'event.cart.added': 'เพิ่มลงตะกร้าแล้ว',
@@ -70,7 +128,7 @@ export const eventsMessages = defineMessages(
     'event.deal.avg': 'เฉลี่ยรูปละ {price} บาท',
     'event.deal.none.title': 'ยังไม่มีรูปจากการค้นหา',
     'event.deal.none':
-      'กรุณาอัปโหลดรูปใบหน้าเพื่อค้นหารูปของคุณก่อน แล้วจึงกดซื้อทุกรูป',
+      'กรุณาอัปโหลดรูปใบหน้าหรือกรอกหมายเลขบิบเพื่อค้นหารูปของคุณก่อน แล้วจึงกดซื้อทุกรูป',
 
     'event.bulk.button': 'ดาวน์โหลดทุกรูป',
     'event.bulk.title': 'ดาวน์โหลดทุกรูป ({count} รูป)',
@@ -83,7 +141,39 @@ export const eventsMessages = defineMessages(
     'event.wholesale.back': 'กลับไปหน้าอีเวนต์',
     'event.wholesale.pricing': 'กลับไปดูราคาแพ็กเกจ',
     'event.wholesale.help':
-      'ค้นหารูปของคุณด้วยใบหน้า แล้วกดซื้อทุกรูปเพื่อซื้อรูปที่พบทั้งหมดในราคาเหมา',
+      'ค้นหารูปของคุณด้วยใบหน้าหรือหมายเลขบิบ แล้วกดซื้อทุกรูปเพื่อซื้อรูปที่พบทั้งหมดในราคาเหมา',
+
+    'event.hide.title': 'ซ่อนรูปของฉัน',
+    'event.hide.pickTitle': 'ซ่อนรูปของฉันในอีเวนต์',
+    'event.hide.intro':
+      'ตาม พ.ร.บ. คุ้มครองข้อมูลส่วนบุคคล พ.ศ. 2562 คุณมีสิทธิคัดค้านการเผยแพร่รูปที่เห็นใบหน้าของคุณ ส่งคำขอพร้อมรูปเซลฟีของคุณ แล้วทีมงานจะพิจารณาคำขอ',
+    'event.hide.what': 'เกิดอะไรขึ้นกับคำขอ',
+    'event.hide.step.selfie':
+      'รูปเซลฟีของคุณถูกลบทันทีที่ได้รับ ระบบเก็บไว้เพียงข้อมูลใบหน้า (ไม่ใช่รูป) จนกว่าทีมงานจะพิจารณาเสร็จ',
+    'event.hide.step.approved':
+      'เมื่ออนุมัติ รูปที่เห็นใบหน้าของคุณจะถูกซ่อนจากการค้นหาทุกแบบ รูปตัวอย่าง และหน้าค้นหาด้วยตนเอง รวมถึงรูปที่เพิ่มภายหลัง ข้อมูลใบหน้าจะถูกเก็บไว้เพื่อการนี้จนกว่าไฟล์ของอีเวนต์จะถูกลบตามระยะเวลาการเก็บรูป',
+    'event.hide.step.rejected': 'หากไม่อนุมัติ ข้อมูลใบหน้าจะถูกลบทันทีที่พิจารณา',
+    'event.hide.step.bought': 'รูปที่มีผู้ซื้อไปแล้วยังคงอยู่กับผู้ซื้อ',
+    'event.hide.step.told': 'เราจะแจ้งผลทาง SMS หรืออีเมลที่คุณให้ไว้',
+    'event.hide.event': 'อีเวนต์',
+    'event.hide.pick': 'เลือกอีเวนต์ที่มีรูปของคุณ',
+    'event.hide.pickNone': 'ยังไม่มีอีเวนต์ที่เปิดแสดงรูป',
+    'event.hide.pickGo': 'ถัดไป',
+    'event.hide.contact': 'เบอร์มือถือหรืออีเมลสำหรับแจ้งผล',
+    'event.hide.contactHint': 'เช่น 0812345678 หรือ name@example.com',
+    'event.hide.selfie': 'รูปเซลฟีที่เห็นใบหน้าของคุณชัดเจนเพียงคนเดียว (jpg หรือ png ไม่เกิน 5MB)',
+    'event.hide.consent':
+      'ฉันยืนยันว่าเป็นเจ้าของใบหน้าในรูป และยินยอมให้ใช้ข้อมูลใบหน้าเพื่อซ่อนรูปของฉันตามที่อธิบายไว้ข้างต้น',
+    'event.hide.submit': 'ส่งคำขอซ่อนรูป',
+    'event.hide.sending': 'กำลังส่งคำขอ...',
+    'event.hide.error.contact': 'กรุณากรอกเบอร์มือถือ (เช่น 0812345678) หรืออีเมลที่ถูกต้อง',
+    'event.hide.error.file': 'กรุณาเลือกรูปเซลฟี',
+    'event.hide.error.consent': 'กรุณายืนยันและให้ความยินยอม',
+    'event.hide.done.title': 'ส่งคำขอแล้ว',
+    'event.hide.done.id': 'หมายเลขคำขอ',
+    'event.hide.done.next':
+      'ทีมงานจะพิจารณาคำขอและแจ้งผลทาง {contact} รูปเซลฟีของคุณถูกลบแล้ว กรุณาเก็บหมายเลขคำขอไว้หากต้องการติดต่อเรา',
+    'event.hide.back': 'กลับไปหน้าอีเวนต์',
   },
   {
     'event.loading': 'Loading event...',
@@ -108,7 +198,7 @@ export const eventsMessages = defineMessages(
 
     'event.consent.title': 'Terms and policy',
     'event.consent.text':
-      'Before searching, please read and accept the Terms of use (including personal data protection under the Thai Personal Data Protection Act 2019) and the Refund policy. The face photo you upload is used only for the search and is deleted afterwards.',
+      'Before searching, please read and accept the Terms of use (including personal data protection under the Thai Personal Data Protection Act 2019) and the Refund policy. The face photo you upload is used only for the search and is deleted afterwards. A bib number search also uses the faces in the event’s photos, to find the same runner’s photos where the bib is hidden. When you search with friends, use their face photos only with their agreement; they are deleted after the search too.',
     'event.consent.terms': 'Terms of use',
     'event.consent.refund': 'Refund policy',
     'event.consent.accept': 'Accept',
@@ -136,6 +226,63 @@ export const eventsMessages = defineMessages(
       'Please try another photo showing one clear face, or contact an admin on LINE {line}.',
     'event.results': 'Search results',
 
+    'event.group.start': '+ Search with friends (up to 3 people)',
+    'event.group.help':
+      'Add your own face photo first, then your friends’, {max} people at most, one person per photo. Use a friend’s photo only with their agreement.',
+    'event.group.me': 'Me',
+    'event.group.friend': 'Friend {n}',
+    'event.group.chooseMine': 'Choose my face photo',
+    'event.group.addFriend': '+ Add a friend',
+    'event.group.full': '{max} people added',
+    'event.group.remove': 'Remove {name}’s photo',
+    'event.group.all': 'All of us together',
+    'event.group.search': 'Search for all {count} of us',
+    'event.group.searchOne': 'Search',
+    'event.group.cancel': 'Search alone',
+    'event.group.shows': 'People in this photo',
+    'event.group.notFoundAll': 'No photo shows all of you together. Switch off “All of us together” to see each person’s photos.',
+    'event.hideLink': 'Don’t want your photos shown for this event? Hide my photos',
+
+    'event.bib.title': 'Search by bib number',
+    'event.bib.help': 'Type the number on your bib: we find the photos showing it, and those showing your face where the bib is hidden.',
+    'event.bib.label': 'Bib number',
+    'event.bib.placeholder': 'e.g. 1234',
+    'event.bib.submit': 'Search',
+    'event.bib.searching': 'Searching for this bib’s photos...',
+    'event.bib.found': '{count} photos of bib {bib}',
+    'event.bib.notFound': 'No photos of this bib yet',
+    'event.bib.notFoundHelp':
+      'Please check the number, or search with a face photo. Right after an event photos may still be processing. Contact an admin on LINE {line}.',
+    'event.match.bib': 'Bib',
+    'event.match.face': 'Face',
+    'event.match.bibTitle': 'The bib number was read on this photo',
+    'event.match.faceTitle': 'The same runner’s face is on this photo (bib hidden)',
+
+    'event.manual.title': 'Search photos manually',
+    'event.manual.help': 'Every photo of the event in the order taken. Pick a photographer or a time window to find yours.',
+    'event.manual.filters': 'Filters',
+    'event.manual.photographer': 'Photographer',
+    'event.manual.photographer.all': 'Everyone',
+    'event.manual.photographer.option': 'Photographer {id} ({count} photos)',
+    'event.manual.from': 'From',
+    'event.manual.to': 'To',
+    'event.manual.clear': 'Clear filters',
+    'event.manual.total': '{total} photos in all',
+    'event.manual.pageOf': 'Page {page} of {pages}',
+    'event.manual.prev': '‹ Previous',
+    'event.manual.next': 'Next ›',
+    'event.manual.page': 'Page {page}',
+    'event.manual.pages': 'Pages',
+    'event.manual.empty': 'No photos match these filters.',
+    'event.manual.loading': 'Loading photos...',
+    'event.manual.photos': 'All photos of the event',
+    'event.manual.takenAt': 'Taken at {time}',
+    'event.manual.timeUnknown': 'Time not known',
+    'event.manual.bibs': 'Bib {bibs}',
+    'event.manual.backToList': '‹ Back to all photos',
+    'event.manual.backToEvent': 'Back to the event',
+    'event.manual.failed': 'The photos could not be loaded.',
+
     'event.cart.add': 'Add to cart',
     'event.cart.remove': 'Remove',
     'event.cart.added': 'Added to cart',
@@ -149,7 +296,7 @@ export const eventsMessages = defineMessages(
     'event.deal.default': 'Buy all photos',
     'event.deal.avg': 'Average {price} THB per photo',
     'event.deal.none.title': 'No photos found yet',
-    'event.deal.none': 'Please upload a face photo to find your photos first, then buy them all.',
+    'event.deal.none': 'Please upload a face photo or type your bib number to find your photos first, then buy them all.',
 
     'event.bulk.button': 'Download all photos',
     'event.bulk.title': 'Download all photos ({count} photos)',
@@ -161,7 +308,40 @@ export const eventsMessages = defineMessages(
     'event.wholesale.notSupported': 'This event does not support the all-photos deal.',
     'event.wholesale.back': 'Back to the event',
     'event.wholesale.pricing': 'Back to package pricing',
-    'event.wholesale.help': 'Find your photos by your face, then buy all the photos found at the wholesale price.',
+    'event.wholesale.help':
+      'Find your photos by your face or your bib number, then buy all the photos found at the wholesale price.',
+
+    'event.hide.title': 'Hide my photos',
+    'event.hide.pickTitle': 'Hide my photos of an event',
+    'event.hide.intro':
+      'Under the Thai Personal Data Protection Act 2019 you may object to photos showing your face being published. Send a request with a selfie and our team will decide on it.',
+    'event.hide.what': 'What happens to your request',
+    'event.hide.step.selfie':
+      'Your selfie is deleted as soon as it arrives. Only a template of your face (not the photo) is kept until the team decides.',
+    'event.hide.step.approved':
+      'Once approved, the photos showing your face are hidden from every search, the sample photos and the manual search page, including photos added later. The face template is kept for that until the event’s files are deleted at the end of the retention period.',
+    'event.hide.step.rejected': 'If the request is rejected, the face template is deleted at the decision.',
+    'event.hide.step.bought': 'Photos someone has already bought stay with the buyer.',
+    'event.hide.step.told': 'We tell you the decision by SMS or e-mail, at the contact you give.',
+    'event.hide.event': 'Event',
+    'event.hide.pick': 'Choose the event with your photos',
+    'event.hide.pickNone': 'No event is showing photos right now.',
+    'event.hide.pickGo': 'Next',
+    'event.hide.contact': 'Mobile number or e-mail for the answer',
+    'event.hide.contactHint': 'e.g. 0812345678 or name@example.com',
+    'event.hide.selfie': 'A selfie showing your face clearly, alone (jpg or png, at most 5MB)',
+    'event.hide.consent':
+      'I confirm the face in the photo is mine, and I agree to its template being used to hide my photos as described above.',
+    'event.hide.submit': 'Send the request',
+    'event.hide.sending': 'Sending the request...',
+    'event.hide.error.contact': 'Please type a mobile number (e.g. 0812345678) or a valid e-mail address.',
+    'event.hide.error.file': 'Please choose a selfie.',
+    'event.hide.error.consent': 'Please confirm and give your consent.',
+    'event.hide.done.title': 'Request sent',
+    'event.hide.done.id': 'Request number',
+    'event.hide.done.next':
+      'Our team will decide on your request and tell you at {contact}. Your selfie has been deleted. Keep the request number if you need to contact us.',
+    'event.hide.back': 'Back to the event',
   },
 );
 

@@ -33,6 +33,9 @@ const stored: ImportEvent = {
   face_threshold: 0.4,
   max_face_search: 300,
   pin: 'Y',
+  bib_min_digits: 3,
+  bib_max_digits: 5,
+  bib_prefix: 'FH',
   package: [
     { name: '1 รูป', name_en: '1 photo', number_of_photo: 1, price: 60 },
     { name: '5 รูป', name_en: '5 photos', number_of_photo: 5, price: 250 },
@@ -148,6 +151,9 @@ describe('EventFormPage (new event)', () => {
         face_threshold: 0.4,
         max_face_search: null,
         pin: 'Y',
+        bib_min_digits: 1,
+        bib_max_digits: 6,
+        bib_prefix: '',
         package: [
           { name: '1 รูป', name_en: '1 photo', number_of_photo: 1, price: 60 },
           { name: '5 รูป', name_en: '', number_of_photo: 5, price: 249.5 },
@@ -258,6 +264,54 @@ describe('EventFormPage (new event)', () => {
     expect(putCalls(calls)).toHaveLength(0);
   });
 
+  it('checks the bib rule as the server does: 1 to 8 digits, fewest not above most, letters only', async () => {
+    const { calls } = fakeFetch({ 'GET /api/admin/events': eventList() });
+    const user = userEvent.setup();
+    renderNew();
+    await screen.findByTestId('event-form');
+    // A new event starts with the server's defaults.
+    expect(screen.getByTestId('field-bib_min_digits')).toHaveValue('1');
+    expect(screen.getByTestId('field-bib_max_digits')).toHaveValue('6');
+    expect(screen.getByTestId('field-bib_prefix')).toHaveValue('');
+
+    await user.clear(screen.getByTestId('field-bib_min_digits'));
+    await user.type(screen.getByTestId('field-bib_min_digits'), '9');
+    await user.type(screen.getByTestId('field-bib_prefix'), 'F-1');
+    await user.click(screen.getByTestId('save-event'));
+    expect(await screen.findByTestId('error-bib_min_digits')).toHaveTextContent('Must be a whole number from 1 to 8.');
+    expect(screen.getByTestId('error-bib_prefix')).toHaveTextContent('Letters A–Z only.');
+    // An out-of-range count is not also compared with the other.
+    expect(screen.queryByTestId('error-bib_max_digits')).not.toBeInTheDocument();
+    expect(screen.getByTestId('form-errors')).toHaveTextContent('Fewest digits of a bib number');
+
+    await user.clear(screen.getByTestId('field-bib_min_digits'));
+    await user.type(screen.getByTestId('field-bib_min_digits'), '5');
+    await user.clear(screen.getByTestId('field-bib_max_digits'));
+    await user.type(screen.getByTestId('field-bib_max_digits'), '4');
+    await user.click(screen.getByTestId('save-event'));
+    expect(await screen.findByTestId('error-bib_max_digits')).toHaveTextContent('Must not be below the fewest digits.');
+    expect(screen.queryByTestId('error-bib_min_digits')).not.toBeInTheDocument();
+    expect(putCalls(calls)).toHaveLength(0);
+  });
+
+  it('sends the bib rule, the prefix in capitals and empty counts as the default', async () => {
+    const { calls } = fakeFetch({
+      'GET /api/admin/events': eventList(),
+      'PUT /api/admin/events/y-run': { event_key: 'y-run', result: 'created' },
+    });
+    const user = userEvent.setup();
+    renderNew();
+    await screen.findByTestId('event-form');
+    await fill(user, newEvent);
+    await user.clear(screen.getByTestId('field-bib_min_digits'));
+    await user.clear(screen.getByTestId('field-bib_max_digits'));
+    await user.type(screen.getByTestId('field-bib_max_digits'), '8');
+    await user.type(screen.getByTestId('field-bib_prefix'), ' fh ');
+    await user.click(screen.getByTestId('save-event'));
+    await waitFor(() => expect(putCalls(calls)).toHaveLength(1));
+    expect(putCalls(calls)[0]?.body).toMatchObject({ bib_min_digits: null, bib_max_digits: 8, bib_prefix: 'FH' });
+  });
+
   it('shows a photographer the forbidden text instead of the form', async () => {
     const { calls } = fakeFetch({ 'GET /api/admin/events': eventList() });
     renderNew(photographerMe);
@@ -292,6 +346,9 @@ describe('EventFormPage (edit)', () => {
     expect(screen.getByTestId('field-mhao_price')).toHaveValue('990');
     expect(screen.getByTestId('field-hybrid_mhao_price')).toHaveValue('');
     expect(screen.getByTestId('field-face_threshold')).toHaveValue('0.4');
+    expect(screen.getByTestId('field-bib_min_digits')).toHaveValue('3');
+    expect(screen.getByTestId('field-bib_max_digits')).toHaveValue('5');
+    expect(screen.getByTestId('field-bib_prefix')).toHaveValue('FH');
     expect(screen.getByTestId('field-package-1-price')).toHaveValue('250');
     expect(screen.getByTestId('field-package_hb-0-price')).toHaveValue('40');
     expect(screen.getByTestId('field-banners-0-image_url')).toHaveValue('https://img.example/banner.jpg');

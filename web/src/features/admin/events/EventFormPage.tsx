@@ -328,6 +328,14 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
         {text('max_face_search', { inputMode: 'numeric', hint: t('adminEvents.hint.maxFaceSearch') })}
       </fieldset>
 
+      <fieldset className="card admin-event-fieldset" data-testid="group-bib">
+        <legend>{t('adminEvents.group.bib')}</legend>
+        <p className="muted admin-event-hint">{t('adminEvents.hint.bib')}</p>
+        {text('bib_min_digits', { inputMode: 'numeric', hint: t('adminEvents.hint.bibMinDigits') })}
+        {text('bib_max_digits', { inputMode: 'numeric', hint: t('adminEvents.hint.bibMaxDigits') })}
+        {text('bib_prefix', { hint: t('adminEvents.hint.bibPrefix'), autoCapitalize: 'characters' })}
+      </fieldset>
+
       {tierGroup('package', t('adminEvents.hint.package'))}
       {tierGroup('package_hb', t('adminEvents.hint.packageHb'))}
 

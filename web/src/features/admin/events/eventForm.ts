@@ -1,6 +1,7 @@
 //! The event form's model: what the inputs hold (text, so half-typed numbers survive), how
 //! an event read in the import format fills it, the light checks made before sending (the
-//! server judges everything else), and the import-format body it becomes.
+//! server judges everything else, though the bib rule's limits are mirrored here so a typo is
+//! caught beside its input), and the import-format body it becomes.
 
 import type { YesNo } from '@/api/types';
 import type { ImportEvent, ImportTier } from '../shell/types';
@@ -30,6 +31,9 @@ export const TEXT_FIELDS = [
   'hybrid_mhao_price',
   'face_threshold',
   'max_face_search',
+  'bib_min_digits',
+  'bib_max_digits',
+  'bib_prefix',
 ] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 
@@ -47,7 +51,14 @@ export type EventForm = Record<TextField, string> &
   Record<FlagField, boolean> & { package: TierRow[]; package_hb: TierRow[]; banners: BannerRow[] };
 
 /** A problem found before sending: a text of this feature, by key. */
-export type ClientProblem = { field: string; key: 'required' | 'number' | 'integer' | 'keyTaken' };
+export type ClientProblem = {
+  field: string;
+  key: 'required' | 'number' | 'integer' | 'keyTaken' | 'bibDigits' | 'bibOrder' | 'bibPrefix';
+};
+
+/** The bib rule's limits, as the server holds them (`domain/bib.rs`): digits 1 to 8, by
+ * default 1 to 6; the prefix is letters A–Z, one of which may lead the digits. */
+export const BIB_DIGITS = { min: 1, max: 8, defaultMin: 1, defaultMax: 6 } as const;
 
 export const emptyTier = (photos = ''): TierRow => ({ name: '', name_en: '', number_of_photo: photos, price: '' });
 export const emptyBanner = (): BannerRow => ({ image_url: '', link_url: '' });
@@ -68,6 +79,9 @@ export function emptyForm(): EventForm {
     hybrid_mhao_price: '',
     face_threshold: '',
     max_face_search: '',
+    bib_min_digits: String(BIB_DIGITS.defaultMin),
+    bib_max_digits: String(BIB_DIGITS.defaultMax),
+    bib_prefix: '',
     is_mhao: false,
     is_hybrid: false,
     is_mhao_hybrid: false,
@@ -112,6 +126,9 @@ export function formFromImport(e: Record<string, unknown>): EventForm {
     hybrid_mhao_price: text(e.hybrid_mhao_price),
     face_threshold: text(e.face_threshold),
     max_face_search: text(e.max_face_search),
+    bib_min_digits: text(e.bib_min_digits),
+    bib_max_digits: text(e.bib_max_digits),
+    bib_prefix: text(e.bib_prefix),
     is_mhao: flagOn(e.is_mhao),
     is_hybrid: flagOn(e.is_hybrid),
     is_mhao_hybrid: flagOn(e.is_mhao_hybrid),
@@ -140,8 +157,36 @@ function checkNumber(problems: ClientProblem[], field: string, text: string, int
   else if (integer && !Number.isInteger(n)) problems.push({ field, key: 'integer' });
 }
 
+/** A digit count of the bib rule: empty (the default), or a whole number from 1 to 8. */
+function bibDigits(problems: ClientProblem[], field: 'bib_min_digits' | 'bib_max_digits', value: string): number | null {
+  const before = problems.length;
+  checkNumber(problems, field, value, true, false);
+  if (problems.length > before || value.trim() === '') return null;
+  const n = Number(value.trim());
+  if (n < BIB_DIGITS.min || n > BIB_DIGITS.max) {
+    problems.push({ field, key: 'bibDigits' });
+    return null;
+  }
+  return n;
+}
+
+/** The bib rule as the server checks it: each count 1–8, the fewest not above the most
+ * (an empty one stands for its default), and a prefix of letters only. */
+function checkBibRule(problems: ClientProblem[], form: EventForm) {
+  const min = bibDigits(problems, 'bib_min_digits', form.bib_min_digits);
+  const max = bibDigits(problems, 'bib_max_digits', form.bib_max_digits);
+  const emptyMin = form.bib_min_digits.trim() === '';
+  const emptyMax = form.bib_max_digits.trim() === '';
+  if ((min !== null || emptyMin) && (max !== null || emptyMax)) {
+    if ((min ?? BIB_DIGITS.defaultMin) > (max ?? BIB_DIGITS.defaultMax)) {
+      problems.push({ field: 'bib_max_digits', key: 'bibOrder' });
+    }
+  }
+  if (!/^[A-Za-z]*$/.test(form.bib_prefix.trim())) problems.push({ field: 'bib_prefix', key: 'bibPrefix' });
+}
+
 /** Only what must hold for the body to be built at all (required texts, numbers that are
- * numbers), and a new key that would overwrite an existing event. */
+ * numbers), the bib rule's limits, and a new key that would overwrite an existing event. */
 export function checkForm(form: EventForm, takenKeys: readonly string[] = []): ClientProblem[] {
   const problems: ClientProblem[] = [];
   for (const field of REQUIRED) {
@@ -150,6 +195,7 @@ export function checkForm(form: EventForm, takenKeys: readonly string[] = []): C
   if (takenKeys.includes(form.event_key.trim())) problems.push({ field: 'event_key', key: 'keyTaken' });
   for (const field of DECIMALS) checkNumber(problems, field, form[field], false, false);
   for (const field of INTEGERS) checkNumber(problems, field, form[field], true, false);
+  checkBibRule(problems, form);
   for (const list of TIER_LISTS) {
     form[list].forEach((row, i) => {
       if (row.name.trim() === '') problems.push({ field: `${list}[${i}].name`, key: 'required' });
@@ -196,6 +242,9 @@ export function toImportEvent(form: EventForm): ImportEvent {
     face_threshold: optionalNumber(form.face_threshold),
     max_face_search: optionalNumber(form.max_face_search),
     pin: flag(form.pin),
+    bib_min_digits: optionalNumber(form.bib_min_digits),
+    bib_max_digits: optionalNumber(form.bib_max_digits),
+    bib_prefix: form.bib_prefix.trim().toUpperCase(),
     package: form.package.map(tier),
     package_hb: form.package_hb.map(tier),
     banners: form.banners.map((b) => ({ image_url: b.image_url.trim(), link_url: b.link_url.trim() })),

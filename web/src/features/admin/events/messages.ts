@@ -42,6 +42,9 @@ export const eventsMessages = defineMessages(
     'adminEvents.problem.number': 'ต้องเป็นตัวเลข',
     'adminEvents.problem.integer': 'ต้องเป็นจำนวนเต็ม',
     'adminEvents.problem.keyTaken': 'มีอีเวนต์ที่ใช้รหัสนี้แล้ว กรุณาแก้ไขอีเวนต์นั้นแทน',
+    'adminEvents.problem.bibDigits': 'ต้องเป็นจำนวนเต็มตั้งแต่ 1 ถึง 8',
+    'adminEvents.problem.bibOrder': 'ต้องไม่น้อยกว่าจำนวนหลักน้อยสุด',
+    'adminEvents.problem.bibPrefix': 'ใช้ได้เฉพาะตัวอักษร A–Z',
     'adminEvents.saved.created': 'สร้างอีเวนต์ {key} แล้ว',
     'adminEvents.saved.updated': 'บันทึกอีเวนต์ {key} แล้ว',
 
@@ -49,6 +52,7 @@ export const eventsMessages = defineMessages(
     'adminEvents.group.dates': 'วันแข่งและช่วงเวลาขาย',
     'adminEvents.group.deals': 'ดีลและตัวเลือก',
     'adminEvents.group.face': 'การค้นหาด้วยใบหน้า',
+    'adminEvents.group.bib': 'การค้นหาด้วยหมายเลขบิบ',
     'adminEvents.group.package': 'แพ็กเกจราคา',
     'adminEvents.group.package_hb': 'แพ็กเกจราคาแบบเหมา',
     'adminEvents.group.banners': 'แบนเนอร์',
@@ -74,6 +78,9 @@ export const eventsMessages = defineMessages(
     'adminEvents.field.is_free_download': 'ดาวน์โหลดฟรี',
     'adminEvents.field.is_free_download_keep_contract': 'ดาวน์โหลดฟรีแลกข้อมูลติดต่อ',
     'adminEvents.field.pin': 'ปักหมุดไว้บนสุด',
+    'adminEvents.field.bib_min_digits': 'จำนวนหลักน้อยสุดของเลขบิบ',
+    'adminEvents.field.bib_max_digits': 'จำนวนหลักมากสุดของเลขบิบ',
+    'adminEvents.field.bib_prefix': 'ตัวอักษรนำหน้าเลขบิบ',
 
     'adminEvents.tier.name': 'ชื่อ (ไทย)',
     'adminEvents.tier.name_en': 'ชื่อ (อังกฤษ)',
@@ -100,6 +107,12 @@ export const eventsMessages = defineMessages(
     'adminEvents.hint.pin': 'อีเวนต์ที่ปักหมุดแสดงก่อนอีเวนต์อื่น',
     'adminEvents.hint.faceThreshold': 'ระหว่าง 0 ถึง 1 เว้นว่างไว้เพื่อใช้ค่าเริ่มต้นของระบบ',
     'adminEvents.hint.maxFaceSearch': 'จำนวนเต็ม เว้นว่างไว้เพื่อใช้ค่าเริ่มต้นของระบบ',
+    'adminEvents.hint.bib':
+      'ระบบอ่านเลขบิบจากรูปและรับการค้นหาเฉพาะเลขที่ตรงตามกฎนี้ เลขที่สั้นหรือยาวกว่านี้จะไม่นับเป็นบิบ',
+    'adminEvents.hint.bibMinDigits': '1 ถึง 8 ค่าเริ่มต้น 1',
+    'adminEvents.hint.bibMaxDigits': '1 ถึง 8 ค่าเริ่มต้น 6 ต้องไม่น้อยกว่าจำนวนหลักน้อยสุด',
+    'adminEvents.hint.bibPrefix':
+      'ตัวอักษรที่อาจนำหน้าตัวเลขได้หนึ่งตัว เช่น FH หมายถึง F123 H123 และ 123 เว้นว่างถ้าบิบเป็นตัวเลขล้วน',
     'adminEvents.hint.package': 'ต้องมีแพ็กเกจ 1 รูป (ยกเว้นอีเวนต์ดาวน์โหลดฟรี) จำนวนรูปห้ามซ้ำกัน',
     'adminEvents.hint.packageHb': 'จำเป็นเมื่อขายแบบเหมา ต้องมีแพ็กเกจ 1 รูป',
     'adminEvents.hint.banners': 'สไลด์บนหน้าแรกที่แสดงระหว่างที่อีเวนต์เปิดขาย',
@@ -145,6 +158,9 @@ export const eventsMessages = defineMessages(
     'adminEvents.problem.number': 'Must be a number.',
     'adminEvents.problem.integer': 'Must be a whole number.',
     'adminEvents.problem.keyTaken': 'An event already uses this key; edit that event instead.',
+    'adminEvents.problem.bibDigits': 'Must be a whole number from 1 to 8.',
+    'adminEvents.problem.bibOrder': 'Must not be below the fewest digits.',
+    'adminEvents.problem.bibPrefix': 'Letters A–Z only.',
     'adminEvents.saved.created': 'Event {key} created',
     'adminEvents.saved.updated': 'Event {key} saved',
 
@@ -152,6 +168,7 @@ export const eventsMessages = defineMessages(
     'adminEvents.group.dates': 'Race date and sale window',
     'adminEvents.group.deals': 'Deals and options',
     'adminEvents.group.face': 'Face search',
+    'adminEvents.group.bib': 'Bib number search',
     'adminEvents.group.package': 'Price tiers',
     'adminEvents.group.package_hb': 'Wholesale price tiers',
     'adminEvents.group.banners': 'Banners',
@@ -177,6 +194,9 @@ export const eventsMessages = defineMessages(
     'adminEvents.field.is_free_download': 'Free download',
     'adminEvents.field.is_free_download_keep_contract': 'Free download for contact details',
     'adminEvents.field.pin': 'Pin to the top',
+    'adminEvents.field.bib_min_digits': 'Fewest digits of a bib number',
+    'adminEvents.field.bib_max_digits': 'Most digits of a bib number',
+    'adminEvents.field.bib_prefix': 'Bib prefix letters',
 
     'adminEvents.tier.name': 'Name (Thai)',
     'adminEvents.tier.name_en': 'Name (English)',
@@ -203,6 +223,12 @@ export const eventsMessages = defineMessages(
     'adminEvents.hint.pin': 'Pinned events are listed first.',
     'adminEvents.hint.faceThreshold': 'Between 0 and 1; leave empty for the system default.',
     'adminEvents.hint.maxFaceSearch': 'A whole number; leave empty for the system default.',
+    'adminEvents.hint.bib':
+      'Bib numbers are read from the photos, and searched for, only when they fit this rule; shorter or longer numbers are not bibs.',
+    'adminEvents.hint.bibMinDigits': '1 to 8; 1 by default.',
+    'adminEvents.hint.bibMaxDigits': '1 to 8; 6 by default. Not below the fewest digits.',
+    'adminEvents.hint.bibPrefix':
+      'Letters one of which may lead the digits, e.g. FH for F123, H123 and 123. Empty when bibs are plain numbers.',
     'adminEvents.hint.package': 'Must include a 1-photo tier (unless the event is a free download); photo counts must not repeat.',
     'adminEvents.hint.packageHb': 'Needed for the wholesale sale; must include a 1-photo tier.',
     'adminEvents.hint.banners': 'Home-page slides shown while the event is on sale.',

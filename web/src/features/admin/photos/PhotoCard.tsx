@@ -1,6 +1,8 @@
 //! One photo of the console grid: its thumbnail (or its state until it is ready), what
-//! processing found, and hide / highlight / delete. A photo in an order cannot be deleted
-//! (409 `photo_sold`, worded by the shared error texts): hiding it is offered instead.
+//! processing found (faces, bib numbers, with the bibs' corrections), and hide / highlight /
+//! delete. A photo in an order cannot be deleted
+//! (409 `photo_sold`, worded by the shared error texts): hiding it is offered instead. A photo
+//! an approved privacy request hides cannot be shown again (409 `privacy_hold`, told likewise).
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { failureCode } from '@/api/client';
@@ -11,6 +13,7 @@ import { adminKeys, changePhoto, deletePhoto } from '../shell/api';
 import { isSignedOut } from '../shell/session';
 import type { AdminPhoto, PhotoFlags } from '../shell/types';
 import { useAdminPhotosT } from './i18n';
+import { PhotoBibs } from './PhotoBibs';
 import { isPhotoState } from './states';
 
 type Props = { photo: AdminPhoto; eventKey: string };
@@ -112,6 +115,7 @@ export function PhotoCard({ photo, eventKey }: Props) {
           {photo.highlight && <span className="chip admin-chip-highlight">{t('adminPhotos.grid.highlightBadge')}</span>}
         </p>
         {photo.state === 'ready' && <p className="muted">{t('adminPhotos.grid.faces', { count: photo.face_count })}</p>}
+        {photo.state === 'ready' && <PhotoBibs photoId={photo.id} bibs={photo.bibs} refresh={refresh} disabled={busy} />}
         {photo.state === 'failed' && photo.failure_reason && (
           <p className="danger admin-photo-reason">{t('adminPhotos.grid.reason', { reason: photo.failure_reason })}</p>
         )}

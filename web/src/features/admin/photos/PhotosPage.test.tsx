@@ -1,5 +1,5 @@
 //! The console photos page against stand-in answers: counts and grid, hide / highlight,
-//! delete of a sold photo, access errors (a session gone, inside the real frame), and
+//! delete of a sold photo, bib chips and their corrections, access errors (a session gone, inside the real frame), and
 //! uploads through a stand-in uploader.
 
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -26,6 +26,7 @@ const photo = (over: Partial<AdminPhoto>): AdminPhoto => ({
   hidden: false,
   highlight: false,
   thumbnail_url: '/media/thumb/1.jpg',
+  bibs: [],
   ...over,
 });
 
@@ -105,6 +106,18 @@ describe('PhotosPage', () => {
     await waitFor(() => expect(calls).toContainEqual({ key: 'POST /api/admin/photos/1', body: { highlight: true } }));
   });
 
+  it('says why a photo an approved privacy request hides cannot be shown again', async () => {
+    const { calls } = servePhotos({
+      [PHOTOS]: pageOf([photo({ hidden: true })]),
+      'POST /api/admin/photos/1': errorAnswer(409, 'privacy_hold'),
+    });
+    renderPage();
+    const [first] = await screen.findAllByTestId('admin-photo');
+    await userEvent.click(within(first!).getByTestId('toggle-hidden'));
+    await waitFor(() => expect(calls).toContainEqual({ key: 'POST /api/admin/photos/1', body: { hidden: false } }));
+    expect(await screen.findByText('รูปนี้ถูกซ่อนตามคำขอซ่อนรูปที่อนุมัติแล้ว จึงแสดงอีกไม่ได้')).toBeInTheDocument();
+  });
+
   it('explains that a sold photo cannot be deleted and offers to hide it', async () => {
     const { calls } = servePhotos({
       'DELETE /api/admin/photos/1': errorAnswer(409, 'photo_sold'),
@@ -133,6 +146,92 @@ describe('PhotosPage', () => {
     await userEvent.click(within(cards[1]!).getByTestId('delete-photo'));
     await userEvent.click(await screen.findByRole('button', { name: 'ลบรูป' }));
     await waitFor(() => expect(calls.map((c) => c.key)).toContain('DELETE /api/admin/photos/2'));
+  });
+
+  it('shows the bibs as chips: read with confidence, added marked, taken-off struck through', async () => {
+    servePhotos({
+      [PHOTOS]: pageOf([
+        photo({
+          bibs: [
+            { bib: '1234', source: 'read', confidence: 0.917 },
+            { bib: 'F77', source: 'added', confidence: null },
+            { bib: '99', source: 'removed', confidence: 0.41 },
+          ],
+        }),
+      ]),
+    });
+    renderPage();
+    const [card] = await screen.findAllByTestId('admin-photo');
+    const chips = within(card!).getAllByTestId('bib-chip');
+    expect(chips.map((c) => [c.dataset.bib, c.dataset.source])).toEqual([
+      ['1234', 'read'],
+      ['F77', 'added'],
+      ['99', 'removed'],
+    ]);
+    expect(chips[0]).toHaveTextContent('1234');
+    expect(chips[0]).toHaveTextContent('92%');
+    expect(chips[1]).toHaveTextContent('เพิ่มเอง');
+    expect(chips[2]!.querySelector('s')).toHaveTextContent('99');
+    // Searchable ones can be taken off; the taken-off one can only be restored.
+    expect(within(chips[0]!).getByRole('button', { name: 'นำบิบ 1234 ออก' })).toBeInTheDocument();
+    expect(within(chips[1]!).getByTestId('bib-remove')).toBeInTheDocument();
+    expect(within(chips[2]!).queryByTestId('bib-remove')).toBeNull();
+    expect(within(chips[2]!).getByRole('button', { name: 'คืนบิบ 99' })).toBeInTheDocument();
+  });
+
+  it('takes a bib off, restores one and adds one, refreshing the grid after each', async () => {
+    const { calls } = servePhotos({
+      [PHOTOS]: pageOf([
+        photo({
+          bibs: [
+            { bib: '1234', source: 'read', confidence: 0.9 },
+            { bib: '99', source: 'removed', confidence: 0.4 },
+          ],
+        }),
+      ]),
+      'POST /api/admin/photos/1/bibs': noContent,
+    });
+    const user = userEvent.setup();
+    renderPage();
+    const [card] = await screen.findAllByTestId('admin-photo');
+    const listed = () => calls.filter((c) => c.key === PHOTOS).length;
+    const before = listed();
+
+    await user.click(within(card!).getByTestId('bib-remove'));
+    await waitFor(() =>
+      expect(calls).toContainEqual({ key: 'POST /api/admin/photos/1/bibs', body: { bib: '1234', present: false } }),
+    );
+    await waitFor(() => expect(listed()).toBeGreaterThan(before));
+
+    await waitFor(() => expect(within(card!).getByTestId('bib-restore')).toBeEnabled());
+    await user.click(within(card!).getByTestId('bib-restore'));
+    await waitFor(() =>
+      expect(calls).toContainEqual({ key: 'POST /api/admin/photos/1/bibs', body: { bib: '99', present: true } }),
+    );
+
+    const input = within(card!).getByTestId('bib-add-input');
+    expect(within(card!).getByTestId('bib-add')).toBeDisabled();
+    await user.type(input, ' A 042 ');
+    await waitFor(() => expect(within(card!).getByTestId('bib-add')).toBeEnabled());
+    await user.click(within(card!).getByTestId('bib-add'));
+    await waitFor(() =>
+      expect(calls).toContainEqual({ key: 'POST /api/admin/photos/1/bibs', body: { bib: 'A 042', present: true } }),
+    );
+    await waitFor(() => expect(input).toHaveValue(''));
+  });
+
+  it('says beside the field why a bib was refused, and keeps what was typed', async () => {
+    servePhotos({ 'POST /api/admin/photos/1/bibs': errorAnswer(422, 'invalid_bib', { body: { errors: [{ field: 'bib', message: 'x' }] } }) });
+    const user = userEvent.setup();
+    renderPage();
+    const [card] = await screen.findAllByTestId('admin-photo');
+    const input = within(card!).getByTestId('bib-add-input');
+    await user.type(input, '123456789{Enter}');
+    expect(await within(card!).findByTestId('bib-add-error')).toHaveTextContent('หมายเลขบิบไม่ถูกต้อง');
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveValue('123456789');
+    await user.type(input, '0');
+    expect(within(card!).queryByTestId('bib-add-error')).toBeNull();
   });
 
   it('shows the forbidden text to an operator without access', async () => {

@@ -28,6 +28,7 @@ const NAV_ITEMS: NavItem[] = [
   { id: 'events', path: '/admin/events', label: 'shell.menu.events' },
   { id: 'orders', path: '/admin/orders', label: 'shell.menu.orders', adminOnly: true },
   { id: 'audit', path: '/admin/audit', label: 'shell.menu.audit', adminOnly: true },
+  { id: 'privacy', path: '/admin/privacy', label: 'shell.menu.privacy', adminOnly: true },
   { id: 'settings', path: '/admin/settings', label: 'shell.menu.settings', adminOnly: true },
   { id: 'shop', path: '/', label: 'shell.menu.shop', end: true },
 ];

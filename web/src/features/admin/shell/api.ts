@@ -11,13 +11,16 @@ import type {
   AdminOrder,
   AdminOrderList,
   AdminPhotoList,
+  AdminPrivacyList,
   AuditEntry,
+  BibCorrection,
   ImportEvent,
   Me,
   OperatorOutcome,
   OrderQuery,
   PhotoFlags,
   PhotoQuery,
+  PrivacyApproved,
   Uploaded,
   Written,
 } from './types';
@@ -35,6 +38,9 @@ export const adminKeys = {
   order: (uuid: string) => ['admin', 'order', uuid] as const,
   photos: (eventKey: string) => ['admin', 'photos', eventKey] as const,
   photoPage: (eventKey: string, query: PhotoQuery) => ['admin', 'photos', eventKey, query] as const,
+  // Every list of privacy requests is under `privacy`: a decision refreshes them all.
+  privacy: ['admin', 'privacy'] as const,
+  privacyList: (state: string) => ['admin', 'privacy', state] as const,
 };
 
 type Answer = { data?: unknown; error?: unknown; response: Response };
@@ -44,6 +50,27 @@ export async function expectNoContent(call: Promise<Answer>): Promise<void> {
   await unwrap(call.then(({ error, response }) => (response.ok ? { data: null, response } : { error, response })));
 }
 
+
+// ---- requests to hide one's photos ----
+
+/** The requests in one state (`pending`, `approved`, `rejected`), newest first. */
+export function fetchPrivacyRequests(state: string): Promise<AdminPrivacyList> {
+  return unwrap(api.GET('/api/admin/privacy/requests', { params: { query: { state } } }));
+}
+
+/** Hides every photo of the event showing the request's face (now and added later). */
+export function approvePrivacyRequest(requestId: string): Promise<PrivacyApproved> {
+  return unwrap(
+    api.POST('/api/admin/privacy/requests/{request_id}/approve', { params: { path: { request_id: requestId } } }),
+  );
+}
+
+/** Rejects the request: its face template is deleted. */
+export function rejectPrivacyRequest(requestId: string): Promise<void> {
+  return expectNoContent(
+    api.POST('/api/admin/privacy/requests/{request_id}/reject', { params: { path: { request_id: requestId } } }),
+  );
+}
 
 // ---- the session ----
 
@@ -142,6 +169,15 @@ export function fetchPhotos(eventKey: string, query: PhotoQuery): Promise<AdminP
 
 export function changePhoto(photoId: number, flags: PhotoFlags): Promise<void> {
   return expectNoContent(api.POST('/api/admin/photos/{photo_id}', { params: { path: { photo_id: photoId } }, body: flags }));
+}
+
+/** Puts a bib on a photo (`present`, also restoring one taken off) or takes it off; an
+ * operator's correction wins over reading. Refused with 422 `invalid_bib` when the number
+ * does not fit the event's bib rule. */
+export function setPhotoBib(photoId: number, correction: BibCorrection): Promise<void> {
+  return expectNoContent(
+    api.POST('/api/admin/photos/{photo_id}/bibs', { params: { path: { photo_id: photoId } }, body: correction }),
+  );
 }
 
 /** Refused with 409 `photo_sold` when the photo is in an order (hide it instead). */

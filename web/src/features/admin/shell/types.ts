@@ -24,10 +24,19 @@ export type OperatorOutcome = Schemas['OperatorOutcome'];
 /** The filters of `GET /api/admin/orders`. */
 export type OrderQuery = NonNullable<operations['admin_orders_list']['parameters']['query']>;
 
+/** A request to hide one's photos of an event, with the photos it would hide or hides. */
+export type AdminPrivacyRequest = Schemas['AdminPrivacyRequest'];
+export type AdminPrivacyList = Schemas['AdminPrivacyList'];
+export type PrivacyApproved = Schemas['PrivacyApproved'];
+
 export type AdminPhoto = Schemas['AdminPhoto'];
 export type AdminPhotoList = Schemas['AdminPhotoList'];
 export type PhotoCounts = Schemas['StateCounts'];
 export type PhotoFlags = Schemas['PhotoFlags'];
+/** A bib on a photo: read (with its confidence), added by an operator, or taken off. */
+export type AdminBib = Schemas['AdminBib'];
+/** The body of `POST /api/admin/photos/{photo_id}/bibs`. */
+export type BibCorrection = Schemas['BibCorrection'];
 /** The answer to one uploaded file. */
 export type Uploaded = Schemas['Uploaded'];
 /** The page and state filter of `GET /api/admin/events/{event_key}/photos`. */

@@ -1,5 +1,6 @@
 //! Terms of use and privacy in English (spec §2, §9).
 
+import { Link } from 'react-router';
 import { ContactChannels } from './Contact';
 
 export function TermsEn() {
@@ -102,6 +103,16 @@ export function TermsEn() {
           <strong>Your rights:</strong> you may ask to access, receive a copy of, correct, delete or restrict the use
           of your data, object to its use, or withdraw your consent, by contacting us below. You may also complain to
           Thailand's Personal Data Protection Committee.
+        </li>
+        <li>
+          <strong>Hiding your photos:</strong> if you do not want photos showing your face to be shown for an event,
+          send a request with a selfie on{' '}
+          <Link to="/hide-my-photos" data-testid="terms-hide-link">
+            Hide my photos
+          </Link>
+          . The selfie is deleted at once; only a template of your face is kept until our team decides, and, if the
+          request is approved, to hide photos added later until the event's files are deleted. We tell you the decision
+          by SMS or e-mail.
         </li>
         <li>
           Your browser keeps your cart, chosen language and acceptance of these terms on your own device; you can

@@ -1,0 +1,175 @@
+//! The event page's photo search (spec §4), by a selfie or by a bib number, through one state
+//! machine: idle → uploading (percent, selfies only) → searching → found / not found / error.
+//! A selfie takes three calls (sign an upload, PUT the selfie, search); a group of two or
+//! three people signs and PUTs each selfie in turn (the percent is over all of them), then
+//! searches once for them all, `any` or `all` of them on a photo; a bib one
+//! (`/v1/bibsearch`: the photos where the number was read, then those of the same runner's
+//! face where the bib is hidden). Found results, whichever way, are kept as the latest
+//! search so they are back when the visitor returns from the cart. A photo the visitor
+//! dismisses ("not me") leaves the results and the kept search; dismissing the last one goes
+//! back to idle with no search kept. An error says which step failed, as spec §8 words them
+//! apart: the upload (signing, the PUT, or no answer at all), or the search itself answering
+//! anything but success. A bib search has no upload: its every failure is the search's.
+
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiFailure } from '@/api/client';
+import type { BibSearchResponse, EventBody, PhotoBody, SearchResponse } from '@/api/types';
+import { readLatestSearch, writeLatestSearch } from '@/lib/cart';
+import type { components } from '@/api/schema';
+import { searchBib, searchFaces, signSelfie, type GroupMatch } from './api';
+import { putWithProgress, type Uploader } from './upload';
+
+type SignResponse = components['schemas']['SignResponse'];
+
+/** How the visitor searched: with a selfie, or with the number on their bib. */
+export type SearchBy = 'face' | 'bib';
+
+export type PhotoSearchState =
+  | { phase: 'idle' }
+  | { phase: 'uploading'; percent: number }
+  | { phase: 'searching'; by: SearchBy }
+  /** `bib` is the number searched for, or null for a selfie's results; `people` how many
+   * people a group search looked for (1 for one selfie or a bib). */
+  | { phase: 'found'; images: PhotoBody[]; avgPrice: number; bib: string | null; people: number }
+  /** `all`: a group search for photos showing all of its people together. */
+  | { phase: 'notFound'; noFace: boolean; bib: string | null; all?: boolean }
+  /** `error` is the failure to translate, or null when the search only said it failed. */
+  | { phase: 'error'; failed: 'upload' | 'search'; error: unknown; by: SearchBy };
+
+/** The search call answered, and not with success. */
+class SearchFailed extends Error {
+  readonly detail: ApiFailure | null;
+
+  constructor(detail: ApiFailure | null) {
+    super(detail?.message ?? 'search did not succeed');
+    this.name = 'SearchFailed';
+    this.detail = detail;
+  }
+}
+
+type Query = { by: 'face'; files: File[]; match: GroupMatch } | { by: 'bib'; bib: string };
+type Answer = { found: SearchResponse | BibSearchResponse; bib: string | null; people: number };
+
+type Options = {
+  /** Start from the event's kept search (the event pages), or from idle (the manual search
+   * page, whose listing comes first). */
+  restore?: boolean;
+  /** Stands in for the real PUT in tests. */
+  upload?: Uploader;
+};
+
+function restored(eventKey: string, wholesale: boolean): PhotoSearchState {
+  const latest = readLatestSearch(eventKey, wholesale);
+  return latest && latest.images.length > 0
+    ? { phase: 'found', images: latest.images, avgPrice: latest.avg_price, bib: latest.bib ?? null, people: latest.people ?? 1 }
+    : { phase: 'idle' };
+}
+
+/** Keeps found photos as the event's latest search, or forgets it when none are left. */
+function remember(eventKey: string, wholesale: boolean, images: PhotoBody[], avgPrice: number, bib: string | null, people: number) {
+  writeLatestSearch(
+    images.length > 0
+      ? {
+          event_key: eventKey,
+          wholesale,
+          images,
+          avg_price: avgPrice,
+          ...(bib === null ? {} : { bib }),
+          ...(people > 1 ? { people } : {}),
+        }
+      : null,
+  );
+}
+
+/** Signs and PUTs each selfie in turn, telling the percent over all their bytes. */
+async function uploadAll(event: EventBody, files: File[], upload: Uploader, onPercent: (percent: number) => void) {
+  const total = files.reduce((sum, f) => sum + Math.max(f.size, 1), 0);
+  let done = 0;
+  const signed: SignResponse[] = [];
+  for (const file of files) {
+    const size = Math.max(file.size, 1);
+    const one = await signSelfie(event, file);
+    await upload(one.url, file, (percent) => onPercent(Math.min(100, Math.round(((done + (size * percent) / 100) * 100) / total))));
+    done += size;
+    signed.push(one);
+  }
+  return signed;
+}
+
+export function usePhotoSearch(event: EventBody, wholesale: boolean, { restore = true, upload = putWithProgress }: Options = {}) {
+  const [state, setState] = useState<PhotoSearchState>(() =>
+    restore ? restored(event.event_key, wholesale) : { phase: 'idle' },
+  );
+
+  const mutation = useMutation({
+    mutationFn: async (query: Query): Promise<Answer> => {
+      if (query.by === 'bib') {
+        const found = await searchBib(event.event_key, query.bib).catch((e: unknown) => {
+          throw new SearchFailed(e instanceof ApiFailure ? e : null);
+        });
+        if (found.status !== 'success') throw new SearchFailed(null);
+        return { found, bib: query.bib, people: 1 };
+      }
+      const [first, ...others] = await uploadAll(event, query.files, upload, (percent) =>
+        setState({ phase: 'uploading', percent }),
+      );
+      if (first === undefined) throw new SearchFailed(null);
+      setState({ phase: 'searching', by: 'face' });
+      const found = await searchFaces(event, first, others, query.match).catch((e: unknown) => {
+        // An answer of the search (busy, sale closed…) is the search's failure; no answer at
+        // all is the network's, told like an upload failure.
+        throw e instanceof ApiFailure && e.code !== 'network' ? new SearchFailed(e) : e;
+      });
+      if (found.status !== 'success') throw new SearchFailed(null);
+      return { found, bib: null, people: query.files.length };
+    },
+    onSuccess: ({ found, bib, people }, query) => {
+      if (found.image_length > 0 && found.images.length > 0) {
+        remember(event.event_key, wholesale, found.images, found.avg_price, bib, people);
+        setState({ phase: 'found', images: found.images, avgPrice: found.avg_price, bib, people });
+      } else {
+        const all = query.by === 'face' && people > 1 && query.match === 'all';
+        setState({ phase: 'notFound', noFace: 'reason' in found && found.reason === 'no_face', bib, ...(all ? { all } : {}) });
+      }
+    },
+    onError: (error, query) =>
+      setState(
+        error instanceof SearchFailed
+          ? { phase: 'error', failed: 'search', error: error.detail, by: query.by }
+          : { phase: 'error', failed: 'upload', error, by: query.by },
+      ),
+  });
+
+  const begin = (query: Query) => {
+    // Earlier results go away while a search runs (spec §4).
+    writeLatestSearch(null);
+    setState(query.by === 'face' ? { phase: 'uploading', percent: 0 } : { phase: 'searching', by: 'bib' });
+    mutation.mutate(query);
+  };
+  const start = (file: File) => begin({ by: 'face', files: [file], match: 'any' });
+  /** Searches for a group: the visitor's selfie first, then each friend's (three at most). */
+  const startGroup = (files: File[], match: GroupMatch) => begin({ by: 'face', files, match });
+  /** Searches by the bib as typed (the server reads `A 0042` and `a42` as one bib). */
+  const startBib = (bib: string) => begin({ by: 'bib', bib });
+
+  /** "Not me": the photo leaves the results and the kept search; without photos left, the
+   * search is over (idle, nothing kept). The server's average price was for the photos it
+   * found, so it is dropped (0: not known) rather than shown for fewer photos. */
+  const dismiss = (photoId: number) => {
+    if (state.phase !== 'found') return;
+    const images = state.images.filter((p) => p.id !== photoId);
+    remember(event.event_key, wholesale, images, 0, state.bib, state.people);
+    setState(images.length > 0 ? { ...state, images, avgPrice: 0 } : { phase: 'idle' });
+  };
+
+  /** Leaves the results (the manual page's way back to its listing); nothing stays kept. */
+  const reset = () => {
+    writeLatestSearch(null);
+    setState({ phase: 'idle' });
+  };
+
+  const busy = state.phase === 'uploading' || state.phase === 'searching';
+  const images = state.phase === 'found' ? state.images : [];
+  return { state, start, startGroup, startBib, busy, images, dismiss, reset };
+}
