@@ -11,7 +11,7 @@
 //! bib would bring a stranger's face, so when there are several anchors only those that
 //! agree with another anchor are used; a lone anchor is used as it is.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone, Utc};
 use raceshot_domain::{Bib, BibError, BibRule, Money, pricing, time};
@@ -22,6 +22,7 @@ use raceshot_store::events::Event;
 use raceshot_store::photos::{Photo, StoredFace};
 
 use crate::error::{ErrorCode, ShopError, ShopResult};
+use crate::search::by_photo;
 use crate::state::AppState;
 
 /// At most this many anchor faces are searched for one bib.
@@ -174,36 +175,36 @@ pub async fn search(state: &AppState, event: &Event, text: &str) -> ShopResult<B
         .collect();
     let threshold = spec.face_threshold as f32;
     let mut seen: HashSet<i64> = ids.iter().map(|(id, _)| *id).collect();
-    let mut by_face: Vec<(i64, f32)> = Vec::new();
+    let mut searches = Vec::new();
     for anchor in agreeing(anchors, threshold) {
         let found = state
             .indexes
             .search(event.id, anchor, threshold, limit)
             .await
             .map_err(ShopError::internal)?;
-        for hit in found {
-            match by_face.iter_mut().find(|(id, _)| *id == hit.photo_id) {
-                Some(best) => best.1 = best.1.max(hit.similarity),
-                None => by_face.push((hit.photo_id, hit.similarity)),
-            }
-        }
+        searches.push(found);
     }
-    by_face.sort_by(|a, b| b.1.total_cmp(&a.1));
-    for (id, _) in by_face {
+    for p in by_photo(searches) {
         if ids.len() >= limit {
             break;
         }
-        if seen.insert(id) {
-            ids.push((id, MatchedBy::Face));
+        if seen.insert(p.photo_id) {
+            ids.push((p.photo_id, MatchedBy::Face));
         }
     }
 
     let wanted: Vec<i64> = ids.iter().map(|(id, _)| *id).collect();
     // Hidden and deleted photos drop out here.
-    let shown = state.store.shown_photos(event.id, &wanted).await?;
+    let shown: HashMap<i64, Photo> = state
+        .store
+        .shown_photos(event.id, &wanted)
+        .await?
+        .into_iter()
+        .map(|p| (p.id, p))
+        .collect();
     let photos: Vec<(Photo, MatchedBy)> = ids
         .iter()
-        .filter_map(|(id, how)| Some((shown.iter().find(|p| p.id == *id)?.clone(), *how)))
+        .filter_map(|(id, how)| Some((shown.get(id)?.clone(), *how)))
         .collect();
     metrics::counter!("bib_searches_total").increment(1);
     let n = u32::try_from(photos.len()).unwrap_or(u32::MAX);

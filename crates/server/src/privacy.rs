@@ -20,7 +20,7 @@ use raceshot_store::privacy::{Decided, Filed, NewPrivacyRequest, PrivacyRequest,
 use sha2::{Digest, Sha256};
 
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::search::{embed_selfie, no_face};
+use crate::search::{by_photo, embed_selfie, no_face};
 use crate::state::AppState;
 use crate::tasks;
 
@@ -131,15 +131,10 @@ pub async fn matches(state: &AppState, request: &PrivacyRequest) -> ShopResult<V
         )
         .await
         .map_err(ShopError::internal)?;
-    let mut best: Vec<(i64, f32)> = Vec::with_capacity(hits.len());
-    for h in hits {
-        match best.iter_mut().find(|(id, _)| *id == h.photo_id) {
-            Some(b) => b.1 = b.1.max(h.similarity),
-            None => best.push((h.photo_id, h.similarity)),
-        }
-    }
-    best.sort_by(|a, b| b.1.total_cmp(&a.1));
-    Ok(best)
+    Ok(by_photo(vec![hits])
+        .into_iter()
+        .map(|p| (p.photo_id, p.similarity))
+        .collect())
 }
 
 fn decided_already(state: PrivacyState) -> ShopError {

@@ -7,8 +7,10 @@
 //! and shape the answer.
 
 use raceshot_domain::{Money, pricing};
-use raceshot_faces::Embedding;
+use std::collections::HashMap;
+
 use raceshot_faces::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
+use raceshot_faces::{Embedding, Hit};
 use raceshot_store::events::Event;
 use raceshot_store::photos::Photo;
 
@@ -50,6 +52,46 @@ fn too_many_pixels() -> ShopError {
 pub struct Narrowing {
     pub threshold: Option<f64>,
     pub max: Option<u32>,
+}
+
+/// A photo that one or more index searches found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhotoHits {
+    pub photo_id: i64,
+    /// The best similarity any of them found.
+    pub similarity: f32,
+    /// Which searches found it (their indices).
+    pub found_by: Vec<u8>,
+}
+
+/// The hits of several index searches, one entry a photo, best first; linear in the hits.
+pub fn by_photo(searches: Vec<Vec<Hit>>) -> Vec<PhotoHits> {
+    let mut at: HashMap<i64, usize> = HashMap::new();
+    let mut photos: Vec<PhotoHits> = Vec::new();
+    for (i, hits) in searches.into_iter().enumerate() {
+        let search = u8::try_from(i).unwrap_or(u8::MAX);
+        for hit in hits {
+            match at.get(&hit.photo_id) {
+                Some(&j) => {
+                    let p = &mut photos[j];
+                    p.similarity = p.similarity.max(hit.similarity);
+                    if p.found_by.last() != Some(&search) {
+                        p.found_by.push(search);
+                    }
+                }
+                None => {
+                    at.insert(hit.photo_id, photos.len());
+                    photos.push(PhotoHits {
+                        photo_id: hit.photo_id,
+                        similarity: hit.similarity,
+                        found_by: vec![search],
+                    });
+                }
+            }
+        }
+    }
+    photos.sort_by(|a, b| b.similarity.total_cmp(&a.similarity));
+    photos
 }
 
 /// How many people one search may look for.
@@ -188,40 +230,35 @@ pub async fn search_event(
     let k = narrowing
         .max
         .map_or(spec.max_face_search, |m| m.clamp(1, spec.max_face_search)) as usize;
-    // photo id → (best similarity, who is on it)
-    let mut seen: Vec<(i64, f32, Vec<u8>)> = Vec::new();
-    for (person, face) in faces.iter().enumerate() {
+    let mut searches = Vec::with_capacity(faces.len());
+    for face in &faces {
         let hits = state
             .indexes
             .search(event.id, face.clone(), threshold as f32, k)
             .await
             .map_err(ShopError::internal)?;
-        let person = u8::try_from(person).unwrap_or(u8::MAX);
-        for hit in hits {
-            match seen.iter_mut().find(|(id, _, _)| *id == hit.photo_id) {
-                Some((_, best, people)) => {
-                    *best = best.max(hit.similarity);
-                    people.push(person);
-                }
-                None => seen.push((hit.photo_id, hit.similarity, vec![person])),
-            }
-        }
+        searches.push(hits);
     }
     let everyone = faces.len();
-    seen.retain(|(_, _, people)| matching == Match::Any || people.len() == everyone);
-    seen.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let mut seen = by_photo(searches);
+    seen.retain(|p| matching == Match::Any || p.found_by.len() == everyone);
     seen.truncate(k);
-    let ids: Vec<i64> = seen.iter().map(|(id, _, _)| *id).collect();
+    let ids: Vec<i64> = seen.iter().map(|p| p.photo_id).collect();
     // Hidden and deleted photos drop out here.
-    let shown = state.store.shown_photos(event.id, &ids).await?;
+    let shown: HashMap<i64, Photo> = state
+        .store
+        .shown_photos(event.id, &ids)
+        .await?
+        .into_iter()
+        .map(|p| (p.id, p))
+        .collect();
     let photos: Vec<FoundPhoto> = seen
         .into_iter()
-        .filter_map(|(id, similarity, people)| {
-            let photo = shown.iter().find(|p| p.id == id)?.clone();
+        .filter_map(|p| {
             Some(FoundPhoto {
-                photo,
-                similarity,
-                people,
+                photo: shown.get(&p.photo_id)?.clone(),
+                similarity: p.similarity,
+                people: p.found_by,
             })
         })
         .collect();
@@ -233,4 +270,42 @@ pub async fn search_event(
         spec.deal.then_some(spec.deal_price).flatten(),
     );
     Ok(Found::Photos { photos, avg_price })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(photo_id: i64, face_id: i64, similarity: f32) -> Hit {
+        Hit {
+            photo_id,
+            face_id,
+            similarity,
+        }
+    }
+
+    #[test]
+    fn hits_become_one_entry_a_photo_with_who_found_it() {
+        // Search 0 finds two faces of photo 1; search 1 finds photo 1 and photo 2.
+        let photos = by_photo(vec![
+            vec![hit(1, 10, 0.5), hit(1, 11, 0.7)],
+            vec![hit(2, 20, 0.9), hit(1, 12, 0.4)],
+        ]);
+        assert_eq!(
+            photos,
+            vec![
+                PhotoHits {
+                    photo_id: 2,
+                    similarity: 0.9,
+                    found_by: vec![1]
+                },
+                PhotoHits {
+                    photo_id: 1,
+                    similarity: 0.7,
+                    found_by: vec![0, 1]
+                },
+            ]
+        );
+        assert!(by_photo(Vec::new()).is_empty());
+    }
 }

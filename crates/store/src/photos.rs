@@ -510,6 +510,27 @@ impl Store {
             .bind(event_id).fetch_all(pool).await)?)
     }
 
+    /// Where each of the photos `ids` belongs, by photo id; unknown ids are left out.
+    pub async fn photo_owners(&self, ids: &[i64]) -> Result<Vec<(i64, PhotoOwner)>> {
+        let rows: Vec<(i64, i64, String, String)> = rows_with_ids!(self, ids, [], |list| format!(
+            "SELECT p.id, p.event_id, e.event_key, p.storage_name FROM photos p \
+             JOIN events e ON e.id = p.event_id WHERE p.id IN ({list})"
+        ));
+        Ok(rows
+            .into_iter()
+            .map(|(id, event_id, event_key, storage_name)| {
+                (
+                    id,
+                    PhotoOwner {
+                        event_id,
+                        event_key,
+                        storage_name,
+                    },
+                )
+            })
+            .collect())
+    }
+
     pub async fn photo_owner(&self, photo_id: i64) -> Result<Option<PhotoOwner>> {
         Ok(on_pool!(self, pool => sqlx::query_as(
             "SELECT p.event_id, e.event_key, p.storage_name FROM photos p \

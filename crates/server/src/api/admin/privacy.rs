@@ -87,10 +87,14 @@ async fn shown(state: &AppState, r: PrivacyRequest) -> ShopResult<AdminPrivacyRe
             .collect(),
         PrivacyState::Rejected => Vec::new(),
     };
-    let mut shown = Vec::with_capacity(photos.len());
-    for (photo_id, similarity) in photos {
-        if let Some(owner) = state.store.photo_owner(photo_id).await? {
-            shown.push(PrivacyPhoto {
+    let ids: Vec<i64> = photos.iter().map(|(id, _)| *id).collect();
+    let owners: std::collections::HashMap<i64, _> =
+        state.store.photo_owners(&ids).await?.into_iter().collect();
+    let shown = photos
+        .into_iter()
+        .filter_map(|(photo_id, similarity)| {
+            let owner = owners.get(&photo_id)?;
+            Some(PrivacyPhoto {
                 photo_id,
                 thumbnail_url: derived_address(
                     &state.media_url,
@@ -99,9 +103,9 @@ async fn shown(state: &AppState, r: PrivacyRequest) -> ShopResult<AdminPrivacyRe
                     &owner.storage_name,
                 ),
                 similarity,
-            });
-        }
-    }
+            })
+        })
+        .collect();
     Ok(AdminPrivacyRequest {
         request_id: r.id,
         event_key: r.event_key,
