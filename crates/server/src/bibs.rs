@@ -11,10 +11,10 @@
 //! bib would bring a stranger's face, so when there are several anchors only those that
 //! agree with another anchor are used; a lone anchor is used as it is.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone, Utc};
-use raceshot_domain::{Bib, BibError, BibRule, Money, pricing, time};
+use raceshot_domain::{Bib, BibError, BibRule, Money, time};
 use raceshot_faces::image_io::date_taken;
 use raceshot_faces::{BBox, Embedding, RgbImage, TextReader, cosine};
 use raceshot_store::bibs::NewBib;
@@ -22,7 +22,7 @@ use raceshot_store::events::Event;
 use raceshot_store::photos::{Photo, StoredFace};
 
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::search::by_photo;
+use crate::search::{average_price, by_photo, shown_by_id};
 use crate::state::AppState;
 
 /// At most this many anchor faces are searched for one bib.
@@ -195,24 +195,13 @@ pub async fn search(state: &AppState, event: &Event, text: &str) -> ShopResult<B
 
     let wanted: Vec<i64> = ids.iter().map(|(id, _)| *id).collect();
     // Hidden and deleted photos drop out here.
-    let shown: HashMap<i64, Photo> = state
-        .store
-        .shown_photos(event.id, &wanted)
-        .await?
-        .into_iter()
-        .map(|p| (p.id, p))
-        .collect();
+    let shown = shown_by_id(state, event.id, &wanted).await?;
     let photos: Vec<(Photo, MatchedBy)> = ids
         .iter()
         .filter_map(|(id, how)| Some((shown.get(id)?.clone(), *how)))
         .collect();
     metrics::counter!("bib_searches_total").increment(1);
-    let n = u32::try_from(photos.len()).unwrap_or(u32::MAX);
-    let avg_price = pricing::average_price(
-        n,
-        &spec.packages,
-        spec.deal.then_some(spec.deal_price).flatten(),
-    );
+    let avg_price = average_price(spec, photos.len());
     Ok(BibFound { photos, avg_price })
 }
 

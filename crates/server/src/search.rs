@@ -6,7 +6,7 @@
 //! count, never loosen them. The HTTP handlers (`api::facesearch`) only read the selfies
 //! and shape the answer.
 
-use raceshot_domain::{Money, pricing};
+use raceshot_domain::{EventSpec, Money, pricing};
 use std::collections::HashMap;
 
 use raceshot_faces::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
@@ -92,6 +92,32 @@ pub fn by_photo(searches: Vec<Vec<Hit>>) -> Vec<PhotoHits> {
     }
     photos.sort_by(|a, b| b.similarity.total_cmp(&a.similarity));
     photos
+}
+
+/// The event's shown (ready, not hidden) photos among `ids`, by id: what a search's hits
+/// become, hidden and deleted photos dropping out.
+pub async fn shown_by_id(
+    state: &AppState,
+    event_id: i64,
+    ids: &[i64],
+) -> ShopResult<HashMap<i64, Photo>> {
+    Ok(state
+        .store
+        .shown_photos(event_id, ids)
+        .await?
+        .into_iter()
+        .map(|p| (p.id, p))
+        .collect())
+}
+
+/// The all-photos deal per photo for `found` photos of the event: what every search answers
+/// as `avg_price`.
+pub fn average_price(spec: &EventSpec, found: usize) -> Money {
+    pricing::average_price(
+        u32::try_from(found).unwrap_or(u32::MAX),
+        &spec.packages,
+        spec.deal.then_some(spec.deal_price).flatten(),
+    )
 }
 
 /// How many people one search may look for.
@@ -245,13 +271,7 @@ pub async fn search_event(
     seen.truncate(k);
     let ids: Vec<i64> = seen.iter().map(|p| p.photo_id).collect();
     // Hidden and deleted photos drop out here.
-    let shown: HashMap<i64, Photo> = state
-        .store
-        .shown_photos(event.id, &ids)
-        .await?
-        .into_iter()
-        .map(|p| (p.id, p))
-        .collect();
+    let shown = shown_by_id(state, event.id, &ids).await?;
     let photos: Vec<FoundPhoto> = seen
         .into_iter()
         .filter_map(|p| {
@@ -263,12 +283,7 @@ pub async fn search_event(
         })
         .collect();
     metrics::counter!("face_searches_total").increment(1);
-    let n = u32::try_from(photos.len()).unwrap_or(u32::MAX);
-    let avg_price = pricing::average_price(
-        n,
-        &spec.packages,
-        spec.deal.then_some(spec.deal_price).flatten(),
-    );
+    let avg_price = average_price(spec, photos.len());
     Ok(Found::Photos { photos, avg_price })
 }
 
