@@ -5,8 +5,11 @@
 # it, in the same run on the same photos, the Python peer (scripts/bench/ingest_peer.py),
 # which reads no bibs: the ratio compares raceshot with bib reading off
 # (`RACESHOT__BIBS__READ=false`), the same work. Two sets: `race` (48 course photos, 2-30
-# faces) and `crowd` (start lines and grids, ~36 faces). Prints photos/s, the mean time of
-# each stage per photo, the ratio, and what bib reading adds (`BIBS_COST`).
+# faces) and `crowd` (start lines and grids, ~36 faces). Prints photos/s, the CPU time and
+# the mean time of each stage per photo, the ratio, and what bib reading adds
+# (`BIBS_COST`). A run of 48 photos lasts seconds, and two runs of the same work differ by
+# up to a tenth here, so raceshot runs BENCH_REPEAT times (default 3) with and without
+# bib reading, alternately, and the medians are compared.
 #
 # Usage: scripts/bench-ingest.sh [RACESHOT_BINARY]
 # Needs the venv and crowd photos that scripts/bench/faces.sh makes (it runs first in
@@ -33,13 +36,19 @@ ingest() {
   local photos="$1" work
   work="$(mktemp -d)"
   RACESHOT__DATA_DIR="$work/data" bench_event "$BIN"
-  local start end
+  local start end cpu
   start="$(date +%s.%N)"
-  RACESHOT__DATA_DIR="$work/data" RACESHOT__LOG__FORMAT=json \
-    RACESHOT__LOG__FILTER="warn,raceshot_server::jobs=debug" \
-    "$BIN" ingest --event bench --wait "$photos" 2> "$work/log.json"
+  # The process's CPU time (user + system, all threads), which other load on the
+  # machine inflates less than the wall clock.
+  cpu="$(RACESHOT__DATA_DIR="$work/data" RACESHOT__LOG__FORMAT=json \
+    RACESHOT__LOG__FILTER="warn,raceshot_server::jobs=debug" python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1], "wb") as log:
+    subprocess.run(sys.argv[2:], stderr=log, stdout=subprocess.DEVNULL, check=True)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(r.ru_utime + r.ru_stime)' "$work/log.json" "$BIN" ingest --event bench --wait "$photos")"
   end="$(date +%s.%N)"
-  python3 - "$work/log.json" "$start" "$end" <<'PY'
+  python3 - "$work/log.json" "$start" "$end" "$cpu" <<'PY'
 import json, sys
 rows = []
 for line in open(sys.argv[1]):
@@ -56,6 +65,7 @@ if n == 0:
 mean = lambda k: sum(float(r[k]) for r in rows) / n * 1000
 faces = sum(int(r["faces"]) for r in rows) / n
 print(f"photos/s end to end: {n / wall:.2f}  ({n} photos in {wall:.1f} s, {faces:.1f} faces per photo)")
+print(f"cpu per photo: {float(sys.argv[4]) / n * 1000:.0f} ms  (the whole process's user + system time)")
 print("mean per photo (one worker's time; workers run in parallel):")
 for k, label in [("decode_s", "decode"), ("faces_s", "detect+align+embed"), ("bibs_s", "bib numbers"), ("images_s", "preview+thumbnail"), ("store_s", "storage"), ("total_s", "total")]:
     if k not in rows[0]:
@@ -65,27 +75,35 @@ PY
   rm -rf "$work"
 }
 
-pps() { awk '/^photos\/s end to end:/ {print $5}' "$1"; }
+pps() { awk '/^photos\/s end to end:/ {print $5}' "$@"; }
+cpu() { awk '/^cpu per photo:/ {print $4}' "$@"; }
+median() { python3 -c 'import statistics, sys; print(statistics.median(float(v) for v in sys.argv[1:]))' "$@"; }
 # Photos/s of a whole process: its photo count over its wall time.
 wall_pps() { python3 -c "import sys; print(f'{int(sys.argv[1]) / (float(sys.argv[3]) - float(sys.argv[2])):.2f}')" "$@"; }
+pct() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]) * 100 - 100:+.0f} %')" "$@"; }
 
+REPEAT="${BENCH_REPEAT:-3}"
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 for set in race crowd; do
   if [ "$set" = race ]; then photos="$RACE"; else photos="$CROWD"; fi
   ls "$photos"/*.jpg >/dev/null 2>&1 || { echo "bench-ingest: no photos in $photos (run scripts/bench/faces.sh)" >&2; exit 1; }
   count="$(ls "$photos"/*.jpg | wc -l)"
-  echo "== $set: raceshot ingest --wait of $count photos from $photos on $(nproc) cores"
-  ingest "$photos" | tee "$OUT/bibs-$set.txt"
-  echo "== $set: the same with bib reading off"
-  RACESHOT__BIBS__READ=false ingest "$photos" | tee "$OUT/rust-$set.txt"
+  for i in $(seq "$REPEAT"); do
+    echo "== $set, run $i of $REPEAT: raceshot ingest --wait of $count photos from $photos on $(nproc) cores"
+    ingest "$photos" | tee "$OUT/bibs-$set-$i.txt"
+    echo "== $set, run $i of $REPEAT: the same with bib reading off"
+    RACESHOT__BIBS__READ=false ingest "$photos" | tee "$OUT/rust-$set-$i.txt"
+  done
   echo "== $set: the Python peer (scripts/bench/ingest_peer.py, one photo at a time) on the same photos"
   start="$(date +%s.%N)"
   "$PY" "$ROOT/scripts/bench/ingest_peer.py" "$photos" 2>/dev/null | tee "$OUT/python-$set.txt"
   python_pps="$(wall_pps "$count" "$start" "$(date +%s.%N)")"
   echo "python peer, whole process: $python_pps photos/s"
-  rust_pps="$(pps "$OUT/rust-$set.txt")"
-  bibs_pps="$(pps "$OUT/bibs-$set.txt")"
-  echo "BIBS_COST $set: $(python3 -c "import sys; print(f'{float(sys.argv[2]) / float(sys.argv[1]) * 100 - 100:+.0f} %')" "$bibs_pps" "$rust_pps") time per photo (photos/s $bibs_pps with bib reading, $rust_pps without)"
-  echo "RATIO $set raceshot/python photos/s (whole processes): $(python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}')" "$rust_pps" "$python_pps") (raceshot $rust_pps, python $python_pps)"
+  rust_pps="$(median $(pps "$OUT"/rust-"$set"-*.txt))"
+  bibs_pps="$(median $(pps "$OUT"/bibs-"$set"-*.txt))"
+  rust_cpu="$(median $(cpu "$OUT"/rust-"$set"-*.txt))"
+  bibs_cpu="$(median $(cpu "$OUT"/bibs-"$set"-*.txt))"
+  echo "BIBS_COST $set: $(pct "$rust_pps" "$bibs_pps") time per photo (median photos/s of $REPEAT runs: $bibs_pps with bib reading, $rust_pps without); $(pct "$bibs_cpu" "$rust_cpu") CPU per photo ($bibs_cpu against $rust_cpu ms)"
+  echo "RATIO $set raceshot/python photos/s (whole processes): $(python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}')" "$rust_pps" "$python_pps") (raceshot $rust_pps, median of $REPEAT runs; python $python_pps)"
 done
