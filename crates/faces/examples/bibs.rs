@@ -4,7 +4,7 @@
 //! ```text
 //! python scripts/bench/make_bibs.py DIR            # the labelled set (bench venv)
 //! cargo run --release -p raceshot-faces --example bibs -- DIR [--models M]
-//!     [--frame-max-side N] [--face-px F] [--min-confidence F] [--verbose]
+//!     [--frame-max-side N] [--face-px F] [--min-confidence F] [--max-regions N] [--verbose]
 //! ```
 //!
 //! Method, as the shop ingests:
@@ -99,6 +99,7 @@ fn run() -> Result<()> {
     let mut frame_max_side: Option<u32> = None;
     let mut face_px: Option<f32> = None;
     let mut min_confidence: Option<f32> = None;
+    let mut max_regions: Option<usize> = None;
     let mut verbose = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -108,10 +109,11 @@ fn run() -> Result<()> {
             "--frame-max-side" => frame_max_side = Some(value()?.parse()?),
             "--face-px" => face_px = Some(value()?.parse()?),
             "--min-confidence" => min_confidence = Some(value()?.parse()?),
+            "--max-regions" => max_regions = Some(value()?.parse()?),
             "--verbose" | "-v" => verbose = true,
             "-h" | "--help" => {
                 println!(
-                    "usage: bibs DIR [--models M] [--frame-max-side N] [--face-px F] [--min-confidence F] [--verbose]"
+                    "usage: bibs DIR [--models M] [--frame-max-side N] [--face-px F] [--min-confidence F] [--max-regions N] [--verbose]"
                 );
                 return Ok(());
             }
@@ -138,6 +140,9 @@ fn run() -> Result<()> {
     }
     if let Some(v) = min_confidence {
         config.min_confidence = v;
+    }
+    if let Some(v) = max_regions {
+        config.max_regions = v;
     }
     let reader = TextReader::load(config)?;
     let decode_edge = PREVIEW_EDGE.max(engine.config().detector.long_edge);

@@ -21,7 +21,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use ort::environment::Environment;
 use ort::session::Session;
-use ort::session::builder::GraphOptimizationLevel;
+use ort::session::builder::{GraphOptimizationLevel, SessionBuilder};
 use ort::value::TensorRef;
 
 use crate::align;
@@ -501,10 +501,36 @@ pub(crate) struct SessionPool {
 
 impl SessionPool {
     pub(crate) fn new(env: &Environment, path: &Path, threads: SessionThreads) -> Result<Self> {
+        Self::with_sessions(threads, || {
+            session_builder(env, threads)?
+                .commit_from_file(path)
+                .map_err(|e| Error::Runtime(format!("loading {}: {e}", path.display())))
+        })
+    }
+
+    /// Sessions of a model held in memory (one edited after reading, see
+    /// [`crate::ocr`]); `path` names it in errors.
+    pub(crate) fn from_memory(
+        env: &Environment,
+        model: &[u8],
+        path: &Path,
+        threads: SessionThreads,
+    ) -> Result<Self> {
+        Self::with_sessions(threads, || {
+            session_builder(env, threads)?
+                .commit_from_memory(model)
+                .map_err(|e| Error::Runtime(format!("loading {}: {e}", path.display())))
+        })
+    }
+
+    fn with_sessions(
+        threads: SessionThreads,
+        mut create: impl FnMut() -> Result<Session>,
+    ) -> Result<Self> {
         let n = threads.sessions.max(1);
         let mut sessions = Vec::with_capacity(n);
         for _ in 0..n {
-            sessions.push(Mutex::new(create_session(env, path, threads)?));
+            sessions.push(Mutex::new(create()?));
         }
         Ok(Self {
             sessions,
@@ -534,8 +560,8 @@ impl SessionPool {
     }
 }
 
-fn create_session(env: &Environment, path: &Path, threads: SessionThreads) -> Result<Session> {
-    let rt = |e: ort::Error<ort::session::builder::SessionBuilder>| Error::Runtime(e.to_string());
+fn session_builder(env: &Environment, threads: SessionThreads) -> Result<SessionBuilder> {
+    let rt = |e: ort::Error<SessionBuilder>| Error::Runtime(e.to_string());
     let mut b = Session::builder(env)?
         .with_optimization_level(GraphOptimizationLevel::All)
         .map_err(rt)?
@@ -550,8 +576,7 @@ fn create_session(env: &Environment, path: &Path, threads: SessionThreads) -> Re
     if threads.inter > 0 {
         b = b.with_inter_threads(threads.inter).map_err(rt)?;
     }
-    b.commit_from_file(path)
-        .map_err(|e| Error::Runtime(format!("loading {}: {e}", path.display())))
+    Ok(b)
 }
 
 pub(crate) fn existing(path: PathBuf, what: &'static str) -> Result<PathBuf> {

@@ -7,16 +7,14 @@
 //! line by the mean probability of the kept steps.
 //!
 //! The bundled recogniser also knows thousands of CJK characters, and reads a bib's
-//! printed border around a digit as 日 or 口. A charset restricted to Latin script
-//! ([`Charset::latin_only`]) makes the decoder choose, at each step, only among the
-//! blank and the Latin, digit and punctuation classes.
+//! printed border around a digit as 日 or 口. [`Charset::latin_classes`] names the blank
+//! and the Latin, digit and punctuation classes; the reader cuts the recogniser down to
+//! them ([`super::model_file`]) and decodes with [`Charset::only`] those.
 
 /// The recogniser's classes (without the blank).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Charset {
     chars: Vec<String>,
-    /// Per class (blank first), whether decoding may choose it.
-    allowed: Vec<bool>,
 }
 
 impl Charset {
@@ -31,18 +29,33 @@ impl Charset {
             chars.pop();
         }
         chars.push(" ".to_string());
-        let allowed = vec![true; chars.len() + 1];
-        Self { chars, allowed }
+        Self { chars }
     }
 
-    /// The same classes, of which decoding only chooses the blank and characters of the
-    /// Latin script (code points below U+0250: ASCII, Latin-1 and Latin Extended-A/B).
-    pub fn latin_only(mut self) -> Self {
+    /// The blank and the classes of the Latin script (code points below U+0250: ASCII,
+    /// Latin-1 and Latin Extended-A/B, the appended space included), in order.
+    pub fn latin_classes(&self) -> Vec<usize> {
         let latin = |c: &str| c.chars().all(|ch| (ch as u32) < 0x250);
-        self.allowed = std::iter::once(true)
-            .chain(self.chars.iter().map(|c| latin(c)))
-            .collect();
-        self
+        std::iter::once(0)
+            .chain(
+                self.chars
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| latin(c))
+                    .map(|(i, _)| i + 1),
+            )
+            .collect()
+    }
+
+    /// The charset of a recogniser cut to `classes` (as [`Self::latin_classes`] gives
+    /// them: the blank first, then classes of this charset in order).
+    pub fn only(&self, classes: &[usize]) -> Self {
+        Self {
+            chars: classes
+                .iter()
+                .filter_map(|&k| self.get(k).map(str::to_string))
+                .collect(),
+        }
     }
 
     /// Classes the model must answer: the characters, the appended space and the blank.
@@ -60,8 +73,7 @@ impl Charset {
 
 /// Decodes one line: `probs` is `steps * classes` softmax outputs, row per time step.
 /// Returns the text and the mean probability of its kept steps (0 for an empty line).
-/// Non-finite probabilities and classes the charset does not allow never win a step
-/// (a class beyond the charset's counts as not allowed).
+/// Non-finite probabilities never win a step; a class beyond the charset adds no text.
 pub fn decode(probs: &[f32], classes: usize, charset: &Charset) -> (String, f32) {
     let mut text = String::new();
     let mut sum = 0.0f32;
@@ -72,8 +84,8 @@ pub fn decode(probs: &[f32], classes: usize, charset: &Charset) -> (String, f32)
     }
     for row in probs.chunks_exact(classes) {
         let (mut best, mut best_p) = (0usize, f32::NEG_INFINITY);
-        for ((k, &p), &ok) in row.iter().enumerate().zip(&charset.allowed) {
-            if ok && p > best_p {
+        for (k, &p) in row.iter().enumerate() {
+            if p > best_p {
                 best = k;
                 best_p = p;
             }
@@ -150,20 +162,18 @@ mod tests {
     }
 
     #[test]
-    fn latin_only_never_chooses_other_scripts() {
-        // Classes: blank, '3', '日', 'é', ' '.
-        let c = Charset::from_metadata("3\n日\né");
-        let n = c.classes();
-        let mut p = rows(&[(2, 0.6), (0, 0.9), (3, 0.9)], n);
-        // In the first step '3' is the runner-up.
-        p[1] = 0.3;
-        p[0] = 0.05;
-        p[3] = 0.0;
-        p[4] = 0.05;
-        assert_eq!(decode(&p, n, &c).0, "日é");
-        let (text, conf) = decode(&p, n, &c.clone().latin_only());
-        assert_eq!(text, "3é");
-        assert!((conf - 0.6).abs() < 1e-6, "{conf}");
+    fn latin_classes_keep_the_blank_latin_and_the_space_in_order() {
+        // Classes: blank, '3', '日', 'é', 'A', ' '.
+        let c = Charset::from_metadata("3\n日\né\nA");
+        let keep = c.latin_classes();
+        assert_eq!(keep, vec![0, 1, 3, 4, 5]);
+        let latin = c.only(&keep);
+        assert_eq!(latin, Charset::from_metadata("3\né\nA"));
+        assert_eq!(latin.classes(), keep.len());
+        // The cut recogniser answers one probability per kept class.
+        let n = latin.classes();
+        let p = rows(&[(1, 0.9), (0, 0.9), (2, 0.8), (4, 0.9), (3, 0.7)], n);
+        assert_eq!(decode(&p, n, &latin).0, "3é A");
     }
 
     #[test]

@@ -14,13 +14,15 @@
 //! multiple of 32, normalised with the ImageNet mean and deviation; boxes from the
 //! probability map by [`db`] (axis-aligned, which suits upright bibs); recogniser input
 //! 48 px high, `(x / 255 - 0.5) / 0.5`, BGR; greedy CTC decoding by [`ctc`] with the
-//! character list stored in the recogniser's metadata.
+//! character list stored in the recogniser's metadata. The recogniser is loaded with its
+//! output layer cut to the Latin-script classes (`model_file`), the only ones a bib needs.
 //!
 //! ONNX Runtime is the face engine's process-wide environment ([`crate::engine`]); each
 //! model gets its own small [`SessionPool`]. [`TextReader`] is `Send + Sync`.
 
 pub mod ctc;
 pub mod db;
+mod model_file;
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -70,8 +72,8 @@ const SAME_BOX_OVERLAP: f32 = 0.5;
 /// | `runtime_library`   | `libonnxruntime.so`             | ONNX Runtime; must be the library the face engine loads |
 /// | `intra_threads`     | `1`                             | threads per inference (0 = ONNX Runtime's choice) |
 /// | `sessions`          | `0`                             | sessions per model (0 = one per CPU core) |
-/// | `min_confidence`    | `0.5`                           | lines read with a lower mean character probability are dropped |
-/// | `latin_only`        | `true`                          | read only Latin letters, digits and punctuation (the recogniser also knows CJK, and reads bib borders as 日) |
+/// | `min_confidence`    | `0.8`                           | lines read with a lower mean probability of their characters (among the classes read) are dropped |
+/// | `latin_only`        | `true`                          | read only Latin letters, digits and punctuation: the recogniser, which also knows CJK and reads bib borders as 日, is loaded with its classifier cut to those classes |
 /// | `face_px`           | `32`                            | a torso crop is scaled so its face would be this tall (detector pixels) |
 /// | `frame_max_side`    | `512`                           | long edge of the whole-frame pass (0 = no such pass) |
 /// | `max_regions`       | `12`                            | torso crops per photo at most (largest faces first) |
@@ -86,7 +88,8 @@ pub struct TextReaderConfig {
     pub intra_threads: usize,
     pub sessions: usize,
     pub min_confidence: f32,
-    /// Decode only Latin-script classes (see [`ctc::Charset::latin_only`]).
+    /// Read only Latin-script classes: the recogniser is loaded with its classifier cut
+    /// to them ([`model_file::keep_classes`], [`ctc::Charset::latin_classes`]).
     pub latin_only: bool,
     /// Torso crops are scaled so the face above them would be this many pixels tall in
     /// the detector's input (never enlarged more than 2×): bib digits, about half a face
@@ -110,7 +113,7 @@ impl Default for TextReaderConfig {
             runtime_library: crate::config::DEFAULT_RUNTIME_LIBRARY.to_string(),
             intra_threads: 1,
             sessions: 0,
-            min_confidence: 0.5,
+            min_confidence: 0.8,
             latin_only: true,
             face_px: 32.0,
             frame_max_side: 512,
@@ -240,35 +243,32 @@ impl TextReader {
             intra: config.intra_threads,
             inter: 1,
         };
-        let detector = SessionPool::new(&env, &detector_path, threads)?;
-        let recognizer = SessionPool::new(&env, &recognizer_path, threads)?;
         let input_name = |s: &mut ort::session::Session, what: &str| {
             s.inputs()
                 .first()
                 .map(|i| i.name().to_string())
                 .ok_or_else(|| Error::Model(format!("{what} has no input")))
         };
+        let detector = SessionPool::new(&env, &detector_path, threads)?;
         let detector_input = detector.with(|s| input_name(s, "text detector"))?;
-        let (recognizer_input, list) = recognizer.with(|s| {
-            let name = input_name(s, "text recognizer")?;
-            let list = s
-                .metadata()
-                .map_err(|e| Error::Model(format!("text recognizer metadata: {e}")))?
-                .custom("character")
-                .ok_or_else(|| {
-                    Error::Model(
-                        "text recognizer has no `character` list in its metadata (a PaddleOCR export from rapidocr carries one)"
-                            .into(),
-                    )
-                })?;
-            Ok((name, list))
+        let model = std::fs::read(&recognizer_path)
+            .map_err(|e| Error::Runtime(format!("reading {}: {e}", recognizer_path.display())))?;
+        let list = model_file::metadata(&model, "character")?.ok_or_else(|| {
+            Error::Model(
+                "text recognizer has no `character` list in its metadata (a PaddleOCR export from rapidocr carries one)"
+                    .into(),
+            )
         })?;
         let charset = Charset::from_metadata(&list);
-        let charset = if config.latin_only {
-            charset.latin_only()
+        let (model, charset) = if config.latin_only {
+            let keep = charset.latin_classes();
+            let cut = model_file::keep_classes(&model, charset.classes(), &keep)?;
+            (cut, charset.only(&keep))
         } else {
-            charset
+            (model, charset)
         };
+        let recognizer = SessionPool::from_memory(&env, &model, &recognizer_path, threads)?;
+        let recognizer_input = recognizer.with(|s| input_name(s, "text recognizer"))?;
         let reader = Self {
             db: DbParams::default(),
             detector,
