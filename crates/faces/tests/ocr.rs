@@ -45,6 +45,18 @@ fn numbers(lines: &[TextLine]) -> BTreeSet<u32> {
     lines.iter().filter_map(|l| l.text.parse().ok()).collect()
 }
 
+/// The team photo and the boxes of the faces the engine finds in it.
+fn players_and_faces() -> (RgbImage, Vec<BBox>) {
+    let img = photo("players.jpg");
+    let faces = engine()
+        .analyze(&img)
+        .unwrap()
+        .iter()
+        .map(|f| f.bbox)
+        .collect();
+    (img, faces)
+}
+
 fn whole(img: &RgbImage) -> BBox {
     BBox {
         x1: 0.0,
@@ -56,13 +68,7 @@ fn whole(img: &RgbImage) -> BBox {
 
 #[test]
 fn reads_the_players_jersey_numbers_under_their_faces() {
-    let img = photo("players.jpg");
-    let faces: Vec<BBox> = engine()
-        .analyze(&img)
-        .unwrap()
-        .iter()
-        .map(|f| f.bbox)
-        .collect();
+    let (img, faces) = players_and_faces();
     let started = Instant::now();
     let lines = reader().read_photo(&img, &faces).unwrap();
     let ms = started.elapsed().as_millis();
@@ -99,13 +105,7 @@ fn reads_the_players_jersey_numbers_under_their_faces() {
 /// probabilities are among the kept classes only).
 #[test]
 fn the_latin_recognizer_reads_what_the_whole_one_reads_in_latin() {
-    let img = photo("players.jpg");
-    let faces: Vec<BBox> = engine()
-        .analyze(&img)
-        .unwrap()
-        .iter()
-        .map(|f| f.bbox)
-        .collect();
+    let (img, faces) = players_and_faces();
     let whole_model = TextReader::load(TextReaderConfig {
         latin_only: false,
         ..TextReaderConfig::with_models_dir(models_dir())

@@ -9,7 +9,7 @@
 //! The bundled recogniser also knows thousands of CJK characters, and reads a bib's
 //! printed border around a digit as 日 or 口. [`Charset::latin_classes`] names the blank
 //! and the Latin, digit and punctuation classes; the reader cuts the recogniser down to
-//! them ([`super::model_file`]) and decodes with [`Charset::only`] those.
+//! them (`model_file`) and decodes with their charset, [`Charset::only`].
 
 /// The recogniser's classes (without the blank).
 #[derive(Debug, Clone, PartialEq, Eq)]

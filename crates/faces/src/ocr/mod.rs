@@ -18,7 +18,7 @@
 //! output layer cut to the Latin-script classes (`model_file`), the only ones a bib needs.
 //!
 //! ONNX Runtime is the face engine's process-wide environment ([`crate::engine`]); each
-//! model gets its own small [`SessionPool`]. [`TextReader`] is `Send + Sync`.
+//! model gets its own small `SessionPool`. [`TextReader`] is `Send + Sync`.
 
 pub mod ctc;
 pub mod db;
@@ -89,7 +89,7 @@ pub struct TextReaderConfig {
     pub sessions: usize,
     pub min_confidence: f32,
     /// Read only Latin-script classes: the recogniser is loaded with its classifier cut
-    /// to them ([`model_file::keep_classes`], [`ctc::Charset::latin_classes`]).
+    /// to them (`model_file::keep_classes`, [`ctc::Charset::latin_classes`]).
     pub latin_only: bool,
     /// Torso crops are scaled so the face above them would be this many pixels tall in
     /// the detector's input (never enlarged more than 2×): bib digits, about half a face
