@@ -32,6 +32,8 @@
 //! The dev set is test material outside the repository, so this is an example, never part
 //! of `cargo test`; a missing directory is an error with a clear message.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -122,8 +124,6 @@ impl Counts {
 }
 
 fn run() -> Result<()> {
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let workspace = workspace.canonicalize().unwrap_or(workspace);
     let mut dir: Option<PathBuf> = None;
     let mut models: Option<PathBuf> = None;
     let mut min_score: Option<f32> = None;
@@ -147,10 +147,8 @@ fn run() -> Result<()> {
             return Err(format!("unexpected argument {}", a.to_string_lossy()).into());
         }
     }
-    let dir = dir.unwrap_or_else(|| workspace.join("../shared/faces/dev"));
-    let models = models
-        .or_else(|| std::env::var_os("RACESHOT__FACES__MODELS_DIR").map(PathBuf::from))
-        .unwrap_or_else(|| workspace.join("models"));
+    let dir = dir.unwrap_or_else(|| common::workspace().join("../shared/faces/dev"));
+    let models = common::models_dir(models);
 
     let labels_path = dir.join("labels.tsv");
     if !labels_path.is_file() {

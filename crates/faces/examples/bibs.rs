@@ -23,6 +23,8 @@
 //! The last line, `BIBS recall … precision … ms_per_photo …`, is machine-readable;
 //! `ms_per_photo` is the bib reading's.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::error::Error;
 use std::path::PathBuf;
@@ -93,7 +95,6 @@ fn cpu_ms() -> f64 {
 }
 
 fn run() -> Result<()> {
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut dir: Option<PathBuf> = None;
     let mut models: Option<PathBuf> = None;
     let mut frame_max_side: Option<u32> = None;
@@ -122,13 +123,8 @@ fn run() -> Result<()> {
         }
     }
     let dir = dir.ok_or("the set's directory is required (scripts/bench/make_bibs.py)")?;
-    let models = models
-        .or_else(|| std::env::var_os("RACESHOT__FACES__MODELS_DIR").map(PathBuf::from))
-        .unwrap_or_else(|| workspace.join("models"));
-    let labels: Labels = serde_json::from_slice(
-        &std::fs::read(dir.join("labels.json"))
-            .map_err(|e| format!("{}/labels.json: {e}", dir.display()))?,
-    )?;
+    let models = common::models_dir(models);
+    let labels: Labels = common::read_labels(&dir)?;
 
     let engine = FaceEngine::load(FaceEngineConfig::with_models_dir(&models))?;
     let mut config = TextReaderConfig::with_models_dir(&models);

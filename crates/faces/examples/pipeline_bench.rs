@@ -30,6 +30,8 @@
 //! * `--dump` writes one JSON line per photo with each embedded face's box (in the
 //!   original photo's pixels), score and embedding, to compare with the Python run.
 
+mod common;
+
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -67,8 +69,6 @@ struct Args {
 }
 
 fn parse_args() -> Result<Args> {
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let workspace = workspace.canonicalize().unwrap_or(workspace);
     let mut photos = None;
     let mut models = None;
     let mut workers = 1usize;
@@ -114,9 +114,7 @@ fn parse_args() -> Result<Args> {
     }
     Ok(Args {
         photos: photos.ok_or(USAGE)?,
-        models: models
-            .or_else(|| std::env::var_os("RACESHOT__FACES__MODELS_DIR").map(PathBuf::from))
-            .unwrap_or_else(|| workspace.join("models")),
+        models: common::models_dir(models),
         workers,
         coarse_long_edge,
         min_score,

@@ -22,6 +22,8 @@
 //!
 //! The last line, `SMALL_FACES recall … precision …`, is what `make bench` collects.
 
+mod common;
+
 use std::collections::{BTreeMap, HashSet};
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -90,7 +92,6 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<()> {
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut dir: Option<PathBuf> = None;
     let mut models: Option<PathBuf> = None;
     let mut long_edge: Option<u32> = None;
@@ -117,13 +118,8 @@ fn run() -> Result<()> {
         }
     }
     let dir = dir.ok_or("the set's directory is required (scripts/bench/make_small_faces.py)")?;
-    let models = models
-        .or_else(|| std::env::var_os("RACESHOT__FACES__MODELS_DIR").map(PathBuf::from))
-        .unwrap_or_else(|| workspace.join("models"));
-    let labels: Labels = serde_json::from_slice(
-        &std::fs::read(dir.join("labels.json"))
-            .map_err(|e| format!("{}/labels.json: {e}", dir.display()))?,
-    )?;
+    let models = common::models_dir(models);
+    let labels: Labels = common::read_labels(&dir)?;
 
     let mut config = FaceEngineConfig::with_models_dir(&models);
     if let Some(edge) = long_edge {

@@ -1,0 +1,31 @@
+//! What the benchmark examples share: the workspace they run in, where the models fetched
+//! by `scripts/fetch-models.sh` are, and a generated set's `labels.json`.
+
+// Each example uses part of this module.
+#![allow(dead_code)]
+
+use std::error::Error;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+
+/// The workspace's root directory.
+pub fn workspace() -> PathBuf {
+    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    workspace.canonicalize().unwrap_or(workspace)
+}
+
+/// The models directory: `given` (`--models`), else `RACESHOT__FACES__MODELS_DIR`, else
+/// `<workspace>/models`.
+pub fn models_dir(given: Option<PathBuf>) -> PathBuf {
+    given
+        .or_else(|| std::env::var_os("RACESHOT__FACES__MODELS_DIR").map(PathBuf::from))
+        .unwrap_or_else(|| workspace().join("models"))
+}
+
+/// The `labels.json` a set's generating script wrote into `dir`.
+pub fn read_labels<T: DeserializeOwned>(dir: &Path) -> Result<T, Box<dyn Error>> {
+    let path = dir.join("labels.json");
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(serde_json::from_slice(&bytes)?)
+}
