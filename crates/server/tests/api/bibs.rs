@@ -10,7 +10,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::admin::{account, call, sign_in};
-use crate::facesearch::ingest_files;
+use crate::facesearch::{ingest_files, ingest_shipped_photos};
 use crate::helpers::{TOKEN, TestApp, assert_error, event, json, photo};
 
 crate::both_backends!(
@@ -66,6 +66,37 @@ async fn photo_id(app: &TestApp, name: &str) -> i64 {
         .unwrap_or_else(|| panic!("{name} not listed: {body}"))
 }
 
+/// The bibs the console lists on photo `id`: (bib, source) in its order.
+async fn console_bibs(app: &TestApp, admin: &str, id: i64) -> Vec<(String, String)> {
+    let listed = json(
+        call(
+            app,
+            Method::GET,
+            "/api/admin/events/race/photos",
+            Some(admin),
+            None,
+        )
+        .await,
+    )
+    .await;
+    listed["photos"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == id)
+        .unwrap_or_else(|| panic!("photo {id} not listed: {listed}"))["bibs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["bib"].as_str().unwrap().to_owned(),
+                b["source"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
 async fn a_bib_finds_its_runner_by_number_and_by_face(backend: Backend) {
     let app = TestApp::builder(backend)
         .with_event(event("race"))
@@ -73,16 +104,7 @@ async fn a_bib_finds_its_runner_by_number_and_by_face(backend: Backend) {
         .await;
     // Player 13's jersey reads "13" in players.jpg; yaoming.jpg is his portrait, no
     // number in sight; gdp.jpg is someone else.
-    let report = ingest_files(
-        &app,
-        &[
-            ("players.jpg", photo("players.jpg")),
-            ("yaoming.jpg", photo("yaoming.jpg")),
-            ("gdp.jpg", photo("gdp.jpg")),
-        ],
-    )
-    .await;
-    assert_eq!(report.ready, 3, "{:?}", report.failed);
+    ingest_shipped_photos(&app).await;
 
     let expected = pairs(&[("players.jpg", "bib"), ("yaoming.jpg", "face")]);
     assert_eq!(found(&app, "13").await, expected);
@@ -135,38 +157,9 @@ async fn a_bib_finds_its_runner_by_number_and_by_face(backend: Backend) {
     let admin = sign_in(&app, "ops@example.com").await;
     let players = photo_id(&app, "players.jpg").await;
     let yao = photo_id(&app, "yaoming.jpg").await;
-    let listed = json(
-        call(
-            &app,
-            Method::GET,
-            "/api/admin/events/race/photos",
-            Some(&admin),
-            None,
-        )
-        .await,
-    )
-    .await;
-    let bibs_of = |listed: &Value, id: i64| -> Vec<(String, String)> {
-        listed["photos"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["id"] == id)
-            .unwrap()["bibs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| {
-                (
-                    b["bib"].as_str().unwrap().to_owned(),
-                    b["source"].as_str().unwrap().to_owned(),
-                )
-            })
-            .collect()
-    };
-    let read = bibs_of(&listed, players);
+    let read = console_bibs(&app, &admin, players).await;
     assert!(read.contains(&("13".into(), "read".into())), "{read:?}");
-    assert!(bibs_of(&listed, yao).is_empty());
+    assert!(console_bibs(&app, &admin, yao).await.is_empty());
 
     let correct = |id: i64, bib: &str, present: bool| {
         let admin = admin.clone();
@@ -212,19 +205,12 @@ async fn a_bib_finds_its_runner_by_number_and_by_face(backend: Backend) {
     assert!(report.bibs >= 3, "{report:?}");
     assert!(found(&app, "13").await.is_empty());
     assert_eq!(found(&app, "77").await.len(), 2);
-    let listed = json(
-        call(
-            &app,
-            Method::GET,
-            "/api/admin/events/race/photos",
-            Some(&admin),
-            None,
-        )
-        .await,
-    )
-    .await;
-    assert!(bibs_of(&listed, players).contains(&("13".into(), "removed".into())));
-    assert_eq!(bibs_of(&listed, yao), vec![("77".into(), "added".into())]);
+    let read = console_bibs(&app, &admin, players).await;
+    assert!(read.contains(&("13".into(), "removed".into())), "{read:?}");
+    assert_eq!(
+        console_bibs(&app, &admin, yao).await,
+        vec![("77".into(), "added".into())]
+    );
 
     // A hidden photo is found by neither way.
     let hide = call(

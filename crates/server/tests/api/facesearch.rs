@@ -39,6 +39,22 @@ pub async fn ingest_files(app: &TestApp, files: &[(&str, Vec<u8>)]) -> ingest::R
     panic!("photos were not processed in time");
 }
 
+/// Ingests the photos shipped with the models into event `race`, all three ready:
+/// players.jpg (the team, Yao Ming's jersey reads 13), yaoming.jpg (his portrait) and
+/// gdp.jpg (other people).
+pub async fn ingest_shipped_photos(app: &TestApp) {
+    let report = ingest_files(
+        app,
+        &[
+            ("players.jpg", photo("players.jpg")),
+            ("yaoming.jpg", photo("yaoming.jpg")),
+            ("gdp.jpg", photo("gdp.jpg")),
+        ],
+    )
+    .await;
+    assert_eq!(report.ready, 3, "{:?}", report.failed);
+}
+
 /// sign → PUT → search, as the shop's web app does it.
 async fn search(app: &TestApp, selfie: Vec<u8>, extra: Value) -> reqwest::Response {
     let signed = json(

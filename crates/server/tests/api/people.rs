@@ -13,7 +13,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::admin::{account, call, sign_in};
-use crate::facesearch::{assert_no_selfie_left, ingest_files};
+use crate::facesearch::{assert_no_selfie_left, ingest_files, ingest_shipped_photos};
 use crate::helpers::{TOKEN, TestApp, assert_error, event, json, photo};
 use crate::orders::{create_order, inquiry_until, order_body, sandbox_pay};
 use crate::smtp_sink::SmtpSink;
@@ -269,16 +269,7 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
         .with_env("RACESHOT__PRIVACY__PER_CLIENT_PER_MINUTE", "0")
         .spawn()
         .await;
-    let report = ingest_files(
-        &app,
-        &[
-            ("players.jpg", photo("players.jpg")),
-            ("yaoming.jpg", photo("yaoming.jpg")),
-            ("gdp.jpg", photo("gdp.jpg")),
-        ],
-    )
-    .await;
-    assert_eq!(report.ready, 3, "{:?}", report.failed);
+    ingest_shipped_photos(&app).await;
     assert_eq!(
         found_by_face(&app, photo("yaoming.jpg")).await,
         ["players.jpg", "yaoming.jpg"]
