@@ -130,6 +130,10 @@ pub struct RecognizerConfig {
     pub mean: f32,
     pub std: f32,
     pub embedding_dim: usize,
+    /// Load the recogniser with each `PRelu` computed as `max(x, slope * x)`: the same
+    /// numbers, which ONNX Runtime computes about 1.8x faster on MobileFaceNet
+    /// (`model_file::prelu_as_max`). `false` runs the file as it is.
+    pub prelu_as_max: bool,
 }
 
 impl Default for RecognizerConfig {
@@ -140,6 +144,7 @@ impl Default for RecognizerConfig {
             mean: 127.5,
             std: 127.5,
             embedding_dim: 512,
+            prelu_as_max: true,
         }
     }
 }

@@ -30,6 +30,7 @@ pub mod engine;
 pub mod error;
 pub mod image_io;
 pub mod index;
+mod model_file;
 pub mod ocr;
 
 pub use config::{DetectorConfig, FaceEngineConfig, QualityConfig, RecognizerConfig};

@@ -77,6 +77,29 @@ fn players_photo_yields_the_crowd_and_all_16_players() {
     );
 }
 
+/// The engine loads the recogniser with its PReLUs computed as `Max(x, slope * x)`
+/// (`recognizer.prelu_as_max`); every face of the team photo gets the very embedding the
+/// file as it is gives.
+#[test]
+fn the_rewritten_recognizer_embeds_exactly_as_the_file_does() {
+    let mut config = FaceEngineConfig::with_models_dir(models_dir());
+    config.recognizer.prelu_as_max = false;
+    let as_is = FaceEngine::load(config).unwrap();
+    let faces = players_faces();
+    let img = photo("players.jpg");
+    let crops: Vec<RgbImage> = faces
+        .iter()
+        .map(|f| raceshot_faces::align::align_face(&img, &f.landmarks, 112).unwrap())
+        .collect();
+    let rewritten = engine().embed_crops(&crops).unwrap();
+    let original = as_is.embed_crops(&crops).unwrap();
+    assert!(faces.len() >= 16, "{} faces", faces.len());
+    assert_eq!(rewritten, original);
+    for (face, e) in faces.iter().zip(&rewritten) {
+        assert_eq!(&face.embedding, e);
+    }
+}
+
 #[test]
 fn yaoming_selfie_finds_player_13_and_nobody_else() {
     let selfie = yaoming_selfie();

@@ -15,14 +15,13 @@
 //! probability map by [`db`] (axis-aligned, which suits upright bibs); recogniser input
 //! 48 px high, `(x / 255 - 0.5) / 0.5`, BGR; greedy CTC decoding by [`ctc`] with the
 //! character list stored in the recogniser's metadata. The recogniser is loaded with its
-//! output layer cut to the Latin-script classes (`model_file`), the only ones a bib needs.
+//! output layer cut to the Latin-script classes (`crate::model_file`), the only ones a bib needs.
 //!
 //! ONNX Runtime is the face engine's process-wide environment ([`crate::engine`]); each
 //! model gets its own small `SessionPool`. [`TextReader`] is `Send + Sync`.
 
 pub mod ctc;
 pub mod db;
-mod model_file;
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -34,6 +33,7 @@ use crate::detect::BBox;
 use crate::engine::{SessionPool, SessionThreads, environment, existing};
 use crate::error::{Error, Result};
 use crate::image_io::{self, RgbImage};
+use crate::model_file;
 
 use self::ctc::Charset;
 use self::db::{DbParams, MapBox};

@@ -157,6 +157,7 @@ pub const SETTINGS: &[Setting] = &[
     setting("faces.recognizer.mean", FaceEngine, "input normalisation: mean"),
     setting("faces.recognizer.std", FaceEngine, "input normalisation: standard deviation"),
     setting("faces.recognizer.embedding_dim", FaceEngine, "length of an embedding"),
+    setting("faces.recognizer.prelu_as_max", FaceEngine, "run each PReLU as max(x, slope x): the same embeddings, faster (false: the file as it is)"),
     setting("faces.quality.min_face_px", FaceEngine, "smallest face that is indexed (shorter side, in the decoded photo's pixels)"),
     setting("faces.quality.min_score", FaceEngine, "least detection score of an indexed face"),
 ];

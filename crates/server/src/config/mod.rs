@@ -669,6 +669,7 @@ fn faces(s: &mut Sources) -> FaceEngineConfig {
     rec.mean = s.or("faces.recognizer.mean", rec.mean);
     rec.std = s.or("faces.recognizer.std", rec.std);
     rec.embedding_dim = s.or("faces.recognizer.embedding_dim", rec.embedding_dim);
+    rec.prelu_as_max = s.or("faces.recognizer.prelu_as_max", rec.prelu_as_max);
     q.min_face_px = s.or("faces.quality.min_face_px", q.min_face_px);
     q.min_score = s.or("faces.quality.min_score", q.min_score);
     for problem in c.problems() {

@@ -1,20 +1,29 @@
-//! The recogniser's ONNX file, read and edited at the protobuf wire level: its metadata
-//! (the `character` list), and a copy whose classifier computes only the classes kept.
+//! ONNX model files read and edited in memory at the protobuf wire level, before ONNX
+//! Runtime loads them. Nothing is written back to disk, so a file's checksum still
+//! identifies the model that runs. Two edits:
 //!
-//! The bundled recogniser ends in one linear layer from 120 features to 18,710 classes,
-//! then a softmax, at every time step. Bibs are read in Latin script, so all but ~525
-//! columns are never chosen; [`keep_classes`] cuts the layer's weight `[hidden, classes]`
-//! and bias `[classes]` to the kept columns. The network then computes and normalises
-//! 525 scores a step instead of 18,710: bib reading costs 8–15 % less CPU, and what it
-//! adds to ingestion on race photos falls from +35 % to +26 % (docs/benchmarks.md §10). The probabilities become those among the kept classes; the
-//! shop's confidence threshold (0.8) was measured against them.
+//! - [`prelu_as_max`], for the face recogniser: each `PRelu(x, slope)` whose slopes are
+//!   all at most 1 becomes `Max(x, Mul(x, slope))`, which is the same function (for
+//!   `a <= 1`, `a*x <= x` when `x >= 0` and `a*x >= x` when `x < 0`) and gives bit-identical
+//!   floats, since the rounded product keeps its side of `x`. ONNX Runtime's CPU `PRelu`
+//!   broadcasts its per-channel slope slowly: on MobileFaceNet it took more than half the
+//!   time, and the rewritten network embeds a face about 1.8x faster (docs/benchmarks.md §9).
+//! - [`keep_classes`], for the bib reader's text recogniser: it ends in one linear layer
+//!   from 120 features to 18,710 classes, then a softmax, at every time step. Bibs are read
+//!   in Latin script, so all but ~525 columns are never chosen; the layer's weight
+//!   `[hidden, classes]` and bias `[classes]` are cut to the kept columns. The network then
+//!   computes and normalises 525 scores a step instead of 18,710: bib reading costs 8–15 %
+//!   less CPU, and what it adds to ingestion on race photos falls from +35 % to +26 %
+//!   (docs/benchmarks.md §10). The probabilities become those among the kept classes; the
+//!   shop's confidence threshold (0.8) was measured against them.
 //!
-//! Only the fields this needs are understood (ONNX's `onnx.proto`): `ModelProto.graph`
-//! (7) and `.metadata_props` (14); `GraphProto.initializer` (5), `.output` (12) and
-//! `.value_info` (13); `TensorProto.dims` (1), `.data_type` (2), `.name` (8) and
-//! `.raw_data` (9). Every other field is copied byte for byte. The shape hints of
-//! `value_info` are dropped (ONNX Runtime infers them again), and a graph output's
-//! dimension equal to the class count becomes the kept count.
+//! Only the fields these need are understood (ONNX's `onnx.proto`): `ModelProto.graph`
+//! (7) and `.metadata_props` (14); `GraphProto.node` (1), `.initializer` (5), `.output`
+//! (12) and `.value_info` (13); `NodeProto.input` (1), `.output` (2), `.name` (3),
+//! `.op_type` (4) and `.domain` (7); `TensorProto.dims` (1), `.data_type` (2),
+//! `.float_data` (4), `.name` (8) and `.raw_data` (9). Every other field is copied byte for
+//! byte. [`keep_classes`] drops the shape hints of `value_info` (ONNX Runtime infers them
+//! again), and a graph output's dimension equal to the class count becomes the kept count.
 
 use crate::error::{Error, Result};
 
@@ -22,12 +31,21 @@ use crate::error::{Error, Result};
 const MODEL_GRAPH: u32 = 7;
 const MODEL_METADATA: u32 = 14;
 /// `GraphProto` fields.
+const GRAPH_NODE: u32 = 1;
 const GRAPH_INITIALIZER: u32 = 5;
 const GRAPH_OUTPUT: u32 = 12;
 const GRAPH_VALUE_INFO: u32 = 13;
+/// `NodeProto` fields.
+const NODE_INPUT: u32 = 1;
+const NODE_OUTPUT: u32 = 2;
+const NODE_NAME: u32 = 3;
+const NODE_OP_TYPE: u32 = 4;
+const NODE_DOMAIN: u32 = 7;
 /// `TensorProto` fields, and its element type FLOAT.
 const TENSOR_DIMS: u32 = 1;
 const TENSOR_DATA_TYPE: u32 = 2;
+const TENSOR_FLOAT_DATA: u32 = 4;
+const TENSOR_NAME: u32 = 8;
 const TENSOR_RAW_DATA: u32 = 9;
 const FLOAT: u64 = 1;
 
@@ -48,9 +66,7 @@ struct Field<'a> {
 }
 
 fn malformed(what: &str) -> Error {
-    Error::Model(format!(
-        "text recognizer file is not a valid ONNX model ({what})"
-    ))
+    Error::Model(format!("model file is not a valid ONNX model ({what})"))
 }
 
 fn read_varint(buf: &[u8], pos: &mut usize) -> Result<u64> {
@@ -159,6 +175,124 @@ pub(crate) fn metadata(model: &[u8], key: &str) -> Result<Option<String>> {
         }
     }
     Ok(None)
+}
+
+/// The model with every `PRelu` whose slope is a float initializer of values at most 1
+/// computed as `Max(x, Mul(x, slope))` (see the module's documentation), and how many
+/// were rewritten. Other `PRelu`s (a slope above 1, or computed in the graph) are left
+/// as they are, so any model loads; only the top-level graph is edited.
+pub(crate) fn prelu_as_max(model: &[u8]) -> Result<(Vec<u8>, usize)> {
+    let mut rewritten = 0;
+    let mut out = Vec::with_capacity(model.len() + 4096);
+    for field in fields(model)? {
+        if field.number != MODEL_GRAPH || field.wire != BYTES {
+            out.extend_from_slice(field.encoded);
+            continue;
+        }
+        let graph_fields = fields(field.bytes)?;
+        let mut slopes_at_most_one = std::collections::HashSet::new();
+        for g in &graph_fields {
+            if (g.number, g.wire) == (GRAPH_INITIALIZER, BYTES)
+                && let Some((name, values)) = float_tensor(g.bytes)?
+                && values.iter().all(|v| *v <= 1.0)
+            {
+                slopes_at_most_one.insert(name);
+            }
+        }
+        let mut graph = Vec::with_capacity(field.bytes.len() + 4096);
+        for g in &graph_fields {
+            let node = if (g.number, g.wire) == (GRAPH_NODE, BYTES) {
+                Some(Node::parse(g.bytes)?)
+            } else {
+                None
+            };
+            match node {
+                Some(n)
+                    if n.op_type == b"PRelu"
+                        && n.domain.is_empty()
+                        && n.inputs.len() == 2
+                        && n.outputs.len() == 1
+                        && slopes_at_most_one.contains(n.inputs[1]) =>
+                {
+                    // Names derived from the output's, which is unique in the graph.
+                    let (x, slope, y) = (n.inputs[0], n.inputs[1], n.outputs[0]);
+                    let scaled = [b"raceshot/prelu/".as_slice(), y, b"/slope_x"].concat();
+                    let max_name = [b"raceshot/prelu/".as_slice(), y, b"/max"].concat();
+                    let mul = node_bytes(&scaled, b"Mul", &[x, slope], &[&scaled]);
+                    let max = node_bytes(&max_name, b"Max", &[x, &scaled], &[y]);
+                    put_bytes(&mut graph, GRAPH_NODE, &mul);
+                    put_bytes(&mut graph, GRAPH_NODE, &max);
+                    rewritten += 1;
+                }
+                _ => graph.extend_from_slice(g.encoded),
+            }
+        }
+        put_bytes(&mut out, MODEL_GRAPH, &graph);
+    }
+    Ok((out, rewritten))
+}
+
+/// The fields of a `NodeProto` the rewrite looks at.
+struct Node<'a> {
+    op_type: &'a [u8],
+    domain: &'a [u8],
+    inputs: Vec<&'a [u8]>,
+    outputs: Vec<&'a [u8]>,
+}
+
+impl<'a> Node<'a> {
+    fn parse(node: &'a [u8]) -> Result<Self> {
+        let mut n = Node {
+            op_type: &[],
+            domain: &[],
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+        };
+        for f in fields(node)? {
+            match (f.number, f.wire) {
+                (NODE_INPUT, BYTES) => n.inputs.push(f.bytes),
+                (NODE_OUTPUT, BYTES) => n.outputs.push(f.bytes),
+                (NODE_OP_TYPE, BYTES) => n.op_type = f.bytes,
+                (NODE_DOMAIN, BYTES) => n.domain = f.bytes,
+                _ => {}
+            }
+        }
+        Ok(n)
+    }
+}
+
+fn node_bytes(name: &[u8], op_type: &[u8], inputs: &[&[u8]], outputs: &[&[u8]]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for i in inputs {
+        put_bytes(&mut out, NODE_INPUT, i);
+    }
+    for o in outputs {
+        put_bytes(&mut out, NODE_OUTPUT, o);
+    }
+    put_bytes(&mut out, NODE_NAME, name);
+    put_bytes(&mut out, NODE_OP_TYPE, op_type);
+    out
+}
+
+/// A float initializer's name and values, or `None` for any other element type.
+fn float_tensor(tensor: &[u8]) -> Result<Option<(&[u8], Vec<f32>)>> {
+    let (mut name, mut data_type) = (&[][..], 0);
+    let mut values = Vec::new();
+    let le = |b: &[u8]| f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    for f in fields(tensor)? {
+        match (f.number, f.wire) {
+            (TENSOR_NAME, BYTES) => name = f.bytes,
+            (TENSOR_DATA_TYPE, VARINT) => data_type = f.varint,
+            (TENSOR_RAW_DATA | TENSOR_FLOAT_DATA, BYTES | FIXED32) => {
+                if f.bytes.len() % 4 != 0 {
+                    return Err(malformed("float data not a multiple of 4 bytes"));
+                }
+                values.extend(f.bytes.chunks_exact(4).map(le));
+            }
+            _ => {}
+        }
+    }
+    Ok((data_type == FLOAT).then_some((name, values)))
 }
 
 /// The model with its classifier cut to the columns `keep` (class indices below
@@ -343,7 +477,11 @@ mod tests {
         (dims, values)
     }
 
-    /// A model: an unrelated initializer, a 2 x 4 classifier and its bias, an output of
+    fn conv_node() -> Vec<u8> {
+        node_bytes(b"conv", b"Conv", &[b"x", b"w"], &[b"y"])
+    }
+
+    /// A model: a node, an unrelated initializer, a 2 x 4 classifier and its bias, an output of
     /// shape [N, 4], a value_info, and metadata.
     fn model() -> Vec<u8> {
         let mut dim_n = Vec::new();
@@ -365,7 +503,7 @@ mod tests {
         put_bytes(&mut output, 2, &ty);
 
         let mut graph = Vec::new();
-        put_bytes(&mut graph, 1, b"a node, copied as is");
+        put_bytes(&mut graph, GRAPH_NODE, &conv_node());
         put_bytes(
             &mut graph,
             GRAPH_INITIALIZER,
@@ -446,7 +584,7 @@ mod tests {
             metadata(&m, "character").unwrap()
         );
         let g = graph_fields(&cut);
-        assert_eq!(g[0], (1, b"a node, copied as is".to_vec()));
+        assert_eq!(g[0], (GRAPH_NODE, conv_node()));
         assert_eq!(floats(&g[1].1), (vec![3], vec![7.0, 8.0, 9.0]));
         assert_eq!(floats(&g[2].1), (vec![2, 2], vec![0.0, 3.0, 10.0, 13.0]));
         assert_eq!(floats(&g[3].1), (vec![2], vec![0.5, 3.5]));
@@ -472,5 +610,101 @@ mod tests {
         assert!(keep_classes(&m, 4, &[]).is_err());
         assert!(keep_classes(&m, 4, &[4]).is_err());
         assert!(keep_classes(&m[..m.len() - 3], 4, &[0]).is_err());
+    }
+
+    fn node(op_type: &str, inputs: &[&str], outputs: &[&str]) -> Vec<u8> {
+        fn bytes<'a>(v: &[&'a str]) -> Vec<&'a [u8]> {
+            v.iter().map(|s| s.as_bytes()).collect()
+        }
+        node_bytes(
+            format!("{op_type}-{}", outputs[0]).as_bytes(),
+            op_type.as_bytes(),
+            &bytes(inputs),
+            &bytes(outputs),
+        )
+    }
+
+    /// `(op_type, inputs, outputs)` of the model's nodes, in order.
+    fn nodes(model: &[u8]) -> Vec<(String, Vec<String>, Vec<String>)> {
+        let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
+        graph_fields(model)
+            .into_iter()
+            .filter(|(number, _)| *number == GRAPH_NODE)
+            .map(|(_, bytes)| {
+                let n = Node::parse(&bytes).unwrap();
+                (
+                    text(n.op_type),
+                    n.inputs.iter().map(|b| text(b)).collect(),
+                    n.outputs.iter().map(|b| text(b)).collect(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn prelu_with_slopes_at_most_one_becomes_max_of_x_and_slope_x() {
+        // Slopes stored as raw data and as float_data; one above 1; one computed.
+        let mut packed = Vec::new();
+        put_bytes(&mut packed, TENSOR_NAME, b"s2");
+        put_key(&mut packed, TENSOR_DATA_TYPE, VARINT);
+        put_varint(&mut packed, FLOAT);
+        let floats: Vec<u8> = [1.0f32, -3.0]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        put_bytes(&mut packed, TENSOR_FLOAT_DATA, &floats);
+        let mut graph = Vec::new();
+        for n in [
+            node("Conv", &["in", "w"], &["x1"]),
+            node("PRelu", &["x1", "s1"], &["y1"]),
+            node("PRelu", &["y1", "s2"], &["y2"]),
+            node("PRelu", &["y2", "steep"], &["y3"]),
+            node("PRelu", &["y3", "y1"], &["y4"]),
+        ] {
+            put_bytes(&mut graph, GRAPH_NODE, &n);
+        }
+        put_bytes(
+            &mut graph,
+            GRAPH_INITIALIZER,
+            &tensor("s1", &[2, 1, 1], &[0.25, -0.8]),
+        );
+        put_bytes(&mut graph, GRAPH_INITIALIZER, &packed);
+        put_bytes(
+            &mut graph,
+            GRAPH_INITIALIZER,
+            &tensor("steep", &[1], &[1.5]),
+        );
+        let mut m = Vec::new();
+        put_key(&mut m, 1, VARINT);
+        put_varint(&mut m, 10);
+        put_bytes(&mut m, MODEL_GRAPH, &graph);
+
+        let (out, rewritten) = prelu_as_max(&m).unwrap();
+        assert_eq!(rewritten, 2);
+        let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let n = |op: &str, i: &[&str], o: &[&str]| (op.to_string(), owned(i), owned(o));
+        assert_eq!(
+            nodes(&out),
+            vec![
+                n("Conv", &["in", "w"], &["x1"]),
+                n("Mul", &["x1", "s1"], &["raceshot/prelu/y1/slope_x"]),
+                n("Max", &["x1", "raceshot/prelu/y1/slope_x"], &["y1"]),
+                n("Mul", &["y1", "s2"], &["raceshot/prelu/y2/slope_x"]),
+                n("Max", &["y1", "raceshot/prelu/y2/slope_x"], &["y2"]),
+                n("PRelu", &["y2", "steep"], &["y3"]),
+                n("PRelu", &["y3", "y1"], &["y4"]),
+            ]
+        );
+        // The initializers and the other model fields are untouched.
+        let g = graph_fields(&out);
+        assert_eq!(g.len(), 10);
+        assert_eq!(&g[7..], &graph_fields(&m)[5..]);
+        assert_eq!(
+            fields(&out).unwrap()[0].encoded,
+            fields(&m).unwrap()[0].encoded
+        );
+        // A model without PRelu comes back equal; a broken one is refused.
+        assert_eq!(prelu_as_max(&model()).unwrap(), (model(), 0));
+        assert!(prelu_as_max(&m[..m.len() - 2]).is_err());
     }
 }
