@@ -71,7 +71,10 @@ pub async fn add_file(
         .add_photo(&photo, |id| tasks::ingest_photo(state, id), state.now())
         .await?
     {
-        Added::New(id) => Ok(FileAdded::Queued(id)),
+        Added::New(id) => {
+            state.wake_workers();
+            Ok(FileAdded::Queued(id))
+        }
         Added::Exists(id, _) => {
             // Another ingest of the same file won the race; drop this copy.
             state.objects.delete(&original).await?;

@@ -209,6 +209,7 @@ async fn decided(
         .store
         .enqueue(&tasks::notify_privacy(state, &request.id), now)
         .await?;
+    state.wake_workers();
     let detail = serde_json::json!({
         "contact": Contact::masked(&request.contact),
         "photos_hidden": hidden,

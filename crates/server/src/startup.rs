@@ -119,6 +119,7 @@ pub async fn load_state(
         live,
         sms: SmsSender::Log,
         cpu: CpuPool::per_core(),
+        jobs_queued: tokio::sync::Notify::new(),
     }))
 }
 

@@ -75,6 +75,9 @@ pub struct Inner {
     pub sms: SmsSender,
     /// CPU-heavy work of requests, off the async runtime and bounded.
     pub cpu: CpuPool,
+    /// Wakes this process's idle job workers when it queues a job, so a photo is worked
+    /// on at once rather than at their next poll (workers in other processes still poll).
+    pub jobs_queued: tokio::sync::Notify,
 }
 
 impl AppState {
@@ -89,6 +92,11 @@ impl AppState {
 
     pub fn now(&self) -> DateTime<Utc> {
         self.0.clock.now()
+    }
+
+    /// Tells this process's idle job workers that a job was queued.
+    pub fn wake_workers(&self) {
+        self.0.jobs_queued.notify_waiters();
     }
 }
 

@@ -2,7 +2,8 @@
 //! searched recursively for JPEG and PNG files) to an event. Each new file's original goes
 //! to object storage and a processing job is queued with it; files the event already holds
 //! (same content) are skipped, so re-running is safe. With `--wait` it also works on the
-//! queue and returns when the batch is processed, failing if any photo failed.
+//! queue, from the first photo queued (so reading and storing the files overlaps with
+//! processing them), and returns when the batch is processed, failing if any photo failed.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -89,6 +90,58 @@ pub async fn ingest(
         .event_by_key(&key)
         .await?
         .with_context(|| format!("no event {event_key}"))?;
+    let workers = wait.then(|| Workers::start(state));
+    let queued = queue(state, &key, event.id, photographer_id, files, show_progress).await;
+    let mut report = match queued {
+        Ok(report) => report,
+        Err(e) => {
+            if let Some(w) = workers {
+                w.stop().await;
+            }
+            return Err(e);
+        }
+    };
+    if let Some(w) = workers {
+        let waited = if report.queued.is_empty() {
+            Ok(())
+        } else {
+            wait_for(state, &mut report, show_progress).await
+        };
+        w.stop().await;
+        waited?;
+    }
+    Ok(report)
+}
+
+/// This process's job workers, for `--wait`.
+struct Workers {
+    stop: watch::Sender<bool>,
+    handle: tokio::task::JoinHandle<()>,
+}
+
+impl Workers {
+    fn start(state: &AppState) -> Self {
+        let (stop, stop_rx) = watch::channel(false);
+        let handle = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
+        Self { stop, handle }
+    }
+
+    /// Lets each worker finish its current job, then returns.
+    async fn stop(self) {
+        let _ = self.stop.send(true);
+        let _ = self.handle.await;
+    }
+}
+
+/// Stores each file's original and queues its processing.
+async fn queue(
+    state: &AppState,
+    key: &EventKey,
+    event_id: i64,
+    photographer_id: i64,
+    files: &[PathBuf],
+    show_progress: bool,
+) -> anyhow::Result<Report> {
     let mut report = Report::default();
     let progress = bar(files.len(), "queueing  ", show_progress);
     for path in files {
@@ -100,7 +153,7 @@ pub async fn ingest(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        match add_file(state, &key, event.id, &name, photographer_id, bytes).await? {
+        match add_file(state, key, event_id, &name, photographer_id, bytes).await? {
             FileAdded::Queued(id) => report.queued.push(id),
             FileAdded::Exists(_) => report.skipped += 1,
             FileAdded::Refused(reason) => {
@@ -111,20 +164,15 @@ pub async fn ingest(
         }
     }
     progress.finish();
-    if wait && !report.queued.is_empty() {
-        wait_for(state, &mut report, show_progress).await?;
-    }
     Ok(report)
 }
 
-/// Works on the queue in this process until every queued photo is ready or failed.
+/// Waits until every queued photo is ready or failed.
 async fn wait_for(
     state: &AppState,
     report: &mut Report,
     show_progress: bool,
 ) -> anyhow::Result<()> {
-    let (stop, stop_rx) = watch::channel(false);
-    let workers = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
     let progress = bar(report.queued.len(), "processing", show_progress);
     let started = Instant::now();
     let result = loop {
@@ -147,8 +195,6 @@ async fn wait_for(
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
     progress.finish();
-    let _ = stop.send(true);
-    let _ = workers.await;
     tracing::info!(
         photos = report.queued.len(),
         seconds = started.elapsed().as_secs_f64(),

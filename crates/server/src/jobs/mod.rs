@@ -110,6 +110,11 @@ async fn worker(state: AppState, name: String, mut stop: watch::Receiver<bool>) 
         if *stop.borrow() {
             return;
         }
+        // Listening before claiming: a job queued in this process between an empty claim
+        // and the wait still wakes this worker.
+        let queued = state.jobs_queued.notified();
+        tokio::pin!(queued);
+        queued.as_mut().enable();
         let claimed = state
             .store
             .claim_job(HEAVY, &name, cfg.lease, state.now())
@@ -117,8 +122,13 @@ async fn worker(state: AppState, name: String, mut stop: watch::Receiver<bool>) 
         match claimed {
             Ok(Some(job)) => run_one(&state, &name, job).await,
             Ok(None) => {
-                if stopped_while_waiting(&mut stop, cfg.poll_interval).await {
-                    return;
+                tokio::select! {
+                    stopped = stopped_while_waiting(&mut stop, cfg.poll_interval) => {
+                        if stopped {
+                            return;
+                        }
+                    }
+                    () = queued => {}
                 }
             }
             Err(e) => {

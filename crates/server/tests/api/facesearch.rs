@@ -229,6 +229,24 @@ async fn ingested_photos_are_found_by_a_selfie(backend: Backend) {
     assert_eq!(files_under(&app.data_dir), before_files);
 }
 
+/// A photo queued in a process is worked on at once by that process's idle workers, not
+/// at their next poll: here they poll every ten minutes, and `ingest_files` gives up
+/// after one.
+#[tokio::test]
+async fn a_queued_photo_wakes_the_idle_workers() {
+    let mut app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("race"))
+        .with_env("RACESHOT__JOBS__POLL_INTERVAL_MS", "600000")
+        .with_env("RACESHOT__BIBS__READ", "false")
+        .spawn()
+        .await;
+    // The workers find the queue empty and wait.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let report = ingest_files(&app, &[("gdp.jpg", photo("gdp.jpg"))]).await;
+    assert_eq!(report.ready, 1, "{:?}", report.failed);
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn bad_selfies_get_stable_codes_and_leave_nothing() {
     let app = TestApp::with_one_event("race").await;
