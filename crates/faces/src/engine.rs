@@ -65,6 +65,8 @@ pub struct FaceEngine {
     recognizer_input: String,
     /// Whether the recogniser accepts a batch dimension other than 1.
     recognizer_batches: bool,
+    /// How many of the recogniser's `PRelu`s run as `Max(x, slope * x)`.
+    prelus_rewritten: usize,
 }
 
 impl std::fmt::Debug for FaceEngine {
@@ -95,15 +97,15 @@ impl FaceEngine {
             inter: config.inter_threads,
         };
         let detector = SessionPool::new(&env, &detector_path, threads)?;
-        let recognizer = if config.recognizer.prelu_as_max {
+        let (recognizer, prelus_rewritten) = if config.recognizer.prelu_as_max {
             let model = std::fs::read(&recognizer_path).map_err(|e| {
                 Error::Runtime(format!("reading {}: {e}", recognizer_path.display()))
             })?;
             let (model, rewritten) = model_file::prelu_as_max(&model)?;
-            tracing::debug!(rewritten, "recognizer PRelu computed as Max(x, slope * x)");
-            SessionPool::from_memory(&env, &model, &recognizer_path, threads)?
+            let pool = SessionPool::from_memory(&env, &model, &recognizer_path, threads)?;
+            (pool, rewritten)
         } else {
-            SessionPool::new(&env, &recognizer_path, threads)?
+            (SessionPool::new(&env, &recognizer_path, threads)?, 0)
         };
         let (detector_input, detector_fixed) = detector.with(|s| {
             let input = s
@@ -143,6 +145,7 @@ impl FaceEngine {
             recognizer,
             recognizer_input,
             recognizer_batches,
+            prelus_rewritten,
         };
         engine.detector_multiple = engine.probe_detector()?;
         engine.probe_recognizer()?;
@@ -151,6 +154,7 @@ impl FaceEngine {
             recognizer = %recognizer_path.display(),
             pad_multiple = engine.detector_multiple,
             batched_embeddings = engine.recognizer_batches,
+            prelus_rewritten = engine.prelus_rewritten,
             sessions = engine.detector.len(),
             intra_threads = engine.config.intra_threads,
             "face engine loaded"
@@ -160,6 +164,12 @@ impl FaceEngine {
 
     pub fn config(&self) -> &FaceEngineConfig {
         &self.config
+    }
+
+    /// How many of the recogniser's `PRelu`s were rewritten as `Max(x, slope * x)` at
+    /// load (`recognizer.prelu_as_max`; 0 when it is off or the model has none).
+    pub fn prelus_rewritten(&self) -> usize {
+        self.prelus_rewritten
     }
 
     /// Embedding dimension this engine produces (what a [`crate::FaceIndex`] must use).

@@ -25,6 +25,8 @@
 //! byte. [`keep_classes`] drops the shape hints of `value_info` (ONNX Runtime infers them
 //! again), and a graph output's dimension equal to the class count becomes the kept count.
 
+use std::collections::HashSet;
+
 use crate::error::{Error, Result};
 
 /// `ModelProto` fields.
@@ -190,30 +192,41 @@ pub(crate) fn prelu_as_max(model: &[u8]) -> Result<(Vec<u8>, usize)> {
             continue;
         }
         let graph_fields = fields(field.bytes)?;
-        let mut slopes_at_most_one = std::collections::HashSet::new();
+        let mut nodes = Vec::with_capacity(graph_fields.len());
+        for g in &graph_fields {
+            nodes.push(if (g.number, g.wire) == (GRAPH_NODE, BYTES) {
+                Some(Node::parse(g.bytes)?)
+            } else {
+                None
+            });
+        }
+        let prelu = |n: &Node<'_>| {
+            n.op_type == b"PRelu"
+                && n.domain.is_empty()
+                && n.inputs.len() == 2
+                && n.outputs.len() == 1
+        };
+        // Only the slopes are decoded, not every weight of the model.
+        let slopes: HashSet<&[u8]> = nodes
+            .iter()
+            .flatten()
+            .filter(|n| prelu(n))
+            .map(|n| n.inputs[1])
+            .collect();
+        let mut slopes_at_most_one = HashSet::new();
         for g in &graph_fields {
             if (g.number, g.wire) == (GRAPH_INITIALIZER, BYTES)
-                && let Some((name, values)) = float_tensor(g.bytes)?
+                && let Some((name, values)) = float_tensor(g.bytes, &slopes)?
+                && !values.is_empty()
                 && values.iter().all(|v| *v <= 1.0)
             {
                 slopes_at_most_one.insert(name);
             }
         }
         let mut graph = Vec::with_capacity(field.bytes.len() + 4096);
-        for g in &graph_fields {
-            let node = if (g.number, g.wire) == (GRAPH_NODE, BYTES) {
-                Some(Node::parse(g.bytes)?)
-            } else {
-                None
-            };
+        for (g, node) in graph_fields.iter().zip(nodes) {
             match node {
-                Some(n)
-                    if n.op_type == b"PRelu"
-                        && n.domain.is_empty()
-                        && n.inputs.len() == 2
-                        && n.outputs.len() == 1
-                        && slopes_at_most_one.contains(n.inputs[1]) =>
-                {
+                Some(n) if prelu(&n) && slopes_at_most_one.contains(n.inputs[1]) => {
                     // Names derived from the output's, which is unique in the graph.
                     let (x, slope, y) = (n.inputs[0], n.inputs[1], n.outputs[0]);
                     let scaled = [b"raceshot/prelu/".as_slice(), y, b"/slope_x"].concat();
@@ -274,14 +287,24 @@ fn node_bytes(name: &[u8], op_type: &[u8], inputs: &[&[u8]], outputs: &[&[u8]]) 
     out
 }
 
-/// A float initializer's name and values, or `None` for any other element type.
-fn float_tensor(tensor: &[u8]) -> Result<Option<(&[u8], Vec<f32>)>> {
-    let (mut name, mut data_type) = (&[][..], 0);
-    let mut values = Vec::new();
+/// The name and values of a float initializer named in `wanted`, or `None` for any other
+/// initializer. Values stored outside the file come back empty.
+fn float_tensor<'a>(
+    tensor: &'a [u8],
+    wanted: &HashSet<&[u8]>,
+) -> Result<Option<(&'a [u8], Vec<f32>)>> {
+    let fs = fields(tensor)?;
+    let name = fs
+        .iter()
+        .find(|f| (f.number, f.wire) == (TENSOR_NAME, BYTES))
+        .map_or(&[][..], |f| f.bytes);
+    if !wanted.contains(name) {
+        return Ok(None);
+    }
+    let (mut data_type, mut values) = (0, Vec::new());
     let le = |b: &[u8]| f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-    for f in fields(tensor)? {
+    for f in fs {
         match (f.number, f.wire) {
-            (TENSOR_NAME, BYTES) => name = f.bytes,
             (TENSOR_DATA_TYPE, VARINT) => data_type = f.varint,
             (TENSOR_RAW_DATA | TENSOR_FLOAT_DATA, BYTES | FIXED32) => {
                 if f.bytes.len() % 4 != 0 {
@@ -643,7 +666,8 @@ mod tests {
 
     #[test]
     fn prelu_with_slopes_at_most_one_becomes_max_of_x_and_slope_x() {
-        // Slopes stored as raw data and as float_data; one above 1; one computed.
+        // Slopes stored as raw data and as float_data; one above 1; one computed; one
+        // whose values are not in the file.
         let mut packed = Vec::new();
         put_bytes(&mut packed, TENSOR_NAME, b"s2");
         put_key(&mut packed, TENSOR_DATA_TYPE, VARINT);
@@ -660,6 +684,7 @@ mod tests {
             node("PRelu", &["y1", "s2"], &["y2"]),
             node("PRelu", &["y2", "steep"], &["y3"]),
             node("PRelu", &["y3", "y1"], &["y4"]),
+            node("PRelu", &["y4", "elsewhere"], &["y5"]),
         ] {
             put_bytes(&mut graph, GRAPH_NODE, &n);
         }
@@ -674,6 +699,12 @@ mod tests {
             GRAPH_INITIALIZER,
             &tensor("steep", &[1], &[1.5]),
         );
+        // Data stored outside the file: unknown slopes.
+        let mut elsewhere = Vec::new();
+        put_bytes(&mut elsewhere, TENSOR_NAME, b"elsewhere");
+        put_key(&mut elsewhere, TENSOR_DATA_TYPE, VARINT);
+        put_varint(&mut elsewhere, FLOAT);
+        put_bytes(&mut graph, GRAPH_INITIALIZER, &elsewhere);
         let mut m = Vec::new();
         put_key(&mut m, 1, VARINT);
         put_varint(&mut m, 10);
@@ -693,12 +724,13 @@ mod tests {
                 n("Max", &["y1", "raceshot/prelu/y2/slope_x"], &["y2"]),
                 n("PRelu", &["y2", "steep"], &["y3"]),
                 n("PRelu", &["y3", "y1"], &["y4"]),
+                n("PRelu", &["y4", "elsewhere"], &["y5"]),
             ]
         );
         // The initializers and the other model fields are untouched.
         let g = graph_fields(&out);
-        assert_eq!(g.len(), 10);
-        assert_eq!(&g[7..], &graph_fields(&m)[5..]);
+        assert_eq!(g.len(), 12);
+        assert_eq!(&g[8..], &graph_fields(&m)[6..]);
         assert_eq!(
             fields(&out).unwrap()[0].encoded,
             fields(&m).unwrap()[0].encoded

@@ -85,6 +85,11 @@ fn the_rewritten_recognizer_embeds_exactly_as_the_file_does() {
     let mut config = FaceEngineConfig::with_models_dir(models_dir());
     config.recognizer.prelu_as_max = false;
     let as_is = FaceEngine::load(config).unwrap();
+    // MobileFaceNet has 34 PReLUs, every slope at most 1.
+    assert_eq!(
+        (engine().prelus_rewritten(), as_is.prelus_rewritten()),
+        (34, 0)
+    );
     let faces = players_faces();
     let img = photo("players.jpg");
     let crops: Vec<RgbImage> = faces
