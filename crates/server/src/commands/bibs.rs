@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use anyhow::Context;
 use raceshot_domain::EventKey;
-use tokio::sync::watch;
 
 use crate::jobs;
 use crate::state::AppState;
@@ -45,8 +44,7 @@ pub async fn reread(state: &AppState, event_key: &str, wait: bool) -> anyhow::Re
         ..Report::default()
     };
     if wait {
-        let (stop, stop_rx) = watch::channel(false);
-        let workers = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
+        let workers = jobs::Workers::start(state);
         let waited = loop {
             match state.store.pending_jobs_of_kind(tasks::READ_BIBS).await {
                 Ok(0) => break Ok(()),
@@ -54,8 +52,7 @@ pub async fn reread(state: &AppState, event_key: &str, wait: bool) -> anyhow::Re
                 Err(e) => break Err(e),
             }
         };
-        let _ = stop.send(true);
-        let _ = workers.await;
+        workers.stop().await;
         waited?;
         (report.photos_with_bibs, report.bibs) = state.store.bib_read_counts(event.id).await?;
     }

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use raceshot_domain::EventKey;
-use tokio::sync::watch;
 
 use crate::jobs;
 use crate::photos::{FileAdded, add_file};
@@ -90,47 +89,20 @@ pub async fn ingest(
         .event_by_key(&key)
         .await?
         .with_context(|| format!("no event {event_key}"))?;
-    let workers = wait.then(|| Workers::start(state));
-    let queued = queue(state, &key, event.id, photographer_id, files, show_progress).await;
-    let mut report = match queued {
-        Ok(report) => report,
-        Err(e) => {
-            if let Some(w) = workers {
-                w.stop().await;
-            }
-            return Err(e);
+    let workers = wait.then(|| jobs::Workers::start(state));
+    let result = async {
+        let mut report =
+            queue(state, &key, event.id, photographer_id, files, show_progress).await?;
+        if wait && !report.queued.is_empty() {
+            wait_for(state, &mut report, show_progress).await?;
         }
-    };
+        Ok(report)
+    }
+    .await;
     if let Some(w) = workers {
-        let waited = if report.queued.is_empty() {
-            Ok(())
-        } else {
-            wait_for(state, &mut report, show_progress).await
-        };
         w.stop().await;
-        waited?;
     }
-    Ok(report)
-}
-
-/// This process's job workers, for `--wait`.
-struct Workers {
-    stop: watch::Sender<bool>,
-    handle: tokio::task::JoinHandle<()>,
-}
-
-impl Workers {
-    fn start(state: &AppState) -> Self {
-        let (stop, stop_rx) = watch::channel(false);
-        let handle = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
-        Self { stop, handle }
-    }
-
-    /// Lets each worker finish its current job, then returns.
-    async fn stop(self) {
-        let _ = self.stop.send(true);
-        let _ = self.handle.await;
-    }
+    result
 }
 
 /// Stores each file's original and queues its processing.

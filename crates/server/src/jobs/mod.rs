@@ -99,6 +99,27 @@ pub async fn run_workers(state: AppState, stop: watch::Receiver<bool>) {
     while workers.join_next().await.is_some() {}
 }
 
+/// This process's workers ([`run_workers`]) for a command that works on the queue until
+/// its own jobs are done (`ingest --wait`, `bibs --wait`).
+pub struct Workers {
+    stop: watch::Sender<bool>,
+    handle: tokio::task::JoinHandle<()>,
+}
+
+impl Workers {
+    pub fn start(state: &AppState) -> Self {
+        let (stop, stop_rx) = watch::channel(false);
+        let handle = tokio::spawn(run_workers(state.clone(), stop_rx));
+        Self { stop, handle }
+    }
+
+    /// Lets each worker finish its current job, then returns.
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        let _ = self.handle.await;
+    }
+}
+
 fn hostname() -> String {
     std::fs::read_to_string("/etc/hostname")
         .map_or_else(|_| "host".to_owned(), |h| h.trim().to_owned())
