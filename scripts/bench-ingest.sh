@@ -9,7 +9,7 @@
 # the mean time of each stage per photo, the ratio, and what bib reading adds
 # (`BIBS_COST`). A run of 48 photos lasts seconds, and two runs of the same work differ by
 # up to a tenth here, so raceshot runs BENCH_REPEAT times (default 3) with and without
-# bib reading, alternately, and the medians are compared.
+# bib reading, and the peer as often, alternately, and the medians are compared.
 #
 # Usage: scripts/bench-ingest.sh [RACESHOT_BINARY]
 # Needs the venv and crowd photos that scripts/bench/faces.sh makes (it runs first in
@@ -94,16 +94,16 @@ for set in race crowd; do
     ingest "$photos" | tee "$OUT/bibs-$set-$i.txt"
     echo "== $set, run $i of $REPEAT: the same with bib reading off"
     RACESHOT__BIBS__READ=false ingest "$photos" | tee "$OUT/rust-$set-$i.txt"
+    echo "== $set, run $i of $REPEAT: the Python peer (scripts/bench/ingest_peer.py, one photo at a time) on the same photos"
+    start="$(date +%s.%N)"
+    "$PY" "$ROOT/scripts/bench/ingest_peer.py" "$photos" 2>/dev/null
+    echo "python peer, whole process: $(wall_pps "$count" "$start" "$(date +%s.%N)") photos/s" | tee "$OUT/python-$set-$i.txt"
   done
-  echo "== $set: the Python peer (scripts/bench/ingest_peer.py, one photo at a time) on the same photos"
-  start="$(date +%s.%N)"
-  "$PY" "$ROOT/scripts/bench/ingest_peer.py" "$photos" 2>/dev/null | tee "$OUT/python-$set.txt"
-  python_pps="$(wall_pps "$count" "$start" "$(date +%s.%N)")"
-  echo "python peer, whole process: $python_pps photos/s"
+  python_pps="$(median $(awk '{print $5}' "$OUT"/python-"$set"-*.txt))"
   rust_pps="$(median $(pps "$OUT"/rust-"$set"-*.txt))"
   bibs_pps="$(median $(pps "$OUT"/bibs-"$set"-*.txt))"
   rust_cpu="$(median $(cpu "$OUT"/rust-"$set"-*.txt))"
   bibs_cpu="$(median $(cpu "$OUT"/bibs-"$set"-*.txt))"
   echo "BIBS_COST $set: $(pct "$rust_pps" "$bibs_pps") time per photo (median photos/s of $REPEAT runs: $bibs_pps with bib reading, $rust_pps without); $(pct "$bibs_cpu" "$rust_cpu") CPU per photo ($bibs_cpu against $rust_cpu ms)"
-  echo "RATIO $set raceshot/python photos/s (whole processes): $(python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}')" "$rust_pps" "$python_pps") (raceshot $rust_pps, median of $REPEAT runs; python $python_pps)"
+  echo "RATIO $set raceshot/python photos/s (whole processes): $(python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}')" "$rust_pps" "$python_pps") (medians of $REPEAT runs: raceshot $rust_pps, python $python_pps)"
 done
