@@ -98,10 +98,7 @@ impl FaceEngine {
         };
         let detector = SessionPool::new(&env, &detector_path, threads)?;
         let (recognizer, prelus_rewritten) = if config.recognizer.prelu_as_max {
-            let model = std::fs::read(&recognizer_path).map_err(|e| {
-                Error::Runtime(format!("reading {}: {e}", recognizer_path.display()))
-            })?;
-            let (model, rewritten) = model_file::prelu_as_max(&model)?;
+            let (model, rewritten) = model_file::prelu_as_max(&read_model(&recognizer_path)?)?;
             let pool = SessionPool::from_memory(&env, &model, &recognizer_path, threads)?;
             (pool, rewritten)
         } else {
@@ -611,6 +608,11 @@ pub(crate) fn existing(path: PathBuf, what: &'static str) -> Result<PathBuf> {
     } else {
         Err(Error::ModelNotFound { what, path })
     }
+}
+
+/// A model file's bytes, for the models edited in memory before they are loaded.
+pub(crate) fn read_model(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Error::Runtime(format!("reading {}: {e}", path.display())))
 }
 
 /// The process-wide ONNX Runtime environment, loaded from `library` on first use. Later

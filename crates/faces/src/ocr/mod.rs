@@ -30,7 +30,7 @@ use ort::value::TensorRef;
 use serde::Deserialize;
 
 use crate::detect::BBox;
-use crate::engine::{SessionPool, SessionThreads, environment, existing};
+use crate::engine::{SessionPool, SessionThreads, environment, existing, read_model};
 use crate::error::{Error, Result};
 use crate::image_io::{self, RgbImage};
 use crate::model_file;
@@ -251,8 +251,7 @@ impl TextReader {
         };
         let detector = SessionPool::new(&env, &detector_path, threads)?;
         let detector_input = detector.with(|s| input_name(s, "text detector"))?;
-        let model = std::fs::read(&recognizer_path)
-            .map_err(|e| Error::Runtime(format!("reading {}: {e}", recognizer_path.display())))?;
+        let model = read_model(&recognizer_path)?;
         let list = model_file::metadata(&model, "character")?.ok_or_else(|| {
             Error::Model(
                 "text recognizer has no `character` list in its metadata (a PaddleOCR export from rapidocr carries one)"
