@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# fetch-models.sh — fetch the face models, the text (bib) models, the ONNX Runtime library
-# and the test photos
-# into a models directory, verifying every file against pinned SHA-256 sums.
+# fetch-models.sh — fetch the face models, the text (bib) models, the ONNX Runtime and
+# OpenVINO libraries and the test photos into a models directory, verifying every file against pinned SHA-256 sums.
 #
 # Usage: scripts/fetch-models.sh [MODELS_DIR]
 #   MODELS_DIR defaults to ${RACESHOT__FACES__MODELS_DIR:-./models}.
@@ -16,8 +15,8 @@
 # Licences: the InsightFace weights (scrfd_500m_bnkps.onnx, w600k_mbf.onnx) are for
 # NON-COMMERCIAL RESEARCH ONLY. They are fetched here for development and tests and must
 # never be committed. A commercial operator points the configuration at licensed models
-# of the same families instead (see crates/faces/src/config.rs). ONNX Runtime is MIT; the
-# PP-OCRv6 text models are Apache-2.0.
+# of the same families instead (see crates/faces/src/config.rs). ONNX Runtime is MIT;
+# OpenVINO, oneTBB and the PP-OCRv6 text models are Apache-2.0; hwloc is BSD-3-Clause.
 set -euo pipefail
 
 MODELS_DIR="${1:-${RACESHOT__FACES__MODELS_DIR:-./models}}"
@@ -35,6 +34,14 @@ ORT_WHEEL="onnxruntime-${ORT_VERSION}-cp311-cp311-manylinux_2_28_x86_64.whl"
 ORT_WHEEL_SHA256="5752bd508126ae7c49894d3b9d2e83f0c3d487319246d04c444b393308d7ad7f"
 ORT_MEMBER="onnxruntime/capi/libonnxruntime.so.${ORT_VERSION}"
 
+# OpenVINO runs the face models (faces.runtime): its C API, core, CPU plugin, ONNX front
+# end and the TBB it is built with, from its wheel. The C library is stored under a
+# version-free name; the rest keep theirs, by which they find one another.
+OV_VERSION="2026.4.1"
+OV_REQ="openvino==${OV_VERSION}"
+OV_WHEEL="openvino-${OV_VERSION}-22982-cp311-cp311-manylinux_2_28_x86_64.whl"
+OV_WHEEL_SHA256="2d22b1da03f7caf74df30e9f6417d0ab2f637e4a38e08e1dcd294d2c37407aaf"
+
 # PaddleOCR's PP-OCRv6 small text detector and recogniser (bib numbers), as bundled in this
 # wheel; the recogniser carries its character list in its ONNX metadata (`character`).
 # Only the bundled files are used: any other rapidocr model would be downloaded at run time.
@@ -49,6 +56,14 @@ w600k_mbf.onnx|9cc6e4a75f0e2bf0b1aed94578f144d15175f357bdc05e815e5c4a02b319eb4f|
 photos/players.jpg|f89757e743090438c6da5be101dc116b8fc5aee9d39bd1e1a24675139c7de18e|vectron|${VECTRON_PREFIX}/players.jpg
 photos/yaoming.jpg|124a123b299e27d4987c483b4056177288e3755b334e6866daae98f9b57b9c28|vectron|${VECTRON_PREFIX}/yaoming.jpg
 photos/gdp.jpg|d70b008401d6f90cbe49ff438bed9575b76cc34a8ebd6b7fa82eec7b9dedd895|vectron|${VECTRON_PREFIX}/gdp.jpg
+openvino/libopenvino_c.so|d2d0836d422b21fc5da2739af0d6035df3fc6dd5e4756402eb848974edecf8a5|openvino|openvino/libs/libopenvino_c.so.2641
+openvino/libopenvino.so.2641|9b9a80ac1f18e07b13ed54459d9a865bcfe9dc170dbf8fe740c2974b85ecedc1|openvino|openvino/libs/libopenvino.so.2641
+openvino/libopenvino_intel_cpu_plugin.so|6599e3dd300d047b5ed72f8e48101c5f312c25321f35f57f803641ff8372900b|openvino|openvino/libs/libopenvino_intel_cpu_plugin.so
+openvino/libopenvino_onnx_frontend.so.2641|82d499f5b5e8514def7aaa1ecd5a9f570542d33ae9d00a0077f707cccd0e0192|openvino|openvino/libs/libopenvino_onnx_frontend.so.2641
+openvino/libtbb.so.12|ac9518497a4f2cb6729792730f145ee58367316031511923fef263c9ac81ca61|openvino|openvino/libs/libtbb.so.12
+openvino/libtbbbind_2_5.so.3|179ebd1223abd20a461dc978f24090d7ef7c1308b8dff14e4adfe4a21d75543f|openvino|openvino/libs/libtbbbind_2_5.so.3
+openvino/libhwloc.so.15|e91be9f5bc1c87aadb08f2e19ebcb742979adda0a5434f72650a154e317e7fb1|openvino|openvino/libs/libhwloc.so.15
+openvino/LICENSE|c71d239df91726fc519c6eb72d318ec65820627232b2f796219e87dcf35d0ab4|openvino|openvino-${OV_VERSION}.dist-info/licenses/LICENSE
 libonnxruntime.so|fc44112fbe06d7d689c57e11d3862031f64711007e4ee020f8eed5185fd2c1d3|ort|${ORT_MEMBER}
 ocr/PP-OCRv6_det_small.onnx|090f04abcd9d9a7498bc4ebf677e4cb9bdce1fe4197ddb7e529f1ef44e1ff94f|rapidocr|rapidocr/models/PP-OCRv6_det_small.onnx
 ocr/PP-OCRv6_rec_small.onnx|6f327246b50388f3c176ae304bd95767ea6dc0c9ae92153ef8cbe210b3c14884|rapidocr|rapidocr/models/PP-OCRv6_rec_small.onnx
@@ -87,6 +102,12 @@ libonnxruntime.so
   ONNX Runtime ${ORT_VERSION} (from the Python wheel ${ORT_REQ}).
   Licence: MIT, Copyright (c) Microsoft Corporation.
 
+openvino/
+  OpenVINO ${OV_VERSION}'s C API, core, CPU plugin and ONNX front end, with oneTBB and
+  hwloc, from the Python wheel ${OV_REQ}.
+  Licence: Apache-2.0 (openvino/LICENSE), Copyright (C) Intel Corporation; oneTBB
+  Apache-2.0; hwloc BSD-3-Clause.
+
 ocr/PP-OCRv6_det_small.onnx, ocr/PP-OCRv6_rec_small.onnx
   PaddleOCR's PP-OCRv6 small text detection and recognition models in ONNX, as bundled in
   the Python wheel ${RAPIDOCR_REQ} (its MODEL_LICENSES.md). Licence: Apache-2.0
@@ -113,7 +134,7 @@ if all_present; then
   exit 0
 fi
 
-mkdir -p "${MODELS_DIR}/photos" "${MODELS_DIR}/ocr" || die "cannot create ${MODELS_DIR}"
+mkdir -p "${MODELS_DIR}/photos" "${MODELS_DIR}/ocr" "${MODELS_DIR}/openvino" || die "cannot create ${MODELS_DIR}"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
@@ -132,8 +153,11 @@ fetch_wheel() {
 
 fetch_wheel "$VECTRON_REQ" "$VECTRON_WHEEL" "$VECTRON_WHEEL_SHA256"
 fetch_wheel "$RAPIDOCR_REQ" "$RAPIDOCR_WHEEL" "$RAPIDOCR_WHEEL_SHA256"
-fetch_wheel "$ORT_REQ" "$ORT_WHEEL" "$ORT_WHEEL_SHA256" \
-  --platform manylinux_2_28_x86_64 --python-version 3.11 --implementation cp --abi cp311
+for pinned in "$ORT_REQ|$ORT_WHEEL|$ORT_WHEEL_SHA256" "$OV_REQ|$OV_WHEEL|$OV_WHEEL_SHA256"; do
+  IFS='|' read -r req wheel sum <<<"$pinned"
+  fetch_wheel "$req" "$wheel" "$sum" \
+    --platform manylinux_2_28_x86_64 --python-version 3.11 --implementation cp --abi cp311
+done
 
 # Extract each member to a temporary name, verify it, then move it into place, so a
 # failed run never leaves a file with the final name and the wrong content.
@@ -142,6 +166,7 @@ while IFS='|' read -r dest sum tag member; do
   case "$tag" in
     vectron) wheel="${TMP}/${VECTRON_WHEEL}" ;;
     ort) wheel="${TMP}/${ORT_WHEEL}" ;;
+    openvino) wheel="${TMP}/${OV_WHEEL}" ;;
     rapidocr) wheel="${TMP}/${RAPIDOCR_WHEEL}" ;;
     *) die "internal: unknown wheel tag ${tag}" ;;
   esac

@@ -6,7 +6,8 @@ The same detect + align + embed pipeline as crates/faces (and its example
 be compared side by side (scripts/bench/faces.sh runs both on the same photos).
 
 Usage: faces_pipeline.py PHOTO_DIR [--models DIR] [--threads N] [--decode full|reduced2]
-                          [--coarse-long-edge N] [--dump FACES.jsonl] [--compare OTHER.jsonl]
+                          [--fine-long-edge N] [--coarse-long-edge N] [--dump FACES.jsonl]
+                          [--compare OTHER.jsonl]
 
 Per photo:
   decode       cv2.imread: full-size decode (BGR), or with --decode reduced2 OpenCV's
@@ -14,10 +15,13 @@ Per photo:
   detect       resize so the long edge is 1600 (enlarging by at most 2x, the engine's
                rule), pad right/bottom to a multiple of 32, SCRFD forward, decode strides
                8/16/32 with 2 anchors, score >= 0.5, NMS at IoU 0.4, back to photo pixels;
-               then the engine's coarse pass: the same at long edge 640 without enlarging
-               (skipped unless that input is >= 1.25x smaller), keeping its faces of
-               >= 32 px (in its input), NMS over both passes
-               (--coarse-long-edge 0 turns it off, as the Rust example's flag)
+               then the engine's fine pass: the same at long edge 3000 without enlarging
+               (skipped unless that input is >= 1.25x larger), keeping its faces under
+               64 px (in its input); then the engine's coarse pass: the same at long edge
+               640 without enlarging (skipped unless that input is >= 1.25x smaller),
+               keeping its faces of >= 32 px (in its input); NMS over all passes
+               (--fine-long-edge 0 and --coarse-long-edge 0 turn them off, as the Rust
+               example's flags)
   align        quality gate (score >= 0.6, shorter box side >= 20 px), least-squares
                5-point similarity to the ArcFace template, cv2.warpAffine to 112x112
   embed        recogniser forward per face, L2 normalisation
@@ -49,6 +53,9 @@ MAX_UPSCALE = 2.0
 COARSE_LONG_EDGE = 640
 COARSE_MIN_SHRINK = 1.25  # crates/faces/src/detect.rs COARSE_MIN_SHRINK
 COARSE_MIN_FACE_PX = 32.0  # crates/faces/src/detect.rs COARSE_MIN_FACE_PX
+FINE_LONG_EDGE = 3000
+FINE_MIN_GROWTH = 1.25  # crates/faces/src/detect.rs FINE_MIN_GROWTH
+FINE_MAX_FACE_PX = 64.0  # crates/faces/src/detect.rs FINE_MAX_FACE_PX
 SCORE_THRESHOLD = 0.5
 NMS_IOU = 0.4
 DET_MEAN, DET_STD = 127.5, 128.0
@@ -82,8 +89,9 @@ def session(path, threads):
 
 
 class Pipeline:
-    def __init__(self, models_dir, threads, coarse_long_edge=COARSE_LONG_EDGE):
+    def __init__(self, models_dir, threads, coarse_long_edge=COARSE_LONG_EDGE, fine_long_edge=FINE_LONG_EDGE):
         self.coarse_long_edge = coarse_long_edge
+        self.fine_long_edge = fine_long_edge
         self.det = session(os.path.join(models_dir, "scrfd_500m_bnkps.onnx"), threads)
         self.rec = session(os.path.join(models_dir, "w600k_mbf.onnx"), threads)
         self.det_input = self.det.get_inputs()[0].name
@@ -101,19 +109,29 @@ class Pipeline:
         return self.anchor_cache[key]
 
     def detect(self, img):
-        """Main pass, plus the coarse pass where it shrinks the photo enough; merged by NMS."""
+        """Main pass, plus the fine and coarse passes where they change the scale enough;
+        merged by NMS."""
         h, w = img.shape[:2]
         main = scaled_size(w, h, LONG_EDGE, MAX_UPSCALE)
         boxes, scores, kps = self.detect_pass(img, main)
+        passes = [(boxes, scores, kps)]
+        fine = scaled_size(w, h, self.fine_long_edge, 1.0) if self.fine_long_edge else None
+        if fine is not None and max(fine) >= max(main) * FINE_MIN_GROWTH:
+            fb, fs, fk = self.detect_pass(img, fine)
+            # Only fine faces under 64 px in the fine input count (boxes are in photo pixels).
+            side = np.minimum(fb[:, 2] - fb[:, 0], fb[:, 3] - fb[:, 1]) * (fine[0] / w)
+            small = side < FINE_MAX_FACE_PX
+            passes.append((fb[small], fs[small], fk[small]))
         coarse = scaled_size(w, h, self.coarse_long_edge, 1.0) if self.coarse_long_edge else None
-        if coarse is None or max(coarse) * COARSE_MIN_SHRINK > max(main):
+        if coarse is not None and max(coarse) * COARSE_MIN_SHRINK <= max(main):
+            cb, cs, ck = self.detect_pass(img, coarse)
+            # Only coarse faces of >= 32 px in the coarse input count (boxes are in photo pixels).
+            side = np.minimum(cb[:, 2] - cb[:, 0], cb[:, 3] - cb[:, 1]) * (coarse[0] / w)
+            big = side >= COARSE_MIN_FACE_PX
+            passes.append((cb[big], cs[big], ck[big]))
+        if len(passes) == 1:
             return boxes, scores, kps
-        cb, cs, ck = self.detect_pass(img, coarse)
-        # Only coarse faces of >= 32 px in the coarse input count (boxes are in photo pixels).
-        side = np.minimum(cb[:, 2] - cb[:, 0], cb[:, 3] - cb[:, 1]) * (coarse[0] / w)
-        big = side >= COARSE_MIN_FACE_PX
-        cb, cs, ck = cb[big], cs[big], ck[big]
-        boxes, scores, kps = np.concatenate([boxes, cb]), np.concatenate([scores, cs]), np.concatenate([kps, ck])
+        boxes, scores, kps = (np.concatenate([p[i] for p in passes]) for i in range(3))
         keep = nms(boxes, scores, NMS_IOU)
         return boxes[keep], scores[keep], kps[keep]
 
@@ -321,6 +339,8 @@ def main():
     ap.add_argument("--decode", choices=("full", "reduced2"), default="full")
     ap.add_argument("--coarse-long-edge", type=int, default=COARSE_LONG_EDGE,
                     help="long edge of the coarse detection pass (0 = off)")
+    ap.add_argument("--fine-long-edge", type=int, default=FINE_LONG_EDGE,
+                    help="long edge of the fine detection pass (0 = off)")
     ap.add_argument("--dump")
     ap.add_argument("--compare")
     args = ap.parse_args()
@@ -341,7 +361,7 @@ def main():
     if args.decode == "reduced2":
         flags, box_scale = cv2.IMREAD_REDUCED_COLOR_2, 2.0
 
-    pipe = Pipeline(args.models, args.threads, args.coarse_long_edge)
+    pipe = Pipeline(args.models, args.threads, args.coarse_long_edge, args.fine_long_edge)
     process(pipe, photos[0], flags, box_scale)  # warm-up
 
     totals = {"detected": 0, "embedded": 0}
@@ -364,7 +384,7 @@ def main():
     print(
         f"pipeline: python (onnxruntime {ort.__version__}, numpy {np.__version__}, opencv {cv2.__version__}) "
         f"| {n} photos ({size_text}, decode {args.decode}) | detector long edge {LONG_EDGE}, "
-        f"coarse pass {args.coarse_long_edge or 'off'} | onnxruntime intra {args.threads} inter 1 "
+        f"fine pass {args.fine_long_edge or 'off'}, coarse pass {args.coarse_long_edge or 'off'} | onnxruntime intra {args.threads} inter 1 "
         f"| workers 1"
     )
     rows = [(name, totals[name], totals[name + "_cpu"]) for name in STAGES]

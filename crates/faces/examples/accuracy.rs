@@ -464,7 +464,7 @@ fn analyse(
     let what = |e: raceshot_faces::Error| format!("{}: {e}", path.display());
     let gallery = decode(
         &bytes,
-        &DecodeOptions::default().with_target_long_edge(cfg.long_edge),
+        &DecodeOptions::default().with_target_long_edge(engine.decode_long_edge()),
     )
     .map_err(what)?;
     let analysed = engine.analyze(&gallery).map_err(what)?;

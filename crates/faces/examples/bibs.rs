@@ -141,7 +141,7 @@ fn run() -> Result<()> {
         config.max_regions = v;
     }
     let reader = TextReader::load(config)?;
-    let decode_edge = PREVIEW_EDGE.max(engine.config().detector.long_edge);
+    let decode_edge = PREVIEW_EDGE.max(engine.decode_long_edge());
 
     let (mut tp, mut fp, mut fn_) = (0usize, 0usize, 0usize);
     let (mut face_ms, mut bib_ms) = (0.0f64, 0.0f64);

@@ -5,7 +5,9 @@
 //!
 //! ```text
 //! cargo run --release -p raceshot-faces --example pipeline_bench -- PHOTO_DIR \
-//!     [--models MODELS_DIR] [--workers N] [--coarse-long-edge N] [--dump FACES.jsonl]
+//!     [--models MODELS_DIR] [--workers N] [--long-edge N] [--fine-long-edge N] \
+//!     [--coarse-long-edge N] \
+//!     [--runtime openvino|onnxruntime] [--dump FACES.jsonl]
 //! ```
 //!
 //! * Every `*.jpg` / `*.jpeg` in `PHOTO_DIR` is processed once, in name order, after one
@@ -23,6 +25,10 @@
 //!   runner does; stage figures are then per-photo latencies under that load, and
 //!   photos/s is photos / wall time. ONNX Runtime uses the engine's defaults (1 intra-op
 //!   and 1 inter-op thread per inference, no spinning).
+//! * `--long-edge N` sets `detector.long_edge` (default the engine's) and `--runtime` the
+//!   runtime of the face models (`faces.runtime`, default the engine's).
+//! * `--fine-long-edge N` sets `detector.fine_long_edge` (default the engine's, 3000; 0 =
+//!   no fine pass).
 //! * `--coarse-long-edge N` sets `detector.coarse_long_edge` (default the engine's, 640;
 //!   0 = no coarse pass), so two runs give the coarse pass's cost by difference.
 //! * `--min-score F` sets `quality.min_score` (default the engine's), to price the faces a
@@ -40,7 +46,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use raceshot_faces::{
-    AnalyzedFace, DecodeOptions, FaceEngine, FaceEngineConfig, align, decode, probe,
+    AnalyzedFace, DecodeOptions, FaceEngine, FaceEngineConfig, FaceRuntime, align, decode, probe,
 };
 
 type Result<T> = std::result::Result<T, Box<dyn Error + Send + Sync>>;
@@ -56,14 +62,20 @@ fn main() -> ExitCode {
 }
 
 const USAGE: &str = "usage: pipeline_bench PHOTO_DIR [--models MODELS_DIR] [--workers N] \
-                     [--coarse-long-edge N] [--min-score F] [--dump FACES.jsonl]";
+                     [--long-edge N] [--fine-long-edge N] [--coarse-long-edge N] [--min-score F] \
+                     [--runtime openvino|onnxruntime] [--dump FACES.jsonl]";
 
 struct Args {
     photos: PathBuf,
     models: PathBuf,
     workers: usize,
     /// `None`: the engine's default.
+    long_edge: Option<u32>,
+    /// `None`: the engine's default.
+    fine_long_edge: Option<u32>,
+    /// `None`: the engine's default.
     coarse_long_edge: Option<u32>,
+    runtime: Option<FaceRuntime>,
     min_score: Option<f32>,
     dump: Option<PathBuf>,
 }
@@ -72,7 +84,10 @@ fn parse_args() -> Result<Args> {
     let mut photos = None;
     let mut models = None;
     let mut workers = 1usize;
+    let mut long_edge = None;
+    let mut fine_long_edge = None;
     let mut coarse_long_edge = None;
+    let mut runtime = None;
     let mut min_score = None;
     let mut dump = None;
     let mut args = std::env::args_os().skip(1);
@@ -87,6 +102,30 @@ fn parse_args() -> Result<Args> {
                     .and_then(|s| s.parse().ok())
                     .filter(|&n: &usize| (1..=64).contains(&n))
                     .ok_or("--workers needs a number from 1 to 64")?;
+            }
+            Some("--long-edge") => {
+                long_edge = Some(
+                    value("--long-edge")?
+                        .to_str()
+                        .and_then(|s| s.parse().ok())
+                        .ok_or("--long-edge needs a number")?,
+                );
+            }
+            Some("--fine-long-edge") => {
+                fine_long_edge = Some(
+                    value("--fine-long-edge")?
+                        .to_str()
+                        .and_then(|s| s.parse().ok())
+                        .ok_or("--fine-long-edge needs a number (0 = off)")?,
+                );
+            }
+            Some("--runtime") => {
+                runtime = Some(
+                    value("--runtime")?
+                        .to_str()
+                        .and_then(|s| s.parse().ok())
+                        .ok_or("--runtime is openvino or onnxruntime")?,
+                );
             }
             Some("--coarse-long-edge") => {
                 coarse_long_edge = Some(
@@ -116,7 +155,10 @@ fn parse_args() -> Result<Args> {
         photos: photos.ok_or(USAGE)?,
         models: common::models_dir(models),
         workers,
+        long_edge,
+        fine_long_edge,
         coarse_long_edge,
+        runtime,
         min_score,
         dump,
     })
@@ -205,6 +247,15 @@ fn run() -> Result<()> {
     if let Some(score) = args.min_score {
         config.quality.min_score = score;
     }
+    if let Some(edge) = args.long_edge {
+        config.detector.long_edge = edge;
+    }
+    if let Some(edge) = args.fine_long_edge {
+        config.detector.fine_long_edge = edge;
+    }
+    if let Some(runtime) = args.runtime {
+        config.runtime = runtime;
+    }
     if let Some(edge) = args.coarse_long_edge {
         config.detector.coarse_long_edge = edge;
     }
@@ -262,15 +313,15 @@ fn run() -> Result<()> {
         .collect::<Vec<_>>()
         .join(", ");
     let cfg = engine.config();
-    let library = cfg.runtime_library_path();
     println!(
-        "pipeline: rust (raceshot-faces, {}) | {} photos ({size_text}, decode DCT-scaled) | detector long edge {}, coarse pass {} | onnxruntime intra {} inter {} | workers {}",
-        library.file_name().map_or_else(
-            || library.display().to_string(),
-            |n| n.to_string_lossy().into_owned()
-        ),
+        "pipeline: rust (raceshot-faces, {}) | {} photos ({size_text}, decode DCT-scaled) | detector long edge {}, fine pass {}, coarse pass {} | intra threads {} inter {} | workers {}",
+        engine.runtime(),
         results.len(),
         cfg.detector.long_edge,
+        match cfg.detector.fine_long_edge {
+            0 => "off".to_string(),
+            edge => edge.to_string(),
+        },
         match cfg.detector.coarse_long_edge {
             0 => "off".to_string(),
             edge => edge.to_string(),
@@ -365,7 +416,7 @@ fn process(engine: &FaceEngine, path: &Path, index: usize) -> Result<Done> {
     let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
     let img = decode(
         &bytes,
-        &DecodeOptions::default().with_target_long_edge(cfg.detector.long_edge),
+        &DecodeOptions::default().with_target_long_edge(engine.decode_long_edge()),
     )
     .map_err(what)?;
     clock.lap(&mut stages, 0);

@@ -4,13 +4,15 @@
 //! ```text
 //! python scripts/bench/make_small_faces.py DIR          # the labelled set (bench venv)
 //! cargo run --release -p raceshot-faces --example small_faces -- DIR [--models M]
-//!     [--long-edge N] [--min-face-px F] [--min-score F] [--decode-edge N]
+//!     [--long-edge N] [--fine-long-edge N] [--min-face-px F] [--min-score F]
+//!     [--decode-edge N]
 //! ```
 //!
 //! Method, as the shop ingests and searches:
 //!
 //! * Each photo is decoded as `ingest_photo` decodes it (DCT-scaled so its long edge stays
-//!   at least `max(1600, detector long edge)`; `--decode-edge` overrides) and analysed with
+//!   at least `max(1600, FaceEngine::decode_long_edge)`; `--decode-edge` overrides) and
+//!   analysed with
 //!   [`FaceEngine::analyze`].
 //! * Each person's selfie goes through [`FaceEngine::analyze_selfie`] and is compared with
 //!   every face of every photo. A (person, photo) pair is found when the photo's best face
@@ -95,6 +97,7 @@ fn run() -> Result<()> {
     let mut dir: Option<PathBuf> = None;
     let mut models: Option<PathBuf> = None;
     let mut long_edge: Option<u32> = None;
+    let mut fine_long_edge: Option<u32> = None;
     let mut min_face_px: Option<f32> = None;
     let mut min_score: Option<f32> = None;
     let mut decode_edge: Option<u32> = None;
@@ -104,12 +107,13 @@ fn run() -> Result<()> {
         match a.as_str() {
             "--models" => models = Some(PathBuf::from(value()?)),
             "--long-edge" => long_edge = Some(value()?.parse()?),
+            "--fine-long-edge" => fine_long_edge = Some(value()?.parse()?),
             "--min-face-px" => min_face_px = Some(value()?.parse()?),
             "--min-score" => min_score = Some(value()?.parse()?),
             "--decode-edge" => decode_edge = Some(value()?.parse()?),
             "-h" | "--help" => {
                 println!(
-                    "usage: small_faces DIR [--models M] [--long-edge N] [--min-face-px F] [--min-score F] [--decode-edge N]"
+                    "usage: small_faces DIR [--models M] [--long-edge N] [--fine-long-edge N] [--min-face-px F] [--min-score F] [--decode-edge N]"
                 );
                 return Ok(());
             }
@@ -125,6 +129,9 @@ fn run() -> Result<()> {
     if let Some(edge) = long_edge {
         config.detector.long_edge = edge;
     }
+    if let Some(edge) = fine_long_edge {
+        config.detector.fine_long_edge = edge;
+    }
     if let Some(px) = min_face_px {
         config.quality.min_face_px = px;
     }
@@ -133,7 +140,7 @@ fn run() -> Result<()> {
     }
     let engine = FaceEngine::load(config)?;
     let cfg = engine.config();
-    let decode_edge = decode_edge.unwrap_or(PREVIEW_EDGE.max(cfg.detector.long_edge));
+    let decode_edge = decode_edge.unwrap_or(PREVIEW_EDGE.max(engine.decode_long_edge()));
 
     let started = Instant::now();
     let mut photos = Vec::with_capacity(labels.photos.len());
@@ -157,12 +164,14 @@ fn run() -> Result<()> {
 
     let faces: usize = photos.iter().map(|p| p.label.faces.len()).sum();
     println!(
-        "small faces: {} photos, {} labelled faces, {} people; detector long edge {}, decode edge {}, \
-         quality gate {} px / score {}; analysis {:.0} ms per photo",
+        "small faces: {} photos, {} labelled faces, {} people; {}; detector long edge {}, fine pass {}, \
+         decode edge {}, quality gate {} px / score {}; analysis {:.0} ms per photo",
         photos.len(),
         faces,
         selfies.len(),
+        engine.runtime(),
         cfg.detector.long_edge,
+        cfg.detector.fine_long_edge,
         decode_edge,
         cfg.quality.min_face_px,
         cfg.quality.min_score,

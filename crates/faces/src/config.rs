@@ -8,14 +8,18 @@
 //! | key (env form)                                   | default                              | meaning |
 //! |--------------------------------------------------|--------------------------------------|---------|
 //! | `RACESHOT__FACES__MODELS_DIR`                    | `./models`                           | directory the other defaults are relative to |
+//! | `RACESHOT__FACES__RUNTIME`                       | `openvino`                           | what runs the face models: `openvino` or `onnxruntime` (the bib reader always runs on ONNX Runtime) |
+//! | `RACESHOT__FACES__OPENVINO_LIBRARY`              | `<models_dir>/openvino/libopenvino_c.so` | OpenVINO's C library (>= 2025.1), beside its core, CPU plugin and ONNX front end |
+//! | `RACESHOT__FACES__OPENVINO_PRECISION`            | `auto`                               | `auto`: bf16 on CPUs that compute it natively, else f32; `f32`: always f32 |
 //! | `RACESHOT__FACES__RUNTIME_LIBRARY`               | `<models_dir>/libonnxruntime.so`     | ONNX Runtime shared library (>= 1.20) |
-//! | `RACESHOT__FACES__INTRA_THREADS`                 | `1`                                  | threads one inference may use (0 = ONNX Runtime's choice) |
+//! | `RACESHOT__FACES__INTRA_THREADS`                 | `1`                                  | threads one inference may use (0 = the runtime's choice) |
 //! | `RACESHOT__FACES__INTER_THREADS`                 | `1`                                  | threads for parallel graph branches (0 = ONNX Runtime's choice) |
-//! | `RACESHOT__FACES__SESSIONS`                      | `0`                                  | sessions per model, i.e. inferences that may run at once (0 = one per CPU core) |
+//! | `RACESHOT__FACES__SESSIONS`                      | `0`                                  | sessions (OpenVINO: streams) per model, i.e. inferences that may run at once (0 = one per CPU core) |
 //! | `RACESHOT__FACES__DETECTOR__PATH`                | `<models_dir>/scrfd_500m_bnkps.onnx` | any SCRFD-family ONNX export *with* 5 keypoints (e.g. `scrfd_2.5g_bnkps`, `scrfd_10g_bnkps`) |
 //! | `RACESHOT__FACES__DETECTOR__LONG_EDGE`           | `1600`                               | event photos are scaled so their long edge is this for detection |
 //! | `RACESHOT__FACES__DETECTOR__SELFIE_LONG_EDGE`    | `640`                                | the same for selfies, whose faces are large |
 //! | `RACESHOT__FACES__DETECTOR__COARSE_LONG_EDGE`    | `640`                                | event photos get a second detection pass at this long edge for close-up faces, too large for the detector at `LONG_EDGE` (0 = off; never enlarges; skipped unless its input is at least 1.25x smaller than the main pass's) |
+//! | `RACESHOT__FACES__DETECTOR__FINE_LONG_EDGE`      | `3000`                               | event photos decoded at least 1.25x larger than `LONG_EDGE` get a third pass at this long edge (never enlarging) for faces too small at `LONG_EDGE`: the distant runners of 24 MP frames (0 = off) |
 //! | `RACESHOT__FACES__DETECTOR__MAX_UPSCALE`         | `2.0`                                | smaller images are enlarged towards the long edge by at most this factor (1 = never) |
 //! | `RACESHOT__FACES__DETECTOR__SCORE_THRESHOLD`     | `0.5`                                | detections below this score are dropped before NMS |
 //! | `RACESHOT__FACES__DETECTOR__NMS_IOU`             | `0.4`                                | IoU above which the weaker of two boxes is suppressed |
@@ -38,11 +42,13 @@
 //! so their names and order do not matter. Both models take RGB in NCHW layout.
 
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
 use serde::Deserialize;
 
 /// Default file names inside the models directory (what `scripts/fetch-models.sh` writes).
 pub const DEFAULT_RUNTIME_LIBRARY: &str = "libonnxruntime.so";
+pub const DEFAULT_OPENVINO_LIBRARY: &str = "openvino/libopenvino_c.so";
 pub const DEFAULT_DETECTOR_FILE: &str = "scrfd_500m_bnkps.onnx";
 pub const DEFAULT_RECOGNIZER_FILE: &str = "w600k_mbf.onnx";
 
@@ -52,6 +58,11 @@ pub const DEFAULT_RECOGNIZER_FILE: &str = "w600k_mbf.onnx";
 #[serde(default, deny_unknown_fields)]
 pub struct FaceEngineConfig {
     pub models_dir: PathBuf,
+    /// What runs the face models.
+    pub runtime: FaceRuntime,
+    /// `None` means `<models_dir>/openvino/libopenvino_c.so`.
+    pub openvino_library: Option<PathBuf>,
+    pub openvino_precision: OpenVinoPrecision,
     /// `None` means `<models_dir>/libonnxruntime.so`.
     pub runtime_library: Option<PathBuf>,
     pub detector: DetectorConfig,
@@ -72,6 +83,9 @@ impl Default for FaceEngineConfig {
     fn default() -> Self {
         Self {
             models_dir: PathBuf::from("./models"),
+            runtime: FaceRuntime::OpenVino,
+            openvino_library: None,
+            openvino_precision: OpenVinoPrecision::Auto,
             runtime_library: None,
             detector: DetectorConfig::default(),
             recognizer: RecognizerConfig::default(),
@@ -79,6 +93,55 @@ impl Default for FaceEngineConfig {
             intra_threads: 1,
             inter_threads: 1,
             sessions: 0,
+        }
+    }
+}
+
+/// The inference runtime of the face models. Both read the same ONNX files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum FaceRuntime {
+    /// OpenVINO's CPU runtime ([`crate::ov`]): on CPUs with native bf16 about half the CPU
+    /// per photo of ONNX Runtime (docs/benchmarks.md §9).
+    #[serde(rename = "openvino")]
+    OpenVino,
+    /// ONNX Runtime, which the bib reader uses anyway: exact f32 everywhere.
+    #[serde(rename = "onnxruntime")]
+    OnnxRuntime,
+}
+
+impl FromStr for FaceRuntime {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "openvino" => Ok(Self::OpenVino),
+            "onnxruntime" => Ok(Self::OnnxRuntime),
+            other => Err(format!(
+                "`{other}` is not a runtime: `openvino` or `onnxruntime`"
+            )),
+        }
+    }
+}
+
+/// The precision OpenVINO computes the face models in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OpenVinoPrecision {
+    /// bf16 where the CPU computes it natively (AVX512-BF16, AMX), f32 elsewhere: what
+    /// OpenVINO itself would choose. Embeddings agree with f32 ones at cosine ≥ 0.998.
+    Auto,
+    /// Always f32.
+    F32,
+}
+
+impl FromStr for OpenVinoPrecision {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "auto" => Ok(Self::Auto),
+            "f32" => Ok(Self::F32),
+            other => Err(format!("`{other}` is not a precision: `auto` or `f32`")),
         }
     }
 }
@@ -96,6 +159,13 @@ pub struct DetectorConfig {
     /// portraits, 326-583 px at 1600, gave no detection at all); at a smaller scale the
     /// same faces fit its largest anchors. The pass never enlarges the image.
     pub coarse_long_edge: u32,
+    /// Long edge of the third, fine detection pass on event photos (0 = no such pass). At
+    /// `long_edge` 1600 a 24 MP frame is shrunk 3.75 times, so a runner whose face is 35 px
+    /// wide in it is 9 px to the detector and never found (66 % recall on the small-face
+    /// set); at 3000 the same faces are found (97 %). Only its faces under
+    /// `detect::FINE_MAX_FACE_PX` count; the pass never enlarges the image and is skipped
+    /// unless it sees the photo at least 1.25 times larger than the main pass.
+    pub fine_long_edge: u32,
     /// Smaller images are enlarged towards the long edge by at most this factor.
     pub max_upscale: f32,
     pub score_threshold: f32,
@@ -111,6 +181,7 @@ impl Default for DetectorConfig {
             long_edge: 1600,
             selfie_long_edge: 640,
             coarse_long_edge: 640,
+            fine_long_edge: 3000,
             max_upscale: 2.0,
             score_threshold: 0.5,
             nms_iou: 0.4,
@@ -130,9 +201,10 @@ pub struct RecognizerConfig {
     pub mean: f32,
     pub std: f32,
     pub embedding_dim: usize,
-    /// Load the recogniser with each `PRelu` computed as `max(x, slope * x)`: the same
-    /// numbers, which ONNX Runtime computes about 1.8x faster on MobileFaceNet
-    /// (`model_file::prelu_as_max`). `false` runs the file as it is.
+    /// On ONNX Runtime, load the recogniser with each `PRelu` computed as
+    /// `max(x, slope * x)`: the same numbers, which ONNX Runtime computes about 1.8x faster
+    /// on MobileFaceNet (`model_file::prelu_as_max`). `false` runs the file as it is.
+    /// OpenVINO runs `PRelu` fast as it is and ignores this.
     pub prelu_as_max: bool,
 }
 
@@ -189,6 +261,14 @@ impl FaceEngineConfig {
         }
     }
 
+    pub fn openvino_library_path(&self) -> PathBuf {
+        resolve(
+            &self.models_dir,
+            self.openvino_library.as_deref(),
+            DEFAULT_OPENVINO_LIBRARY,
+        )
+    }
+
     pub fn runtime_library_path(&self) -> PathBuf {
         resolve(
             &self.models_dir,
@@ -234,6 +314,12 @@ impl FaceEngineConfig {
             p.push(format!(
                 "faces.detector.coarse_long_edge must be 0 (off) or between 32 and 8192, got {}",
                 d.coarse_long_edge
+            ));
+        }
+        if d.fine_long_edge != 0 && !(32..=8192).contains(&d.fine_long_edge) {
+            p.push(format!(
+                "faces.detector.fine_long_edge must be 0 (off) or between 32 and 8192, got {}",
+                d.fine_long_edge
             ));
         }
         if !(0.0..=1.0).contains(&d.score_threshold) {
@@ -319,6 +405,10 @@ mod tests {
             c.runtime_library_path(),
             PathBuf::from("/m/libonnxruntime.so")
         );
+        assert_eq!(
+            c.openvino_library_path(),
+            PathBuf::from("/m/openvino/libopenvino_c.so")
+        );
         assert_eq!(c.detector_path(), PathBuf::from("/m/scrfd_500m_bnkps.onnx"));
         assert_eq!(c.recognizer_path(), PathBuf::from("/m/w600k_mbf.onnx"));
         assert!(c.problems().is_empty());
@@ -338,6 +428,8 @@ mod tests {
         assert_eq!(c.problems().len(), 3);
         c.detector.coarse_long_edge = 16;
         assert_eq!(c.problems().len(), 4);
+        c.detector.fine_long_edge = 9000;
+        assert_eq!(c.problems().len(), 5);
     }
 
     #[test]
@@ -368,5 +460,21 @@ mod tests {
             PathBuf::from("/srv/models/w600k_mbf.onnx")
         );
         assert!(serde_json::from_str::<FaceEngineConfig>(r#"{"detectr": {}}"#).is_err());
+        let c: FaceEngineConfig =
+            serde_json::from_str(r#"{"runtime": "onnxruntime", "openvino_precision": "f32"}"#)
+                .unwrap();
+        assert_eq!(c.runtime, FaceRuntime::OnnxRuntime);
+        assert_eq!(c.openvino_precision, OpenVinoPrecision::F32);
+        assert!(serde_json::from_str::<FaceEngineConfig>(r#"{"runtime": "tensorrt"}"#).is_err());
+    }
+
+    #[test]
+    fn runtime_and_precision_parse_from_their_names_only() {
+        assert_eq!("openvino".parse(), Ok(FaceRuntime::OpenVino));
+        assert_eq!("onnxruntime".parse(), Ok(FaceRuntime::OnnxRuntime));
+        assert!("OpenVINO".parse::<FaceRuntime>().is_err());
+        assert_eq!("auto".parse(), Ok(OpenVinoPrecision::Auto));
+        assert_eq!("f32".parse(), Ok(OpenVinoPrecision::F32));
+        assert!("bf16".parse::<OpenVinoPrecision>().is_err());
     }
 }

@@ -128,30 +128,62 @@ pub fn nms(mut dets: Vec<Detection>, iou_threshold: f32) -> Vec<Detection> {
     keep
 }
 
-/// Merges a main and a coarse detection pass over one image, each in its own
-/// network-input pixels with the geometry that produced it: drops coarse detections
-/// smaller than [`COARSE_MIN_FACE_PX`] (in the coarse input), maps the rest and the main
-/// ones to the image's pixels, then runs [`nms`] over the union, so where both passes
-/// found a face the higher-scored detection is kept. Output is sorted by score.
+/// One detection pass over an image: the geometry that fitted the image into the
+/// network input, the detections in that input's pixels, and the face sizes this pass
+/// answers for (shorter box side in its input's pixels; the others are left to the pass
+/// that sees them at a better scale).
+#[derive(Debug, Clone, Copy)]
+pub struct Pass<'a> {
+    pub geometry: InputGeometry,
+    pub detections: &'a [Detection],
+    pub min_side: f32,
+    pub max_side: f32,
+}
+
+impl<'a> Pass<'a> {
+    /// The main pass, which answers for faces of every size.
+    pub fn main(geometry: InputGeometry, detections: &'a [Detection]) -> Self {
+        Self {
+            geometry,
+            detections,
+            min_side: 0.0,
+            max_side: f32::INFINITY,
+        }
+    }
+
+    /// The coarse pass: faces of at least [`COARSE_MIN_FACE_PX`].
+    pub fn coarse(geometry: InputGeometry, detections: &'a [Detection]) -> Self {
+        Self {
+            min_side: COARSE_MIN_FACE_PX,
+            ..Self::main(geometry, detections)
+        }
+    }
+
+    /// The fine pass: faces under [`FINE_MAX_FACE_PX`].
+    pub fn fine(geometry: InputGeometry, detections: &'a [Detection]) -> Self {
+        Self {
+            max_side: FINE_MAX_FACE_PX,
+            ..Self::main(geometry, detections)
+        }
+    }
+}
+
+/// Merges detection passes over one image: keeps each pass's detections within its face
+/// sizes, maps them to the image's pixels with that pass's geometry, then runs [`nms`]
+/// over the union, so where two passes found a face the higher-scored detection is kept.
+/// Output is sorted by score.
 ///
 /// Suppression happens in image pixels because IoU is only comparable there: the same
 /// face is a differently sized box in each pass's input.
-pub fn merge_passes(
-    main: (InputGeometry, &[Detection]),
-    coarse: (InputGeometry, &[Detection]),
-    iou_threshold: f32,
-) -> Vec<Detection> {
-    let (main_geo, main_dets) = main;
-    let (coarse_geo, coarse_dets) = coarse;
-    let all: Vec<Detection> = main_dets
+pub fn merge_passes(passes: &[Pass<'_>], iou_threshold: f32) -> Vec<Detection> {
+    let all: Vec<Detection> = passes
         .iter()
-        .map(|d| main_geo.to_original(d))
-        .chain(
-            coarse_dets
+        .flat_map(|p| {
+            p.detections
                 .iter()
-                .filter(|d| d.bbox.min_side() >= COARSE_MIN_FACE_PX)
-                .map(|d| coarse_geo.to_original(d)),
-        )
+                .filter(|d| (p.min_side..p.max_side).contains(&d.bbox.min_side()))
+                .map(|d| p.geometry.to_original(d))
+        })
         .collect();
     nms(all, iou_threshold)
 }
@@ -173,9 +205,10 @@ pub const COARSE_MIN_FACE_PX: f32 = 32.0;
 /// main pass.
 pub const COARSE_MIN_SHRINK: f32 = 1.25;
 
-/// The geometry of a coarse pass at `coarse_edge`: like [`InputGeometry::new`] but never
-/// enlarging, because the pass exists for faces that are too *large* for the main pass;
-/// enlarging a small photo would only make them larger again.
+/// The geometry of a coarse (or fine) pass at `coarse_edge`: like [`InputGeometry::new`]
+/// but never enlarging, because the coarse pass exists for faces that are too *large* for
+/// the main pass (enlarging a small photo would only make them larger again), and the fine
+/// pass for the pixels the main pass scaled away.
 pub fn coarse_geometry(width: u32, height: u32, coarse_edge: u32, multiple: u32) -> InputGeometry {
     InputGeometry::new(width, height, coarse_edge, multiple, 1.0)
 }
@@ -204,6 +237,39 @@ pub fn coarse_pass_worthwhile(
     let main = long(InputGeometry::new(width, height, long_edge, 1, max_upscale));
     let coarse = long(coarse_geometry(width, height, coarse_edge, 1));
     coarse * COARSE_MIN_SHRINK <= main
+}
+
+/// Fine-pass detections whose shorter side is at or above this, in the fine input's
+/// pixels, are ignored: the main pass sees such faces at least [`FINE_MIN_GROWTH`] times
+/// smaller, still well inside its range (from ~16 px), and at the fine pass's scale large
+/// faces of soft photos are the ones SCRFD-500M loses (the race bench photos, enlarged
+/// from a small one, lost a fifth of their faces, 80-300 px, when detected at 3000 px
+/// instead of 1600).
+pub const FINE_MAX_FACE_PX: f32 = 64.0;
+
+/// The fine pass runs only if it enlarges the faces by at least this factor relative to
+/// the main pass; below it the main pass already sees them nearly as large.
+pub const FINE_MIN_GROWTH: f32 = 1.25;
+
+/// Whether a fine detection pass at `fine_edge` (never enlarging: [`coarse_geometry`]) is
+/// worth running on a `width` x `height` image whose main pass is at `long_edge`: only
+/// when the fine input's long side is at least [`FINE_MIN_GROWTH`] times the main
+/// input's. `fine_edge` 0 means off. A 24 MP photo decoded at 3000 px gets one at 3000
+/// beside the main pass at 1600; a photo of 1600 px or less never does.
+pub fn fine_pass_worthwhile(
+    width: u32,
+    height: u32,
+    long_edge: u32,
+    fine_edge: u32,
+    max_upscale: f32,
+) -> bool {
+    if fine_edge == 0 || width == 0 || height == 0 {
+        return false;
+    }
+    let long = |g: InputGeometry| g.scaled_width.max(g.scaled_height) as f32;
+    let main = long(InputGeometry::new(width, height, long_edge, 1, max_upscale));
+    let fine = long(coarse_geometry(width, height, fine_edge, 1));
+    fine >= main * FINE_MIN_GROWTH
 }
 
 /// How an image was fitted into the network input, to map detections back.
@@ -294,28 +360,44 @@ impl InputGeometry {
     }
 }
 
-/// Builds the NCHW f32 input tensor data: the image scaled into the top-left corner,
-/// normalised `(x - mean) / std`, the padding filled with what a black pixel becomes
-/// (as the reference implementation pads with zeros before normalising).
-pub fn prepare_input(img: &RgbImage, geo: &InputGeometry, mean: f32, std: f32) -> Vec<f32> {
-    let scaled = image_io::resize_exact(img, geo.scaled_width, geo.scaled_height);
-    let (iw, ih) = (geo.input_width as usize, geo.input_height as usize);
-    let plane = iw * ih;
-    let inv = 1.0 / std;
-    let pad = (0.0 - mean) * inv;
-    let mut t = vec![pad; plane * 3];
-    let sw = scaled.width() as usize;
-    let (r, rest) = t.split_at_mut(plane);
-    let (g, b) = rest.split_at_mut(plane);
-    for (y, row) in scaled.data().chunks_exact(sw * 3).enumerate().take(ih) {
-        let o = y * iw;
-        for (x, px) in row.chunks_exact(3).enumerate().take(iw) {
-            r[o + x] = (f32::from(px[0]) - mean) * inv;
-            g[o + x] = (f32::from(px[1]) - mean) * inv;
-            b[o + x] = (f32::from(px[2]) - mean) * inv;
+/// Builds the detector input: the image scaled into the top-left corner of an
+/// `input_height` x `input_width` frame of interleaved 8-bit RGB, the padding black. The
+/// detector converts and normalises it itself (`model_file::rgb_u8_input`), as the
+/// reference implementation pads with zeros before normalising.
+pub fn prepare_input(img: &RgbImage, geo: &InputGeometry) -> Vec<u8> {
+    let mut t = vec![0; input_len(geo)];
+    prepare_input_into(img, geo, &mut t);
+    t
+}
+
+/// The number of bytes of the detector input for `geo`.
+pub fn input_len(geo: &InputGeometry) -> usize {
+    geo.input_width as usize * geo.input_height as usize * 3
+}
+
+/// [`prepare_input`] into a buffer of [`input_len`] bytes (a runtime's own input tensor).
+/// An image already at the pass's scale (the fine pass of a photo decoded at its long
+/// edge) is copied without a resize.
+pub fn prepare_input_into(img: &RgbImage, geo: &InputGeometry, t: &mut [u8]) {
+    let resized;
+    let scaled = if (img.width(), img.height()) == (geo.scaled_width, geo.scaled_height) {
+        img
+    } else {
+        resized = image_io::resize_exact(img, geo.scaled_width, geo.scaled_height);
+        &resized
+    };
+    let row = geo.input_width as usize * 3;
+    let sw = (scaled.width() as usize * 3).min(row);
+    let mut rows = scaled.data().chunks_exact(scaled.width() as usize * 3);
+    for out in t.chunks_exact_mut(row) {
+        match rows.next() {
+            Some(src) => {
+                out[..sw].copy_from_slice(&src[..sw]);
+                out[sw..].fill(0);
+            }
+            None => out.fill(0),
         }
     }
-    t
 }
 
 /// Picks the "primary" box of a selfie: the largest face, discounted by its distance
@@ -521,7 +603,13 @@ mod tests {
             // A face only the coarse pass sees.
             det_lm(16.0, 400.0, 80.0, 464.0, 0.85),
         ];
-        let merged = merge_passes((fine, &fine_dets), (coarse, &coarse_dets), 0.4);
+        let merged = merge_passes(
+            &[
+                Pass::main(fine, &fine_dets),
+                Pass::coarse(coarse, &coarse_dets),
+            ],
+            0.4,
+        );
 
         let scores: Vec<f32> = merged.iter().map(|d| d.score).collect();
         assert_eq!(
@@ -564,7 +652,13 @@ mod tests {
             det_lm(300.0, 300.0, 331.9, 340.0, 0.8),
             det_lm(400.0, 300.0, 432.0, 332.0, 0.6),
         ];
-        let merged = merge_passes((fine, &fine_dets), (coarse, &coarse_dets), 0.4);
+        let merged = merge_passes(
+            &[
+                Pass::main(fine, &fine_dets),
+                Pass::coarse(coarse, &coarse_dets),
+            ],
+            0.4,
+        );
         let scores: Vec<f32> = merged.iter().map(|d| d.score).collect();
         assert_eq!(scores, vec![0.7, 0.6]);
         assert_eq!(merged[0], fine.to_original(&fine_dets[0]));
@@ -575,9 +669,48 @@ mod tests {
         let g = InputGeometry::new(3200, 2000, 1600, 32, 2.0);
         let c = coarse_geometry(3200, 2000, 640, 32);
         let dets = [det_lm(10.0, 10.0, 50.0, 60.0, 0.7)];
-        let merged = merge_passes((g, &dets), (c, &[]), 0.4);
+        let merged = merge_passes(&[Pass::main(g, &dets), Pass::coarse(c, &[])], 0.4);
         assert_eq!(merged, vec![g.to_original(&dets[0])]);
-        assert!(merge_passes((g, &[]), (c, &[]), 0.4).is_empty());
+        assert!(merge_passes(&[Pass::main(g, &[]), Pass::coarse(c, &[])], 0.4).is_empty());
+        assert_eq!(merge_passes(&[Pass::main(g, &dets)], 0.4), merged);
+    }
+
+    #[test]
+    fn merge_takes_only_small_faces_from_the_fine_pass() {
+        // A 6000x4000 photo decoded at 3000: main pass at 1600, fine pass at 3000.
+        let main = InputGeometry::new(3000, 2000, 1600, 32, 2.0);
+        let fine = coarse_geometry(3000, 2000, 3000, 32);
+        assert_eq!(fine.scaled_width, 3000);
+        let main_dets = [det_lm(100.0, 100.0, 140.0, 150.0, 0.6)];
+        let fine_dets = [
+            // The same face, larger and better scored here: above the fine pass's range.
+            det_lm(187.5, 187.5, 262.5, 281.25, 0.9),
+            // A face too small for the main pass (10 px there), and one just at the limit.
+            det_lm(1000.0, 1000.0, 1020.0, 1024.0, 0.7),
+            det_lm(2000.0, 1000.0, 2064.0, 1064.0, 0.8),
+        ];
+        let merged = merge_passes(
+            &[Pass::main(main, &main_dets), Pass::fine(fine, &fine_dets)],
+            0.4,
+        );
+        let scores: Vec<f32> = merged.iter().map(|d| d.score).collect();
+        assert_eq!(scores, vec![0.7, 0.6]);
+        assert_eq!(merged[0], fine.to_original(&fine_dets[1]));
+    }
+
+    #[test]
+    fn fine_pass_runs_only_where_it_enlarges_the_faces() {
+        // Off, and photos the main pass does not shrink.
+        assert!(!fine_pass_worthwhile(3000, 2000, 1600, 0, 2.0));
+        assert!(!fine_pass_worthwhile(1600, 1067, 1600, 3000, 2.0));
+        assert!(!fine_pass_worthwhile(1237, 800, 1600, 3000, 2.0));
+        // A 24 MP photo decoded at half size, and a 12 MP one decoded whole: 3000 vs 1600.
+        assert!(fine_pass_worthwhile(3000, 2000, 1600, 3000, 2.0));
+        assert!(fine_pass_worthwhile(4000, 3000, 1600, 3000, 2.0));
+        // Just under and at the growth factor: 1999 and 2000 px against 1600.
+        assert!(!fine_pass_worthwhile(1999, 1000, 1600, 3000, 2.0));
+        assert!(fine_pass_worthwhile(2000, 1000, 1600, 3000, 2.0));
+        assert!(!fine_pass_worthwhile(0, 0, 1600, 3000, 2.0));
     }
 
     #[test]
@@ -641,15 +774,20 @@ mod tests {
     }
 
     #[test]
-    fn prepared_input_is_normalised_planar_and_padded() {
-        let img = RgbImage::new(2, 1, vec![255, 0, 127, 0, 0, 0]).unwrap();
+    fn prepared_input_is_interleaved_rgb_padded_black() {
+        let img = RgbImage::new(2, 1, vec![255, 0, 127, 1, 2, 3]).unwrap();
         let g = InputGeometry::new(2, 1, 2, 4, 1.0);
-        let t = prepare_input(&img, &g, 127.5, 128.0);
+        let t = prepare_input(&img, &g);
         assert_eq!(t.len(), 3 * 4 * 4);
-        assert!(approx(t[0], (255.0 - 127.5) / 128.0)); // R of (0,0)
-        assert!(approx(t[16], (0.0 - 127.5) / 128.0)); // G of (0,0)
-        assert!(approx(t[32], (127.0 - 127.5) / 128.0)); // B of (0,0)
-        assert!(approx(t[5], -127.5 / 128.0)); // padding
+        assert_eq!(&t[..12], &[255, 0, 127, 1, 2, 3, 0, 0, 0, 0, 0, 0]);
+        assert!(t[12..].iter().all(|&v| v == 0));
+        // A buffer that held an earlier input is overwritten, padding included.
+        let mut reused = vec![9; t.len()];
+        prepare_input_into(&img, &g, &mut reused);
+        assert_eq!(reused, t);
+        // An image scaled for the pass is resized first.
+        let g = InputGeometry::new(2, 1, 4, 4, 2.0);
+        assert_eq!(prepare_input(&img, &g)[..3], [255, 0, 127]);
     }
 
     #[test]

@@ -1,23 +1,28 @@
-//! The face engine: loads ONNX Runtime and the two models once, and runs
+//! The face engine: loads the inference runtime and the two models once, and runs
 //! detect -> quality gate -> align -> embed on decoded images.
 //!
-//! Event photos are detected at two scales: the configured long edge (small faces in a
-//! crowd) and a coarse one (close-up faces, which SCRFD misses when they are a few hundred
-//! pixels in its input). The two passes are merged by NMS in the photo's pixels before
-//! the quality gate, so each face is embedded once. Selfies, whose faces are large, get
-//! one pass at their own long edge.
+//! Event photos are detected at up to three scales: the configured long edge (the crowd
+//! of an ordinary photo), a fine one for large photos (the distant runners of a 24 MP
+//! frame, too small at the long edge) and a coarse one (close-up faces, which SCRFD misses
+//! when they are a few hundred pixels in its input). Each pass answers for the face sizes
+//! it sees best; they are merged by NMS in the photo's pixels before the quality gate, so
+//! each face is embedded once. Selfies, whose faces are large, get one pass at their own
+//! long edge.
 //!
-//! The recogniser is loaded with its `PRelu`s computed as `Max(x, slope * x)`
+//! Two runtimes read the same ONNX files (`faces.runtime`): OpenVINO ([`crate::ov`], the
+//! default; bf16 on CPUs that compute it natively) and ONNX Runtime (f32). On ONNX Runtime
+//! the recogniser is loaded with its `PRelu`s computed as `Max(x, slope * x)`
 //! ([`crate::model_file`]; `recognizer.prelu_as_max`): the same embeddings, bit for bit,
-//! at about half the CPU per face.
+//! at about half the CPU per face. Each [`FaceModel`] hands the engine its outputs as
+//! shapes and `f32` slices, whatever runs it.
 //!
-//! ONNX Runtime is loaded dynamically from the models directory (its Python wheel ships a
-//! self-contained `libonnxruntime.so`; `ort`'s own download of binaries cannot work on our
-//! machines). The library can be loaded only once per process, so the environment lives in
-//! a process-wide `OnceLock`. `ort` needs `&mut Session` to run, so each model keeps a
-//! small pool of sessions behind mutexes; `FaceEngine` is `Send + Sync` and meant to be
-//! shared in an `Arc`. The environment and the pool are shared with the text reader
-//! ([`crate::ocr`]), which runs its own models on the same runtime.
+//! Both runtimes are loaded dynamically from the models directory (their Python wheels
+//! ship self-contained libraries; `ort`'s own download of binaries cannot work on our
+//! machines), once per process. ONNX Runtime's environment lives in a process-wide
+//! `OnceLock` and is shared with the text reader ([`crate::ocr`]), which always runs on
+//! it. A model runs one inference per session at a time (`ort` needs `&mut Session`), so
+//! each keeps a small [`Pool`] of sessions behind mutexes; `FaceEngine` is `Send + Sync`
+//! and meant to be shared in an `Arc`.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -29,12 +34,13 @@ use ort::session::builder::{GraphOptimizationLevel, SessionBuilder};
 use ort::value::TensorRef;
 
 use crate::align;
-use crate::config::FaceEngineConfig;
+use crate::config::{FaceEngineConfig, FaceRuntime};
 use crate::detect::{self, BBox, Detection, InputGeometry, Landmarks, LevelOutputs};
 use crate::embed::{self, Embedding};
 use crate::error::{Error, Result};
 use crate::image_io::RgbImage;
 use crate::model_file;
+use crate::ov::OvModel;
 
 /// A face found, kept by the quality gate, and embedded. Coordinates are in the pixels of
 /// the image given to [`FaceEngine::analyze`].
@@ -55,14 +61,12 @@ const EMBED_BATCH: usize = 2;
 /// The loaded engine. Cheap to share (`Arc<FaceEngine>`); all methods take `&self`.
 pub struct FaceEngine {
     config: FaceEngineConfig,
-    detector: SessionPool,
-    detector_input: String,
+    detector: FaceModel,
     /// Largest stride of the detector: input sides are padded to a multiple of it.
     detector_multiple: u32,
     /// `(width, height)` when the detector export only accepts one input size.
     detector_fixed: Option<(u32, u32)>,
-    recognizer: SessionPool,
-    recognizer_input: String,
+    recognizer: FaceModel,
     /// Whether the recogniser accepts a batch dimension other than 1.
     recognizer_batches: bool,
     /// How many of the recogniser's `PRelu`s run as `Max(x, slope * x)`.
@@ -79,7 +83,7 @@ impl std::fmt::Debug for FaceEngine {
 }
 
 impl FaceEngine {
-    /// Validates the configuration, loads ONNX Runtime (once per process) and both models,
+    /// Validates the configuration, loads the runtime (once per process) and both models,
     /// and checks with a dry run that the models answer in the expected shapes, so a wrong
     /// file fails at start-up rather than on the first photo.
     pub fn load(config: FaceEngineConfig) -> Result<Self> {
@@ -89,58 +93,63 @@ impl FaceEngine {
         }
         let detector_path = existing(config.detector_path(), "face detector model")?;
         let recognizer_path = existing(config.recognizer_path(), "face recognizer model")?;
-        let env = environment(&config.runtime_library_path())?;
-
         let threads = SessionThreads {
             sessions: config.effective_sessions(),
             intra: config.intra_threads,
             inter: config.inter_threads,
         };
-        let detector = SessionPool::new(&env, &detector_path, threads)?;
-        let (recognizer, prelus_rewritten) = if config.recognizer.prelu_as_max {
-            let (model, rewritten) = model_file::prelu_as_max(&read_model(&recognizer_path)?)?;
-            let pool = SessionPool::from_memory(&env, &model, &recognizer_path, threads)?;
-            (pool, rewritten)
-        } else {
-            (SessionPool::new(&env, &recognizer_path, threads)?, 0)
+        // The detector reads 8-bit RGB rows and normalises them itself.
+        let (detector_model, detector_dims) = model_file::rgb_u8_input(
+            &read_model(&detector_path)?,
+            config.detector.mean,
+            config.detector.std,
+        )?;
+        let (detector, recognizer, prelus_rewritten) = match config.runtime {
+            FaceRuntime::OpenVino => {
+                let library = config.openvino_library_path();
+                let precision = config.openvino_precision;
+                let load = |model: &[u8], path: &Path| {
+                    OvModel::load(&library, model, path, threads, precision)
+                        .map(FaceModel::OpenVino)
+                };
+                (
+                    load(&detector_model, &detector_path)?,
+                    load(&read_model(&recognizer_path)?, &recognizer_path)?,
+                    0,
+                )
+            }
+            FaceRuntime::OnnxRuntime => {
+                let env = environment(&config.runtime_library_path())?;
+                let detector =
+                    SessionPool::from_memory(&env, &detector_model, &detector_path, threads)?;
+                let (recognizer, rewritten) = if config.recognizer.prelu_as_max {
+                    let (model, rewritten) =
+                        model_file::prelu_as_max(&read_model(&recognizer_path)?)?;
+                    let pool = SessionPool::from_memory(&env, &model, &recognizer_path, threads)?;
+                    (pool, rewritten)
+                } else {
+                    (SessionPool::new(&env, &recognizer_path, threads)?, 0)
+                };
+                (
+                    FaceModel::onnx(detector, "detector")?,
+                    FaceModel::onnx(recognizer, "recognizer")?,
+                    rewritten,
+                )
+            }
         };
-        let (detector_input, detector_fixed) = detector.with(|s| {
-            let input = s
-                .inputs()
-                .first()
-                .ok_or_else(|| Error::Model("detector has no input".into()))?;
-            // NCHW; a positive H and W mean the export is fixed-size.
-            let fixed = input
-                .dtype()
-                .tensor_shape()
-                .and_then(|sh| match sh.get(2..4) {
-                    Some(&[h, w]) if h > 0 && w > 0 => {
-                        Some((u32::try_from(w).ok()?, u32::try_from(h).ok()?))
-                    }
-                    _ => None,
-                });
-            Ok((input.name().to_string(), fixed))
-        })?;
-        let (recognizer_input, recognizer_batches) = recognizer.with(|s| {
-            let input = s
-                .inputs()
-                .first()
-                .ok_or_else(|| Error::Model("recognizer has no input".into()))?;
-            let batch_dim = input
-                .dtype()
-                .tensor_shape()
-                .and_then(|sh| sh.first().copied());
-            Ok((input.name().to_string(), batch_dim != Some(1)))
-        })?;
+        // NCHW as the file declares it; a positive H and W mean the export is fixed-size.
+        let detector_fixed = match detector_dims.get(2..4) {
+            Some(&[h, w]) if h > 0 && w > 0 => u32::try_from(w).ok().zip(u32::try_from(h).ok()),
+            _ => None,
+        };
+        let recognizer_batches = recognizer.input_dims().first() != Some(&1);
 
         let mut engine = Self {
             config,
             detector,
-            detector_input,
             detector_multiple: 32,
             detector_fixed,
             recognizer,
-            recognizer_input,
             recognizer_batches,
             prelus_rewritten,
         };
@@ -152,7 +161,8 @@ impl FaceEngine {
             pad_multiple = engine.detector_multiple,
             batched_embeddings = engine.recognizer_batches,
             prelus_rewritten = engine.prelus_rewritten,
-            sessions = engine.detector.len(),
+            runtime = engine.runtime(),
+            sessions = engine.detector.sessions(),
             intra_threads = engine.config.intra_threads,
             "face engine loaded"
         );
@@ -167,6 +177,12 @@ impl FaceEngine {
     /// load (`recognizer.prelu_as_max`; 0 when it is off or the model has none).
     pub fn prelus_rewritten(&self) -> usize {
         self.prelus_rewritten
+    }
+
+    /// The runtime running the face models and its precision, e.g. `openvino bf16` or
+    /// `onnxruntime f32` (`faces.runtime`, `faces.openvino_precision`).
+    pub fn runtime(&self) -> String {
+        self.recognizer.runtime()
     }
 
     /// Embedding dimension this engine produces (what a [`crate::FaceIndex`] must use).
@@ -191,27 +207,59 @@ impl FaceEngine {
         self.embed_crops(&[crop]).map(|_| ())
     }
 
-    /// Detects faces in an event photo: at the configured long edge and, where
-    /// [`FaceEngine::coarse_edge_for`] says it adds anything, again at
+    /// Detects faces in an event photo: at the configured long edge; where
+    /// [`FaceEngine::fine_edge_for`] says it adds anything, again at
+    /// `detector.fine_long_edge` (only its faces under [`detect::FINE_MAX_FACE_PX`]
+    /// count); and where [`FaceEngine::coarse_edge_for`] says so, at
     /// `detector.coarse_long_edge` (only its faces of at least
-    /// [`detect::COARSE_MIN_FACE_PX`] count); duplicates across the passes are suppressed
+    /// [`detect::COARSE_MIN_FACE_PX`] count). Duplicates across the passes are suppressed
     /// by NMS, the higher score winning ([`detect::merge_passes`]). Coordinates in `img`'s
     /// pixels, best score first.
     pub fn detect(&self, img: &RgbImage) -> Result<Vec<Detection>> {
         let cfg = &self.config.detector;
-        let Some(coarse) = self.coarse_edge_for(img.width(), img.height()) else {
-            return self.detect_at(img, cfg.long_edge);
-        };
+        let (w, h) = (img.width(), img.height());
         let main = self.geometry(img, cfg.long_edge);
-        let coarse =
-            detect::coarse_geometry(img.width(), img.height(), coarse, self.detector_multiple);
+        let fine = self
+            .fine_edge_for(w, h)
+            .map(|edge| detect::coarse_geometry(w, h, edge, self.detector_multiple));
+        let coarse = self
+            .coarse_edge_for(w, h)
+            .map(|edge| detect::coarse_geometry(w, h, edge, self.detector_multiple));
         let main_dets = self.detect_pass(img, &main)?;
-        let coarse_dets = self.detect_pass(img, &coarse)?;
-        Ok(detect::merge_passes(
-            (main, &main_dets),
-            (coarse, &coarse_dets),
-            cfg.nms_iou,
-        ))
+        let fine_dets = fine.map(|g| self.detect_pass(img, &g)).transpose()?;
+        let coarse_dets = coarse.map(|g| self.detect_pass(img, &g)).transpose()?;
+        let mut passes = vec![detect::Pass::main(main, &main_dets)];
+        if let (Some(g), Some(dets)) = (fine, &fine_dets) {
+            passes.push(detect::Pass::fine(g, dets));
+        }
+        if let (Some(g), Some(dets)) = (coarse, &coarse_dets) {
+            passes.push(detect::Pass::coarse(g, dets));
+        }
+        Ok(detect::merge_passes(&passes, cfg.nms_iou))
+    }
+
+    /// The long edge of the fine pass [`FaceEngine::detect`] runs on a `width` x `height`
+    /// image, or `None` when it runs none: switched off, a fixed-size detector export, or
+    /// an image the fine pass would not see at least [`detect::FINE_MIN_GROWTH`] times
+    /// larger than the main pass.
+    pub fn fine_edge_for(&self, width: u32, height: u32) -> Option<u32> {
+        let cfg = &self.config.detector;
+        let worthwhile = self.detector_fixed.is_none()
+            && detect::fine_pass_worthwhile(
+                width,
+                height,
+                cfg.long_edge,
+                cfg.fine_long_edge,
+                cfg.max_upscale,
+            );
+        worthwhile.then_some(cfg.fine_long_edge)
+    }
+
+    /// The long edge event photos should be decoded at (at least) so that every detection
+    /// pass sees the pixels it asks for: the larger of the main and the fine pass's.
+    pub fn decode_long_edge(&self) -> u32 {
+        let cfg = &self.config.detector;
+        cfg.long_edge.max(cfg.fine_long_edge)
     }
 
     /// The long edge of the coarse pass [`FaceEngine::detect`] runs on a `width` x
@@ -276,29 +324,21 @@ impl FaceEngine {
         geo: &InputGeometry,
         f: impl FnOnce(&[LevelOutputs<'_>]) -> Result<R>,
     ) -> Result<R> {
-        let cfg = &self.config.detector;
-        let data = detect::prepare_input(img, geo, cfg.mean, cfg.std);
         let shape = [
             1usize,
-            3,
             geo.input_height as usize,
             geo.input_width as usize,
+            3,
         ];
-        let input = TensorRef::from_array_view((shape, data.as_slice()))?;
-        self.detector.with(|s| {
-            let outputs = s.run(ort::inputs![self.detector_input.as_str() => input])?;
-            let mut tensors = Vec::with_capacity(outputs.len());
-            let names: Vec<String> = outputs.keys().map(str::to_string).collect();
-            for name in &names {
-                let value = outputs
-                    .get(name.as_str())
-                    .ok_or_else(|| Error::Model(format!("detector output {name} missing")))?;
-                let (shape, values) = value
-                    .try_extract_tensor::<f32>()
-                    .map_err(|e| Error::Model(format!("detector output {name}: {e}")))?;
-                let last = shape.last().copied().unwrap_or(0);
-                tensors.push((usize::try_from(last).unwrap_or(0), values));
-            }
+        let fill = |input: &mut [u8]| detect::prepare_input_into(img, geo, input);
+        self.detector.run(&shape, fill, |outputs| {
+            let tensors: Vec<(usize, &[f32])> = outputs
+                .iter()
+                .map(|o| {
+                    let last = o.shape.last().copied().unwrap_or(0);
+                    (usize::try_from(last).unwrap_or(0), o.values)
+                })
+                .collect();
             let levels = group_levels(
                 &tensors,
                 geo.input_width as usize,
@@ -331,21 +371,12 @@ impl FaceEngine {
         for chunk in crops.chunks(batch) {
             let data = embed::prepare_batch(chunk, cfg.mean, cfg.std);
             let shape = [chunk.len(), 3, size as usize, size as usize];
-            let input = TensorRef::from_array_view((shape, data.as_slice()))?;
-            let raw: Vec<f32> = self.recognizer.with(|s| {
-                let outputs = s.run(ort::inputs![self.recognizer_input.as_str() => input])?;
-                let name = outputs
-                    .keys()
-                    .next()
-                    .map(str::to_string)
+            let fill = |input: &mut [f32]| input.copy_from_slice(&data);
+            let raw: Vec<f32> = self.recognizer.run(&shape, fill, |outputs| {
+                let first = outputs
+                    .first()
                     .ok_or_else(|| Error::Model("recognizer has no output".into()))?;
-                let value = outputs
-                    .get(name.as_str())
-                    .ok_or_else(|| Error::Model("recognizer has no output".into()))?;
-                let (_, v) = value
-                    .try_extract_tensor::<f32>()
-                    .map_err(|e| Error::Model(format!("recognizer output: {e}")))?;
-                Ok(v.to_vec())
+                Ok(first.values.to_vec())
             })?;
             let dim = cfg.embedding_dim;
             if raw.len() != dim * chunk.len() {
@@ -515,16 +546,138 @@ pub(crate) struct SessionThreads {
     pub inter: usize,
 }
 
-/// Sessions of one model. `ort` runs need `&mut Session`; a caller takes any free session,
-/// or waits for one in turn. Shared by the face engine and the text reader.
-pub(crate) struct SessionPool {
-    sessions: Vec<Mutex<Session>>,
+/// One output of a model run: its shape and values, borrowed from the runtime.
+pub(crate) struct ModelOutput<'a> {
+    pub shape: Vec<i64>,
+    pub values: &'a [f32],
+}
+
+/// The element types the face models take: bytes (the detector's RGB rows) and floats
+/// (the recogniser's normalised crops).
+pub(crate) trait InputElement:
+    ort::value::PrimitiveTensorElementType + std::fmt::Debug + Copy + Default + 'static
+{
+    /// The same type for OpenVINO.
+    const OPENVINO: openvino::ElementType;
+}
+
+impl InputElement for u8 {
+    const OPENVINO: openvino::ElementType = openvino::ElementType::U8;
+}
+
+impl InputElement for f32 {
+    const OPENVINO: openvino::ElementType = openvino::ElementType::F32;
+}
+
+/// A face model on the runtime `faces.runtime` names.
+enum FaceModel {
+    OnnxRuntime {
+        sessions: SessionPool,
+        input: String,
+        input_dims: Vec<i64>,
+    },
+    OpenVino(OvModel),
+}
+
+impl FaceModel {
+    /// Wraps ONNX Runtime sessions, reading the input's name and dimensions.
+    fn onnx(sessions: SessionPool, what: &str) -> Result<Self> {
+        let (input, input_dims) = sessions.with(|s| {
+            let input = s
+                .inputs()
+                .first()
+                .ok_or_else(|| Error::Model(format!("{what} has no input")))?;
+            let dims = input
+                .dtype()
+                .tensor_shape()
+                .map(|sh| sh.iter().copied().collect())
+                .unwrap_or_default();
+            Ok((input.name().to_string(), dims))
+        })?;
+        Ok(Self::OnnxRuntime {
+            sessions,
+            input,
+            input_dims,
+        })
+    }
+
+    /// The input's dimensions as the file declares them; -1 (or less) where any size goes.
+    fn input_dims(&self) -> &[i64] {
+        match self {
+            Self::OnnxRuntime { input_dims, .. } => input_dims,
+            Self::OpenVino(m) => m.input_dims(),
+        }
+    }
+
+    fn sessions(&self) -> usize {
+        match self {
+            Self::OnnxRuntime { sessions, .. } => sessions.len(),
+            Self::OpenVino(m) => m.sessions(),
+        }
+    }
+
+    /// The runtime and the precision it computes in, e.g. `openvino bf16`.
+    fn runtime(&self) -> String {
+        match self {
+            Self::OnnxRuntime { .. } => "onnxruntime f32".to_owned(),
+            Self::OpenVino(m) => format!("openvino {}", m.precision()),
+        }
+    }
+
+    /// Runs the model on one f32 input of `shape`, written by `fill` into a buffer of
+    /// exactly that many values, and hands its outputs, in the file's order, to `f` while
+    /// the runtime still holds them.
+    fn run<T: InputElement, R>(
+        &self,
+        shape: &[usize],
+        fill: impl FnOnce(&mut [T]),
+        f: impl FnOnce(&[ModelOutput<'_>]) -> Result<R>,
+    ) -> Result<R> {
+        match self {
+            Self::OpenVino(m) => m.run(shape, fill, f),
+            Self::OnnxRuntime {
+                sessions, input, ..
+            } => {
+                let mut data = vec![T::default(); shape.iter().product()];
+                fill(&mut data);
+                let tensor = TensorRef::from_array_view((shape.to_vec(), data.as_slice()))?;
+                sessions.with(|s| {
+                    let outputs = s.run(ort::inputs![input.as_str() => tensor])?;
+                    let names: Vec<String> = outputs.keys().map(str::to_string).collect();
+                    let mut all = Vec::with_capacity(names.len());
+                    for name in &names {
+                        let value = outputs
+                            .get(name.as_str())
+                            .ok_or_else(|| Error::Model(format!("output {name} missing")))?;
+                        let (shape, values) = value
+                            .try_extract_tensor::<f32>()
+                            .map_err(|e| Error::Model(format!("output {name}: {e}")))?;
+                        all.push(ModelOutput {
+                            shape: shape.iter().copied().collect(),
+                            values,
+                        });
+                    }
+                    f(&all)
+                })
+            }
+        }
+    }
+}
+
+/// Sessions of one model: ONNX Runtime sessions or OpenVINO inference requests, each of
+/// which runs one inference at a time (`ort` needs `&mut Session`). A caller takes any
+/// free one, or waits for one in turn. Shared by the face engine and the text reader.
+pub(crate) struct Pool<T> {
+    sessions: Vec<Mutex<T>>,
     next: AtomicUsize,
 }
 
+/// ONNX Runtime sessions of one model.
+pub(crate) type SessionPool = Pool<Session>;
+
 impl SessionPool {
     pub(crate) fn new(env: &Environment, path: &Path, threads: SessionThreads) -> Result<Self> {
-        Self::with_sessions(threads, || {
+        Pool::filled(threads.sessions, || {
             session_builder(env, threads)?
                 .commit_from_file(path)
                 .map_err(|e| Error::Runtime(format!("loading {}: {e}", path.display())))
@@ -532,25 +685,25 @@ impl SessionPool {
     }
 
     /// Sessions of a model held in memory (one edited after reading, see
-    /// [`crate::ocr`]); `path` names it in errors.
+    /// [`crate::model_file`]); `path` names it in errors.
     pub(crate) fn from_memory(
         env: &Environment,
         model: &[u8],
         path: &Path,
         threads: SessionThreads,
     ) -> Result<Self> {
-        Self::with_sessions(threads, || {
+        Pool::filled(threads.sessions, || {
             session_builder(env, threads)?
                 .commit_from_memory(model)
                 .map_err(|e| Error::Runtime(format!("loading {}: {e}", path.display())))
         })
     }
+}
 
-    fn with_sessions(
-        threads: SessionThreads,
-        mut create: impl FnMut() -> Result<Session>,
-    ) -> Result<Self> {
-        let n = threads.sessions.max(1);
+impl<T> Pool<T> {
+    /// `n` sessions (at least one), each made by `create`.
+    pub(crate) fn filled(n: usize, mut create: impl FnMut() -> Result<T>) -> Result<Self> {
+        let n = n.max(1);
         let mut sessions = Vec::with_capacity(n);
         for _ in 0..n {
             sessions.push(Mutex::new(create()?));
@@ -566,7 +719,7 @@ impl SessionPool {
         self.sessions.len()
     }
 
-    pub(crate) fn with<R>(&self, f: impl FnOnce(&mut Session) -> Result<R>) -> Result<R> {
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&mut T) -> Result<R>) -> Result<R> {
         for m in &self.sessions {
             if let Ok(mut s) = m.try_lock() {
                 return f(&mut s);

@@ -25,8 +25,8 @@ pub enum Error {
     )]
     ModelNotFound { what: &'static str, path: PathBuf },
 
-    /// ONNX Runtime failed to load or run.
-    #[error("ONNX Runtime: {0}")]
+    /// ONNX Runtime or OpenVINO failed to load or run.
+    #[error("inference runtime: {0}")]
     Runtime(String),
 
     /// A model answered with outputs this engine cannot interpret (wrong family or export).

@@ -32,8 +32,12 @@ pub mod image_io;
 pub mod index;
 mod model_file;
 pub mod ocr;
+mod ov;
 
-pub use config::{DetectorConfig, FaceEngineConfig, QualityConfig, RecognizerConfig};
+pub use config::{
+    DetectorConfig, FaceEngineConfig, FaceRuntime, OpenVinoPrecision, QualityConfig,
+    RecognizerConfig,
+};
 pub use detect::{BBox, Detection, Landmarks};
 pub use embed::{Embedding, cosine};
 pub use engine::{AnalyzedFace, FaceEngine};

@@ -17,6 +17,14 @@
 //!   (docs/benchmarks.md §10). The probabilities become those among the kept classes; the
 //!   shop's confidence threshold (0.8) was measured against them.
 //!
+//! - [`rgb_u8_input`], for the face detector: the network takes the photo's interleaved
+//!   8-bit RGB rows as they are (`[1, height, width, 3]`, `uint8`) and converts, transposes
+//!   and normalises them itself (`Cast`, `Transpose`, `Sub`, `Mul` before its first
+//!   node). The engine then copies a quarter of the bytes into the runtime's input instead
+//!   of writing a normalised float plane per channel (72 MB for a 3000-px pass), and the
+//!   numbers are the same: the float of a byte, minus the mean, times the power-of-two
+//!   `1 / std`, are exact.
+//!
 //! Only the fields these need are understood (ONNX's `onnx.proto`): `ModelProto.graph`
 //! (7) and `.metadata_props` (14); `GraphProto.node` (1), `.initializer` (5), `.output`
 //! (12) and `.value_info` (13); `NodeProto.input` (1), `.output` (2), `.name` (3),
@@ -35,6 +43,7 @@ const MODEL_METADATA: u32 = 14;
 /// `GraphProto` fields.
 const GRAPH_NODE: u32 = 1;
 const GRAPH_INITIALIZER: u32 = 5;
+const GRAPH_INPUT: u32 = 11;
 const GRAPH_OUTPUT: u32 = 12;
 const GRAPH_VALUE_INFO: u32 = 13;
 /// `NodeProto` fields.
@@ -42,7 +51,24 @@ const NODE_INPUT: u32 = 1;
 const NODE_OUTPUT: u32 = 2;
 const NODE_NAME: u32 = 3;
 const NODE_OP_TYPE: u32 = 4;
+const NODE_ATTRIBUTE: u32 = 5;
 const NODE_DOMAIN: u32 = 7;
+/// `AttributeProto` fields and types; `ValueInfoProto`, `TypeProto` and
+/// `TensorShapeProto` fields.
+const ATTRIBUTE_NAME: u32 = 1;
+const ATTRIBUTE_INT: u32 = 3;
+const ATTRIBUTE_INTS: u32 = 8;
+const ATTRIBUTE_TYPE: u32 = 20;
+const ATTRIBUTE_TYPE_INT: u64 = 2;
+const ATTRIBUTE_TYPE_INTS: u64 = 7;
+const VALUE_INFO_NAME: u32 = 1;
+const VALUE_INFO_TYPE: u32 = 2;
+const TYPE_TENSOR: u32 = 1;
+const TENSOR_TYPE_ELEM_TYPE: u32 = 1;
+const TENSOR_TYPE_SHAPE: u32 = 2;
+const SHAPE_DIM: u32 = 1;
+const DIM_VALUE: u32 = 1;
+const DIM_PARAM: u32 = 2;
 /// `TensorProto` fields, and its element type FLOAT.
 const TENSOR_DIMS: u32 = 1;
 const TENSOR_DATA_TYPE: u32 = 2;
@@ -50,6 +76,7 @@ const TENSOR_FLOAT_DATA: u32 = 4;
 const TENSOR_NAME: u32 = 8;
 const TENSOR_RAW_DATA: u32 = 9;
 const FLOAT: u64 = 1;
+const UINT8: u64 = 2;
 
 /// Protobuf wire types.
 const VARINT: u8 = 0;
@@ -243,6 +270,210 @@ pub(crate) fn prelu_as_max(model: &[u8]) -> Result<(Vec<u8>, usize)> {
         put_bytes(&mut out, MODEL_GRAPH, &graph);
     }
     Ok((out, rewritten))
+}
+
+/// The name of the input [`rgb_u8_input`] gives a model.
+pub(crate) const RGB_INPUT: &str = "raceshot/rgb";
+
+/// The model with its image input taking interleaved 8-bit RGB, `[1, height, width, 3]`
+/// (see the module's documentation): the first graph input that is not an initializer is
+/// replaced by [`RGB_INPUT`], and `Cast` to float, `Transpose` to NCHW, `Sub(mean)` and
+/// `Mul(1 / std)` compute the tensor it was, under its old name, before the first node.
+/// Also answers that input's NCHW dimensions as the file declares them (-1 where any
+/// size goes); a fixed height and width stay fixed in the new input.
+pub(crate) fn rgb_u8_input(model: &[u8], mean: f32, std: f32) -> Result<(Vec<u8>, Vec<i64>)> {
+    let mut graphs = 0;
+    let mut dims = Vec::new();
+    let mut out = Vec::with_capacity(model.len() + 1024);
+    for field in fields(model)? {
+        if field.number != MODEL_GRAPH || field.wire != BYTES {
+            out.extend_from_slice(field.encoded);
+            continue;
+        }
+        let graph_fields = fields(field.bytes)?;
+        let mut initializers = HashSet::new();
+        for g in &graph_fields {
+            if (g.number, g.wire) == (GRAPH_INITIALIZER, BYTES) {
+                let name = fields(g.bytes)?
+                    .into_iter()
+                    .find(|f| (f.number, f.wire) == (TENSOR_NAME, BYTES))
+                    .map_or(&[][..], |f| f.bytes);
+                initializers.insert(name);
+            }
+        }
+        let mut image = None;
+        for g in &graph_fields {
+            if (g.number, g.wire) == (GRAPH_INPUT, BYTES) {
+                let name = fields(g.bytes)?
+                    .into_iter()
+                    .find(|f| (f.number, f.wire) == (VALUE_INFO_NAME, BYTES))
+                    .map_or(&[][..], |f| f.bytes);
+                if !initializers.contains(name) {
+                    image = Some((name, tensor_dims(g.bytes)?));
+                    break;
+                }
+            }
+        }
+        let (image, image_dims) = image.ok_or_else(|| malformed("no image input"))?;
+        dims = image_dims;
+        let name = |suffix: &str| [RGB_INPUT.as_bytes(), b"/", suffix.as_bytes()].concat();
+        let (float, nchw, centred) = (name("float"), name("nchw"), name("centred"));
+        let (mean_name, scale_name) = (name("mean"), name("inv_std"));
+        let mut cast = node_bytes(&float, b"Cast", &[RGB_INPUT.as_bytes()], &[&float]);
+        put_bytes(&mut cast, NODE_ATTRIBUTE, &int_attribute(b"to", FLOAT));
+        let mut transpose = node_bytes(&nchw, b"Transpose", &[&float], &[&nchw]);
+        put_bytes(
+            &mut transpose,
+            NODE_ATTRIBUTE,
+            &ints_attribute(b"perm", &[0, 3, 1, 2]),
+        );
+        let sub = node_bytes(&centred, b"Sub", &[&nchw, &mean_name], &[&centred]);
+        let mul = node_bytes(image, b"Mul", &[&centred, &scale_name], &[image]);
+
+        let constants = [scalar(&mean_name, mean), scalar(&scale_name, 1.0 / std)];
+        let mut graph = Vec::with_capacity(field.bytes.len() + 1024);
+        let (mut nodes_placed, mut constants_placed) = (false, false);
+        for g in &graph_fields {
+            match (g.number, g.wire) {
+                (GRAPH_NODE, BYTES) if !nodes_placed => {
+                    for n in [&cast, &transpose, &sub, &mul] {
+                        put_bytes(&mut graph, GRAPH_NODE, n);
+                    }
+                    nodes_placed = true;
+                    graph.extend_from_slice(g.encoded);
+                }
+                (GRAPH_INITIALIZER, BYTES) if !constants_placed => {
+                    for c in &constants {
+                        put_bytes(&mut graph, GRAPH_INITIALIZER, c);
+                    }
+                    constants_placed = true;
+                    graph.extend_from_slice(g.encoded);
+                }
+                (GRAPH_INPUT, BYTES) if input_named(g.bytes, image)? => {
+                    let (h, w) = (dims.get(2).copied(), dims.get(3).copied());
+                    put_bytes(&mut graph, GRAPH_INPUT, &rgb_value_info(h, w));
+                }
+                _ => graph.extend_from_slice(g.encoded),
+            }
+        }
+        if !nodes_placed {
+            return Err(malformed("a graph without nodes"));
+        }
+        if !constants_placed {
+            for c in &constants {
+                put_bytes(&mut graph, GRAPH_INITIALIZER, c);
+            }
+        }
+        put_bytes(&mut out, MODEL_GRAPH, &graph);
+        graphs += 1;
+    }
+    if graphs != 1 {
+        return Err(malformed("not exactly one graph"));
+    }
+    Ok((out, dims))
+}
+
+/// The dimensions of a tensor `ValueInfoProto`: each `dim_value`, or -1 for a named or
+/// unknown one.
+fn tensor_dims(value_info: &[u8]) -> Result<Vec<i64>> {
+    let child = |buf: &[u8], number: u32| -> Result<Option<Vec<u8>>> {
+        Ok(fields(buf)?
+            .into_iter()
+            .find(|f| (f.number, f.wire) == (number, BYTES))
+            .map(|f| f.bytes.to_vec()))
+    };
+    let Some(ty) = child(value_info, VALUE_INFO_TYPE)? else {
+        return Ok(Vec::new());
+    };
+    let Some(tensor) = child(&ty, TYPE_TENSOR)? else {
+        return Ok(Vec::new());
+    };
+    let Some(shape) = child(&tensor, TENSOR_TYPE_SHAPE)? else {
+        return Ok(Vec::new());
+    };
+    let mut dims = Vec::new();
+    for d in fields(&shape)? {
+        if (d.number, d.wire) != (SHAPE_DIM, BYTES) {
+            continue;
+        }
+        let value = fields(d.bytes)?
+            .into_iter()
+            .find(|f| (f.number, f.wire) == (DIM_VALUE, VARINT))
+            .and_then(|f| i64::try_from(f.varint).ok())
+            .filter(|v| *v > 0);
+        dims.push(value.unwrap_or(-1));
+    }
+    Ok(dims)
+}
+
+fn input_named(value_info: &[u8], name: &[u8]) -> Result<bool> {
+    Ok(fields(value_info)?
+        .iter()
+        .any(|f| (f.number, f.wire) == (VALUE_INFO_NAME, BYTES) && f.bytes == name))
+}
+
+/// `ValueInfoProto` of [`RGB_INPUT`]: `uint8 [1, height, width, 3]`, the height and width
+/// fixed where given (and positive).
+fn rgb_value_info(height: Option<i64>, width: Option<i64>) -> Vec<u8> {
+    let fixed = |d: Option<i64>, name| {
+        d.and_then(|v| u64::try_from(v).ok())
+            .filter(|v| *v > 0)
+            .ok_or(name)
+    };
+    let mut shape = Vec::new();
+    for dim in [Ok(1), fixed(height, "height"), fixed(width, "width"), Ok(3)] {
+        let mut d = Vec::new();
+        match dim {
+            Ok(value) => {
+                put_key(&mut d, DIM_VALUE, VARINT);
+                put_varint(&mut d, value);
+            }
+            Err(param) => put_bytes(&mut d, DIM_PARAM, param.as_bytes()),
+        }
+        put_bytes(&mut shape, SHAPE_DIM, &d);
+    }
+    let mut tensor = Vec::new();
+    put_key(&mut tensor, TENSOR_TYPE_ELEM_TYPE, VARINT);
+    put_varint(&mut tensor, UINT8);
+    put_bytes(&mut tensor, TENSOR_TYPE_SHAPE, &shape);
+    let mut ty = Vec::new();
+    put_bytes(&mut ty, TYPE_TENSOR, &tensor);
+    let mut info = Vec::new();
+    put_bytes(&mut info, VALUE_INFO_NAME, RGB_INPUT.as_bytes());
+    put_bytes(&mut info, VALUE_INFO_TYPE, &ty);
+    info
+}
+
+/// A float scalar initializer.
+fn scalar(name: &[u8], value: f32) -> Vec<u8> {
+    let mut t = Vec::new();
+    put_key(&mut t, TENSOR_DATA_TYPE, VARINT);
+    put_varint(&mut t, FLOAT);
+    put_bytes(&mut t, TENSOR_NAME, name);
+    put_bytes(&mut t, TENSOR_RAW_DATA, &value.to_le_bytes());
+    t
+}
+
+fn int_attribute(name: &[u8], value: u64) -> Vec<u8> {
+    let mut a = Vec::new();
+    put_bytes(&mut a, ATTRIBUTE_NAME, name);
+    put_key(&mut a, ATTRIBUTE_INT, VARINT);
+    put_varint(&mut a, value);
+    put_key(&mut a, ATTRIBUTE_TYPE, VARINT);
+    put_varint(&mut a, ATTRIBUTE_TYPE_INT);
+    a
+}
+
+fn ints_attribute(name: &[u8], values: &[u64]) -> Vec<u8> {
+    let mut a = Vec::new();
+    put_bytes(&mut a, ATTRIBUTE_NAME, name);
+    for &v in values {
+        put_key(&mut a, ATTRIBUTE_INTS, VARINT);
+        put_varint(&mut a, v);
+    }
+    put_key(&mut a, ATTRIBUTE_TYPE, VARINT);
+    put_varint(&mut a, ATTRIBUTE_TYPE_INTS);
+    a
 }
 
 /// The fields of a `NodeProto` the rewrite looks at.
@@ -738,5 +969,122 @@ mod tests {
         // A model without PRelu comes back equal; a broken one is refused.
         assert_eq!(prelu_as_max(&model()).unwrap(), (model(), 0));
         assert!(prelu_as_max(&m[..m.len() - 2]).is_err());
+    }
+
+    #[test]
+    fn rgb_input_is_cast_transposed_and_normalised_before_the_first_node() {
+        let value_info = |name: &str| {
+            let mut v = Vec::new();
+            put_bytes(&mut v, VALUE_INFO_NAME, name.as_bytes());
+            v
+        };
+        let mut graph = Vec::new();
+        // An initializer listed among the inputs (older exports do that) comes first.
+        put_bytes(&mut graph, GRAPH_INPUT, &value_info("w"));
+        // The image: [N, 3, H, 640], so its width stays fixed.
+        let mut image = value_info("image");
+        let mut shape = Vec::new();
+        for dim in [Err("N"), Ok(3u64), Err("H"), Ok(640)] {
+            let mut d = Vec::new();
+            match dim {
+                Ok(v) => {
+                    put_key(&mut d, DIM_VALUE, VARINT);
+                    put_varint(&mut d, v);
+                }
+                Err(p) => put_bytes(&mut d, DIM_PARAM, p.as_bytes()),
+            }
+            put_bytes(&mut shape, SHAPE_DIM, &d);
+        }
+        let mut tt = Vec::new();
+        put_bytes(&mut tt, TENSOR_TYPE_SHAPE, &shape);
+        let mut ty = Vec::new();
+        put_bytes(&mut ty, TYPE_TENSOR, &tt);
+        put_bytes(&mut image, VALUE_INFO_TYPE, &ty);
+        put_bytes(&mut graph, GRAPH_INPUT, &image);
+        put_bytes(
+            &mut graph,
+            GRAPH_NODE,
+            &node("Conv", &["image", "w"], &["y"]),
+        );
+        put_bytes(&mut graph, GRAPH_INITIALIZER, &tensor("w", &[1], &[2.0]));
+        put_bytes(&mut graph, GRAPH_OUTPUT, &value_info("y"));
+        let mut m = Vec::new();
+        put_key(&mut m, 1, VARINT);
+        put_varint(&mut m, 10);
+        put_bytes(&mut m, MODEL_GRAPH, &graph);
+
+        let (out, dims) = rgb_u8_input(&m, 127.5, 128.0).unwrap();
+        assert_eq!(dims, vec![-1, 3, -1, 640]);
+        let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let n = |op: &str, i: &[&str], o: &[&str]| (op.to_string(), owned(i), owned(o));
+        assert_eq!(
+            nodes(&out),
+            vec![
+                n("Cast", &["raceshot/rgb"], &["raceshot/rgb/float"]),
+                n("Transpose", &["raceshot/rgb/float"], &["raceshot/rgb/nchw"]),
+                n(
+                    "Sub",
+                    &["raceshot/rgb/nchw", "raceshot/rgb/mean"],
+                    &["raceshot/rgb/centred"]
+                ),
+                n(
+                    "Mul",
+                    &["raceshot/rgb/centred", "raceshot/rgb/inv_std"],
+                    &["image"]
+                ),
+                n("Conv", &["image", "w"], &["y"]),
+            ]
+        );
+        let g = graph_fields(&out);
+        let of = |number: u32| -> Vec<Vec<u8>> {
+            g.iter()
+                .filter(|(n, _)| *n == number)
+                .map(|(_, b)| b.clone())
+                .collect()
+        };
+        // The cast's and the transpose's attributes.
+        let attributes: Vec<Vec<u8>> = of(GRAPH_NODE)[..2]
+            .iter()
+            .map(|node| {
+                fields(node)
+                    .unwrap()
+                    .into_iter()
+                    .find(|f| f.number == NODE_ATTRIBUTE)
+                    .unwrap()
+                    .bytes
+                    .to_vec()
+            })
+            .collect();
+        assert_eq!(
+            attributes,
+            vec![
+                int_attribute(b"to", FLOAT),
+                ints_attribute(b"perm", &[0, 3, 1, 2])
+            ]
+        );
+        // The constants, then the model's own initializer.
+        let inits = of(GRAPH_INITIALIZER);
+        assert_eq!(inits.len(), 3);
+        assert_eq!(floats(&inits[0]), (vec![], vec![127.5]));
+        assert_eq!(floats(&inits[1]), (vec![], vec![0.0078125]));
+        assert_eq!(inits[2], tensor("w", &[1], &[2.0]));
+        // The image input is now 8-bit RGB rows; the other input and the output stay.
+        assert_eq!(
+            of(GRAPH_INPUT),
+            vec![value_info("w"), rgb_value_info(None, Some(640))]
+        );
+        assert_eq!(
+            tensor_dims(&rgb_value_info(None, Some(640))).unwrap(),
+            vec![1, -1, 640, 3]
+        );
+        assert_eq!(of(GRAPH_OUTPUT), vec![value_info("y")]);
+        // A model whose inputs are all initializers, and a broken one, are refused.
+        let mut only_w = Vec::new();
+        put_bytes(&mut only_w, GRAPH_INPUT, &value_info("w"));
+        put_bytes(&mut only_w, GRAPH_INITIALIZER, &tensor("w", &[1], &[2.0]));
+        let mut m2 = Vec::new();
+        put_bytes(&mut m2, MODEL_GRAPH, &only_w);
+        assert!(rgb_u8_input(&m2, 127.5, 128.0).is_err());
+        assert!(rgb_u8_input(&m[..m.len() - 2], 127.5, 128.0).is_err());
     }
 }

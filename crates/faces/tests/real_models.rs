@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use raceshot_faces::{
-    AnalyzedFace, BBox, DecodeOptions, Error, FaceEngine, FaceEngineConfig, FaceIndex, RgbImage,
-    cosine, decode,
+    AnalyzedFace, BBox, DecodeOptions, Error, FaceEngine, FaceEngineConfig, FaceIndex, FaceRuntime,
+    OpenVinoPrecision, RgbImage, cosine, decode,
 };
 
 fn models_dir() -> PathBuf {
@@ -18,8 +18,17 @@ fn models_dir() -> PathBuf {
         "scrfd_500m_bnkps.onnx",
         "w600k_mbf.onnx",
         "libonnxruntime.so",
+        "openvino/libopenvino_c.so",
         "photos/players.jpg",
     ])
+}
+
+/// The engine on ONNX Runtime, with the given change to its configuration.
+fn onnx_engine(change: impl FnOnce(&mut FaceEngineConfig)) -> FaceEngine {
+    let mut config = FaceEngineConfig::with_models_dir(models_dir());
+    config.runtime = FaceRuntime::OnnxRuntime;
+    change(&mut config);
+    FaceEngine::load(config).unwrap()
 }
 
 fn engine() -> &'static FaceEngine {
@@ -77,32 +86,82 @@ fn players_photo_yields_the_crowd_and_all_16_players() {
     );
 }
 
-/// The engine loads the recogniser with its PReLUs computed as `Max(x, slope * x)`
-/// (`recognizer.prelu_as_max`); every face of the team photo gets the very embedding the
-/// file as it is gives.
+/// On ONNX Runtime the engine loads the recogniser with its PReLUs computed as
+/// `Max(x, slope * x)` (`recognizer.prelu_as_max`); every face of the team photo gets the
+/// very embedding the file as it is gives.
 #[test]
 fn the_rewritten_recognizer_embeds_exactly_as_the_file_does() {
-    let mut config = FaceEngineConfig::with_models_dir(models_dir());
-    config.recognizer.prelu_as_max = false;
-    let as_is = FaceEngine::load(config).unwrap();
-    // MobileFaceNet has 34 PReLUs, every slope at most 1.
+    let rewritten = onnx_engine(|_| {});
+    let as_is = onnx_engine(|c| c.recognizer.prelu_as_max = false);
+    // MobileFaceNet has 34 PReLUs, every slope at most 1; OpenVINO runs PReLU as it is.
     assert_eq!(
-        (engine().prelus_rewritten(), as_is.prelus_rewritten()),
-        (34, 0)
+        (
+            rewritten.prelus_rewritten(),
+            as_is.prelus_rewritten(),
+            engine().prelus_rewritten()
+        ),
+        (34, 0, 0)
     );
-    let faces = players_faces();
     let img = photo("players.jpg");
+    let faces = rewritten.analyze(&img).unwrap();
     let crops: Vec<RgbImage> = faces
         .iter()
         .map(|f| raceshot_faces::align::align_face(&img, &f.landmarks, 112).unwrap())
         .collect();
-    let rewritten = engine().embed_crops(&crops).unwrap();
     let original = as_is.embed_crops(&crops).unwrap();
     assert!(faces.len() >= 16, "{} faces", faces.len());
-    assert_eq!(rewritten, original);
-    for (face, e) in faces.iter().zip(&rewritten) {
+    for (face, e) in faces.iter().zip(&original) {
         assert_eq!(&face.embedding, e);
     }
+}
+
+/// OpenVINO (the default runtime, in bf16 where the CPU has it) finds the faces ONNX
+/// Runtime finds in f32, in the same places, with embeddings that agree.
+#[test]
+fn openvino_finds_the_faces_onnx_runtime_finds_with_embeddings_that_agree() {
+    let f32_engine = onnx_engine(|_| {});
+    assert_eq!(f32_engine.runtime(), "onnxruntime f32");
+    assert!(
+        ["openvino bf16", "openvino f32"].contains(&engine().runtime().as_str()),
+        "{}",
+        engine().runtime()
+    );
+    let img = photo("players.jpg");
+    let reference = f32_engine.analyze(&img).unwrap();
+    let faces = players_faces();
+    assert_eq!(faces.len(), reference.len());
+    let mut worst = 1.0f32;
+    for r in &reference {
+        let same = faces
+            .iter()
+            .max_by(|a, b| a.bbox.iou(&r.bbox).total_cmp(&b.bbox.iou(&r.bbox)))
+            .unwrap();
+        assert!(
+            same.bbox.iou(&r.bbox) > 0.9,
+            "{:?} vs {:?}",
+            same.bbox,
+            r.bbox
+        );
+        worst = worst.min(cosine(&same.embedding, &r.embedding));
+    }
+    println!(
+        "players.jpg, {}: worst cosine to f32 {worst:.4}",
+        engine().runtime()
+    );
+    assert!(worst >= 0.99, "worst cosine {worst}");
+
+    // Told to compute in f32, OpenVINO agrees with ONNX Runtime to rounding.
+    let mut config = FaceEngineConfig::with_models_dir(models_dir());
+    config.openvino_precision = OpenVinoPrecision::F32;
+    let exact = FaceEngine::load(config).unwrap();
+    assert_eq!(exact.runtime(), "openvino f32");
+    let embeddings = exact
+        .embed_crops(&[
+            raceshot_faces::align::align_face(&img, &reference[0].landmarks, 112).unwrap(),
+        ])
+        .unwrap();
+    let agreement = cosine(&embeddings[0], &reference[0].embedding);
+    assert!(agreement > 0.9999, "f32 cosine {agreement}");
 }
 
 #[test]
@@ -372,8 +431,14 @@ fn timings() {
         .iter()
         .map(|f| raceshot_faces::align::align_face(&img, &f.landmarks, 112).unwrap())
         .collect();
-    for intra in [1, 2] {
+    for (runtime, intra) in [
+        (FaceRuntime::OpenVino, 1),
+        (FaceRuntime::OpenVino, 2),
+        (FaceRuntime::OnnxRuntime, 1),
+        (FaceRuntime::OnnxRuntime, 2),
+    ] {
         let mut cfg = FaceEngineConfig::with_models_dir(models_dir());
+        cfg.runtime = runtime;
         cfg.intra_threads = intra;
         let e = FaceEngine::load(cfg).unwrap();
         let detect = time(10, &mut || {
@@ -395,9 +460,10 @@ fn timings() {
             e.analyze(&img).unwrap();
         });
         println!(
-            "intra_threads={intra}: detect@1600 {detect:.1} ms, detect@640 {detect640:.1} ms, \
+            "{}, intra_threads={intra}: detect@1600 {detect:.1} ms, detect@640 {detect640:.1} ms, \
              detect (both passes) {both:.1} ms, \
-             embed {embed1:.1} ms (1 face) / {embed16:.1} ms per face (batch of 16), analyze {analyze:.0} ms"
+             embed {embed1:.1} ms (1 face) / {embed16:.1} ms per face (batch of 16), analyze {analyze:.0} ms",
+            e.runtime()
         );
     }
 

@@ -165,7 +165,8 @@ fn image_error(e: raceshot_faces::Error) -> JobError {
 }
 
 /// The original as ingestion works on it — upright, DCT-scaled to a long edge of at least
-/// the preview's and the detector's — and its displayed size.
+/// the preview's and the detector's passes' ([`FaceEngine::decode_long_edge`]) — and its
+/// displayed size.
 pub(super) fn decode_original(
     engine: &FaceEngine,
     original: &[u8],
@@ -173,7 +174,7 @@ pub(super) fn decode_original(
     let info = probe(original).map_err(image_error)?;
     let opts = DecodeOptions::default()
         .with_max_pixels(MAX_PHOTO_PIXELS)
-        .with_target_long_edge(PREVIEW_EDGE.max(engine.config().detector.long_edge));
+        .with_target_long_edge(PREVIEW_EDGE.max(engine.decode_long_edge()));
     let img = decode(original, &opts).map_err(image_error)?;
     Ok((img, info.display_size()))
 }
