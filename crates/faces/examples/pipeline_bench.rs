@@ -103,46 +103,18 @@ fn parse_args() -> Result<Args> {
                     .filter(|&n: &usize| (1..=64).contains(&n))
                     .ok_or("--workers needs a number from 1 to 64")?;
             }
-            Some("--long-edge") => {
-                long_edge = Some(
-                    value("--long-edge")?
-                        .to_str()
-                        .and_then(|s| s.parse().ok())
-                        .ok_or("--long-edge needs a number")?,
-                );
-            }
+            Some("--long-edge") => long_edge = Some(parsed(value("--long-edge")?, "a number")?),
             Some("--fine-long-edge") => {
-                fine_long_edge = Some(
-                    value("--fine-long-edge")?
-                        .to_str()
-                        .and_then(|s| s.parse().ok())
-                        .ok_or("--fine-long-edge needs a number (0 = off)")?,
-                );
+                fine_long_edge = Some(parsed(value("--fine-long-edge")?, "a number (0 = off)")?);
             }
             Some("--runtime") => {
-                runtime = Some(
-                    value("--runtime")?
-                        .to_str()
-                        .and_then(|s| s.parse().ok())
-                        .ok_or("--runtime is openvino or onnxruntime")?,
-                );
+                runtime = Some(parsed(value("--runtime")?, "openvino or onnxruntime")?);
             }
             Some("--coarse-long-edge") => {
-                coarse_long_edge = Some(
-                    value("--coarse-long-edge")?
-                        .to_str()
-                        .and_then(|s| s.parse().ok())
-                        .ok_or("--coarse-long-edge needs a number (0 = off)")?,
-                );
+                coarse_long_edge =
+                    Some(parsed(value("--coarse-long-edge")?, "a number (0 = off)")?);
             }
-            Some("--min-score") => {
-                min_score = Some(
-                    value("--min-score")?
-                        .to_str()
-                        .and_then(|s| s.parse().ok())
-                        .ok_or("--min-score needs a number")?,
-                );
-            }
+            Some("--min-score") => min_score = Some(parsed(value("--min-score")?, "a number")?),
             Some("-h" | "--help") => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -162,6 +134,14 @@ fn parse_args() -> Result<Args> {
         min_score,
         dump,
     })
+}
+
+/// An option's value parsed as `T`, or an error saying what it must be.
+fn parsed<T: std::str::FromStr>(value: std::ffi::OsString, what: &str) -> Result<T> {
+    value
+        .to_str()
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("{} is not {what}", value.to_string_lossy()).into())
 }
 
 /// Names of the timed stages, in pipeline order.

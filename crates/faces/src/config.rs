@@ -113,13 +113,7 @@ impl FromStr for FaceRuntime {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "openvino" => Ok(Self::OpenVino),
-            "onnxruntime" => Ok(Self::OnnxRuntime),
-            other => Err(format!(
-                "`{other}` is not a runtime: `openvino` or `onnxruntime`"
-            )),
-        }
+        from_name(s)
     }
 }
 
@@ -138,12 +132,16 @@ impl FromStr for OpenVinoPrecision {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "auto" => Ok(Self::Auto),
-            "f32" => Ok(Self::F32),
-            other => Err(format!("`{other}` is not a precision: `auto` or `f32`")),
-        }
+        from_name(s)
     }
+}
+
+/// A unit variant of `T` from its name in the configuration, as serde reads it from TOML.
+fn from_name<T: serde::de::DeserializeOwned>(name: &str) -> Result<T, String> {
+    use serde::de::IntoDeserializer;
+    let name: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
+        name.into_deserializer();
+    T::deserialize(name).map_err(|e| e.to_string())
 }
 
 /// The SCRFD-family detector.
@@ -475,6 +473,9 @@ mod tests {
         assert!("OpenVINO".parse::<FaceRuntime>().is_err());
         assert_eq!("auto".parse(), Ok(OpenVinoPrecision::Auto));
         assert_eq!("f32".parse(), Ok(OpenVinoPrecision::F32));
-        assert!("bf16".parse::<OpenVinoPrecision>().is_err());
+        assert_eq!(
+            "bf16".parse::<OpenVinoPrecision>(),
+            Err("unknown variant `bf16`, expected `auto` or `f32`".to_owned())
+        );
     }
 }

@@ -229,14 +229,8 @@ pub fn coarse_pass_worthwhile(
     coarse_edge: u32,
     max_upscale: f32,
 ) -> bool {
-    if coarse_edge == 0 || width == 0 || height == 0 {
-        return false;
-    }
-    // The padding multiple does not change the scaled size, which is what faces see.
-    let long = |g: InputGeometry| g.scaled_width.max(g.scaled_height) as f32;
-    let main = long(InputGeometry::new(width, height, long_edge, 1, max_upscale));
-    let coarse = long(coarse_geometry(width, height, coarse_edge, 1));
-    coarse * COARSE_MIN_SHRINK <= main
+    pass_long_sides(width, height, long_edge, coarse_edge, max_upscale)
+        .is_some_and(|(main, coarse)| coarse * COARSE_MIN_SHRINK <= main)
 }
 
 /// Fine-pass detections whose shorter side is at or above this, in the fine input's
@@ -263,13 +257,29 @@ pub fn fine_pass_worthwhile(
     fine_edge: u32,
     max_upscale: f32,
 ) -> bool {
-    if fine_edge == 0 || width == 0 || height == 0 {
-        return false;
+    pass_long_sides(width, height, long_edge, fine_edge, max_upscale)
+        .is_some_and(|(main, fine)| fine >= main * FINE_MIN_GROWTH)
+}
+
+/// The long sides of the scaled image in the main pass at `long_edge` and in a pass at
+/// `edge` that never enlarges ([`coarse_geometry`]), or `None` when `edge` is 0 (off) or
+/// the image empty. The padding multiple does not change the scaled size, which is what
+/// faces see.
+fn pass_long_sides(
+    width: u32,
+    height: u32,
+    long_edge: u32,
+    edge: u32,
+    max_upscale: f32,
+) -> Option<(f32, f32)> {
+    if edge == 0 || width == 0 || height == 0 {
+        return None;
     }
     let long = |g: InputGeometry| g.scaled_width.max(g.scaled_height) as f32;
-    let main = long(InputGeometry::new(width, height, long_edge, 1, max_upscale));
-    let fine = long(coarse_geometry(width, height, fine_edge, 1));
-    fine >= main * FINE_MIN_GROWTH
+    Some((
+        long(InputGeometry::new(width, height, long_edge, 1, max_upscale)),
+        long(coarse_geometry(width, height, edge, 1)),
+    ))
 }
 
 /// How an image was fitted into the network input, to map detections back.

@@ -244,15 +244,12 @@ impl FaceEngine {
     /// larger than the main pass.
     pub fn fine_edge_for(&self, width: u32, height: u32) -> Option<u32> {
         let cfg = &self.config.detector;
-        let worthwhile = self.detector_fixed.is_none()
-            && detect::fine_pass_worthwhile(
-                width,
-                height,
-                cfg.long_edge,
-                cfg.fine_long_edge,
-                cfg.max_upscale,
-            );
-        worthwhile.then_some(cfg.fine_long_edge)
+        self.extra_pass_edge(
+            width,
+            height,
+            cfg.fine_long_edge,
+            detect::fine_pass_worthwhile,
+        )
     }
 
     /// The long edge event photos should be decoded at (at least) so that every detection
@@ -269,15 +266,28 @@ impl FaceEngine {
     /// than the main one.
     pub fn coarse_edge_for(&self, width: u32, height: u32) -> Option<u32> {
         let cfg = &self.config.detector;
-        let worthwhile = self.detector_fixed.is_none()
-            && detect::coarse_pass_worthwhile(
-                width,
-                height,
-                cfg.long_edge,
-                cfg.coarse_long_edge,
-                cfg.max_upscale,
-            );
-        worthwhile.then_some(cfg.coarse_long_edge)
+        self.extra_pass_edge(
+            width,
+            height,
+            cfg.coarse_long_edge,
+            detect::coarse_pass_worthwhile,
+        )
+    }
+
+    /// `edge` when `worthwhile` says a pass at it adds to the main pass on a `width` x
+    /// `height` image, and the detector takes any input size (with a fixed-size export
+    /// every pass would get the same input, so another one would repeat the first).
+    fn extra_pass_edge(
+        &self,
+        width: u32,
+        height: u32,
+        edge: u32,
+        worthwhile: fn(u32, u32, u32, u32, f32) -> bool,
+    ) -> Option<u32> {
+        let cfg = &self.config.detector;
+        let runs = self.detector_fixed.is_none()
+            && worthwhile(width, height, cfg.long_edge, edge, cfg.max_upscale);
+        runs.then_some(edge)
     }
 
     /// Detects faces in one pass, with the image scaled so its long edge is at most
@@ -771,29 +781,43 @@ pub(crate) fn read_model(path: &Path) -> Result<Vec<u8>> {
 /// The process-wide ONNX Runtime environment, loaded from `library` on first use. Later
 /// calls must name the same library: a process cannot hold two ONNX Runtimes.
 pub(crate) fn environment(library: &Path) -> Result<Environment> {
-    static ENV: OnceLock<std::result::Result<(PathBuf, Environment), String>> = OnceLock::new();
-    let library = existing(library.to_path_buf(), "ONNX Runtime library")?;
-    // Absolute, so `ort` never has to resolve it against the executable's directory.
-    let library = std::fs::canonicalize(&library)
-        .map_err(|e| Error::Runtime(format!("{}: {e}", library.display())))?;
-    let loaded = ENV.get_or_init(|| {
-        let env = ort::init_from(&library)
+    static ENV: OnceLock<Loaded<Environment>> = OnceLock::new();
+    let env = once_per_process(&ENV, library, "ONNX Runtime library", |library| {
+        ort::init_from(library)
             .map_err(|e| e.to_string())?
             .with_name("raceshot-faces")
             .with_telemetry(false)
             .build()
-            .map_err(|e| e.to_string())?;
-        Ok((library.clone(), env))
-    });
-    match loaded {
-        Ok((path, env)) if *path == library => Ok(env.clone()),
+            .map_err(|e| e.to_string())
+    })?;
+    Ok(env.clone())
+}
+
+/// What a process-wide runtime library gave when it was loaded, with its path.
+pub(crate) type Loaded<T> = std::result::Result<(PathBuf, T), String>;
+
+/// The runtime `what` made by `init` from the shared library `library` on the first call
+/// with `cell`; later calls get the same one, and an error if they name another library
+/// (a dynamically loaded runtime stays loaded for the life of the process).
+pub(crate) fn once_per_process<'a, T>(
+    cell: &'a OnceLock<Loaded<T>>,
+    library: &Path,
+    what: &'static str,
+    init: impl FnOnce(&Path) -> std::result::Result<T, String>,
+) -> Result<&'a T> {
+    let library = existing(library.to_path_buf(), what)?;
+    // Absolute, so the loader never has to resolve it against the executable's directory.
+    let library = std::fs::canonicalize(&library)
+        .map_err(|e| Error::Runtime(format!("{}: {e}", library.display())))?;
+    match cell.get_or_init(|| Ok((library.clone(), init(&library)?))) {
+        Ok((path, runtime)) if *path == library => Ok(runtime),
         Ok((path, _)) => Err(Error::Runtime(format!(
-            "ONNX Runtime is already loaded from {} in this process; cannot also load {}",
+            "{what} is already loaded from {} in this process; cannot also load {}",
             path.display(),
             library.display()
         ))),
         Err(e) => Err(Error::Runtime(format!(
-            "loading {}: {e}",
+            "loading {what} from {}: {e}",
             library.display()
         ))),
     }

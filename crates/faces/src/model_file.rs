@@ -282,93 +282,85 @@ pub(crate) const RGB_INPUT: &str = "raceshot/rgb";
 /// Also answers that input's NCHW dimensions as the file declares them (-1 where any
 /// size goes); a fixed height and width stay fixed in the new input.
 pub(crate) fn rgb_u8_input(model: &[u8], mean: f32, std: f32) -> Result<(Vec<u8>, Vec<i64>)> {
-    let mut graphs = 0;
-    let mut dims = Vec::new();
-    let mut out = Vec::with_capacity(model.len() + 1024);
-    for field in fields(model)? {
-        if field.number != MODEL_GRAPH || field.wire != BYTES {
-            out.extend_from_slice(field.encoded);
-            continue;
-        }
-        let graph_fields = fields(field.bytes)?;
-        let mut initializers = HashSet::new();
-        for g in &graph_fields {
-            if (g.number, g.wire) == (GRAPH_INITIALIZER, BYTES) {
-                let name = fields(g.bytes)?
-                    .into_iter()
-                    .find(|f| (f.number, f.wire) == (TENSOR_NAME, BYTES))
-                    .map_or(&[][..], |f| f.bytes);
-                initializers.insert(name);
-            }
-        }
-        let mut image = None;
-        for g in &graph_fields {
-            if (g.number, g.wire) == (GRAPH_INPUT, BYTES) {
-                let name = fields(g.bytes)?
-                    .into_iter()
-                    .find(|f| (f.number, f.wire) == (VALUE_INFO_NAME, BYTES))
-                    .map_or(&[][..], |f| f.bytes);
-                if !initializers.contains(name) {
-                    image = Some((name, tensor_dims(g.bytes)?));
-                    break;
-                }
-            }
-        }
-        let (image, image_dims) = image.ok_or_else(|| malformed("no image input"))?;
-        dims = image_dims;
-        let name = |suffix: &str| [RGB_INPUT.as_bytes(), b"/", suffix.as_bytes()].concat();
-        let (float, nchw, centred) = (name("float"), name("nchw"), name("centred"));
-        let (mean_name, scale_name) = (name("mean"), name("inv_std"));
-        let mut cast = node_bytes(&float, b"Cast", &[RGB_INPUT.as_bytes()], &[&float]);
-        put_bytes(&mut cast, NODE_ATTRIBUTE, &int_attribute(b"to", FLOAT));
-        let mut transpose = node_bytes(&nchw, b"Transpose", &[&float], &[&nchw]);
-        put_bytes(
-            &mut transpose,
-            NODE_ATTRIBUTE,
-            &ints_attribute(b"perm", &[0, 3, 1, 2]),
-        );
-        let sub = node_bytes(&centred, b"Sub", &[&nchw, &mean_name], &[&centred]);
-        let mul = node_bytes(image, b"Mul", &[&centred, &scale_name], &[image]);
-
-        let constants = [scalar(&mean_name, mean), scalar(&scale_name, 1.0 / std)];
-        let mut graph = Vec::with_capacity(field.bytes.len() + 1024);
-        let (mut nodes_placed, mut constants_placed) = (false, false);
-        for g in &graph_fields {
-            match (g.number, g.wire) {
-                (GRAPH_NODE, BYTES) if !nodes_placed => {
-                    for n in [&cast, &transpose, &sub, &mul] {
-                        put_bytes(&mut graph, GRAPH_NODE, n);
-                    }
-                    nodes_placed = true;
-                    graph.extend_from_slice(g.encoded);
-                }
-                (GRAPH_INITIALIZER, BYTES) if !constants_placed => {
-                    for c in &constants {
-                        put_bytes(&mut graph, GRAPH_INITIALIZER, c);
-                    }
-                    constants_placed = true;
-                    graph.extend_from_slice(g.encoded);
-                }
-                (GRAPH_INPUT, BYTES) if input_named(g.bytes, image)? => {
-                    let (h, w) = (dims.get(2).copied(), dims.get(3).copied());
-                    put_bytes(&mut graph, GRAPH_INPUT, &rgb_value_info(h, w));
-                }
-                _ => graph.extend_from_slice(g.encoded),
-            }
-        }
-        if !nodes_placed {
-            return Err(malformed("a graph without nodes"));
-        }
-        if !constants_placed {
-            for c in &constants {
-                put_bytes(&mut graph, GRAPH_INITIALIZER, c);
-            }
-        }
-        put_bytes(&mut out, MODEL_GRAPH, &graph);
-        graphs += 1;
+    let dims = std::cell::RefCell::new(Vec::new());
+    let out = map_field(model, MODEL_GRAPH, &|graph| {
+        let (graph, image_dims) = rgb_u8_graph(graph, mean, std)?;
+        dims.borrow_mut().push(image_dims);
+        Ok(graph)
+    })?;
+    match dims.into_inner().as_slice() {
+        [image_dims] => Ok((out, image_dims.clone())),
+        _ => Err(malformed("not exactly one graph")),
     }
-    if graphs != 1 {
-        return Err(malformed("not exactly one graph"));
+}
+
+/// [`rgb_u8_input`] of one `GraphProto`.
+fn rgb_u8_graph(graph: &[u8], mean: f32, std: f32) -> Result<(Vec<u8>, Vec<i64>)> {
+    let graph_fields = fields(graph)?;
+    let mut initializers = HashSet::new();
+    for g in &graph_fields {
+        if (g.number, g.wire) == (GRAPH_INITIALIZER, BYTES) {
+            initializers.insert(bytes_field(g.bytes, TENSOR_NAME)?);
+        }
+    }
+    let mut image = None;
+    for g in &graph_fields {
+        if (g.number, g.wire) == (GRAPH_INPUT, BYTES) {
+            let name = bytes_field(g.bytes, VALUE_INFO_NAME)?;
+            if !initializers.contains(name) {
+                image = Some((name, tensor_dims(g.bytes)?));
+                break;
+            }
+        }
+    }
+    let (image, dims) = image.ok_or_else(|| malformed("no image input"))?;
+    let name = |suffix: &str| [RGB_INPUT.as_bytes(), b"/", suffix.as_bytes()].concat();
+    let (float, nchw, centred) = (name("float"), name("nchw"), name("centred"));
+    let (mean_name, scale_name) = (name("mean"), name("inv_std"));
+    let mut cast = node_bytes(&float, b"Cast", &[RGB_INPUT.as_bytes()], &[&float]);
+    put_bytes(&mut cast, NODE_ATTRIBUTE, &int_attribute(b"to", FLOAT));
+    let mut transpose = node_bytes(&nchw, b"Transpose", &[&float], &[&nchw]);
+    put_bytes(
+        &mut transpose,
+        NODE_ATTRIBUTE,
+        &ints_attribute(b"perm", &[0, 3, 1, 2]),
+    );
+    let sub = node_bytes(&centred, b"Sub", &[&nchw, &mean_name], &[&centred]);
+    let mul = node_bytes(image, b"Mul", &[&centred, &scale_name], &[image]);
+
+    let constants = [scalar(&mean_name, mean), scalar(&scale_name, 1.0 / std)];
+    let mut out = Vec::with_capacity(graph.len() + 1024);
+    let (mut nodes_placed, mut constants_placed) = (false, false);
+    for g in &graph_fields {
+        match (g.number, g.wire) {
+            (GRAPH_NODE, BYTES) if !nodes_placed => {
+                for n in [&cast, &transpose, &sub, &mul] {
+                    put_bytes(&mut out, GRAPH_NODE, n);
+                }
+                nodes_placed = true;
+                out.extend_from_slice(g.encoded);
+            }
+            (GRAPH_INITIALIZER, BYTES) if !constants_placed => {
+                for c in &constants {
+                    put_bytes(&mut out, GRAPH_INITIALIZER, c);
+                }
+                constants_placed = true;
+                out.extend_from_slice(g.encoded);
+            }
+            (GRAPH_INPUT, BYTES) if bytes_field(g.bytes, VALUE_INFO_NAME)? == image => {
+                let (h, w) = (dims.get(2).copied(), dims.get(3).copied());
+                put_bytes(&mut out, GRAPH_INPUT, &rgb_value_info(h, w));
+            }
+            _ => out.extend_from_slice(g.encoded),
+        }
+    }
+    if !nodes_placed {
+        return Err(malformed("a graph without nodes"));
+    }
+    if !constants_placed {
+        for c in &constants {
+            put_bytes(&mut out, GRAPH_INITIALIZER, c);
+        }
     }
     Ok((out, dims))
 }
@@ -406,10 +398,12 @@ fn tensor_dims(value_info: &[u8]) -> Result<Vec<i64>> {
     Ok(dims)
 }
 
-fn input_named(value_info: &[u8], name: &[u8]) -> Result<bool> {
-    Ok(fields(value_info)?
-        .iter()
-        .any(|f| (f.number, f.wire) == (VALUE_INFO_NAME, BYTES) && f.bytes == name))
+/// The first length-delimited field `number` of a message (a name), empty if it has none.
+fn bytes_field(message: &[u8], number: u32) -> Result<&[u8]> {
+    Ok(fields(message)?
+        .into_iter()
+        .find(|f| (f.number, f.wire) == (number, BYTES))
+        .map_or(&[][..], |f| f.bytes))
 }
 
 /// `ValueInfoProto` of [`RGB_INPUT`]: `uint8 [1, height, width, 3]`, the height and width
@@ -420,18 +414,7 @@ fn rgb_value_info(height: Option<i64>, width: Option<i64>) -> Vec<u8> {
             .filter(|v| *v > 0)
             .ok_or(name)
     };
-    let mut shape = Vec::new();
-    for dim in [Ok(1), fixed(height, "height"), fixed(width, "width"), Ok(3)] {
-        let mut d = Vec::new();
-        match dim {
-            Ok(value) => {
-                put_key(&mut d, DIM_VALUE, VARINT);
-                put_varint(&mut d, value);
-            }
-            Err(param) => put_bytes(&mut d, DIM_PARAM, param.as_bytes()),
-        }
-        put_bytes(&mut shape, SHAPE_DIM, &d);
-    }
+    let shape = shape_bytes(&[Ok(1), fixed(height, "height"), fixed(width, "width"), Ok(3)]);
     let mut tensor = Vec::new();
     put_key(&mut tensor, TENSOR_TYPE_ELEM_TYPE, VARINT);
     put_varint(&mut tensor, UINT8);
@@ -442,6 +425,23 @@ fn rgb_value_info(height: Option<i64>, width: Option<i64>) -> Vec<u8> {
     put_bytes(&mut info, VALUE_INFO_NAME, RGB_INPUT.as_bytes());
     put_bytes(&mut info, VALUE_INFO_TYPE, &ty);
     info
+}
+
+/// A `TensorShapeProto`: each dimension a value, or a name where any size goes.
+fn shape_bytes(dims: &[std::result::Result<u64, &str>]) -> Vec<u8> {
+    let mut shape = Vec::new();
+    for dim in dims {
+        let mut d = Vec::new();
+        match dim {
+            Ok(value) => {
+                put_key(&mut d, DIM_VALUE, VARINT);
+                put_varint(&mut d, *value);
+            }
+            Err(param) => put_bytes(&mut d, DIM_PARAM, param.as_bytes()),
+        }
+        put_bytes(&mut shape, SHAPE_DIM, &d);
+    }
+    shape
 }
 
 /// A float scalar initializer.
@@ -983,18 +983,7 @@ mod tests {
         put_bytes(&mut graph, GRAPH_INPUT, &value_info("w"));
         // The image: [N, 3, H, 640], so its width stays fixed.
         let mut image = value_info("image");
-        let mut shape = Vec::new();
-        for dim in [Err("N"), Ok(3u64), Err("H"), Ok(640)] {
-            let mut d = Vec::new();
-            match dim {
-                Ok(v) => {
-                    put_key(&mut d, DIM_VALUE, VARINT);
-                    put_varint(&mut d, v);
-                }
-                Err(p) => put_bytes(&mut d, DIM_PARAM, p.as_bytes()),
-            }
-            put_bytes(&mut shape, SHAPE_DIM, &d);
-        }
+        let shape = shape_bytes(&[Err("N"), Ok(3), Err("H"), Ok(640)]);
         let mut tt = Vec::new();
         put_bytes(&mut tt, TENSOR_TYPE_SHAPE, &shape);
         let mut ty = Vec::new();

@@ -13,7 +13,7 @@
 //! `faces.intra_threads` threads (`faces.inter_threads` is ONNX Runtime's alone), and each
 //! session is an inference request taken from a [`Pool`].
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use openvino::{
@@ -21,7 +21,7 @@ use openvino::{
 };
 
 use crate::config::OpenVinoPrecision;
-use crate::engine::{InputElement, ModelOutput, Pool, SessionThreads, existing};
+use crate::engine::{InputElement, Loaded, ModelOutput, Pool, SessionThreads, once_per_process};
 use crate::error::{Error, Result};
 
 /// An inference request and the input tensor it was last given.
@@ -190,25 +190,9 @@ impl OvModel {
 /// The process-wide OpenVINO core, loaded from `library` on first use. Later calls must
 /// name the same library.
 fn core(library: &Path) -> Result<&'static Mutex<Core>> {
-    static CORE: OnceLock<std::result::Result<(PathBuf, Mutex<Core>), String>> = OnceLock::new();
-    let library = existing(library.to_path_buf(), "OpenVINO library")?;
-    let library = std::fs::canonicalize(&library)
-        .map_err(|e| Error::Runtime(format!("{}: {e}", library.display())))?;
-    let loaded = CORE.get_or_init(|| {
-        openvino_sys::library::load_from(&library)?;
-        let core = Core::new().map_err(|e| e.to_string())?;
-        Ok((library.clone(), Mutex::new(core)))
-    });
-    match loaded {
-        Ok((path, core)) if *path == library => Ok(core),
-        Ok((path, _)) => Err(Error::Runtime(format!(
-            "OpenVINO is already loaded from {} in this process; cannot also load {}",
-            path.display(),
-            library.display()
-        ))),
-        Err(e) => Err(Error::Runtime(format!(
-            "loading OpenVINO from {}: {e}",
-            library.display()
-        ))),
-    }
+    static CORE: OnceLock<Loaded<Mutex<Core>>> = OnceLock::new();
+    once_per_process(&CORE, library, "OpenVINO library", |library| {
+        openvino_sys::library::load_from(library)?;
+        Ok(Mutex::new(Core::new().map_err(|e| e.to_string())?))
+    })
 }
