@@ -214,7 +214,7 @@ fn run() -> Result<()> {
         100.0 * bib_ms / face_ms.max(1e-9)
     );
     println!(
-        "CPU time (this thread; both models run single-threaded in it): faces {:.0} ms per photo, bibs {:.0} ms per photo (+{:.0} %)",
+        "CPU time (this thread; the bib models run single-threaded in it, the face models on OpenVINO's own threads unless on ONNX Runtime): faces {:.0} ms per photo, bibs {:.0} ms per photo (+{:.0} %)",
         face_cpu / n,
         bib_cpu / n,
         100.0 * bib_cpu / face_cpu.max(1e-9)

@@ -21,6 +21,8 @@
 //! * Each stage is reported as wall time and as CPU time of the thread running it; the
 //!   whole timed run also as process CPU time, and photos per CPU-second next to
 //!   photos/s. On a machine shared with other work, CPU time is the steadier figure.
+//!   OpenVINO (the default runtime) runs inferences on its own threads, so there a
+//!   stage's thread CPU leaves the models out; the process CPU counts them.
 //! * `--workers N` (default 1) runs N photos at once over one shared engine, as the job
 //!   runner does; stage figures are then per-photo latencies under that load, and
 //!   photos/s is photos / wall time. ONNX Runtime uses the engine's defaults (1 intra-op
@@ -193,7 +195,8 @@ impl StageClock {
 
 /// CPU time of the calling thread (Linux: `/proc/thread-self/schedstat`, nanoseconds);
 /// zero where unavailable. ONNX Runtime with 1 intra-op and 1 inter-op thread runs each
-/// inference on the calling thread, so this covers the model runs too.
+/// inference on the calling thread, so this covers the model runs too; OpenVINO runs them
+/// on its own threads, so this leaves them out.
 fn thread_cpu() -> Duration {
     std::fs::read_to_string("/proc/thread-self/schedstat")
         .ok()
