@@ -634,9 +634,9 @@ impl FaceModel {
         }
     }
 
-    /// Runs the model on one f32 input of `shape`, written by `fill` into a buffer of
-    /// exactly that many values, and hands its outputs, in the file's order, to `f` while
-    /// the runtime still holds them.
+    /// Runs the model on one input of `shape` (bytes or floats, as the model takes),
+    /// written by `fill` into a buffer of exactly that many values, and hands its float
+    /// outputs, in the file's order, to `f` while the runtime still holds them.
     fn run<T: InputElement, R>(
         &self,
         shape: &[usize],

@@ -366,25 +366,13 @@ fn rgb_u8_graph(graph: &[u8], mean: f32, std: f32) -> Result<(Vec<u8>, Vec<i64>)
 }
 
 /// The dimensions of a tensor `ValueInfoProto`: each `dim_value`, or -1 for a named or
-/// unknown one.
+/// unknown one (none when it declares no shape).
 fn tensor_dims(value_info: &[u8]) -> Result<Vec<i64>> {
-    let child = |buf: &[u8], number: u32| -> Result<Option<Vec<u8>>> {
-        Ok(fields(buf)?
-            .into_iter()
-            .find(|f| (f.number, f.wire) == (number, BYTES))
-            .map(|f| f.bytes.to_vec()))
-    };
-    let Some(ty) = child(value_info, VALUE_INFO_TYPE)? else {
-        return Ok(Vec::new());
-    };
-    let Some(tensor) = child(&ty, TYPE_TENSOR)? else {
-        return Ok(Vec::new());
-    };
-    let Some(shape) = child(&tensor, TENSOR_TYPE_SHAPE)? else {
-        return Ok(Vec::new());
-    };
+    let ty = bytes_field(value_info, VALUE_INFO_TYPE)?;
+    let tensor = bytes_field(ty, TYPE_TENSOR)?;
+    let shape = bytes_field(tensor, TENSOR_TYPE_SHAPE)?;
     let mut dims = Vec::new();
-    for d in fields(&shape)? {
+    for d in fields(shape)? {
         if (d.number, d.wire) != (SHAPE_DIM, BYTES) {
             continue;
         }
@@ -779,11 +767,17 @@ mod tests {
         let mut entry = Vec::new();
         put_bytes(&mut entry, 1, b"character");
         put_bytes(&mut entry, 2, "1\n日\n".as_bytes());
+        let mut m = graph_model(&graph);
+        put_bytes(&mut m, MODEL_METADATA, &entry);
+        m
+    }
+
+    /// A `ModelProto` of IR version 10 holding `graph`.
+    fn graph_model(graph: &[u8]) -> Vec<u8> {
         let mut m = Vec::new();
         put_key(&mut m, 1, VARINT);
         put_varint(&mut m, 10);
-        put_bytes(&mut m, MODEL_GRAPH, &graph);
-        put_bytes(&mut m, MODEL_METADATA, &entry);
+        put_bytes(&mut m, MODEL_GRAPH, graph);
         m
     }
 
@@ -878,6 +872,12 @@ mod tests {
         )
     }
 
+    /// A node as [`nodes`] lists it.
+    fn n(op_type: &str, inputs: &[&str], outputs: &[&str]) -> (String, Vec<String>, Vec<String>) {
+        let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
+        (op_type.to_string(), owned(inputs), owned(outputs))
+    }
+
     /// `(op_type, inputs, outputs)` of the model's nodes, in order.
     fn nodes(model: &[u8]) -> Vec<(String, Vec<String>, Vec<String>)> {
         let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
@@ -936,15 +936,10 @@ mod tests {
         put_key(&mut elsewhere, TENSOR_DATA_TYPE, VARINT);
         put_varint(&mut elsewhere, FLOAT);
         put_bytes(&mut graph, GRAPH_INITIALIZER, &elsewhere);
-        let mut m = Vec::new();
-        put_key(&mut m, 1, VARINT);
-        put_varint(&mut m, 10);
-        put_bytes(&mut m, MODEL_GRAPH, &graph);
+        let m = graph_model(&graph);
 
         let (out, rewritten) = prelu_as_max(&m).unwrap();
         assert_eq!(rewritten, 2);
-        let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        let n = |op: &str, i: &[&str], o: &[&str]| (op.to_string(), owned(i), owned(o));
         assert_eq!(
             nodes(&out),
             vec![
@@ -997,15 +992,10 @@ mod tests {
         );
         put_bytes(&mut graph, GRAPH_INITIALIZER, &tensor("w", &[1], &[2.0]));
         put_bytes(&mut graph, GRAPH_OUTPUT, &value_info("y"));
-        let mut m = Vec::new();
-        put_key(&mut m, 1, VARINT);
-        put_varint(&mut m, 10);
-        put_bytes(&mut m, MODEL_GRAPH, &graph);
+        let m = graph_model(&graph);
 
         let (out, dims) = rgb_u8_input(&m, 127.5, 128.0).unwrap();
         assert_eq!(dims, vec![-1, 3, -1, 640]);
-        let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        let n = |op: &str, i: &[&str], o: &[&str]| (op.to_string(), owned(i), owned(o));
         assert_eq!(
             nodes(&out),
             vec![

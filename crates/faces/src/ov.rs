@@ -151,22 +151,22 @@ impl OvModel {
         self.requests.with(|session| {
             // The last input is reused while the shape stays (every photo of a camera),
             // which spares allocating and zeroing tens of megabytes a detection.
-            let reusable = match &session.input {
-                Some(t) => {
-                    t.get_element_type().map_err(failed)? == T::OPENVINO
-                        && t.get_shape().map_err(failed)?.get_dimensions() == dims.as_slice()
+            let input = match session.input.take() {
+                Some(t)
+                    if t.get_element_type().map_err(failed)? == T::OPENVINO
+                        && t.get_shape().map_err(failed)?.get_dimensions() == dims.as_slice() =>
+                {
+                    t
                 }
-                None => false,
+                _ => {
+                    Tensor::new(T::OPENVINO, &Shape::new(&dims).map_err(failed)?).map_err(failed)?
+                }
             };
-            if !reusable {
-                let tensor = Tensor::new(T::OPENVINO, &Shape::new(&dims).map_err(failed)?)
-                    .map_err(failed)?;
-                session.input = Some(tensor);
-            }
-            let Session { request, input } = session;
-            let tensor = input
-                .as_mut()
-                .ok_or_else(|| Error::Runtime("OpenVINO: no input tensor".into()))?;
+            let Session {
+                request,
+                input: slot,
+            } = session;
+            let tensor = slot.insert(input);
             fill(tensor.get_data_mut::<T>().map_err(failed)?);
             request.set_input_tensor(tensor).map_err(failed)?;
             request.infer().map_err(failed)?;
