@@ -15,13 +15,15 @@ Per photo:
   detect       resize so the long edge is 1600 (enlarging by at most 2x, the engine's
                rule), pad right/bottom to a multiple of 32, SCRFD forward, decode strides
                8/16/32 with 2 anchors, score >= 0.5, NMS at IoU 0.4, back to photo pixels;
-               then the engine's fine pass: the same at long edge 3000 without enlarging
-               (skipped unless that input is >= 1.25x larger), keeping its faces under
-               64 px (in its input); then the engine's coarse pass: the same at long edge
-               640 without enlarging (skipped unless that input is >= 1.25x smaller),
-               keeping its faces of >= 32 px (in its input); NMS over all passes
-               (--fine-long-edge 0 and --coarse-long-edge 0 turn them off, as the Rust
-               example's flags)
+               the engine's fine pass: the same at long edge 3000 without enlarging
+               (skipped unless that input is >= 1.25x larger than at 1600), and where it
+               runs the main pass is at long edge 640 instead of 1600 and the fine pass
+               keeps the faces the main pass sees under 32 px (150 px in its input); then
+               the engine's coarse pass: the same at long edge 640 without enlarging
+               (skipped unless that input is >= 1.25x smaller than the main pass's, so
+               never beside the fine pass), keeping its faces of >= 32 px (in its input);
+               NMS over all passes (--fine-long-edge 0 and --coarse-long-edge 0 turn them
+               off, --with-fine-long-edge sets the 640, as the Rust example's flags)
   align        quality gate (score >= 0.6, shorter box side >= 20 px), least-squares
                5-point similarity to the ArcFace template, cv2.warpAffine to 112x112
   embed        recogniser forward per face, L2 normalisation
@@ -54,8 +56,9 @@ COARSE_LONG_EDGE = 640
 COARSE_MIN_SHRINK = 1.25  # crates/faces/src/detect.rs COARSE_MIN_SHRINK
 COARSE_MIN_FACE_PX = 32.0  # crates/faces/src/detect.rs COARSE_MIN_FACE_PX
 FINE_LONG_EDGE = 3000
+WITH_FINE_LONG_EDGE = 640
 FINE_MIN_GROWTH = 1.25  # crates/faces/src/detect.rs FINE_MIN_GROWTH
-FINE_MAX_FACE_PX = 64.0  # crates/faces/src/detect.rs FINE_MAX_FACE_PX
+FINE_MAIN_MAX_FACE_PX = 32.0  # crates/faces/src/detect.rs FINE_MAIN_MAX_FACE_PX
 SCORE_THRESHOLD = 0.5
 NMS_IOU = 0.4
 DET_MEAN, DET_STD = 127.5, 128.0
@@ -89,9 +92,11 @@ def session(path, threads):
 
 
 class Pipeline:
-    def __init__(self, models_dir, threads, coarse_long_edge=COARSE_LONG_EDGE, fine_long_edge=FINE_LONG_EDGE):
+    def __init__(self, models_dir, threads, coarse_long_edge=COARSE_LONG_EDGE, fine_long_edge=FINE_LONG_EDGE,
+                 with_fine_long_edge=WITH_FINE_LONG_EDGE):
         self.coarse_long_edge = coarse_long_edge
         self.fine_long_edge = fine_long_edge
+        self.with_fine_long_edge = with_fine_long_edge
         self.det = session(os.path.join(models_dir, "scrfd_500m_bnkps.onnx"), threads)
         self.rec = session(os.path.join(models_dir, "w600k_mbf.onnx"), threads)
         self.det_input = self.det.get_inputs()[0].name
@@ -113,14 +118,18 @@ class Pipeline:
         merged by NMS."""
         h, w = img.shape[:2]
         main = scaled_size(w, h, LONG_EDGE, MAX_UPSCALE)
+        fine = scaled_size(w, h, self.fine_long_edge, 1.0) if self.fine_long_edge else None
+        if fine is not None and max(fine) < max(main) * FINE_MIN_GROWTH:
+            fine = None
+        if fine is not None and self.with_fine_long_edge < LONG_EDGE:
+            main = scaled_size(w, h, self.with_fine_long_edge, MAX_UPSCALE)
         boxes, scores, kps = self.detect_pass(img, main)
         passes = [(boxes, scores, kps)]
-        fine = scaled_size(w, h, self.fine_long_edge, 1.0) if self.fine_long_edge else None
-        if fine is not None and max(fine) >= max(main) * FINE_MIN_GROWTH:
+        if fine is not None:
             fb, fs, fk = self.detect_pass(img, fine)
-            # Only fine faces under 64 px in the fine input count (boxes are in photo pixels).
-            side = np.minimum(fb[:, 2] - fb[:, 0], fb[:, 3] - fb[:, 1]) * (fine[0] / w)
-            small = side < FINE_MAX_FACE_PX
+            # Only the faces the main pass sees under 32 px count (boxes are in photo pixels).
+            side = np.minimum(fb[:, 2] - fb[:, 0], fb[:, 3] - fb[:, 1]) * (main[0] / w)
+            small = side < FINE_MAIN_MAX_FACE_PX
             passes.append((fb[small], fs[small], fk[small]))
         coarse = scaled_size(w, h, self.coarse_long_edge, 1.0) if self.coarse_long_edge else None
         if coarse is not None and max(coarse) * COARSE_MIN_SHRINK <= max(main):
@@ -341,6 +350,8 @@ def main():
                     help="long edge of the coarse detection pass (0 = off)")
     ap.add_argument("--fine-long-edge", type=int, default=FINE_LONG_EDGE,
                     help="long edge of the fine detection pass (0 = off)")
+    ap.add_argument("--with-fine-long-edge", type=int, default=WITH_FINE_LONG_EDGE,
+                    help="long edge of the main pass on photos that get the fine pass")
     ap.add_argument("--dump")
     ap.add_argument("--compare")
     args = ap.parse_args()
@@ -361,7 +372,8 @@ def main():
     if args.decode == "reduced2":
         flags, box_scale = cv2.IMREAD_REDUCED_COLOR_2, 2.0
 
-    pipe = Pipeline(args.models, args.threads, args.coarse_long_edge, args.fine_long_edge)
+    pipe = Pipeline(args.models, args.threads, args.coarse_long_edge, args.fine_long_edge,
+                    args.with_fine_long_edge)
     process(pipe, photos[0], flags, box_scale)  # warm-up
 
     totals = {"detected": 0, "embedded": 0}
@@ -384,7 +396,7 @@ def main():
     print(
         f"pipeline: python (onnxruntime {ort.__version__}, numpy {np.__version__}, opencv {cv2.__version__}) "
         f"| {n} photos ({size_text}, decode {args.decode}) | detector long edge {LONG_EDGE}, "
-        f"fine pass {args.fine_long_edge or 'off'}, coarse pass {args.coarse_long_edge or 'off'} | onnxruntime intra {args.threads} inter 1 "
+        f"fine pass {args.fine_long_edge or 'off'} (main pass beside it {min(LONG_EDGE, args.with_fine_long_edge)}), coarse pass {args.coarse_long_edge or 'off'} | onnxruntime intra {args.threads} inter 1 "
         f"| workers 1"
     )
     rows = [(name, totals[name], totals[name + "_cpu"]) for name in STAGES]

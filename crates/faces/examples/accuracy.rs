@@ -72,16 +72,18 @@ struct Photo {
     file: String,
     /// `None` for a group photo.
     identity: Option<String>,
-    /// Every face kept by the quality gate, as an event photo (both detection passes).
+    /// Every face kept by the quality gate, as an event photo (all detection passes).
     faces: Vec<Embedding>,
     /// Diagnostic only: the faces kept with the main detection pass alone.
     main_pass_faces: Vec<Embedding>,
     /// Detections of the main pass alone, before the quality gate.
     main_pass_raw: usize,
+    /// The main pass's long edge for this photo ([`FaceEngine::main_edge_for`]).
+    main_edge: u32,
     /// The coarse pass's long edge for this photo (`None`: not run).
     coarse_edge: Option<u32>,
-    /// Shorter side of the largest face kept, in pixels of the detector input at the
-    /// gallery long edge (explains what the main pass alone misses: very large faces).
+    /// Shorter side of the largest face kept, in pixels of the main pass's detector input
+    /// (explains what the main pass alone misses: very large faces).
     largest_face: Option<f32>,
     /// The primary face when used as a selfie (group photos are not queries).
     selfie: Option<Embedding>,
@@ -200,13 +202,9 @@ fn run() -> Result<()> {
     );
     let coarse_runs = photos.iter().filter(|p| p.coarse_edge.is_some()).count();
     println!(
-        "models {}; gallery faces detected at long edge {} plus a coarse pass at {} (run on {} of {} photos), selfies at {}; analysis took {:.1} s",
+        "models {}; gallery faces: {} (the coarse pass run on {} of {} photos), selfies at {}; analysis took {:.1} s",
         models.display(),
-        cfg.long_edge,
-        match cfg.coarse_long_edge {
-            0 => "off".to_string(),
-            edge => edge.to_string(),
-        },
+        common::passes(&cfg),
         coarse_runs,
         photos.len(),
         cfg.selfie_long_edge,
@@ -217,7 +215,7 @@ fn run() -> Result<()> {
             s.map_or_else(String::new, |s| {
                 format!(
                     ", largest ~{s:.0} px (shorter side) in the {}-px detector input",
-                    cfg.long_edge
+                    p.main_edge
                 )
             })
         };
@@ -231,9 +229,9 @@ fn run() -> Result<()> {
             );
         } else if p.main_pass_faces.is_empty() {
             println!(
-                "  note: {}: the main pass at {} alone keeps no face ({} raw detections); with the coarse pass {} kept{}",
+                "  note: {}: the main pass at {} alone keeps no face ({} raw detections); with the other passes {} kept{}",
                 p.file,
-                cfg.long_edge,
+                p.main_edge,
                 p.main_pass_raw,
                 p.faces.len(),
                 size(p.largest_face)
@@ -404,8 +402,9 @@ fn run() -> Result<()> {
     }
     println!();
     println!(
-        "diagnostic, not the shop's pipeline: event photos detected at long edge {} only (no coarse pass):",
-        cfg.long_edge
+        "diagnostic, not the shop's pipeline: event photos detected by the main pass alone (at {}, or {} beside a fine pass; no other pass):",
+        cfg.long_edge,
+        cfg.long_edge.min(cfg.with_fine_long_edge)
     );
     println!(
         "  at {DEFAULT_FACE_THRESHOLD:.2}: precision {}  recall {}  (TP {}, FP {}, FN {}, unjudged {}); same-person min {same1:.3}, different-person max {diff1:.3}",
@@ -468,20 +467,18 @@ fn analyse(
     )
     .map_err(what)?;
     let analysed = engine.analyze(&gallery).map_err(what)?;
-    // The scale the detector input gets at the gallery long edge (enlarging included).
+    // The scale the main pass's input gets (enlarging included).
+    let main_edge = engine.main_edge_for(gallery.width(), gallery.height());
     let long = gallery.long_edge().max(1) as f32;
-    let scale = (cfg.long_edge as f32 / long).min(cfg.max_upscale.max(1.0));
+    let scale = (main_edge as f32 / long).min(cfg.max_upscale.max(1.0));
     let largest_face = analysed
         .iter()
         .map(|f| f.bbox.min_side() * scale)
         .reduce(f32::max);
     let faces = analysed.into_iter().map(|f| f.embedding).collect();
-    let main_pass_raw = engine
-        .detect_at(&gallery, cfg.long_edge)
-        .map_err(what)?
-        .len();
+    let main_pass_raw = engine.detect_at(&gallery, main_edge).map_err(what)?.len();
     let main_pass_faces = engine
-        .analyze_at(&gallery, cfg.long_edge)
+        .analyze_at(&gallery, main_edge)
         .map_err(what)?
         .into_iter()
         .map(|f| f.embedding)
@@ -507,6 +504,7 @@ fn analyse(
         faces,
         main_pass_faces,
         main_pass_raw,
+        main_edge,
         coarse_edge,
         largest_face,
         selfie,

@@ -30,7 +30,8 @@
 //! * `--long-edge N` sets `detector.long_edge` (default the engine's) and `--runtime` the
 //!   runtime of the face models (`faces.runtime`, default the engine's).
 //! * `--fine-long-edge N` sets `detector.fine_long_edge` (default the engine's, 3000; 0 =
-//!   no fine pass).
+//!   no fine pass) and `--with-fine-long-edge N` `detector.with_fine_long_edge`, the main
+//!   pass's long edge beside it (default the engine's, 1000).
 //! * `--coarse-long-edge N` sets `detector.coarse_long_edge` (default the engine's, 640;
 //!   0 = no coarse pass), so two runs give the coarse pass's cost by difference.
 //! * `--min-score F` sets `quality.min_score` (default the engine's), to price the faces a
@@ -64,7 +65,7 @@ fn main() -> ExitCode {
 }
 
 const USAGE: &str = "usage: pipeline_bench PHOTO_DIR [--models MODELS_DIR] [--workers N] \
-                     [--long-edge N] [--fine-long-edge N] [--coarse-long-edge N] [--min-score F] \
+                     [--long-edge N] [--fine-long-edge N] [--with-fine-long-edge N] [--coarse-long-edge N] [--min-score F] \
                      [--runtime openvino|onnxruntime] [--dump FACES.jsonl]";
 
 struct Args {
@@ -75,6 +76,8 @@ struct Args {
     long_edge: Option<u32>,
     /// `None`: the engine's default.
     fine_long_edge: Option<u32>,
+    /// `None`: the engine's default.
+    with_fine_long_edge: Option<u32>,
     /// `None`: the engine's default.
     coarse_long_edge: Option<u32>,
     runtime: Option<FaceRuntime>,
@@ -88,6 +91,7 @@ fn parse_args() -> Result<Args> {
     let mut workers = 1usize;
     let mut long_edge = None;
     let mut fine_long_edge = None;
+    let mut with_fine_long_edge = None;
     let mut coarse_long_edge = None;
     let mut runtime = None;
     let mut min_score = None;
@@ -108,6 +112,9 @@ fn parse_args() -> Result<Args> {
             Some("--long-edge") => long_edge = Some(parsed(value("--long-edge")?, "a number")?),
             Some("--fine-long-edge") => {
                 fine_long_edge = Some(parsed(value("--fine-long-edge")?, "a number (0 = off)")?);
+            }
+            Some("--with-fine-long-edge") => {
+                with_fine_long_edge = Some(parsed(value("--with-fine-long-edge")?, "a number")?);
             }
             Some("--runtime") => {
                 runtime = Some(parsed(value("--runtime")?, "openvino or onnxruntime")?);
@@ -131,6 +138,7 @@ fn parse_args() -> Result<Args> {
         workers,
         long_edge,
         fine_long_edge,
+        with_fine_long_edge,
         coarse_long_edge,
         runtime,
         min_score,
@@ -236,6 +244,9 @@ fn run() -> Result<()> {
     if let Some(edge) = args.fine_long_edge {
         config.detector.fine_long_edge = edge;
     }
+    if let Some(edge) = args.with_fine_long_edge {
+        config.detector.with_fine_long_edge = edge;
+    }
     if let Some(runtime) = args.runtime {
         config.runtime = runtime;
     }
@@ -297,18 +308,10 @@ fn run() -> Result<()> {
         .join(", ");
     let cfg = engine.config();
     println!(
-        "pipeline: rust (raceshot-faces, {}) | {} photos ({size_text}, decode DCT-scaled) | detector long edge {}, fine pass {}, coarse pass {} | intra threads {} inter {} | workers {}",
+        "pipeline: rust (raceshot-faces, {}) | {} photos ({size_text}, decode DCT-scaled) | {} | intra threads {} inter {} | workers {}",
         engine.runtime(),
         results.len(),
-        cfg.detector.long_edge,
-        match cfg.detector.fine_long_edge {
-            0 => "off".to_string(),
-            edge => edge.to_string(),
-        },
-        match cfg.detector.coarse_long_edge {
-            0 => "off".to_string(),
-            edge => edge.to_string(),
-        },
+        common::passes(&cfg.detector),
         cfg.intra_threads,
         cfg.inter_threads,
         args.workers

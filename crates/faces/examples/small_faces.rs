@@ -4,7 +4,7 @@
 //! ```text
 //! python scripts/bench/make_small_faces.py DIR          # the labelled set (bench venv)
 //! cargo run --release -p raceshot-faces --example small_faces -- DIR [--models M]
-//!     [--long-edge N] [--fine-long-edge N] [--min-face-px F] [--min-score F]
+//!     [--long-edge N] [--fine-long-edge N] [--with-fine-long-edge N] [--min-face-px F] [--min-score F]
 //!     [--decode-edge N]
 //! ```
 //!
@@ -98,6 +98,7 @@ fn run() -> Result<()> {
     let mut models: Option<PathBuf> = None;
     let mut long_edge: Option<u32> = None;
     let mut fine_long_edge: Option<u32> = None;
+    let mut with_fine_long_edge: Option<u32> = None;
     let mut min_face_px: Option<f32> = None;
     let mut min_score: Option<f32> = None;
     let mut decode_edge: Option<u32> = None;
@@ -108,12 +109,13 @@ fn run() -> Result<()> {
             "--models" => models = Some(PathBuf::from(value()?)),
             "--long-edge" => long_edge = Some(value()?.parse()?),
             "--fine-long-edge" => fine_long_edge = Some(value()?.parse()?),
+            "--with-fine-long-edge" => with_fine_long_edge = Some(value()?.parse()?),
             "--min-face-px" => min_face_px = Some(value()?.parse()?),
             "--min-score" => min_score = Some(value()?.parse()?),
             "--decode-edge" => decode_edge = Some(value()?.parse()?),
             "-h" | "--help" => {
                 println!(
-                    "usage: small_faces DIR [--models M] [--long-edge N] [--fine-long-edge N] [--min-face-px F] [--min-score F] [--decode-edge N]"
+                    "usage: small_faces DIR [--models M] [--long-edge N] [--fine-long-edge N] [--with-fine-long-edge N] [--min-face-px F] [--min-score F] [--decode-edge N]"
                 );
                 return Ok(());
             }
@@ -131,6 +133,9 @@ fn run() -> Result<()> {
     }
     if let Some(edge) = fine_long_edge {
         config.detector.fine_long_edge = edge;
+    }
+    if let Some(edge) = with_fine_long_edge {
+        config.detector.with_fine_long_edge = edge;
     }
     if let Some(px) = min_face_px {
         config.quality.min_face_px = px;
@@ -164,14 +169,13 @@ fn run() -> Result<()> {
 
     let faces: usize = photos.iter().map(|p| p.label.faces.len()).sum();
     println!(
-        "small faces: {} photos, {} labelled faces, {} people; {}; detector long edge {}, fine pass {}, \
+        "small faces: {} photos, {} labelled faces, {} people; {}; {}, \
          decode edge {}, quality gate {} px / score {}; analysis {:.0} ms per photo",
         photos.len(),
         faces,
         selfies.len(),
         engine.runtime(),
-        cfg.detector.long_edge,
-        cfg.detector.fine_long_edge,
+        common::passes(&cfg.detector),
         decode_edge,
         cfg.quality.min_face_px,
         cfg.quality.min_score,

@@ -19,7 +19,8 @@
 //! | `RACESHOT__FACES__DETECTOR__LONG_EDGE`           | `1600`                               | event photos are scaled so their long edge is this for detection |
 //! | `RACESHOT__FACES__DETECTOR__SELFIE_LONG_EDGE`    | `640`                                | the same for selfies, whose faces are large |
 //! | `RACESHOT__FACES__DETECTOR__COARSE_LONG_EDGE`    | `640`                                | event photos get a second detection pass at this long edge for close-up faces, too large for the detector at `LONG_EDGE` (0 = off; never enlarges; skipped unless its input is at least 1.25x smaller than the main pass's) |
-//! | `RACESHOT__FACES__DETECTOR__FINE_LONG_EDGE`      | `3000`                               | event photos decoded at least 1.25x larger than `LONG_EDGE` get a third pass at this long edge (never enlarging) for faces too small at `LONG_EDGE`: the distant runners of 24 MP frames (0 = off) |
+//! | `RACESHOT__FACES__DETECTOR__FINE_LONG_EDGE`      | `3000`                               | event photos decoded at least 1.25x larger than `LONG_EDGE` get a fine pass at this long edge (never enlarging) for the faces the main pass sees under 32 px: the distant runners of 24 MP frames (0 = off) |
+//! | `RACESHOT__FACES__DETECTOR__WITH_FINE_LONG_EDGE` | `640`                                | the main pass's long edge on photos that get the fine pass (never above `LONG_EDGE`): the fine pass has the small faces, so the main one needs fewer pixels (and the coarse pass runs only if still 1.25x smaller) |
 //! | `RACESHOT__FACES__DETECTOR__MAX_UPSCALE`         | `2.0`                                | smaller images are enlarged towards the long edge by at most this factor (1 = never) |
 //! | `RACESHOT__FACES__DETECTOR__SCORE_THRESHOLD`     | `0.5`                                | detections below this score are dropped before NMS |
 //! | `RACESHOT__FACES__DETECTOR__NMS_IOU`             | `0.4`                                | IoU above which the weaker of two boxes is suppressed |
@@ -160,10 +161,18 @@ pub struct DetectorConfig {
     /// Long edge of the third, fine detection pass on event photos (0 = no such pass). At
     /// `long_edge` 1600 a 24 MP frame is shrunk 3.75 times, so a runner whose face is 35 px
     /// wide in it is 9 px to the detector and never found (66 % recall on the small-face
-    /// set); at 3000 the same faces are found (97 %). Only its faces under
-    /// `detect::FINE_MAX_FACE_PX` count; the pass never enlarges the image and is skipped
-    /// unless it sees the photo at least 1.25 times larger than the main pass.
+    /// set); at 3000 the same faces are found (97 %). Only the faces the main pass sees
+    /// under `detect::FINE_MAIN_MAX_FACE_PX` count; the pass never enlarges the image and
+    /// is skipped unless it sees the photo at least 1.25 times larger than a main pass at
+    /// `long_edge`.
     pub fine_long_edge: u32,
+    /// Long edge of the main pass on photos that get the fine pass (used when below
+    /// `long_edge`). The fine pass answers for the small faces, so the main pass only
+    /// needs the larger ones, and at 640 it also finds the close-ups the coarse pass is
+    /// for (which then does not run): three passes become two, the main one a sixth of a
+    /// pass at 1600, with the same small-face recall and more of the race bench photos'
+    /// soft faces, which SCRFD finds better small.
+    pub with_fine_long_edge: u32,
     /// Smaller images are enlarged towards the long edge by at most this factor.
     pub max_upscale: f32,
     pub score_threshold: f32,
@@ -180,6 +189,7 @@ impl Default for DetectorConfig {
             selfie_long_edge: 640,
             coarse_long_edge: 640,
             fine_long_edge: 3000,
+            with_fine_long_edge: 640,
             max_upscale: 2.0,
             score_threshold: 0.5,
             nms_iou: 0.4,
@@ -299,6 +309,7 @@ impl FaceEngineConfig {
         for (name, edge) in [
             ("detector.long_edge", d.long_edge),
             ("detector.selfie_long_edge", d.selfie_long_edge),
+            ("detector.with_fine_long_edge", d.with_fine_long_edge),
         ] {
             if !(32..=8192).contains(&edge) {
                 p.push(format!(
@@ -428,6 +439,8 @@ mod tests {
         assert_eq!(c.problems().len(), 4);
         c.detector.fine_long_edge = 9000;
         assert_eq!(c.problems().len(), 5);
+        c.detector.with_fine_long_edge = 0;
+        assert_eq!(c.problems().len(), 6);
     }
 
     #[test]

@@ -159,10 +159,17 @@ impl<'a> Pass<'a> {
         }
     }
 
-    /// The fine pass: faces under [`FINE_MAX_FACE_PX`].
-    pub fn fine(geometry: InputGeometry, detections: &'a [Detection]) -> Self {
+    /// The fine pass beside a main pass with geometry `main`: the faces the main pass
+    /// sees under [`FINE_MAIN_MAX_FACE_PX`] (at a fine pass 4.7 times larger, under 150 px
+    /// in the fine input).
+    pub fn fine(
+        geometry: InputGeometry,
+        detections: &'a [Detection],
+        main: &InputGeometry,
+    ) -> Self {
+        let growth = geometry.scaled_width as f32 / main.scaled_width.max(1) as f32;
         Self {
-            max_side: FINE_MAX_FACE_PX,
+            max_side: FINE_MAIN_MAX_FACE_PX * growth,
             ..Self::main(geometry, detections)
         }
     }
@@ -233,13 +240,15 @@ pub fn coarse_pass_worthwhile(
         .is_some_and(|(main, coarse)| coarse * COARSE_MIN_SHRINK <= main)
 }
 
-/// Fine-pass detections whose shorter side is at or above this, in the fine input's
-/// pixels, are ignored: the main pass sees such faces at least [`FINE_MIN_GROWTH`] times
-/// smaller, still well inside its range (from ~16 px), and at the fine pass's scale large
-/// faces of soft photos are the ones SCRFD-500M loses (the race bench photos, enlarged
-/// from a small one, lost a fifth of their faces, 80-300 px, when detected at 3000 px
-/// instead of 1600).
-pub const FINE_MAX_FACE_PX: f32 = 64.0;
+/// The fine pass answers for the faces the main pass sees with a shorter side under this
+/// many pixels; its larger detections are ignored. SCRFD's smallest anchors are 16 px, so
+/// the main pass finds faces from about there, and up to twice that it misses some (the
+/// 3000x2000 small-face set, main pass at 640 beside a fine pass at 3000: 94.1 % recall
+/// with the fine pass limited to 64 px, i.e. 14 px at 640; 100 % with this limit). Larger
+/// faces are left to the main pass because at the fine pass's scale large faces of soft
+/// photos are the ones SCRFD-500M loses (the race bench photos, enlarged from a small one,
+/// lost a fifth of their faces, 80-300 px, when detected at 3000 px alone).
+pub const FINE_MAIN_MAX_FACE_PX: f32 = 32.0;
 
 /// The fine pass runs only if it enlarges the faces by at least this factor relative to
 /// the main pass; below it the main pass already sees them nearly as large.
@@ -687,20 +696,24 @@ mod tests {
 
     #[test]
     fn merge_takes_only_small_faces_from_the_fine_pass() {
-        // A 6000x4000 photo decoded at 3000: main pass at 1600, fine pass at 3000.
-        let main = InputGeometry::new(3000, 2000, 1600, 32, 2.0);
+        // A 6000x4000 photo decoded at 3000: main pass at 1000, fine pass at 3000, which
+        // answers for faces under 32 px at 1000, i.e. under 96 px in its own input.
+        let main = InputGeometry::new(3000, 2000, 1000, 32, 2.0);
         let fine = coarse_geometry(3000, 2000, 3000, 32);
         assert_eq!(fine.scaled_width, 3000);
         let main_dets = [det_lm(100.0, 100.0, 140.0, 150.0, 0.6)];
         let fine_dets = [
             // The same face, larger and better scored here: above the fine pass's range.
-            det_lm(187.5, 187.5, 262.5, 281.25, 0.9),
-            // A face too small for the main pass (10 px there), and one just at the limit.
+            det_lm(300.0, 300.0, 420.0, 450.0, 0.9),
+            // A face too small for the main pass (7 px there), and one just at the limit.
             det_lm(1000.0, 1000.0, 1020.0, 1024.0, 0.7),
-            det_lm(2000.0, 1000.0, 2064.0, 1064.0, 0.8),
+            det_lm(2000.0, 1000.0, 2096.0, 1096.0, 0.8),
         ];
         let merged = merge_passes(
-            &[Pass::main(main, &main_dets), Pass::fine(fine, &fine_dets)],
+            &[
+                Pass::main(main, &main_dets),
+                Pass::fine(fine, &fine_dets, &main),
+            ],
             0.4,
         );
         let scores: Vec<f32> = merged.iter().map(|d| d.score).collect();

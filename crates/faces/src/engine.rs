@@ -207,10 +207,10 @@ impl FaceEngine {
         self.embed_crops(&[crop]).map(|_| ())
     }
 
-    /// Detects faces in an event photo: at the configured long edge; where
+    /// Detects faces in an event photo: at [`FaceEngine::main_edge_for`]; where
     /// [`FaceEngine::fine_edge_for`] says it adds anything, again at
-    /// `detector.fine_long_edge` (only its faces under [`detect::FINE_MAX_FACE_PX`]
-    /// count); and where [`FaceEngine::coarse_edge_for`] says so, at
+    /// `detector.fine_long_edge` (only the faces the main pass sees under
+    /// [`detect::FINE_MAIN_MAX_FACE_PX`] count); and where [`FaceEngine::coarse_edge_for`] says so, at
     /// `detector.coarse_long_edge` (only its faces of at least
     /// [`detect::COARSE_MIN_FACE_PX`] count). Duplicates across the passes are suppressed
     /// by NMS, the higher score winning ([`detect::merge_passes`]). Coordinates in `img`'s
@@ -218,7 +218,7 @@ impl FaceEngine {
     pub fn detect(&self, img: &RgbImage) -> Result<Vec<Detection>> {
         let cfg = &self.config.detector;
         let (w, h) = (img.width(), img.height());
-        let main = self.geometry(img, cfg.long_edge);
+        let main = self.geometry(img, self.main_edge_for(w, h));
         let fine = self
             .fine_edge_for(w, h)
             .map(|edge| detect::coarse_geometry(w, h, edge, self.detector_multiple));
@@ -230,7 +230,7 @@ impl FaceEngine {
         let coarse_dets = coarse.map(|g| self.detect_pass(img, &g)).transpose()?;
         let mut passes = vec![detect::Pass::main(main, &main_dets)];
         if let (Some(g), Some(dets)) = (fine, &fine_dets) {
-            passes.push(detect::Pass::fine(g, dets));
+            passes.push(detect::Pass::fine(g, dets, &main));
         }
         if let (Some(g), Some(dets)) = (coarse, &coarse_dets) {
             passes.push(detect::Pass::coarse(g, dets));
@@ -247,9 +247,21 @@ impl FaceEngine {
         self.extra_pass_edge(
             width,
             height,
+            cfg.long_edge,
             cfg.fine_long_edge,
             detect::fine_pass_worthwhile,
         )
+    }
+
+    /// The long edge of the main pass [`FaceEngine::detect`] runs on a `width` x `height`
+    /// image: `detector.long_edge`, or `detector.with_fine_long_edge` where that is lower
+    /// and the image gets the fine pass, which answers for the small faces.
+    pub fn main_edge_for(&self, width: u32, height: u32) -> u32 {
+        let cfg = &self.config.detector;
+        match self.fine_edge_for(width, height) {
+            Some(_) => cfg.long_edge.min(cfg.with_fine_long_edge),
+            None => cfg.long_edge,
+        }
     }
 
     /// The long edge event photos should be decoded at (at least) so that every detection
@@ -263,30 +275,32 @@ impl FaceEngine {
     /// `height` image, or `None` when it runs none: switched off, a fixed-size detector
     /// export (every pass would get the same input, so a second one would repeat the
     /// first), or a coarse input not at least [`detect::COARSE_MIN_SHRINK`] times smaller
-    /// than the main one.
+    /// than the main one ([`FaceEngine::main_edge_for`]).
     pub fn coarse_edge_for(&self, width: u32, height: u32) -> Option<u32> {
         let cfg = &self.config.detector;
         self.extra_pass_edge(
             width,
             height,
+            self.main_edge_for(width, height),
             cfg.coarse_long_edge,
             detect::coarse_pass_worthwhile,
         )
     }
 
-    /// `edge` when `worthwhile` says a pass at it adds to the main pass on a `width` x
-    /// `height` image, and the detector takes any input size (with a fixed-size export
-    /// every pass would get the same input, so another one would repeat the first).
+    /// `edge` when `worthwhile` says a pass at it adds to a main pass at `main_edge` on a
+    /// `width` x `height` image, and the detector takes any input size (with a fixed-size
+    /// export every pass would get the same input, so another one would repeat the first).
     fn extra_pass_edge(
         &self,
         width: u32,
         height: u32,
+        main_edge: u32,
         edge: u32,
         worthwhile: fn(u32, u32, u32, u32, f32) -> bool,
     ) -> Option<u32> {
         let cfg = &self.config.detector;
         let runs = self.detector_fixed.is_none()
-            && worthwhile(width, height, cfg.long_edge, edge, cfg.max_upscale);
+            && worthwhile(width, height, main_edge, edge, cfg.max_upscale);
         runs.then_some(edge)
     }
 

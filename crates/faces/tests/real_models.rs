@@ -197,14 +197,9 @@ fn yaoming_selfie_finds_player_13_and_nobody_else() {
 
 /// `img` pasted at (`x`, `y`) onto a `width` x `height` canvas of flat grey.
 fn on_canvas(img: &RgbImage, width: u32, height: u32, x: u32, y: u32) -> RgbImage {
-    assert!(x + img.width() <= width && y + img.height() <= height);
-    let mut data = vec![110u8; (width * height * 3) as usize];
-    let row = img.width() as usize * 3;
-    for (r, src) in img.data().chunks_exact(row).enumerate() {
-        let o = ((y as usize + r) * width as usize + x as usize) * 3;
-        data[o..o + row].copy_from_slice(src);
-    }
-    RgbImage::new(width, height, data).unwrap()
+    let mut canvas = RgbImage::filled(width, height, [110, 110, 110]);
+    paste(&mut canvas, img, x, y);
+    canvas
 }
 
 #[test]
@@ -269,6 +264,77 @@ fn close_up_portrait_is_found_by_the_coarse_pass() {
             "landmark {p:?}, expected ~({ex}, {ey})"
         );
     }
+}
+
+#[test]
+fn distant_runner_is_found_by_the_fine_pass_beside_a_main_pass_at_640() {
+    // A 3000x2000 frame (a 24 MP photo as ingestion decodes it) with two runners made
+    // from yaoming.jpg: a distant one whose face is 40 px wide, 8.5 px at the main pass's
+    // 640 (too small for SCRFD), and a near one of 240 px, which the main pass sees at
+    // 51 px and the fine pass leaves to it (32 px and more at 640).
+    let selfie = yaoming_selfie();
+    let small = photo("yaoming.jpg");
+    let runner = |face_px: f32| {
+        let k = face_px / selfie.bbox.min_side();
+        let (w, h) = (
+            (small.width() as f32 * k).round() as u32,
+            (small.height() as f32 * k).round() as u32,
+        );
+        (raceshot_faces::resize_exact(&small, w, h), k)
+    };
+    let ((distant, kd), (near, kn)) = (runner(40.0), runner(240.0));
+    let mut img = on_canvas(&distant, 3000, 2000, 2200, 1400);
+    paste(&mut img, &near, 400, 300);
+    let (w, h) = (img.width(), img.height());
+    assert_eq!(engine().fine_edge_for(w, h), Some(3000));
+    assert_eq!(engine().main_edge_for(w, h), 640);
+    assert_eq!(
+        engine().coarse_edge_for(w, h),
+        None,
+        "the main pass is at 640 already"
+    );
+    // Photos the fine pass skips keep the main pass at the long edge.
+    assert_eq!(engine().fine_edge_for(1999, 1333), None);
+    assert_eq!(engine().main_edge_for(1999, 1333), 1600);
+
+    let expected = |x: f32, y: f32, k: f32| BBox {
+        x1: x + selfie.bbox.x1 * k,
+        y1: y + selfie.bbox.y1 * k,
+        x2: x + selfie.bbox.x2 * k,
+        y2: y + selfie.bbox.y2 * k,
+    };
+    let (want_distant, want_near) = (expected(2200.0, 1400.0, kd), expected(400.0, 300.0, kn));
+    let at = |faces: &[AnalyzedFace], want: &BBox| {
+        faces
+            .iter()
+            .find(|f| f.bbox.iou(want) > 0.6)
+            .map(|f| cosine(&f.embedding, &selfie.embedding))
+    };
+    let faces = engine().analyze(&img).unwrap();
+    assert_eq!(faces.len(), 2, "{faces:?}");
+    let (distant_sim, near_sim) = (at(&faces, &want_distant), at(&faces, &want_near));
+    println!("distant runner: similarity {distant_sim:?}; near runner: {near_sim:?}");
+    assert!(distant_sim.is_some_and(|s| s > 0.5), "{faces:?}");
+    assert!(near_sim.is_some_and(|s| s > 0.6), "{faces:?}");
+    // Without this the test would pass with or without the fine pass.
+    let main_only = engine().analyze_at(&img, 640).unwrap();
+    assert!(
+        at(&main_only, &want_distant).is_none(),
+        "the main pass at 640 alone now finds the distant runner: this test no longer exercises the fine pass"
+    );
+}
+
+/// Pastes `img` onto `canvas` at (`x`, `y`).
+fn paste(canvas: &mut RgbImage, img: &RgbImage, x: u32, y: u32) {
+    let width = canvas.width();
+    assert!(x + img.width() <= width && y + img.height() <= canvas.height());
+    let mut data = canvas.data().to_vec();
+    let row = img.width() as usize * 3;
+    for (r, src) in img.data().chunks_exact(row).enumerate() {
+        let o = ((y as usize + r) * width as usize + x as usize) * 3;
+        data[o..o + row].copy_from_slice(src);
+    }
+    *canvas = RgbImage::new(width, canvas.height(), data).unwrap();
 }
 
 #[test]

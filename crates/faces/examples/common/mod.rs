@@ -1,5 +1,6 @@
 //! What the benchmark examples share: the workspace they run in, where the models fetched
-//! by `scripts/fetch-models.sh` are, and a generated set's `labels.json`.
+//! by `scripts/fetch-models.sh` are, a generated set's `labels.json`, and how a report
+//! names the detection passes.
 
 // Each example uses part of this module.
 #![allow(dead_code)]
@@ -7,6 +8,7 @@
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
+use raceshot_faces::DetectorConfig;
 use serde::de::DeserializeOwned;
 
 /// The workspace's root directory.
@@ -28,4 +30,20 @@ pub fn read_labels<T: DeserializeOwned>(dir: &Path) -> Result<T, Box<dyn Error>>
     let path = dir.join("labels.json");
     let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(serde_json::from_slice(&bytes)?)
+}
+
+/// The detection passes of `cfg`, for a report's header: "detector long edge 1600, fine
+/// pass 3000 (main pass beside it 1000), coarse pass 640".
+pub fn passes(cfg: &DetectorConfig) -> String {
+    let edge = |e: u32| match e {
+        0 => "off".to_string(),
+        e => e.to_string(),
+    };
+    format!(
+        "detector long edge {}, fine pass {} (main pass beside it {}), coarse pass {}",
+        cfg.long_edge,
+        edge(cfg.fine_long_edge),
+        cfg.long_edge.min(cfg.with_fine_long_edge),
+        edge(cfg.coarse_long_edge),
+    )
 }

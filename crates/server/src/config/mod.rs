@@ -666,6 +666,10 @@ fn faces(s: &mut Sources) -> FaceEngineConfig {
     det.selfie_long_edge = s.or("faces.detector.selfie_long_edge", det.selfie_long_edge);
     det.coarse_long_edge = s.or("faces.detector.coarse_long_edge", det.coarse_long_edge);
     det.fine_long_edge = s.or("faces.detector.fine_long_edge", det.fine_long_edge);
+    det.with_fine_long_edge = s.or(
+        "faces.detector.with_fine_long_edge",
+        det.with_fine_long_edge,
+    );
     det.max_upscale = s.or("faces.detector.max_upscale", det.max_upscale);
     det.score_threshold = s.or("faces.detector.score_threshold", det.score_threshold);
     det.nms_iou = s.or("faces.detector.nms_iou", det.nms_iou);
