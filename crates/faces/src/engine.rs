@@ -210,8 +210,8 @@ impl FaceEngine {
     /// Detects faces in an event photo: at [`FaceEngine::main_edge_for`]; where
     /// [`FaceEngine::fine_edge_for`] says it adds anything, again at
     /// `detector.fine_long_edge` (only the faces the main pass sees under
-    /// [`detect::FINE_MAIN_MAX_FACE_PX`] count); and where [`FaceEngine::coarse_edge_for`] says so, at
-    /// `detector.coarse_long_edge` (only its faces of at least
+    /// [`detect::FINE_MAIN_MAX_FACE_PX`] count); and where [`FaceEngine::coarse_edge_for`]
+    /// says so, at `detector.coarse_long_edge` (only its faces of at least
     /// [`detect::COARSE_MIN_FACE_PX`] count). Duplicates across the passes are suppressed
     /// by NMS, the higher score winning ([`detect::merge_passes`]). Coordinates in `img`'s
     /// pixels, best score first.
