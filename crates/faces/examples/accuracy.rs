@@ -404,7 +404,7 @@ fn run() -> Result<()> {
     println!(
         "diagnostic, not the shop's pipeline: event photos detected by the main pass alone (at {}, or {} beside a fine pass; no other pass):",
         cfg.long_edge,
-        cfg.long_edge.min(cfg.with_fine_long_edge)
+        cfg.main_edge_beside_fine()
     );
     println!(
         "  at {DEFAULT_FACE_THRESHOLD:.2}: precision {}  recall {}  (TP {}, FP {}, FN {}, unjudged {}); same-person min {same1:.3}, different-person max {diff1:.3}",

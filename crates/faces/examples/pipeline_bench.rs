@@ -31,7 +31,7 @@
 //!   runtime of the face models (`faces.runtime`, default the engine's).
 //! * `--fine-long-edge N` sets `detector.fine_long_edge` (default the engine's, 3000; 0 =
 //!   no fine pass) and `--with-fine-long-edge N` `detector.with_fine_long_edge`, the main
-//!   pass's long edge beside it (default the engine's, 1000).
+//!   pass's long edge beside it (default the engine's, 640).
 //! * `--coarse-long-edge N` sets `detector.coarse_long_edge` (default the engine's, 640;
 //!   0 = no coarse pass), so two runs give the coarse pass's cost by difference.
 //! * `--min-score F` sets `quality.min_score` (default the engine's), to price the faces a

@@ -158,7 +158,7 @@ pub struct DetectorConfig {
     /// portraits, 326-583 px at 1600, gave no detection at all); at a smaller scale the
     /// same faces fit its largest anchors. The pass never enlarges the image.
     pub coarse_long_edge: u32,
-    /// Long edge of the third, fine detection pass on event photos (0 = no such pass). At
+    /// Long edge of the fine detection pass on event photos (0 = no such pass). At
     /// `long_edge` 1600 a 24 MP frame is shrunk 3.75 times, so a runner whose face is 35 px
     /// wide in it is 9 px to the detector and never found (66 % recall on the small-face
     /// set); at 3000 the same faces are found (97 %). Only the faces the main pass sees
@@ -179,6 +179,14 @@ pub struct DetectorConfig {
     pub nms_iou: f32,
     pub mean: f32,
     pub std: f32,
+}
+
+impl DetectorConfig {
+    /// The main pass's long edge on photos that get the fine pass: `with_fine_long_edge`,
+    /// never above `long_edge`.
+    pub fn main_edge_beside_fine(&self) -> u32 {
+        self.long_edge.min(self.with_fine_long_edge)
+    }
 }
 
 impl Default for DetectorConfig {

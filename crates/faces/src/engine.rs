@@ -259,7 +259,7 @@ impl FaceEngine {
     pub fn main_edge_for(&self, width: u32, height: u32) -> u32 {
         let cfg = &self.config.detector;
         match self.fine_edge_for(width, height) {
-            Some(_) => cfg.long_edge.min(cfg.with_fine_long_edge),
+            Some(_) => cfg.main_edge_beside_fine(),
             None => cfg.long_edge,
         }
     }

@@ -33,7 +33,7 @@ pub fn read_labels<T: DeserializeOwned>(dir: &Path) -> Result<T, Box<dyn Error>>
 }
 
 /// The detection passes of `cfg`, for a report's header: "detector long edge 1600, fine
-/// pass 3000 (main pass beside it 1000), coarse pass 640".
+/// pass 3000 (main pass beside it 640), coarse pass 640".
 pub fn passes(cfg: &DetectorConfig) -> String {
     let edge = |e: u32| match e {
         0 => "off".to_string(),
@@ -43,7 +43,7 @@ pub fn passes(cfg: &DetectorConfig) -> String {
         "detector long edge {}, fine pass {} (main pass beside it {}), coarse pass {}",
         cfg.long_edge,
         edge(cfg.fine_long_edge),
-        cfg.long_edge.min(cfg.with_fine_long_edge),
+        cfg.main_edge_beside_fine(),
         edge(cfg.coarse_long_edge),
     )
 }
