@@ -603,10 +603,10 @@ mod tests {
     #[test]
     fn merge_maps_both_passes_and_keeps_the_better_duplicate() {
         // A 4000x3000 photo: main pass at 1600 (scale 0.4), coarse pass at 640 (0.16).
-        let fine = InputGeometry::new(4000, 3000, 1600, 32, 2.0);
+        let main = InputGeometry::new(4000, 3000, 1600, 32, 2.0);
         let coarse = coarse_geometry(4000, 3000, 640, 32);
-        assert_eq!((fine.scaled_width, coarse.scaled_width), (1600, 640));
-        let fine_dets = [
+        assert_eq!((main.scaled_width, coarse.scaled_width), (1600, 640));
+        let main_dets = [
             // A small face only the main pass sees: (250, 250)-(290, 300) in the photo.
             det_lm(100.0, 100.0, 116.0, 120.0, 0.8),
             // The close-up, found weakly by the main pass at (2000, 1000)-(3000, 2250).
@@ -624,7 +624,7 @@ mod tests {
         ];
         let merged = merge_passes(
             &[
-                Pass::main(fine, &fine_dets),
+                Pass::main(main, &main_dets),
                 Pass::coarse(coarse, &coarse_dets),
             ],
             0.4,
@@ -660,11 +660,11 @@ mod tests {
 
     #[test]
     fn merge_ignores_small_coarse_detections() {
-        let fine = InputGeometry::new(4000, 3000, 1600, 32, 2.0);
+        let main = InputGeometry::new(4000, 3000, 1600, 32, 2.0);
         let coarse = coarse_geometry(4000, 3000, 640, 32);
         // A 50-px face in the main input; the coarse pass sees it at 20 px and scores it
         // higher, but its box and landmarks are the cruder ones.
-        let fine_dets = [det_lm(100.0, 100.0, 150.0, 150.0, 0.7)];
+        let main_dets = [det_lm(100.0, 100.0, 150.0, 150.0, 0.7)];
         let coarse_dets = [
             det_lm(40.0, 40.0, 60.0, 60.0, 0.9),
             // A coarse-only face just under the limit, and one at it.
@@ -673,14 +673,14 @@ mod tests {
         ];
         let merged = merge_passes(
             &[
-                Pass::main(fine, &fine_dets),
+                Pass::main(main, &main_dets),
                 Pass::coarse(coarse, &coarse_dets),
             ],
             0.4,
         );
         let scores: Vec<f32> = merged.iter().map(|d| d.score).collect();
         assert_eq!(scores, vec![0.7, 0.6]);
-        assert_eq!(merged[0], fine.to_original(&fine_dets[0]));
+        assert_eq!(merged[0], main.to_original(&main_dets[0]));
     }
 
     #[test]
