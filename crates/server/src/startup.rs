@@ -120,6 +120,7 @@ pub async fn load_state(
         sms: SmsSender::Log,
         cpu: CpuPool::per_core(),
         jobs_queued: tokio::sync::Notify::new(),
+        jobs_finished: tokio::sync::watch::Sender::new(0),
     }))
 }
 

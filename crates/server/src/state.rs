@@ -78,6 +78,10 @@ pub struct Inner {
     /// Wakes this process's idle job workers when it queues a job, so a photo is worked
     /// on at once rather than at their next poll (workers in other processes still poll).
     pub jobs_queued: tokio::sync::Notify,
+    /// How many jobs this process's workers have finished: the commands waiting on their
+    /// jobs (`ingest --wait`, `bibs --wait`) look again once it has grown by what they
+    /// wait for ([`crate::jobs::wait_until`]).
+    pub jobs_finished: tokio::sync::watch::Sender<u64>,
 }
 
 impl AppState {

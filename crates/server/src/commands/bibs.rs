@@ -2,8 +2,6 @@
 //! again, as one `read_bibs` job per photo (any worker takes them). With `--wait` this
 //! process works on the queue too and returns when every such job is done.
 
-use std::time::Duration;
-
 use anyhow::Context;
 use raceshot_domain::EventKey;
 
@@ -45,13 +43,14 @@ pub async fn reread(state: &AppState, event_key: &str, wait: bool) -> anyhow::Re
     };
     if wait {
         let workers = jobs::Workers::start(state);
-        let waited = loop {
-            match state.store.pending_jobs_of_kind(tasks::READ_BIBS).await {
-                Ok(0) => break Ok(()),
-                Ok(_) => tokio::time::sleep(Duration::from_millis(200)).await,
-                Err(e) => break Err(e),
-            }
-        };
+        let waited = jobs::wait_until(&state.jobs_finished, || async {
+            let pending = state.store.pending_jobs_of_kind(tasks::READ_BIBS).await?;
+            Ok::<_, raceshot_store::StoreError>(match pending {
+                0 => jobs::Waiting::Done(()),
+                n => jobs::Waiting::Pending(n.unsigned_abs()),
+            })
+        })
+        .await;
         workers.stop().await;
         waited?;
         (report.photos_with_bibs, report.bibs) = state.store.bib_read_counts(event.id).await?;

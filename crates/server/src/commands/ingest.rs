@@ -6,7 +6,7 @@
 //! processing them), and returns when the batch is processed, failing if any photo failed.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -147,25 +147,24 @@ async fn wait_for(
 ) -> anyhow::Result<()> {
     let progress = bar(report.queued.len(), "processing", show_progress);
     let started = Instant::now();
-    let result = loop {
-        let p = state.store.photo_progress(&report.queued).await;
-        match p {
-            Ok(p) => {
-                progress.set_position(p.finished() as u64);
-                if p.pending() == 0 {
-                    report.ready = p.ready;
-                    report.failed = p
-                        .failed
-                        .into_iter()
-                        .map(|(_, name, reason)| (name, reason))
-                        .collect();
-                    break Ok(());
-                }
-            }
-            Err(e) => break Err(e.into()),
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
+    let result = jobs::wait_until(&state.jobs_finished, || async {
+        let p = state.store.photo_progress(&report.queued).await?;
+        progress.set_position(p.finished() as u64);
+        Ok::<_, raceshot_store::StoreError>(match p.pending() {
+            0 => jobs::Waiting::Done(p),
+            n => jobs::Waiting::Pending(n as u64),
+        })
+    })
+    .await
+    .map(|p| {
+        report.ready = p.ready;
+        report.failed = p
+            .failed
+            .into_iter()
+            .map(|(_, name, reason)| (name, reason))
+            .collect();
+    })
+    .map_err(anyhow::Error::from);
     progress.finish();
     tracing::info!(
         photos = report.queued.len(),

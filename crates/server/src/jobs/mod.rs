@@ -99,6 +99,52 @@ pub async fn run_workers(state: AppState, stop: watch::Receiver<bool>) {
     while workers.join_next().await.is_some() {}
 }
 
+/// How often a command waiting on jobs looks again at the latest: the jobs may be run by
+/// other processes' workers.
+const WAIT_POLL: Duration = Duration::from_millis(200);
+
+/// What a command waiting on jobs found when it looked.
+pub enum Waiting<T> {
+    Done(T),
+    /// This many of its jobs are still to run.
+    Pending(u64),
+}
+
+/// Asks `check` until it answers [`Waiting::Done`]: every [`WAIT_POLL`], and at once when
+/// this process's workers have `finished` as many jobs as were pending
+/// ([`crate::state::Inner::jobs_finished`]), so that a command returns the moment its last
+/// job is done without asking after every job (one ask can cost as much as a job: a
+/// look at 50,000 photos).
+pub async fn wait_until<T, E, Fut>(
+    finished: &watch::Sender<u64>,
+    mut check: impl FnMut() -> Fut,
+) -> Result<T, E>
+where
+    Fut: std::future::Future<Output = Result<Waiting<T>, E>>,
+{
+    let mut finished = finished.subscribe();
+    loop {
+        let before = *finished.borrow_and_update();
+        let pending = match check().await? {
+            Waiting::Done(done) => return Ok(done),
+            Waiting::Pending(n) => n,
+        };
+        let poll = tokio::time::sleep(WAIT_POLL);
+        tokio::pin!(poll);
+        loop {
+            tokio::select! {
+                () = &mut poll => break,
+                changed = finished.changed() => {
+                    // The state holds the sender, so it is never dropped while this runs.
+                    if changed.is_err() || finished.borrow().wrapping_sub(before) >= pending {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// This process's workers ([`run_workers`]) for a command that works on the queue until
 /// its own jobs are done (`ingest --wait`, `bibs --wait`).
 pub struct Workers {
@@ -220,5 +266,69 @@ async fn run_one(state: &AppState, worker: &str, job: Job) {
             }
         }
         Err(e) => tracing::error!(job = job.id, error = %e, "cannot record the job's outcome"),
+    }
+    state.jobs_finished.send_modify(|n| *n += 1);
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
+
+    use tokio::time::{Instant, sleep};
+
+    use super::*;
+
+    /// A command's look at its jobs: done when none is `left`; counts the looks.
+    async fn look(left: &AtomicU64, looks: &AtomicU64) -> Result<Waiting<&'static str>, ()> {
+        looks.fetch_add(1, SeqCst);
+        Ok(match left.load(SeqCst) {
+            0 => Waiting::Done("done"),
+            n => Waiting::Pending(n),
+        })
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_wait_ends_when_as_many_jobs_finished_as_were_pending() {
+        let finished = watch::Sender::new(0u64);
+        let (left, looks) = (AtomicU64::new(2), AtomicU64::new(0));
+        let started = Instant::now();
+        let workers = async {
+            for _ in 0..2 {
+                sleep(Duration::from_millis(50)).await;
+                left.fetch_sub(1, SeqCst);
+                finished.send_modify(|n| *n += 1);
+            }
+        };
+        let (done, ()) = tokio::join!(wait_until(&finished, || look(&left, &looks)), workers);
+        assert_eq!(done, Ok("done"));
+        // At the second job's end, not at the next poll; and no look after the first job,
+        // when one was still pending.
+        assert_eq!(started.elapsed(), Duration::from_millis(100));
+        assert_eq!(looks.load(SeqCst), 2);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn jobs_finished_by_other_processes_are_seen_at_the_next_poll() {
+        let finished = watch::Sender::new(0u64);
+        let (left, looks) = (AtomicU64::new(1), AtomicU64::new(0));
+        let started = Instant::now();
+        let elsewhere = async {
+            sleep(Duration::from_millis(50)).await;
+            left.store(0, SeqCst);
+        };
+        let (done, ()) = tokio::join!(wait_until(&finished, || look(&left, &looks)), elsewhere);
+        assert_eq!(done, Ok("done"));
+        assert_eq!(started.elapsed(), WAIT_POLL);
+        assert_eq!(looks.load(SeqCst), 2);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_failed_look_ends_the_wait_with_its_error() {
+        let finished = watch::Sender::new(0u64);
+        let failed = wait_until(&finished, || async {
+            Err::<Waiting<()>, _>("database gone")
+        });
+        assert_eq!(failed.await, Err("database gone"));
     }
 }
