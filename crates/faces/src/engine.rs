@@ -112,11 +112,15 @@ impl FaceEngine {
                     OvModel::load(&library, model, path, threads, precision)
                         .map(FaceModel::OpenVino)
                 };
-                (
-                    load(&detector_model, &detector_path)?,
-                    load(&read_model(&recognizer_path)?, &recognizer_path)?,
-                    0,
-                )
+                let recognizer_model = read_model(&recognizer_path)?;
+                // Both compile at once, each on its own OpenVINO core.
+                let (detector, recognizer) = std::thread::scope(|s| {
+                    let recognizer = s.spawn(|| load(&recognizer_model, &recognizer_path));
+                    (load(&detector_model, &detector_path), recognizer.join())
+                });
+                let recognizer = recognizer
+                    .map_err(|_| Error::Runtime("loading the recognizer panicked".into()))??;
+                (detector?, recognizer, 0)
             }
             FaceRuntime::OnnxRuntime => {
                 let env = environment(&config.runtime_library_path())?;

@@ -8,13 +8,13 @@
 //!
 //! The library comes from OpenVINO's Python wheel (`scripts/fetch-models.sh` unpacks its C
 //! API, core, CPU plugin, ONNX front end and TBB into `<models_dir>/openvino`) and is
-//! loaded at run time, once per process, like ONNX Runtime. One OpenVINO `Core` compiles
-//! every model; a compiled model gets one stream per session (`faces.sessions`) of
+//! loaded at run time, once per process, like ONNX Runtime. Two OpenVINO `Core`s compile
+//! the models, so that the detector and the recogniser compile at once; a compiled model gets one stream per session (`faces.sessions`) of
 //! `faces.intra_threads` threads (`faces.inter_threads` is ONNX Runtime's alone), and each
 //! session is an inference request taken from a [`Pool`].
 
 use std::path::Path;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use openvino::{
     CompiledModel, Core, DeviceType, InferRequest, PropertyKey, RwPropertyKey, Shape, Tensor,
@@ -53,8 +53,7 @@ impl OvModel {
         threads: SessionThreads,
         precision: OpenVinoPrecision,
     ) -> Result<Self> {
-        let core = core(library)?;
-        let mut core = core.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut core = core(library)?;
         let failed = |e: &dyn std::fmt::Display| {
             Error::Runtime(format!("OpenVINO, loading {}: {e}", path.display()))
         };
@@ -187,12 +186,26 @@ impl OvModel {
     }
 }
 
-/// The process-wide OpenVINO core, loaded from `library` on first use. Later calls must
-/// name the same library.
-fn core(library: &Path) -> Result<&'static Mutex<Core>> {
-    static CORE: OnceLock<Loaded<Mutex<Core>>> = OnceLock::new();
-    once_per_process(&CORE, library, "OpenVINO library", |library| {
+/// OpenVINO cores of the process, so that models compile in parallel: a compilation holds
+/// its core (`compile_model` takes it mutably in the `openvino` crate).
+const CORES: usize = 2;
+
+/// A free one of the process-wide OpenVINO cores (the first if none is free), loaded from
+/// `library` on first use. Later calls must name the same library.
+fn core(library: &Path) -> Result<MutexGuard<'static, Core>> {
+    static CORES_LOADED: OnceLock<Loaded<Vec<Mutex<Core>>>> = OnceLock::new();
+    let cores = once_per_process(&CORES_LOADED, library, "OpenVINO library", |library| {
         openvino_sys::library::load_from(library)?;
-        Ok(Mutex::new(Core::new().map_err(|e| e.to_string())?))
-    })
+        (0..CORES)
+            .map(|_| Core::new().map(Mutex::new).map_err(|e| e.to_string()))
+            .collect()
+    })?;
+    let free = cores.iter().find_map(|core| core.try_lock().ok());
+    let first = || {
+        cores
+            .first()
+            .map(|c| c.lock().unwrap_or_else(PoisonError::into_inner))
+    };
+    free.or_else(first)
+        .ok_or_else(|| Error::Runtime("no OpenVINO core".to_owned()))
 }

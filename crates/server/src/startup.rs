@@ -44,6 +44,13 @@ pub async fn load_state(
     clock: Clock,
     public_url: String,
 ) -> anyhow::Result<AppState> {
+    // The models load (compile, for OpenVINO) while the database is connected and migrated.
+    let faces = config.faces.clone();
+    let engine = tokio::task::spawn_blocking(move || FaceEngine::load(faces));
+    let reader = config.bibs.read.then(|| {
+        let reader_config = text_reader_config(&config);
+        tokio::task::spawn_blocking(move || TextReader::load(reader_config))
+    });
     let store = Store::connect(&config.database_settings())
         .await
         .context("connecting to the database")?;
@@ -51,18 +58,16 @@ pub async fn load_state(
         store.migrate().await.context("applying migrations")?;
     }
     let objects = Objects::open(&config.storage.settings).context("opening object storage")?;
-    let faces = config.faces.clone();
-    let engine = tokio::task::spawn_blocking(move || FaceEngine::load(faces))
+    let engine = engine
         .await?
         .context("loading the face models (run `make models`)")?;
-    let reader = if config.bibs.read {
-        let reader_config = text_reader_config(&config);
-        let reader = tokio::task::spawn_blocking(move || TextReader::load(reader_config))
-            .await?
-            .context("loading the text models for bib numbers (run `make models`)")?;
-        Some(Arc::new(reader))
-    } else {
-        None
+    let reader = match reader {
+        Some(reader) => {
+            Some(Arc::new(reader.await?.context(
+                "loading the text models for bib numbers (run `make models`)",
+            )?))
+        }
+        None => None,
     };
     let fresh_key = hex::encode(rand::random::<[u8; 32]>());
     let signing_key = store
