@@ -8,7 +8,7 @@
 //! | key (env form)                                   | default                              | meaning |
 //! |--------------------------------------------------|--------------------------------------|---------|
 //! | `RACESHOT__FACES__MODELS_DIR`                    | `./models`                           | directory the other defaults are relative to |
-//! | `RACESHOT__FACES__RUNTIME`                       | `openvino`                           | what runs the face models: `openvino` or `onnxruntime` (the bib reader always runs on ONNX Runtime) |
+//! | `RACESHOT__FACES__RUNTIME`                       | `openvino`                           | what runs the face models (and the server's bib reader): `openvino` or `onnxruntime` |
 //! | `RACESHOT__FACES__OPENVINO_LIBRARY`              | `<models_dir>/openvino/libopenvino_c.so` | OpenVINO's C library (>= 2025.1), beside its core, CPU plugin and ONNX front end |
 //! | `RACESHOT__FACES__OPENVINO_PRECISION`            | `auto`                               | `auto`: bf16 on CPUs that compute it natively, else f32; `f32`: always f32 |
 //! | `RACESHOT__FACES__RUNTIME_LIBRARY`               | `<models_dir>/libonnxruntime.so`     | ONNX Runtime shared library (>= 1.20) |
@@ -98,14 +98,15 @@ impl Default for FaceEngineConfig {
     }
 }
 
-/// The inference runtime of the face models. Both read the same ONNX files.
+/// The inference runtime of the face models (and of the text models, which the server runs
+/// on the same one). Both read the same ONNX files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 pub enum FaceRuntime {
     /// OpenVINO's CPU runtime ([`crate::ov`]): on CPUs with native bf16 about half the CPU
     /// per photo of ONNX Runtime (docs/benchmarks.md §9).
     #[serde(rename = "openvino")]
     OpenVino,
-    /// ONNX Runtime, which the bib reader uses anyway: exact f32 everywhere.
+    /// ONNX Runtime: exact f32 everywhere.
     #[serde(rename = "onnxruntime")]
     OnnxRuntime,
 }

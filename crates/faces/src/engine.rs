@@ -13,7 +13,7 @@
 //! default; bf16 on CPUs that compute it natively) and ONNX Runtime (f32). On ONNX Runtime
 //! the recogniser is loaded with its `PRelu`s computed as `Max(x, slope * x)`
 //! ([`crate::model_file`]; `recognizer.prelu_as_max`): the same embeddings, bit for bit,
-//! at about half the CPU per face. Each [`FaceModel`] hands the engine its outputs as
+//! at about half the CPU per face. Each [`RuntimeModel`] hands the engine its outputs as
 //! shapes and `f32` slices, whatever runs it.
 //!
 //! Both runtimes are loaded dynamically from the models directory (their Python wheels
@@ -61,12 +61,12 @@ const EMBED_BATCH: usize = 2;
 /// The loaded engine. Cheap to share (`Arc<FaceEngine>`); all methods take `&self`.
 pub struct FaceEngine {
     config: FaceEngineConfig,
-    detector: FaceModel,
+    detector: RuntimeModel,
     /// Largest stride of the detector: input sides are padded to a multiple of it.
     detector_multiple: u32,
     /// `(width, height)` when the detector export only accepts one input size.
     detector_fixed: Option<(u32, u32)>,
-    recognizer: FaceModel,
+    recognizer: RuntimeModel,
     /// Whether the recogniser accepts a batch dimension other than 1.
     recognizer_batches: bool,
     /// How many of the recogniser's `PRelu`s run as `Max(x, slope * x)`.
@@ -110,7 +110,7 @@ impl FaceEngine {
                 let precision = config.openvino_precision;
                 let load = |model: &[u8], path: &Path| {
                     OvModel::load(&library, model, path, threads, precision)
-                        .map(FaceModel::OpenVino)
+                        .map(RuntimeModel::OpenVino)
                 };
                 let recognizer_model = read_model(&recognizer_path)?;
                 // Both compile at once, each on its own OpenVINO core.
@@ -135,8 +135,8 @@ impl FaceEngine {
                     (SessionPool::new(&env, &recognizer_path, threads)?, 0)
                 };
                 (
-                    FaceModel::onnx(detector, "detector")?,
-                    FaceModel::onnx(recognizer, "recognizer")?,
+                    RuntimeModel::onnx(detector, "detector")?,
+                    RuntimeModel::onnx(recognizer, "recognizer")?,
                     rewritten,
                 )
             }
@@ -597,8 +597,9 @@ impl InputElement for f32 {
     const OPENVINO: openvino::ElementType = openvino::ElementType::F32;
 }
 
-/// A face model on the runtime `faces.runtime` names.
-enum FaceModel {
+/// A model on the runtime the configuration names (`faces.runtime`): the face engine's
+/// two and the text reader's two.
+pub(crate) enum RuntimeModel {
     OnnxRuntime {
         sessions: SessionPool,
         input: String,
@@ -607,9 +608,9 @@ enum FaceModel {
     OpenVino(OvModel),
 }
 
-impl FaceModel {
+impl RuntimeModel {
     /// Wraps ONNX Runtime sessions, reading the input's name and dimensions.
-    fn onnx(sessions: SessionPool, what: &str) -> Result<Self> {
+    pub(crate) fn onnx(sessions: SessionPool, what: &str) -> Result<Self> {
         let (input, input_dims) = sessions.with(|s| {
             let input = s
                 .inputs()
@@ -637,7 +638,7 @@ impl FaceModel {
         }
     }
 
-    fn sessions(&self) -> usize {
+    pub(crate) fn sessions(&self) -> usize {
         match self {
             Self::OnnxRuntime { sessions, .. } => sessions.len(),
             Self::OpenVino(m) => m.sessions(),
@@ -645,7 +646,7 @@ impl FaceModel {
     }
 
     /// The runtime and the precision it computes in, e.g. `openvino bf16`.
-    fn runtime(&self) -> String {
+    pub(crate) fn runtime(&self) -> String {
         match self {
             Self::OnnxRuntime { .. } => "onnxruntime f32".to_owned(),
             Self::OpenVino(m) => format!("openvino {}", m.precision()),
@@ -655,7 +656,7 @@ impl FaceModel {
     /// Runs the model on one input of `shape` (bytes or floats, as the model takes),
     /// written by `fill` into a buffer of exactly that many values, and hands its float
     /// outputs, in the file's order, to `f` while the runtime still holds them.
-    fn run<T: InputElement, R>(
+    pub(crate) fn run<T: InputElement, R>(
         &self,
         shape: &[usize],
         fill: impl FnOnce(&mut [T]),

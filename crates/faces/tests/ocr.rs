@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use raceshot_faces::{
-    BBox, DecodeOptions, FaceEngine, FaceEngineConfig, RgbImage, TextLine, TextReader,
+    BBox, DecodeOptions, FaceEngine, FaceEngineConfig, FaceRuntime, RgbImage, TextLine, TextReader,
     TextReaderConfig, decode, torso_region,
 };
 
@@ -20,6 +20,7 @@ fn models_dir() -> PathBuf {
         "ocr/PP-OCRv6_det_small.onnx",
         "ocr/PP-OCRv6_rec_small.onnx",
         "libonnxruntime.so",
+        "openvino/libopenvino_c.so",
         "photos/players.jpg",
     ])
 }
@@ -97,6 +98,41 @@ fn reads_the_players_jersey_numbers_under_their_faces() {
     texts.dedup();
     let chinas = lines.iter().filter(|l| l.text == "CHINA").count();
     assert_eq!(texts.len() + chinas - 1, n, "{lines:?}");
+}
+
+/// The text models run on OpenVINO by default (bf16 where the CPU computes it natively),
+/// and on ONNX Runtime in f32 with `faces.runtime = "onnxruntime"`: both read the team's
+/// numbers, at the same places.
+#[test]
+fn openvino_reads_what_onnx_runtime_reads() {
+    let (img, faces) = players_and_faces();
+    let onnx = TextReader::load(TextReaderConfig {
+        runtime: FaceRuntime::OnnxRuntime,
+        ..TextReaderConfig::with_models_dir(models_dir())
+    })
+    .unwrap();
+    assert_eq!(onnx.runtime(), "onnxruntime f32");
+    assert!(
+        reader().runtime().starts_with("openvino "),
+        "{}",
+        reader().runtime()
+    );
+    let exact = onnx.read_photo(&img, &faces).unwrap();
+    let read = reader().read_photo(&img, &faces).unwrap();
+    eprintln!("onnx {exact:#?}\nopenvino {read:#?}");
+    assert_eq!(numbers(&read), numbers(&exact));
+    for l in exact.iter().filter(|l| l.text.parse::<u32>().is_ok()) {
+        let same = read.iter().find(|m| m.text == l.text).unwrap();
+        let near = |a: f32, b: f32| (a - b).abs() <= 0.1 * l.bbox.height().max(8.0);
+        assert!(
+            near(same.bbox.x1, l.bbox.x1) && near(same.bbox.y1, l.bbox.y1),
+            "{same:?} against {l:?}"
+        );
+        assert!(
+            near(same.bbox.x2, l.bbox.x2) && near(same.bbox.y2, l.bbox.y2),
+            "{same:?} against {l:?}"
+        );
+    }
 }
 
 /// The shop loads the recogniser with its classifier cut to Latin script (`latin_only`,

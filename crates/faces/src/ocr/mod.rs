@@ -17,8 +17,11 @@
 //! character list stored in the recogniser's metadata. The recogniser is loaded with its
 //! output layer cut to the Latin-script classes (`crate::model_file`), the only ones a bib needs.
 //!
-//! ONNX Runtime is the face engine's process-wide environment ([`crate::engine`]); each
-//! model gets its own small `SessionPool`. [`TextReader`] is `Send + Sync`.
+//! The two models run on the face engine's runtime (`runtime`, from `faces.runtime`):
+//! OpenVINO by default, in bf16 where the CPU computes it natively, else ONNX Runtime in
+//! f32; both runtimes are loaded once per process ([`crate::engine`]). On a CPU with AMX,
+//! ONNX Runtime took 142 ms for a text detection OpenVINO runs in 19 (docs/benchmarks.md
+//! §10). [`TextReader`] is `Send + Sync`.
 
 pub mod ctc;
 pub mod db;
@@ -26,14 +29,15 @@ pub mod db;
 use std::borrow::Cow;
 use std::path::PathBuf;
 
-use ort::value::TensorRef;
 use serde::Deserialize;
 
+use crate::config::{DEFAULT_OPENVINO_LIBRARY, FaceRuntime, OpenVinoPrecision};
 use crate::detect::BBox;
-use crate::engine::{SessionPool, SessionThreads, environment, existing, read_model};
+use crate::engine::{RuntimeModel, SessionPool, SessionThreads, environment, existing, read_model};
 use crate::error::{Error, Result};
 use crate::image_io::{self, RgbImage};
 use crate::model_file;
+use crate::ov::OvModel;
 
 use self::ctc::Charset;
 use self::db::{DbParams, MapBox};
@@ -69,6 +73,9 @@ const SAME_BOX_OVERLAP: f32 = 0.5;
 /// | `models_dir`        | `models`                        | directory the file names are relative to |
 /// | `detector_file`     | `ocr/PP-OCRv6_det_small.onnx`   | PaddleOCR DB text detector (absolute paths are used as given) |
 /// | `recognizer_file`   | `ocr/PP-OCRv6_rec_small.onnx`   | PaddleOCR CTC recogniser with its `character` list in the metadata |
+/// | `runtime`           | `openvino`                      | what runs the two models: `openvino` or `onnxruntime` (the server passes `faces.runtime`) |
+/// | `openvino_library`  | `openvino/libopenvino_c.so`     | OpenVINO; must be the library the face engine loads |
+/// | `openvino_precision`| `auto`                          | as the face engine's (`faces.openvino_precision`) |
 /// | `runtime_library`   | `libonnxruntime.so`             | ONNX Runtime; must be the library the face engine loads |
 /// | `intra_threads`     | `1`                             | threads per inference (0 = ONNX Runtime's choice) |
 /// | `sessions`          | `0`                             | sessions per model (0 = one per CPU core) |
@@ -84,6 +91,9 @@ pub struct TextReaderConfig {
     pub models_dir: PathBuf,
     pub detector_file: String,
     pub recognizer_file: String,
+    pub runtime: FaceRuntime,
+    pub openvino_library: String,
+    pub openvino_precision: OpenVinoPrecision,
     pub runtime_library: String,
     pub intra_threads: usize,
     pub sessions: usize,
@@ -110,6 +120,9 @@ impl Default for TextReaderConfig {
             models_dir: PathBuf::from("models"),
             detector_file: "ocr/PP-OCRv6_det_small.onnx".to_string(),
             recognizer_file: "ocr/PP-OCRv6_rec_small.onnx".to_string(),
+            runtime: FaceRuntime::OpenVino,
+            openvino_library: DEFAULT_OPENVINO_LIBRARY.to_string(),
+            openvino_precision: OpenVinoPrecision::Auto,
             runtime_library: crate::config::DEFAULT_RUNTIME_LIBRARY.to_string(),
             intra_threads: 1,
             sessions: 0,
@@ -142,6 +155,10 @@ impl TextReaderConfig {
 
     pub fn runtime_library_path(&self) -> PathBuf {
         self.models_dir.join(&self.runtime_library)
+    }
+
+    pub fn openvino_library_path(&self) -> PathBuf {
+        self.models_dir.join(&self.openvino_library)
     }
 
     /// Sessions per model after resolving 0 to the number of CPU cores.
@@ -210,10 +227,8 @@ struct Found {
 pub struct TextReader {
     config: TextReaderConfig,
     db: DbParams,
-    detector: SessionPool,
-    detector_input: String,
-    recognizer: SessionPool,
-    recognizer_input: String,
+    detector: RuntimeModel,
+    recognizer: RuntimeModel,
     charset: Charset,
 }
 
@@ -227,7 +242,7 @@ impl std::fmt::Debug for TextReader {
 }
 
 impl TextReader {
-    /// Validates the configuration, loads ONNX Runtime (once per process, shared with the
+    /// Validates the configuration, loads the runtime (once per process, shared with the
     /// face engine) and both models, reads the recogniser's character list, and checks
     /// with a dry run that the models answer in the expected shapes.
     pub fn load(config: TextReaderConfig) -> Result<Self> {
@@ -237,20 +252,29 @@ impl TextReader {
         }
         let detector_path = existing(config.detector_path(), "text detector model")?;
         let recognizer_path = existing(config.recognizer_path(), "text recognizer model")?;
-        let env = environment(&config.runtime_library_path())?;
         let threads = SessionThreads {
             sessions: config.effective_sessions(),
             intra: config.intra_threads,
             inter: 1,
         };
-        let input_name = |s: &mut ort::session::Session, what: &str| {
-            s.inputs()
-                .first()
-                .map(|i| i.name().to_string())
-                .ok_or_else(|| Error::Model(format!("{what} has no input")))
+        let load = |model: &[u8], path: &std::path::Path, what: &str, precision| match config
+            .runtime
+        {
+            FaceRuntime::OpenVino => {
+                let library = config.openvino_library_path();
+                OvModel::load(&library, model, path, threads, precision).map(RuntimeModel::OpenVino)
+            }
+            FaceRuntime::OnnxRuntime => {
+                let env = environment(&config.runtime_library_path())?;
+                RuntimeModel::onnx(SessionPool::from_memory(&env, model, path, threads)?, what)
+            }
         };
-        let detector = SessionPool::new(&env, &detector_path, threads)?;
-        let detector_input = detector.with(|s| input_name(s, "text detector"))?;
+        let detector = load(
+            &read_model(&detector_path)?,
+            &detector_path,
+            "text detector",
+            config.openvino_precision,
+        )?;
         let model = read_model(&recognizer_path)?;
         let list = model_file::metadata(&model, "character")?.ok_or_else(|| {
             Error::Model(
@@ -266,14 +290,16 @@ impl TextReader {
         } else {
             (model, charset)
         };
-        let recognizer = SessionPool::from_memory(&env, &model, &recognizer_path, threads)?;
-        let recognizer_input = recognizer.with(|s| input_name(s, "text recognizer"))?;
+        let recognizer = load(
+            &model,
+            &recognizer_path,
+            "text recognizer",
+            config.openvino_precision,
+        )?;
         let reader = Self {
             db: DbParams::default(),
             detector,
-            detector_input,
             recognizer,
-            recognizer_input,
             charset,
             config,
         };
@@ -282,7 +308,8 @@ impl TextReader {
             detector = %detector_path.display(),
             recognizer = %recognizer_path.display(),
             characters = reader.charset.classes() - 2,
-            sessions = reader.detector.len(),
+            runtime = reader.recognizer.runtime(),
+            sessions = reader.detector.sessions(),
             "text reader loaded"
         );
         Ok(reader)
@@ -290,6 +317,11 @@ impl TextReader {
 
     pub fn config(&self) -> &TextReaderConfig {
         &self.config
+    }
+
+    /// The runtime running the text models and its precision, e.g. `openvino bf16`.
+    pub fn runtime(&self) -> String {
+        self.recognizer.runtime()
     }
 
     /// Dry runs on blank inputs: the detector must answer one map of its input's size,
@@ -350,20 +382,14 @@ impl TextReader {
         let (iw, ih) = (side(w), side(h));
         let crop = crop(img, x0, y0, w, h);
         let scaled = image_io::resize_exact(&crop, iw, ih);
-        let data = det_tensor(&scaled);
         let shape = [1usize, 3, ih as usize, iw as usize];
-        let input = TensorRef::from_array_view((shape, data.as_slice()))?;
-        let boxes: Vec<MapBox> = self.detector.with(|s| {
-            let outputs = s.run(ort::inputs![self.detector_input.as_str() => input])?;
-            let value = outputs
-                .values()
-                .next()
+        let fill = |input: &mut [f32]| det_tensor(&scaled, input);
+        let boxes: Vec<MapBox> = self.detector.run(&shape, fill, |outputs| {
+            let output = outputs
+                .first()
                 .ok_or_else(|| Error::Model("text detector has no output".into()))?;
-            let (shape, map) = value
-                .try_extract_tensor::<f32>()
-                .map_err(|e| Error::Model(format!("text detector output: {e}")))?;
+            let (dims, map) = (&output.shape, output.values);
             // [1, 1, H, W]: one probability per input pixel.
-            let dims: Vec<i64> = shape.iter().copied().collect();
             if dims.len() != 4 || dims[2] != i64::from(ih) || dims[3] != i64::from(iw) {
                 return Err(Error::Model(format!(
                     "text detector answered shape {dims:?} for a {iw}x{ih} input; expected a DB probability map"
@@ -432,19 +458,13 @@ impl TextReader {
             return Ok(Vec::new());
         };
         let width = width.max(REC_MIN_INPUT);
-        let data = rec_tensor(lines, width);
         let shape = [lines.len(), 3, REC_HEIGHT as usize, width as usize];
-        let input = TensorRef::from_array_view((shape, data.as_slice()))?;
-        self.recognizer.with(|s| {
-            let outputs = s.run(ort::inputs![self.recognizer_input.as_str() => input])?;
-            let value = outputs
-                .values()
-                .next()
+        let fill = |input: &mut [f32]| rec_tensor(lines, width, input);
+        self.recognizer.run(&shape, fill, |outputs| {
+            let output = outputs
+                .first()
                 .ok_or_else(|| Error::Model("text recognizer has no output".into()))?;
-            let (shape, probs) = value
-                .try_extract_tensor::<f32>()
-                .map_err(|e| Error::Model(format!("text recognizer output: {e}")))?;
-            let dims: Vec<i64> = shape.iter().copied().collect();
+            let (dims, probs) = (&output.shape, output.values);
             let classes = self.charset.classes();
             let ok = dims.len() == 3
                 && dims[0] == lines.len() as i64
@@ -626,10 +646,10 @@ fn crop(img: &RgbImage, x: u32, y: u32, w: u32, h: u32) -> Cow<'_, RgbImage> {
     Cow::Owned(RgbImage::new(w, h, data).unwrap_or_else(|_| RgbImage::filled(w, h, [0, 0, 0])))
 }
 
-/// Detector input: NCHW, channels in BGR order, ImageNet-normalised.
-fn det_tensor(img: &RgbImage) -> Vec<f32> {
+/// Detector input, written into `t` (3 planes of `img`'s size): NCHW, channels in BGR
+/// order, ImageNet-normalised.
+fn det_tensor(img: &RgbImage, t: &mut [f32]) {
     let plane = img.width() as usize * img.height() as usize;
-    let mut t = vec![0.0f32; plane * 3];
     let (b, rest) = t.split_at_mut(plane);
     let (g, r) = rest.split_at_mut(plane);
     let norm = |v: u8, c: usize| (f32::from(v) / 255.0 - DET_MEAN[c]) / DET_STD[c];
@@ -638,15 +658,16 @@ fn det_tensor(img: &RgbImage) -> Vec<f32> {
         g[i] = norm(px[1], 1);
         r[i] = norm(px[0], 2);
     }
-    t
 }
 
-/// Recogniser input: NCHW, BGR, `(x / 255 - 0.5) / 0.5`, each line left-aligned and
-/// padded on the right with zeros (mid-grey after normalisation, as PaddleOCR pads).
-fn rec_tensor(lines: &[RgbImage], width: u32) -> Vec<f32> {
+/// Recogniser input, written into `t` (3 planes of `width` x `REC_HEIGHT` per line):
+/// NCHW, BGR, `(x / 255 - 0.5) / 0.5`, each line left-aligned and padded on the right with
+/// zeros (mid-grey after normalisation, as PaddleOCR pads).
+fn rec_tensor(lines: &[RgbImage], width: u32, t: &mut [f32]) {
     let (w, h) = (width as usize, REC_HEIGHT as usize);
     let plane = w * h;
-    let mut t = vec![0.0f32; lines.len() * plane * 3];
+    // The runtime may hand back the last run's input.
+    t.fill(0.0);
     for (line, out) in lines.iter().zip(t.chunks_exact_mut(plane * 3)) {
         let lw = line.width() as usize;
         let (b, rest) = out.split_at_mut(plane);
@@ -660,7 +681,6 @@ fn rec_tensor(lines: &[RgbImage], width: u32) -> Vec<f32> {
             }
         }
     }
-    t
 }
 
 #[cfg(test)]
@@ -747,13 +767,16 @@ mod tests {
     #[test]
     fn tensors_are_bgr_and_padded_with_grey() {
         let img = RgbImage::filled(2, 1, [255, 0, 0]);
-        let t = det_tensor(&img);
+        let mut t = vec![f32::NAN; 6];
+        det_tensor(&img, &mut t);
         // B plane first: blue 0 -> -mean/std.
         assert!((t[0] - (-0.485 / 0.229)).abs() < 1e-5);
         assert!((t[4] - (1.0 - 0.406) / 0.225).abs() < 1e-5);
         let line = RgbImage::filled(1, REC_HEIGHT, [255, 0, 0]);
-        let t = rec_tensor(&[line], 2);
         let plane = 2 * REC_HEIGHT as usize;
+        // Whatever the buffer held (a reused input), the padding is grey.
+        let mut t = vec![f32::NAN; 3 * plane];
+        rec_tensor(&[line], 2, &mut t);
         assert_eq!((t[0], t[1]), (-1.0, 0.0));
         assert_eq!(t[2 * plane], 1.0);
     }

@@ -139,7 +139,7 @@ pub const SETTINGS: &[Setting] = &[
     setting("notify.smtp.tls", Value("starttls"), "`starttls`, `tls` or `none`").console(),
     setting("notify.smtp.timeout_secs", Value("20"), "longest SMTP conversation"),
     setting("faces.models_dir", FaceEngine, "face models, ONNX Runtime and OpenVINO (`make models` fills it)"),
-    setting("faces.runtime", FaceEngine, "what runs the face models: `openvino` or `onnxruntime` (the bib reader always uses ONNX Runtime)"),
+    setting("faces.runtime", FaceEngine, "what runs the face and bib models: `openvino` or `onnxruntime`"),
     setting("faces.openvino_library", Derived("`{models_dir}/openvino/libopenvino_c.so`"), "OpenVINO's C library"),
     setting("faces.openvino_precision", FaceEngine, "`auto`: bf16 on CPUs that compute it natively, else f32; `f32`: always f32"),
     setting("faces.runtime_library", Derived("`{models_dir}/libonnxruntime.so`"), "ONNX Runtime's shared library"),
