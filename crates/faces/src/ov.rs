@@ -9,9 +9,10 @@
 //! The library comes from OpenVINO's Python wheel (`scripts/fetch-models.sh` unpacks its C
 //! API, core, CPU plugin, ONNX front end and TBB into `<models_dir>/openvino`) and is
 //! loaded at run time, once per process, like ONNX Runtime. Two OpenVINO `Core`s compile
-//! the models, so that the detector and the recogniser compile at once; a compiled model gets one stream per session (`faces.sessions`) of
-//! `faces.intra_threads` threads (`faces.inter_threads` is ONNX Runtime's alone), and each
-//! session is an inference request taken from a [`Pool`].
+//! the models, so that the detector and the recogniser compile at once; a compiled model
+//! gets one stream per session (`faces.sessions`) of `faces.intra_threads` threads
+//! (`faces.inter_threads` is ONNX Runtime's alone), and each session is an inference
+//! request taken from a [`Pool`].
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};

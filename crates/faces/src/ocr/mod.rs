@@ -257,11 +257,10 @@ impl TextReader {
             intra: config.intra_threads,
             inter: 1,
         };
-        let load = |model: &[u8], path: &std::path::Path, what: &str, precision| match config
-            .runtime
-        {
+        let load = |model: &[u8], path: &std::path::Path, what: &str| match config.runtime {
             FaceRuntime::OpenVino => {
                 let library = config.openvino_library_path();
+                let precision = config.openvino_precision;
                 OvModel::load(&library, model, path, threads, precision).map(RuntimeModel::OpenVino)
             }
             FaceRuntime::OnnxRuntime => {
@@ -273,7 +272,6 @@ impl TextReader {
             &read_model(&detector_path)?,
             &detector_path,
             "text detector",
-            config.openvino_precision,
         )?;
         let model = read_model(&recognizer_path)?;
         let list = model_file::metadata(&model, "character")?.ok_or_else(|| {
@@ -290,12 +288,7 @@ impl TextReader {
         } else {
             (model, charset)
         };
-        let recognizer = load(
-            &model,
-            &recognizer_path,
-            "text recognizer",
-            config.openvino_precision,
-        )?;
+        let recognizer = load(&model, &recognizer_path, "text recognizer")?;
         let reader = Self {
             db: DbParams::default(),
             detector,
