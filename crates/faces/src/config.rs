@@ -404,7 +404,8 @@ impl FaceEngineConfig {
     }
 }
 
-fn resolve(dir: &Path, explicit: Option<&Path>, default_name: &str) -> PathBuf {
+/// The path given, as it is, or the file `default_name` under `dir`.
+pub(crate) fn resolve(dir: &Path, explicit: Option<&Path>, default_name: &str) -> PathBuf {
     match explicit {
         Some(p) => p.to_path_buf(),
         None => dir.join(default_name),

@@ -133,12 +133,11 @@ pub async fn load_state(
 /// runtime (the libraries the engine loads, once per process) and with the same threads.
 fn text_reader_config(config: &Config) -> TextReaderConfig {
     let faces = &config.faces;
-    let path = |p: std::path::PathBuf| p.to_string_lossy().into_owned();
     TextReaderConfig {
         runtime: faces.runtime,
-        openvino_library: path(faces.openvino_library_path()),
+        openvino_library: Some(faces.openvino_library_path()),
         openvino_precision: faces.openvino_precision,
-        runtime_library: path(faces.runtime_library_path()),
+        runtime_library: Some(faces.runtime_library_path()),
         intra_threads: faces.intra_threads,
         sessions: faces.effective_sessions(),
         min_confidence: config.bibs.min_confidence,

@@ -31,7 +31,9 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use crate::config::{DEFAULT_OPENVINO_LIBRARY, FaceRuntime, OpenVinoPrecision};
+use crate::config::{
+    DEFAULT_OPENVINO_LIBRARY, DEFAULT_RUNTIME_LIBRARY, FaceRuntime, OpenVinoPrecision, resolve,
+};
 use crate::detect::BBox;
 use crate::engine::{RuntimeModel, SessionPool, SessionThreads, environment, existing, read_model};
 use crate::error::{Error, Result};
@@ -74,9 +76,9 @@ const SAME_BOX_OVERLAP: f32 = 0.5;
 /// | `detector_file`     | `ocr/PP-OCRv6_det_small.onnx`   | PaddleOCR DB text detector (absolute paths are used as given) |
 /// | `recognizer_file`   | `ocr/PP-OCRv6_rec_small.onnx`   | PaddleOCR CTC recogniser with its `character` list in the metadata |
 /// | `runtime`           | `openvino`                      | what runs the two models: `openvino` or `onnxruntime` (the server passes `faces.runtime`) |
-/// | `openvino_library`  | `openvino/libopenvino_c.so`     | OpenVINO; must be the library the face engine loads |
+/// | `openvino_library`  | `<models_dir>/openvino/libopenvino_c.so` | OpenVINO, a path used as given; must be the library the face engine loads |
 /// | `openvino_precision`| `auto`                          | as the face engine's (`faces.openvino_precision`) |
-/// | `runtime_library`   | `libonnxruntime.so`             | ONNX Runtime; must be the library the face engine loads |
+/// | `runtime_library`   | `<models_dir>/libonnxruntime.so` | ONNX Runtime, a path used as given; must be the library the face engine loads |
 /// | `intra_threads`     | `1`                             | threads per inference (0 = ONNX Runtime's choice) |
 /// | `sessions`          | `0`                             | sessions per model (0 = one per CPU core) |
 /// | `min_confidence`    | `0.8`                           | lines read with a lower mean probability of their characters (among the classes read) are dropped |
@@ -92,9 +94,11 @@ pub struct TextReaderConfig {
     pub detector_file: String,
     pub recognizer_file: String,
     pub runtime: FaceRuntime,
-    pub openvino_library: String,
+    /// `None` means `<models_dir>/openvino/libopenvino_c.so`, as for the face engine.
+    pub openvino_library: Option<PathBuf>,
     pub openvino_precision: OpenVinoPrecision,
-    pub runtime_library: String,
+    /// `None` means `<models_dir>/libonnxruntime.so`, as for the face engine.
+    pub runtime_library: Option<PathBuf>,
     pub intra_threads: usize,
     pub sessions: usize,
     pub min_confidence: f32,
@@ -121,9 +125,9 @@ impl Default for TextReaderConfig {
             detector_file: "ocr/PP-OCRv6_det_small.onnx".to_string(),
             recognizer_file: "ocr/PP-OCRv6_rec_small.onnx".to_string(),
             runtime: FaceRuntime::OpenVino,
-            openvino_library: DEFAULT_OPENVINO_LIBRARY.to_string(),
+            openvino_library: None,
             openvino_precision: OpenVinoPrecision::Auto,
-            runtime_library: crate::config::DEFAULT_RUNTIME_LIBRARY.to_string(),
+            runtime_library: None,
             intra_threads: 1,
             sessions: 0,
             min_confidence: 0.8,
@@ -154,11 +158,13 @@ impl TextReaderConfig {
     }
 
     pub fn runtime_library_path(&self) -> PathBuf {
-        self.models_dir.join(&self.runtime_library)
+        let explicit = self.runtime_library.as_deref();
+        resolve(&self.models_dir, explicit, DEFAULT_RUNTIME_LIBRARY)
     }
 
     pub fn openvino_library_path(&self) -> PathBuf {
-        self.models_dir.join(&self.openvino_library)
+        let explicit = self.openvino_library.as_deref();
+        resolve(&self.models_dir, explicit, DEFAULT_OPENVINO_LIBRARY)
     }
 
     /// Sessions per model after resolving 0 to the number of CPU cores.
@@ -784,6 +790,24 @@ mod tests {
         assert_eq!(
             c.runtime_library_path(),
             PathBuf::from("/m/libonnxruntime.so")
+        );
+        assert_eq!(
+            c.openvino_library_path(),
+            PathBuf::from("/m/openvino/libopenvino_c.so")
+        );
+        // The face engine's convention: a path given is used as it is, not under models_dir.
+        let given = TextReaderConfig {
+            openvino_library: Some(PathBuf::from("./models/openvino/libopenvino_c.so")),
+            runtime_library: Some(PathBuf::from("/opt/ort/libonnxruntime.so")),
+            ..c.clone()
+        };
+        assert_eq!(
+            given.openvino_library_path(),
+            PathBuf::from("./models/openvino/libopenvino_c.so")
+        );
+        assert_eq!(
+            given.runtime_library_path(),
+            PathBuf::from("/opt/ort/libonnxruntime.so")
         );
         assert!(c.problems().is_empty());
         let bad = TextReaderConfig {
