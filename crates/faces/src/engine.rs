@@ -34,7 +34,7 @@ use ort::session::builder::{GraphOptimizationLevel, SessionBuilder};
 use ort::value::TensorRef;
 
 use crate::align;
-use crate::config::{FaceEngineConfig, FaceRuntime};
+use crate::config::{FaceEngineConfig, FaceRuntime, OpenVinoPrecision};
 use crate::detect::{self, BBox, Detection, InputGeometry, Landmarks, LevelOutputs};
 use crate::embed::{self, Embedding};
 use crate::error::{Error, Result};
@@ -104,43 +104,31 @@ impl FaceEngine {
             config.detector.mean,
             config.detector.std,
         )?;
-        let (detector, recognizer, prelus_rewritten) = match config.runtime {
-            FaceRuntime::OpenVino => {
-                let library = config.openvino_library_path();
-                let precision = config.openvino_precision;
-                let load = |model: &[u8], path: &Path| {
-                    OvModel::load(&library, model, path, threads, precision)
-                        .map(RuntimeModel::OpenVino)
-                };
-                let recognizer_model = read_model(&recognizer_path)?;
-                // Both compile at once, each on its own OpenVINO core.
-                let (detector, recognizer) = std::thread::scope(|s| {
-                    let recognizer = s.spawn(|| load(&recognizer_model, &recognizer_path));
-                    (load(&detector_model, &detector_path), recognizer.join())
-                });
-                let recognizer = recognizer
-                    .map_err(|_| Error::Runtime("loading the recognizer panicked".into()))??;
-                (detector?, recognizer, 0)
-            }
-            FaceRuntime::OnnxRuntime => {
-                let env = environment(&config.runtime_library_path())?;
-                let detector =
-                    SessionPool::from_memory(&env, &detector_model, &detector_path, threads)?;
-                let (recognizer, rewritten) = if config.recognizer.prelu_as_max {
-                    let (model, rewritten) =
-                        model_file::prelu_as_max(&read_model(&recognizer_path)?)?;
-                    let pool = SessionPool::from_memory(&env, &model, &recognizer_path, threads)?;
-                    (pool, rewritten)
-                } else {
-                    (SessionPool::new(&env, &recognizer_path, threads)?, 0)
-                };
-                (
-                    RuntimeModel::onnx(detector, "detector")?,
-                    RuntimeModel::onnx(recognizer, "recognizer")?,
-                    rewritten,
-                )
-            }
+        let on = RuntimeSetup {
+            runtime: config.runtime,
+            openvino_library: config.openvino_library_path(),
+            openvino_precision: config.openvino_precision,
+            onnxruntime_library: config.runtime_library_path(),
+            threads,
         };
+        let recognizer_model = read_model(&recognizer_path)?;
+        let (recognizer_model, prelus_rewritten) =
+            if config.runtime == FaceRuntime::OnnxRuntime && config.recognizer.prelu_as_max {
+                model_file::prelu_as_max(&recognizer_model)?
+            } else {
+                (recognizer_model, 0)
+            };
+        // Both load at once (on OpenVINO, each compiles on its own core).
+        let (detector, recognizer) = std::thread::scope(|s| {
+            let recognizer = s.spawn(|| {
+                RuntimeModel::load(&on, &recognizer_model, &recognizer_path, "recognizer")
+            });
+            let detector = RuntimeModel::load(&on, &detector_model, &detector_path, "detector");
+            (detector, recognizer.join())
+        });
+        let recognizer =
+            recognizer.map_err(|_| Error::Runtime("loading the recognizer panicked".into()))??;
+        let detector = detector?;
         // NCHW as the file declares it; a positive H and W mean the export is fixed-size.
         let detector_fixed = match detector_dims.get(2..4) {
             Some(&[h, w]) if h > 0 && w > 0 => u32::try_from(w).ok().zip(u32::try_from(h).ok()),
@@ -608,9 +596,35 @@ pub(crate) enum RuntimeModel {
     OpenVino(OvModel),
 }
 
+/// What a [`RuntimeModel`] is loaded on: the runtime, its libraries and its threads.
+pub(crate) struct RuntimeSetup {
+    pub runtime: FaceRuntime,
+    pub openvino_library: PathBuf,
+    pub openvino_precision: OpenVinoPrecision,
+    pub onnxruntime_library: PathBuf,
+    pub threads: SessionThreads,
+}
+
 impl RuntimeModel {
+    /// The ONNX model `model` (read from `path`, perhaps edited) on `on`'s runtime, which is
+    /// loaded once per process; `what` names the model in errors.
+    pub(crate) fn load(on: &RuntimeSetup, model: &[u8], path: &Path, what: &str) -> Result<Self> {
+        match on.runtime {
+            FaceRuntime::OpenVino => {
+                let precision = on.openvino_precision;
+                OvModel::load(&on.openvino_library, model, path, on.threads, precision)
+                    .map(Self::OpenVino)
+            }
+            FaceRuntime::OnnxRuntime => {
+                let env = environment(&on.onnxruntime_library)?;
+                let sessions = SessionPool::from_memory(&env, model, path, on.threads)?;
+                Self::onnx(sessions, what)
+            }
+        }
+    }
+
     /// Wraps ONNX Runtime sessions, reading the input's name and dimensions.
-    pub(crate) fn onnx(sessions: SessionPool, what: &str) -> Result<Self> {
+    fn onnx(sessions: SessionPool, what: &str) -> Result<Self> {
         let (input, input_dims) = sessions.with(|s| {
             let input = s
                 .inputs()
@@ -705,14 +719,6 @@ pub(crate) struct Pool<T> {
 pub(crate) type SessionPool = Pool<Session>;
 
 impl SessionPool {
-    pub(crate) fn new(env: &Environment, path: &Path, threads: SessionThreads) -> Result<Self> {
-        Pool::filled(threads.sessions, || {
-            session_builder(env, threads)?
-                .commit_from_file(path)
-                .map_err(|e| Error::Runtime(format!("loading {}: {e}", path.display())))
-        })
-    }
-
     /// Sessions of a model held in memory (one edited after reading, see
     /// [`crate::model_file`]); `path` names it in errors.
     pub(crate) fn from_memory(

@@ -35,11 +35,10 @@ use crate::config::{
     DEFAULT_OPENVINO_LIBRARY, DEFAULT_RUNTIME_LIBRARY, FaceRuntime, OpenVinoPrecision, resolve,
 };
 use crate::detect::BBox;
-use crate::engine::{RuntimeModel, SessionPool, SessionThreads, environment, existing, read_model};
+use crate::engine::{RuntimeModel, RuntimeSetup, SessionThreads, existing, read_model};
 use crate::error::{Error, Result};
 use crate::image_io::{self, RgbImage};
 use crate::model_file;
-use crate::ov::OvModel;
 
 use self::ctc::Charset;
 use self::db::{DbParams, MapBox};
@@ -263,22 +262,15 @@ impl TextReader {
             intra: config.intra_threads,
             inter: 1,
         };
-        let load = |model: &[u8], path: &std::path::Path, what: &str| match config.runtime {
-            FaceRuntime::OpenVino => {
-                let library = config.openvino_library_path();
-                let precision = config.openvino_precision;
-                OvModel::load(&library, model, path, threads, precision).map(RuntimeModel::OpenVino)
-            }
-            FaceRuntime::OnnxRuntime => {
-                let env = environment(&config.runtime_library_path())?;
-                RuntimeModel::onnx(SessionPool::from_memory(&env, model, path, threads)?, what)
-            }
+        let on = RuntimeSetup {
+            runtime: config.runtime,
+            openvino_library: config.openvino_library_path(),
+            openvino_precision: config.openvino_precision,
+            onnxruntime_library: config.runtime_library_path(),
+            threads,
         };
-        let detector = load(
-            &read_model(&detector_path)?,
-            &detector_path,
-            "text detector",
-        )?;
+        let detector_model = read_model(&detector_path)?;
+        let detector = RuntimeModel::load(&on, &detector_model, &detector_path, "text detector")?;
         let model = read_model(&recognizer_path)?;
         let list = model_file::metadata(&model, "character")?.ok_or_else(|| {
             Error::Model(
@@ -294,7 +286,7 @@ impl TextReader {
         } else {
             (model, charset)
         };
-        let recognizer = load(&model, &recognizer_path, "text recognizer")?;
+        let recognizer = RuntimeModel::load(&on, &model, &recognizer_path, "text recognizer")?;
         let reader = Self {
             db: DbParams::default(),
             detector,
