@@ -53,6 +53,12 @@ const REC_MIN_WIDTH: u32 = 16;
 /// 30 px wide input scores a third of what it scores with some margin (measured on the
 /// bib set: "3" at 0.33 unpadded, 0.99 at 64; PaddleOCR pads every line to 320).
 const REC_MIN_INPUT: u32 = 64;
+/// Recogniser inputs are padded to a width that is a multiple of this, so the runtime sees
+/// 9 input widths rather than 257. OpenVINO prepares and keeps buffers per input shape;
+/// with widths to the pixel, reading the bib set took 6–11 % longer and race ingestion
+/// with bib reading peaked 0.05–0.1 GB higher (docs/benchmarks.md §10). PaddleOCR pads
+/// every line to 320, so a few grey columns more read the same.
+const REC_WIDTH_MULTIPLE: u32 = 32;
 /// Lines per recogniser run. Measured on 2 cores: larger batches of padded lines cost
 /// more per line than they save in per-run overhead.
 const REC_BATCH: usize = 4;
@@ -448,7 +454,7 @@ impl TextReader {
         let Some(width) = lines.iter().map(RgbImage::width).max() else {
             return Ok(Vec::new());
         };
-        let width = width.max(REC_MIN_INPUT);
+        let width = rec_input_width(width);
         let shape = [lines.len(), 3, REC_HEIGHT as usize, width as usize];
         let fill = |input: &mut [f32]| rec_tensor(lines, width, input);
         self.recognizer.run(&shape, fill, |outputs| {
@@ -475,6 +481,16 @@ impl TextReader {
                 .collect())
         })
     }
+}
+
+/// The recogniser's input width for a batch whose widest line is `widest` pixels wide:
+/// at least [`REC_MIN_INPUT`], a multiple of [`REC_WIDTH_MULTIPLE`], never past
+/// [`REC_MAX_WIDTH`] (lines are squeezed to it).
+fn rec_input_width(widest: u32) -> u32 {
+    widest
+        .max(REC_MIN_INPUT)
+        .next_multiple_of(REC_WIDTH_MULTIPLE)
+        .min(REC_MAX_WIDTH)
 }
 
 /// Where a bib can be, for a face: below it, about 3 face-widths wide and a few
@@ -770,6 +786,18 @@ mod tests {
         rec_tensor(&[line], 2, &mut t);
         assert_eq!((t[0], t[1]), (-1.0, 0.0));
         assert_eq!(t[2 * plane], 1.0);
+    }
+
+    #[test]
+    fn recogniser_widths_come_in_steps_of_32_from_64_to_320() {
+        let widths: Vec<u32> = [1, 64, 65, 96, 97, 300, REC_MAX_WIDTH]
+            .map(rec_input_width)
+            .to_vec();
+        assert_eq!(widths, [64, 64, 96, 96, 128, 320, 320]);
+        let all: std::collections::BTreeSet<u32> = (REC_MIN_WIDTH..=REC_MAX_WIDTH)
+            .map(rec_input_width)
+            .collect();
+        assert_eq!(all.len(), 9);
     }
 
     #[test]
