@@ -55,8 +55,8 @@ const REC_MIN_WIDTH: u32 = 16;
 const REC_MIN_INPUT: u32 = 64;
 /// Recogniser inputs are padded to a width that is a multiple of this, so the runtime sees
 /// 9 input widths rather than 257. OpenVINO prepares and keeps buffers per input shape;
-/// with widths to the pixel, reading the bib set took 6–11 % longer and race ingestion
-/// with bib reading peaked 0.05–0.1 GB higher (docs/benchmarks.md §10). PaddleOCR pads
+/// with widths to the pixel, reading the bib set took 5–13 % longer and race ingestion
+/// with bib reading peaked 0.04–0.15 GB higher (docs/benchmarks.md §10). PaddleOCR pads
 /// every line to 320, so a few grey columns more read the same.
 const REC_WIDTH_MULTIPLE: u32 = 32;
 /// Lines per recogniser run. Measured on 2 cores: larger batches of padded lines cost
