@@ -44,6 +44,29 @@ impl fmt::Display for PaymentStatus {
     }
 }
 
+/// Why the shop itself ended an unpaid order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// A photo in it was hidden at the request of the person in it before it was paid: the
+    /// order is cancelled rather than paid for a photo it would not deliver.
+    PhotoWithdrawn,
+}
+
+impl EndReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::PhotoWithdrawn => "photo_withdrawn",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        match raw {
+            "photo_withdrawn" => Some(EndReason::PhotoWithdrawn),
+            _ => None,
+        }
+    }
+}
+
 /// How an order is paid (spec §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PaymentChannel {
@@ -274,9 +297,29 @@ pub fn mask_email(email: &str) -> String {
     }
 }
 
+/// An order's uuid as a buyer may pass it on (an all-photos request names the earlier
+/// order this way): its first 8 hex digits, enough for an operator to recognise the order
+/// beside the one the console shows, far too little to open it (90 random bits remain).
+pub fn mask_order_uuid(uuid: &str) -> String {
+    let head: String = uuid.chars().take(8).collect();
+    if head.is_empty() {
+        String::new()
+    } else {
+        format!("{head}…")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_masked_order_uuid_opens_nothing() {
+        let uuid = "5f0c1a2e-8d4b-4c1e-9a6f-0123456789ab";
+        assert_eq!(mask_order_uuid(uuid), "5f0c1a2e…");
+        assert_eq!(mask_order_uuid(""), "");
+        assert!(!mask_order_uuid(uuid).contains("8d4b"));
+    }
 
     #[test]
     fn states_and_channels_round_trip() {

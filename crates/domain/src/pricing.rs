@@ -60,13 +60,24 @@ pub struct CartTotals {
     pub final_payment: Money,
 }
 
-/// The totals of `count` photos over `tiers`; `deal` is the all-photos cap when the
-/// visitor takes the deal; a free event costs nothing. `None` when the tiers cannot price
-/// the count (no 1-photo tier).
+/// The all-photos deal as a cart takes it: how many of the cart's photos it covers (the
+/// photos a search found for this buyer) and its cap. Photos it does not cover are priced
+/// by the tiers on their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deal {
+    pub covered: u32,
+    pub cap: Option<Money>,
+}
+
+/// The totals of `count` photos over `tiers`; `deal` is the all-photos deal when the
+/// visitor takes it; a free event costs nothing. With the deal, the covered photos cost
+/// their deal price and the rest their package price, and never more than the whole cart
+/// would cost without the deal. `None` when the tiers cannot price the count (no 1-photo
+/// tier).
 pub fn cart_totals(
     count: u32,
     tiers: &[Package],
-    deal: Option<Money>,
+    deal: Option<Deal>,
     free: bool,
 ) -> Option<CartTotals> {
     if free {
@@ -83,7 +94,15 @@ pub fn cart_totals(
     let single = tiers.iter().find(|t| t.number_of_photo == 1)?.price;
     let full = single.times(count);
     let packages = package_price(count, tiers)?;
-    let amount = deal_price(count, tiers, deal)?;
+    let amount = match deal {
+        None => packages,
+        Some(deal) => {
+            let covered = deal.covered.min(count);
+            let with_deal =
+                deal_price(covered, tiers, deal.cap)? + package_price(count - covered, tiers)?;
+            with_deal.min(packages)
+        }
+    };
     let fee = amount.percent(PAYMENT_FEE_PERCENT);
     Some(CartTotals {
         count,
@@ -154,7 +173,11 @@ mod tests {
                 Money::from_satang(38_850).unwrap_or_default()
             )
         );
-        let deal = cart_totals(37, &t, Some(baht(990)), false).unwrap_or_else(|| panic!("priced"));
+        let all = Deal {
+            covered: 37,
+            cap: Some(baht(990)),
+        };
+        let deal = cart_totals(37, &t, Some(all), false).unwrap_or_else(|| panic!("priced"));
         assert_eq!(
             (deal.packages, deal.amount, deal.discount),
             (baht(1_620), baht(990), baht(37 * 60 - 990))
@@ -168,12 +191,55 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_deal_covers_only_what_a_search_found() {
+        let t = tiers();
+        // 11 photos, 10 of them found: the 10 at the cap, the stranger by the tiers.
+        let deal = Deal {
+            covered: 10,
+            cap: Some(baht(300)),
+        };
+        let c = cart_totals(11, &t, Some(deal), false).unwrap_or_else(|| panic!("priced"));
+        assert_eq!(c.amount, baht(300 + 60));
+        // Covering nothing, the deal changes nothing.
+        let none = Deal {
+            covered: 0,
+            cap: Some(baht(300)),
+        };
+        let c = cart_totals(11, &t, Some(none), false).unwrap_or_else(|| panic!("priced"));
+        assert_eq!(c.amount, baht(450 + 60));
+        // Never dearer than the whole cart by the tiers: 5 found at a high cap (250) and 5
+        // others (250) would be 500; 10 by the tiers are 450.
+        let high = Deal {
+            covered: 5,
+            cap: Some(baht(990)),
+        };
+        let c = cart_totals(10, &t, Some(high), false).unwrap_or_else(|| panic!("priced"));
+        assert_eq!(c.amount, baht(450));
+    }
+
     proptest! {
+        #[test]
+        fn a_partial_deal_lies_between_the_deal_and_the_tiers(
+            count in 0u32..300, covered in 0u32..300, cap in 1i64..200_000,
+        ) {
+            let t = tiers();
+            let cap = Money::from_satang(cap * 100).unwrap_or_default();
+            let covered = covered.min(count);
+            let part = cart_totals(count, &t, Some(Deal { covered, cap: Some(cap) }), false)
+                .unwrap_or_else(|| panic!("priced"));
+            let whole = cart_totals(count, &t, Some(Deal { covered: count, cap: Some(cap) }), false)
+                .unwrap_or_else(|| panic!("priced"));
+            let plain = cart_totals(count, &t, None, false).unwrap_or_else(|| panic!("priced"));
+            prop_assert!(whole.amount <= part.amount && part.amount <= plain.amount);
+        }
+
         #[test]
         fn totals_hold_together(count in 0u32..500, cap in proptest::option::of(1i64..200_000)) {
             let t = tiers();
             let cap = cap.map(|c| Money::from_satang(c * 100).unwrap_or_default());
-            let c = cart_totals(count, &t, cap, false).unwrap_or_else(|| panic!("priced"));
+            let deal = cap.map(|cap| Deal { covered: count, cap: Some(cap) });
+            let c = cart_totals(count, &t, deal, false).unwrap_or_else(|| panic!("priced"));
             prop_assert!(c.amount <= c.packages && c.packages <= c.full);
             prop_assert_eq!(c.full, c.amount + c.discount);
             prop_assert_eq!(c.final_payment, c.amount + c.fee);

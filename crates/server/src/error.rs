@@ -54,6 +54,7 @@ error_codes! {
     PrivacyHold          => CONFLICT,               "privacy_hold";
     MixedEvents          => UNPROCESSABLE_ENTITY,   "mixed_events";
     DealNotAvailable     => CONFLICT,               "deal_not_available";
+    DealNeedsSearch      => CONFLICT,               "deal_needs_search";
     WholesaleNotAvailable => CONFLICT,              "wholesale_not_available";
     OrderNotFound        => NOT_FOUND,              "order_not_found";
     AccessCodeInvalid    => UNPROCESSABLE_ENTITY,   "access_code_invalid";
@@ -62,6 +63,7 @@ error_codes! {
     AmountMismatch       => CONFLICT,               "amount_mismatch";
     PaymentGatewayChanged => CONFLICT,              "payment_gateway_changed";
     PaymentChannelNotAvailable => CONFLICT,         "payment_channel_not_available";
+    ApprovalNotAvailable => CONFLICT,               "approval_not_available";
     OrderNotPayable      => CONFLICT,               "order_not_payable";
     PaymentDeclined      => PAYMENT_REQUIRED,       "payment_declined";
     PaymentGatewayError  => BAD_GATEWAY,            "payment_gateway_error";

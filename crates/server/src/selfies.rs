@@ -11,6 +11,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+use raceshot_store::selfies::Taken;
 use raceshot_store::{ObjectKey, StoredName};
 use sha2::{Digest, Sha256};
 use tokio::sync::watch;
@@ -35,8 +36,13 @@ fn after(now: DateTime<Utc>, d: Duration) -> DateTime<Utc> {
     now + chrono::Duration::from_std(d).unwrap_or_default()
 }
 
-/// Reserves an upload address for `client`: its search id and when it lapses.
-pub async fn reserve(state: &AppState, client: IpAddr) -> ShopResult<(uuid::Uuid, DateTime<Utc>)> {
+/// Reserves an upload address for `client` to search `event_id`: its search id and when it
+/// lapses. Only that client's search of that event may use it.
+pub async fn reserve(
+    state: &AppState,
+    client: IpAddr,
+    event_id: i64,
+) -> ShopResult<(uuid::Uuid, DateTime<Utc>)> {
     state.sign_limiter.check(client)?;
     let now = Utc::now();
     let search_id = uuid::Uuid::new_v4();
@@ -46,6 +52,7 @@ pub async fn reserve(state: &AppState, client: IpAddr) -> ShopResult<(uuid::Uuid
         .reserve_selfie_upload(
             &search_id.to_string(),
             &client_key(client),
+            event_id,
             i64::from(state.config.search.max_pending_uploads),
             expires,
             now,
@@ -70,11 +77,29 @@ pub async fn mark_uploaded(state: &AppState, search_id: &uuid::Uuid) -> ShopResu
         .await?)
 }
 
-/// Takes the address for its one search: `false` when it was used or lapsed.
-pub async fn take(state: &AppState, search_id: &uuid::Uuid) -> ShopResult<bool> {
+/// Takes the address for its one search by `client` of `event_id`.
+pub async fn take(
+    state: &AppState,
+    search_id: &uuid::Uuid,
+    client: IpAddr,
+    event_id: i64,
+) -> ShopResult<Taken> {
     Ok(state
         .store
-        .take_selfie_upload(&search_id.to_string(), Utc::now())
+        .take_selfie_upload(
+            &search_id.to_string(),
+            &client_key(client),
+            event_id,
+            Utc::now(),
+        )
+        .await?)
+}
+
+/// Spends the address of a refused upload: it serves nothing any more.
+pub async fn spend(state: &AppState, search_id: &uuid::Uuid) -> ShopResult<bool> {
+    Ok(state
+        .store
+        .spend_selfie_upload(&search_id.to_string(), Utc::now())
         .await?)
 }
 
@@ -105,13 +130,17 @@ pub async fn sweep_once(state: &AppState) -> anyhow::Result<usize> {
     Ok(due.len())
 }
 
-/// Sweeps every `SWEEP_EVERY` until `stop` turns true.
+/// Sweeps every `SWEEP_EVERY` until `stop` turns true; also deletes what searches found
+/// once it has lapsed (`commerce::deal`).
 pub async fn sweep_until(state: AppState, mut stop: watch::Receiver<bool>) {
     loop {
         match sweep_once(&state).await {
             Ok(0) => {}
             Ok(n) => tracing::info!(uploads = n, "selfie uploads swept"),
             Err(e) => tracing::warn!(error = %e, "cannot sweep selfie uploads"),
+        }
+        if let Err(e) = crate::commerce::deal::forget_lapsed(&state).await {
+            tracing::warn!(error = %e, "cannot delete lapsed search finds");
         }
         if tokio::time::timeout(SWEEP_EVERY, stop.changed())
             .await

@@ -16,6 +16,7 @@ pub mod bibs;
 pub mod cart_logs;
 pub mod error;
 pub mod events;
+pub mod finds;
 pub mod jobs;
 pub mod objects;
 pub mod operators;

@@ -5,7 +5,7 @@
 //! transaction.
 
 use chrono::{DateTime, Utc};
-use raceshot_domain::{GatewayKind, Money, PaymentChannel, PaymentStatus};
+use raceshot_domain::{EndReason, GatewayKind, Money, PaymentChannel, PaymentStatus};
 use sqlx::AssertSqlSafe;
 
 use crate::jobs::{NewJob, insert_job};
@@ -89,6 +89,10 @@ pub struct Order {
     pub paid_at: Option<DateTime<Utc>>,
     pub expires_at: Option<DateTime<Utc>>,
     pub last_checked_at: Option<DateTime<Utc>>,
+    /// Why the shop ended it unpaid, when it did.
+    pub end_reason: Option<EndReason>,
+    /// Money that reached it after it had ended: an operator refunds it.
+    pub refund_due: Option<Money>,
 }
 
 impl Order {
@@ -103,7 +107,8 @@ const ORDER_COLUMNS: &str = "o.id, o.uuid, o.event_id, e.event_key, e.title, e.e
     o.amount, o.payment_fee, o.paid_amount, o.payment_gateway, o.payment_channel, \
     o.payment_status, o.gateway_ref, o.qrcode_url, o.api_response, o.am_order_ref, \
     o.receipt_ref, o.is_original_image_created, o.is_logo_image_created, o.is_send_sms, \
-    o.is_send_email, o.created_at, o.paid_at, o.expires_at, o.last_checked_at";
+    o.is_send_email, o.created_at, o.paid_at, o.expires_at, o.last_checked_at, o.end_reason, \
+    o.refund_due";
 
 #[derive(sqlx::FromRow)]
 struct OrderRow {
@@ -139,6 +144,8 @@ struct OrderRow {
     paid_at: Option<i64>,
     expires_at: Option<i64>,
     last_checked_at: Option<i64>,
+    end_reason: Option<String>,
+    refund_due: Option<i64>,
 }
 
 fn money(satang: i64) -> Result<Money> {
@@ -171,6 +178,14 @@ impl TryFrom<OrderRow> for Order {
             paid_at: instant(r.paid_at)?,
             expires_at: instant(r.expires_at)?,
             last_checked_at: instant(r.last_checked_at)?,
+            end_reason: r
+                .end_reason
+                .map(|raw| {
+                    EndReason::parse(&raw)
+                        .ok_or_else(|| StoreError::Corrupt(format!("end reason {raw}")))
+                })
+                .transpose()?,
+            refund_due: r.refund_due.map(money).transpose()?,
             id: r.id,
             uuid: r.uuid,
             event_id: r.event_id,
@@ -204,6 +219,8 @@ pub struct OrderPhoto {
     pub photographer_id: i64,
     /// Retention removed its original and logo copy.
     pub original_purged: bool,
+    /// Hidden at the request of the person in it (an approved privacy request).
+    pub held: bool,
 }
 
 /// A delivery step of a paid order, recorded once done.
@@ -270,6 +287,24 @@ pub struct FoundOrder {
 pub enum OrderLookup<'a> {
     Mobile(&'a str),
     Receipt(&'a str),
+}
+
+/// What marking an order paid did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkedPaid {
+    /// Paid now; its delivery is enqueued.
+    Paid,
+    /// Paid already (a replayed confirmation), or ended.
+    Unchanged,
+    /// It holds a withdrawn photo: cancelled instead.
+    Withdrawn,
+}
+
+impl MarkedPaid {
+    /// Whether this call marked the order paid.
+    pub fn paid(self) -> bool {
+        self == MarkedPaid::Paid
+    }
 }
 
 impl Store {
@@ -374,7 +409,8 @@ impl Store {
     pub async fn order_photos(&self, order_id: i64) -> Result<Vec<OrderPhoto>> {
         Ok(on_pool!(self, pool => sqlx::query_as(
             "SELECT p.id, p.original_file_name, p.storage_name, p.photographer_id, \
-                p.original_purged \
+                p.original_purged, \
+                EXISTS (SELECT 1 FROM privacy_holds h WHERE h.photo_id = p.id) AS held \
              FROM order_images i JOIN photos p ON p.id = i.photo_id \
              WHERE i.order_id = $1 ORDER BY i.position")
             .bind(order_id).fetch_all(pool).await)?)
@@ -444,33 +480,66 @@ impl Store {
             .bind(order_id).fetch_all(pool).await)?)
     }
 
-    /// Marks an unpaid order paid and enqueues its delivery jobs, once: `false` when it was
-    /// paid already (a replayed confirmation) or cancelled. An expired order is still
-    /// marked paid: the gateway confirmed that the money arrived.
+    /// Marks an unpaid order paid and enqueues its delivery jobs, once. An expired order is
+    /// still marked paid: the gateway confirmed that the money arrived. An order holding a
+    /// photo hidden at the request of the person in it is not: it is cancelled instead
+    /// (it was placed before the hold, or raced it), so that nobody pays for a photo that
+    /// will not be delivered.
     pub async fn mark_order_paid(
         &self,
         order_id: i64,
         receipt_ref: Option<&str>,
         jobs: &[NewJob],
         now: DateTime<Utc>,
-    ) -> Result<bool> {
-        let changed = in_tx!(self, tx => {
-            let done = sqlx::query(
-                "UPDATE orders SET payment_status = 'PAID', paid_at = $2, updated_at = $2, \
-                    receipt_ref = COALESCE($3, receipt_ref) \
-                 WHERE id = $1 AND payment_status IN ('INITIAL', 'EXPIRED')")
-                .bind(order_id).bind(millis(now)).bind(receipt_ref)
-                .execute(&mut *tx).await?;
-            let changed = done.rows_affected() == 1;
-            if changed {
-                for job in jobs {
-                    let job = job.clone().for_order(order_id);
-                    insert_job!(&mut *tx, &job, now);
+    ) -> Result<MarkedPaid> {
+        let marked = in_tx!(self, tx => {
+            let held: Option<(i64,)> = sqlx::query_as(
+                "SELECT i.photo_id FROM order_images i \
+                 JOIN privacy_holds h ON h.photo_id = i.photo_id WHERE i.order_id = $1 LIMIT 1")
+                .bind(order_id).fetch_optional(&mut *tx).await?;
+            if held.is_some() {
+                sqlx::query(
+                    "UPDATE orders SET payment_status = 'CANCELLED', end_reason = $2, \
+                        updated_at = $3 \
+                     WHERE id = $1 AND payment_status IN ('INITIAL', 'EXPIRED')")
+                    .bind(order_id).bind(EndReason::PhotoWithdrawn.as_str()).bind(millis(now))
+                    .execute(&mut *tx).await?;
+                MarkedPaid::Withdrawn
+            } else {
+                let done = sqlx::query(
+                    "UPDATE orders SET payment_status = 'PAID', paid_at = $2, updated_at = $2, \
+                        receipt_ref = COALESCE($3, receipt_ref) \
+                     WHERE id = $1 AND payment_status IN ('INITIAL', 'EXPIRED')")
+                    .bind(order_id).bind(millis(now)).bind(receipt_ref)
+                    .execute(&mut *tx).await?;
+                if done.rows_affected() == 1 {
+                    for job in jobs {
+                        let job = job.clone().for_order(order_id);
+                        insert_job!(&mut *tx, &job, now);
+                    }
+                    MarkedPaid::Paid
+                } else {
+                    MarkedPaid::Unchanged
                 }
             }
-            changed
         });
-        Ok(changed)
+        Ok(marked)
+    }
+
+    /// Notes that the order's payment reached it after it had ended (cancelled): an
+    /// operator refunds `amount`. Setting it again changes nothing (a replayed message).
+    pub async fn note_refund_due(
+        &self,
+        order_id: i64,
+        amount: Money,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        on_pool!(self, pool => sqlx::query(
+            "UPDATE orders SET refund_due = $2, updated_at = $3 \
+             WHERE id = $1 AND payment_status = 'CANCELLED'")
+            .bind(order_id).bind(amount.satang()).bind(millis(now))
+            .execute(pool).await.map(|_| ()))?;
+        Ok(())
     }
 
     /// Ends an unpaid order as `Expired` or `Cancelled` (other statuses are refused);

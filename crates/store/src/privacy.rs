@@ -127,7 +127,9 @@ pub enum Decided {
 }
 
 /// Holds and hides one photo of the event for a request, inside the caller's transaction;
-/// answers whether the hold is new. A photo of another event is left alone.
+/// answers whether the hold is new. A photo of another event is left alone. Unpaid orders
+/// holding the photo are cancelled with it (`photo_withdrawn`): only buyers who paid
+/// before the hold receive a held photo, and nobody pays for one afterwards.
 macro_rules! hold {
     ($tx:expr, $request:expr, $photo:expr, $event:expr, $now:expr) => {{
         let inserted = sqlx::query(
@@ -147,6 +149,17 @@ macro_rules! hold {
                 .bind($now)
                 .execute(&mut *$tx)
                 .await?;
+            sqlx::query(
+                "UPDATE orders SET payment_status = 'CANCELLED', end_reason = $3, \
+                    updated_at = $2 \
+                 WHERE payment_status IN ('INITIAL', 'EXPIRED') \
+                 AND id IN (SELECT order_id FROM order_images WHERE photo_id = $1)",
+            )
+            .bind($photo)
+            .bind($now)
+            .bind(raceshot_domain::EndReason::PhotoWithdrawn.as_str())
+            .execute(&mut *$tx)
+            .await?;
         }
         inserted > 0
     }};

@@ -15,13 +15,25 @@ pub struct DueUpload {
     pub swept: bool,
 }
 
+/// What taking an upload address for its search found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Taken {
+    Yes,
+    /// Unknown, searched already, or past its lifetime: whatever it held is to be deleted.
+    Gone,
+    /// Signed for another client or event: left as it is for its own client.
+    NotYours,
+}
+
 impl Store {
-    /// Records a new upload address for `client`, unless it holds `max_pending` live ones
-    /// already (then `false`).
+    /// Records a new upload address for `client` and the event it searches, unless the
+    /// client holds `max_pending` live ones already (then `false`).
+    #[allow(clippy::too_many_arguments)]
     pub async fn reserve_selfie_upload(
         &self,
         search_id: &str,
         client: &str,
+        event_id: i64,
         max_pending: i64,
         expires_at: DateTime<Utc>,
         now: DateTime<Utc>,
@@ -35,9 +47,10 @@ impl Store {
                 false
             } else {
                 sqlx::query(
-                    "INSERT INTO selfie_uploads (search_id, client, state, expires_at, created_at) \
-                     VALUES ($1, $2, 'signed', $3, $4)")
-                    .bind(search_id).bind(client).bind(millis(expires_at)).bind(millis(now))
+                    "INSERT INTO selfie_uploads (search_id, client, event_id, state, expires_at, \
+                        created_at) VALUES ($1, $2, $3, 'signed', $4, $5)")
+                    .bind(search_id).bind(client).bind(event_id).bind(millis(expires_at))
+                    .bind(millis(now))
                     .execute(&mut *tx).await?;
                 true
             }
@@ -60,15 +73,42 @@ impl Store {
         Ok(done == 1)
     }
 
-    /// Takes the address for its one search. `false`: unknown, searched already, or past
-    /// its lifetime.
-    pub async fn take_selfie_upload(&self, search_id: &str, now: DateTime<Utc>) -> Result<bool> {
+    /// Spends an address whose upload was refused: it takes no other upload and serves no
+    /// search. `false`: it was spent already or past its lifetime.
+    pub async fn spend_selfie_upload(&self, search_id: &str, now: DateTime<Utc>) -> Result<bool> {
         let done = on_pool!(self, pool => sqlx::query(
             "UPDATE selfie_uploads SET state = 'used' \
              WHERE search_id = $1 AND state IN ('signed', 'uploaded') AND expires_at > $2")
             .bind(search_id).bind(millis(now))
             .execute(pool).await.map(|r| r.rows_affected()))?;
         Ok(done == 1)
+    }
+
+    /// Takes the address for its one search, by the client it was signed for and for its
+    /// event only.
+    pub async fn take_selfie_upload(
+        &self,
+        search_id: &str,
+        client: &str,
+        event_id: i64,
+        now: DateTime<Utc>,
+    ) -> Result<Taken> {
+        let done = on_pool!(self, pool => sqlx::query(
+            "UPDATE selfie_uploads SET state = 'used' \
+             WHERE search_id = $1 AND state IN ('signed', 'uploaded') AND expires_at > $2 \
+             AND client = $3 AND event_id = $4")
+            .bind(search_id).bind(millis(now)).bind(client).bind(event_id)
+            .execute(pool).await.map(|r| r.rows_affected()))?;
+        if done == 1 {
+            return Ok(Taken::Yes);
+        }
+        let owner: Option<(String, Option<i64>)> = on_pool!(self, pool => sqlx::query_as(
+            "SELECT client, event_id FROM selfie_uploads WHERE search_id = $1")
+            .bind(search_id).fetch_optional(pool).await)?;
+        Ok(match owner {
+            Some((c, e)) if c != client || e != Some(event_id) => Taken::NotYours,
+            _ => Taken::Gone,
+        })
     }
 
     /// Addresses whose lifetime is over, oldest first.

@@ -121,6 +121,14 @@ impl Store {
         crate::macros::on_pool!(self, pool => sqlx::raw_sql(sql).execute(pool).await.map(|_| ()))?;
         Ok(())
     }
+
+    /// The rows of a query of two text columns, for tests that look at what is stored.
+    pub async fn fetch_raw_pairs(&self, sql: &str) -> crate::Result<Vec<(String, String)>> {
+        let sql = sqlx::AssertSqlSafe(sql.to_owned());
+        Ok(
+            crate::macros::on_pool!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.0.clone())).fetch_all(pool).await)?,
+        )
+    }
 }
 
 /// An S3-compatible server (moto) of this test's own, on a free loopback port, with one

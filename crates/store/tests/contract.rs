@@ -71,6 +71,9 @@ contract!(
     retention_lists_photos_of_old_events,
     bibs_are_read_corrected_and_searched,
     privacy_templates_live_as_long_as_stated,
+    what_searches_found_lasts_as_long_as_stated,
+    a_held_photo_is_never_paid_for,
+    selfie_uploads_serve_their_own_client_and_event,
 );
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -705,6 +708,8 @@ async fn orders_round_trip_with_their_photos(store: Store) {
         paid_at: None,
         expires_at: Some(now() + ms(900_123)),
         last_checked_at: None,
+        end_reason: None,
+        refund_due: None,
     };
     assert_eq!(first, expected);
     assert!(!first.is_deliverable());
@@ -724,6 +729,7 @@ async fn orders_round_trip_with_their_photos(store: Store) {
                 storage_name: format!("s{event_id}-{i}.jpg"),
                 photographer_id: 10 + i as i64,
                 original_purged: false,
+                held: false,
             })
             .collect::<Vec<_>>(),
         "the photos come in the order given"
@@ -967,6 +973,7 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
             .mark_order_paid(late_order.id, None, &[], at)
             .await
             .unwrap()
+            .paid()
     );
     let mut after_pay = input.clone();
     after_pay.uuid = "after-pay".into();
@@ -1122,6 +1129,7 @@ async fn order_jobs_carry_the_order_id(store: Store) {
             .mark_order_paid(first.id, Some("RC-1"), &paid_jobs, now() + secs(5))
             .await
             .unwrap()
+            .paid()
     );
     assert_eq!(
         claim_all(&store, "mail").await,
@@ -1146,6 +1154,7 @@ async fn order_jobs_carry_the_order_id(store: Store) {
             .mark_order_paid(second.id, Some("RC-3"), &paid_jobs, now() + secs(6))
             .await
             .unwrap()
+            .paid()
     );
     assert_eq!(
         claim_all(&store, "mail").await,
@@ -1217,6 +1226,7 @@ async fn order_jobs_share_the_order_transaction(store: Store) {
             .mark_order_paid(order.id, Some("RC-9"), &paid_jobs[..1], now() + secs(2))
             .await
             .unwrap()
+            .paid()
     );
     assert_eq!(store.pending_jobs("mail").await.unwrap(), 1);
 }
@@ -1232,6 +1242,7 @@ async fn paying_an_order_counts_once(store: Store) {
             .mark_order_paid(order.id, Some("RC-0001"), &jobs, paid_at)
             .await
             .unwrap()
+            .paid()
     );
     let got = stored(&store, order.id).await;
     assert_eq!(
@@ -1246,7 +1257,8 @@ async fn paying_an_order_counts_once(store: Store) {
         let replay = store
             .mark_order_paid(order.id, Some(&receipt), &jobs, paid_at + secs(i + 1))
             .await
-            .unwrap();
+            .unwrap()
+            .paid();
         assert!(!replay, "replay {i}");
     }
     let mut set = JoinSet::new();
@@ -1260,7 +1272,7 @@ async fn paying_an_order_counts_once(store: Store) {
         });
     }
     while let Some(replay) = set.join_next().await {
-        assert!(!replay.unwrap().unwrap());
+        assert!(!replay.unwrap().unwrap().paid());
     }
     assert_eq!(
         stored(&store, order.id).await,
@@ -1282,7 +1294,7 @@ async fn paying_an_order_counts_once(store: Store) {
     }
     let mut counted = 0;
     while let Some(answer) = set.join_next().await {
-        counted += usize::from(answer.unwrap().unwrap());
+        counted += usize::from(answer.unwrap().unwrap().paid());
     }
     assert_eq!(counted, 1);
     assert_eq!(status(&store, racing.id).await, PaymentStatus::Paid);
@@ -1295,6 +1307,7 @@ async fn paying_an_order_counts_once(store: Store) {
             .mark_order_paid(plain.id, None, &[], now() + secs(3))
             .await
             .unwrap()
+            .paid()
     );
     let got = stored(&store, plain.id).await;
     assert_eq!(
@@ -1314,6 +1327,7 @@ async fn paying_an_order_counts_once(store: Store) {
             .mark_order_paid(late.id, Some("RC-LATE"), &jobs, at)
             .await
             .unwrap()
+            .paid()
     );
     let got = stored(&store, late.id).await;
     assert_eq!(
@@ -1335,6 +1349,7 @@ async fn paying_an_order_counts_once(store: Store) {
             .mark_order_paid(cancelled.id, Some("RC-NO"), &jobs, now() + secs(2))
             .await
             .unwrap()
+            .paid()
     );
     let got = stored(&store, cancelled.id).await;
     assert_eq!(
@@ -1349,6 +1364,7 @@ async fn paying_an_order_counts_once(store: Store) {
             .mark_order_paid(free.id, Some("RC-FREE"), &jobs, now() + secs(2))
             .await
             .unwrap()
+            .paid()
     );
     assert_eq!(stored(&store, free.id).await, free);
     assert!(
@@ -1356,6 +1372,7 @@ async fn paying_an_order_counts_once(store: Store) {
             .mark_order_paid(free.id + 1_000, None, &jobs, now())
             .await
             .unwrap()
+            .paid()
     );
     assert_eq!(
         store.pending_jobs("mail").await.unwrap(),
@@ -1561,6 +1578,7 @@ async fn expiry_touches_only_lapsed_unpaid_orders(store: Store) {
             .mark_order_paid(paid.id, Some("RC-1"), &[], now() + secs(10))
             .await
             .unwrap()
+            .paid()
     );
     let cancelled = place(
         &store,
@@ -1650,6 +1668,7 @@ async fn only_unpaid_orders_can_be_ended(store: Store) {
             .mark_order_paid(paid, Some("RC-1"), &[], now())
             .await
             .unwrap()
+            .paid()
     );
     assert!(!end(paid, PaymentStatus::Cancelled).await);
     assert!(!end(paid, PaymentStatus::Expired).await);
@@ -1865,6 +1884,7 @@ async fn finds_orders_by_mobile_and_receipt(store: Store) {
                 .mark_order_paid(order.id, Some(receipt), &[], now() + secs(10))
                 .await
                 .unwrap()
+                .paid()
         );
     }
     assert_eq!(
@@ -1932,6 +1952,7 @@ async fn the_last_paid_deal_order_is_found(store: Store) {
                     .mark_order_paid(order.id, None, &[], now() + secs(step))
                     .await
                     .unwrap()
+                    .paid()
             );
         }
     };
@@ -2382,5 +2403,192 @@ async fn privacy_templates_live_as_long_as_stated(store: Store) {
             .unwrap()
             .len(),
         0
+    );
+}
+
+async fn what_searches_found_lasts_as_long_as_stated(store: Store) {
+    let event_id = dated_event(&store, "found", "2026-11-01").await;
+    let other = dated_event(&store, "elsewhere", "2026-11-01").await;
+    let ids = ready_photos(&store, event_id, 3).await;
+    store
+        .remember_found("h1", event_id, &ids[..2], now() + secs(60), now())
+        .await
+        .unwrap();
+    store
+        .remember_found("h2", event_id, &ids[1..], now() + secs(10), now())
+        .await
+        .unwrap();
+    let both = ["h1".to_owned(), "h2".to_owned(), "unknown".to_owned()];
+    let mut found = store.found_photos(event_id, &both, now()).await.unwrap();
+    found.sort_unstable();
+    assert_eq!(found, [ids[0], ids[1], ids[1], ids[2]]);
+    // Another event's search covers nothing here, nor a lapsed one.
+    assert!(
+        store
+            .found_photos(other, &both, now())
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let later = store
+        .found_photos(event_id, &both, now() + secs(10))
+        .await
+        .unwrap();
+    assert_eq!(later, ids[..2]);
+    // The sweep deletes exactly what lapsed.
+    assert_eq!(
+        store.forget_finds_before(now() + secs(10)).await.unwrap(),
+        1
+    );
+    assert_eq!(
+        store.forget_finds_before(now() + secs(61)).await.unwrap(),
+        1
+    );
+    assert!(
+        store
+            .found_photos(event_id, &both, now())
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+async fn a_held_photo_is_never_paid_for(store: Store) {
+    use raceshot_domain::EndReason;
+    use raceshot_store::orders::MarkedPaid;
+    use raceshot_store::privacy::NewPrivacyRequest;
+
+    let event_id = dated_event(&store, "held", "2026-11-01").await;
+    let ids = ready_photos(&store, event_id, 3).await;
+    let unpaid = place(
+        &store,
+        &new_order(event_id, "held-unpaid", &ids[..2]),
+        now(),
+    )
+    .await;
+    let paid = place(&store, &new_order(event_id, "held-paid", &ids[..1]), now()).await;
+    let other = place(&store, &new_order(event_id, "held-other", &ids[2..]), now()).await;
+    assert!(
+        store
+            .mark_order_paid(paid.id, Some("RC-1"), &[], now())
+            .await
+            .unwrap()
+            .paid()
+    );
+    let request = NewPrivacyRequest {
+        id: "hold-1".into(),
+        event_id,
+        contact: "0811111111".into(),
+        embedding: vec![7; 16],
+        client: "c".into(),
+    };
+    store.file_privacy_request(&request, now()).await.unwrap();
+    store
+        .approve_privacy_request("hold-1", &ids[..1], "operator:1", now() + secs(1))
+        .await
+        .unwrap();
+
+    // The unpaid order holding the photo is cancelled with the reason; the paid one and
+    // an order of other photos are untouched.
+    let got = stored(&store, unpaid.id).await;
+    assert_eq!(
+        (got.payment_status, got.end_reason),
+        (PaymentStatus::Cancelled, Some(EndReason::PhotoWithdrawn))
+    );
+    assert_eq!(status(&store, paid.id).await, PaymentStatus::Paid);
+    assert_eq!(status(&store, other.id).await, PaymentStatus::Initial);
+    let photos = store.order_photos(unpaid.id).await.unwrap();
+    assert_eq!(
+        photos.iter().map(|p| (p.id, p.held)).collect::<Vec<_>>(),
+        [(ids[0], true), (ids[1], false)]
+    );
+
+    // An order that raced the hold (unpaid again here) is cancelled, not paid, when its
+    // money comes; the money is noted as owed back, once.
+    store
+        .execute_raw(&format!(
+            "UPDATE orders SET payment_status = 'INITIAL', end_reason = NULL WHERE id = {}",
+            unpaid.id
+        ))
+        .await
+        .unwrap();
+    let jobs = vec![order_job("mail", "receipt", json!({}), None)];
+    assert_eq!(
+        store
+            .mark_order_paid(unpaid.id, Some("RC-2"), &jobs, now() + secs(2))
+            .await
+            .unwrap(),
+        MarkedPaid::Withdrawn
+    );
+    assert_eq!(store.pending_jobs("mail").await.unwrap(), 0);
+    for _ in 0..2 {
+        store
+            .note_refund_due(unpaid.id, money(17_227), now() + secs(3))
+            .await
+            .unwrap();
+    }
+    let got = stored(&store, unpaid.id).await;
+    assert_eq!(
+        (got.payment_status, got.refund_due, got.receipt_ref),
+        (PaymentStatus::Cancelled, Some(money(17_227)), None)
+    );
+    // A refund is noted only on a cancelled order.
+    store
+        .note_refund_due(other.id, money(100), now())
+        .await
+        .unwrap();
+    assert_eq!(stored(&store, other.id).await.refund_due, None);
+}
+
+async fn selfie_uploads_serve_their_own_client_and_event(store: Store) {
+    use raceshot_store::selfies::Taken;
+
+    let lapse = now() + secs(60);
+    assert!(
+        store
+            .reserve_selfie_upload("s1", "client-a", 7, 3, lapse, now())
+            .await
+            .unwrap()
+    );
+    // Another client, or the right client for another event: not theirs, left alone.
+    for (client, event) in [("client-b", 7), ("client-a", 8)] {
+        assert_eq!(
+            store
+                .take_selfie_upload("s1", client, event, now())
+                .await
+                .unwrap(),
+            Taken::NotYours
+        );
+    }
+    assert_eq!(
+        store
+            .take_selfie_upload("s1", "client-a", 7, now())
+            .await
+            .unwrap(),
+        Taken::Yes
+    );
+    // Once only; unknown addresses are gone.
+    for id in ["s1", "never"] {
+        assert_eq!(
+            store
+                .take_selfie_upload(id, "client-a", 7, now())
+                .await
+                .unwrap(),
+            Taken::Gone
+        );
+    }
+    // A refused upload spends its address.
+    store
+        .reserve_selfie_upload("s2", "client-a", 7, 3, lapse, now())
+        .await
+        .unwrap();
+    assert!(store.spend_selfie_upload("s2", now()).await.unwrap());
+    assert!(!store.spend_selfie_upload("s2", now()).await.unwrap());
+    assert_eq!(
+        store
+            .take_selfie_upload("s2", "client-a", 7, now())
+            .await
+            .unwrap(),
+        Taken::Gone
     );
 }

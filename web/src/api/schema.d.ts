@@ -1031,8 +1031,21 @@ export interface components {
         };
         /** @description An order as operators see it: its row in the list, and more. */
         AdminOrder: components["schemas"]["AdminOrderRow"] & {
+            /** @description AM orders: the earlier all-photos order the request refers to (its uuid). */
             am_order_ref?: string | null;
             paid_at?: string | null;
+            /**
+             * @description The order's page, to send the buyer again (by the shop's chat, when neither mail
+             *     nor SMS reaches them).
+             */
+            order_page_url: string;
+            /** @description Why the shop ended it unpaid: `photo_withdrawn`; else absent. */
+            end_reason?: string | null;
+            /**
+             * Format: double
+             * @description Money that reached it after it had ended: to refund (baht).
+             */
+            refund_due?: number | null;
             trail: components["schemas"]["TrailEntry"][];
         };
         AdminOrderList: {
@@ -1152,6 +1165,11 @@ export interface components {
              * @description The all-photos deal per photo for these photos, baht with two decimals.
              */
             avg_price: number;
+            /**
+             * @description Names these photos to the cart, as face search's `found_ref` does; empty when
+             *     nothing was found.
+             */
+            found_ref: string;
         };
         CardPaymentData: {
             /** @description Where the browser goes next: the bank's 3-D Secure page, or the order page. */
@@ -1238,6 +1256,11 @@ export interface components {
             payment_channel?: components["schemas"]["PaymentChannel"] | null;
             /** @description The wholesale cart: priced with the event's wholesale packages and deal. */
             wholesale?: boolean | null;
+            /**
+             * @description With the deal: the `found_ref` of each search whose photos the cart holds (as for
+             *     the quote).
+             */
+            found_refs?: string[];
         };
         CreateOrderResponse: {
             /** @example success */
@@ -1252,7 +1275,7 @@ export interface components {
              * @description Stable snake_case error code.
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
+            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
             /** @description English explanation for developers; the web app shows its own text for `code`. */
             message: string;
             /** @description The offending field, when one is to blame (`package[1].price`). */
@@ -1342,14 +1365,15 @@ export interface components {
         FindOrderResponse: {
             /** @example success */
             status: string;
-            /** @description `Y`: the rows carry no uuid; each order opens with a code sent to its own contact. */
-            code_required: components["schemas"]["YesNo"];
             body: components["schemas"]["FoundOrderRow"][];
         };
         FoundOrderRow: {
             /** @description RFC 3339 in Bangkok time (`2026-12-01T09:30:00+07:00`). */
             create_date: string;
-            /** @description The order's uuid; empty when the order opens only with a code (`code_required`). */
+            /**
+             * @description Always empty: an order found by its mobile number or receipt opens only with a
+             *     one-time code (`/v1/order/find-order/send-code`, then `/open`).
+             */
             order_id: string;
             title: string;
             status: string;
@@ -1357,7 +1381,8 @@ export interface components {
             lookup: string;
             /**
              * @description Where a code for this order would go, masked (`s***@example.com`); empty when the
-             *     shop cannot reach the order's buyer.
+             *     shop cannot reach the order's buyer: then the order opens on the device that placed
+             *     it, or from the link an operator sends again.
              */
             contact: string;
         };
@@ -1469,7 +1494,10 @@ export interface components {
              *     `OPN`: show it).
              */
             qrcode_url: string;
-            /** @description AM orders: the buyer's earlier all-photos order of the event, if any. */
+            /**
+             * @description AM orders: the buyer's earlier all-photos order of the event, masked (`5f0c1a2e…`):
+             *     it names the order to an operator and opens nothing.
+             */
             am_order_ref: string;
             /** @description The last 4 characters of the payment's reference, once paid. */
             receipt_ref: string;
@@ -1498,6 +1526,22 @@ export interface components {
             storage_expired: components["schemas"]["YesNo"];
             /** @description No real money moves: the sandbox gateway. */
             sandbox: boolean;
+            /**
+             * @description Why the shop ended the order unpaid, when it did: `photo_withdrawn` (a photo in it
+             *     was hidden at the request of the person in it before it was paid); else empty.
+             */
+            end_reason: string;
+            /**
+             * Format: double
+             * @description Money that reached the order after it had ended, which the shop refunds (baht);
+             *     0 when none.
+             */
+            refund_due: number;
+            /**
+             * @description Photos of an unpaid order withdrawn at the request of the people in them (they are
+             *     left out of `images_order`).
+             */
+            photos_withdrawn: number;
             /** @description v1 only: JSON text holding `qrcode`. */
             api_response?: string | null;
         };
@@ -1790,6 +1834,11 @@ export interface components {
             is_mhao?: components["schemas"]["YesNo"] | null;
             /** @description The wholesale cart: the event's wholesale packages and wholesale deal. */
             wholesale?: boolean | null;
+            /**
+             * @description With the deal: the `found_ref` of each search whose photos the cart holds (at most
+             *     8). The deal covers only photos those searches found; others are priced by the tiers.
+             */
+            found_refs?: string[];
         };
         /** @description The spec's cart totals (§3), baht with two decimals, plus what order creation sends. */
         QuoteResponse: {
@@ -1896,6 +1945,12 @@ export interface components {
             avg_price: number;
             /** @description `no_face` when no face was found in the selfie. */
             reason?: string | null;
+            /**
+             * @description Names these photos to the cart: the all-photos deal covers the photos of the
+             *     searches whose `found_ref` it sends (for `search.found_ttl_secs`). Empty when
+             *     nothing was found.
+             */
+            found_ref: string;
         };
         SendCodeRequest: {
             /** @description A row's `lookup` from find-order. */

@@ -9,8 +9,9 @@ import { STORAGE_KEYS, readJson, readRaw, useStoredRaw, writeJson, writeRaw } fr
 
 export type CartKind = 'standard' | 'wholesale';
 
-/** A photo in a cart: the API's photo plus the key of its event. */
-export type CartItem = PhotoBody & { event_key: string };
+/** A photo in a cart: the API's photo plus the key of its event and, when a search found
+ * it, that search's `found_ref` (the all-photos deal covers only photos a search found). */
+export type CartItem = PhotoBody & { event_key: string; found_ref?: string };
 
 export type DealFlag = 'YES' | 'NO';
 
@@ -25,6 +26,8 @@ export type LatestSearch = {
   bib?: string;
   /** How many people a group search looked for (2 or 3); absent for one person or a bib. */
   people?: number;
+  /** The search's reference for the deal (`found_ref`); absent in searches kept before it. */
+  found_ref?: string;
 };
 
 const cartKey = (kind: CartKind) =>
@@ -136,7 +139,8 @@ function isLatestSearch(v: unknown): v is LatestSearch {
   const o = v as Record<string, unknown>;
   return (
     typeof o.event_key === 'string' && Array.isArray(o.images) && (o.bib === undefined || typeof o.bib === 'string') &&
-    (o.people === undefined || typeof o.people === 'number')
+    (o.people === undefined || typeof o.people === 'number') &&
+    (o.found_ref === undefined || typeof o.found_ref === 'string')
   );
 }
 
@@ -152,6 +156,16 @@ export function writeLatestSearch(search: LatestSearch | null) {
   else writeJson(STORAGE_KEYS.latestSearch, search);
 }
 
-export function toCartItem(photo: PhotoBody, eventKey: string): CartItem {
-  return { ...photo, event_key: eventKey, atc: 'Y' };
+export function toCartItem(photo: PhotoBody, eventKey: string, foundRef?: string | null): CartItem {
+  return { ...photo, event_key: eventKey, atc: 'Y', ...(foundRef ? { found_ref: foundRef } : {}) };
+}
+
+/** The most search references a cart names (the server takes at most 8). */
+const MAX_FOUND_REFS = 8;
+
+/** The searches the cart's photos came from, each once, the latest last: what the deal may
+ * cover. */
+export function foundRefsOf(items: CartItem[]): string[] {
+  const refs = [...new Set(items.map((i) => i.found_ref).filter((r): r is string => typeof r === 'string' && r !== ''))];
+  return refs.slice(-MAX_FOUND_REFS);
 }

@@ -15,6 +15,7 @@ export const STORAGE_KEYS = {
   dealFlagWholesale: '_event_can_mhao_wholesale',
   dealPriceWholesale: '_mhao_price_wholesale',
   language: 'currentLanguage',
+  myOrders: 'my_orders',
   pinnedMenu: 'pinned_menu',
 } as const;
 

@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 use super::catalogue::{PhotoBody, SUCCESS};
 use super::extract::ApiJson;
 use crate::bibs;
-use crate::commerce::{find_event, find_event_on_sale};
+use crate::commerce::{deal, find_event, find_event_on_sale};
 use crate::error::{ErrorAnswer, ShopError, ShopResult};
 use crate::rate_limit::client_address;
 use crate::state::AppState;
@@ -43,6 +43,9 @@ pub struct BibSearchResponse {
     /// The all-photos deal per photo for these photos, baht with two decimals.
     #[schema(value_type = f64)]
     pub avg_price: Money,
+    /// Names these photos to the cart, as face search's `found_ref` does; empty when
+    /// nothing was found.
+    pub found_ref: String,
 }
 
 /// Finds an event's photos of the runner wearing a bib number: where it was read, and
@@ -71,11 +74,14 @@ pub async fn bib_search(
             ..PhotoBody::new(p, &state.media_url, None)
         })
         .collect();
+    let ids: Vec<i64> = images.iter().map(|p| p.id).collect();
+    let found_ref = deal::remember(&state, event.id, &ids).await?;
     Ok(Json(BibSearchResponse {
         status: SUCCESS,
         image_length: images.len(),
         images,
         avg_price: found.avg_price,
+        found_ref,
     }))
 }
 

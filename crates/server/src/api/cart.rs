@@ -12,7 +12,7 @@ use super::catalogue::SUCCESS;
 use super::extract::ApiJson;
 use crate::api::contract;
 use crate::commerce::find_event;
-use crate::commerce::price_cart;
+use crate::commerce::{AskedCart, price_cart};
 use crate::error::{ErrorAnswer, ShopResult};
 use crate::state::AppState;
 
@@ -25,6 +25,10 @@ pub struct QuoteRequest {
     pub is_mhao: Option<Flag>,
     /// The wholesale cart: the event's wholesale packages and wholesale deal.
     pub wholesale: Option<bool>,
+    /// With the deal: the `found_ref` of each search whose photos the cart holds (at most
+    /// 8). The deal covers only photos those searches found; others are priced by the tiers.
+    #[serde(default)]
+    pub found_refs: Vec<String>,
 }
 
 /// The spec's cart totals (§3), baht with two decimals, plus what order creation sends.
@@ -71,14 +75,13 @@ pub async fn quote(
     ApiJson(req): ApiJson<QuoteRequest>,
 ) -> ShopResult<Json<QuoteResponse>> {
     let event = find_event(&state, &req.event_key).await?;
-    let cart = price_cart(
-        &state,
-        &event,
-        &req.image_ids,
-        req.is_mhao.is_some_and(|f| f.0),
-        req.wholesale.unwrap_or(false),
-    )
-    .await?;
+    let asked = AskedCart {
+        photo_ids: req.image_ids,
+        deal: req.is_mhao.is_some_and(|f| f.0),
+        wholesale: req.wholesale.unwrap_or(false),
+        found_refs: req.found_refs,
+    };
+    let cart = price_cart(&state, &event, &asked).await?;
     let totals = cart.totals;
     Ok(Json(QuoteResponse {
         status: SUCCESS,

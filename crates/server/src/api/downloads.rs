@@ -208,6 +208,7 @@ pub async fn free_photo(
         storage_name: photo.storage_name,
         photographer_id: photo.photographer_id,
         original_purged: false,
+        held: false,
     };
     let key = sold_photo_key(key.as_str(), &sold.storage_name, Variant::Original)
         .map_err(ShopError::internal)?;

@@ -8,7 +8,7 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::{ConnectInfo, Multipart, Path, State};
 use axum::http::HeaderMap;
@@ -16,12 +16,13 @@ use chrono::Utc;
 use raceshot_domain::Money;
 use raceshot_faces::image_io::strip_metadata;
 use raceshot_store::events::Event;
+use raceshot_store::selfies::Taken;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::catalogue::{PhotoBody, SUCCESS};
 use super::extract::{ApiJson, ApiQuery, NumberOrText};
-use crate::commerce::find_event_on_sale;
+use crate::commerce::{deal, find_event, find_event_on_sale};
 use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
 use crate::rate_limit::client_address;
 use crate::search::{
@@ -94,6 +95,10 @@ pub struct SearchResponse {
     /// `no_face` when no face was found in the selfie.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'static str>,
+    /// Names these photos to the cart: the all-photos deal covers the photos of the
+    /// searches whose `found_ref` it sends (for `search.found_ttl_secs`). Empty when
+    /// nothing was found.
+    pub found_ref: String,
 }
 
 /// What upload signatures sign.
@@ -111,7 +116,7 @@ pub async fn sign(
     headers: HeaderMap,
     ApiJson(req): ApiJson<SignRequest>,
 ) -> ShopResult<Json<SignResponse>> {
-    find_event_on_sale(&state, &req.event_key).await?;
+    let event = find_event_on_sale(&state, &req.event_key).await?;
     if let Some(t) = req.file_type.as_deref()
         && !matches!(t, "image/jpeg" | "image/jpg" | "image/png")
     {
@@ -121,7 +126,7 @@ pub async fn sign(
         ));
     }
     let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
-    let (search_id, expires) = selfies::reserve(&state, client).await?;
+    let (search_id, expires) = selfies::reserve(&state, client, event.id).await?;
     let key =
         upload_key(&search_id).ok_or_else(|| ShopError::internal(anyhow::anyhow!("upload key")))?;
     let id = search_id.to_string();
@@ -210,7 +215,7 @@ pub async fn upload(
         Ok(clean) => clean,
         Err(refused) => {
             // Nothing was stored: the address is spent, and no longer counts as waiting.
-            selfies::take(&state, &id).await?;
+            selfies::spend(&state, &id).await?;
             return Err(refused);
         }
     };
@@ -277,11 +282,15 @@ pub async fn search(
             .iter()
             .map(|raw| uuid::Uuid::parse_str(raw).ok()),
     );
-    // Every selfie named is read and deleted before anything else is checked: whatever
-    // happens next, none is left behind.
+    // A search id serves only the client and the event it was signed for. Every selfie
+    // that is this client's is read and deleted before anything else is checked: whatever
+    // happens next, none is left behind (another client's is left to its own search, or
+    // the sweep).
+    let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
+    let event_id = find_event(&state, &req.event_key).await.map(|e| e.id).ok();
     let mut selfies = Vec::with_capacity(ids.len());
     for id in ids.iter().flatten() {
-        selfies.push(take_selfie(&state, id).await?);
+        selfies.push(take_selfie(&state, id, client, event_id).await?);
     }
     if ids.len() > MAX_PEOPLE {
         return Err(too_many_selfies().with_field("search_ids"));
@@ -333,20 +342,30 @@ fn file_field(i: usize) -> String {
 const MAX_LISTED_IDS: usize = 16;
 
 /// Takes the search's upload and deletes its selfie: the selfie's bytes, or
-/// `upload_not_found` when there is no upload (never made, searched already, lapsed).
-/// The outer error is a storage fault; the inner one, the visitor's.
-async fn take_selfie(state: &AppState, id: &uuid::Uuid) -> ShopResult<ShopResult<Bytes>> {
+/// `upload_not_found` when there is no upload for this client's search of this event
+/// (never made, searched already, lapsed, or signed for another client or event). The
+/// outer error is a storage fault; the inner one, the visitor's.
+async fn take_selfie(
+    state: &AppState,
+    id: &uuid::Uuid,
+    client: IpAddr,
+    event_id: Option<i64>,
+) -> ShopResult<ShopResult<Bytes>> {
     let no_upload = || ShopError::new(ErrorCode::UploadNotFound, "no upload for this search_id");
-    let Some(key) = upload_key(id) else {
+    let (Some(key), Some(event_id)) = (upload_key(id), event_id) else {
         return Ok(Err(no_upload()));
     };
-    // One search per address: a second one, or one after the lapse, finds nothing.
-    let taken = selfies::take(state, id).await?;
+    // One search per address, by its own client: a second one, one after the lapse, or
+    // anyone else's finds nothing.
+    let taken = selfies::take(state, id, client, event_id).await?;
+    if taken == Taken::NotYours {
+        return Ok(Err(no_upload()));
+    }
     // Read and delete at once.
     let bytes = state.objects.get(&key).await;
     state.objects.delete(&key).await?;
     Ok(match bytes {
-        Ok(b) if taken => Ok(b),
+        Ok(b) if taken == Taken::Yes => Ok(b),
         Ok(_) => Err(no_upload()),
         Err(e) if e.is_not_found() => Err(no_upload()),
         Err(e) => return Err(e.into()),
@@ -446,11 +465,14 @@ async fn find(
             ..PhotoBody::new(&f.photo, &state.media_url, Some(f.similarity))
         })
         .collect();
+    let ids: Vec<i64> = images.iter().map(|p| p.id).collect();
+    let found_ref = deal::remember(state, event.id, &ids).await?;
     Ok(SearchResponse {
         status: SUCCESS,
         image_length: images.len(),
         images,
         avg_price,
         reason,
+        found_ref,
     })
 }

@@ -8,7 +8,7 @@ use std::net::{IpAddr, SocketAddr};
 use axum::Json;
 use axum::extract::{ConnectInfo, State};
 use axum::http::HeaderMap;
-use raceshot_domain::order::{mask_email, mask_mobile};
+use raceshot_domain::order::{mask_email, mask_mobile, mask_order_uuid};
 use raceshot_domain::time::format_bangkok;
 use raceshot_domain::{Email, Flag, Mobile, Money, PaymentChannel, PaymentStatus, ReceiptRef};
 use raceshot_payments::GatewayKind;
@@ -20,9 +20,10 @@ use super::catalogue::SUCCESS;
 use super::extract::{ApiJson, NumberOrText};
 use crate::api::contract;
 use crate::api::media::derived_address;
+use crate::commerce::AskedCart;
 use crate::commerce::access::{self, Destination};
 use crate::commerce::links::{self, Variant};
-use crate::commerce::orders::{AskedCart, PlaceOrder, place_order};
+use crate::commerce::orders::{PlaceOrder, place_order};
 use crate::commerce::{MAX_CART_PHOTOS, find_order, payment};
 use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
 use crate::gateways::PAYMENT_GATEWAY_SETTING;
@@ -75,6 +76,10 @@ pub struct CreateOrderRequest {
     pub payment_channel: Option<String>,
     /// The wholesale cart: priced with the event's wholesale packages and deal.
     pub wholesale: Option<bool>,
+    /// With the deal: the `found_ref` of each search whose photos the cart holds (as for
+    /// the quote).
+    #[serde(default)]
+    pub found_refs: Vec<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -215,6 +220,7 @@ fn place_order_of(req: CreateOrderRequest, client: IpAddr) -> ShopResult<PlaceOr
             photo_ids,
             deal: req.is_mhao.0,
             wholesale: req.wholesale.unwrap_or(false),
+            found_refs: req.found_refs,
         },
         shown,
         gateway_seen: req.payment_gateway,
@@ -260,7 +266,8 @@ pub struct InquiryResponse {
     /// PromptPay: the QR's text (`PROMPTPAY`, `SANDBOX`: draw it) or image address (`GBP`,
     /// `OPN`: show it).
     pub qrcode_url: String,
-    /// AM orders: the buyer's earlier all-photos order of the event, if any.
+    /// AM orders: the buyer's earlier all-photos order of the event, masked (`5f0c1a2e…`):
+    /// it names the order to an operator and opens nothing.
     pub am_order_ref: String,
     /// The last 4 characters of the payment's reference, once paid.
     pub receipt_ref: String,
@@ -285,6 +292,16 @@ pub struct InquiryResponse {
     pub storage_expired: Flag,
     /// No real money moves: the sandbox gateway.
     pub sandbox: bool,
+    /// Why the shop ended the order unpaid, when it did: `photo_withdrawn` (a photo in it
+    /// was hidden at the request of the person in it before it was paid); else empty.
+    pub end_reason: String,
+    /// Money that reached the order after it had ended, which the shop refunds (baht);
+    /// 0 when none.
+    #[schema(value_type = f64)]
+    pub refund_due: Money,
+    /// Photos of an unpaid order withdrawn at the request of the people in them (they are
+    /// left out of `images_order`).
+    pub photos_withdrawn: usize,
     /// v1 only: JSON text holding `qrcode`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub api_response: Option<String>,
@@ -338,11 +355,19 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<Inqui
     }
     let photos = state.store.order_photos(order.id).await?;
     let storage_expired = !photos.is_empty() && photos.iter().all(|p| p.original_purged);
+    // A photo withdrawn at the request of the person in it is not shown to an order that
+    // did not pay for it before the hold.
+    let photos_withdrawn = if order.payment_status == PaymentStatus::Paid {
+        0
+    } else {
+        photos.iter().filter(|p| p.held).count()
+    };
     let images_order = if order.payment_status == PaymentStatus::Paid {
         Vec::new()
     } else {
         photos
             .iter()
+            .filter(|p| !p.held)
             .map(|p| OrderImage {
                 thumbnail_file_name: if v1 {
                     derived_address(
@@ -400,7 +425,11 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<Inqui
         payment_gateway: order.payment_gateway.as_str().to_owned(),
         payment_channel: order.payment_channel.as_str(),
         qrcode_url: order.qrcode_url.clone().unwrap_or_default(),
-        am_order_ref: order.am_order_ref.clone().unwrap_or_default(),
+        am_order_ref: order
+            .am_order_ref
+            .as_deref()
+            .map(mask_order_uuid)
+            .unwrap_or_default(),
         receipt_ref: order.receipt_ref.clone().unwrap_or_default(),
         images_order: json_text(&images_order),
         images_paid: json_text(&images_paid),
@@ -411,6 +440,12 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<Inqui
         expire_date: order.expires_at.map(format_bangkok).unwrap_or_default(),
         storage_expired: Flag(storage_expired),
         sandbox: order.payment_gateway == GatewayKind::Sandbox,
+        end_reason: order
+            .end_reason
+            .map(|r| r.as_str().to_owned())
+            .unwrap_or_default(),
+        refund_due: order.refund_due.unwrap_or(Money::ZERO),
+        photos_withdrawn,
         api_response: v1.then(|| {
             order
                 .api_response
@@ -510,14 +545,16 @@ pub struct FindOrderRequest {
 pub struct FoundOrderRow {
     /// RFC 3339 in Bangkok time (`2026-12-01T09:30:00+07:00`).
     pub create_date: String,
-    /// The order's uuid; empty when the order opens only with a code (`code_required`).
+    /// Always empty: an order found by its mobile number or receipt opens only with a
+    /// one-time code (`/v1/order/find-order/send-code`, then `/open`).
     pub order_id: String,
     pub title: String,
     pub status: &'static str,
     /// Names the order to `/v1/order/find-order/send-code` and `/open`; works for an hour.
     pub lookup: String,
     /// Where a code for this order would go, masked (`s***@example.com`); empty when the
-    /// shop cannot reach the order's buyer.
+    /// shop cannot reach the order's buyer: then the order opens on the device that placed
+    /// it, or from the link an operator sends again.
     pub contact: String,
 }
 
@@ -525,9 +562,6 @@ pub struct FoundOrderRow {
 pub struct FindOrderResponse {
     #[schema(example = "success")]
     pub status: &'static str,
-    /// `Y`: the rows carry no uuid; each order opens with a code sent to its own contact.
-    #[schema(value_type = contract::YesNo, example = "N")]
-    pub code_required: Flag,
     pub body: Vec<FoundOrderRow>,
 }
 
@@ -577,10 +611,8 @@ pub async fn find_orders(
             ));
         }
     };
-    let code_required = access::requires_code(&state);
     Ok(Json(FindOrderResponse {
         status: SUCCESS,
-        code_required: Flag(code_required),
         body: found
             .into_iter()
             .map(|o| FoundOrderRow {
@@ -589,7 +621,7 @@ pub async fn find_orders(
                 contact: Destination::of(&state, o.email.as_deref(), &o.mobile)
                     .map(|d| d.masked())
                     .unwrap_or_default(),
-                order_id: if code_required { String::new() } else { o.uuid },
+                order_id: String::new(),
                 title: o.title,
                 status: o.status.as_str(),
             })

@@ -1,8 +1,10 @@
-//! Opening an order found through find-order. An order's uuid is the key to its photos
-//! (spec §6), so when the shop can reach its buyers (an SMTP server or an SMS gateway,
-//! or `orders.find_requires_code`), a search answers an opaque, expiring lookup reference
-//! per order instead of its uuid, and the order opens only with a one-time code sent to
-//! its own e-mail address or mobile number.
+//! Opening an order found through find-order. An order's uuid is the key to its photos,
+//! so nobody who knows only a mobile number or a receipt may learn it: whatever the shop's
+//! settings, a search answers an opaque, expiring lookup reference per order (which names
+//! neither its uuid nor its sequential number), and the order opens only with a one-time
+//! code sent to its own e-mail address or mobile number. When no channel can deliver a
+//! code, the order does not open here at all: the buyer has it on the device that placed
+//! it, or asks the shop, whose operator sends the link again.
 
 use std::time::Duration;
 
@@ -25,16 +27,8 @@ pub const MAX_TRIES: i64 = 5;
 /// How long a lookup reference from a search works.
 const LOOKUP_TTL: Duration = Duration::from_secs(3600);
 const LOOKUP_PURPOSE: &str = "order-lookup";
+const LOOKUP_PAD: &str = "order-lookup-pad";
 const CODE_PURPOSE: &str = "order-access-code";
-
-/// Whether found orders open only with a code.
-pub fn requires_code(state: &AppState) -> bool {
-    state
-        .config
-        .orders
-        .find_requires_code
-        .unwrap_or_else(|| state.live().mailer.delivers() || state.sms.delivers())
-}
 
 /// Where an order's code goes: its e-mail address when mail reaches people, else its
 /// mobile number when text messages do.
@@ -64,32 +58,56 @@ impl Destination {
     }
 }
 
-/// The lookup reference of a found order: `{order id}.{expiry}.{signature}`.
+/// The pad that hides an order's number in a lookup reference: a keyed function of the
+/// reference's own nonce and expiry, so each reference hides it afresh.
+fn lookup_pad(state: &AppState, nonce: &str, expires: &str) -> Option<u64> {
+    let mac = signing::sign(&state.signing_key, LOOKUP_PAD, &[nonce, expires]);
+    u64::from_str_radix(mac.get(..16)?, 16).ok()
+}
+
+/// The lookup reference of a found order: `{hidden number}.{nonce}.{expiry}.{signature}`,
+/// where the order's sequential number is hidden by a keyed pad (a public answer never
+/// shows it) and the whole is signed.
 pub fn lookup(state: &AppState, order_id: i64) -> String {
     let expires = (state.now() + chrono::Duration::from_std(LOOKUP_TTL).unwrap_or_default())
         .timestamp()
         .to_string();
-    let id = order_id.to_string();
-    let sig = signing::sign(&state.signing_key, LOOKUP_PURPOSE, &[&id, &expires]);
-    format!("{id}.{expires}.{sig}")
+    let nonce = hex::encode(rand::random::<[u8; 8]>());
+    let pad = lookup_pad(state, &nonce, &expires).unwrap_or_default();
+    let hidden = format!("{:016x}", u64::from_ne_bytes(order_id.to_ne_bytes()) ^ pad);
+    let sig = signing::sign(
+        &state.signing_key,
+        LOOKUP_PURPOSE,
+        &[&hidden, &nonce, &expires],
+    );
+    format!("{hidden}.{nonce}.{expires}.{sig}")
 }
 
 /// The order a lookup reference names; forged, malformed and expired alike are
 /// `order_not_found`.
 pub async fn resolve(state: &AppState, raw: &str) -> ShopResult<Order> {
     let not_found = || ShopError::new(ErrorCode::OrderNotFound, "no such order");
-    let mut parts = raw.trim().splitn(3, '.');
-    let (Some(id), Some(expires), Some(sig)) = (parts.next(), parts.next(), parts.next()) else {
+    let mut parts = raw.trim().splitn(4, '.');
+    let (Some(hidden), Some(nonce), Some(expires), Some(sig)) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
         return Err(not_found());
     };
-    if !signing::verify(&state.signing_key, LOOKUP_PURPOSE, &[id, expires], sig) {
+    if !signing::verify(
+        &state.signing_key,
+        LOOKUP_PURPOSE,
+        &[hidden, nonce, expires],
+        sig,
+    ) {
         return Err(not_found());
     }
-    let expires: i64 = expires.parse().map_err(|_| not_found())?;
-    if expires <= state.now().timestamp() {
+    let at: i64 = expires.parse().map_err(|_| not_found())?;
+    if at <= state.now().timestamp() {
         return Err(not_found());
     }
-    let id: i64 = id.parse().map_err(|_| not_found())?;
+    let pad = lookup_pad(state, nonce, expires).ok_or_else(not_found)?;
+    let hidden = u64::from_str_radix(hidden, 16).map_err(|_| not_found())?;
+    let id = i64::from_ne_bytes((hidden ^ pad).to_ne_bytes());
     state.store.order_by_id(id).await?.ok_or_else(not_found)
 }
 

@@ -5,6 +5,7 @@
 //! is compared, never used. The HTTP handlers, the CLI and the jobs call in here.
 
 pub mod access;
+pub mod deal;
 pub mod links;
 pub mod operator;
 pub mod orders;
@@ -12,7 +13,7 @@ pub mod payment;
 
 use raceshot_domain::EventKey;
 use raceshot_domain::event::{SaleState, SaleStatus};
-use raceshot_domain::pricing::{CartTotals, cart_totals};
+use raceshot_domain::pricing::{CartTotals, Deal, cart_totals};
 use raceshot_store::events::Event;
 use raceshot_store::orders::{Order, OrderPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
@@ -64,6 +65,18 @@ pub const MAX_CART_PHOTOS: usize = 2000;
 /// The message the spec shows for a cart with photos of several events.
 pub const MIXED_EVENTS_MESSAGE: &str = "Pls choose image from only once event";
 
+/// The photos a visitor asks for and how they are priced, every field parsed.
+#[derive(Debug, Clone, Default)]
+pub struct AskedCart {
+    /// In the visitor's order; repeats are ignored.
+    pub photo_ids: Vec<i64>,
+    /// The all-photos deal, for the photos the searches named by `found_refs` found.
+    pub deal: bool,
+    pub wholesale: bool,
+    /// The `found_ref`s of the visitor's searches ([`deal`]).
+    pub found_refs: Vec<String>,
+}
+
 /// A cart priced by the server.
 #[derive(Debug, Clone)]
 pub struct PricedCart {
@@ -77,17 +90,21 @@ pub struct PricedCart {
     pub free: bool,
 }
 
-/// Prices `ids` (repeats ignored) of `event`: every photo must be a shown photo of that
-/// event; the deal and the wholesale tiers only where the event offers them.
+/// Prices the photos of `cart` (repeats ignored) of `event`: every photo must be a shown
+/// photo of that event; the deal and the wholesale tiers only where the event offers them,
+/// and the deal only for photos the visitor's own searches found (the rest by the tiers).
 pub async fn price_cart(
     state: &AppState,
     event: &Event,
-    ids: &[i64],
-    deal: bool,
-    wholesale: bool,
+    cart: &AskedCart,
 ) -> ShopResult<PricedCart> {
-    let mut seen = std::collections::HashSet::with_capacity(ids.len());
-    let photo_ids: Vec<i64> = ids.iter().copied().filter(|id| seen.insert(*id)).collect();
+    let mut seen = std::collections::HashSet::with_capacity(cart.photo_ids.len());
+    let photo_ids: Vec<i64> = cart
+        .photo_ids
+        .iter()
+        .copied()
+        .filter(|id| seen.insert(*id))
+        .collect();
     if photo_ids.is_empty() || photo_ids.len() > MAX_CART_PHOTOS {
         return Err(ShopError::field(
             "image_ids",
@@ -106,13 +123,13 @@ pub async fn price_cart(
     }
 
     let s = &event.spec;
-    if wholesale && !s.wholesale {
+    if cart.wholesale && !s.wholesale {
         return Err(ShopError::new(
             ErrorCode::WholesaleNotAvailable,
             "the event has no wholesale deal",
         ));
     }
-    let (tiers, deal_on, cap) = if wholesale {
+    let (tiers, deal_on, cap) = if cart.wholesale {
         (
             &s.wholesale_packages,
             s.wholesale_deal,
@@ -121,23 +138,38 @@ pub async fn price_cart(
     } else {
         (&s.packages, s.deal, s.deal_price)
     };
-    if deal && !deal_on {
+    if cart.deal && !deal_on {
         return Err(ShopError::new(
             ErrorCode::DealNotAvailable,
             "the event has no all-photos deal",
         ));
     }
     let free = s.is_free_download || s.is_free_download_keep_contract;
+    let deal = if cart.deal && !free {
+        let searched = deal::covered(state, event.id, &cart.found_refs).await?;
+        let covered = photo_ids.iter().filter(|id| searched.contains(id)).count();
+        if covered == 0 {
+            return Err(ShopError::new(
+                ErrorCode::DealNeedsSearch,
+                "the all-photos deal covers photos your searches found: search again",
+            ));
+        }
+        Some(Deal {
+            covered: u32::try_from(covered).unwrap_or(u32::MAX),
+            cap,
+        })
+    } else {
+        None
+    };
     let count = u32::try_from(photo_ids.len()).unwrap_or(u32::MAX);
-    let totals =
-        cart_totals(count, tiers, if deal { cap } else { None }, free).ok_or_else(|| {
-            ShopError::internal(anyhow::anyhow!("event {} has no 1-photo tier", s.key))
-        })?;
+    let totals = cart_totals(count, tiers, deal, free).ok_or_else(|| {
+        ShopError::internal(anyhow::anyhow!("event {} has no 1-photo tier", s.key))
+    })?;
     Ok(PricedCart {
         photo_ids,
         totals,
-        deal,
-        wholesale,
+        deal: cart.deal,
+        wholesale: cart.wholesale,
         free,
     })
 }

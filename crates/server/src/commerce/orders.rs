@@ -10,7 +10,7 @@ use raceshot_domain::{Email, GatewayKind, Mobile, Money, PaymentChannel, Payment
 use raceshot_store::orders::{Created, NewOrder, Order};
 use sha2::{Digest, Sha256};
 
-use super::{find_event_on_sale, payment, price_cart};
+use super::{AskedCart, find_event_on_sale, payment, price_cart};
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::state::AppState;
 use crate::tasks;
@@ -32,15 +32,6 @@ pub struct PlaceOrder {
     pub client: IpAddr,
 }
 
-/// The photos asked for and how they are priced.
-#[derive(Debug, Clone)]
-pub struct AskedCart {
-    /// In the visitor's order; repeats are ignored.
-    pub photo_ids: Vec<i64>,
-    pub deal: bool,
-    pub wholesale: bool,
-}
-
 /// Why an order cannot be placed as asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OrderRefused {
@@ -54,6 +45,10 @@ pub enum OrderRefused {
     NoCards { active: GatewayKind },
     #[error("the cart costs amount {amount} and paid_amount {paid_amount}; quote it again")]
     AmountMismatch { amount: Money, paid_amount: Money },
+    #[error(
+        "an all-photos request (AM) needs an earlier paid all-photos order of this mobile number for this event"
+    )]
+    NoEarlierDealOrder,
 }
 
 impl From<OrderRefused> for ShopError {
@@ -64,6 +59,7 @@ impl From<OrderRefused> for ShopError {
             | OrderRefused::NothingToPay
             | OrderRefused::NoCards { .. } => ErrorCode::PaymentChannelNotAvailable,
             OrderRefused::AmountMismatch { .. } => ErrorCode::AmountMismatch,
+            OrderRefused::NoEarlierDealOrder => ErrorCode::ApprovalNotAvailable,
         };
         ShopError::new(code, refused.to_string())
     }
@@ -97,7 +93,9 @@ pub fn choose_channel(
         PaymentChannel::Free if !(nothing_to_pay && keep_contract_event) => {
             Err(OrderRefused::FreeNotAllowed)
         }
-        PaymentChannel::PromptPay | PaymentChannel::Card if nothing_to_pay => {
+        PaymentChannel::PromptPay | PaymentChannel::Card | PaymentChannel::Approval
+            if nothing_to_pay =>
+        {
             Err(OrderRefused::NothingToPay)
         }
         PaymentChannel::Card if !active.takes_cards() => Err(OrderRefused::NoCards { active }),
@@ -126,7 +124,7 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ShopResult<Order>
     check_gateway(ask.gateway_seen.as_deref(), active)?;
     let event = find_event_on_sale(state, &ask.event_key).await?;
     let asked = &ask.cart;
-    let cart = price_cart(state, &event, &asked.photo_ids, asked.deal, asked.wholesale).await?;
+    let cart = price_cart(state, &event, asked).await?;
     let totals = cart.totals;
     let nothing_to_pay = totals.final_payment == Money::ZERO;
     let channel = choose_channel(
@@ -142,13 +140,19 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ShopResult<Order>
     let ttl = match channel {
         PaymentChannel::PromptPay => Some(state.config.payments.qr_ttl),
         PaymentChannel::Card => Some(state.config.payments.card_ttl),
-        _ => None,
+        PaymentChannel::Approval => Some(state.config.payments.approval_ttl),
+        PaymentChannel::Free => None,
     };
+    // The spec's AM flow: extra photos after an all-photos purchase, which an operator
+    // approves against that earlier order. Without one there is nothing to approve.
     let am_order_ref = if channel == PaymentChannel::Approval {
-        state
-            .store
-            .last_paid_deal_order(event.id, ask.mobile.as_str())
-            .await?
+        Some(
+            state
+                .store
+                .last_paid_deal_order(event.id, ask.mobile.as_str())
+                .await?
+                .ok_or(OrderRefused::NoEarlierDealOrder)?,
+        )
     } else {
         None
     };
@@ -283,6 +287,11 @@ mod tests {
         assert_eq!(
             choose(Some(Approval), false, false, GatewayKind::Gbp),
             Ok(Approval)
+        );
+        assert_eq!(
+            choose(Some(Approval), true, true, GatewayKind::Gbp),
+            Err(OrderRefused::NothingToPay),
+            "a free event has nothing to approve"
         );
     }
 

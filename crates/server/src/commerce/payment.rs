@@ -12,7 +12,7 @@ use raceshot_payments::gateway::{
     self, Confirmation, Gateway, Outcome, PaymentRequest, QrCode, Sandbox, TrailSink,
 };
 use raceshot_payments::trail::{TrailEntry, TrailKind, TrailStatus};
-use raceshot_store::orders::{Order, PaymentEvent};
+use raceshot_store::orders::{MarkedPaid, Order, PaymentEvent};
 use raceshot_store::{ObjectKey, StoredName};
 
 use super::links;
@@ -272,7 +272,10 @@ pub async fn settle(
     }
 }
 
-/// Marks an order paid and starts its delivery, once; `false` when it was paid already.
+/// Marks an order paid and starts its delivery, once; `false` when it was paid already or
+/// could not be. Money that reaches an order the shop had ended (a photo in it withdrawn,
+/// or a cancelled QR paid after all) is never kept silently: the order notes a refund due,
+/// which the order page and the console show.
 async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> ShopResult<bool> {
     let receipt = match receipt {
         Receipt::Shop => Some(ReceiptRef::from_random(rand::random())),
@@ -280,7 +283,7 @@ async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> ShopRes
         Receipt::None => None,
     };
     let jobs = tasks::paid_order(state);
-    let changed = state
+    let marked = state
         .store
         .mark_order_paid(
             order.id,
@@ -289,12 +292,32 @@ async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> ShopRes
             state.now(),
         )
         .await?;
-    if changed {
-        metrics::counter!("orders_paid_total", "gateway" => order.payment_gateway.as_str())
-            .increment(1);
-        tracing::info!(order = %order_tag(&order.uuid), gateway = %order.payment_gateway, "order paid");
+    match marked {
+        MarkedPaid::Paid => {
+            metrics::counter!("orders_paid_total", "gateway" => order.payment_gateway.as_str())
+                .increment(1);
+            tracing::info!(order = %order_tag(&order.uuid), gateway = %order.payment_gateway, "order paid");
+            return Ok(true);
+        }
+        MarkedPaid::Withdrawn => {
+            tracing::warn!(order = %order_tag(&order.uuid), "a withdrawn photo cancelled the order at payment");
+        }
+        MarkedPaid::Unchanged => {}
     }
-    Ok(changed)
+    // An approval moves no money; a payment does.
+    if order.payment_channel != PaymentChannel::Approval {
+        let now = state.store.order_by_id(order.id).await?;
+        if now.is_some_and(|o| o.payment_status == PaymentStatus::Cancelled) {
+            state
+                .store
+                .note_refund_due(order.id, order.paid_amount, state.now())
+                .await?;
+            metrics::counter!("orders_refund_due_total", "gateway" => order.payment_gateway.as_str())
+                .increment(1);
+            tracing::error!(order = %order_tag(&order.uuid), gateway = %order.payment_gateway, "payment reached a cancelled order: refund due");
+        }
+    }
+    Ok(false)
 }
 
 /// Asks the order's gateway what became of its payment and applies the answer. Gateways
@@ -403,6 +426,15 @@ pub async fn approve(state: &AppState, order: &Order, actor: &str) -> ShopResult
         order.payment_channel == PaymentChannel::Approval,
         "only AM orders are approved",
     )?;
+    // An AM request lapses like any unpaid order: approving it late would deliver photos
+    // the buyer may no longer expect to pay for.
+    // (Approving a paid one again changes nothing, and says so.)
+    let lapsed = order.expires_at.is_some_and(|at| at <= state.now());
+    let waiting = order.payment_status == PaymentStatus::Initial && !lapsed;
+    payable_only_if(
+        waiting || order.payment_status == PaymentStatus::Paid,
+        "the request is no longer waiting for approval (it lapsed, or was ended)",
+    )?;
     let entry = TrailEntry::new(TrailKind::OperatorApprove, TrailStatus::Approved)
         .reference(actor)
         .amount(order.paid_amount);
@@ -455,6 +487,8 @@ mod tests {
             paid_at: None,
             expires_at: None,
             last_checked_at: None,
+            end_reason: None,
+            refund_due: None,
         }
     }
 

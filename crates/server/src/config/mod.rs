@@ -81,6 +81,8 @@ pub struct PaymentsConfig {
     pub qr_ttl: Duration,
     /// How long a card order may wait for its payment.
     pub card_ttl: Duration,
+    /// How long an all-photos request (AM) waits for an operator's approval.
+    pub approval_ttl: Duration,
     /// The longest a call to a gateway may take.
     pub gateway_timeout: Duration,
     /// The shop's own PromptPay id (mobile, tax id or e-wallet) for `PROMPTPAY`.
@@ -118,9 +120,6 @@ pub struct OrdersConfig {
     pub find_per_client_per_minute: u32,
     /// Orders one client address may create per minute (0: no limit).
     pub create_per_client_per_minute: u32,
-    /// Whether an order found through find-order opens only with a one-time code sent to
-    /// the order's own e-mail or mobile. `None`: whenever a mail or SMS provider is set.
-    pub find_requires_code: Option<bool>,
 }
 
 /// How the shop tells a buyer that their photos are ready.
@@ -145,6 +144,9 @@ pub struct SearchConfig {
     pub sign_per_client_per_minute: u32,
     /// Live upload addresses one client address may hold at once.
     pub max_pending_uploads: u32,
+    /// How long what a search found may be bought with the all-photos deal
+    /// (`commerce::deal`).
+    pub found_ttl: Duration,
     /// Bytes the face indexes of this process may hold; past it, the least recently
     /// searched events' indexes are dropped (and reloaded by their next search).
     pub index_memory: usize,
@@ -395,12 +397,16 @@ impl Config {
             selfie_ttl: Duration::from_secs(s.value("search.selfie_ttl_secs")),
             sign_per_client_per_minute: s.value("search.sign_per_client_per_minute"),
             max_pending_uploads: s.value("search.max_pending_uploads"),
+            found_ttl: Duration::from_secs(s.value("search.found_ttl_secs")),
             index_memory: s
                 .value::<usize>("search.index_memory_mb")
                 .saturating_mul(1024 * 1024),
         };
         if search.selfie_ttl.is_zero() {
             s.problem("search.selfie_ttl_secs", "must be at least 1");
+        }
+        if search.found_ttl.is_zero() {
+            s.problem("search.found_ttl_secs", "must be at least 1");
         }
         if search.max_pending_uploads == 0 {
             s.problem("search.max_pending_uploads", "must be at least 1");
@@ -430,7 +436,6 @@ impl Config {
             ),
             find_per_client_per_minute: s.value("orders.find_per_client_per_minute"),
             create_per_client_per_minute: s.value("orders.create_per_client_per_minute"),
-            find_requires_code: s.get("orders.find_requires_code"),
         };
         let notify = notify(&mut s);
         let admin = AdminConfig {
@@ -552,6 +557,10 @@ fn payments(s: &mut Sources) -> PaymentsConfig {
     let allow_sandbox = s.value("payments.allow_sandbox");
     let qr_ttl = Duration::from_secs(s.value::<u64>("payments.qr_ttl_minutes") * 60);
     let card_ttl = Duration::from_secs(s.value::<u64>("payments.card_ttl_minutes") * 60);
+    let approval_ttl = Duration::from_secs(
+        s.value::<u64>("payments.approval_ttl_hours")
+            .saturating_mul(3600),
+    );
     let gateway_timeout = Duration::from_secs(s.value("payments.gateway_timeout_secs"));
     let promptpay_raw: Option<String> = s.get("payments.promptpay_id");
     let promptpay_id = promptpay_raw.as_deref().and_then(PromptPayId::parse);
@@ -598,6 +607,7 @@ fn payments(s: &mut Sources) -> PaymentsConfig {
         allow_sandbox,
         qr_ttl,
         card_ttl,
+        approval_ttl,
         gateway_timeout,
         promptpay_id,
         gbp,

@@ -14,7 +14,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, assert_error, event, json, now, ready_photos};
-use crate::orders::{create_order, inquiry, order_body, promptpay_order};
+use crate::orders::{create_order, inquiry, order_body, paid_deal_order, promptpay_order};
 
 pub const PASSWORD: &str = "a long enough password";
 
@@ -335,7 +335,10 @@ async fn admins_write_and_close_events_approve_orders_and_read_the_audit_log() {
             "Y"
         );
 
-        // An AM order waits for an operator, then is paid once.
+        // An AM order (extra photos after an all-photos purchase) waits for an operator,
+        // then is paid once.
+        let bought = ready_photos(&app, "team-run", 3).await;
+        let (_, deal_paid) = paid_deal_order(&app, "team-run", &bought).await;
         let ids = ready_photos(&app, "team-run", 2).await;
         let mut body = order_body(&app, "team-run", &ids, "AM").await;
         body["wholesale"] = json!(true);
@@ -380,8 +383,14 @@ async fn admins_write_and_close_events_approve_orders_and_read_the_audit_log() {
             .find(|e| e["event_key"] == "team-run")
             .unwrap()
             .clone();
-        assert_eq!(team["orders_paid"], 1, "{team}");
-        assert_eq!(team["revenue"], body["paid_amount"], "{team}");
+        assert_eq!(team["orders_paid"], 2, "{team}");
+        let revenue = deal_paid.as_f64().unwrap() + body["paid_amount"].as_f64().unwrap();
+        let satang = |baht: f64| (baht * 100.0).round();
+        assert_eq!(
+            team["revenue"].as_f64().map(satang),
+            Some(satang(revenue)),
+            "{team}"
+        );
         // Confirming against a slip is for PROMPTPAY orders only.
         let slip = call(
             &app,

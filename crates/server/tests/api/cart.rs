@@ -5,7 +5,7 @@ use raceshot_domain::event::PackageInput;
 use raceshot_store::Backend;
 use serde_json::json;
 
-use crate::helpers::{TestApp, assert_error, event, json, ready_photos};
+use crate::helpers::{TestApp, assert_error, event, found_ref, json, ready_photos};
 
 crate::both_backends!(quotes_follow_the_tiers_and_the_deal);
 
@@ -50,11 +50,13 @@ async fn quotes_follow_the_tiers_and_the_deal(backend: Backend) {
             "amount": 370.0, "paid_amount": 388.5})
     );
 
-    // All 37 with the deal: the tiers say 1,620, the deal caps it at 990.
+    // All 37 with the deal, all found by the visitor's search: the tiers say 1,620, the
+    // deal caps it at 990.
+    let searched = found_ref(&app, "race", &photos).await;
     let all = json(
         app.post(
             "/api/cart/quote",
-            &json!({"event_key": "race", "image_ids": photos, "is_mhao": "Y"}),
+            &json!({"event_key": "race", "image_ids": photos, "is_mhao": "Y", "found_refs": [searched]}),
         )
         .await,
     )
@@ -113,10 +115,11 @@ async fn quotes_follow_the_tiers_and_the_deal(backend: Backend) {
     assert_error(wholesale, 409, "wholesale_not_available").await;
 
     // The wholesale cart uses the wholesale packages and the wholesale deal cap.
+    let searched = found_ref(&app, "hybrid", &other).await;
     let hb = json(
         app.post(
             "/api/cart/quote",
-            &json!({"event_key": "hybrid", "image_ids": other, "wholesale": true, "is_mhao": "Y"}),
+            &json!({"event_key": "hybrid", "image_ids": other, "wholesale": true, "is_mhao": "Y", "found_refs": [searched]}),
         )
         .await,
     )

@@ -284,7 +284,7 @@ async fn bad_selfies_get_stable_codes_and_leave_nothing() {
     let none = json(search(&app, blank, json!({})).await).await;
     assert_eq!(
         none,
-        json!({"status": "success", "image_length": 0, "images": [], "avg_price": 0.0, "reason": "no_face"})
+        json!({"status": "success", "image_length": 0, "images": [], "avg_price": 0.0, "reason": "no_face", "found_ref": ""})
     );
 
     // The sign call refuses other types up front; searches need a real, unused upload.

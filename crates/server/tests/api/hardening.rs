@@ -138,9 +138,8 @@ async fn a_found_order_opens_only_with_the_code_sent_to_its_buyer(
     let app = app_with_mail(backend, &sink).await;
     let (ids, uuid) = promptpay_order(&app, "finder", 1).await;
 
-    // The search tells that a code is needed, where it goes (masked), and no uuid.
+    // The search tells where a code goes (masked), and no uuid.
     let found = find_order(&app, "mobile", "0812345678").await;
-    assert_eq!(found["code_required"], "Y", "{found}");
     let row = &found["body"][0];
     assert_eq!(row["order_id"], "", "{found}");
     assert_eq!(row["contact"], "r***@example.com");
@@ -292,11 +291,11 @@ async fn answers_mask_the_buyers_contact_and_receipts_are_not_sequential() {
         );
     }
 
-    // Without a mail or SMS provider no code can be sent: the spec's rows, with no contact,
-    // and only for the exact number.
+    // Without a mail or SMS provider no code can be sent: the spec's rows, with no contact
+    // and no uuid, and only for the exact number.
     let found = find_order(&app, "mobile", "0812345670").await;
-    assert_eq!(found["code_required"], "N");
     assert_eq!(found["body"].as_array().unwrap().len(), 1);
+    assert_eq!(found["body"][0]["order_id"], "");
     assert_eq!(found["body"][0]["contact"], "");
     let none = find_order(&app, "mobile", "08123456701").await;
     assert!(none["body"].as_array().is_none_or(Vec::is_empty), "{none}");

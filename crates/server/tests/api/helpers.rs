@@ -323,6 +323,22 @@ pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> 
     ids
 }
 
+/// The `found_ref` a search answering `ids` of the event hands out (made by the shop's
+/// own code, as a face or bib search does): the all-photos deal covers those photos.
+pub async fn found_ref(app: &TestApp, event_key: &str, ids: &[i64]) -> String {
+    let key = raceshot_domain::EventKey::parse(event_key).unwrap_or_else(|e| panic!("{e}"));
+    let event = app
+        .store
+        .event_by_key(&key)
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("no event {event_key}"));
+    raceshot_server::commerce::deal::remember(&app.state, event.id, ids)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// The body of a GET as text (a page, a listing, the metrics).
 pub async fn get_text(client: &reqwest::Client, url: impl reqwest::IntoUrl) -> String {
     client

@@ -12,6 +12,7 @@ static ALLOCATOR: raceshot_domain::testing::CountingAllocator =
 mod helpers;
 mod smtp_sink;
 
+mod abuse;
 mod admin;
 mod bibs;
 mod cart;

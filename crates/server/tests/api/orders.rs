@@ -8,7 +8,7 @@ use raceshot_server::commerce::links::{self, Variant};
 use serde_json::{Value, json};
 
 use crate::both_backends;
-use crate::helpers::{TOKEN, TestApp, assert_error, event, json, now, ready_photos};
+use crate::helpers::{TOKEN, TestApp, assert_error, event, found_ref, json, now, ready_photos};
 
 both_backends!(a_sandbox_purchase_goes_from_cart_to_zip);
 
@@ -26,12 +26,18 @@ pub fn image_list(ids: &[i64]) -> Value {
     )
 }
 
-/// The server's quote for a cart.
+/// The server's quote for a cart; with the deal, as for photos the visitor's search found.
 pub async fn quote(app: &TestApp, event_key: &str, ids: &[i64], deal: bool) -> Value {
+    let found_refs = if deal {
+        vec![found_ref(app, event_key, ids).await]
+    } else {
+        Vec::new()
+    };
     let resp = app
         .post(
             "/api/cart/quote",
-            &json!({ "event_key": event_key, "image_ids": ids, "is_mhao": if deal { "Y" } else { "N" } }),
+            &json!({ "event_key": event_key, "image_ids": ids, "is_mhao": if deal { "Y" } else { "N" },
+                "found_refs": found_refs }),
         )
         .await;
     assert_eq!(resp.status(), 200);
@@ -65,6 +71,22 @@ pub async fn promptpay_order(app: &TestApp, event_key: &str, n: usize) -> (Vec<i
     let body = order_body(app, event_key, &ids, "PP").await;
     let uuid = create_order(app, "/v1/order/create", &body).await;
     (ids, uuid)
+}
+
+/// An all-photos order of `ids` (as found by the buyer's search) by the mobile number of
+/// [`order_body`], paid through the sandbox: what an AM request refers to. Its uuid and
+/// paid amount.
+pub async fn paid_deal_order(app: &TestApp, event_key: &str, ids: &[i64]) -> (String, Value) {
+    let q = quote(app, event_key, ids, true).await;
+    let mut body = order_body(app, event_key, ids, "PP").await;
+    body["is_mhao"] = json!("Y");
+    body["amount"] = q["amount"].clone();
+    body["paid_amount"] = q["paid_amount"].clone();
+    body["found_refs"] = json!([found_ref(app, event_key, ids).await]);
+    let uuid = create_order(app, "/v1/order/create", &body).await;
+    let paid = json(sandbox_pay(app, &uuid, "paid").await).await;
+    assert_eq!(paid["payment_status"], "PAID", "{paid}");
+    (uuid, q["paid_amount"].clone())
 }
 
 pub async fn inquiry(app: &TestApp, uuid: &str) -> Value {
@@ -569,7 +591,11 @@ async fn find_order_by_mobile_and_receipt_is_rate_limited() {
     .await;
     let rows = found["body"].as_array().unwrap();
     assert_eq!(rows.len(), 1);
-    assert_eq!(rows[0]["order_id"], uuid);
+    assert_eq!(
+        rows[0]["order_id"], "",
+        "a mobile number alone opens nothing"
+    );
+    assert!(!found.to_string().contains(&uuid), "{found}");
     assert_eq!(rows[0]["status"], "PAID");
     assert_eq!(rows[0]["title"], "งานวิ่ง finder");
     assert_eq!(
@@ -585,7 +611,8 @@ async fn find_order_by_mobile_and_receipt_is_rate_limited() {
         .await,
     )
     .await;
-    assert_eq!(by_receipt["body"][0]["order_id"], uuid);
+    assert_eq!(by_receipt["body"][0]["title"], "งานวิ่ง finder");
+    assert!(!by_receipt.to_string().contains(&uuid), "{by_receipt}");
     assert_error(
         app.post("/v1/order/find-order", &find("mobile", "081234567"))
             .await,

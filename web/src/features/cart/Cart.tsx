@@ -18,6 +18,7 @@ import {
   clearCart,
   dealOffered,
   dealPrice,
+  foundRefsOf,
   removeFromCart,
   setDeal,
   useCart,
@@ -28,6 +29,7 @@ import {
 import { CONTACT } from '@/lib/constants';
 import { formatBaht } from '@/lib/money';
 import { logCart } from '@/lib/cartLog';
+import { rememberOrder } from '@/lib/myOrders';
 import { cartQueryKeys, createOrder, fetchGateway, useCartEvent, useChannels, useGateway, useQuote } from './api';
 import { CartItems } from './CartItems';
 import { OrderForm, type OrderSubmit } from './OrderForm';
@@ -39,7 +41,14 @@ import { useT } from './messages';
 class NoGateway extends Error {}
 
 // Codes after which the shown price may be out of date, so it is asked for again.
-const REQUOTE_ON = new Set(['amount_mismatch', 'image_not_found', 'mixed_events', 'event_not_on_sale', 'deal_not_available']);
+const REQUOTE_ON = new Set([
+  'amount_mismatch',
+  'image_not_found',
+  'mixed_events',
+  'event_not_on_sale',
+  'deal_not_available',
+  'deal_needs_search',
+]);
 
 export function Cart({ kind }: { kind: CartKind }) {
   const items = useCart(kind);
@@ -103,7 +112,8 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
   const deal = dealOn && dealFlag === 'YES' ? 'Y' : 'N';
 
   const ids = useMemo(() => items.map((i) => i.id), [items]);
-  const quoteQuery = useQuote(eventKey !== null && event ? { eventKey, ids, deal, kind } : null);
+  const foundRefs = useMemo(() => foundRefsOf(items), [items]);
+  const quoteQuery = useQuote(eventKey !== null && event ? { eventKey, ids, deal, kind, foundRefs } : null);
   // The previous cart's price only keeps the order form (and what was typed) in place
   // while the new price comes; it is never shown nor ordered with.
   const freshQuote = quoteQuery.isPlaceholderData ? undefined : quoteQuery.data;
@@ -123,6 +133,9 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
       return createOrder({ ...values, kind, gateway, eventKey, items, deal, quote: freshQuote });
     },
     onSuccess: (uuid) => {
+      // This device keeps its own orders: the way back to one when nothing else reaches
+      // the buyer (find-order opens none without a code).
+      rememberOrder({ uuid, event_key: eventKey ?? '', title: event?.title ?? '', created: new Date().toISOString() });
       onPlaced();
       clearCart(kind);
       setDeal(kind, 'NO');

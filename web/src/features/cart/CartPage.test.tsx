@@ -232,7 +232,15 @@ describe('standard cart', () => {
   });
 
   it('toggles the all-photos deal where the event offers it and re-quotes', async () => {
-    addToCart('standard', [photo(1), photo(2)]);
+    // Two photos one search found, one from another search, one from no search at all.
+    const searched = '0123456789abcdef0123456789abcdef';
+    const other = 'fedcba9876543210fedcba9876543210';
+    addToCart('standard', [
+      { ...photo(1), found_ref: searched },
+      { ...photo(2), found_ref: searched },
+      { ...photo(3), found_ref: other },
+      photo(4),
+    ]);
     const { calls } = api({}, makeEvent({ is_mhao: 'Y' }));
     renderCart();
     const user = userEvent.setup();
@@ -241,7 +249,13 @@ describe('standard cart', () => {
     await user.click(screen.getByTestId('deal-select'));
     expect(readDeal('standard')).toBe('YES');
     expect(await screen.findByTestId('deal-cancel')).toBeInTheDocument();
-    await waitFor(() => expect(callsTo(calls, 'POST /api/cart/quote').at(-1)?.body).toMatchObject({ is_mhao: 'Y' }));
+    // The deal names the searches the photos came from, each once.
+    await waitFor(() =>
+      expect(callsTo(calls, 'POST /api/cart/quote').at(-1)?.body).toMatchObject({
+        is_mhao: 'Y',
+        found_refs: [searched, other],
+      }),
+    );
 
     await user.click(screen.getByTestId('deal-cancel'));
     expect(readDeal('standard')).toBe('NO');
@@ -359,6 +373,9 @@ describe('order creation', () => {
     expect(readCart('standard')).toHaveLength(0);
     expect(readDeal('standard')).toBe('NO');
     expect(screen.getByText('สร้างคำสั่งซื้อสำเร็จ เลขที่ order-uuid-1')).toBeInTheDocument();
+    // This device keeps the order, the way back to it when its link is lost.
+    const kept = JSON.parse(window.localStorage.getItem('my_orders') ?? '[]') as { uuid: string; event_key: string }[];
+    expect(kept.map((o) => [o.uuid, o.event_key])).toEqual([['order-uuid-1', 'bkk-run']]);
   });
 
   it('uses /v3/order/create when the gateway is OPN, with a null e-mail when none is given', async () => {

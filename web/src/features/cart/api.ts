@@ -12,7 +12,7 @@ import {
   type QuoteResponse,
   type YesNo,
 } from '@/api/types';
-import type { CartItem, CartKind } from '@/lib/cart';
+import { foundRefsOf, type CartItem, type CartKind } from '@/lib/cart';
 import { GATEWAY_CHANNELS, type GatewayChannel } from './validation';
 
 // Keys stay under `cart` so another feature's cache entries never meet these.
@@ -31,11 +31,12 @@ export function useCartEvent(eventKey: string | null) {
   });
 }
 
-export type QuoteInput = { eventKey: string; ids: number[]; deal: YesNo; kind: CartKind };
+/** `foundRefs`: the searches the cart's photos came from, which the deal may cover. */
+export type QuoteInput = { eventKey: string; ids: number[]; deal: YesNo; kind: CartKind; foundRefs: string[] };
 
 export function useQuote(input: QuoteInput | null) {
   return useQuery({
-    queryKey: [...cartQueryKeys.quote, input?.kind, input?.eventKey, input?.ids, input?.deal],
+    queryKey: [...cartQueryKeys.quote, input?.kind, input?.eventKey, input?.ids, input?.deal, input?.foundRefs],
     queryFn: (): Promise<QuoteResponse> => {
       if (!input) throw new Error('quote without a cart');
       return unwrap(
@@ -45,6 +46,7 @@ export function useQuote(input: QuoteInput | null) {
             image_ids: input.ids,
             is_mhao: input.deal,
             wholesale: input.kind === 'wholesale',
+            ...(input.deal === 'Y' ? { found_refs: input.foundRefs } : {}),
           },
         }),
       );
@@ -124,6 +126,8 @@ export function orderBody(o: OrderInput): CreateOrderRequest {
     payment_gateway: o.gateway,
     payment_channel: o.channel,
     wholesale: o.kind === 'wholesale',
+    // The deal covers the photos the cart's searches found; their references say which.
+    ...(o.deal === 'Y' ? { found_refs: foundRefsOf(o.items) } : {}),
   };
 }
 

@@ -42,9 +42,12 @@ function setup(event: EventBody, extra: Answers = {}, { consent = true } = {}) {
   return { ...net, ...view };
 }
 
+/** The reference a search answers for what it found (the deal covers those photos). */
+const FOUND_REF = '00112233445566778899aabbccddeeff';
+
 const searchAnswer = (images: PhotoBody[], avg = 80) => ({
   'POST /v2/facesearch/sign': SIGNED,
-  'POST /v2/facesearch': { status: 'success', image_length: images.length, images, avg_price: avg, reason: null },
+  'POST /v2/facesearch': { status: 'success', image_length: images.length, images, avg_price: avg, reason: null, found_ref: FOUND_REF },
 });
 
 const keys = (calls: { key: string }[]) => calls.map((c) => c.key);
@@ -450,6 +453,9 @@ describe('buy all', () => {
     await userEvent.click(dealButton);
     expect(await screen.findByText('cart page')).toBeInTheDocument();
     expect(storedIds('cart')).toEqual([1, 2, 3]);
+    // Each photo remembers the search that found it: the deal covers those.
+    const cart = JSON.parse(localStorage.getItem('cart') ?? '[]') as { found_ref?: string }[];
+    expect(cart.map((i) => i.found_ref)).toEqual([FOUND_REF, FOUND_REF, FOUND_REF]);
     // Stored raw, as the spec writes it, and only for the standard cart.
     expect(localStorage.getItem('_event_can_mhao')).toBe('YES');
     expect(localStorage.getItem('_mhao_price')).toBe('500');
@@ -626,7 +632,7 @@ describe('bib search', () => {
   const byBib = (id: number): PhotoBody => ({ ...makePhoto(id), similarity: null, matched_by: 'bib' });
   const byFace = (id: number): PhotoBody => ({ ...makePhoto(id), matched_by: 'face' });
   const bibAnswer = (images: PhotoBody[], avg = 80) => ({
-    'POST /v1/bibsearch': { status: 'success', image_length: images.length, images, avg_price: avg },
+    'POST /v1/bibsearch': { status: 'success', image_length: images.length, images, avg_price: avg, found_ref: FOUND_REF },
   });
   async function searchBib(bib: string) {
     const input = await screen.findByTestId('bib-input');
@@ -821,7 +827,7 @@ describe('group search', () => {
   };
   const groupAnswer = (images: PhotoBody[], extra: Answers = {}) => ({
     'POST /v2/facesearch/sign': signAnswer,
-    'POST /v2/facesearch': { status: 'success', image_length: images.length, images, avg_price: 80, reason: null },
+    'POST /v2/facesearch': { status: 'success', image_length: images.length, images, avg_price: 80, reason: null, found_ref: FOUND_REF },
     ...extra,
   });
   const withPeople = (id: number, people: number[]): PhotoBody => ({ ...makePhoto(id), people });

@@ -153,7 +153,7 @@ export function FaceSearch({ event, kind, uploader }: Props) {
     }
     replaceCart(
       kind,
-      images.map((p) => toCartItem(p, key)),
+      images.map((p) => toCartItem(p, key, state.phase === 'found' ? state.foundRef : null)),
     );
     setDeal(kind, 'YES', dealPrice(event, kind) ?? null);
     logCart(kind, readCart(kind), null, key);
@@ -279,6 +279,7 @@ export function FaceSearch({ event, kind, uploader }: Props) {
           action={cardAction}
           onNotMe={notMe}
           people={state.people}
+          foundRef={state.foundRef}
         />
       )}
       {(state.phase === 'idle' || state.phase === 'error') && <HighlightGallery eventKey={key} />}

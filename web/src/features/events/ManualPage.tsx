@@ -158,7 +158,14 @@ function ManualSearch({ event }: { event: EventBody }) {
           {state.phase === 'found' && (
             <>
               <FoundCount count={images.length} bib={state.bib} />
-              <SearchResults eventKey={key} photos={images} kind="standard" action={action} onNotMe={notMe} />
+              <SearchResults
+                eventKey={key}
+                photos={images}
+                kind="standard"
+                action={action}
+                onNotMe={notMe}
+                foundRef={state.foundRef}
+              />
             </>
           )}
         </section>

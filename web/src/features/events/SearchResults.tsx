@@ -41,6 +41,9 @@ type Props<P extends PhotoBody> = {
   caption?: (photo: P) => ReactNode;
   /** How many people the search looked for: with two or more, each card names whom it shows. */
   people?: number;
+  /** The search's `found_ref`, kept with each photo added to the cart (the deal covers only
+   * photos a search found); none for a listing. */
+  foundRef?: string | null;
   /** The grid's test id and accessible name, when it is not a search's results. */
   testId?: string;
   label?: string;
@@ -54,6 +57,7 @@ export function SearchResults<P extends PhotoBody>({
   onNotMe,
   caption,
   people = 1,
+  foundRef = null,
   testId = 'search-results',
   label,
 }: Props<P>) {
@@ -64,7 +68,7 @@ export function SearchResults<P extends PhotoBody>({
   const [open, setOpen] = useState<number | null>(null);
 
   const add = (photo: PhotoBody) => {
-    addToCart(kind, [toCartItem(photo, eventKey)]);
+    addToCart(kind, [toCartItem(photo, eventKey, foundRef)]);
     // Choosing photos one by one leaves the all-photos deal (spec §4).
     setDeal(kind, 'NO');
     logCart(kind, readCart(kind), photo.id, eventKey);

@@ -30,8 +30,9 @@ export type PhotoSearchState =
   | { phase: 'uploading'; percent: number }
   | { phase: 'searching'; by: SearchBy }
   /** `bib` is the number searched for, or null for a selfie's results; `people` how many
-   * people a group search looked for (1 for one selfie or a bib). */
-  | { phase: 'found'; images: PhotoBody[]; avgPrice: number; bib: string | null; people: number }
+   * people a group search looked for (1 for one selfie or a bib); `foundRef` the search's
+   * reference for the all-photos deal (null for a search kept from before it existed). */
+  | { phase: 'found'; images: PhotoBody[]; avgPrice: number; bib: string | null; people: number; foundRef: string | null }
   /** `all`: a group search for photos showing all of its people together. */
   | { phase: 'notFound'; noFace: boolean; bib: string | null; all?: boolean }
   /** `error` is the failure to translate, or null when the search only said it failed. */
@@ -62,12 +63,21 @@ type Options = {
 function restored(eventKey: string, wholesale: boolean): PhotoSearchState {
   const latest = readLatestSearch(eventKey, wholesale);
   return latest && latest.images.length > 0
-    ? { phase: 'found', images: latest.images, avgPrice: latest.avg_price, bib: latest.bib ?? null, people: latest.people ?? 1 }
+    ? {
+        phase: 'found',
+        images: latest.images,
+        avgPrice: latest.avg_price,
+        bib: latest.bib ?? null,
+        people: latest.people ?? 1,
+        foundRef: latest.found_ref ?? null,
+      }
     : { phase: 'idle' };
 }
 
+type Kept = { images: PhotoBody[]; avgPrice: number; bib: string | null; people: number; foundRef: string | null };
+
 /** Keeps found photos as the event's latest search, or forgets it when none are left. */
-function remember(eventKey: string, wholesale: boolean, images: PhotoBody[], avgPrice: number, bib: string | null, people: number) {
+function remember(eventKey: string, wholesale: boolean, { images, avgPrice, bib, people, foundRef }: Kept) {
   writeLatestSearch(
     images.length > 0
       ? {
@@ -77,6 +87,7 @@ function remember(eventKey: string, wholesale: boolean, images: PhotoBody[], avg
           avg_price: avgPrice,
           ...(bib === null ? {} : { bib }),
           ...(people > 1 ? { people } : {}),
+          ...(foundRef ? { found_ref: foundRef } : {}),
         }
       : null,
   );
@@ -126,8 +137,9 @@ export function usePhotoSearch(event: EventBody, wholesale: boolean, { restore =
     },
     onSuccess: ({ found, bib, people }, query) => {
       if (found.image_length > 0 && found.images.length > 0) {
-        remember(event.event_key, wholesale, found.images, found.avg_price, bib, people);
-        setState({ phase: 'found', images: found.images, avgPrice: found.avg_price, bib, people });
+        const kept = { images: found.images, avgPrice: found.avg_price, bib, people, foundRef: found.found_ref || null };
+        remember(event.event_key, wholesale, kept);
+        setState({ phase: 'found', ...kept });
       } else {
         const all = query.by === 'face' && people > 1 && query.match === 'all';
         setState({ phase: 'notFound', noFace: 'reason' in found && found.reason === 'no_face', bib, ...(all ? { all } : {}) });
@@ -159,7 +171,7 @@ export function usePhotoSearch(event: EventBody, wholesale: boolean, { restore =
   const dismiss = (photoId: number) => {
     if (state.phase !== 'found') return;
     const images = state.images.filter((p) => p.id !== photoId);
-    remember(event.event_key, wholesale, images, 0, state.bib, state.people);
+    remember(event.event_key, wholesale, { ...state, images, avgPrice: 0 });
     setState(images.length > 0 ? { ...state, images, avgPrice: 0 } : { phase: 'idle' });
   };
 

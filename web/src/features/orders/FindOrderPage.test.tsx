@@ -1,5 +1,6 @@
-//! Find-order page: validation before any call, the results table, not found, reset, and
-//! opening an order with a one-time code when the server requires one.
+//! Find-order page: validation before any call, the results table (never a link: a mobile
+//! number or receipt opens nothing), not found, reset, opening an order with a one-time code,
+//! the way back when no code can be sent, and the orders this device placed.
 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -7,8 +8,8 @@ import { errorAnswer, errorResponse, fakeFetch, renderWithProviders } from '@/te
 import { FindOrderPage } from './FindOrderPage';
 
 const rows = [
-  { create_date: '2025-05-01T10:00:00+07:00', order_id: 'uuid-one', title: 'Bangkok Run', status: 'PAID', lookup: '', contact: '' },
-  { create_date: '2025-05-02 11:00:00', order_id: 'uuid-two', title: 'Chiang Mai Trail', status: 'INITIAL', lookup: '', contact: '' },
+  { create_date: '2025-05-01T10:00:00+07:00', order_id: '', title: 'Bangkok Run', status: 'PAID', lookup: 'lk-a', contact: '' },
+  { create_date: '2025-05-02 11:00:00', order_id: '', title: 'Chiang Mai Trail', status: 'INITIAL', lookup: 'lk-b', contact: '' },
 ];
 
 function renderFind(route = '/find-order') {
@@ -24,7 +25,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('FindOrderPage', () => {
   it('refuses a 9-digit mobile number without calling the server', async () => {
-    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'N', body: rows } });
+    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', body: rows } });
     const user = userEvent.setup();
     renderFind();
     expect(screen.getByTestId('filter-mobile')).toBeChecked();
@@ -43,8 +44,8 @@ describe('FindOrderPage', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('lists the orders of a 10-digit mobile number with links to their galleries', async () => {
-    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'N', body: rows } });
+  it('lists the orders of a 10-digit mobile number, none of them opened by the number alone', async () => {
+    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', body: rows } });
     const user = userEvent.setup();
     renderFind();
     await user.type(screen.getByTestId('find-input'), '0812345678');
@@ -56,7 +57,9 @@ describe('FindOrderPage', () => {
     });
     expect(found).toHaveLength(2);
     const first = within(found[0]!);
-    expect(first.getByRole('link', { name: 'open gallery' })).toHaveAttribute('href', '/download/uuid-one');
+    expect(first.queryByRole('link')).not.toBeInTheDocument();
+    // No channel can send a code: the row says how to get the link again.
+    expect(first.getByTestId('find-code-none')).toHaveTextContent('Orders from this device');
     expect(found[0]).toHaveTextContent('1 May 2025, 10:00');
     expect(found[0]).toHaveTextContent('Bangkok Run');
     expect(found[0]).toHaveTextContent('Paid');
@@ -65,7 +68,7 @@ describe('FindOrderPage', () => {
   });
 
   it('refuses a 3-character receipt and sends a 4-character one as payment_ref', async () => {
-    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'N', body: rows.slice(0, 1) } });
+    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', body: rows.slice(0, 1) } });
     const user = userEvent.setup();
     renderFind();
     await user.click(screen.getByTestId('filter-receipt'));
@@ -80,7 +83,7 @@ describe('FindOrderPage', () => {
   });
 
   it('says order not found when nothing matches', async () => {
-    fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'N', body: [] } });
+    fakeFetch({ 'POST /v1/order/find-order': { status: 'success', body: [] } });
     const user = userEvent.setup();
     renderFind();
     await user.type(screen.getByTestId('find-input'), '0899999999');
@@ -101,7 +104,7 @@ describe('FindOrderPage', () => {
   });
 
   it('resets to the mobile filter with an empty box and no results', async () => {
-    fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'N', body: rows } });
+    fakeFetch({ 'POST /v1/order/find-order': { status: 'success', body: rows } });
     const user = userEvent.setup();
     renderFind();
     await user.click(screen.getByTestId('filter-receipt'));
@@ -117,13 +120,44 @@ describe('FindOrderPage', () => {
   });
 
   it('prefills and searches a mobile number given in the address', async () => {
-    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'N', body: rows } });
+    const { calls } = fakeFetch({ 'POST /v1/order/find-order': { status: 'success', body: rows } });
     renderFind('/find-order?mobile=0812345678');
     expect(screen.getByTestId('find-input')).toHaveValue('0812345678');
     await waitFor(() => expect(screen.getAllByTestId('find-row')).toHaveLength(2));
     expect(calls).toEqual([
       { key: 'POST /v1/order/find-order', body: { filter_type: 'mobile', txt_search: '0812345678' } },
     ]);
+  });
+});
+
+describe('FindOrderPage and the orders of this device', () => {
+  afterEach(() => window.localStorage.clear());
+
+  it('lists the orders this device placed, each with its link, and nothing else', async () => {
+    window.localStorage.setItem(
+      'my_orders',
+      JSON.stringify([
+        { uuid: '6f1c2b1e-1111-4222-8333-944455556666', event_key: 'bkk', title: 'Bangkok Run', created: '2025-05-01T03:00:00Z' },
+        { uuid: 'not-an-order', event_key: 'x', title: 'forged', created: '2025-05-01T03:00:00Z' },
+      ]),
+    );
+    renderFind();
+    // One bad entry makes the kept list unreadable: nothing is listed from it.
+    expect(screen.queryByTestId('device-orders')).not.toBeInTheDocument();
+    window.localStorage.setItem(
+      'my_orders',
+      JSON.stringify([
+        { uuid: '6f1c2b1e-1111-4222-8333-944455556666', event_key: 'bkk', title: 'Bangkok Run', created: '2025-05-01T03:00:00Z' },
+      ]),
+    );
+    window.dispatchEvent(new StorageEvent('storage', { key: 'my_orders' }));
+    const mine = await screen.findAllByTestId('device-order');
+    expect(mine).toHaveLength(1);
+    expect(within(mine[0]!).getByRole('link', { name: 'open gallery' })).toHaveAttribute(
+      'href',
+      '/download/6f1c2b1e-1111-4222-8333-944455556666',
+    );
+    expect(mine[0]).toHaveTextContent('Bangkok Run');
   });
 });
 
@@ -135,7 +169,7 @@ describe('FindOrderPage with a one-time code', () => {
 
   async function search(answers: Parameters<typeof fakeFetch>[0]) {
     const net = fakeFetch({
-      'POST /v1/order/find-order': { status: 'success', code_required: 'Y', body: coded },
+      'POST /v1/order/find-order': { status: 'success', body: coded },
       'POST /v1/order/find-order/send-code': { status: 'success', contact: '08******78', expires_in_secs: 600 },
       ...answers,
     });
@@ -156,7 +190,7 @@ describe('FindOrderPage with a one-time code', () => {
     expect(first.getByTestId('find-send-code')).toHaveTextContent('Send code');
     // No address to send to: the order opens only from its link or through the shop.
     expect(second.queryByTestId('find-send-code')).not.toBeInTheDocument();
-    expect(second.getByTestId('find-code-none')).toHaveTextContent('Open it from the link you got when ordering');
+    expect(second.getByTestId('find-code-none')).toHaveTextContent('staff will send you the link again');
     expect(second.getByTestId('find-code-none')).toHaveTextContent('@raceshot');
   });
 
@@ -234,7 +268,7 @@ describe('FindOrderPage with a one-time code', () => {
   });
 
   it('speaks Thai by default', async () => {
-    fakeFetch({ 'POST /v1/order/find-order': { status: 'success', code_required: 'Y', body: coded } });
+    fakeFetch({ 'POST /v1/order/find-order': { status: 'success', body: coded } });
     const user = userEvent.setup();
     renderWithProviders(<FindOrderPage />, { path: '/find-order', route: '/find-order' });
     await user.type(screen.getByTestId('find-input'), '0812345678');

@@ -1,13 +1,13 @@
 //! Find-order page (/find-order): look orders up by mobile number or by the end of the
-//! transfer slip, and open each one's gallery: by its link, or, when the server requires it
-//! (`code_required` Y), with a one-time code sent to the order's contact. `?mobile=…`
-//! prefills and searches at once.
+//! transfer slip; each found order opens with a one-time code sent to its own contact (a
+//! mobile number or receipt alone opens nothing), or, when the shop cannot send one, the
+//! page says how to get the link again. Below, the orders this device placed, each with its
+//! link. `?mobile=…` prefills and searches at once.
 
 import './orders.css';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { isYes } from '@/api/types';
 import { Spinner } from '@/components/Spinner';
 import { DataTable } from '@/components/DataTable';
 import { ErrorAlert } from '@/components/ErrorAlert';
@@ -17,6 +17,7 @@ import { OrderCodeAccess } from './OrderCodeAccess';
 import { statusKey } from './orderData';
 import { BangkokTime } from '@/components/BangkokTime';
 import { InputField } from '@/components/InputField';
+import { useMyOrders } from '@/lib/myOrders';
 import { useT } from './messages';
 
 /** The ways to look orders up, each with its label. */
@@ -76,7 +77,6 @@ export function FindOrderPage() {
   };
 
   const rows = find.data?.body;
-  const codeRequired = isYes(find.data?.code_required);
 
   return (
     <section className="page narrow stack find-order-page">
@@ -140,11 +140,9 @@ export function FindOrderPage() {
         ) : (
           <div className="card stack">
             <p className="muted">{t('order.find.found', { count: rows.length })}</p>
-            {codeRequired && (
-              <p className="small" data-testid="find-code-why">
-                {t('order.find.code.why')}
-              </p>
-            )}
+            <p className="small" data-testid="find-code-why">
+              {t('order.find.code.why')}
+            </p>
             <DataTable
               className="find-results"
               testId="find-results"
@@ -158,19 +156,13 @@ export function FindOrderPage() {
               {rows.map((row, i) => {
                 const key = statusKey(row.status);
                 return (
-                  // Rows that need a code carry no order id, only their lookup.
-                  <tr key={row.order_id || row.lookup || i} data-testid="find-row">
+                  // Rows carry no order id, only their lookup.
+                  <tr key={row.lookup || i} data-testid="find-row">
                     <td className="find-date">
                       <BangkokTime value={row.create_date} />
                     </td>
-                    <td className={codeRequired ? 'find-open find-open-code' : 'find-open'}>
-                      {codeRequired ? (
-                        <OrderCodeAccess row={row} />
-                      ) : (
-                        <Link to={`/download/${row.order_id}`} data-testid="find-open">
-                          {t('order.find.open')}
-                        </Link>
-                      )}
+                    <td className="find-open find-open-code">
+                      <OrderCodeAccess row={row} />
                     </td>
                     <td className="find-title">{row.title}</td>
                     <td data-status={row.status}>{key ? t(key) : row.status}</td>
@@ -180,6 +172,31 @@ export function FindOrderPage() {
             </DataTable>
           </div>
         ))}
+
+      <DeviceOrders />
+    </section>
+  );
+}
+
+/** The orders this device placed, newest first, each opening its page. */
+function DeviceOrders() {
+  const t = useT();
+  const mine = useMyOrders();
+  if (mine.length === 0) return null;
+  return (
+    <section className="card stack" aria-labelledby="device-orders-title" data-testid="device-orders">
+      <h2 id="device-orders-title">{t('order.find.device.title')}</h2>
+      <p className="small muted">{t('order.find.device.intro')}</p>
+      <ul className="device-orders">
+        {mine.map((o) => (
+          <li key={o.uuid} data-testid="device-order">
+            <BangkokTime value={o.created} /> · {o.title || o.event_key}{' '}
+            <Link to={`/download/${o.uuid}`} data-testid="device-order-open">
+              {t('order.find.open')}
+            </Link>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

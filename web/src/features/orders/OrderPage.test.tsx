@@ -43,6 +43,9 @@ function inquiry(over: Partial<InquiryResponse> = {}): InquiryResponse {
     expire_date: '2025-05-01T10:15:00+07:00',
     storage_expired: 'N',
     sandbox: true,
+    end_reason: '',
+    refund_due: 0,
+    photos_withdrawn: 0,
     ...over,
   };
 }
@@ -468,6 +471,23 @@ describe('OrderPage', () => {
     expect(asked).toEqual([]);
   });
 
+  it('says why an order lost a photo and that money which came anyway is refunded', async () => {
+    english();
+    fakeFetch({
+      'POST /v3/order/inquiry': inquiry({
+        payment_status: 'CANCELLED',
+        end_reason: 'photo_withdrawn',
+        photos_withdrawn: 1,
+        refund_due: 210,
+      }),
+    });
+    renderOrder();
+    expect(await screen.findByTestId('order-closed-why')).toHaveTextContent(
+      '1 photo(s) in this order were withdrawn at the request of the person in them',
+    );
+    expect(screen.getByTestId('order-refund-due')).toHaveTextContent('210.00 baht');
+  });
+
   it('shows the wholesale approval request with its links, and copies it', async () => {
     english();
     fakeFetch({
@@ -475,7 +495,7 @@ describe('OrderPage', () => {
         payment_channel: 'AM',
         payment_gateway: 'GBP',
         sandbox: false,
-        am_order_ref: 'prev-order-uuid',
+        am_order_ref: '5f0c1a2e…',
       }),
     });
     const user = userEvent.setup();
@@ -486,7 +506,9 @@ describe('OrderPage', () => {
     const origin = window.location.origin;
     const text = (box as HTMLTextAreaElement).value;
     expect(text).toContain(`${origin}/download/${UUID}`);
-    expect(text).toContain(`${origin}/download/prev-order-uuid`);
+    // The earlier order is named by the server's masked reference, never as a link.
+    expect(text).toContain('Previous all-photos order (reference): 5f0c1a2e…');
+    expect(text.match(/\/download\//g)).toHaveLength(1);
     // The masked number is quoted, never put in the find-order link (which would refuse it).
     expect(text).toContain(`Find orders by mobile: ${origin}/find-order\n`);
     expect(text).not.toContain('?mobile=');

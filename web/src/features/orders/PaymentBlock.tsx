@@ -9,6 +9,7 @@ import { useToast } from '@/components/Toast';
 import { useLanguage, type Translate } from '@/i18n';
 import { CONTACT, ORDER_QR_PX } from '@/lib/constants';
 import { copyText } from '@/lib/inAppBrowser';
+import { formatBaht } from '@/lib/money';
 import { CardPayment } from './CardPayment';
 import { AmountLine, RefreshButton, SandboxBanner } from './parts';
 import { formatBangkokDateTime } from '@/lib/dates';
@@ -86,7 +87,9 @@ export function approvalRequestText(
   uuid: string,
 ): string {
   const lines = [t('order.am.line.head'), t('order.am.line.order', { url: `${origin}/download/${uuid}` })];
-  if (order.am_order_ref) lines.push(t('order.am.line.ref', { url: `${origin}/download/${order.am_order_ref}` }));
+  // The earlier order is named by a masked reference that opens nothing; the operator
+  // sees the order itself in the console.
+  if (order.am_order_ref) lines.push(t('order.am.line.ref', { ref: order.am_order_ref }));
   lines.push(t('order.am.line.find', { url: `${origin}/find-order` }));
   if (order.mobile) lines.push(t('order.am.line.mobile', { mobile: order.mobile }));
   return lines.join('\n');
@@ -136,9 +139,18 @@ function Closed({ order }: { order: InquiryResponse }) {
   const t = useT();
   return (
     <section className="card stack center" data-testid="order-closed">
-      <p className="alert alert-danger">
-        {order.payment_status === 'EXPIRED' ? t('order.closed.expired') : t('order.closed.cancelled')}
+      <p className="alert alert-danger" data-testid="order-closed-why">
+        {order.payment_status === 'EXPIRED'
+          ? t('order.closed.expired')
+          : order.end_reason === 'photo_withdrawn'
+            ? t('order.closed.withdrawn', { count: order.photos_withdrawn })
+            : t('order.closed.cancelled')}
       </p>
+      {order.refund_due > 0 && (
+        <p className="alert alert-warning" data-testid="order-refund-due">
+          {t('order.closed.refund', { amount: formatBaht(order.refund_due), line: CONTACT.line })}
+        </p>
+      )}
       {order.event_key !== '' && (
         <p>
           <Link className="btn btn-primary" to={`/${order.event_key}`} data-testid="search-again">

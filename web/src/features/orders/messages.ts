@@ -48,11 +48,14 @@ export const ordersMessages = defineMessages(
     'order.am.contact': 'ติดต่อแอดมินทาง LINE',
     'order.am.line.head': 'ขออนุมัติคำสั่งซื้อรูปเพิ่มเติม',
     'order.am.line.order': 'คำสั่งซื้อ: {url}',
-    'order.am.line.ref': 'คำสั่งซื้อเหมาก่อนหน้า: {url}',
+    'order.am.line.ref': 'คำสั่งซื้อเหมาก่อนหน้า (รหัสอ้างอิง): {ref}',
     'order.am.line.find': 'ค้นหาคำสั่งซื้อด้วยเบอร์มือถือ: {url}',
     'order.am.line.mobile': 'เบอร์มือถือ: {mobile}',
     'order.closed.expired': 'หมดเวลาชำระเงินของคำสั่งซื้อนี้แล้ว หากยังต้องการรูป กรุณาค้นหาและสั่งซื้อใหม่',
     'order.closed.cancelled': 'คำสั่งซื้อนี้ถูกยกเลิกแล้ว หากยังต้องการรูป กรุณาค้นหาและสั่งซื้อใหม่',
+    'order.closed.withdrawn':
+      'มีรูป {count} รูปในคำสั่งซื้อนี้ถูกถอนออกตามคำขอของบุคคลในรูปก่อนการชำระเงิน คำสั่งซื้อนี้จึงถูกยกเลิกและไม่มีการเรียกเก็บเงิน หากยังต้องการรูปอื่น กรุณาค้นหาและสั่งซื้อใหม่',
+    'order.closed.refund': 'ร้านได้รับเงิน {amount} บาทหลังคำสั่งซื้อถูกยกเลิก และจะคืนเงินให้คุณ หากมีคำถามติดต่อร้านทาง LINE {line}',
     'order.searchAgain': 'ค้นหารูปอีกครั้ง',
     'order.samples.title': 'รูปในคำสั่งซื้อ ({count} รูป)',
     'order.endOfSale': 'ปิดการขายแล้ว (End of Sale) รูปของคำสั่งซื้อนี้ไม่มีให้บริการแล้ว',
@@ -128,7 +131,9 @@ export const ordersMessages = defineMessages(
     'order.find.code.open': 'เปิดคำสั่งซื้อ',
     'order.find.code.opening': 'กำลังเปิดคำสั่งซื้อ...',
     'order.find.code.noContact':
-      'คำสั่งซื้อนี้ไม่มีเบอร์มือถือหรืออีเมลสำหรับรับรหัส เปิดได้จากลิงก์ของคำสั่งซื้อที่ได้รับตอนสั่งซื้อ หรือติดต่อร้านทาง LINE {line}',
+      'ร้านยังส่งรหัสไปยังผู้สั่งซื้อคำสั่งซื้อนี้ไม่ได้ เปิดได้จากลิงก์ของคำสั่งซื้อ: ดูที่ "คำสั่งซื้อจากเครื่องนี้" ด้านล่างบนเครื่องที่ใช้สั่งซื้อ หรือติดต่อร้านทาง LINE {line} แล้วเจ้าหน้าที่จะส่งลิงก์ให้อีกครั้ง',
+    'order.find.device.title': 'คำสั่งซื้อจากเครื่องนี้',
+    'order.find.device.intro': 'คำสั่งซื้อที่สั่งจากเบราว์เซอร์นี้ เปิดได้ทันที',
   },
   {
     'order.title': 'Your order',
@@ -174,11 +179,14 @@ export const ordersMessages = defineMessages(
     'order.am.contact': 'Contact the admin on LINE',
     'order.am.line.head': 'Please approve my order of extra photos',
     'order.am.line.order': 'Order: {url}',
-    'order.am.line.ref': 'Previous all-photos order: {url}',
+    'order.am.line.ref': 'Previous all-photos order (reference): {ref}',
     'order.am.line.find': 'Find orders by mobile: {url}',
     'order.am.line.mobile': 'Mobile: {mobile}',
     'order.closed.expired': 'The payment window of this order has closed. To get the photos, please search and order again.',
     'order.closed.cancelled': 'This order was cancelled. To get the photos, please search and order again.',
+    'order.closed.withdrawn':
+      '{count} photo(s) in this order were withdrawn at the request of the person in them before it was paid, so the order was cancelled and nothing was charged. To get the other photos, please search and order again.',
+    'order.closed.refund': 'Your payment of {amount} baht reached the shop after the order was cancelled; it will be refunded. Questions: LINE {line}.',
     'order.searchAgain': 'Search photos again',
     'order.samples.title': 'Photos in this order ({count})',
     'order.endOfSale': 'End of Sale: the photos of this order are no longer available.',
@@ -253,7 +261,9 @@ export const ordersMessages = defineMessages(
     'order.find.code.open': 'Open order',
     'order.find.code.opening': 'Opening the order...',
     'order.find.code.noContact':
-      'This order has no mobile number or e-mail to send a code to. Open it from the link you got when ordering, or contact the shop on LINE {line}.',
+      'The shop cannot send a code for this order. Open it from its link: on the device you ordered with, see "Orders from this device" below, or contact the shop on LINE {line} and staff will send you the link again.',
+    'order.find.device.title': 'Orders from this device',
+    'order.find.device.intro': 'Orders placed from this browser open at once.',
   },
 );
 

@@ -16,8 +16,8 @@ use utoipa::ToSchema;
 use super::auth::Admin;
 use crate::api::contract;
 use crate::api::extract::{ApiJson, ApiQuery};
-use crate::commerce::find_order;
 use crate::commerce::operator::{self, Outcome};
+use crate::commerce::{find_order, links};
 use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
 use crate::jobs::notify_order;
 use crate::state::AppState;
@@ -40,8 +40,17 @@ pub struct TrailEntry {
 pub struct AdminOrder {
     #[serde(flatten)]
     pub order: AdminOrderRow,
+    /// AM orders: the earlier all-photos order the request refers to (its uuid).
     pub am_order_ref: Option<String>,
     pub paid_at: Option<String>,
+    /// The order's page, to send the buyer again (by the shop's chat, when neither mail
+    /// nor SMS reaches them).
+    pub order_page_url: String,
+    /// Why the shop ended it unpaid: `photo_withdrawn`; else absent.
+    pub end_reason: Option<String>,
+    /// Money that reached it after it had ended: to refund (baht).
+    #[schema(value_type = Option<f64>)]
+    pub refund_due: Option<raceshot_domain::Money>,
     pub trail: Vec<TrailEntry>,
 }
 
@@ -75,6 +84,9 @@ pub async fn detail(
     Ok(Json(AdminOrder {
         am_order_ref: order.am_order_ref.clone(),
         paid_at: order.paid_at.map(format_bangkok),
+        order_page_url: links::order_page_url(&state, &order.uuid),
+        end_reason: order.end_reason.map(|r| r.as_str().to_owned()),
+        refund_due: order.refund_due,
         order: row(order),
         trail,
     }))

@@ -19,6 +19,7 @@ const amOrder: AdminOrder = {
   }),
   am_order_ref: '11111111-aaaa-4bbb-8ccc-000000000000',
   paid_at: null,
+  order_page_url: `http://shop.test/download/${UUID}`,
   trail: [],
 };
 

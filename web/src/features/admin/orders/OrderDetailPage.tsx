@@ -17,6 +17,7 @@ import { useToast } from '@/components/Toast';
 import { useDictionary, useLanguage, useT } from '@/i18n';
 import { useErrorText } from '@/i18n/errors';
 import { formatBangkokDateTime } from '@/lib/dates';
+import { copyText } from '@/lib/inAppBrowser';
 import { formatBaht } from '@/lib/money';
 import { adminKeys, approveOrder, confirmOrder, resendEmail } from '../shell/api';
 import { AdminOnly } from '../shell/operator';
@@ -40,6 +41,25 @@ export function OrderDetailPage() {
         <OrderDetail key={uuid} uuid={uuid} />
       </AdminOnly>
     </section>
+  );
+}
+
+/** The buyer's order page, to send again by the shop's chat when neither mail nor SMS
+ * reaches them. */
+function OrderPageLink({ url }: { url: string }) {
+  const t = useDictionary(ordersMessages);
+  const toast = useToast();
+  const copy = async () => {
+    if (await copyText(url)) toast.copied(t('adminOrders.detail.copied'));
+    else toast.copyFailed(t('adminOrders.detail.copyFailed'));
+  };
+  return (
+    <span className="row">
+      <code className="admin-order-page-url">{url}</code>
+      <button type="button" className="btn btn-small btn-secondary" onClick={() => void copy()} data-testid="copy-order-page">
+        {t('adminOrders.detail.copyLink')}
+      </button>
+    </span>
   );
 }
 
@@ -89,7 +109,22 @@ function OrderDetail({ uuid }: { uuid: string }) {
     ],
     [t('adminOrders.field.createdAt'), when(o.created_at), 'created-at'],
     [t('adminOrders.field.paidAt'), when(o.paid_at), 'paid-at'],
+    [t('adminOrders.field.orderPage'), <OrderPageLink key="page" url={o.order_page_url} />, 'order-page'],
   ];
+  if (o.end_reason) {
+    rows.push([
+      t('adminOrders.field.endReason'),
+      o.end_reason === 'photo_withdrawn' ? t('adminOrders.endReason.photoWithdrawn') : o.end_reason,
+      'end-reason',
+    ]);
+  }
+  if (o.refund_due) {
+    rows.push([
+      t('adminOrders.field.refundDue'),
+      <strong key="refund" className="admin-order-refund">{`${formatBaht(o.refund_due)} ${common('baht')}`}</strong>,
+      'refund-due',
+    ]);
+  }
 
   return (
     <div className="stack">
