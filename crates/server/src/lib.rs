@@ -16,6 +16,7 @@ pub mod imaging;
 pub mod jobs;
 pub mod live;
 pub mod notify;
+pub mod open_files;
 pub mod operators;
 pub mod photos;
 pub mod privacy;
