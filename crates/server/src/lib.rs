@@ -14,6 +14,7 @@ pub mod face_index;
 pub mod gateways;
 pub mod imaging;
 pub mod jobs;
+pub mod listener;
 pub mod live;
 pub mod notify;
 pub mod open_files;
