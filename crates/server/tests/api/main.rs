@@ -18,6 +18,7 @@ mod cart;
 mod catalogue;
 mod cli;
 mod conformance;
+mod connections;
 mod contract;
 mod crash;
 mod facesearch;
