@@ -1,5 +1,6 @@
-//! Building and running the HTTP application: connect storage, migrate, bind, serve, and
-//! drain in-flight requests on SIGTERM (bounded by `server.shutdown_grace_secs`).
+//! Building and running the HTTP application: connect storage, migrate, bind, serve
+//! (within the connection limits of `listener.rs`), and drain in-flight requests on
+//! SIGTERM (bounded by `server.shutdown_grace_secs`).
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -20,12 +21,13 @@ use crate::config::Config;
 use crate::cpu::CpuPool;
 use crate::face_index::FaceIndexes;
 use crate::gateways::PAYMENT_GATEWAY_SETTING;
+use crate::listener::{self, Limits};
 use crate::live::{self, Live, LiveCell};
 use crate::notify::SmsSender;
 use crate::rate_limit::RateLimiter;
 use crate::search_slots::SearchSlots;
 use crate::state::{AppState, Clock, Inner};
-use crate::{api, jobs, selfies};
+use crate::{api, jobs, open_files, selfies};
 
 pub struct Application {
     listener: TcpListener,
@@ -34,6 +36,8 @@ pub struct Application {
     router: axum::Router,
     state: AppState,
     run_jobs: bool,
+    /// The public listener's connection limits.
+    limits: Limits,
 }
 
 /// Connects storage (migrating when configured), loads the face engine and builds the
@@ -157,6 +161,7 @@ impl Application {
     /// Binds the configured address and loads everything; `run_jobs` runs the job workers
     /// in this process too.
     pub async fn build(config: Config, clock: Clock, run_jobs: bool) -> anyhow::Result<Self> {
+        let limits = connection_limits(&config);
         let listener = TcpListener::bind(config.server.addr)
             .await
             .with_context(|| format!("binding {}", config.server.addr))?;
@@ -188,6 +193,7 @@ impl Application {
             router,
             state,
             run_jobs,
+            limits,
         })
     }
 
@@ -221,26 +227,24 @@ impl Application {
             .then(|| tokio::spawn(jobs::run_workers(self.state.clone(), stop_rx)));
         let metrics = self.metrics.map(|listener| {
             let router = api::metrics_router(self.state.clone());
-            tokio::spawn(
-                axum::serve(listener, router)
-                    .with_graceful_shutdown(signal.clone())
-                    .into_future(),
-            )
+            let limits = Limits {
+                name: "metrics",
+                per_client: 0,
+                total: METRICS_CONNECTIONS,
+                exempt: Vec::new(),
+                ..self.limits.clone()
+            };
+            tokio::spawn(listener::serve(listener, router, limits, signal.clone()))
         });
-        let server = axum::serve(
-            self.listener,
-            self.router
-                .into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(signal.clone());
+        let server = listener::serve(self.listener, self.router, self.limits, signal.clone());
         let drained = async {
-            let result = server.await;
+            server.await;
             let _ = stop_jobs.send(true);
             if let Some(workers) = workers {
                 let _ = workers.await;
             }
             let _ = sweep.await;
-            result
+            Ok(())
         };
         let result = tokio::select! {
             r = drained => r,
@@ -255,6 +259,45 @@ impl Application {
         }
         self.state.store.close().await;
         result
+    }
+}
+
+/// Connections the metrics address serves at once: a scraper or two, and an operator.
+/// They come out of the open-file reserve (`open_files.rs`), not the public cap.
+const METRICS_CONNECTIONS: usize = 16;
+
+/// Raises the open-file limit (every connection is a descriptor) and bounds the public
+/// listener's connections by it and by the settings.
+fn connection_limits(config: &Config) -> Limits {
+    let server = &config.server;
+    let open_files = open_files::raise_limit();
+    let total = open_files::connection_cap(
+        open_files,
+        config.database.max_connections,
+        server.max_connections,
+    );
+    if let Some(configured) = server.max_connections
+        && configured > total
+    {
+        tracing::warn!(
+            configured,
+            cap = total,
+            "server.max_connections is more than the open-file limit leaves room for; lowered"
+        );
+    }
+    tracing::info!(
+        open_files = open_files.map_or_else(|| "unlimited".to_owned(), |n| n.to_string()),
+        max_connections = total,
+        max_connections_per_client = server.max_connections_per_client,
+        "connection limits"
+    );
+    Limits {
+        name: "public",
+        header_read_timeout: server.header_read_timeout,
+        idle_timeout: server.idle_timeout,
+        per_client: server.max_connections_per_client,
+        total,
+        exempt: server.trusted_proxies.clone(),
     }
 }
 

@@ -189,6 +189,15 @@ pub struct ServerConfig {
     pub request_timeout: Duration,
     /// How long shutdown waits for requests in flight.
     pub shutdown_grace: Duration,
+    /// How long a connection may take to send a whole request head (from opening, or
+    /// from the first byte of its next request).
+    pub header_read_timeout: Duration,
+    /// How long a kept-alive connection may wait for its next request.
+    pub idle_timeout: Duration,
+    /// Open connections per client address; 0: no cap per address.
+    pub max_connections_per_client: usize,
+    /// Open connections in all; `None`: sized from the open-file limit when serving starts.
+    pub max_connections: Option<usize>,
     /// How stale the in-memory catalogue may get before it is reloaded.
     pub catalogue_ttl: Duration,
     /// Proxies whose `X-Forwarded-For` is believed when finding a client's address.
@@ -330,6 +339,19 @@ impl Config {
         }
         let request_timeout = Duration::from_secs(s.value("server.request_timeout_secs"));
         let shutdown_grace = Duration::from_secs(s.value("server.shutdown_grace_secs"));
+        let header_read_timeout = Duration::from_secs(s.value("server.header_read_timeout_secs"));
+        if header_read_timeout.is_zero() {
+            s.problem("server.header_read_timeout_secs", "must be at least 1");
+        }
+        let idle_timeout = Duration::from_secs(s.value("server.idle_timeout_secs"));
+        if idle_timeout.is_zero() {
+            s.problem("server.idle_timeout_secs", "must be at least 1");
+        }
+        let max_connections_per_client: usize = s.value("server.max_connections_per_client");
+        let max_connections_total: Option<usize> = s.get("server.max_connections");
+        if max_connections_total == Some(0) {
+            s.problem("server.max_connections", "must be at least 1");
+        }
         let catalogue_ttl = Duration::from_millis(s.value("server.catalogue_ttl_ms"));
         let web_dir: PathBuf = s.value("server.web_dir");
         let metrics_addr: Option<SocketAddr> = s.get("server.metrics_addr");
@@ -456,6 +478,10 @@ impl Config {
                 public_url,
                 request_timeout,
                 shutdown_grace,
+                header_read_timeout,
+                idle_timeout,
+                max_connections_per_client,
+                max_connections: max_connections_total,
                 catalogue_ttl,
                 trusted_proxies,
                 web_dir,
@@ -901,6 +927,45 @@ mod tests {
         assert!(
             matches!(c.storage.settings, StorageSettings::Local { ref root } if root == Path::new("./data/objects"))
         );
+    }
+
+    #[test]
+    fn connection_limits_have_defaults_and_refuse_zero() {
+        let c = Config::from_sources(None, env(&[])).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.server.header_read_timeout, Duration::from_secs(10));
+        assert_eq!(c.server.idle_timeout, Duration::from_secs(60));
+        assert_eq!(c.server.max_connections_per_client, 128);
+        assert_eq!(
+            c.server.max_connections, None,
+            "sized from the open-file limit"
+        );
+
+        let c = Config::from_sources(
+            None,
+            env(&[
+                ("RACESHOT__SERVER__MAX_CONNECTIONS", "500"),
+                ("RACESHOT__SERVER__MAX_CONNECTIONS_PER_CLIENT", "0"),
+            ]),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.server.max_connections, Some(500));
+        assert_eq!(
+            c.server.max_connections_per_client, 0,
+            "0: no cap per address"
+        );
+
+        let problems = Config::from_sources(
+            None,
+            env(&[
+                ("RACESHOT__SERVER__HEADER_READ_TIMEOUT_SECS", "0"),
+                ("RACESHOT__SERVER__IDLE_TIMEOUT_SECS", "0"),
+                ("RACESHOT__SERVER__MAX_CONNECTIONS", "0"),
+            ]),
+        )
+        .err()
+        .map(|e| e.problems)
+        .unwrap_or_default();
+        assert_eq!(problems.len(), 3, "{problems:?}");
     }
 
     #[test]

@@ -19,6 +19,7 @@ mod cart;
 mod catalogue;
 mod cli;
 mod conformance;
+mod connections;
 mod contract;
 mod crash;
 mod facesearch;
