@@ -52,6 +52,14 @@ pub struct AnalyzedFace {
     pub embedding: Embedding,
 }
 
+/// A selfie's faces: the primary one (the largest, most central), embedded, and the boxes
+/// of all the faces kept by the quality gate, the primary's among them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SelfieFaces {
+    pub primary: AnalyzedFace,
+    pub boxes: Vec<BBox>,
+}
+
 /// Faces embedded per recogniser run. Small batches are the fastest since the PReLU
 /// rewrite: with MobileFaceNet, 1, 2 and 4 faces a run cost the same per face within
 /// noise, 8 about 10 % more and 16 about 17 % more (their activations no longer fit the
@@ -441,6 +449,13 @@ impl FaceEngine {
     /// and SCRFD's largest anchors are meant for faces of a few hundred pixels), quality
     /// gate, then the largest, most central face; only that one is embedded.
     pub fn analyze_selfie(&self, img: &RgbImage) -> Result<Option<AnalyzedFace>> {
+        Ok(self.analyze_selfie_faces(img)?.map(|s| s.primary))
+    }
+
+    /// [`FaceEngine::analyze_selfie`], also answering the box of every face the quality
+    /// gate kept, so that a caller can tell a selfie from a group photo. Only the primary
+    /// face is embedded.
+    pub fn analyze_selfie_faces(&self, img: &RgbImage) -> Result<Option<SelfieFaces>> {
         let dets: Vec<Detection> = self
             .detect_at(img, self.config.detector.selfie_long_edge)?
             .into_iter()
@@ -450,10 +465,11 @@ impl FaceEngine {
         let Some(i) = detect::primary_index(&boxes, img.width(), img.height()) else {
             return Ok(None);
         };
-        Ok(self
+        let primary = self
             .embed_detections(img, vec![dets[i]])?
             .into_iter()
-            .next())
+            .next();
+        Ok(primary.map(|primary| SelfieFaces { primary, boxes }))
     }
 
     /// The largest, most central face among `faces` of a `width` x `height` image.

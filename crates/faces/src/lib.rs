@@ -40,7 +40,7 @@ pub use config::{
 };
 pub use detect::{BBox, Detection, Landmarks};
 pub use embed::{Embedding, cosine};
-pub use engine::{AnalyzedFace, FaceEngine};
+pub use engine::{AnalyzedFace, FaceEngine, SelfieFaces};
 pub use error::{Error, Result};
 pub use image_io::{
     DEFAULT_MAX_PIXELS, DateTaken, DecodeOptions, ImageFormat, ImageInfo, RgbImage, date_taken,

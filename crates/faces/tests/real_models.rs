@@ -572,3 +572,26 @@ fn timings() {
         half.height()
     );
 }
+
+#[test]
+fn a_selfie_answers_every_face_it_shows_and_embeds_the_primary() {
+    let selfie = |name| {
+        let opts = DecodeOptions::default().with_target_long_edge(640);
+        decode(&photo_bytes(name), &opts).unwrap()
+    };
+    let portrait = engine()
+        .analyze_selfie_faces(&selfie("yaoming.jpg"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(portrait.boxes, [portrait.primary.bbox]);
+    assert!(cosine(&portrait.primary.embedding, &yaoming_selfie().embedding) > 0.99);
+    // The team photo as a selfie: the 16 players in front (37-47 px at this scale) and a
+    // few of the crowd behind (16-20 px); one of the players is the primary face.
+    let team = engine()
+        .analyze_selfie_faces(&selfie("players.jpg"))
+        .unwrap()
+        .unwrap();
+    let players: Vec<&BBox> = team.boxes.iter().filter(|b| b.min_side() >= 30.0).collect();
+    assert_eq!(players.len(), 16, "{:?}", team.boxes);
+    assert!(players.contains(&&team.primary.bbox));
+}

@@ -49,6 +49,7 @@ error_codes! {
     InvalidBib           => UNPROCESSABLE_ENTITY,   "invalid_bib";
     TooManySelfies       => UNPROCESSABLE_ENTITY,   "too_many_selfies";
     NoFace               => UNPROCESSABLE_ENTITY,   "no_face";
+    SelfieManyFaces      => UNPROCESSABLE_ENTITY,   "selfie_many_faces";
     PrivacyRequestExists => CONFLICT,               "privacy_request_exists";
     PrivacyRequestDecided => CONFLICT,              "privacy_request_decided";
     PrivacyHold          => CONFLICT,               "privacy_hold";

@@ -1,8 +1,8 @@
-//! Image files the shop writes: JPEG encoding, the shop's visible mark on previews, and
-//! the logo stamped on the copies of sold photos.
+//! Image files the shop writes: JPEG encoding, crops, the shop's visible mark on previews,
+//! and the logo stamped on the copies of sold photos.
 
-use raceshot_faces::RgbImage;
 use raceshot_faces::image_io::resize_to_long_edge;
+use raceshot_faces::{BBox, RgbImage};
 
 /// JPEG-encodes an RGB image (4:2:0, as photos are).
 pub fn encode_jpeg(img: &RgbImage, quality: i32) -> anyhow::Result<Vec<u8>> {
@@ -14,6 +14,33 @@ pub fn encode_jpeg(img: &RgbImage, quality: i32) -> anyhow::Result<Vec<u8>> {
         format: turbojpeg::PixelFormat::RGB,
     };
     Ok(turbojpeg::compress(image, quality, turbojpeg::Subsamp::Sub2x2)?.to_vec())
+}
+
+/// The pixels of `img` inside `region`, which is clamped to the image and rounded outwards
+/// to whole pixels; at least one pixel.
+pub fn crop(img: &RgbImage, region: &BBox) -> anyhow::Result<RgbImage> {
+    let (width, height) = (img.width(), img.height());
+    anyhow::ensure!(
+        width > 0 && height > 0,
+        "an empty image has nothing to crop"
+    );
+    // `as` saturates: NaN and negatives become 0, and the bounds clamp the rest.
+    let x1 = (region.x1.floor() as u32).min(width - 1);
+    let y1 = (region.y1.floor() as u32).min(height - 1);
+    let x2 = (region.x2.ceil() as u32).clamp(x1 + 1, width);
+    let y2 = (region.y2.ceil() as u32).clamp(y1 + 1, height);
+    let stride = width as usize * 3;
+    let (left, right) = (x1 as usize * 3, x2 as usize * 3);
+    let mut data = Vec::with_capacity((x2 - x1) as usize * (y2 - y1) as usize * 3);
+    for row in img
+        .data()
+        .chunks_exact(stride)
+        .skip(y1 as usize)
+        .take((y2 - y1) as usize)
+    {
+        data.extend_from_slice(&row[left..right]);
+    }
+    Ok(RgbImage::new(x2 - x1, y2 - y1, data)?)
 }
 
 /// 5×7 dot glyphs of the mark's letters, one row per byte, high bit on the left.
@@ -205,6 +232,25 @@ fn stamp_name(img: RgbImage, margin: u32) -> RgbImage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_crop_is_the_region_clamped_to_the_image() {
+        // 4 x 3, each pixel's red value its index.
+        let data: Vec<u8> = (0..12u8).flat_map(|i| [i, 0, 0]).collect();
+        let img = RgbImage::new(4, 3, data).unwrap();
+        let region = |x1, y1, x2, y2| BBox { x1, y1, x2, y2 };
+        let reds = |c: &RgbImage| c.data().chunks(3).map(|p| p[0]).collect::<Vec<_>>();
+        let inner = crop(&img, &region(1.2, 0.5, 2.7, 1.9)).unwrap();
+        assert_eq!((inner.width(), inner.height()), (2, 2));
+        assert_eq!(reds(&inner), [1, 2, 5, 6]);
+        let past = crop(&img, &region(-5.0, -5.0, 50.0, 50.0)).unwrap();
+        assert_eq!((past.width(), past.height()), (4, 3));
+        let outside = crop(&img, &region(9.0, 9.0, 12.0, 12.0)).unwrap();
+        assert_eq!((outside.width(), outside.height()), (1, 1));
+        assert_eq!(reds(&outside), [11]);
+        let nan = crop(&img, &region(f32::NAN, f32::NAN, f32::NAN, f32::NAN)).unwrap();
+        assert_eq!((nan.width(), nan.height()), (1, 1));
+    }
 
     #[test]
     fn the_mark_changes_pixels_but_not_the_size() {

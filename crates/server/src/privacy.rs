@@ -5,28 +5,128 @@
 //! to their buyers (delivery never looks at `hidden`). The requester is told through the
 //! notification adapters; each step is in the audit log.
 //!
-//! The selfie is embedded in memory and dropped with the request; only its face template
-//! is stored, for as long as the migration `0009_privacy_requests.sql` states: until the
-//! decision when rejected, until the event's originals are deleted when approved.
+//! The selfie must show one person: a second face of comparable size
+//! ([`OTHER_FACE_MIN_SHARE`]) refuses it (`selfie_many_faces`), so that nobody files a
+//! request with a group photo and the operator knows whose face is meant. One face has one
+//! open request per event, whoever sends it: a request whose face matches a pending or
+//! approved one's is refused (`privacy_request_exists`), while one contact may ask for
+//! several faces (a parent for two children).
+//!
+//! The selfie is embedded in memory and dropped with the request. Two things of it are
+//! stored, each for as long as its migration states: the face template
+//! (`0009_privacy_requests.sql`: until the decision when rejected, until the event's
+//! originals are deleted when approved), and a small picture of the face
+//! ([`face_crop`], `0011_privacy_face_crops.sql`), which the console shows beside the
+//! matched photos only to admins, until the decision (approved or rejected), or until the
+//! event's originals are deleted for a request never decided.
 
 use std::net::IpAddr;
 
 use raceshot_domain::EventKey;
 use raceshot_domain::order::{Email, Mobile, mask_email, mask_mobile};
-use raceshot_faces::{Embedding, cosine};
+use raceshot_faces::image_io::resize_to_long_edge;
+use raceshot_faces::{BBox, Embedding, RgbImage, cosine};
 use raceshot_store::events::Event;
 use raceshot_store::photos::NewFace;
 use raceshot_store::privacy::{Decided, Filed, NewPrivacyRequest, PrivacyRequest, PrivacyState};
+use raceshot_store::{ObjectKey, StoredName};
 use sha2::{Digest, Sha256};
 
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::search::{by_photo, embed_selfie, no_face};
+use crate::imaging::{crop, encode_jpeg};
+use crate::search::{by_photo, no_face, with_selfie_faces};
 use crate::state::AppState;
 use crate::tasks;
 
 /// The most photos one request is matched against: the shop's own cap on a search's
 /// answer (`MAX_FACE_SEARCH_LIMIT`) many times over; a runner is rarely in more.
 const MATCH_LIMIT: usize = 20_000;
+
+/// A face of a request's selfie other than the largest counts as a second person, and
+/// refuses the selfie, when its size (the box's shorter side, as the quality gate measures
+/// faces) is at least this share of the largest face's. A face's size falls with its
+/// distance from the camera: half the size is twice as far. At arm's length (~0.5 m)
+/// this counts everyone within about a metre of the lens, that is, anyone posing with
+/// the requester, and every face of a team or group photo (whose rows differ in size by
+/// far less than half: 0.78 in the shipped `players.jpg`); a passer-by further behind,
+/// smaller still, does not refuse an otherwise clear selfie, and does not make it unclear
+/// whose request it is (the crowd behind the players of `players.jpg` and `gdp.jpg`
+/// measures 0.35–0.43 of the largest face). Faces the quality gate drops (under 16 px, or
+/// unsure) never count.
+pub const OTHER_FACE_MIN_SHARE: f32 = 0.5;
+
+/// How many people a selfie shows for a privacy request: its faces at least
+/// [`OTHER_FACE_MIN_SHARE`] the size of the largest (the largest included).
+pub fn people_in_selfie(faces: &[BBox]) -> usize {
+    let largest = faces.iter().map(BBox::min_side).fold(0.0, f32::max);
+    faces
+        .iter()
+        .filter(|b| b.min_side() >= OTHER_FACE_MIN_SHARE * largest)
+        .count()
+}
+
+/// The refusal of a selfie showing more than one person.
+fn many_faces() -> ShopError {
+    ShopError::new(
+        ErrorCode::SelfieManyFaces,
+        "the selfie shows more than one person; send one showing only the requester",
+    )
+    .with_field("file")
+}
+
+/// The margin kept around the face box in a face crop, on each side, as a share of the
+/// box's width or height: the whole head, hair and chin, which an operator compares
+/// with the photos more surely than the features alone.
+const CROP_MARGIN: f32 = 0.5;
+/// The face crop's long edge at most: as large as the console's thumbnails, and no more
+/// of the requester than the decision needs.
+pub const CROP_MAX_EDGE: u32 = 256;
+const CROP_QUALITY: i32 = 85;
+
+/// The picture of the requester's face an operator judges the request by: the face box of
+/// the decoded selfie with a margin ([`CROP_MARGIN`]), at most [`CROP_MAX_EDGE`] px, as a
+/// JPEG encoded from the pixels (so none of the selfie's metadata comes along).
+pub fn face_crop(img: &RgbImage, face: &BBox) -> anyhow::Result<Vec<u8>> {
+    let (dx, dy) = (face.width() * CROP_MARGIN, face.height() * CROP_MARGIN);
+    let region = BBox {
+        x1: face.x1 - dx,
+        y1: face.y1 - dy,
+        x2: face.x2 + dx,
+        y2: face.y2 + dy,
+    };
+    let picture = resize_to_long_edge(&crop(img, &region)?, CROP_MAX_EDGE);
+    encode_jpeg(&picture, CROP_QUALITY)
+}
+
+/// Where a request's face crop lives: `_shop/privacy/{name}`; `None` for a name the shop
+/// cannot have given.
+pub fn face_crop_key(name: &str) -> Option<ObjectKey> {
+    StoredName::parse(name).map(|name| ObjectKey::shared("privacy", &name))
+}
+
+/// What a request keeps of its selfie.
+struct Requester {
+    face: Embedding,
+    crop: Vec<u8>,
+}
+
+/// Reads the requester's face from the selfie, inside a search slot: refused when it shows
+/// no face or more than one person.
+async fn requester(state: &AppState, selfie: bytes::Bytes) -> ShopResult<Requester> {
+    let _slot = state.search_slots.acquire().await?;
+    with_selfie_faces(state, selfie, |img, faces| {
+        let faces = faces.ok_or_else(|| no_face("file"))?;
+        if people_in_selfie(&faces.boxes) > 1 {
+            return Err(many_faces());
+        }
+        let crop = face_crop(img, &faces.primary.bbox).map_err(ShopError::internal)?;
+        Ok(Requester {
+            face: faces.primary.embedding,
+            crop,
+        })
+    })
+    .await
+}
 
 /// How a requester is reached: a mobile number (digits) or an e-mail address.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,8 +166,9 @@ impl Contact {
     }
 }
 
-/// Files a request for `event` from `client`: the selfie must show a face; a contact
-/// with an undecided or approved request for the event is told so (409).
+/// Files a request for `event` from `client`: the selfie must show one person's face
+/// (422 `no_face`, `selfie_many_faces`); a face matching an undecided or approved
+/// request's of the event, at the event's threshold, is told so (409).
 pub async fn file(
     state: &AppState,
     event: &Event,
@@ -75,25 +176,46 @@ pub async fn file(
     selfie: bytes::Bytes,
     client: IpAddr,
 ) -> ShopResult<String> {
-    let face = {
-        let _slot = state.search_slots.acquire().await?;
-        embed_selfie(state, selfie).await?
-    };
-    let face = face.ok_or_else(|| no_face("file"))?;
+    let Requester { face, crop } = requester(state, selfie).await?;
     let id = uuid::Uuid::new_v4().to_string();
+    let crop_name = format!("{id}.jpg");
+    let crop_key = face_crop_key(&crop_name)
+        .ok_or_else(|| ShopError::internal(anyhow::anyhow!("face crop name {crop_name}")))?;
     let request = NewPrivacyRequest {
         id: id.clone(),
         event_id: event.id,
         contact: contact.as_str().to_owned(),
         embedding: face.to_bytes(),
+        face_crop: Some(crop_name),
         client: hex::encode(Sha256::digest(client.to_string().as_bytes())),
     };
+    let (threshold, dim) = (
+        event.spec.face_threshold as f32,
+        state.engine.embedding_dim(),
+    );
+    let same_face = |template: &[u8]| {
+        Embedding::from_bytes(template, dim).is_ok_and(|t| cosine(&t, &face) >= threshold)
+    };
     let now = state.now();
-    if state.store.file_privacy_request(&request, now).await? == Filed::Exists {
+    if state
+        .store
+        .file_privacy_request(&request, same_face, now)
+        .await?
+        == Filed::Exists
+    {
         return Err(ShopError::new(
             ErrorCode::PrivacyRequestExists,
-            "a request from this contact is open or approved for this event",
+            "a request for this face is open or approved for this event",
         ));
+    }
+    // The row names the crop before it is written, so no crop is ever stored that the
+    // decision and the retention run cannot find. A request whose crop could not be
+    // written cannot be judged: it is withdrawn, and the requester may send it again.
+    if let Err(e) = state.objects.put(&crop_key, crop.into()).await {
+        if let Err(w) = state.store.withdraw_privacy_request(&id).await {
+            tracing::error!(error = %w, "a privacy request without its face crop stays pending");
+        }
+        return Err(ShopError::internal(e));
     }
     let detail = serde_json::json!({ "contact": Contact::masked(contact.as_str()) });
     state
@@ -174,6 +296,7 @@ pub async fn approve(state: &AppState, id: &str, actor: &str) -> ShopResult<Vec<
         Decided::Already(s) => return Err(decided_already(s)),
         Decided::Missing => return Err(not_found()),
     };
+    drop_face_crop(state, &request).await;
     decided(state, &request, "privacy.approve", actor, hidden.len()).await?;
     Ok(hidden)
 }
@@ -190,9 +313,55 @@ pub async fn reject(state: &AppState, id: &str, actor: &str) -> ShopResult<()> {
         .reject_privacy_request(id, actor, state.now())
         .await?
     {
-        Decided::Now(_) => decided(state, &request, "privacy.reject", actor, 0).await,
+        Decided::Now(_) => {
+            drop_face_crop(state, &request).await;
+            decided(state, &request, "privacy.reject", actor, 0).await
+        }
         Decided::Already(s) => Err(decided_already(s)),
         Decided::Missing => Err(not_found()),
+    }
+}
+
+/// Deletes a decided request's face crop, then forgets it. The decision stands if the
+/// storage fails: the crop stays named, and the hourly retention run deletes it.
+async fn drop_face_crop(state: &AppState, request: &PrivacyRequest) {
+    let Some(name) = &request.face_crop else {
+        return;
+    };
+    if let Err(e) = delete_face_crop(state, &request.id, name).await {
+        tracing::warn!(error = %e, "a decided privacy request's face crop is left for the retention run");
+    }
+}
+
+async fn delete_face_crop(state: &AppState, id: &str, name: &str) -> anyhow::Result<()> {
+    let key = face_crop_key(name)
+        .ok_or_else(|| anyhow::anyhow!("privacy request {id} names a face crop {name:?}"))?;
+    state.objects.delete(&key).await?;
+    state.store.clear_privacy_face_crop(id, name).await?;
+    Ok(())
+}
+
+/// Face crops deleted per query of the retention run.
+const CROP_BATCH: i64 = 100;
+
+/// Deletes the face crops whose time is up: those of requests never decided whose event is
+/// dated before `cutoff` (its originals are gone), and any a decision failed to delete.
+/// Answers how many were deleted.
+pub async fn delete_due_face_crops(state: &AppState, cutoff: &str) -> anyhow::Result<u64> {
+    let mut deleted = 0;
+    loop {
+        let due = state
+            .store
+            .privacy_face_crops_due(cutoff, CROP_BATCH)
+            .await?;
+        let full = due.len() as i64 == CROP_BATCH;
+        for (id, name) in due {
+            delete_face_crop(state, &id, &name).await?;
+            deleted += 1;
+        }
+        if !full {
+            return Ok(deleted);
+        }
     }
 }
 
@@ -267,6 +436,91 @@ mod tests {
             assert!(Contact::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(Contact::masked("0812345678"), mask_mobile("0812345678"));
+    }
+
+    fn square(x: f32, side: f32) -> BBox {
+        BBox {
+            x1: x,
+            y1: 10.0,
+            x2: x + side,
+            y2: 10.0 + side * 1.3,
+        }
+    }
+
+    #[test]
+    fn a_second_face_counts_from_half_the_largest_ones_size() {
+        assert_eq!(people_in_selfie(&[]), 0);
+        assert_eq!(people_in_selfie(&[square(0.0, 200.0)]), 1);
+        // A passer-by behind the requester: under half the size, not counted, wherever
+        // they are and whichever is listed first.
+        assert_eq!(
+            people_in_selfie(&[square(0.0, 60.0), square(100.0, 200.0)]),
+            1
+        );
+        assert_eq!(
+            people_in_selfie(&[square(0.0, 200.0), square(300.0, 99.0)]),
+            1
+        );
+        // Half the size or more: someone beside the requester.
+        assert_eq!(
+            people_in_selfie(&[square(0.0, 200.0), square(300.0, 100.0)]),
+            2
+        );
+        // A team photo: faces within 0.78 of each other, all counted.
+        let team: Vec<BBox> = (0..16)
+            .map(|i| square(i as f32 * 50.0, 37.0 + (i % 10) as f32))
+            .collect();
+        assert_eq!(people_in_selfie(&team), 16);
+        // Size is the shorter side: a wide box is no larger for it.
+        let wide = BBox {
+            x1: 0.0,
+            y1: 0.0,
+            x2: 400.0,
+            y2: 90.0,
+        };
+        assert_eq!(people_in_selfie(&[square(500.0, 200.0), wide]), 1);
+    }
+
+    #[test]
+    fn a_face_crop_is_the_face_with_a_margin_small_and_without_metadata() {
+        let img = RgbImage::filled(1200, 900, [90, 120, 150]);
+        // A 400 x 520 px face: with its margins 800 x 1040 px, 800 x 880 inside the image,
+        // brought down to 256 px.
+        let face = BBox {
+            x1: 400.0,
+            y1: 100.0,
+            x2: 800.0,
+            y2: 620.0,
+        };
+        let jpeg = face_crop(&img, &face).unwrap();
+        let shown =
+            raceshot_faces::decode(&jpeg, &raceshot_faces::DecodeOptions::default()).unwrap();
+        assert_eq!((shown.width(), shown.height()), (233, CROP_MAX_EDGE));
+        assert_eq!(
+            &jpeg[..4],
+            [0xFF, 0xD8, 0xFF, 0xE0],
+            "JFIF, no EXIF segment"
+        );
+        assert!(!jpeg.windows(2).any(|w| w == [0xFF, 0xE1]));
+        // A small face near the corner: the margin stops at the image's edge.
+        let small = face_crop(
+            &img,
+            &BBox {
+                x1: 5.0,
+                y1: 5.0,
+                x2: 45.0,
+                y2: 57.0,
+            },
+        )
+        .unwrap();
+        let shown =
+            raceshot_faces::decode(&small, &raceshot_faces::DecodeOptions::default()).unwrap();
+        assert_eq!((shown.width(), shown.height()), (65, 83));
+        assert_eq!(
+            face_crop_key("a.jpg").unwrap().as_str(),
+            "_shop/privacy/a.jpg"
+        );
+        assert!(face_crop_key("../a.jpg").is_none());
     }
 
     #[test]

@@ -10,7 +10,7 @@ use raceshot_domain::{EventSpec, Money, pricing};
 use std::collections::HashMap;
 
 use raceshot_faces::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
-use raceshot_faces::{Embedding, Hit};
+use raceshot_faces::{Embedding, Hit, RgbImage, SelfieFaces};
 use raceshot_store::events::Event;
 use raceshot_store::photos::Photo;
 
@@ -178,6 +178,20 @@ pub enum Found {
 /// Checks, decodes and embeds a selfie; `None` when it shows no face. Runs on a blocking
 /// thread; the caller holds a search slot.
 pub async fn embed_selfie(state: &AppState, selfie: bytes::Bytes) -> ShopResult<Option<Embedding>> {
+    with_selfie_faces(state, selfie, |_, faces| {
+        Ok(faces.map(|f| f.primary.embedding))
+    })
+    .await
+}
+
+/// Checks and decodes a selfie, finds its faces (`None`: no face) and hands them with the
+/// decoded picture to `then`, all on a blocking thread; only the primary face is embedded.
+/// The picture is dropped when `then` returns. The caller holds a search slot.
+pub async fn with_selfie_faces<T: Send + 'static>(
+    state: &AppState,
+    selfie: bytes::Bytes,
+    then: impl FnOnce(&RgbImage, Option<SelfieFaces>) -> ShopResult<T> + Send + 'static,
+) -> ShopResult<T> {
     check_selfie_bytes(&selfie)?;
     let info = probe(&selfie).map_err(|_| unreadable())?;
     if info.pixels() > MAX_SELFIE_PIXELS {
@@ -185,17 +199,18 @@ pub async fn embed_selfie(state: &AppState, selfie: bytes::Bytes) -> ShopResult<
     }
     let engine = state.engine.clone();
     let selfie_edge = engine.config().detector.selfie_long_edge;
-    let face = tokio::task::spawn_blocking(move || {
+    let found = tokio::task::spawn_blocking(move || -> raceshot_faces::Result<ShopResult<T>> {
         let opts = DecodeOptions::default()
             .with_max_pixels(MAX_SELFIE_PIXELS)
             .with_target_long_edge(selfie_edge);
         let img = decode(&selfie, &opts)?;
-        engine.analyze_selfie(&img)
+        let faces = engine.analyze_selfie_faces(&img)?;
+        Ok(then(&img, faces))
     })
     .await
     .map_err(ShopError::internal)?;
-    match face {
-        Ok(face) => Ok(face.map(|f| f.embedding)),
+    match found {
+        Ok(answer) => answer,
         Err(raceshot_faces::Error::Decode(_) | raceshot_faces::Error::UnsupportedFormat) => {
             Err(unreadable())
         }

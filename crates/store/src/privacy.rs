@@ -1,13 +1,16 @@
-//! Runners' requests to hide their photos: the request with its face template, the
-//! operator's decision, and the photos an approved request holds hidden. The template's
-//! lifetime is in the migration's header (`0009_privacy_requests.sql`) and kept here:
-//! rejecting clears it, and [`Store::clear_privacy_templates_before`] clears approved ones
-//! once their event's originals are gone.
+//! Runners' requests to hide their photos: the request with its face template and the name
+//! of its face crop, the operator's decision, and the photos an approved request holds
+//! hidden. The template's lifetime is in the migration's header
+//! (`0009_privacy_requests.sql`) and kept here: rejecting clears it, and
+//! [`Store::clear_privacy_templates_before`] clears approved ones once their event's
+//! originals are gone. The crop's is in `0011_privacy_face_crops.sql`: the server deletes
+//! the picture and then clears its name ([`Store::clear_privacy_face_crop`]), at the
+//! decision or when [`Store::privacy_face_crops_due`] names it.
 
 use chrono::{DateTime, Utc};
 
 use crate::macros::{in_tx, on_pool};
-use crate::{Result, Store, StoreError, millis};
+use crate::{Pool, Result, Store, StoreError, millis};
 
 /// Where a request stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +39,8 @@ impl PrivacyState {
     }
 }
 
-/// A new request: the selfie's face template, never the selfie.
+/// A new request: the selfie's face template and the name of its face crop, never the
+/// selfie.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewPrivacyRequest {
     pub id: String,
@@ -44,6 +48,8 @@ pub struct NewPrivacyRequest {
     pub contact: String,
     /// Little-endian f32 values.
     pub embedding: Vec<u8>,
+    /// The name of the picture of the face under `_shop/privacy/`, written after the row.
+    pub face_crop: Option<String>,
     /// A hash of the requester's address.
     pub client: String,
 }
@@ -58,6 +64,9 @@ pub struct PrivacyRequest {
     pub contact: String,
     /// `None` once it is no longer needed (rejected, or past retention).
     pub embedding: Option<Vec<u8>>,
+    /// The name of the picture of the face under `_shop/privacy/`; `None` once deleted
+    /// (decided, or past retention).
+    pub face_crop: Option<String>,
     pub state: PrivacyState,
     pub created_at: i64,
     pub decided_at: Option<i64>,
@@ -75,6 +84,7 @@ struct Row {
     event_title: String,
     contact: String,
     embedding: Option<Vec<u8>>,
+    face_crop: Option<String>,
     state: String,
     created_at: i64,
     decided_at: Option<i64>,
@@ -94,6 +104,7 @@ impl Row {
             event_title: self.event_title,
             contact: self.contact,
             embedding: self.embedding,
+            face_crop: self.face_crop,
             created_at: self.created_at,
             decided_at: self.decided_at,
             decided_by: self.decided_by,
@@ -104,7 +115,7 @@ impl Row {
 }
 
 const SELECT: &str = "SELECT r.id, r.event_id, e.event_key, e.title AS event_title, r.contact, \
-    r.embedding, r.state, r.created_at, r.decided_at, r.decided_by, r.notified, \
+    r.embedding, r.face_crop, r.state, r.created_at, r.decided_at, r.decided_by, r.notified, \
     (SELECT COUNT(*) FROM privacy_holds h WHERE h.request_id = r.id) AS held \
     FROM privacy_requests r JOIN events e ON e.id = r.event_id";
 
@@ -112,9 +123,13 @@ const SELECT: &str = "SELECT r.id, r.event_id, e.event_key, e.title AS event_tit
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Filed {
     New,
-    /// The same contact has an undecided or approved request for the event.
+    /// An undecided or approved request of the event is for the same face.
     Exists,
 }
+
+/// The PostgreSQL advisory lock space (the first of the two-key form, which shares no key
+/// with the one-key form) of filing privacy requests; the second key is the event's id.
+const FILING_LOCK: i32 = 0x5052_5651;
 
 /// What a decision did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,30 +182,77 @@ macro_rules! hold {
 pub(crate) use hold;
 
 impl Store {
-    /// Files a request, unless the same contact has a pending or approved one for the
-    /// event (one transaction, so that two at once file one).
+    /// Files a request, unless a pending or approved request of the event is for the same
+    /// face: `same_face` is asked of each of their templates. Whoever files it, one face
+    /// has one open request per event; one contact may file for several faces (a parent
+    /// for two children). The comparison and the insert are one transaction, serialised
+    /// per event (SQLite's write lock; a PostgreSQL advisory lock on the event), so that
+    /// of two requests for one face at once, one is filed.
     pub async fn file_privacy_request(
         &self,
         r: &NewPrivacyRequest,
+        same_face: impl Fn(&[u8]) -> bool,
         now: DateTime<Utc>,
     ) -> Result<Filed> {
+        let is_postgres = matches!(self.pool, Pool::Postgres(_));
+        // Ids beyond 32 bits share a key with another event: they wait on each other, no more.
+        let event_lock = i32::try_from(r.event_id & 0x7fff_ffff).unwrap_or_default();
         let filed = in_tx!(self, tx => {
-            let open: Option<(String,)> = sqlx::query_as(
-                "SELECT id FROM privacy_requests WHERE event_id = $1 AND contact = $2 \
-                 AND state IN ('pending', 'approved') LIMIT 1")
-                .bind(r.event_id).bind(&r.contact).fetch_optional(&mut *tx).await?;
-            if open.is_some() {
+            if is_postgres {
+                sqlx::query("SELECT pg_advisory_xact_lock($1, $2)")
+                    .bind(FILING_LOCK).bind(event_lock).execute(&mut *tx).await?;
+            }
+            let open: Vec<(Vec<u8>,)> = sqlx::query_as(
+                "SELECT embedding FROM privacy_requests WHERE event_id = $1 \
+                 AND state IN ('pending', 'approved') AND embedding IS NOT NULL")
+                .bind(r.event_id).fetch_all(&mut *tx).await?;
+            if open.iter().any(|(template,)| same_face(template)) {
                 Filed::Exists
             } else {
                 sqlx::query(
-                    "INSERT INTO privacy_requests (id, event_id, contact, embedding, state, client, \
-                        created_at) VALUES ($1, $2, $3, $4, 'pending', $5, $6)")
+                    "INSERT INTO privacy_requests (id, event_id, contact, embedding, face_crop, \
+                        state, client, created_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7)")
                     .bind(&r.id).bind(r.event_id).bind(&r.contact).bind(&r.embedding)
-                    .bind(&r.client).bind(millis(now)).execute(&mut *tx).await?;
+                    .bind(r.face_crop.as_deref()).bind(&r.client).bind(millis(now))
+                    .execute(&mut *tx).await?;
                 Filed::New
             }
         });
         Ok(filed)
+    }
+
+    /// Removes a pending request that could not be completed (its face crop could not be
+    /// written), so that the requester may send it again. Answers whether it was removed.
+    pub async fn withdraw_privacy_request(&self, id: &str) -> Result<bool> {
+        Ok(on_pool!(self, pool => sqlx::query(
+            "DELETE FROM privacy_requests WHERE id = $1 AND state = 'pending' \
+             AND NOT EXISTS (SELECT 1 FROM privacy_holds h WHERE h.request_id = $1)")
+            .bind(id).execute(pool).await.map(|r| r.rows_affected() > 0))?)
+    }
+
+    /// Forgets a request's face crop once the picture is deleted: only when it still names
+    /// `name`.
+    pub async fn clear_privacy_face_crop(&self, id: &str, name: &str) -> Result<()> {
+        on_pool!(self, pool => sqlx::query(
+            "UPDATE privacy_requests SET face_crop = NULL WHERE id = $1 AND face_crop = $2")
+            .bind(id).bind(name).execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    /// The face crops whose time is up, (request id, crop name), at most `limit`: those of
+    /// decided requests (a deletion at the decision that failed), and those of requests
+    /// never decided whose event is dated before `cutoff` (`YYYY-MM-DD`, the retention
+    /// run's: the event's originals are gone).
+    pub async fn privacy_face_crops_due(
+        &self,
+        cutoff: &str,
+        limit: i64,
+    ) -> Result<Vec<(String, String)>> {
+        Ok(on_pool!(self, pool => sqlx::query_as(
+            "SELECT r.id, r.face_crop FROM privacy_requests r JOIN events e ON e.id = r.event_id \
+             WHERE r.face_crop IS NOT NULL AND (r.state <> 'pending' OR e.event_date < $1) \
+             ORDER BY r.created_at, r.id LIMIT $2")
+            .bind(cutoff).bind(limit).fetch_all(pool).await)?)
     }
 
     pub async fn privacy_request(&self, id: &str) -> Result<Option<PrivacyRequest>> {

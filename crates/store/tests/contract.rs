@@ -2297,35 +2297,47 @@ async fn privacy_templates_live_as_long_as_stated(store: Store) {
 
     let event_id = dated_event(&store, "hide", "2026-11-01").await;
     let ids = ready_photos(&store, event_id, 3).await;
-    let new = |id: &str, contact: &str| NewPrivacyRequest {
+    // A face is a template of 16 equal bytes; two templates are the same face when equal.
+    let new = |id: &str, contact: &str, face: u8| NewPrivacyRequest {
         id: id.into(),
         event_id,
         contact: contact.into(),
-        embedding: vec![7; 16],
+        embedding: vec![face; 16],
+        face_crop: Some(format!("{id}.jpg")),
         client: "c".into(),
     };
-    assert_eq!(
-        store
-            .file_privacy_request(&new("a", "0811111111"), now())
-            .await
-            .unwrap(),
-        Filed::New
-    );
-    // One open request per contact and event.
-    assert_eq!(
-        store
-            .file_privacy_request(&new("b", "0811111111"), now())
-            .await
-            .unwrap(),
-        Filed::Exists
-    );
-    assert_eq!(
-        store
-            .file_privacy_request(&new("c", "x@y.co"), now())
-            .await
-            .unwrap(),
-        Filed::New
-    );
+    let file = |r: NewPrivacyRequest| {
+        let store = store.clone();
+        async move {
+            let face = r.embedding.clone();
+            store
+                .file_privacy_request(&r, |t| t == face.as_slice(), now())
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(file(new("a", "0811111111", 7)).await, Filed::New);
+    // One open request per face and event, whoever files it.
+    assert_eq!(file(new("b", "0811111111", 7)).await, Filed::Exists);
+    assert_eq!(file(new("b", "x@y.co", 7)).await, Filed::Exists);
+    // One contact may file for several faces.
+    assert_eq!(file(new("c", "0811111111", 8)).await, Filed::New);
+    let a = store.privacy_request("a").await.unwrap().unwrap();
+    assert_eq!(a.face_crop.as_deref(), Some("a.jpg"));
+    // Eight requests for one new face at once: one is filed.
+    let mut set = JoinSet::new();
+    for i in 0..8 {
+        set.spawn(file(new(
+            &format!("race-{i}"),
+            &format!("08100000{i:02}"),
+            9,
+        )));
+    }
+    let mut filed = 0;
+    while let Some(answer) = set.join_next().await {
+        filed += usize::from(answer.unwrap() == Filed::New);
+    }
+    assert_eq!(filed, 1, "exactly one request for the face is filed");
 
     // Approving holds and hides the photos named; a second decision changes nothing.
     let approved = store
@@ -2354,14 +2366,8 @@ async fn privacy_templates_live_as_long_as_stated(store: Store) {
         store.privacy_held_photos("a").await.unwrap(),
         ids[..2].to_vec()
     );
-    // Still the same contact's: a new request waits until this one is gone.
-    assert_eq!(
-        store
-            .file_privacy_request(&new("d", "0811111111"), now())
-            .await
-            .unwrap(),
-        Filed::Exists
-    );
+    // An approved request holds its face: a new request for it is refused.
+    assert_eq!(file(new("d", "z@y.co", 7)).await, Filed::Exists);
 
     // Rejecting clears the template at once; an approved one keeps it for later photos.
     store
@@ -2370,6 +2376,58 @@ async fn privacy_templates_live_as_long_as_stated(store: Store) {
         .unwrap();
     let c = store.privacy_request("c").await.unwrap().unwrap();
     assert_eq!((c.state, c.embedding), (PrivacyState::Rejected, None));
+    // A rejected request holds nothing: its face may be asked for again.
+    assert_eq!(file(new("e", "x@y.co", 8)).await, Filed::New);
+
+    // Face crops: those of decided requests are due at once (the server deletes them at
+    // the decision; these are what a failed deletion left); the undecided ones' with
+    // their event's originals. A crop is forgotten once deleted, by its name only.
+    let due = |cutoff: &'static str| {
+        let store = store.clone();
+        async move {
+            let mut ids: Vec<String> = store
+                .privacy_face_crops_due(cutoff, 100)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|(id, name)| {
+                    assert_eq!(name, format!("{id}.jpg"));
+                    id
+                })
+                .collect();
+            ids.sort();
+            ids
+        }
+    };
+    assert_eq!(due("2026-11-01").await, ["a", "c"]);
+    store
+        .clear_privacy_face_crop("a", "other.jpg")
+        .await
+        .unwrap();
+    assert_eq!(due("2026-11-01").await, ["a", "c"]);
+    store.clear_privacy_face_crop("a", "a.jpg").await.unwrap();
+    store.clear_privacy_face_crop("c", "c.jpg").await.unwrap();
+    assert!(due("2026-11-01").await.is_empty());
+    assert_eq!(
+        store.privacy_request("a").await.unwrap().unwrap().face_crop,
+        None
+    );
+    let undecided = due("2026-11-02").await;
+    assert_eq!(undecided.len(), 2, "{undecided:?}");
+    assert!(undecided.contains(&"e".to_owned()));
+    assert_eq!(
+        store
+            .privacy_face_crops_due("2026-11-02", 1)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    // A pending request whose crop could not be written is withdrawn; a decided one stays.
+    assert!(store.withdraw_privacy_request("e").await.unwrap());
+    assert!(store.privacy_request("e").await.unwrap().is_none());
+    assert!(!store.withdraw_privacy_request("a").await.unwrap());
+    assert!(!store.withdraw_privacy_request("c").await.unwrap());
     assert_eq!(
         store.privacy_templates(event_id).await.unwrap(),
         vec![("a".to_owned(), vec![7; 16])]
@@ -2402,7 +2460,8 @@ async fn privacy_templates_live_as_long_as_stated(store: Store) {
             .await
             .unwrap()
             .len(),
-        0
+        1,
+        "the one request of the eight filed at once"
     );
 }
 
@@ -2480,9 +2539,13 @@ async fn a_held_photo_is_never_paid_for(store: Store) {
         event_id,
         contact: "0811111111".into(),
         embedding: vec![7; 16],
+        face_crop: None,
         client: "c".into(),
     };
-    store.file_privacy_request(&request, now()).await.unwrap();
+    store
+        .file_privacy_request(&request, |_| false, now())
+        .await
+        .unwrap();
     store
         .approve_privacy_request("hold-1", &ids[..1], "operator:1", now() + secs(1))
         .await

@@ -1,7 +1,7 @@
 //! `POST /api/privacy/requests`: a runner asks for the photos that show them to be hidden
 //! (multipart: `event_key`, `contact`, `file`). The selfie is read into memory, embedded
-//! and dropped with the request; only its face template is kept with the request
-//! (`crate::privacy`).
+//! and dropped with the request; only its face template and a small crop of the face are
+//! kept with the request, each for its stated time (`crate::privacy`).
 
 use std::net::SocketAddr;
 
@@ -28,6 +28,9 @@ pub struct PrivacyRequestCreated {
 
 /// Files a request to hide the photos of an event that show the selfie's face. An operator
 /// decides; the requester is told at `contact` (a mobile number or an e-mail address).
+/// The selfie must show one person (422 `no_face`, `selfie_many_faces`: another face at
+/// least half the size of the largest); a face with an open or approved request for the
+/// event is refused (409 `privacy_request_exists`), whoever sends it.
 #[utoipa::path(post, path = "/api/privacy/requests", tag = "privacy",
     request_body(content_type = "multipart/form-data", content = Object),
     responses((status = 201, body = PrivacyRequestCreated), (status = 401, response = ErrorAnswer),

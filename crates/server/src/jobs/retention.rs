@@ -1,8 +1,9 @@
 //! `retention`: deletes the originals and logo copies of events whose storage window has
 //! passed (`orders.retention_days` after the event's date, Bangkok calendar) and marks the
-//! photos purged, so order pages then say "storage time expired", and clears the face
-//! templates of approved privacy requests of those events. Previews and thumbnails stay
-//! for the shop's pages. Enqueued hourly by the housekeeping loop; a
+//! photos purged, so order pages then say "storage time expired", clears the face
+//! templates of approved privacy requests of those events and deletes the face crops of
+//! their requests never decided (and any crop a decision failed to delete). Previews and
+//! thumbnails stay for the shop's pages. Enqueued hourly by the housekeeping loop; a
 //! re-run finds only what is left.
 
 use raceshot_domain::time::bangkok_date;
@@ -32,6 +33,10 @@ pub async fn run(state: &AppState, job_id: i64, worker: &str) -> Result<(), JobE
     let cleared = state.store.clear_privacy_templates_before(&cutoff).await?;
     if cleared > 0 {
         tracing::info!(cleared, "privacy request templates deleted after retention");
+    }
+    let crops = crate::privacy::delete_due_face_crops(state, &cutoff).await?;
+    if crops > 0 {
+        tracing::info!(crops, "privacy request face crops deleted");
     }
     loop {
         let batch = state.store.photos_past_retention(&cutoff, BATCH).await?;

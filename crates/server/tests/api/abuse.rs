@@ -450,10 +450,11 @@ async fn hold(app: &TestApp, event_key: &str, photo: i64) {
         event_id: event.id,
         contact: format!("08{}", &id[..8].replace(|c: char| !c.is_ascii_digit(), "1")),
         embedding: vec![0; 16],
+        face_crop: None,
         client: "test".into(),
     };
     app.store
-        .file_privacy_request(&request, now())
+        .file_privacy_request(&request, |_| false, now())
         .await
         .unwrap();
     app.store

@@ -2,13 +2,15 @@
 //! show them, on both backends with the real models: any/all and `people`, from the
 //! upload to the answer; a hide request from submission through the console's approval to
 //! photos hidden everywhere (later ones too) while their buyer keeps them; every bad input
-//! refused with its code and nothing left behind.
+//! (a group photo among them) refused with its code and nothing left behind; one open
+//! request per face, whoever sends it; the requester's face crop kept only until the
+//! decision, or the event's retention for a request never decided.
 
 use std::time::Duration;
 
-use raceshot_faces::{DecodeOptions, RgbImage, decode, resize_to_long_edge};
-use raceshot_store::Backend;
+use raceshot_faces::{DecodeOptions, RgbImage, decode, resize_exact, resize_to_long_edge};
 use raceshot_store::operators::Role;
+use raceshot_store::{Backend, ObjectKey, StoredName};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -42,6 +44,54 @@ fn together() -> Vec<u8> {
     }
     let img = RgbImage::new(w, h, data).unwrap();
     raceshot_server::imaging::encode_jpeg(&img, 90).unwrap()
+}
+
+/// The pixels of `img` in the rectangle at (`x`, `y`), `w` x `h` inside it.
+fn cut(img: &RgbImage, x: u32, y: u32, w: u32, h: u32) -> RgbImage {
+    let mut data = Vec::with_capacity((w * h * 3) as usize);
+    for row in y..y + h {
+        let start = ((row * img.width() + x) * 3) as usize;
+        data.extend_from_slice(&img.data()[start..start + (w * 3) as usize]);
+    }
+    RgbImage::new(w, h, data).unwrap()
+}
+
+/// `top` laid over `base` with its top-left corner at (`x`, `y`).
+fn overlay(base: &RgbImage, top: &RgbImage, x: u32, y: u32) -> RgbImage {
+    let mut data = base.data().to_vec();
+    for row in 0..top.height() {
+        let src = (row * top.width() * 3) as usize;
+        let dst = (((y + row) * base.width() + x) * 3) as usize;
+        let n = (top.width() * 3) as usize;
+        data[dst..dst + n].copy_from_slice(&top.data()[src..src + n]);
+    }
+    RgbImage::new(base.width(), base.height(), data).unwrap()
+}
+
+/// A portrait of the player on the left of gdp.jpg (a photo of three players), cut from it
+/// and enlarged twice: one face, ~128 px.
+fn left_player() -> RgbImage {
+    let img = decode(&photo("gdp.jpg"), &DecodeOptions::default()).unwrap();
+    resize_exact(&cut(&img, 0, 0, 240, 330), 480, 660)
+}
+
+fn jpeg(img: &RgbImage) -> Vec<u8> {
+    raceshot_server::imaging::encode_jpeg(img, 90).unwrap()
+}
+
+/// The left player's portrait with player 13 small in a corner behind him, his face under
+/// a third of the size of the left player's: a passer-by in an otherwise clear selfie.
+fn left_player_with_someone_behind() -> RgbImage {
+    let small = {
+        let img = decode(&photo("yaoming.jpg"), &DecodeOptions::default()).unwrap();
+        resize_to_long_edge(&img, 110)
+    };
+    let base = left_player();
+    let (x, y) = (
+        base.width() - small.width() - 10,
+        base.height() - small.height() - 10,
+    );
+    overlay(&base, &small, x, y)
 }
 
 /// A picture with no face at all.
@@ -327,6 +377,17 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
         "unsupported_image_type",
     )
     .await;
+    // A group photo cannot say whose request it is: the team photo and the three players
+    // of gdp.jpg (faces of comparable size) are refused.
+    for group in ["players.jpg", "gdp.jpg"] {
+        let err = assert_error(
+            hide_request(&app, "race", "0812345678", photo(group)).await,
+            422,
+            "selfie_many_faces",
+        )
+        .await;
+        assert_eq!(err["field"], "file", "{group}");
+    }
     assert!(
         app.store
             .privacy_requests(None, 10)
@@ -334,8 +395,9 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
             .unwrap()
             .is_empty()
     );
+    assert!(face_crops(&app).await.is_empty());
 
-    // Filed: only the face template is kept, never the selfie.
+    // Filed: the face template and a small crop of the face are kept, never the selfie.
     let resp = hide_request(&app, "race", "Hider@Example.com", photo("yaoming.jpg")).await;
     assert_eq!(resp.status(), 201);
     let id = json(resp).await["request_id"].as_str().unwrap().to_owned();
@@ -343,14 +405,44 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     assert_eq!(stored.contact, "hider@example.com");
     assert_eq!(stored.embedding.as_ref().map(Vec::len), Some(512 * 4));
     assert_no_selfie_left(&app).await;
-    // The same contact again: refused while the first is open.
-    assert_error(
-        hide_request(&app, "race", "hider@example.com", photo("yaoming.jpg")).await,
-        409,
-        "privacy_request_exists",
-    )
-    .await;
+    let crop_key = format!("_shop/privacy/{id}.jpg");
+    assert_eq!(face_crops(&app).await, std::slice::from_ref(&crop_key));
+    let crop = app
+        .state
+        .objects
+        .get(&ObjectKey::shared(
+            "privacy",
+            &StoredName::parse(&format!("{id}.jpg")).unwrap(),
+        ))
+        .await
+        .unwrap();
+    let shown = decode(&crop, &DecodeOptions::default()).unwrap();
+    assert!(shown.width().max(shown.height()) <= 256);
+    assert!(shown.width() >= 100, "the face and a margin around it");
+    assert!(
+        !crop.windows(4).any(|w| w == b"Exif") && !crop.windows(2).any(|w| w == [0xFF, 0xE1]),
+        "no metadata"
+    );
+    // The same face again, from the same contact or another, in another file: refused
+    // while the first is open.
+    let again = {
+        let img = decode(&photo("yaoming.jpg"), &DecodeOptions::default()).unwrap();
+        raceshot_server::imaging::encode_jpeg(&img, 75).unwrap()
+    };
+    for contact in ["hider@example.com", "0898765432"] {
+        assert_error(
+            hide_request(&app, "race", contact, again.clone()).await,
+            409,
+            "privacy_request_exists",
+        )
+        .await;
+    }
     assert_eq!(app.store.privacy_requests(None, 10).await.unwrap().len(), 1);
+    // Another face from the same contact (a parent for a second child): filed.
+    let resp = hide_request(&app, "race", "hider@example.com", jpeg(&left_player())).await;
+    assert_eq!(resp.status(), 201);
+    let other = json(resp).await["request_id"].as_str().unwrap().to_owned();
+    assert_eq!(face_crops(&app).await.len(), 2);
 
     // The console lists it with the photos it would hide; an admin approves.
     account(&app, "ops@example.com", Role::Admin, &[]).await;
@@ -366,14 +458,50 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
         .await,
     )
     .await;
-    let request = &list["requests"][0];
-    assert_eq!(request["request_id"], id.as_str());
+    let request = list["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["request_id"] == id.as_str())
+        .unwrap();
     assert_ne!(request["contact"], "hider@example.com", "masked");
     assert_eq!(request["photos"].as_array().unwrap().len(), 2, "{list}");
+    // Beside them, the requester's face, to signed-in admins only, never cached.
+    let face = format!("/api/admin/privacy/requests/{id}/face");
+    assert_eq!(request["face_url"], face.as_str());
+    let resp = call(&app, Method::GET, &face, Some(&admin), None).await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(resp.headers()["content-type"], "image/jpeg");
+    assert_eq!(resp.headers()["cache-control"], "no-store");
+    assert_eq!(resp.bytes().await.unwrap(), crop);
+    assert_error(
+        call(&app, Method::GET, &face, None, None).await,
+        401,
+        "not_signed_in",
+    )
+    .await;
+    account(&app, "photo@example.com", Role::Photographer, &["race"]).await;
+    let photographer = sign_in(&app, "photo@example.com").await;
+    assert_error(
+        call(&app, Method::GET, &face, Some(&photographer), None).await,
+        403,
+        "forbidden",
+    )
+    .await;
     let approve = format!("/api/admin/privacy/requests/{id}/approve");
     let resp = call(&app, Method::POST, &approve, Some(&admin), None).await;
     assert_eq!(resp.status(), 200);
     assert_eq!(json(resp).await["photos_hidden"], 2);
+    // The decision deletes the face crop at once; the template stays for later photos.
+    assert!(!face_crops(&app).await.contains(&crop_key));
+    assert_error(
+        call(&app, Method::GET, &face, Some(&admin), None).await,
+        404,
+        "not_found",
+    )
+    .await;
+    let approved = app.store.privacy_request(&id).await.unwrap().unwrap();
+    assert!(approved.embedding.is_some());
     assert_error(
         call(&app, Method::POST, &approve, Some(&admin), None).await,
         409,
@@ -458,10 +586,11 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
         "{actions:?}"
     );
 
-    // A rejected request keeps no template.
-    let resp = hide_request(&app, "race", "0812345678", photo("gdp.jpg")).await;
-    assert_eq!(resp.status(), 201);
-    let other = json(resp).await["request_id"].as_str().unwrap().to_owned();
+    // A rejected request keeps no template and no face crop.
+    assert_eq!(
+        face_crops(&app).await,
+        [format!("_shop/privacy/{other}.jpg")]
+    );
     let reject = format!("/api/admin/privacy/requests/{other}/reject");
     assert_eq!(
         call(&app, Method::POST, &reject, Some(&admin), None)
@@ -471,5 +600,58 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     );
     let rejected = app.store.privacy_request(&other).await.unwrap().unwrap();
     assert!(rejected.embedding.is_none());
+    assert!(face_crops(&app).await.is_empty());
     assert_eq!(listed(&app).await, ["gdp.jpg"]);
+
+    // A passer-by far smaller than the requester does not refuse a selfie: the engine sees
+    // both faces, the request is for the larger. (The rejected request no longer holds
+    // this face.)
+    let behind = left_player_with_someone_behind();
+    let engine = &app.state.engine;
+    let seen: Vec<_> = engine
+        .detect_at(&behind, engine.config().detector.selfie_long_edge)
+        .unwrap()
+        .into_iter()
+        .filter(|d| engine.passes_quality(d))
+        .collect();
+    let (corner_x, corner_y) = (
+        behind.width() as f32 - 130.0,
+        behind.height() as f32 - 130.0,
+    );
+    assert!(
+        seen.iter()
+            .any(|d| d.bbox.x1 >= corner_x && d.bbox.y1 >= corner_y),
+        "{seen:?}"
+    );
+    let resp = hide_request(&app, "race", "0898765432", jpeg(&behind)).await;
+    assert_eq!(resp.status(), 201);
+    let undecided = json(resp).await["request_id"].as_str().unwrap().to_owned();
+    // Never decided: its crop goes with the event's originals (35 days after the event by
+    // default; 3 days is already past on 5 December).
+    let retention = || raceshot_server::jobs::retention::run(&app.state, 0, "test");
+    retention().await.unwrap();
+    assert_eq!(face_crops(&app).await.len(), 1);
+    let set = call(
+        &app,
+        Method::PUT,
+        "/api/admin/settings",
+        Some(&admin),
+        Some(json!({ "changes": { "orders.retention_days": "3" } })),
+    )
+    .await;
+    assert_eq!(set.status(), 200);
+    retention().await.unwrap();
+    assert!(face_crops(&app).await.is_empty());
+    let kept = app
+        .store
+        .privacy_request(&undecided)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(kept.state, raceshot_store::privacy::PrivacyState::Pending);
+}
+
+/// The face crops in storage.
+async fn face_crops(app: &TestApp) -> Vec<String> {
+    app.state.objects.list("_shop/privacy").await.unwrap()
 }

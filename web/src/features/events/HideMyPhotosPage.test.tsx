@@ -72,6 +72,7 @@ describe('hide my photos', () => {
     const text = screen.getByTestId('hide-explanation');
     expect(text).toHaveTextContent('พ.ร.บ. คุ้มครองข้อมูลส่วนบุคคล');
     expect(text).toHaveTextContent('รูปเซลฟีของคุณถูกลบทันที');
+    expect(text).toHaveTextContent('รูปใบหน้านี้ถูกลบทันทีที่พิจารณาเสร็จ');
     expect(text).toHaveTextContent('รูปที่มีผู้ซื้อไปแล้วยังคงอยู่กับผู้ซื้อ');
   });
 
@@ -109,7 +110,8 @@ describe('hide my photos', () => {
   });
 
   it.each([
-    [409, 'privacy_request_exists', undefined, 'hide-contact-error', 'มีคำขอซ่อนรูปของอีเวนต์นี้'],
+    [409, 'privacy_request_exists', undefined, 'hide-file-error', 'มีคำขอซ่อนรูปของใบหน้านี้'],
+    [422, 'selfie_many_faces', 'file', 'hide-file-error', 'รูปนี้มีหลายคน'],
     [422, 'invalid_field', 'contact', 'hide-contact-error', 'ข้อมูลบางช่องไม่ถูกต้อง'],
     [422, 'no_face', 'file', 'hide-file-error', 'ไม่พบใบหน้าในรูปที่อัปโหลด'],
     [413, 'file_too_large', undefined, 'hide-file-error', 'ไฟล์มีขนาดใหญ่กว่า 5MB'],
@@ -124,11 +126,15 @@ describe('hide my photos', () => {
     expect(screen.getByTestId('hide-submit')).toBeEnabled();
   });
 
-  it('tells the refusal in English too', async () => {
+  it.each([
+    [409, 'privacy_request_exists', 'request to hide the photos of this face'],
+    [422, 'selfie_many_faces', 'more than one person'],
+  ])('tells %i %s in English too, beside the selfie', async (status, code, text) => {
     localStorage.setItem('currentLanguage', 'en');
-    setup(errorAnswer(409, 'privacy_request_exists'));
+    setup(errorAnswer(status, code));
     await fill();
-    expect(await screen.findByTestId('hide-contact-error')).toHaveTextContent('already exists');
+    expect(await screen.findByTestId('hide-file-error')).toHaveTextContent(text);
+    expect(screen.queryByTestId('hide-contact-error')).not.toBeInTheDocument();
   });
 });
 

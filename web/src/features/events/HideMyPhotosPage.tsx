@@ -1,11 +1,13 @@
 //! "Hide my photos" (/{event_key}/hide-my-photos, and /hide-my-photos to choose the event
 //! first, linked from the terms): the right to object under the Thai PDPA and what happens to
-//! a request (the selfie deleted at once, only the face template kept until decided; once
-//! approved the photos showing the face are hidden from every search, the highlights and the
-//! manual page, also those added later; bought photos stay with their buyers; the requester
-//! is told by SMS or e-mail), then the form: a contact (Thai mobile number or e-mail), a selfie
+//! a request (the selfie deleted at once, only the face template and a small picture of the
+//! face kept until decided, the picture deleted at the decision; once approved the photos
+//! showing the face are hidden from every search, the highlights and the manual page, also
+//! those added later; bought photos stay with their buyers; the requester is told by SMS or
+//! e-mail), then the form: a contact (Thai mobile number or e-mail), a selfie of one person
 //! with the search's checks (JPEG/PNG, 5 MB), and consent. Sent as a multipart form; the
-//! answer is the request's number, or the server's refusal next to the field it concerns.
+//! answer is the request's number, or the server's refusal next to the field it concerns:
+//! a group photo, or a face that already has a request, is told beside the selfie.
 
 import './events.css';
 import { useMutation } from '@tanstack/react-query';
@@ -107,10 +109,16 @@ export function HidePickEventPage() {
 }
 
 type Field = 'contact' | 'file' | 'consent';
-/** Server refusals told beside the selfie. */
-const FILE_CODES = new Set(['no_face', 'file_too_large', 'unsupported_image_type', 'unreadable_image', 'image_too_many_pixels']);
-/** Server refusals told beside the contact. */
-const CONTACT_CODES = new Set(['privacy_request_exists']);
+/** Server refusals told beside the selfie (one request per face, whoever sends it). */
+const FILE_CODES = new Set([
+  'no_face',
+  'selfie_many_faces',
+  'privacy_request_exists',
+  'file_too_large',
+  'unsupported_image_type',
+  'unreadable_image',
+  'image_too_many_pixels',
+]);
 
 function HideForm({ event }: { event: EventBody }) {
   const t = useT();
@@ -128,7 +136,6 @@ function HideForm({ event }: { event: EventBody }) {
   const fieldOf = (): Field | null => {
     if (code === null) return null;
     if (FILE_CODES.has(code)) return 'file';
-    if (CONTACT_CODES.has(code)) return 'contact';
     if (code === 'invalid_field') {
       const field = failure instanceof ApiFailure ? failure.field : null;
       return field === 'file' ? 'file' : field === 'contact' ? 'contact' : null;

@@ -149,10 +149,10 @@ export const eventsMessages = defineMessages(
       'ตาม พ.ร.บ. คุ้มครองข้อมูลส่วนบุคคล พ.ศ. 2562 คุณมีสิทธิคัดค้านการเผยแพร่รูปที่เห็นใบหน้าของคุณ ส่งคำขอพร้อมรูปเซลฟีของคุณ แล้วทีมงานจะพิจารณาคำขอ',
     'event.hide.what': 'เกิดอะไรขึ้นกับคำขอ',
     'event.hide.step.selfie':
-      'รูปเซลฟีของคุณถูกลบทันทีที่ได้รับ ระบบเก็บไว้เพียงข้อมูลใบหน้า (ไม่ใช่รูป) จนกว่าทีมงานจะพิจารณาเสร็จ',
+      'รูปเซลฟีของคุณถูกลบทันทีที่ได้รับ ระบบเก็บไว้เพียงข้อมูลใบหน้าและรูปใบหน้าขนาดเล็กที่ตัดจากเซลฟี ให้ทีมงานใช้เทียบกับรูปในอีเวนต์ รูปใบหน้านี้ถูกลบทันทีที่พิจารณาเสร็จ',
     'event.hide.step.approved':
       'เมื่ออนุมัติ รูปที่เห็นใบหน้าของคุณจะถูกซ่อนจากการค้นหาทุกแบบ รูปตัวอย่าง และหน้าค้นหาด้วยตนเอง รวมถึงรูปที่เพิ่มภายหลัง ข้อมูลใบหน้าจะถูกเก็บไว้เพื่อการนี้จนกว่าไฟล์ของอีเวนต์จะถูกลบตามระยะเวลาการเก็บรูป',
-    'event.hide.step.rejected': 'หากไม่อนุมัติ ข้อมูลใบหน้าจะถูกลบทันทีที่พิจารณา',
+    'event.hide.step.rejected': 'หากไม่อนุมัติ ข้อมูลใบหน้าและรูปใบหน้าจะถูกลบทันทีที่พิจารณา',
     'event.hide.step.bought': 'รูปที่มีผู้ซื้อไปแล้วยังคงอยู่กับผู้ซื้อ',
     'event.hide.step.told': 'เราจะแจ้งผลทาง SMS หรืออีเมลที่คุณให้ไว้',
     'event.hide.event': 'อีเวนต์',
@@ -163,7 +163,7 @@ export const eventsMessages = defineMessages(
     'event.hide.contactHint': 'เช่น 0812345678 หรือ name@example.com',
     'event.hide.selfie': 'รูปเซลฟีที่เห็นใบหน้าของคุณชัดเจนเพียงคนเดียว (jpg หรือ png ไม่เกิน 5MB)',
     'event.hide.consent':
-      'ฉันยืนยันว่าเป็นเจ้าของใบหน้าในรูป และยินยอมให้ใช้ข้อมูลใบหน้าเพื่อซ่อนรูปของฉันตามที่อธิบายไว้ข้างต้น',
+      'ฉันยืนยันว่าเป็นเจ้าของใบหน้าในรูป และยินยอมให้ใช้ข้อมูลใบหน้าและรูปใบหน้าเพื่อซ่อนรูปของฉันตามที่อธิบายไว้ข้างต้น',
     'event.hide.submit': 'ส่งคำขอซ่อนรูป',
     'event.hide.sending': 'กำลังส่งคำขอ...',
     'event.hide.error.contact': 'กรุณากรอกเบอร์มือถือ (เช่น 0812345678) หรืออีเมลที่ถูกต้อง',
@@ -317,10 +317,10 @@ export const eventsMessages = defineMessages(
       'Under the Thai Personal Data Protection Act 2019 you may object to photos showing your face being published. Send a request with a selfie and our team will decide on it.',
     'event.hide.what': 'What happens to your request',
     'event.hide.step.selfie':
-      'Your selfie is deleted as soon as it arrives. Only a template of your face (not the photo) is kept until the team decides.',
+      'Your selfie is deleted as soon as it arrives. Only a template of your face and a small picture of your face cut from it are kept, for the team to compare with the event’s photos; the picture is deleted as soon as the team decides.',
     'event.hide.step.approved':
       'Once approved, the photos showing your face are hidden from every search, the sample photos and the manual search page, including photos added later. The face template is kept for that until the event’s files are deleted at the end of the retention period.',
-    'event.hide.step.rejected': 'If the request is rejected, the face template is deleted at the decision.',
+    'event.hide.step.rejected': 'If the request is rejected, the face template and the picture are deleted at the decision.',
     'event.hide.step.bought': 'Photos someone has already bought stay with the buyer.',
     'event.hide.step.told': 'We tell you the decision by SMS or e-mail, at the contact you give.',
     'event.hide.event': 'Event',
@@ -331,7 +331,7 @@ export const eventsMessages = defineMessages(
     'event.hide.contactHint': 'e.g. 0812345678 or name@example.com',
     'event.hide.selfie': 'A selfie showing your face clearly, alone (jpg or png, at most 5MB)',
     'event.hide.consent':
-      'I confirm the face in the photo is mine, and I agree to its template being used to hide my photos as described above.',
+      'I confirm the face in the photo is mine, and I agree to its template and picture being used to hide my photos as described above.',
     'event.hide.submit': 'Send the request',
     'event.hide.sending': 'Sending the request...',
     'event.hide.error.contact': 'Please type a mobile number (e.g. 0812345678) or a valid e-mail address.',

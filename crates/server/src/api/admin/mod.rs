@@ -38,6 +38,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(privacy::list))
         .routes(routes!(privacy::approve))
         .routes(routes!(privacy::reject))
+        .routes(routes!(privacy::face))
         .routes(routes!(orders::approve))
         .routes(routes!(orders::confirm))
         .routes(routes!(audit::list))

@@ -1,9 +1,13 @@
 //! Privacy requests in the console: the requests with the photos each matches (or holds,
-//! once approved), and an admin's approval or rejection (`crate::privacy`). Admins only.
+//! once approved) and, until the decision, the picture of the requester's face to compare
+//! them with; an admin's approval or rejection (`crate::privacy`). Admins only: they are
+//! the operators with a right to every event, and the face picture is served to nobody
+//! else, never cached (`no-store`).
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use raceshot_domain::time::format_bangkok;
 use raceshot_store::privacy::{PrivacyRequest, PrivacyState};
 use serde::{Deserialize, Serialize};
@@ -12,7 +16,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::auth::Admin;
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::media::derived_address;
-use crate::error::{ErrorAnswer, ShopError, ShopResult};
+use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
 use crate::privacy::{self, Contact};
 use crate::state::AppState;
 
@@ -50,6 +54,9 @@ pub struct AdminPrivacyRequest {
     pub decided_by: Option<String>,
     /// Whether the requester has been told of the decision.
     pub notified: bool,
+    /// The requester's face as the selfie showed it (a small crop), to compare with the
+    /// photos: the console's address of the picture, while the request is pending.
+    pub face_url: Option<String>,
     /// Pending: the event's photos showing the face; approved: those it hides.
     pub photos: Vec<PrivacyPhoto>,
 }
@@ -106,6 +113,10 @@ async fn shown(state: &AppState, r: PrivacyRequest) -> ShopResult<AdminPrivacyRe
             })
         })
         .collect();
+    let face_url = r
+        .face_crop
+        .is_some()
+        .then(|| format!("/api/admin/privacy/requests/{}/face", r.id));
     Ok(AdminPrivacyRequest {
         request_id: r.id,
         event_key: r.event_key,
@@ -116,6 +127,7 @@ async fn shown(state: &AppState, r: PrivacyRequest) -> ShopResult<AdminPrivacyRe
         decided_at: r.decided_at.map(instant),
         decided_by: r.decided_by,
         notified: r.notified,
+        face_url,
         photos: shown,
     })
 }
@@ -177,4 +189,41 @@ pub async fn reject(
 ) -> ShopResult<StatusCode> {
     privacy::reject(&state, &request_id, &admin.0.actor()).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The requester's face, cut from the selfie (a JPEG, at most 256 px), while the request is
+/// pending; deleted at the decision. Never cached.
+#[utoipa::path(operation_id = "admin_privacy_face", get, path = "/api/admin/privacy/requests/{request_id}/face", tag = "console",
+    params(("request_id" = String, Path)),
+    responses((status = 200, description = "The JPEG", content_type = "image/jpeg"),
+        (status = 401, response = ErrorAnswer), (status = 403, response = ErrorAnswer),
+        (status = 404, response = ErrorAnswer)))]
+pub async fn face(
+    State(state): State<AppState>,
+    _admin: Admin,
+    ApiPath(request_id): ApiPath<String>,
+) -> ShopResult<Response> {
+    let not_found = || ShopError::new(ErrorCode::NotFound, "no face picture for this request");
+    let key = state
+        .store
+        .privacy_request(&request_id)
+        .await?
+        .and_then(|r| r.face_crop)
+        .and_then(|name| privacy::face_crop_key(&name))
+        .ok_or_else(not_found)?;
+    let bytes = state.objects.get(&key).await.map_err(|e| {
+        if e.is_not_found() {
+            not_found()
+        } else {
+            e.into()
+        }
+    })?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "image/jpeg"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        bytes,
+    )
+        .into_response())
 }

@@ -1,6 +1,6 @@
-//! Console privacy requests: the list by state, the request's fields and photos, approving
-//! and rejecting after a confirmation (the calls, the refresh), a request decided
-//! meanwhile, and the page kept from photographers.
+//! Console privacy requests: the list by state, the request's fields and photos beside the
+//! requester's face (while pending), approving and rejecting after a confirmation (the
+//! calls, the refresh), a request decided meanwhile, and the page kept from photographers.
 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -19,6 +19,7 @@ const pending: AdminPrivacyRequest = {
   decided_at: null,
   decided_by: null,
   notified: false,
+  face_url: '/api/admin/privacy/requests/req-1/face',
   photos: [
     { photo_id: 11, thumbnail_url: 'https://img.example/t/11.jpg', similarity: 0.91 },
     { photo_id: 12, thumbnail_url: 'https://img.example/t/12.jpg', similarity: 0.74 },
@@ -31,6 +32,7 @@ const approved: AdminPrivacyRequest = {
   decided_at: '2026-11-17T10:00:00+07:00',
   decided_by: 'boss@raceshot.app',
   notified: true,
+  face_url: null,
   photos: [{ photo_id: 11, thumbnail_url: 'https://img.example/t/11.jpg', similarity: null }],
 };
 
@@ -59,6 +61,13 @@ describe('PrivacyRequestsPage', () => {
     expect(card).toHaveTextContent('Photos to hide (2)');
     expect(within(card).getAllByTestId('privacy-photo')).toHaveLength(2);
     expect(within(card).getByText('Similarity 91%')).toBeInTheDocument();
+    // The requester's face, to compare the photos with, from the console's own address.
+    const face = within(card).getByTestId('privacy-face');
+    expect(within(face).getByRole('img', { name: 'The requester’s face' })).toHaveAttribute(
+      'src',
+      '/api/admin/privacy/requests/req-1/face',
+    );
+    expect(face).toHaveTextContent('deleted at the decision');
     expect(screen.getByTestId('privacy-tab-pending')).toHaveAttribute('aria-selected', 'true');
   });
 
@@ -76,6 +85,7 @@ describe('PrivacyRequestsPage', () => {
     expect(within(card).getByTestId('privacy-decided-by')).toHaveTextContent('boss@raceshot.app');
     expect(within(card).getByTestId('privacy-notified')).toHaveTextContent('Yes');
     expect(within(card).queryByTestId('privacy-approve')).not.toBeInTheDocument();
+    expect(within(card).queryByTestId('privacy-face')).not.toBeInTheDocument();
     expect(stateAsked(fn)).toEqual(['pending', 'approved']);
   });
 

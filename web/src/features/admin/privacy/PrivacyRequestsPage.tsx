@@ -1,8 +1,10 @@
 //! Console privacy requests (/admin/privacy, admins): the requests to hide one's photos of an
 //! event, by state (pending, approved, rejected; kept in the address), each with its event,
 //! the masked contact, when it was made and decided and by whom, whether the requester was
-//! told, and the photos it would hide (pending) or hides (approved). A pending request is
-//! approved (its photos hidden, also those added later) or rejected (its face template
+//! told, and the photos it would hide (pending) or hides (approved), beside the requester's
+//! face as the selfie showed it (a small picture the server keeps only until the decision,
+//! so the operator can tell whether the matches are really that person). A pending request
+//! is approved (its photos hidden, also those added later) or rejected (its face template
 //! deleted), each after a confirmation; every list is asked again after a decision.
 
 import './admin-privacy.css';
@@ -151,23 +153,31 @@ function RequestCard({ request }: { request: AdminPrivacyRequest }) {
         ))}
       </dl>
       {request.state !== 'rejected' && (
-        <>
-          <h2>{t(pending ? 'adminPrivacy.photos.pending' : 'adminPrivacy.photos.approved', { count })}</h2>
-          {count === 0 ? (
-            <p className="muted">{t('adminPrivacy.photos.none')}</p>
-          ) : (
-            <ul className="admin-privacy-photos" data-testid="privacy-photos">
-              {request.photos.map((photo) => (
-                <li key={photo.photo_id} data-testid="privacy-photo">
-                  <img src={photo.thumbnail_url} alt={t('adminPrivacy.photoAlt', { id: photo.photo_id })} loading="lazy" />
-                  {typeof photo.similarity === 'number' && (
-                    <small>{t('adminPrivacy.similarity', { percent: Math.round(photo.similarity * 100) })}</small>
-                  )}
-                </li>
-              ))}
-            </ul>
+        <div className={request.face_url ? 'admin-privacy-compare' : undefined}>
+          {request.face_url && (
+            <figure className="admin-privacy-face" data-testid="privacy-face">
+              <img src={request.face_url} alt={t('adminPrivacy.faceAlt')} />
+              <figcaption className="muted">{t('adminPrivacy.face')}</figcaption>
+            </figure>
           )}
-        </>
+          <div className="stack">
+            <h2>{t(pending ? 'adminPrivacy.photos.pending' : 'adminPrivacy.photos.approved', { count })}</h2>
+            {count === 0 ? (
+              <p className="muted">{t('adminPrivacy.photos.none')}</p>
+            ) : (
+              <ul className="admin-privacy-photos" data-testid="privacy-photos">
+                {request.photos.map((photo) => (
+                  <li key={photo.photo_id} data-testid="privacy-photo">
+                    <img src={photo.thumbnail_url} alt={t('adminPrivacy.photoAlt', { id: photo.photo_id })} loading="lazy" />
+                    {typeof photo.similarity === 'number' && (
+                      <small>{t('adminPrivacy.similarity', { percent: Math.round(photo.similarity * 100) })}</small>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </div>
       )}
       {pending && (
         <div className="row">

@@ -7,7 +7,7 @@ export const privacyMessages = defineMessages(
   {
     'adminPrivacy.title': 'คำขอซ่อนรูป',
     'adminPrivacy.help':
-      'ผู้ที่ไม่ต้องการให้รูปของตนแสดง (คัดค้านตาม พ.ร.บ. คุ้มครองข้อมูลส่วนบุคคล) ส่งรูปเซลฟีมา ระบบลบรูปเซลฟีทันทีและเก็บเพียงข้อมูลใบหน้า อนุมัติแล้วรูปที่เห็นใบหน้านั้นจะถูกซ่อนจากร้าน รวมถึงรูปที่เพิ่มภายหลัง ไม่อนุมัติแล้วข้อมูลใบหน้าจะถูกลบ ผู้ขอจะได้รับแจ้งผลทาง SMS หรืออีเมล',
+      'ผู้ที่ไม่ต้องการให้รูปของตนแสดง (คัดค้านตาม พ.ร.บ. คุ้มครองข้อมูลส่วนบุคคล) ส่งรูปเซลฟีที่เห็นใบหน้าตนเพียงคนเดียวมา ระบบลบรูปเซลฟีทันที เก็บเพียงข้อมูลใบหน้า และรูปใบหน้าขนาดเล็กไว้ให้เทียบกับรูปที่พบจนกว่าจะพิจารณา อนุมัติแล้วรูปที่เห็นใบหน้านั้นจะถูกซ่อนจากร้าน รวมถึงรูปที่เพิ่มภายหลัง ไม่อนุมัติแล้วข้อมูลใบหน้าจะถูกลบ เมื่อพิจารณาแล้วรูปใบหน้าจะถูกลบ ผู้ขอจะได้รับแจ้งผลทาง SMS หรืออีเมล',
     'adminPrivacy.state': 'สถานะ',
     'adminPrivacy.state.pending': 'รอพิจารณา',
     'adminPrivacy.state.approved': 'อนุมัติแล้ว',
@@ -22,6 +22,8 @@ export const privacyMessages = defineMessages(
     'adminPrivacy.notified': 'แจ้งผู้ขอแล้ว',
     'adminPrivacy.yes': 'แจ้งแล้ว',
     'adminPrivacy.no': 'ยังไม่ได้แจ้ง',
+    'adminPrivacy.face': 'ใบหน้าจากเซลฟีของผู้ขอ (ลบเมื่อพิจารณาแล้ว)',
+    'adminPrivacy.faceAlt': 'ใบหน้าของผู้ขอ',
     'adminPrivacy.photos.pending': 'รูปที่จะถูกซ่อน ({count} รูป)',
     'adminPrivacy.photos.approved': 'รูปที่ซ่อนอยู่ ({count} รูป)',
     'adminPrivacy.photos.none': 'ไม่พบรูปที่เห็นใบหน้านี้',
@@ -43,7 +45,7 @@ export const privacyMessages = defineMessages(
   {
     'adminPrivacy.title': 'Privacy requests',
     'adminPrivacy.help':
-      'People who do not want their photos shown (an objection under the Thai PDPA) send a selfie. It is deleted at once; only a face template is kept. Approving hides the photos showing that face from the shop, including photos added later; rejecting deletes the template. The requester is told by SMS or e-mail.',
+      'People who do not want their photos shown (an objection under the Thai PDPA) send a selfie showing only themselves. It is deleted at once; only a face template is kept, and a small picture of the face to compare with the photos found until the decision. Approving hides the photos showing that face from the shop, including photos added later; rejecting deletes the template. Either decision deletes the picture. The requester is told by SMS or e-mail.',
     'adminPrivacy.state': 'State',
     'adminPrivacy.state.pending': 'Pending',
     'adminPrivacy.state.approved': 'Approved',
@@ -58,6 +60,8 @@ export const privacyMessages = defineMessages(
     'adminPrivacy.notified': 'Requester told',
     'adminPrivacy.yes': 'Yes',
     'adminPrivacy.no': 'Not yet',
+    'adminPrivacy.face': 'The requester’s face, from the selfie (deleted at the decision)',
+    'adminPrivacy.faceAlt': 'The requester’s face',
     'adminPrivacy.photos.pending': 'Photos to hide ({count})',
     'adminPrivacy.photos.approved': 'Photos hidden ({count})',
     'adminPrivacy.photos.none': 'No photo shows this face.',

@@ -110,9 +110,10 @@ export function TermsEn() {
           <Link to="/hide-my-photos" data-testid="terms-hide-link">
             Hide my photos
           </Link>
-          . The selfie is deleted at once; only a template of your face is kept until our team decides, and, if the
-          request is approved, to hide photos added later until the event's files are deleted. We tell you the decision
-          by SMS or e-mail.
+          . The selfie must show only you. It is deleted at once; only a template of your face is kept until our team
+          decides, and, if the request is approved, to hide photos added later until the event's files are deleted. A
+          small picture of your face cut from the selfie, which only our team sees, is kept until the decision (or, if
+          none is made, until the event's files are deleted). We tell you the decision by SMS or e-mail.
         </li>
         <li>
           Your browser keeps your cart, chosen language and acceptance of these terms on your own device; you can
