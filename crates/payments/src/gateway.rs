@@ -13,8 +13,9 @@ use crate::PaymentError;
 use crate::trail::{TrailEntry, TrailKind, TrailStatus};
 
 /// One order's payment as a gateway is asked about it. The amount is the one the shop
-/// priced and stored, never one a browser sent.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// priced and stored, never one a browser sent. Its `Debug` leaves out the order's uuid
+/// and the addresses (the callback address carries its token), so it may be logged.
+#[derive(Clone, PartialEq, Eq)]
 pub struct PaymentRequest {
     pub order_id: i64,
     pub order_uuid: String,
@@ -30,6 +31,17 @@ pub struct PaymentRequest {
     pub order_page_url: String,
     /// The sandbox's own payment page of the order.
     pub sandbox_page_url: String,
+}
+
+impl std::fmt::Debug for PaymentRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PaymentRequest")
+            .field("order_id", &self.order_id)
+            .field("event_key", &self.event_key)
+            .field("amount", &self.amount)
+            .field("gateway_ref", &self.gateway_ref)
+            .finish_non_exhaustive()
+    }
 }
 
 impl PaymentRequest {
@@ -382,5 +394,13 @@ pub(crate) mod tests {
         assert_eq!(failed.outcome, Outcome::Declined);
         assert_eq!(failed.entry.kind.to_string(), "sandbox:failed");
         assert_eq!(failed.entry.external_ref, None);
+    }
+
+    #[test]
+    fn debug_output_names_no_order_key_nor_address() {
+        let req = request();
+        let shown = format!("{req:?}");
+        assert!(!shown.contains(&req.order_uuid), "{shown}");
+        assert!(!shown.contains("http"), "{shown}");
     }
 }
