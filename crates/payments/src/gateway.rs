@@ -222,6 +222,15 @@ pub trait Gateway: Send + Sync + std::fmt::Debug {
 pub struct Sandbox;
 
 impl Sandbox {
+    /// The sandbox's page of the order, where its QR and card step lead; an error when
+    /// the shop gave none (the sandbox is off), so no answer points at a missing page.
+    fn page(req: &PaymentRequest) -> Result<&str, PaymentError> {
+        match req.sandbox_page_url.as_str() {
+            "" => Err(PaymentError::Protocol("the sandbox is off".to_owned())),
+            page => Ok(page),
+        }
+    }
+
     /// The sandbox's reference of an order's payment.
     pub fn reference(req: &PaymentRequest) -> String {
         format!("SBX{:012}", req.order_id)
@@ -271,7 +280,7 @@ impl Gateway for Sandbox {
     ) -> Result<QrPayment, PaymentError> {
         Ok(QrPayment::text(
             Sandbox::reference(req),
-            req.sandbox_page_url.clone(),
+            Sandbox::page(req)?.to_owned(),
         ))
     }
 
@@ -281,6 +290,7 @@ impl Gateway for Sandbox {
         token: &str,
         trail: &dyn TrailSink,
     ) -> Result<CardCharge, PaymentError> {
+        let page = Sandbox::page(req)?;
         trail
             .record(
                 TrailEntry::new(TrailKind::CardToken, TrailStatus::Received)
@@ -290,7 +300,7 @@ impl Gateway for Sandbox {
             .await?;
         Ok(CardCharge {
             gateway_ref: None,
-            next: CardNext::Authorize(format!("{}?card=1", req.sandbox_page_url)),
+            next: CardNext::Authorize(format!("{page}?card=1")),
         })
     }
 }
@@ -394,6 +404,23 @@ pub(crate) mod tests {
         assert_eq!(failed.outcome, Outcome::Declined);
         assert_eq!(failed.entry.kind.to_string(), "sandbox:failed");
         assert_eq!(failed.entry.external_ref, None);
+    }
+
+    #[tokio::test]
+    async fn without_its_page_the_sandbox_hands_out_no_link() {
+        let req = PaymentRequest {
+            sandbox_page_url: String::new(),
+            ..request()
+        };
+        let kept = Kept::default();
+        assert!(Sandbox.start_qr(&req, &kept).await.is_err());
+        assert!(
+            Sandbox
+                .charge_card(&req, "tokn_test_1", &kept)
+                .await
+                .is_err()
+        );
+        assert!(kept.0.lock().map(|e| e.is_empty()).unwrap_or(false));
     }
 
     #[test]

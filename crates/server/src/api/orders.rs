@@ -399,7 +399,9 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<Inqui
         event_title: order.event_title.clone(),
         payment_gateway: order.payment_gateway.as_str().to_owned(),
         payment_channel: order.payment_channel.as_str(),
-        qrcode_url: order.qrcode_url.clone().unwrap_or_default(),
+        qrcode_url: (order.qrcode_url.clone())
+            .filter(|_| payment::payment_links_shown(state, &order))
+            .unwrap_or_default(),
         am_order_ref: order.am_order_ref.clone().unwrap_or_default(),
         receipt_ref: order.receipt_ref.clone().unwrap_or_default(),
         images_order: json_text(&images_order),
@@ -412,9 +414,8 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<Inqui
         storage_expired: Flag(storage_expired),
         sandbox: order.payment_gateway == GatewayKind::Sandbox,
         api_response: v1.then(|| {
-            order
-                .api_response
-                .clone()
+            (order.api_response.clone())
+                .filter(|_| payment::payment_links_shown(state, &order))
                 .unwrap_or_else(|| "{}".to_owned())
         }),
     })

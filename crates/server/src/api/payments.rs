@@ -145,6 +145,7 @@ pub async fn sandbox_pay(
     Path(order_uuid): Path<String>,
     ApiJson(req): ApiJson<SandboxPayRequest>,
 ) -> ShopResult<Json<SandboxPayResponse>> {
+    sandbox_on(&state)?;
     let order = find_order(&state, &order_uuid).await?;
     payment::sandbox_pay(&state, &order, req.result).await?;
     let order = find_order(&state, &order_uuid).await?;
@@ -159,12 +160,26 @@ pub struct SandboxPageQuery {
     pub card: Option<String>,
 }
 
+/// `not_found` unless the sandbox is allowed: a shop taking real money has no sandbox
+/// page, whatever the order.
+fn sandbox_on(state: &AppState) -> ShopResult<()> {
+    if state.config.payments.allow_sandbox {
+        Ok(())
+    } else {
+        Err(ShopError::new(
+            ErrorCode::NotFound,
+            "the sandbox gateway is off",
+        ))
+    }
+}
+
 /// The sandbox gateway's payment page: what the QR or the card's 3-D Secure step leads to.
 pub async fn sandbox_page(
     State(state): State<AppState>,
     Path(order_uuid): Path<String>,
     Query(query): Query<SandboxPageQuery>,
 ) -> ShopResult<Response> {
+    sandbox_on(&state)?;
     let order = find_order(&state, &order_uuid).await?;
     if order.payment_gateway != GatewayKind::Sandbox {
         return Err(ShopError::new(ErrorCode::NotFound, "not a sandbox order"));
@@ -235,6 +250,7 @@ pub async fn sandbox_page_submit(
     Path(order_uuid): Path<String>,
     axum::Form(form): axum::Form<SandboxForm>,
 ) -> ShopResult<Response> {
+    sandbox_on(&state)?;
     let order = find_order(&state, &order_uuid).await?;
     payment::sandbox_pay(&state, &order, form.result).await?;
     Ok(Redirect::to(&format!("/download/{}", order.uuid)).into_response())

@@ -4,12 +4,15 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use base64::Engine as _;
+use raceshot_domain::{GatewayKind, Money, PaymentChannel, PaymentStatus};
 use raceshot_payments::testing::{FakeGbp, FakeOpn};
-use raceshot_server::commerce::links;
+use raceshot_server::commerce::{links, payment};
 use raceshot_store::Backend;
+use raceshot_store::orders::{NewOrder, Order};
+use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, assert_error, event, now};
-use crate::orders::promptpay_order;
+use crate::helpers::{TestApp, assert_error, event, now, ready_photos};
+use crate::orders::{inquiry, order_body, promptpay_order, sandbox_pay};
 
 // ---------------------------------------------------------------------------------------
 // 1. OPN webhooks: a fresh signature only
@@ -169,4 +172,180 @@ async fn gbp_callback_tokens_never_reach_the_logs() {
     for secret in [token.as_str(), wrong.as_str(), uuid.as_str()] {
         assert!(!text.contains(secret), "{secret} in the logs:\n{text}");
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// 3. No sandbox once it is not allowed
+// ---------------------------------------------------------------------------------------
+
+/// An order written straight to the store, as one made before a setting changed.
+async fn stored_order(
+    app: &TestApp,
+    event_key: &str,
+    gateway: GatewayKind,
+    channel: PaymentChannel,
+    status: PaymentStatus,
+    email: Option<&str>,
+) -> Order {
+    let ids = ready_photos(app, event_key, 1).await;
+    let event = app
+        .store
+        .event_by_key(&raceshot_domain::EventKey::parse(event_key).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let amount = if status == PaymentStatus::Paid {
+        Money::ZERO
+    } else {
+        Money::from_satang(6_300).unwrap()
+    };
+    let order = NewOrder {
+        uuid: uuid::Uuid::new_v4().to_string(),
+        event_id: event.id,
+        mobile: "0812345678".into(),
+        email: email.map(str::to_owned),
+        deal: false,
+        wholesale: false,
+        photo_ids: ids,
+        full_amount: amount,
+        discount: Money::ZERO,
+        amount,
+        payment_fee: Money::ZERO,
+        paid_amount: amount,
+        payment_gateway: gateway,
+        payment_channel: channel,
+        payment_status: status,
+        fingerprint: uuid::Uuid::new_v4().to_string(),
+        am_order_ref: None,
+        expires_at: None,
+    };
+    let created = app
+        .store
+        .create_order(&order, now(), &[], now())
+        .await
+        .unwrap();
+    created.order().clone()
+}
+
+#[tokio::test]
+async fn without_the_sandbox_no_page_or_answer_leads_to_it() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("no-sandbox"))
+        .with_env("RACESHOT__PAYMENTS__GATEWAY", "PROMPTPAY")
+        .with_env("RACESHOT__PAYMENTS__PROMPTPAY_ID", "0801234567")
+        .with_env("RACESHOT__PAYMENTS__ALLOW_SANDBOX", "false")
+        .spawn()
+        .await;
+    // Sandbox orders from the days the sandbox was on, one with its QR leading to the page.
+    let qr = stored_order(
+        &app,
+        "no-sandbox",
+        GatewayKind::Sandbox,
+        PaymentChannel::PromptPay,
+        PaymentStatus::Initial,
+        None,
+    )
+    .await;
+    let page = format!("{}/sandbox/pay/{}", app.state.public_url, qr.uuid);
+    let api_response = json!({ "qrcode": page }).to_string();
+    app.store
+        .set_order_payment(
+            qr.id,
+            Some("SBX000000000001"),
+            Some(&page),
+            Some(&api_response),
+            None,
+            now(),
+        )
+        .await
+        .unwrap();
+    let card = stored_order(
+        &app,
+        "no-sandbox",
+        GatewayKind::Sandbox,
+        PaymentChannel::Card,
+        PaymentStatus::Initial,
+        None,
+    )
+    .await;
+
+    // The page and its buttons answer 404, as JSON, for any order.
+    let unknown = uuid::Uuid::new_v4().to_string();
+    for uuid in [&qr.uuid, &card.uuid, &unknown] {
+        for query in ["", "?card=1"] {
+            let resp = app
+                .client
+                .get(app.url(&format!("/sandbox/pay/{uuid}{query}")))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(resp.headers()["content-type"], "application/json");
+            assert_error(resp, 404, "not_found").await;
+        }
+        let resp = app
+            .client
+            .post(app.url(&format!("/sandbox/pay/{uuid}")))
+            .form(&[("result", "paid")])
+            .send()
+            .await
+            .unwrap();
+        assert_error(resp, 404, "not_found").await;
+        assert_error(sandbox_pay(&app, uuid, "paid").await, 404, "not_found").await;
+    }
+
+    // No answer carries a sandbox link: the inquiries, the card payment.
+    for path in ["/v3/order/inquiry", "/v1/order/inquiry"] {
+        for uuid in [&qr.uuid, &card.uuid] {
+            let resp = app.post(path, &json!({ "order_uuid": uuid })).await;
+            assert_eq!(resp.status(), 200);
+            let text = resp.text().await.unwrap();
+            assert!(!text.contains("/sandbox/"), "{path}: {text}");
+        }
+    }
+    let resp = app
+        .post(
+            "/v3/order/opn-cc-payment",
+            &json!({ "token_key": "tokn_test_1", "uuid": card.uuid, "mobile": "0812345678",
+                     "paid_amount": 6_300 }),
+        )
+        .await;
+    let status = resp.status();
+    let text = resp.text().await.unwrap();
+    assert!(!status.is_success(), "{status} {text}");
+    assert!(!text.contains("/sandbox/"), "{text}");
+    assert_eq!(
+        app.store
+            .order_by_id(qr.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .payment_status,
+        PaymentStatus::Initial
+    );
+
+    // What gateways are told of an order holds no sandbox page either.
+    for order in [&qr, &card] {
+        let request = payment::payment_request(&app.state, order);
+        assert_eq!(request.sandbox_page_url, "", "{request:?}");
+    }
+
+    // A new order goes through PROMPTPAY; its answers have no sandbox link.
+    let ids = ready_photos(&app, "no-sandbox", 1).await;
+    let body = order_body(&app, "no-sandbox", &ids, "PP").await;
+    let resp = app.post("/v3/order/create", &body).await;
+    let text = resp.text().await.unwrap();
+    assert!(!text.contains("/sandbox/"), "{text}");
+    let created: Value = serde_json::from_str(&text).unwrap();
+    let uuid = created["uuid"].as_str().unwrap();
+    let answer = inquiry(&app, uuid).await;
+    assert_eq!(answer["payment_gateway"], "PROMPTPAY");
+    assert!(!answer.to_string().contains("/sandbox/"), "{answer}");
+    let mut sandbox_body = body.clone();
+    sandbox_body["payment_gateway"] = json!("SANDBOX");
+    assert_error(
+        app.post("/v3/order/create", &sandbox_body).await,
+        409,
+        "payment_gateway_changed",
+    )
+    .await;
 }
