@@ -1115,7 +1115,15 @@ export interface components {
             id: number;
             /** @description RFC 3339, Bangkok time. */
             at: string;
+            /**
+             * @description Who acted, as the log stores it: `operator:{account id}`, `unknown:{hash}` (a sign-in
+             *     on an address without an account; the same address, the same hash; `unknown` alone
+             *     for such entries written before), `cli:{user}` or `visitor`.
+             * @example operator:17
+             */
             actor: string;
+            /** @description The operator account's e-mail when `actor` names an account. */
+            actor_email?: string | null;
             action: string;
             target: string;
             detail: Record<string, unknown>;

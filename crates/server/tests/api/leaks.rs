@@ -8,10 +8,13 @@ use raceshot_domain::{GatewayKind, Money, PaymentChannel, PaymentStatus};
 use raceshot_payments::testing::{FakeGbp, FakeOpn};
 use raceshot_server::commerce::{links, payment};
 use raceshot_store::Backend;
+use raceshot_store::operators::Role;
 use raceshot_store::orders::{NewOrder, Order};
+use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, assert_error, event, now, ready_photos};
+use crate::admin::{account, call, login, sign_in};
+use crate::helpers::{TestApp, assert_error, event, json, now, ready_photos};
 use crate::orders::{inquiry, order_body, promptpay_order, sandbox_pay};
 
 // ---------------------------------------------------------------------------------------
@@ -348,4 +351,104 @@ async fn without_the_sandbox_no_page_or_answer_leads_to_it() {
         "payment_gateway_changed",
     )
     .await;
+}
+
+// ---------------------------------------------------------------------------------------
+// 4. The audit log names accounts by id and stores no control characters
+// ---------------------------------------------------------------------------------------
+
+fn has_hidden_characters(text: &str) -> bool {
+    text.chars()
+        .any(|c| c.is_control() || ('\u{202A}'..='\u{202E}').contains(&c))
+}
+
+#[tokio::test]
+async fn the_audit_log_names_actors_by_id_never_by_typed_text() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("audit-run"))
+        .with_env("RACESHOT__PAYMENTS__GATEWAY", "PROMPTPAY")
+        .with_env("RACESHOT__PAYMENTS__PROMPTPAY_ID", "0801234567")
+        .with_env("RACESHOT__ADMIN__LOGIN_PER_CLIENT_PER_MINUTE", "100")
+        .spawn()
+        .await;
+    account(&app, "boss@example.com", Role::Admin, &[]).await;
+    let boss = app
+        .store
+        .operator_by_email("boss@example.com")
+        .await
+        .unwrap()
+        .unwrap();
+
+    // Typed into the sign-in form: an address with terminal escapes and a line break.
+    let typed = "ghost\u{1b}[2J\n\u{202e}moc.elpmaxe@x";
+    for email in [typed, typed, "other-ghost@example.com"] {
+        let resp = login(&app, email, "wrong password!").await;
+        assert_error(resp, 401, "invalid_credentials").await;
+    }
+    let resp = login(&app, "boss@example.com", "wrong password!").await;
+    assert_error(resp, 401, "invalid_credentials").await;
+    let admin = sign_in(&app, "boss@example.com").await;
+
+    // A slip reference with control characters, confirmed by the admin.
+    let (_, uuid) = promptpay_order(&app, "audit-run", 1).await;
+    let confirmed = call(
+        &app,
+        Method::POST,
+        &format!("/api/admin/orders/{uuid}/confirm"),
+        Some(&admin),
+        Some(json!({ "slip_ref": "SLIP\u{1b}[31m\r\n0042\u{202e}AB12" })),
+    )
+    .await;
+    assert!(confirmed.status().is_success(), "{}", confirmed.status());
+
+    let entries = app.store.audit_entries(None, 100).await.unwrap();
+    let account_actor = format!("operator:{}", boss.id);
+    for entry in &entries {
+        let text = format!("{} {} {}", entry.actor, entry.target, entry.detail);
+        assert!(!has_hidden_characters(&text), "{text:?}");
+        assert!(!text.contains("ghost"), "{text:?}");
+        assert!(!text.contains("boss@example.com"), "{text:?}");
+    }
+    let failed: Vec<&str> = entries
+        .iter()
+        .filter(|e| e.action == "operator.login_failed")
+        .map(|e| e.actor.as_str())
+        .collect();
+    assert_eq!(failed.len(), 4, "{entries:#?}");
+    // Newest first: the account's own failure, the other address, then the typed one twice.
+    assert_eq!(failed[0], account_actor);
+    let unknown = |actor: &str| {
+        actor
+            .strip_prefix("unknown:")
+            .is_some_and(|h| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+    };
+    assert!(failed[1..].iter().all(|a| unknown(a)), "{failed:?}");
+    assert_eq!(failed[2], failed[3], "the same address, the same actor");
+    assert_ne!(failed[1], failed[2], "another address, another actor");
+    for action in ["operator.login", "order.confirm"] {
+        assert!(
+            entries
+                .iter()
+                .any(|e| e.action == action && e.actor == account_actor),
+            "{action}: {entries:#?}"
+        );
+    }
+
+    // The console shows who: the account's e-mail beside its id.
+    let page = json(call(&app, Method::GET, "/api/admin/audit", Some(&admin), None).await).await;
+    let shown = page["entries"].as_array().unwrap();
+    assert!(
+        shown
+            .iter()
+            .filter(|e| e["actor"] == account_actor.as_str())
+            .all(|e| e["actor_email"] == "boss@example.com"),
+        "{page}"
+    );
+    assert!(
+        shown
+            .iter()
+            .filter(|e| e["actor"].as_str().is_some_and(unknown))
+            .all(|e| e["actor_email"].is_null()),
+        "{page}"
+    );
 }
