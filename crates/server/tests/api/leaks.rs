@@ -7,6 +7,7 @@ use base64::Engine as _;
 use raceshot_domain::{GatewayKind, Money, PaymentChannel, PaymentStatus};
 use raceshot_payments::testing::{FakeGbp, FakeOpn};
 use raceshot_server::commerce::{links, payment};
+use raceshot_server::jobs::{self, JobError};
 use raceshot_store::Backend;
 use raceshot_store::operators::Role;
 use raceshot_store::orders::{NewOrder, Order};
@@ -15,7 +16,8 @@ use serde_json::{Value, json};
 
 use crate::admin::{account, call, login, sign_in};
 use crate::helpers::{TestApp, assert_error, event, json, now, ready_photos};
-use crate::orders::{inquiry, order_body, promptpay_order, sandbox_pay};
+use crate::orders::{create_order, inquiry, order_body, promptpay_order, sandbox_pay};
+use crate::smtp_sink::SmtpSink;
 
 // ---------------------------------------------------------------------------------------
 // 1. OPN webhooks: a fresh signature only
@@ -451,4 +453,106 @@ async fn the_audit_log_names_actors_by_id_never_by_typed_text() {
             .all(|e| e["actor_email"].is_null()),
         "{page}"
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// 5. E-mail addresses as the mail transport takes them
+// ---------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn order_emails_are_refused_or_stored_as_the_mail_transport_takes_them() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("mail-run"))
+        .spawn()
+        .await;
+    let ids = ready_photos(&app, "mail-run", 1).await;
+    let body = order_body(&app, "mail-run", &ids, "PP").await;
+
+    // A domain in Thai script: kept in its ASCII (punycode) form.
+    let mut thai = body.clone();
+    thai["email"] = json!("runner@ตัวอย่าง.ไทย");
+    let uuid = create_order(&app, "/v3/order/create", &thai).await;
+    let stored = app.store.order_by_uuid(&uuid).await.unwrap().unwrap();
+    let email = stored.email.unwrap();
+    assert_eq!(email, "runner@xn--72c1a1bt4awk9o.xn--o3cw4h");
+    assert!(email.parse::<lettre::Address>().is_ok());
+
+    // A control character; a domain lettre refuses (a label opening with a combining
+    // mark); a mailbox name outside ASCII, which needs SMTPUTF8.
+    for bad in [
+        "run\u{7}ner@example.com",
+        "runner@\u{0E31}abc.com",
+        "นักวิ่ง@example.com",
+    ] {
+        let mut refused = body.clone();
+        refused["email"] = json!(bad);
+        let resp = app.post("/v3/order/create", &refused).await;
+        let answer = assert_error(resp, 422, "invalid_field").await;
+        assert_eq!(answer["field"], "email", "{bad:?}: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn an_undeliverable_address_ends_the_notify_job_at_once() {
+    let sink = SmtpSink::start().await;
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("mail-job"))
+        .with_env("RACESHOT__NOTIFY__SMTP__HOST", "127.0.0.1")
+        .with_env("RACESHOT__NOTIFY__SMTP__PORT", &sink.port().to_string())
+        .with_env(
+            "RACESHOT__NOTIFY__SMTP__FROM",
+            "Raceshot <shop@raceshot.test>",
+        )
+        .with_env("RACESHOT__NOTIFY__SMTP__TLS", "none")
+        .spawn()
+        .await;
+    // Orders stored before addresses were checked as the transport takes them.
+    for undeliverable in ["นักวิ่ง@example.com", "runner@\u{0E31}abc.com"] {
+        let order = stored_order(
+            &app,
+            "mail-job",
+            GatewayKind::Sandbox,
+            PaymentChannel::Free,
+            PaymentStatus::Paid,
+            Some(undeliverable),
+        )
+        .await;
+        let job = raceshot_store::jobs::Job {
+            id: 0,
+            queue: jobs::HEAVY.to_owned(),
+            kind: jobs::notify_order::KIND.to_owned(),
+            payload: json!({ "order_id": order.id }).to_string(),
+            attempts: 1,
+            max_attempts: 5,
+        };
+        let result = jobs::notify_order::run(&app.state, &job).await;
+        assert!(
+            matches!(&result, Err(JobError::Permanent(_))),
+            "{undeliverable:?}: {result:?}"
+        );
+        let order = app.store.order_by_id(order.id).await.unwrap().unwrap();
+        assert!(!order.is_send_email);
+    }
+    // A domain in Thai script stored as typed is mailed to its ASCII form.
+    let order = stored_order(
+        &app,
+        "mail-job",
+        GatewayKind::Sandbox,
+        PaymentChannel::Free,
+        PaymentStatus::Paid,
+        Some("runner@ตัวอย่าง.ไทย"),
+    )
+    .await;
+    let job = raceshot_store::jobs::Job {
+        id: 0,
+        queue: jobs::HEAVY.to_owned(),
+        kind: jobs::notify_order::KIND.to_owned(),
+        payload: json!({ "order_id": order.id }).to_string(),
+        attempts: 1,
+        max_attempts: 5,
+    };
+    let result = jobs::notify_order::run(&app.state, &job).await;
+    assert!(result.is_ok(), "{result:?}");
+    let received = sink.wait_for(1, std::time::Duration::from_secs(10)).await;
+    assert_eq!(received[0].to, ["runner@xn--72c1a1bt4awk9o.xn--o3cw4h"]);
 }
