@@ -356,8 +356,8 @@ export interface paths {
         /** The shop's logo, as uploaded. */
         get: operations["admin_settings_get_logo"];
         /**
-         * Sets the shop's logo (PNG or JPEG, up to 2 MB), stamped on logo copies of events
-         *     without their own.
+         * Sets the shop's logo (PNG or JPEG, up to 2 MB and 2048 × 2048 pixels), stamped on logo
+         *     copies of events without their own.
          */
         put: operations["admin_settings_put_logo"];
         post?: never;
@@ -2699,6 +2699,7 @@ export interface operations {
             403: components["responses"]["ErrorAnswer"];
             413: components["responses"]["ErrorAnswer"];
             415: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
         };
     };
     quote: {

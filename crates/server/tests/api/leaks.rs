@@ -556,3 +556,65 @@ async fn an_undeliverable_address_ends_the_notify_job_at_once() {
     let received = sink.wait_for(1, std::time::Duration::from_secs(10)).await;
     assert_eq!(received[0].to, ["runner@xn--72c1a1bt4awk9o.xn--o3cw4h"]);
 }
+
+// ---------------------------------------------------------------------------------------
+// 6. The shop logo has a pixel limit
+// ---------------------------------------------------------------------------------------
+
+/// A PNG of `width` × `height` black pixels at one bit each: small however large it says
+/// it is.
+fn blank_png(width: u32, height: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(png::ColorType::Grayscale);
+        encoder.set_depth(png::BitDepth::One);
+        let mut writer = encoder.write_header().unwrap();
+        let row = vec![0u8; width.div_ceil(8) as usize];
+        writer
+            .write_image_data(&row.repeat(height as usize))
+            .unwrap();
+    }
+    out
+}
+
+#[tokio::test]
+async fn logos_declaring_too_many_pixels_are_refused() {
+    let app = TestApp::builder(Backend::Sqlite).spawn().await;
+    account(&app, "boss@example.com", Role::Admin, &[]).await;
+    let admin = sign_in(&app, "boss@example.com").await;
+    let put = |png: Vec<u8>| {
+        app.client
+            .put(app.url("/api/admin/settings/logo"))
+            .header("cookie", &admin)
+            .header("content-type", "image/png")
+            .body(png)
+            .send()
+    };
+    let mut bombs: Vec<Vec<u8>> = [(5000, 5000), (4200, 1001), (2049, 2048)]
+        .into_iter()
+        .map(|(width, height)| blank_png(width, height))
+        .collect();
+    // Only a header, declaring 100,000 × 100,000 pixels: a few dozen bytes.
+    let mut header = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    header.extend_from_slice(&100_000u32.to_be_bytes());
+    header.extend_from_slice(&100_000u32.to_be_bytes());
+    header.extend_from_slice(&[8, 2, 0, 0, 0]);
+    let crc = raceshot_faces::image_io::crc32(&header[12..]);
+    header.extend_from_slice(&crc.to_be_bytes());
+    bombs.push(header);
+    for bomb in bombs {
+        assert!(bomb.len() < 2 * 1024 * 1024, "{}", bomb.len());
+        assert_error(put(bomb).await.unwrap(), 422, "image_too_many_pixels").await;
+    }
+    let none = call(
+        &app,
+        Method::GET,
+        "/api/admin/settings/logo",
+        Some(&admin),
+        None,
+    )
+    .await;
+    assert_error(none, 404, "not_found").await;
+    assert_eq!(put(blank_png(2048, 2048)).await.unwrap().status(), 204);
+}
