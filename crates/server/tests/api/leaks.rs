@@ -16,7 +16,9 @@ use serde_json::{Value, json};
 
 use crate::admin::{account, call, login, sign_in};
 use crate::helpers::{TestApp, assert_error, event, json, now, ready_photos};
-use crate::orders::{create_order, inquiry, order_body, promptpay_order, sandbox_pay};
+use crate::orders::{
+    create_order, delivered, inquiry, inquiry_until, order_body, promptpay_order, sandbox_pay,
+};
 use crate::smtp_sink::SmtpSink;
 
 // ---------------------------------------------------------------------------------------
@@ -617,4 +619,74 @@ async fn logos_declaring_too_many_pixels_are_refused() {
     .await;
     assert_error(none, 404, "not_found").await;
     assert_eq!(put(blank_png(2048, 2048)).await.unwrap().status(), 204);
+}
+
+// ---------------------------------------------------------------------------------------
+// 7. ETags of originals say nothing of the file on disk
+// ---------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn etags_of_originals_show_no_inode_nor_modification_time() {
+    use std::os::unix::fs::MetadataExt as _;
+
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("etag-run"))
+        .spawn()
+        .await;
+    let (_, uuid) = promptpay_order(&app, "etag-run", 1).await;
+    assert_eq!(sandbox_pay(&app, &uuid, "paid").await.status(), 200);
+    let paid = inquiry_until(&app, &uuid, delivered).await;
+    let images: Value = serde_json::from_str(paid["images_paid"].as_str().unwrap()).unwrap();
+    let url = images[0]["image"].as_str().unwrap().to_owned();
+
+    let order = app.store.order_by_uuid(&uuid).await.unwrap().unwrap();
+    let photo = app.store.order_photos(order.id).await.unwrap().remove(0);
+    let file = app
+        .data_dir
+        .join("objects")
+        .join("etag-run")
+        .join("original")
+        .join(&photo.storage_name);
+    let meta = std::fs::metadata(&file).unwrap();
+    let inode = format!("{:x}", meta.ino());
+    let mtime_micros = meta.mtime() * 1_000_000 + meta.mtime_nsec() / 1_000;
+    let mtime = format!("{mtime_micros:x}");
+
+    let download = app.client.get(&url).send().await.unwrap();
+    assert_eq!(download.status(), 200);
+    let etag = download.headers()["etag"].to_str().unwrap().to_owned();
+    let bytes = download.bytes().await.unwrap();
+    assert_eq!(bytes.len() as u64, meta.len());
+    assert!(!etag.contains(&mtime), "{etag} holds the mtime {mtime}");
+    assert!(
+        !etag.contains(&format!("{inode}-")),
+        "{etag} holds the inode {inode}"
+    );
+    if inode.len() >= 5 {
+        assert!(!etag.contains(&inode), "{etag} holds the inode {inode}");
+    }
+    assert!(!etag.contains(&format!("-{:x}", meta.len())), "{etag}");
+
+    // The same file, the same tag; ranges with `If-Range` still work with it.
+    let again = app.client.get(&url).send().await.unwrap();
+    assert_eq!(again.headers()["etag"].to_str().unwrap(), etag);
+    let partial = app
+        .client
+        .get(&url)
+        .header("range", "bytes=0-9")
+        .header("if-range", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(partial.status(), 206);
+    assert_eq!(partial.bytes().await.unwrap().len(), 10);
+    let stale = app
+        .client
+        .get(&url)
+        .header("range", "bytes=0-9")
+        .header("if-range", "\"0-0-0\"")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stale.status(), 200);
 }
