@@ -189,46 +189,70 @@ impl Mobile {
     }
 }
 
-/// An e-mail address in the plain `local@domain.tld` form a shop can write to.
+/// An e-mail address as the shop's mail transport takes it: SMTP without the SMTPUTF8
+/// extension, which many mail servers do not offer. The local part is an ASCII dot-atom
+/// (RFC 5321: letters, digits and `!#$%&'*+-/=?^_`{|}~`, dots between); a local part in
+/// another script is refused, since only SMTPUTF8 servers carry it. The domain is ASCII
+/// letter-digit-hyphen labels; a domain written in another script (`ตัวอย่าง.ไทย`) is
+/// accepted and kept in its IDNA (punycode) form (`xn--…`), which every mail server reads.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Email(String);
 
 impl Email {
     pub const MAX_LENGTH: usize = 254;
+    const MAX_LOCAL_LENGTH: usize = 64;
+    const MAX_LABEL_LENGTH: usize = 63;
 
+    /// The address in the form it is stored and mailed to, or `None` when no mail could
+    /// reach it.
     pub fn parse(raw: &str) -> Option<Self> {
         let raw = raw.trim();
-        if raw.len() > Self::MAX_LENGTH || raw.chars().any(|c| c.is_whitespace() || c.is_control())
+        // A domain in another script shrinks when converted; anything longer than this
+        // cannot become a valid address, and is not worth converting.
+        if raw.len() > 4 * Self::MAX_LENGTH
+            || raw.chars().any(|c| c.is_whitespace() || c.is_control())
         {
             return None;
         }
         let (local, domain) = raw.rsplit_once('@')?;
-        let local_ok = !local.is_empty()
-            && local.len() <= 64
-            && !local.contains('@')
-            && !local.starts_with('.')
-            && !local.ends_with('.')
-            && !local.contains("..")
-            && !local.contains(['"', '(', ')', ',', ':', ';', '<', '>', '[', ']', '\\']);
+        let local_ok = local.len() <= Self::MAX_LOCAL_LENGTH
+            && local
+                .split('.')
+                .all(|atom| !atom.is_empty() && atom.bytes().all(is_atext));
+        if !local_ok {
+            return None;
+        }
+        let domain = if domain.is_ascii() {
+            domain.to_owned()
+        } else {
+            // UTS 46 with STD3 rules, hyphen and DNS length checks: what mail servers and
+            // the resolver accept.
+            idna::domain_to_ascii_strict(domain).ok()?
+        };
         let labels: Vec<&str> = domain.split('.').collect();
         let domain_ok = labels.len() >= 2
             && labels.iter().all(|l| {
                 !l.is_empty()
-                    && l.len() <= 63
+                    && l.len() <= Self::MAX_LABEL_LENGTH
                     && !l.starts_with('-')
                     && !l.ends_with('-')
-                    && l.chars()
-                        .all(|c| c.is_alphanumeric() || c == '-' || !c.is_ascii())
+                    && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
             })
             && labels
                 .last()
-                .is_some_and(|tld| tld.len() >= 2 && !tld.chars().all(|c| c.is_ascii_digit()));
-        (local_ok && domain_ok).then(|| Email(raw.to_owned()))
+                .is_some_and(|tld| tld.len() >= 2 && !tld.bytes().all(|b| b.is_ascii_digit()));
+        let address = format!("{local}@{domain}");
+        (domain_ok && address.len() <= Self::MAX_LENGTH).then_some(Email(address))
     }
 
     pub fn as_str(&self) -> &str {
         &self.0
     }
+}
+
+/// RFC 5322 `atext` in ASCII: what a dot-atom local part is made of.
+fn is_atext(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b)
 }
 
 /// The receipt reference an order is found by: the last four characters of the payment's
@@ -356,9 +380,12 @@ mod tests {
 
     #[test]
     fn emails_in_plain_form_only() {
-        for good in ["a@b.co", "runner.one+race@example.co.th", "นักวิ่ง@ตัวอย่าง.ไทย"]
-        {
-            assert!(Email::parse(good).is_some(), "{good}");
+        for good in [
+            "a@b.co",
+            "runner.one+race@example.co.th",
+            "o'brien/x=y?z^_`{|}~#$%&*!@mail-1.example.com",
+        ] {
+            assert_eq!(Email::parse(good).map(|e| e.0), Some(good.to_owned()));
         }
         for bad in [
             "",
@@ -371,12 +398,49 @@ mod tests {
             "a@@b.co",
             "a@b..co",
             ".a@b.co",
+            "a.@b.co",
+            "a..b@c.co",
             "a@-b.co",
             "a@b.123",
             "a<b>@c.co",
+            "a\"b@c.co",
+            "a@b_c.co",
+            "a@b.co.",
+            // A control character anywhere.
+            "run\u{7}ner@example.com",
+            "runner@exa\u{0}mple.com",
+            "runner@example\u{85}.com",
+            // Local parts outside ASCII need SMTPUTF8, which mail servers need not offer.
+            "นักวิ่ง@ตัวอย่าง.ไทย",
+            "ru\u{200B}nner@example.com",
+            // Domains IDNA refuses: a label opening with a combining mark, a disallowed
+            // character.
+            "runner@\u{0E31}abc.com",
+            "runner@exa\u{FFFF}mple.com",
         ] {
-            assert!(Email::parse(bad).is_none(), "{bad}");
+            assert!(Email::parse(bad).is_none(), "{bad:?}");
         }
+        let long_local = format!("{}@example.com", "a".repeat(65));
+        assert!(Email::parse(&long_local).is_none());
+        let long_label = format!("a@{}.com", "b".repeat(64));
+        assert!(Email::parse(&long_label).is_none());
+    }
+
+    #[test]
+    fn domains_in_other_scripts_are_kept_in_their_ascii_form() {
+        assert_eq!(
+            Email::parse(" runner@ตัวอย่าง.ไทย ").map(|e| e.0),
+            Some("runner@xn--72c1a1bt4awk9o.xn--o3cw4h".to_owned())
+        );
+        assert_eq!(
+            Email::parse("runner@BÜCHER.example").map(|e| e.0),
+            Some("runner@xn--bcher-kva.example".to_owned())
+        );
+        // What it became parses as itself.
+        let stored = Email::parse("runner@ตัวอย่าง.ไทย")
+            .map(|e| e.0)
+            .unwrap_or_default();
+        assert_eq!(Email::parse(&stored).map(|e| e.0), Some(stored.clone()));
     }
 
     #[test]

@@ -13,8 +13,9 @@ use crate::PaymentError;
 use crate::trail::{TrailEntry, TrailKind, TrailStatus};
 
 /// One order's payment as a gateway is asked about it. The amount is the one the shop
-/// priced and stored, never one a browser sent.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// priced and stored, never one a browser sent. Its `Debug` leaves out the order's uuid
+/// and the addresses (the callback address carries its token), so it may be logged.
+#[derive(Clone, PartialEq, Eq)]
 pub struct PaymentRequest {
     pub order_id: i64,
     pub order_uuid: String,
@@ -30,6 +31,17 @@ pub struct PaymentRequest {
     pub order_page_url: String,
     /// The sandbox's own payment page of the order.
     pub sandbox_page_url: String,
+}
+
+impl std::fmt::Debug for PaymentRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PaymentRequest")
+            .field("order_id", &self.order_id)
+            .field("event_key", &self.event_key)
+            .field("amount", &self.amount)
+            .field("gateway_ref", &self.gateway_ref)
+            .finish_non_exhaustive()
+    }
 }
 
 impl PaymentRequest {
@@ -210,6 +222,15 @@ pub trait Gateway: Send + Sync + std::fmt::Debug {
 pub struct Sandbox;
 
 impl Sandbox {
+    /// The sandbox's page of the order, where its QR and card step lead; an error when
+    /// the shop gave none (the sandbox is off), so no answer points at a missing page.
+    fn page(req: &PaymentRequest) -> Result<&str, PaymentError> {
+        match req.sandbox_page_url.as_str() {
+            "" => Err(PaymentError::Protocol("the sandbox is off".to_owned())),
+            page => Ok(page),
+        }
+    }
+
     /// The sandbox's reference of an order's payment.
     pub fn reference(req: &PaymentRequest) -> String {
         format!("SBX{:012}", req.order_id)
@@ -259,7 +280,7 @@ impl Gateway for Sandbox {
     ) -> Result<QrPayment, PaymentError> {
         Ok(QrPayment::text(
             Sandbox::reference(req),
-            req.sandbox_page_url.clone(),
+            Sandbox::page(req)?.to_owned(),
         ))
     }
 
@@ -269,6 +290,7 @@ impl Gateway for Sandbox {
         token: &str,
         trail: &dyn TrailSink,
     ) -> Result<CardCharge, PaymentError> {
+        let page = Sandbox::page(req)?;
         trail
             .record(
                 TrailEntry::new(TrailKind::CardToken, TrailStatus::Received)
@@ -278,7 +300,7 @@ impl Gateway for Sandbox {
             .await?;
         Ok(CardCharge {
             gateway_ref: None,
-            next: CardNext::Authorize(format!("{}?card=1", req.sandbox_page_url)),
+            next: CardNext::Authorize(format!("{page}?card=1")),
         })
     }
 }
@@ -382,5 +404,30 @@ pub(crate) mod tests {
         assert_eq!(failed.outcome, Outcome::Declined);
         assert_eq!(failed.entry.kind.to_string(), "sandbox:failed");
         assert_eq!(failed.entry.external_ref, None);
+    }
+
+    #[tokio::test]
+    async fn without_its_page_the_sandbox_hands_out_no_link() {
+        let req = PaymentRequest {
+            sandbox_page_url: String::new(),
+            ..request()
+        };
+        let kept = Kept::default();
+        assert!(Sandbox.start_qr(&req, &kept).await.is_err());
+        assert!(
+            Sandbox
+                .charge_card(&req, "tokn_test_1", &kept)
+                .await
+                .is_err()
+        );
+        assert!(kept.0.lock().map(|e| e.is_empty()).unwrap_or(false));
+    }
+
+    #[test]
+    fn debug_output_names_no_order_key_nor_address() {
+        let req = request();
+        let shown = format!("{req:?}");
+        assert!(!shown.contains(&req.order_uuid), "{shown}");
+        assert!(!shown.contains("http"), "{shown}");
     }
 }

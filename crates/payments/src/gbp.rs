@@ -80,8 +80,8 @@ impl fmt::Debug for GbpSettings {
     }
 }
 
-/// One QR to create.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One QR to create. Its `Debug` leaves out `background_url`, whose token is a secret.
+#[derive(Clone, PartialEq, Eq)]
 pub struct GbpQrRequest {
     pub amount: Money,
     /// The merchant's reference, at most [`MAX_REFERENCE_NO_LEN`] characters.
@@ -92,6 +92,17 @@ pub struct GbpQrRequest {
     pub detail: String,
     pub customer_telephone: Option<String>,
     pub customer_email: Option<String>,
+}
+
+impl fmt::Debug for GbpQrRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GbpQrRequest")
+            .field("amount", &self.amount)
+            .field("reference_no", &self.reference_no)
+            .field("background_url", &"[redacted]")
+            .field("detail", &self.detail)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The callback GB Prime Pay posts to `backgroundUrl`. Unsigned: a hint to call
@@ -332,8 +343,15 @@ impl GbpClient {
         &self.base_url
     }
 
-    /// Asks for a QR and returns its PNG bytes.
+    /// Asks for a QR and returns its PNG bytes. An error never carries the callback
+    /// address, even where GB Prime Pay's refusal quotes it: errors are logged.
     pub async fn create_qr(&self, req: &GbpQrRequest) -> Result<Bytes, PaymentError> {
+        self.ask_for_qr(req)
+            .await
+            .map_err(|e| e.redacted(&req.background_url))
+    }
+
+    async fn ask_for_qr(&self, req: &GbpQrRequest) -> Result<Bytes, PaymentError> {
         let amount = req.amount.baht_text();
         let mut form: Vec<(&str, &str)> = vec![
             ("token", self.token.as_str()),

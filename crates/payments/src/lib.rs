@@ -54,6 +54,39 @@ pub enum PaymentError {
 }
 
 impl PaymentError {
+    /// The same error with every trace of `secret` (an address that carries a token, as
+    /// written, form-encoded, or its last segment alone) replaced: gateways may quote what
+    /// they were sent, and errors end up in logs and answers.
+    pub fn redacted(self, secret: &str) -> PaymentError {
+        let encoded = serde_urlencoded::to_string([("", secret)])
+            .map(|pair| pair.trim_start_matches('=').to_owned())
+            .unwrap_or_default();
+        let token = secret.rsplit('/').next().unwrap_or_default();
+        let scrub = |text: String| {
+            let mut text = text;
+            for needle in [secret, encoded.as_str(), token] {
+                if needle.len() >= 8 {
+                    text = text.replace(needle, "[redacted]");
+                }
+            }
+            text
+        };
+        match self {
+            PaymentError::Rejected {
+                status,
+                code,
+                message,
+            } => PaymentError::Rejected {
+                status,
+                code: scrub(code),
+                message: scrub(message),
+            },
+            PaymentError::Protocol(message) => PaymentError::Protocol(scrub(message)),
+            PaymentError::Trail(message) => PaymentError::Trail(scrub(message)),
+            other => other,
+        }
+    }
+
     /// Whether the same call may succeed later: timeouts and unavailable gateways.
     pub fn is_retryable(&self) -> bool {
         matches!(

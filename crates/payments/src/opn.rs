@@ -26,7 +26,10 @@
 //!   header is checked too: it holds the lowercase hex HMAC-SHA256 of
 //!   `{Omise-Signature-Timestamp}.{raw body}`, keyed with the webhook secret **decoded
 //!   from base64**; while a secret is being rotated the header carries several
-//!   signatures separated by commas, and any one matching is enough.
+//!   signatures separated by commas, and any one matching is enough. The timestamp is
+//!   checked too: a delivery signed more than [`WEBHOOK_TOLERANCE`] before or after the
+//!   server's clock is refused like a bad signature, so a captured webhook cannot be
+//!   replayed later.
 
 use std::fmt;
 use std::time::Duration;
@@ -55,6 +58,11 @@ pub const API_VERSION: &str = "2019-05-29";
 
 pub const SIGNATURE_HEADER: &str = "Omise-Signature";
 pub const SIGNATURE_TIMESTAMP_HEADER: &str = "Omise-Signature-Timestamp";
+
+/// How far a webhook's `Omise-Signature-Timestamp` may be from the server's clock, either
+/// way: OPN signs each delivery (retries included) when it sends it, so a fresh delivery
+/// is seconds old; five minutes leaves room for clock drift and a slow network.
+pub const WEBHOOK_TOLERANCE: Duration = Duration::from_secs(5 * 60);
 
 /// The webhook event key sent when a charge reaches its final state.
 pub const CHARGE_COMPLETE: &str = "charge.complete";
@@ -418,20 +426,26 @@ impl OpnClient {
         self.webhook_secret.is_some()
     }
 
-    /// Checks a webhook's signature headers: both must be present and match the webhook
-    /// secret. Without a configured secret no webhook is accepted: the charge is re-read
-    /// from OPN in any case, but an unsigned message must not set that work going.
+    /// Checks a webhook's signature headers: both must be present, match the webhook
+    /// secret, and the timestamp must be within [`WEBHOOK_TOLERANCE`] of `now` (a replayed
+    /// old delivery is refused like a forged one). Without a configured secret no webhook
+    /// is accepted: the charge is re-read from OPN in any case, but an unsigned message
+    /// must not set that work going.
     pub fn webhook_signature_ok(
         &self,
         timestamp: Option<&str>,
         signature: Option<&str>,
         body: &[u8],
+        now: DateTime<Utc>,
     ) -> bool {
         match &self.webhook_secret {
             None => false,
             Some(secret) => match (timestamp, signature) {
                 (Some(timestamp), Some(signature)) => {
-                    verify_webhook_signature(secret, timestamp, body, signature)
+                    let signed = verify_webhook_signature(secret, timestamp, body, signature);
+                    let fresh =
+                        webhook_timestamp_is_fresh(timestamp, now.timestamp(), WEBHOOK_TOLERANCE);
+                    signed && fresh
                 }
                 _ => false,
             },

@@ -464,7 +464,11 @@ fn gbp_create_qr(state: &mut GbpState, request: &RecordedRequest) -> Response {
         .map(String::as_str)
         .unwrap_or_default();
     if !(background_url.starts_with("http://") || background_url.starts_with("https://")) {
-        return gbp_error(400, "backgroundUrl is required");
+        // Quoting what was sent, as real gateways' refusals sometimes do.
+        return gbp_error(
+            400,
+            &format!("backgroundUrl must be an http(s) address, not {background_url:?}"),
+        );
     }
     let Some(detail) = form.get("detail") else {
         return gbp_error(400, "detail is required");

@@ -75,6 +75,31 @@ async fn create_qr_sends_every_field_and_returns_the_png() {
 }
 
 #[tokio::test]
+async fn errors_and_debug_output_never_carry_the_callback_token() {
+    let fake = FakeGbp::start(TOKEN, SECRET).await;
+    let gbp = client(&fake.base_url(), TOKEN, SECRET);
+    let token = "5b0f3a7d4e2c8b6a0f1e2d3c4b5a9c1e";
+    // An address the gateway refuses, quoting it back.
+    let request = GbpQrRequest {
+        background_url: format!("ftp://shop.example/api/payments/gbp/order/{token}"),
+        ..qr_request("RS000000000043")
+    };
+    let error = gbp.create_qr(&request).await.unwrap_err();
+    assert!(
+        matches!(&error, PaymentError::Rejected { status: 400, .. }),
+        "{error:?}"
+    );
+    for shown in [
+        error.to_string(),
+        format!("{error:?}"),
+        format!("{request:?}"),
+    ] {
+        assert!(!shown.contains(token), "{shown}");
+    }
+    assert!(error.to_string().contains("[redacted]"), "{error}");
+}
+
+#[tokio::test]
 async fn create_qr_leaves_out_absent_customer_fields() {
     let fake = FakeGbp::start(TOKEN, SECRET).await;
     let gbp = client(&fake.base_url(), TOKEN, SECRET);

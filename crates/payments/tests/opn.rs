@@ -571,23 +571,52 @@ fn any_of_several_signatures_may_match() {
     ));
 }
 
+/// The instant [`SIGNED_TIMESTAMP`] names.
+fn signed_at() -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::from_timestamp(SIGNED_TIMESTAMP.parse().unwrap(), 0).unwrap()
+}
+
 #[tokio::test]
 async fn client_accepts_webhooks_only_signed_with_its_secret() {
     let fake = FakeOpn::start(SECRET_KEY).await;
+    let now = signed_at();
     let open = client(&fake);
     assert!(!open.checks_webhook_signatures());
     assert!(
-        !open.webhook_signature_ok(None, None, SIGNED_BODY),
+        !open.webhook_signature_ok(None, None, SIGNED_BODY, now),
         "no secret, no webhook"
     );
-    assert!(!open.webhook_signature_ok(Some(SIGNED_TIMESTAMP), Some(SIGNED_HEX), SIGNED_BODY));
+    assert!(!open.webhook_signature_ok(Some(SIGNED_TIMESTAMP), Some(SIGNED_HEX), SIGNED_BODY, now));
 
     let strict = client_with(&fake.base_url(), SECRET_KEY, Some(WEBHOOK_SECRET));
     assert!(strict.checks_webhook_signatures());
-    assert!(strict.webhook_signature_ok(Some(SIGNED_TIMESTAMP), Some(SIGNED_HEX), SIGNED_BODY));
-    assert!(!strict.webhook_signature_ok(None, Some(SIGNED_HEX), SIGNED_BODY));
-    assert!(!strict.webhook_signature_ok(Some(SIGNED_TIMESTAMP), None, SIGNED_BODY));
-    assert!(!strict.webhook_signature_ok(Some(SIGNED_TIMESTAMP), Some(SIGNED_HEX), b"{}"));
+    assert!(strict.webhook_signature_ok(
+        Some(SIGNED_TIMESTAMP),
+        Some(SIGNED_HEX),
+        SIGNED_BODY,
+        now
+    ));
+    assert!(!strict.webhook_signature_ok(None, Some(SIGNED_HEX), SIGNED_BODY, now));
+    assert!(!strict.webhook_signature_ok(Some(SIGNED_TIMESTAMP), None, SIGNED_BODY, now));
+    assert!(!strict.webhook_signature_ok(Some(SIGNED_TIMESTAMP), Some(SIGNED_HEX), b"{}", now));
+}
+
+#[tokio::test]
+async fn client_refuses_well_signed_webhooks_sent_too_long_ago_or_ahead() {
+    let fake = FakeOpn::start(SECRET_KEY).await;
+    let strict = client_with(&fake.base_url(), SECRET_KEY, Some(WEBHOOK_SECRET));
+    let ok = |now| {
+        strict.webhook_signature_ok(Some(SIGNED_TIMESTAMP), Some(SIGNED_HEX), SIGNED_BODY, now)
+    };
+    let tolerance = chrono::Duration::from_std(opn::WEBHOOK_TOLERANCE).unwrap();
+    let second = chrono::Duration::seconds(1);
+    // Within five minutes either way of the server's clock: accepted.
+    assert!(ok(signed_at() + tolerance));
+    assert!(ok(signed_at() - tolerance));
+    // A replay six minutes later, or a timestamp from the future: refused.
+    assert!(!ok(signed_at() + tolerance + second));
+    assert!(!ok(signed_at() - tolerance - second));
+    assert!(!ok(signed_at() + chrono::Duration::days(30)));
 }
 
 #[test]

@@ -351,9 +351,10 @@ impl Drop for AbortOnDrop {
 /// asked for (`Range: bytes=a-b`, `a-` or `-n`, honoured only if an `If-Range` matches the
 /// ETag), or `416` with `Content-Range: bytes */size` when that range lies past the end.
 /// Several ranges or a malformed `Range` get the whole file. Answers carry `Content-Length`,
-/// `Accept-Ranges: bytes`, the store's `ETag` when it gives one, and with `download_name`
-/// a `Content-Disposition: attachment` with an ASCII `filename` and the exact UTF-8 name
-/// as `filename*` (RFC 6266, RFC 5987).
+/// `Accept-Ranges: bytes`, an opaque `ETag` when the store gives one ([`opaque_etag`]:
+/// keyed with `etag_key`, it changes with the file but tells nothing of how it is stored),
+/// and with `download_name` a `Content-Disposition: attachment` with an ASCII `filename`
+/// and the exact UTF-8 name as `filename*` (RFC 6266, RFC 5987).
 ///
 /// A missing object answers `not_found`; a read that fails once the answer has started
 /// ends the body with an error (the client sees a failed download) and is logged.
@@ -363,8 +364,12 @@ pub async fn object_response(
     request_headers: &HeaderMap,
     content_type: &'static str,
     download_name: Option<&str>,
+    etag_key: &[u8],
 ) -> Result<Response, ShopError> {
     let disposition = download_name.map(content_disposition).transpose()?;
+    // What answers carry and `If-Range` is compared with; the store's own tag is only
+    // used to ask the store for the very same file.
+    let shown = |stored: Option<&str>| stored.map(|tag| opaque_etag(etag_key, key, tag));
     let answer = |status: StatusCode, etag: Option<&str>| {
         let mut builder = Response::builder()
             .status(status)
@@ -387,17 +392,26 @@ pub async fn object_response(
     let Some(wanted) = requested_range(request_headers) else {
         let (size, etag, data) = objects.get_stream(key).await.map_err(read_error)?;
         let body = stream_body(data, key);
-        return finish(answer(StatusCode::OK, etag.as_deref()), size, body);
+        return finish(
+            answer(StatusCode::OK, shown(etag.as_deref()).as_deref()),
+            size,
+            body,
+        );
     };
 
     let (size, etag) = objects.head(key).await.map_err(read_error)?;
-    if !if_range_matches(request_headers, etag.as_deref()) {
+    let ours = shown(etag.as_deref());
+    if !if_range_matches(request_headers, ours.as_deref()) {
         let (size, etag, data) = objects.get_stream(key).await.map_err(read_error)?;
         let body = stream_body(data, key);
-        return finish(answer(StatusCode::OK, etag.as_deref()), size, body);
+        return finish(
+            answer(StatusCode::OK, shown(etag.as_deref()).as_deref()),
+            size,
+            body,
+        );
     }
     let Some(range) = wanted.resolve(size) else {
-        return answer(StatusCode::RANGE_NOT_SATISFIABLE, etag.as_deref())
+        return answer(StatusCode::RANGE_NOT_SATISFIABLE, ours.as_deref())
             .header(header::CONTENT_RANGE, format!("bytes */{size}"))
             .header(header::CONTENT_LENGTH, 0)
             .body(Body::empty())
@@ -408,7 +422,7 @@ pub async fn object_response(
         .await
         .map_err(read_error)?;
     let content_range = format!("bytes {}-{}/{size}", range.start, range.end - 1);
-    let builder = answer(StatusCode::PARTIAL_CONTENT, etag.as_deref())
+    let builder = answer(StatusCode::PARTIAL_CONTENT, ours.as_deref())
         .header(header::CONTENT_RANGE, content_range);
     finish(builder, range.end - range.start, stream_body(data, key))
 }
@@ -503,7 +517,16 @@ fn if_range_matches(headers: &HeaderMap, etag: Option<&str>) -> bool {
     }
 }
 
-/// The store's ETag as an HTTP entity tag: quoted, visible ASCII.
+/// The entity tag answers carry for a stored file: a keyed hash of the object's key and
+/// the store's own tag. The store's tag changes whenever the file does, and so does this;
+/// but a local file's tag is its inode, modification time and size (S3's may be an MD5 of
+/// the content), which are not the visitor's business.
+pub fn opaque_etag(etag_key: &[u8], key: &ObjectKey, stored: &str) -> String {
+    let tag = crate::signing::sign(etag_key, "etag", &[key.as_str(), stored]);
+    format!("\"{}\"", tag.get(..32).unwrap_or(&tag))
+}
+
+/// An entity tag as an HTTP header value: quoted, visible ASCII.
 fn http_etag(raw: &str) -> Option<HeaderValue> {
     let (weak, tag) = match raw.strip_prefix("W/") {
         Some(rest) => ("W/", rest),
@@ -947,6 +970,7 @@ mod tests {
             &request,
             "image/jpeg",
             Some("12_IMG 0001.jpg"),
+            ETAG_KEY,
         )
         .await
         .unwrap();
@@ -957,6 +981,45 @@ mod tests {
 
     fn header_of(response: &Response, name: header::HeaderName) -> Option<&str> {
         response.headers().get(name).map(|v| v.to_str().unwrap())
+    }
+
+    const ETAG_KEY: &[u8] = b"etag test key";
+
+    #[tokio::test]
+    async fn etags_are_opaque_and_follow_the_file() {
+        let (_dir, objects) = store();
+        objects.put(&key("f.jpg"), content(5, 1000)).await.unwrap();
+        let (_, stored) = objects.head(&key("f.jpg")).await.unwrap();
+        let stored = stored.unwrap();
+        let (whole, _) = get(&objects, "f.jpg", HeaderMap::new()).await;
+        let etag = header_of(&whole, header::ETAG).unwrap().to_owned();
+        // The local store's tag is `"{inode:x}-{mtime:x}-{size:x}"`: none of it is shown.
+        let inner = stored.trim_matches('"');
+        assert!(inner.split('-').count() == 3, "{stored}");
+        for part in inner.split('-').filter(|p| p.len() >= 4) {
+            assert!(!etag.contains(part), "{etag} shows {part} of {stored}");
+        }
+        assert_eq!(etag.len(), 34, "{etag}");
+        let (again, _) = get(&objects, "f.jpg", HeaderMap::new()).await;
+        assert_eq!(header_of(&again, header::ETAG), Some(etag.as_str()));
+        let same = headers(&[(header::RANGE, "bytes=0-9"), (header::IF_RANGE, &etag)]);
+        assert_eq!(
+            get(&objects, "f.jpg", same).await.0.status(),
+            StatusCode::PARTIAL_CONTENT
+        );
+        let raw = headers(&[(header::RANGE, "bytes=0-9"), (header::IF_RANGE, &stored)]);
+        assert_eq!(get(&objects, "f.jpg", raw).await.0.status(), StatusCode::OK);
+
+        // Another file under the same name: another tag, and the old one no longer
+        // allows a range.
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        objects.put(&key("f.jpg"), content(6, 1200)).await.unwrap();
+        let (changed, _) = get(&objects, "f.jpg", HeaderMap::new()).await;
+        assert_ne!(header_of(&changed, header::ETAG), Some(etag.as_str()));
+        let stale = headers(&[(header::RANGE, "bytes=0-9"), (header::IF_RANGE, &etag)]);
+        let (full, bytes) = get(&objects, "f.jpg", stale).await;
+        assert_eq!(full.status(), StatusCode::OK);
+        assert_eq!(bytes.len(), 1200);
     }
 
     #[tokio::test]
@@ -1047,9 +1110,16 @@ mod tests {
     async fn a_missing_file_is_not_found() {
         let (_dir, objects) = store();
         for request in [HeaderMap::new(), headers(&[(header::RANGE, "bytes=0-1")])] {
-            let error = object_response(&objects, &key("gone.jpg"), &request, "image/jpeg", None)
-                .await
-                .unwrap_err();
+            let error = object_response(
+                &objects,
+                &key("gone.jpg"),
+                &request,
+                "image/jpeg",
+                None,
+                ETAG_KEY,
+            )
+            .await
+            .unwrap_err();
             assert_eq!(error.code(), ErrorCode::NotFound);
         }
     }
@@ -1090,7 +1160,16 @@ mod tests {
         let (_dir, objects) = store();
         objects.put(&key("f.jpg"), content(5, 5000)).await.unwrap();
         async fn one(State(objects): State<Objects>, request: HeaderMap) -> Response {
-            match object_response(&objects, &key("f.jpg"), &request, "image/jpeg", None).await {
+            match object_response(
+                &objects,
+                &key("f.jpg"),
+                &request,
+                "image/jpeg",
+                None,
+                ETAG_KEY,
+            )
+            .await
+            {
                 Ok(r) => r,
                 Err(e) => axum::response::IntoResponse::into_response(e),
             }

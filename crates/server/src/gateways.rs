@@ -20,6 +20,8 @@ pub struct Gateways {
     gbp: Option<GbpClient>,
     opn: Option<OpnClient>,
     promptpay: Option<OwnPromptPay>,
+    /// Whether the sandbox may take payments (`payments.allow_sandbox`).
+    sandbox: bool,
     /// Given to the browser for card tokens.
     pub opn_public_key: Option<String>,
 }
@@ -55,6 +57,7 @@ impl Gateways {
             gbp,
             opn,
             promptpay: c.promptpay_id.clone().map(OwnPromptPay),
+            sandbox: c.allow_sandbox,
             opn_public_key: c.opn.public_key.clone(),
         })
     }
@@ -65,7 +68,10 @@ impl Gateways {
             GatewayKind::Gbp => self.gbp.as_ref().map(|g| g as &dyn Gateway),
             GatewayKind::Opn => self.opn.as_ref().map(|g| g as &dyn Gateway),
             GatewayKind::PromptPay => self.promptpay.as_ref().map(|g| g as &dyn Gateway),
-            GatewayKind::Sandbox => Some(&Sandbox),
+            // A shop that no longer allows the sandbox has none: its old orders cannot be
+            // "paid" nor sent to its page.
+            GatewayKind::Sandbox if self.sandbox => Some(&Sandbox),
+            GatewayKind::Sandbox => None,
         };
         gateway.ok_or_else(|| not_configured(kind))
     }
@@ -79,6 +85,9 @@ impl Gateways {
 }
 
 fn not_configured(kind: GatewayKind) -> ShopError {
+    if kind == GatewayKind::Sandbox {
+        return ShopError::new(ErrorCode::NotFound, "the sandbox gateway is off");
+    }
     if kind == GatewayKind::PromptPay {
         // The configuration refuses PROMPTPAY without an id: this is the server's fault.
         return ShopError::internal(anyhow::anyhow!("payments.promptpay_id is not set"));

@@ -1,8 +1,24 @@
 //! Image files the shop writes: JPEG encoding, crops, the shop's visible mark on previews,
 //! and the logo stamped on the copies of sold photos.
 
-use raceshot_faces::image_io::resize_to_long_edge;
+use raceshot_faces::image_io::{DecodeOptions, decode, fit_long_edge, resize_exact};
 use raceshot_faces::{BBox, RgbImage};
+
+/// The most pixels a logo may declare: 2048 × 2048. A logo is stamped at 15% of a photo's
+/// width, so more is never needed; the limit is checked on the header before any decoding,
+/// so that a small file declaring a huge image (a pixel bomb) costs nothing.
+pub const LOGO_MAX_PIXELS: u64 = 2048 * 2048;
+
+/// Decodes a logo, refusing one that declares more than [`LOGO_MAX_PIXELS`] before
+/// reading its pixels.
+pub fn decode_logo(bytes: &[u8]) -> Result<RgbImage, raceshot_faces::Error> {
+    decode(
+        bytes,
+        &DecodeOptions::default()
+            .with_max_pixels(LOGO_MAX_PIXELS)
+            .with_target_long_edge(1200),
+    )
+}
 
 /// JPEG-encodes an RGB image (4:2:0, as photos are).
 pub fn encode_jpeg(img: &RgbImage, quality: i32) -> anyhow::Result<Vec<u8>> {
@@ -161,18 +177,22 @@ pub fn watermark(img: RgbImage) -> RgbImage {
         .unwrap_or_else(|_| RgbImage::filled(w as u32, h as u32, [255, 255, 255]))
 }
 
-/// Stamps a logo on a sold photo's copy: `logo` scaled to 15% of the photo's width in
-/// the lower right corner on a white plate, or, with no logo, the shop's name there once.
+/// Stamps a logo on a sold photo's copy: `logo` scaled to 15% of the photo's width (and
+/// at most a quarter of its height, so a tall logo still fits) in the lower right corner
+/// on a white plate, or, with no logo, the shop's name there once. A logo is only ever
+/// shrunk, so the work is bounded by the logo's own size.
 pub fn stamp_logo(img: RgbImage, logo: Option<&RgbImage>) -> RgbImage {
     let (w, h) = (img.width(), img.height());
     let margin = (w.min(h) / 40).max(4);
     let Some(logo) = logo else {
         return stamp_name(img, margin);
     };
-    let target = (w * 15 / 100).max(16);
-    let scale = f64::from(target) / f64::from(logo.width().max(1));
-    let long = (f64::from(logo.long_edge()) * scale).round().max(1.0) as u32;
-    let logo = resize_to_long_edge(logo, long);
+    let (box_w, box_h) = ((w * 15 / 100).max(16), (h / 4).max(16));
+    let (lw, lh) = (logo.width().max(1), logo.height().max(1));
+    let scale = (f64::from(box_w) / f64::from(lw)).min(f64::from(box_h) / f64::from(lh));
+    let long = (f64::from(lw.max(lh)) * scale).round().max(1.0) as u32;
+    let (fw, fh) = fit_long_edge(lw, lh, long);
+    let logo = resize_exact(logo, fw, fh);
     let (lw, lh) = (logo.width(), logo.height());
     if lw + 2 * margin > w || lh + 2 * margin > h {
         return img;
@@ -294,5 +314,62 @@ mod tests {
         let named = stamp_logo(photo, None);
         assert!(named.data().contains(&255));
         assert_eq!(named.pixel(10, 10), Some([10, 10, 10]));
+    }
+
+    #[test]
+    fn a_tall_or_thin_logo_is_shrunk_into_its_corner() {
+        let photo = RgbImage::filled(1000, 800, [10, 10, 10]);
+        // The margin is a 40th of the short side: 20 px.
+        // Taller than the photo: brought down to a quarter of its height, 7 × 200 px.
+        let tall = RgbImage::filled(100, 3000, [0, 200, 0]);
+        let stamped = stamp_logo(photo.clone(), Some(&tall));
+        assert_eq!(
+            stamped.pixel(1000 - 20 - 3, 800 - 20 - 100),
+            Some([0, 200, 0])
+        );
+        assert_eq!(
+            stamped.pixel(1000 - 20 - 3, 800 - 20 - 240),
+            Some([10, 10, 10])
+        );
+        // One pixel high and very wide: 150 × 1 px.
+        let thin = RgbImage::filled(4000, 1, [0, 0, 200]);
+        let stamped = stamp_logo(photo, Some(&thin));
+        assert_eq!(
+            stamped.pixel(1000 - 20 - 1, 800 - 20 - 1),
+            Some([0, 0, 200])
+        );
+        assert_eq!(
+            stamped.pixel(1000 - 20 - 175, 800 - 20 - 1),
+            Some([10, 10, 10])
+        );
+    }
+
+    /// A PNG of `width` × `height` black pixels: a few kilobytes however large it says it is.
+    fn blank_png(width: u32, height: u32) -> Vec<u8> {
+        let mut out = Vec::new();
+        {
+            let mut encoder = png::Encoder::new(&mut out, width, height);
+            encoder.set_color(png::ColorType::Grayscale);
+            encoder.set_depth(png::BitDepth::One);
+            let Ok(mut writer) = encoder.write_header() else {
+                return Vec::new();
+            };
+            let row = vec![0u8; width.div_ceil(8) as usize];
+            let data: Vec<u8> = row.repeat(height as usize);
+            let _ = writer.write_image_data(&data);
+        }
+        out
+    }
+
+    #[test]
+    fn logos_declaring_too_many_pixels_are_refused_before_decoding() {
+        let bomb = blank_png(5000, 5000);
+        assert!(bomb.len() < 100_000, "{}", bomb.len());
+        assert!(matches!(
+            decode_logo(&bomb),
+            Err(raceshot_faces::Error::TooManyPixels { .. })
+        ));
+        let fine = blank_png(2048, 2048);
+        assert!(decode_logo(&fine).is_ok());
     }
 }

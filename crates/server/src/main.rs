@@ -254,10 +254,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
         }
         Command::Order { command } => {
             let state = cli_state(config).await?;
-            let actor = format!(
-                "cli:{}",
-                std::env::var("USER").unwrap_or_else(|_| "operator".into())
-            );
+            let actor = raceshot_server::operators::cli_actor();
             let outcome = match &command {
                 OrderCommand::Confirm { uuid, slip_ref } => {
                     orders::confirm(&state, uuid, slip_ref, &actor).await

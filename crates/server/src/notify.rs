@@ -71,6 +71,27 @@ pub enum Sent {
     Logged,
 }
 
+/// A mail that can never be delivered, however often it is sent again: the address is
+/// not one the mail transport takes, or the mail server refused the mailbox's name
+/// (SMTP 553). Carries the masked address. Jobs give up on it at once.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0} cannot receive mail")]
+pub struct Undeliverable(pub String);
+
+/// Whether sending failed for good (an [`Undeliverable`] address) rather than for now.
+pub fn is_undeliverable(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| cause.is::<Undeliverable>())
+}
+
+/// The recipient as the transport takes it: the address as `Email::parse` keeps it (a
+/// domain in another script in its ASCII form, as orders stored before may not have it),
+/// then as lettre reads it.
+fn recipient(to: &str) -> Result<Mailbox, Undeliverable> {
+    raceshot_domain::Email::parse(to)
+        .and_then(|email| email.as_str().parse::<Mailbox>().ok())
+        .ok_or_else(|| Undeliverable(mask_email(to)))
+}
+
 /// Where e-mails go.
 #[derive(Debug, Clone)]
 pub enum Mailer {
@@ -156,10 +177,7 @@ impl Mailer {
 impl SmtpMailer {
     async fn send(&self, mail: &OutgoingMail) -> anyhow::Result<()> {
         let masked = mask_email(&mail.to);
-        let to: Mailbox = mail
-            .to
-            .parse()
-            .with_context(|| format!("{masked} is not a mail address"))?;
+        let to = recipient(&mail.to)?;
         let message = Message::builder()
             .from(self.from.clone())
             .to(to)
@@ -168,10 +186,15 @@ impl SmtpMailer {
             .header(ContentType::TEXT_PLAIN)
             .body(mail.text.clone())
             .context("building the mail")?;
-        self.transport
-            .send(message)
-            .await
-            .with_context(|| format!("sending mail to {masked}"))?;
+        if let Err(e) = self.transport.send(message).await {
+            // 553: the server will never take this mailbox name.
+            if e.is_permanent() && e.status().map(u16::from) == Some(553) {
+                // Its text may quote the whole address, which logs never carry.
+                return Err(anyhow::Error::new(Undeliverable(masked))
+                    .context("the mail server refused the mailbox name (SMTP 553)"));
+            }
+            return Err(anyhow::Error::new(e).context(format!("sending mail to {masked}")));
+        }
         tracing::info!(to = %masked, subject = %mail.subject, "mail sent");
         Ok(())
     }
@@ -354,6 +377,44 @@ fn one_line(text: &str) -> String {
 #[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever address an order may be stored with is one the SMTP transport takes
+        /// without SMTPUTF8: lettre reads it, and it is ASCII.
+        #[test]
+        fn every_address_orders_accept_is_one_lettre_takes(
+            local in "[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~ก-๙ü\"(),:;<>@\\[\\] \u{0}\u{7}\u{85}\u{200B}]{1,12}",
+            labels in prop::collection::vec("[a-zA-Z0-9ก-๙üÜ_\u{0E31}\u{2603}-]{1,12}", 1..4),
+            tld in "[a-zA-Z0-9ก-๙-]{1,6}",
+        ) {
+            let raw = format!("{local}@{}.{tld}", labels.join("."));
+            if let Some(email) = raceshot_domain::Email::parse(&raw) {
+                prop_assert!(email.as_str().is_ascii(), "{:?}", email);
+                prop_assert!(email.as_str().parse::<lettre::Address>().is_ok(), "{:?}", email);
+                prop_assert!(recipient(email.as_str()).is_ok());
+            }
+        }
+    }
+
+    #[test]
+    fn addresses_lettre_or_smtp_cannot_take_are_undeliverable() {
+        for bad in [
+            "นักวิ่ง@example.com",
+            "run\u{7}ner@example.com",
+            "a@\u{0E31}abc.com",
+        ] {
+            let refused = recipient(bad).map(|_| ()).map_err(anyhow::Error::new);
+            assert!(refused.as_ref().is_err_and(is_undeliverable), "{bad:?}");
+        }
+        let thai = recipient("runner@ตัวอย่าง.ไทย").map(|m| m.email.to_string());
+        assert_eq!(
+            thai.ok().as_deref(),
+            Some("runner@xn--72c1a1bt4awk9o.xn--o3cw4h")
+        );
+        let other = anyhow::anyhow!("connection refused").context("sending mail");
+        assert!(!is_undeliverable(&other));
+    }
 
     fn order(free: bool, photo_count: usize) -> OrderReady<'static> {
         OrderReady {

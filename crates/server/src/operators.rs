@@ -1,5 +1,6 @@
 //! Operator accounts' rules, shared by the console and the command line: argon2id
-//! password hashes, how e-mail addresses are compared, and how failed sign-ins lock.
+//! password hashes, how e-mail addresses are compared, how failed sign-ins lock, and how
+//! the audit log names who acted.
 
 use argon2::password_hash::SaltString;
 use argon2::{Argon2, PasswordHash, PasswordHasher, PasswordVerifier};
@@ -29,6 +30,41 @@ pub fn password_matches(password: &str, hash: &str) -> bool {
 /// E-mail addresses are compared as typed, without case or surrounding spaces.
 pub fn normalise_email(email: &str) -> String {
     email.trim().to_lowercase()
+}
+
+/// How the audit log names an operator account: by its id, never by its e-mail (the
+/// console looks the address up when it shows the log).
+pub fn actor_of(operator_id: i64) -> String {
+    format!("operator:{operator_id}")
+}
+
+/// How the audit log names a sign-in attempt on an address that has no account: a keyed
+/// hash of the normalised address, so that repeated tries on one address can be told
+/// apart from tries on many, while nothing typed into the form is stored or shown.
+pub fn unknown_actor(signing_key: &[u8], normalised_email: &str) -> String {
+    let hash = crate::signing::sign(signing_key, "audit-unknown-sign-in", &[normalised_email]);
+    format!("unknown:{}", hash.get(..16).unwrap_or(&hash))
+}
+
+/// How the audit log names the command line: `cli:{user}` with the system account that
+/// ran it (`$USER`), when that is a plain name; `cli:operator` otherwise.
+pub fn cli_actor() -> String {
+    cli_actor_of(std::env::var("USER").ok().as_deref())
+}
+
+fn cli_actor_of(user: Option<&str>) -> String {
+    match user {
+        Some(user)
+            if !user.is_empty()
+                && user.len() <= 32
+                && user
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)) =>
+        {
+            format!("cli:{user}")
+        }
+        _ => "cli:operator".to_owned(),
+    }
 }
 
 /// When a failed sign-in locks the account: from the `max`-th failure on, for `base`
@@ -87,5 +123,26 @@ mod tests {
             Some(now + Duration::minutes(8))
         );
         assert_eq!(lock_after(60, 5, base, now), Some(now + Duration::hours(1)));
+    }
+
+    #[test]
+    fn audit_actors_are_ids_never_typed_text() {
+        assert_eq!(actor_of(17), "operator:17");
+        let typed = "ghost\u{1b}[2J@example.com";
+        let unknown = unknown_actor(b"key", typed);
+        assert!(unknown.starts_with("unknown:") && unknown.len() == "unknown:".len() + 16);
+        assert!(!unknown.contains("ghost"), "{unknown}");
+        assert!(
+            unknown
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == ':')
+        );
+        // The same address is the same actor, another is another; another key, another.
+        assert_eq!(unknown, unknown_actor(b"key", typed));
+        assert_ne!(unknown, unknown_actor(b"key", "ghost@example.com"));
+        assert_ne!(unknown, unknown_actor(b"other key", typed));
+        assert_eq!(cli_actor_of(Some("deploy")), "cli:deploy");
+        assert_eq!(cli_actor_of(Some("x\ny")), "cli:operator");
+        assert_eq!(cli_actor_of(None), "cli:operator");
     }
 }

@@ -50,6 +50,7 @@ contract!(
     a_lapsed_lease_is_claimed_again,
     dedupe_keys_enqueue_once,
     audit_entries_page_newest_first,
+    audit_entries_name_accounts_and_hold_no_control_characters,
     migrations_are_idempotent,
     unknown_photos_have_no_event,
     cart_logs_round_trip,
@@ -451,6 +452,37 @@ async fn audit_entries_page_newest_first(store: Store) {
         .await
         .unwrap_or_default();
     assert_eq!(next.len(), 3);
+}
+
+async fn audit_entries_name_accounts_and_hold_no_control_characters(store: Store) {
+    use raceshot_store::operators::Role;
+    let id = store
+        .create_operator("boss@example.com", "hash", Role::Admin, now())
+        .await
+        .unwrap()
+        .unwrap();
+    let typed = "op\u{1b}[2J\nerator\u{202e}";
+    let detail = json!({ "file_name": "IMG\r\n.jpg", "n": 1 });
+    for actor in [format!("operator:{id}"), "unknown:0123abcd".to_owned()] {
+        store
+            .audit(&actor, "photo.upload", typed, &detail, now())
+            .await
+            .unwrap();
+    }
+    let entries = store.audit_entries(None, 10).await.unwrap();
+    let by_account = entries.iter().find(|e| e.actor == format!("operator:{id}"));
+    let unknown = entries.iter().find(|e| e.actor.starts_with("unknown:"));
+    assert_eq!(
+        by_account.and_then(|e| e.actor_email.as_deref()),
+        Some("boss@example.com")
+    );
+    assert_eq!(unknown.map(|e| e.actor_email.clone()), Some(None));
+    for entry in &entries {
+        let text = format!("{}{}{}", entry.actor, entry.target, entry.detail);
+        assert!(!text.chars().any(char::is_control), "{text:?}");
+        assert!(!text.contains('\u{202e}'), "{text:?}");
+        assert_eq!(entry.detail["n"], 1);
+    }
 }
 
 async fn migrations_are_idempotent(store: Store) {

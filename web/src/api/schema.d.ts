@@ -376,8 +376,8 @@ export interface paths {
         /** The shop's logo, as uploaded. */
         get: operations["admin_settings_get_logo"];
         /**
-         * Sets the shop's logo (PNG or JPEG, up to 2 MB), stamped on logo copies of events
-         *     without their own.
+         * Sets the shop's logo (PNG or JPEG, up to 2 MB and 2048 × 2048 pixels), stamped on logo
+         *     copies of events without their own.
          */
         put: operations["admin_settings_put_logo"];
         post?: never;
@@ -1156,7 +1156,15 @@ export interface components {
             id: number;
             /** @description RFC 3339, Bangkok time. */
             at: string;
+            /**
+             * @description Who acted, as the log stores it: `operator:{account id}`, `unknown:{hash}` (a sign-in
+             *     on an address without an account; the same address, the same hash; `unknown` alone
+             *     for such entries written before), `cli:{user}` or `visitor`.
+             * @example operator:17
+             */
             actor: string;
+            /** @description The operator account's e-mail when `actor` names an account. */
+            actor_email?: string | null;
             action: string;
             target: string;
             detail: Record<string, unknown>;
@@ -2799,6 +2807,7 @@ export interface operations {
             403: components["responses"]["ErrorAnswer"];
             413: components["responses"]["ErrorAnswer"];
             415: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
         };
     };
     quote: {

@@ -102,6 +102,7 @@ pub async fn photo(
         &headers,
         "image/jpeg",
         Some(&download_name(photo, variant)),
+        &state.signing_key,
     )
     .await?;
     response.headers_mut().insert(
@@ -213,8 +214,15 @@ pub async fn free_photo(
     let key = sold_photo_key(key.as_str(), &sold.storage_name, Variant::Original)
         .map_err(ShopError::internal)?;
     let name = download_name(&sold, Variant::Original);
-    let mut response =
-        object_response(&state.objects, &key, &headers, "image/jpeg", Some(&name)).await?;
+    let mut response = object_response(
+        &state.objects,
+        &key,
+        &headers,
+        "image/jpeg",
+        Some(&name),
+        &state.signing_key,
+    )
+    .await?;
     response.headers_mut().insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("public, max-age=3600"),

@@ -424,7 +424,9 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<Inqui
         event_title: order.event_title.clone(),
         payment_gateway: order.payment_gateway.as_str().to_owned(),
         payment_channel: order.payment_channel.as_str(),
-        qrcode_url: order.qrcode_url.clone().unwrap_or_default(),
+        qrcode_url: (order.qrcode_url.clone())
+            .filter(|_| payment::payment_links_shown(state, &order))
+            .unwrap_or_default(),
         am_order_ref: order
             .am_order_ref
             .as_deref()
@@ -447,9 +449,8 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<Inqui
         refund_due: order.refund_due.unwrap_or(Money::ZERO),
         photos_withdrawn,
         api_response: v1.then(|| {
-            order
-                .api_response
-                .clone()
+            (order.api_response.clone())
+                .filter(|_| payment::payment_links_shown(state, &order))
                 .unwrap_or_else(|| "{}".to_owned())
         }),
     })

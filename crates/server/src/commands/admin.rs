@@ -7,7 +7,7 @@ use raceshot_domain::EventKey;
 use raceshot_store::Store;
 use raceshot_store::operators::Role;
 
-use crate::operators::{hash_password, normalise_email};
+use crate::operators::{actor_of, cli_actor, hash_password, normalise_email};
 
 /// Passwords shorter than this are refused.
 pub const MIN_PASSWORD_CHARS: usize = 10;
@@ -51,13 +51,7 @@ pub async fn create_user(
     }
     let detail = serde_json::json!({ "role": role.as_str(), "events": events });
     store
-        .audit(
-            "cli",
-            "operator.create",
-            &format!("operator:{email}"),
-            &detail,
-            now,
-        )
+        .audit(&cli_actor(), "operator.create", &actor_of(id), &detail, now)
         .await?;
     Ok(id)
 }

@@ -17,6 +17,7 @@ use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
 use super::ingest;
 use crate::imaging::encode_jpeg;
+use crate::operators::cli_actor;
 use crate::state::AppState;
 
 pub const DEMO_KEY: &str = "demo";
@@ -92,7 +93,7 @@ pub async fn seed(state: &AppState, photos_dir: &Path) -> anyhow::Result<Seeded>
             store.write_events(&[spec], now).await?;
             let detail = serde_json::json!({"source": "demo"});
             store
-                .audit("cli", "event.create", "event:demo", &detail, now)
+                .audit(&cli_actor(), "event.create", "event:demo", &detail, now)
                 .await?;
             seeded.event_created = true;
             state.catalogue.invalidate();

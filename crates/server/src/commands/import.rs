@@ -9,6 +9,8 @@ use raceshot_domain::event::{EventInput, EventSpec};
 use raceshot_store::Store;
 use raceshot_store::events::Written;
 
+use crate::operators::cli_actor;
+
 /// Why a file was refused: every problem, each naming its field.
 #[derive(Debug, thiserror::Error)]
 #[error("{} refused:\n  - {}", .file, .problems.join("\n  - "))]
@@ -98,7 +100,13 @@ pub async fn import_file(
         };
         let detail = serde_json::json!({ "source": file, "event_id": w.id() });
         store
-            .audit("cli", action, &format!("event:{}", spec.key), &detail, now)
+            .audit(
+                &cli_actor(),
+                action,
+                &format!("event:{}", spec.key),
+                &detail,
+                now,
+            )
             .await?;
     }
     Ok(specs

@@ -101,10 +101,17 @@ pub fn qr_image_url(state: &AppState, order_uuid: &str) -> String {
     format!("{}/api/orders/{order_uuid}/qr.png", state.public_url)
 }
 
-/// The sandbox gateway's payment page of an order.
-pub fn sandbox_page_url(state: &AppState, order_uuid: &str, card: bool) -> String {
+/// The sandbox gateway's payment page of an order; `None` while the sandbox is off
+/// (`payments.allow_sandbox`), when that page answers 404 and no answer may lead to it.
+pub fn sandbox_page_url(state: &AppState, order_uuid: &str, card: bool) -> Option<String> {
+    if !state.config.payments.allow_sandbox {
+        return None;
+    }
     let query = if card { "?card=1" } else { "" };
-    format!("{}/sandbox/pay/{order_uuid}{query}", state.public_url)
+    Some(format!(
+        "{}/sandbox/pay/{order_uuid}{query}",
+        state.public_url
+    ))
 }
 
 /// The shop's order page.

@@ -42,9 +42,16 @@ pub fn payment_request(state: &AppState, order: &Order) -> PaymentRequest {
     PaymentRequest {
         callback_url: links::gbp_callback_url(state, &order.uuid),
         order_page_url: links::order_page_url(state, &order.uuid),
-        sandbox_page_url: links::sandbox_page_url(state, &order.uuid, false),
+        sandbox_page_url: links::sandbox_page_url(state, &order.uuid, false).unwrap_or_default(),
         ..request_without_links(order)
     }
+}
+
+/// Whether what the order stored about its payment (its QR text, the gateway's answer)
+/// may be shown: not for a sandbox order once the sandbox is off, as both lead to the
+/// sandbox's page, which is gone.
+pub fn payment_links_shown(state: &AppState, order: &Order) -> bool {
+    order.payment_gateway != GatewayKind::Sandbox || state.config.payments.allow_sandbox
 }
 
 /// What a gateway is told of the order itself; the addresses are the server's to add.

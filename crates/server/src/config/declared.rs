@@ -121,7 +121,7 @@ pub const SETTINGS: &[Setting] = &[
     setting("payments.gbp.base_url", Value(raceshot_payments::gbp::PRODUCTION_BASE_URL), "GB Prime Pay's API"),
     setting("payments.opn.public_key", Unset, "OPN public key, given to the browser for card tokens (`OPN`)").console(),
     setting("payments.opn.secret_key", Unset, "OPN secret key (`OPN`)").secret().console(),
-    setting("payments.opn.webhook_secret", Unset, "required with `OPN`: webhooks are accepted only with a valid `Omise-Signature`").secret().console(),
+    setting("payments.opn.webhook_secret", Unset, "required with `OPN`: webhooks are accepted only with a valid `Omise-Signature` made within 5 minutes of the server's clock").secret().console(),
     setting("payments.opn.base_url", Value(raceshot_payments::opn::BASE_URL), "OPN's API"),
     setting("payments.qr_ttl_minutes", Value("15"), "an unpaid PromptPay order expires after this"),
     setting("payments.card_ttl_minutes", Value("60"), "an unpaid card order expires after this"),

@@ -12,7 +12,7 @@ use raceshot_store::{ObjectKey, StoredName};
 use super::JobError;
 use crate::commerce::links::Variant;
 use crate::commerce::sold_photo_key;
-use crate::imaging::{encode_jpeg, stamp_logo};
+use crate::imaging::{decode_logo, encode_jpeg, stamp_logo};
 use crate::jobs::ingest_photo::MAX_PHOTO_PIXELS;
 use crate::state::AppState;
 
@@ -101,10 +101,8 @@ async fn load_logo(state: &AppState, event_id: i64) -> Result<Option<RgbImage>, 
         Err(e) if e.is_not_found() => return Ok(None),
         Err(e) => return Err(e.into()),
     };
-    match decode(
-        &bytes,
-        &DecodeOptions::default().with_target_long_edge(1200),
-    ) {
+    // Logos stored before uploads were limited may declare any size: the same limit.
+    match decode_logo(&bytes) {
         Ok(img) => Ok(Some(img)),
         Err(e) => {
             tracing::warn!(%key, error = %e, "logo cannot be decoded; stamping the shop's name");

@@ -1,7 +1,8 @@
 //! `notify_order`: tells the buyer of a paid order that the photos are ready — an e-mail
 //! when they left an address, and a text message — and records each once a provider
 //! accepted it (`is_send_email`, `is_send_sms`; a message only logged, with no SMTP server
-//! or SMS gateway set up, does not count). A re-run sends only what was not sent yet.
+//! or SMS gateway set up, does not count). A re-run sends only what was not sent yet; an
+//! address no mail can reach ends the job at once (`Permanent`), not after every retry.
 
 use raceshot_domain::PaymentChannel;
 use raceshot_store::jobs::Job;
@@ -9,7 +10,7 @@ use raceshot_store::orders::{DeliveryFlag, Order};
 
 use super::JobError;
 use crate::commerce::links;
-use crate::notify::{OrderReady, Sent, order_ready_mail, order_ready_sms};
+use crate::notify::{OrderReady, Sent, is_undeliverable, order_ready_mail, order_ready_sms};
 use crate::state::AppState;
 
 pub const KIND: &str = crate::tasks::NOTIFY_ORDER;
@@ -45,14 +46,22 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     let Some(order) = super::paid_order(state, job).await? else {
         return Ok(());
     };
-    // Without a provider a message is only logged, and not counted as sent.
-    if let Some(email) = order.email.as_deref().filter(|_| !order.is_send_email)
-        && mail_order_ready(state, &order, email).await?
-    {
-        state
-            .store
-            .set_delivery_flag(order.id, DeliveryFlag::Email, state.now())
-            .await?;
+    // Without a provider a message is only logged, and not counted as sent. An address no
+    // mail can reach fails the job for good, after the text message below is sent: sending
+    // again would only fail again.
+    let mut undeliverable = None;
+    if let Some(email) = order.email.as_deref().filter(|_| !order.is_send_email) {
+        match mail_order_ready(state, &order, email).await {
+            Ok(true) => {
+                state
+                    .store
+                    .set_delivery_flag(order.id, DeliveryFlag::Email, state.now())
+                    .await?;
+            }
+            Ok(false) => {}
+            Err(e) if is_undeliverable(&e) => undeliverable = Some(e),
+            Err(e) => return Err(e.into()),
+        }
     }
     if !order.is_send_sms {
         let url = links::order_page_url(state, &order.uuid);
@@ -67,5 +76,8 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
                 .await?;
         }
     }
-    Ok(())
+    match undeliverable {
+        Some(e) => Err(JobError::Permanent(format!("{e:#}"))),
+        None => Ok(()),
+    }
 }

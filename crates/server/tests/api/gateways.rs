@@ -221,10 +221,10 @@ async fn post_signed_webhook(app: &TestApp, body: &[u8]) -> u16 {
     resp.status().as_u16()
 }
 
-/// A webhook signed with the default secret, as OPN sends it.
+/// A webhook signed with the default secret, as OPN sends it: at the app's `now()`.
 fn signed_webhook(app: &TestApp, body: &[u8]) -> reqwest::RequestBuilder {
-    let at = "1796443200";
-    let signature = FakeOpn::sign_webhook(&default_webhook_secret(), at, body);
+    let at = now().timestamp().to_string();
+    let signature = FakeOpn::sign_webhook(&default_webhook_secret(), &at, body);
     app.client
         .post(app.url("/api/payments/opn/webhook"))
         .header("content-type", "application/json")
@@ -618,7 +618,9 @@ async fn opn_webhooks_must_be_signed_when_a_secret_is_set() {
     fake.complete_charge(&charge_id, "expired");
 
     let body = serde_json::to_vec(&fake.webhook_body(&charge_id)).unwrap();
-    let at = "1796443200";
+    let signed_at = now().timestamp().to_string();
+    let at = signed_at.as_str();
+    let later = (now().timestamp() + 1).to_string();
     let good = FakeOpn::sign_webhook(&secret, at, &body);
     let forged = FakeOpn::sign_webhook(&other, at, &body);
     let of_other_body = FakeOpn::sign_webhook(&secret, at, b"{}");
@@ -637,7 +639,7 @@ async fn opn_webhooks_must_be_signed_when_a_secret_is_set() {
         ],
         vec![
             ("Omise-Signature", good.as_str()),
-            ("Omise-Signature-Timestamp", "1796443201"),
+            ("Omise-Signature-Timestamp", later.as_str()),
         ],
     ] {
         assert_error(

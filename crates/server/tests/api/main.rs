@@ -26,6 +26,7 @@ mod facesearch;
 mod gateways;
 mod hardening;
 mod hostile_json;
+mod leaks;
 mod notify;
 mod ops;
 mod orders;

@@ -50,20 +50,25 @@ export function mobileError(mobile: string, rule: MobileRule): ErrorMessage | un
   return undefined;
 }
 
-/** Mirrors the server's plain `local@domain.tld` check, so a refused address is caught here. */
+/**
+ * Mirrors the server's check, so a refused address is caught here: the part before `@` in
+ * ASCII letters, digits and the RFC 5322 symbols, dots between (other scripts there need a
+ * mail server feature many lack); the domain in any script, which the server keeps in its
+ * ASCII (punycode) form and may still refuse when it cannot convert it.
+ */
 export function isEmail(raw: string): boolean {
   const at = raw.lastIndexOf('@');
-  if (at <= 0 || /\s/.test(raw)) return false;
+  if (at <= 0 || /[\s\p{Cc}]/u.test(raw)) return false;
   const local = raw.slice(0, at);
   const domain = raw.slice(at + 1);
-  if (local.length > 64 || local.startsWith('.') || local.endsWith('.') || local.includes('..')) return false;
-  if (/["(),:;<>[\]\\@]/.test(local)) return false;
+  if (local.length > 64) return false;
+  if (!local.split('.').every((atom) => /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+$/.test(atom))) return false;
   const labels = domain.split('.');
   const tld = labels[labels.length - 1] ?? '';
   return (
     labels.length >= 2 &&
     labels.every(
-      // Letters and digits of any script pass, as on the server; ASCII only as [A-Za-z0-9-].
+      // Any script passes (the server converts it); ASCII only as [A-Za-z0-9-].
       (l) => l !== '' && l.length <= 63 && !l.startsWith('-') && !l.endsWith('-') && /^(?:[A-Za-z0-9-]|\P{ASCII})+$/u.test(l),
     ) &&
     tld.length >= 2 &&

@@ -1,4 +1,5 @@
-//! The audit log in the console: every operator action, newest first. Admins only.
+//! The audit log in the console: every operator action, newest first. Admins only. The
+//! log names accounts by id; each entry carries the account's e-mail, looked up now.
 
 use axum::Json;
 use axum::extract::State;
@@ -25,7 +26,13 @@ pub struct AuditEntryBody {
     pub id: i64,
     /// RFC 3339, Bangkok time.
     pub at: String,
+    /// Who acted, as the log stores it: `operator:{account id}`, `unknown:{hash}` (a sign-in
+    /// on an address without an account; the same address, the same hash; `unknown` alone
+    /// for such entries written before), `cli:{user}` or `visitor`.
+    #[schema(example = "operator:17")]
     pub actor: String,
+    /// The operator account's e-mail when `actor` names an account.
+    pub actor_email: Option<String>,
     pub action: String,
     pub target: String,
     #[schema(value_type = Object)]
@@ -54,6 +61,7 @@ pub async fn list(
             id: e.id,
             at: format_bangkok(e.at),
             actor: e.actor,
+            actor_email: e.actor_email,
             action: e.action,
             target: e.target,
             detail: e.detail,

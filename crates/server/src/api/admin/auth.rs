@@ -19,7 +19,9 @@ use utoipa::ToSchema;
 
 use super::super::extract::ApiJson;
 use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, ShopError, ShopResult};
-use crate::operators::{dummy_hash, lock_after, normalise_email, password_matches};
+use crate::operators::{
+    actor_of, dummy_hash, lock_after, normalise_email, password_matches, unknown_actor,
+};
 use crate::rate_limit::client_address;
 use crate::state::AppState;
 
@@ -70,9 +72,9 @@ pub struct Session {
 }
 
 impl Session {
-    /// How the audit log names this operator.
+    /// How the audit log names this operator: the account's id.
     pub fn actor(&self) -> String {
-        format!("operator:{}", self.operator.email)
+        actor_of(self.operator.id)
     }
 
     pub fn require_admin(&self) -> ShopResult<()> {
@@ -254,15 +256,15 @@ pub async fn login(
                 "locked": until.is_some(),
                 "account": known.is_some(),
             });
+            // Never the typed address: an account by its id, any other address by a
+            // keyed hash of it.
+            let actor = match &known {
+                Some(o) => actor_of(o.id),
+                None => unknown_actor(&state.signing_key, &email),
+            };
             state
                 .store
-                .audit(
-                    &format!("operator:{email}"),
-                    "operator.login_failed",
-                    "",
-                    &detail,
-                    now,
-                )
+                .audit(&actor, "operator.login_failed", "", &detail, now)
                 .await?;
             return Err(until.map_or_else(invalid, locked));
         }
@@ -277,7 +279,7 @@ pub async fn login(
     state
         .store
         .audit(
-            &format!("operator:{email}"),
+            &actor_of(operator.id),
             "operator.login",
             "",
             &serde_json::json!({}),

@@ -10,7 +10,7 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use raceshot_faces::image_io::{ImageFormat, sniff};
+use raceshot_faces::image_io::{ImageFormat, probe, sniff};
 use raceshot_payments::GatewayKind;
 use raceshot_store::{ObjectKey, StoredName};
 use serde::{Deserialize, Serialize};
@@ -21,6 +21,7 @@ use super::auth::Admin;
 use crate::api::extract::ApiJson;
 use crate::config::{Config, console_settings};
 use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, FieldProblem, ShopError, ShopResult};
+use crate::imaging::LOGO_MAX_PIXELS;
 use crate::jobs::deliver_order::SHOP_LOGO_SETTING;
 use crate::live::{self, Refused};
 use crate::notify::SmtpTls;
@@ -185,12 +186,12 @@ pub async fn put(
     Ok(Json(body(&state, &effective).await?))
 }
 
-/// Sets the shop's logo (PNG or JPEG, up to 2 MB), stamped on logo copies of events
-/// without their own.
+/// Sets the shop's logo (PNG or JPEG, up to 2 MB and 2048 × 2048 pixels), stamped on logo
+/// copies of events without their own.
 #[utoipa::path(operation_id = "admin_settings_put_logo", put, path = "/api/admin/settings/logo", tag = "console",
     request_body(content = Vec<u8>, content_type = "image/png"),
     responses((status = 204, description = "Stored"), (status = 401, response = ErrorAnswer), (status = 403, response = ErrorAnswer),
-        (status = 413, response = ErrorAnswer), (status = 415, response = ErrorAnswer)))]
+        (status = 413, response = ErrorAnswer), (status = 415, response = ErrorAnswer), (status = 422, response = ErrorAnswer)))]
 pub async fn put_logo(
     State(state): State<AppState>,
     Admin(session): Admin,
@@ -209,6 +210,16 @@ pub async fn put_logo(
             ));
         }
     };
+    // The header's size, before any pixel is decoded: a small file may declare a huge
+    // image, which stamping would otherwise decode for every sold photo.
+    let info = probe(&bytes)
+        .map_err(|_| ShopError::new(ErrorCode::UnreadableImage, "the logo cannot be read"))?;
+    if info.pixels() > LOGO_MAX_PIXELS {
+        return Err(ShopError::new(
+            ErrorCode::ImageTooManyPixels,
+            "a logo may have at most 2048 × 2048 pixels",
+        ));
+    }
     let name = format!("{}.{ext}", &hex::encode(Sha256::digest(&bytes))[..24]);
     let stored = StoredName::parse(&name)
         .ok_or_else(|| ShopError::internal(anyhow::anyhow!("logo name {name}")))?;

@@ -14,7 +14,8 @@ function entry(id: number, detail: unknown = { closed: true }) {
   const fields: Omit<AuditEntry, 'detail'> = {
     id,
     at: '2026-03-02T10:15:00+07:00',
-    actor: 'operator:boss@raceshot.app',
+    actor: 'operator:17',
+    actor_email: 'boss@raceshot.app',
     action: 'event.close',
     target: `event:run-${id}`,
   };
@@ -46,7 +47,7 @@ describe('AuditPage', () => {
     const rows = within(table).getAllByTestId('audit-row');
     expect(rows).toHaveLength(50);
     expect(rows[0]).toHaveTextContent('2 Mar 2026, 10:15');
-    expect(rows[0]).toHaveTextContent('operator:boss@raceshot.app');
+    expect(within(rows[0]!).getByTestId('audit-actor')).toHaveTextContent('boss@raceshot.app (operator:17)');
     expect(rows[0]).toHaveTextContent('event.close');
     expect(rows[0]).toHaveTextContent('event:run-120');
     const details = rows[0]!.querySelector('details');
@@ -65,6 +66,19 @@ describe('AuditPage', () => {
     await user.click(screen.getByTestId('audit-newer'));
     expect(await screen.findByText('event:run-120')).toBeInTheDocument();
     expect(screen.getByTestId('audit-newer')).toBeDisabled();
+  });
+
+  it('names accounts by e-mail and addresses without one as such', async () => {
+    const unknown = { ...entry(2), actor: 'unknown:0123456789abcdef', actor_email: null, action: 'operator.login_failed' };
+    const cli = { ...entry(1), actor: 'cli:deploy', actor_email: null };
+    fakeFetch({ 'GET /api/admin/audit': { entries: [entry(3), unknown, cli] } });
+    renderAudit();
+    const actors = (await screen.findAllByTestId('audit-actor')).map((cell) => cell.textContent);
+    expect(actors).toEqual([
+      'boss@raceshot.app (operator:17)',
+      'An address without an account (unknown:0123456789abcdef)',
+      'cli:deploy',
+    ]);
   });
 
   it('offers no paging when everything fits on one page', async () => {

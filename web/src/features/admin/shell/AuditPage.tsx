@@ -1,5 +1,5 @@
 //! The audit log (`/admin/audit`, admins only): who did what to what, and when, newest
-//! first, 50 a page. "Older" asks for the entries before the page's last id; the ids seen
+//! first, 50 a page; accounts by their e-mail, which the server joins to the ids it keeps. "Older" asks for the entries before the page's last id; the ids seen
 //! are kept so "Newer" can step back without the server having to page forwards.
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -31,6 +31,31 @@ function Detail({ detail }: { detail: unknown }) {
   );
 }
 
+/**
+ * Who acted: the log keeps ids, never typed text. An account shows its e-mail (looked up by
+ * the server now) with its id; a sign-in on an address without an account shows as such,
+ * with the hash that ties its tries together.
+ */
+function Actor({ entry }: { entry: AuditEntry }) {
+  const t = useDictionary(shellMessages);
+  const email = entry.actor_email ?? null;
+  if (email !== null) {
+    return (
+      <>
+        {email} <span className="muted">({entry.actor})</span>
+      </>
+    );
+  }
+  if (entry.actor.startsWith('unknown:') || entry.actor === 'unknown') {
+    return (
+      <>
+        {t('shell.audit.unknownAddress')} <span className="muted">({entry.actor})</span>
+      </>
+    );
+  }
+  return <>{entry.actor}</>;
+}
+
 function AuditRows({ entries }: { entries: AuditEntry[] }) {
   const t = useDictionary(shellMessages);
   const [lang] = useLanguage();
@@ -49,7 +74,9 @@ function AuditRows({ entries }: { entries: AuditEntry[] }) {
       {entries.map((e) => (
         <tr key={e.id} data-testid="audit-row">
           <td className="admin-nowrap">{formatBangkokDateTime(e.at, lang)}</td>
-          <td className="admin-wrap">{e.actor}</td>
+          <td className="admin-wrap" data-testid="audit-actor">
+            <Actor entry={e} />
+          </td>
           <td>
             <code>{e.action}</code>
           </td>

@@ -87,6 +87,7 @@ export const shellMessages = defineMessages(
     'shell.audit.newer': 'ใหม่กว่า',
     'shell.audit.older': 'เก่ากว่า',
     'shell.audit.paging': 'เลื่อนดูบันทึก',
+    'shell.audit.unknownAddress': 'อีเมลที่ไม่มีบัญชี',
   },
   {
     'shell.product': 'Raceshot',
@@ -171,6 +172,7 @@ export const shellMessages = defineMessages(
     'shell.audit.newer': 'Newer',
     'shell.audit.older': 'Older',
     'shell.audit.paging': 'Browse the log',
+    'shell.audit.unknownAddress': 'An address without an account',
   },
 );
 
