@@ -2,8 +2,8 @@
 //! of its face crop, the operator's decision, and the photos an approved request holds
 //! hidden. The template's lifetime is in the migration's header
 //! (`0009_privacy_requests.sql`) and kept here: rejecting clears it, and
-//! [`Store::clear_privacy_templates_before`] clears approved ones once their event's
-//! originals are gone. The crop's is in `0011_privacy_face_crops.sql`: the server deletes
+//! [`Store::clear_privacy_templates_before`] clears approved ones, and undecided ones,
+//! once their event's originals are gone. The crop's is in `0011_privacy_face_crops.sql`: the server deletes
 //! the picture and then clears its name ([`Store::clear_privacy_face_crop`]), at the
 //! decision or when [`Store::privacy_face_crops_due`] names it.
 
@@ -379,13 +379,15 @@ impl Store {
         Ok(())
     }
 
-    /// Clears the templates of approved requests whose event is dated before `cutoff`
-    /// (`YYYY-MM-DD`): its originals are gone, no photo is ingested for it any more, and
-    /// what the request hid stays hidden. Answers how many were cleared.
+    /// Clears the templates of approved and undecided requests whose event is dated
+    /// before `cutoff` (`YYYY-MM-DD`): its originals are gone, no photo is ingested for it
+    /// any more, and what an approved request hid stays hidden. A request nobody decided
+    /// keeps its template no longer than its event's photos are sold. Answers how many
+    /// were cleared.
     pub async fn clear_privacy_templates_before(&self, cutoff: &str) -> Result<u64> {
         Ok(on_pool!(self, pool => sqlx::query(
             "UPDATE privacy_requests SET embedding = NULL \
-             WHERE embedding IS NOT NULL AND state = 'approved' \
+             WHERE embedding IS NOT NULL AND state IN ('approved', 'pending') \
              AND event_id IN (SELECT id FROM events WHERE event_date < $1)")
             .bind(cutoff).execute(pool).await.map(|r| r.rows_affected()))?)
     }

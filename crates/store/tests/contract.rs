@@ -2472,12 +2472,13 @@ async fn privacy_templates_live_as_long_as_stated(store: Store) {
             .unwrap(),
         0
     );
+    // (The approved request's, and the one still pending: nobody decided it in time.)
     assert_eq!(
         store
             .clear_privacy_templates_before("2026-11-02")
             .await
             .unwrap(),
-        1
+        2
     );
     assert!(store.privacy_templates(event_id).await.unwrap().is_empty());
     assert!(store.photo_privacy_held(ids[1]).await.unwrap());
@@ -2494,6 +2495,14 @@ async fn privacy_templates_live_as_long_as_stated(store: Store) {
             .len(),
         1,
         "the one request of the eight filed at once"
+    );
+    let pending = store
+        .privacy_requests(Some(PrivacyState::Pending), 10)
+        .await
+        .unwrap();
+    assert_eq!(
+        pending[0].embedding, None,
+        "cleared with its event's originals"
     );
 }
 

@@ -1,8 +1,8 @@
 //! `retention`: deletes the originals and logo copies of events whose storage window has
 //! passed (`orders.retention_days` after the event's date, Bangkok calendar) and marks the
 //! photos purged, so order pages then say "storage time expired", clears the face
-//! templates of approved privacy requests of those events and deletes the face crops of
-//! their requests never decided (and any crop a decision failed to delete). Previews and
+//! templates of approved and undecided privacy requests of those events and deletes the
+//! face crops of their requests never decided (and any crop a decision failed to delete). Previews and
 //! thumbnails stay for the shop's pages. Enqueued hourly by the housekeeping loop; a
 //! re-run finds only what is left.
 
@@ -28,8 +28,9 @@ pub fn cutoff(state: &AppState) -> String {
 
 pub async fn run(state: &AppState, job_id: i64, worker: &str) -> Result<(), JobError> {
     let cutoff = cutoff(state);
-    // With the originals go the face templates of approved privacy requests: no photo is
-    // ingested for such an event any more, and what they hid stays hidden.
+    // With the originals go the face templates of approved privacy requests (no photo is
+    // ingested for such an event any more, and what they hid stays hidden) and of those
+    // nobody decided.
     let cleared = state.store.clear_privacy_templates_before(&cutoff).await?;
     if cleared > 0 {
         tracing::info!(cleared, "privacy request templates deleted after retention");

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::facesearch::{assert_no_selfie_left, ingest_shipped_photos};
 use crate::helpers::{
-    TOKEN, TestApp, assert_error, event, found_ref, json, now, photo, ready_photos,
+    TOKEN, TestApp, assert_error, event, found_ref, json, now, photo, ready_photos, stored_event,
 };
 use crate::orders::{
     create_order, inquiry, order_body, paid_deal_order, promptpay_order, sandbox_pay,
@@ -79,30 +79,14 @@ async fn an_all_photos_request_names_the_earlier_order_and_opens_nothing(backend
         .as_str()
         .unwrap_or_else(|| panic!("{text}"))
         .to_owned();
-    let page = app
-        .post(
-            "/v3/order/inquiry",
-            &json!({ "tk": TOKEN, "order_uuid": uuid }),
-        )
-        .await
-        .text()
-        .await
-        .unwrap();
-    let inquiry_v1 = app
-        .post(
-            "/v1/order/inquiry",
-            &json!({ "tk": TOKEN, "order_uuid": uuid }),
-        )
-        .await
-        .text()
-        .await
-        .unwrap();
-    for answer in [&page, &inquiry_v1] {
+    for path in ["/v1/order/inquiry", "/v3/order/inquiry"] {
+        let body = json!({ "tk": TOKEN, "order_uuid": uuid });
+        let answer = app.post(path, &body).await.text().await.unwrap();
         assert!(!answer.contains(&victim), "{answer}");
         let tail = &victim[victim.len() - 12..];
         assert!(!answer.contains(tail), "{answer}");
     }
-    let page: Value = serde_json::from_str(&page).unwrap();
+    let page = inquiry(&app, &uuid).await;
     assert_eq!(page["am_order_ref"], format!("{}…", &victim[..8]));
     // The request lapses like any unpaid order: in 72 hours by default.
     assert_eq!(
@@ -442,8 +426,7 @@ async fn find_order_opens_nothing_with_default_settings() {
 
 /// Hides `photo` of the event as an approved privacy request does.
 async fn hold(app: &TestApp, event_key: &str, photo: i64) {
-    let key = raceshot_domain::EventKey::parse(event_key).unwrap();
-    let event = app.store.event_by_key(&key).await.unwrap().unwrap();
+    let (_, event) = stored_event(app, event_key).await;
     let id = uuid::Uuid::new_v4().to_string();
     let request = NewPrivacyRequest {
         id: id.clone(),

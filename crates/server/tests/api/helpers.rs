@@ -254,9 +254,11 @@ pub fn photo(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (run make models)", path.display()))
 }
 
-/// `n` photos of an event, ready at once (a small generated original each, no faces):
-/// for tests of carts and orders, which need photos to exist and originals to deliver.
-pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> {
+/// An event of the app by its key, as stored.
+pub async fn stored_event(
+    app: &TestApp,
+    event_key: &str,
+) -> (raceshot_domain::EventKey, raceshot_store::events::Event) {
     let key = raceshot_domain::EventKey::parse(event_key).unwrap_or_else(|e| panic!("{e}"));
     let event = app
         .store
@@ -265,6 +267,13 @@ pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> 
         .ok()
         .flatten()
         .unwrap_or_else(|| panic!("no event {event_key}"));
+    (key, event)
+}
+
+/// `n` photos of an event, ready at once (a small generated original each, no faces):
+/// for tests of carts and orders, which need photos to exist and originals to deliver.
+pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> {
+    let (key, event) = stored_event(app, event_key).await;
     let mut ids = Vec::with_capacity(n);
     for i in 0..n {
         let photo = raceshot_store::photos::NewPhoto {
@@ -326,14 +335,7 @@ pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> 
 /// The `found_ref` a search answering `ids` of the event hands out (made by the shop's
 /// own code, as a face or bib search does): the all-photos deal covers those photos.
 pub async fn found_ref(app: &TestApp, event_key: &str, ids: &[i64]) -> String {
-    let key = raceshot_domain::EventKey::parse(event_key).unwrap_or_else(|e| panic!("{e}"));
-    let event = app
-        .store
-        .event_by_key(&key)
-        .await
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| panic!("no event {event_key}"));
+    let (_, event) = stored_event(app, event_key).await;
     raceshot_server::commerce::deal::remember(&app.state, event.id, ids)
         .await
         .unwrap_or_else(|e| panic!("{e}"))

@@ -494,6 +494,19 @@ async fn order_emails_are_refused_or_stored_as_the_mail_transport_takes_them() {
     }
 }
 
+/// Runs the order's notify job once, as a worker would.
+async fn notify(app: &TestApp, order_id: i64) -> Result<(), JobError> {
+    let job = raceshot_store::jobs::Job {
+        id: 0,
+        queue: jobs::HEAVY.to_owned(),
+        kind: jobs::notify_order::KIND.to_owned(),
+        payload: json!({ "order_id": order_id }).to_string(),
+        attempts: 1,
+        max_attempts: 5,
+    };
+    jobs::notify_order::run(&app.state, &job).await
+}
+
 #[tokio::test]
 async fn an_undeliverable_address_ends_the_notify_job_at_once() {
     let sink = SmtpSink::start().await;
@@ -519,15 +532,7 @@ async fn an_undeliverable_address_ends_the_notify_job_at_once() {
             Some(undeliverable),
         )
         .await;
-        let job = raceshot_store::jobs::Job {
-            id: 0,
-            queue: jobs::HEAVY.to_owned(),
-            kind: jobs::notify_order::KIND.to_owned(),
-            payload: json!({ "order_id": order.id }).to_string(),
-            attempts: 1,
-            max_attempts: 5,
-        };
-        let result = jobs::notify_order::run(&app.state, &job).await;
+        let result = notify(&app, order.id).await;
         assert!(
             matches!(&result, Err(JobError::Permanent(_))),
             "{undeliverable:?}: {result:?}"
@@ -545,15 +550,7 @@ async fn an_undeliverable_address_ends_the_notify_job_at_once() {
         Some("runner@ตัวอย่าง.ไทย"),
     )
     .await;
-    let job = raceshot_store::jobs::Job {
-        id: 0,
-        queue: jobs::HEAVY.to_owned(),
-        kind: jobs::notify_order::KIND.to_owned(),
-        payload: json!({ "order_id": order.id }).to_string(),
-        attempts: 1,
-        max_attempts: 5,
-    };
-    let result = jobs::notify_order::run(&app.state, &job).await;
+    let result = notify(&app, order.id).await;
     assert!(result.is_ok(), "{result:?}");
     let received = sink.wait_for(1, std::time::Duration::from_secs(10)).await;
     assert_eq!(received[0].to, ["runner@xn--72c1a1bt4awk9o.xn--o3cw4h"]);
