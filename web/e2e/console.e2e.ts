@@ -44,7 +44,7 @@ async function apiPost(page: Page, path: string, body: unknown): Promise<Record<
 }
 
 describe('the operator console', () => {
-  it('signs in, creates an event, uploads 20 photos that become searchable, and approves an AM order', async () => {
+  it('signs in, creates an event, uploads 20 photos that become searchable, and approves an AM order after an all-photos purchase', async () => {
     const context = await openContext(browser);
     const { page, errors } = await newPage(context);
 
@@ -104,8 +104,26 @@ describe('the operator console', () => {
     const found = shop.page.getByTestId('search-results').getByTestId('photo-card');
     await expect.poll(() => found.count(), { timeout: 60_000 }).toBe(1);
 
-    // A wholesale buyer asks for approval (AM); the operator approves it.
+    // A runner buys every photo found of him...
     await shop.page.goto(`/${DEMO_EVENT}`);
+    await acceptConsent(shop.page);
+    await shop.page.getByTestId('selfie-input').setInputFiles(join(photosDir(), 'yaoming.jpg'));
+    await expect.poll(() => found.count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    await shop.page.getByTestId('buy-all').click();
+    await shop.page.waitForURL('**/cart');
+    await shop.page.getByTestId('mobile-input').fill('0855555555');
+    await shop.page.getByTestId('payment-PP').check();
+    await shop.page.getByTestId('submit-order').click();
+    await shop.page.waitForURL('**/download/*');
+    await shop.page.getByTestId('sandbox-pay-link').click();
+    await shop.page.waitForURL('**/sandbox/pay/**');
+    await shop.page.getByRole('button', { name: /Paid/ }).click();
+    await shop.page.waitForURL('**/download/*');
+    await expect
+      .poll(() => shop.page.getByTestId('order-status').getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('PAID');
+
+    // ...then asks for more photos at the wholesale price (AM); the operator approves it.
     const highlight = (await apiPost(shop.page, '/v1/facesearch/highlight', { event_key: DEMO_EVENT })) as {
       body: { id: number }[];
     };

@@ -426,7 +426,7 @@ describe('the shop', () => {
     await context.close();
   });
 
-  it('(k) asks to hide player 13’s photos, once per contact; approved in the console, the search no longer finds him', async () => {
+  it('(k) asks to hide player 13’s photos, once per face; approved in the console, the search no longer finds him', async () => {
     // Its own event: approving hides his photos for good, which the other scenarios (and
     // the other suites on this server) still search for on the demo event.
     const event = 'hide-run';
@@ -477,8 +477,8 @@ describe('the shop', () => {
     await page.reload();
     await ask();
     await expect
-      .poll(() => page.getByTestId('hide-contact-error').textContent(), { timeout: 60_000 })
-      .toContain('มีคำขอซ่อนรูปของอีเวนต์นี้จากช่องทางติดต่อนี้อยู่แล้ว');
+      .poll(() => page.getByTestId('hide-file-error').textContent(), { timeout: 60_000 })
+      .toContain('มีคำขอซ่อนรูปของใบหน้านี้ในอีเวนต์นี้อยู่แล้ว');
 
     // The operator sees the photo it would hide and approves.
     await admin.goto('/admin/privacy');
