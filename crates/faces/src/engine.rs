@@ -9,7 +9,7 @@
 //! each face is embedded once. Selfies, whose faces are large, get one pass at their own
 //! long edge.
 //!
-//! Two runtimes read the same ONNX files (`faces.runtime`): OpenVINO ([`crate::ov`], the
+//! Two runtimes read the same ONNX files (`faces.runtime`): OpenVINO ([`crate::runtime`], the
 //! default; bf16 on CPUs that compute it natively) and ONNX Runtime (f32). On ONNX Runtime
 //! the recogniser is loaded with its `PRelu`s computed as `Max(x, slope * x)`
 //! ([`crate::model_file`]; `recognizer.prelu_as_max`): the same embeddings, bit for bit,
@@ -21,17 +21,10 @@
 //! machines), once per process. ONNX Runtime's environment lives in a process-wide
 //! `OnceLock` and is shared with the text reader ([`crate::ocr`]), which always runs on
 //! it. A model runs one inference per session at a time (`ort` needs `&mut Session`), so
-//! each keeps a small [`Pool`] of sessions behind mutexes; `FaceEngine` is `Send + Sync`
+//! each keeps a small pool of sessions behind mutexes; `FaceEngine` is `Send + Sync`
 //! and meant to be shared in an `Arc`.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
-
-use ort::environment::Environment;
-use ort::session::Session;
-use ort::session::builder::{GraphOptimizationLevel, SessionBuilder};
-use ort::value::TensorRef;
 
 use crate::align;
 use crate::config::{FaceEngineConfig, FaceRuntime, OpenVinoPrecision};
@@ -40,7 +33,7 @@ use crate::embed::{self, Embedding};
 use crate::error::{Error, Result};
 use crate::image_io::RgbImage;
 use crate::model_file;
-use crate::ov::OvModel;
+use crate::runtime::{RuntimeModel, RuntimeSetup, SessionThreads, existing, read_model};
 
 /// A face found, kept by the quality gate, and embedded. Coordinates are in the pixels of
 /// the image given to [`FaceEngine::analyze`].
@@ -472,12 +465,6 @@ impl FaceEngine {
         Ok(primary.map(|primary| SelfieFaces { primary, boxes }))
     }
 
-    /// The largest, most central face among `faces` of a `width` x `height` image.
-    pub fn primary_face(faces: &[AnalyzedFace], width: u32, height: u32) -> Option<&AnalyzedFace> {
-        let boxes: Vec<BBox> = faces.iter().map(|f| f.bbox).collect();
-        detect::primary_index(&boxes, width, height).and_then(|i| faces.get(i))
-    }
-
     fn embed_detections(&self, img: &RgbImage, dets: Vec<Detection>) -> Result<Vec<AnalyzedFace>> {
         let size = self.config.recognizer.input_size;
         let mut kept = Vec::with_capacity(dets.len());
@@ -567,301 +554,6 @@ fn group_levels<'a>(
         });
     }
     Ok(out)
-}
-
-/// How many sessions a [`SessionPool`] holds and how many threads each may use
-/// (0 = ONNX Runtime's choice).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct SessionThreads {
-    pub sessions: usize,
-    pub intra: usize,
-    pub inter: usize,
-}
-
-/// One output of a model run: its shape and values, borrowed from the runtime.
-pub(crate) struct ModelOutput<'a> {
-    pub shape: Vec<i64>,
-    pub values: &'a [f32],
-}
-
-/// The element types the face models take: bytes (the detector's RGB rows) and floats
-/// (the recogniser's normalised crops).
-pub(crate) trait InputElement:
-    ort::value::PrimitiveTensorElementType + std::fmt::Debug + Copy + Default + 'static
-{
-    /// The same type for OpenVINO.
-    const OPENVINO: openvino::ElementType;
-}
-
-impl InputElement for u8 {
-    const OPENVINO: openvino::ElementType = openvino::ElementType::U8;
-}
-
-impl InputElement for f32 {
-    const OPENVINO: openvino::ElementType = openvino::ElementType::F32;
-}
-
-/// A model on the runtime the configuration names (`faces.runtime`): the face engine's
-/// two and the text reader's two.
-pub(crate) enum RuntimeModel {
-    OnnxRuntime {
-        sessions: SessionPool,
-        input: String,
-        input_dims: Vec<i64>,
-    },
-    OpenVino(OvModel),
-}
-
-/// What a [`RuntimeModel`] is loaded on: the runtime, its libraries and its threads.
-pub(crate) struct RuntimeSetup {
-    pub runtime: FaceRuntime,
-    pub openvino_library: PathBuf,
-    pub openvino_precision: OpenVinoPrecision,
-    pub onnxruntime_library: PathBuf,
-    pub threads: SessionThreads,
-}
-
-impl RuntimeModel {
-    /// The ONNX model `model` (read from `path`, perhaps edited) on `on`'s runtime, which is
-    /// loaded once per process; `what` names the model in errors.
-    pub(crate) fn load(on: &RuntimeSetup, model: &[u8], path: &Path, what: &str) -> Result<Self> {
-        match on.runtime {
-            FaceRuntime::OpenVino => {
-                let precision = on.openvino_precision;
-                OvModel::load(&on.openvino_library, model, path, on.threads, precision)
-                    .map(Self::OpenVino)
-            }
-            FaceRuntime::OnnxRuntime => {
-                let env = environment(&on.onnxruntime_library)?;
-                let sessions = SessionPool::from_memory(&env, model, path, on.threads)?;
-                Self::onnx(sessions, what)
-            }
-        }
-    }
-
-    /// Wraps ONNX Runtime sessions, reading the input's name and dimensions.
-    fn onnx(sessions: SessionPool, what: &str) -> Result<Self> {
-        let (input, input_dims) = sessions.with(|s| {
-            let input = s
-                .inputs()
-                .first()
-                .ok_or_else(|| Error::Model(format!("{what} has no input")))?;
-            let dims = input
-                .dtype()
-                .tensor_shape()
-                .map(|sh| sh.iter().copied().collect())
-                .unwrap_or_default();
-            Ok((input.name().to_string(), dims))
-        })?;
-        Ok(Self::OnnxRuntime {
-            sessions,
-            input,
-            input_dims,
-        })
-    }
-
-    /// The input's dimensions as the file declares them; -1 (or less) where any size goes.
-    fn input_dims(&self) -> &[i64] {
-        match self {
-            Self::OnnxRuntime { input_dims, .. } => input_dims,
-            Self::OpenVino(m) => m.input_dims(),
-        }
-    }
-
-    pub(crate) fn sessions(&self) -> usize {
-        match self {
-            Self::OnnxRuntime { sessions, .. } => sessions.len(),
-            Self::OpenVino(m) => m.sessions(),
-        }
-    }
-
-    /// The runtime and the precision it computes in, e.g. `openvino bf16`.
-    pub(crate) fn runtime(&self) -> String {
-        match self {
-            Self::OnnxRuntime { .. } => "onnxruntime f32".to_owned(),
-            Self::OpenVino(m) => format!("openvino {}", m.precision()),
-        }
-    }
-
-    /// Runs the model on one input of `shape` (bytes or floats, as the model takes),
-    /// written by `fill` into a buffer of exactly that many values, and hands its float
-    /// outputs, in the file's order, to `f` while the runtime still holds them.
-    pub(crate) fn run<T: InputElement, R>(
-        &self,
-        shape: &[usize],
-        fill: impl FnOnce(&mut [T]),
-        f: impl FnOnce(&[ModelOutput<'_>]) -> Result<R>,
-    ) -> Result<R> {
-        match self {
-            Self::OpenVino(m) => m.run(shape, fill, f),
-            Self::OnnxRuntime {
-                sessions, input, ..
-            } => {
-                let mut data = vec![T::default(); shape.iter().product()];
-                fill(&mut data);
-                let tensor = TensorRef::from_array_view((shape.to_vec(), data.as_slice()))?;
-                sessions.with(|s| {
-                    let outputs = s.run(ort::inputs![input.as_str() => tensor])?;
-                    let names: Vec<String> = outputs.keys().map(str::to_string).collect();
-                    let mut all = Vec::with_capacity(names.len());
-                    for name in &names {
-                        let value = outputs
-                            .get(name.as_str())
-                            .ok_or_else(|| Error::Model(format!("output {name} missing")))?;
-                        let (shape, values) = value
-                            .try_extract_tensor::<f32>()
-                            .map_err(|e| Error::Model(format!("output {name}: {e}")))?;
-                        all.push(ModelOutput {
-                            shape: shape.iter().copied().collect(),
-                            values,
-                        });
-                    }
-                    f(&all)
-                })
-            }
-        }
-    }
-}
-
-/// Sessions of one model: ONNX Runtime sessions or OpenVINO inference requests, each of
-/// which runs one inference at a time (`ort` needs `&mut Session`). A caller takes any
-/// free one, or waits for one in turn. Shared by the face engine and the text reader.
-pub(crate) struct Pool<T> {
-    sessions: Vec<Mutex<T>>,
-    next: AtomicUsize,
-}
-
-/// ONNX Runtime sessions of one model.
-pub(crate) type SessionPool = Pool<Session>;
-
-impl SessionPool {
-    /// Sessions of a model held in memory (one edited after reading, see
-    /// [`crate::model_file`]); `path` names it in errors.
-    pub(crate) fn from_memory(
-        env: &Environment,
-        model: &[u8],
-        path: &Path,
-        threads: SessionThreads,
-    ) -> Result<Self> {
-        Pool::filled(threads.sessions, || {
-            session_builder(env, threads)?
-                .commit_from_memory(model)
-                .map_err(|e| Error::Runtime(format!("loading {}: {e}", path.display())))
-        })
-    }
-}
-
-impl<T> Pool<T> {
-    /// `n` sessions (at least one), each made by `create`.
-    pub(crate) fn filled(n: usize, mut create: impl FnMut() -> Result<T>) -> Result<Self> {
-        let n = n.max(1);
-        let mut sessions = Vec::with_capacity(n);
-        for _ in 0..n {
-            sessions.push(Mutex::new(create()?));
-        }
-        Ok(Self {
-            sessions,
-            next: AtomicUsize::new(0),
-        })
-    }
-
-    /// How many sessions the pool holds.
-    pub(crate) fn len(&self) -> usize {
-        self.sessions.len()
-    }
-
-    pub(crate) fn with<R>(&self, f: impl FnOnce(&mut T) -> Result<R>) -> Result<R> {
-        for m in &self.sessions {
-            if let Ok(mut s) = m.try_lock() {
-                return f(&mut s);
-            }
-        }
-        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.sessions.len().max(1);
-        let m = self
-            .sessions
-            .get(i)
-            .ok_or_else(|| Error::Runtime("no sessions".into()))?;
-        // A panic elsewhere while holding the lock leaves the session itself intact.
-        let mut s = m.lock().unwrap_or_else(PoisonError::into_inner);
-        f(&mut s)
-    }
-}
-
-fn session_builder(env: &Environment, threads: SessionThreads) -> Result<SessionBuilder> {
-    let rt = |e: ort::Error<SessionBuilder>| Error::Runtime(e.to_string());
-    let mut b = Session::builder(env)?
-        .with_optimization_level(GraphOptimizationLevel::All)
-        .map_err(rt)?
-        // Spinning threads would burn the cores other sessions and jobs need.
-        .with_intra_op_spinning(false)
-        .map_err(rt)?
-        .with_inter_op_spinning(false)
-        .map_err(rt)?;
-    if threads.intra > 0 {
-        b = b.with_intra_threads(threads.intra).map_err(rt)?;
-    }
-    if threads.inter > 0 {
-        b = b.with_inter_threads(threads.inter).map_err(rt)?;
-    }
-    Ok(b)
-}
-
-pub(crate) fn existing(path: PathBuf, what: &'static str) -> Result<PathBuf> {
-    if path.is_file() {
-        Ok(path)
-    } else {
-        Err(Error::ModelNotFound { what, path })
-    }
-}
-
-/// A model file's bytes, for the models edited in memory before they are loaded.
-pub(crate) fn read_model(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| Error::Runtime(format!("reading {}: {e}", path.display())))
-}
-
-/// The process-wide ONNX Runtime environment, loaded from `library` on first use. Later
-/// calls must name the same library: a process cannot hold two ONNX Runtimes.
-pub(crate) fn environment(library: &Path) -> Result<Environment> {
-    static ENV: OnceLock<Loaded<Environment>> = OnceLock::new();
-    let env = once_per_process(&ENV, library, "ONNX Runtime library", |library| {
-        ort::init_from(library)
-            .map_err(|e| e.to_string())?
-            .with_name("raceshot-faces")
-            .with_telemetry(false)
-            .build()
-            .map_err(|e| e.to_string())
-    })?;
-    Ok(env.clone())
-}
-
-/// What a process-wide runtime library gave when it was loaded, with its path.
-pub(crate) type Loaded<T> = std::result::Result<(PathBuf, T), String>;
-
-/// The runtime `what` made by `init` from the shared library `library` on the first call
-/// with `cell`; later calls get the same one, and an error if they name another library
-/// (a dynamically loaded runtime stays loaded for the life of the process).
-pub(crate) fn once_per_process<'a, T>(
-    cell: &'a OnceLock<Loaded<T>>,
-    library: &Path,
-    what: &'static str,
-    init: impl FnOnce(&Path) -> std::result::Result<T, String>,
-) -> Result<&'a T> {
-    let library = existing(library.to_path_buf(), what)?;
-    // Absolute, so the loader never has to resolve it against the executable's directory.
-    let library = std::fs::canonicalize(&library)
-        .map_err(|e| Error::Runtime(format!("{}: {e}", library.display())))?;
-    match cell.get_or_init(|| Ok((library.clone(), init(&library)?))) {
-        Ok((path, runtime)) if *path == library => Ok(runtime),
-        Ok((path, _)) => Err(Error::Runtime(format!(
-            "{what} is already loaded from {} in this process; cannot also load {}",
-            path.display(),
-            library.display()
-        ))),
-        Err(e) => Err(Error::Runtime(format!(
-            "loading {what} from {}: {e}",
-            library.display()
-        ))),
-    }
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ pub mod image_io;
 pub mod index;
 mod model_file;
 pub mod ocr;
-mod ov;
+mod runtime;
 
 pub use config::{
     DetectorConfig, FaceEngineConfig, FaceRuntime, OpenVinoPrecision, QualityConfig,

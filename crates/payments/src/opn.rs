@@ -49,6 +49,7 @@ use crate::gateway::{
     TrailSink,
 };
 use crate::http::{self, RawResponse};
+pub use crate::trail::ChargeStatus;
 use crate::trail::{TrailEntry, TrailKind, TrailStatus};
 
 pub const BASE_URL: &str = "https://api.omise.co";
@@ -92,54 +93,6 @@ impl fmt::Debug for OpnSettings {
     }
 }
 
-/// Where a charge stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ChargeStatus {
-    /// Waiting for the buyer: 3-D Secure, or a PromptPay QR not yet paid.
-    Pending,
-    Successful,
-    Failed,
-    /// A PromptPay (or other offline) charge nobody paid in time.
-    Expired,
-    Reversed,
-    /// A status this adapter does not know; see [`Charge::raw`].
-    Unknown,
-}
-
-impl ChargeStatus {
-    pub fn parse(text: &str) -> ChargeStatus {
-        match text {
-            "pending" => ChargeStatus::Pending,
-            "successful" => ChargeStatus::Successful,
-            "failed" => ChargeStatus::Failed,
-            "expired" => ChargeStatus::Expired,
-            "reversed" => ChargeStatus::Reversed,
-            _ => ChargeStatus::Unknown,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChargeStatus::Pending => "pending",
-            ChargeStatus::Successful => "successful",
-            ChargeStatus::Failed => "failed",
-            ChargeStatus::Expired => "expired",
-            ChargeStatus::Reversed => "reversed",
-            ChargeStatus::Unknown => "unknown",
-        }
-    }
-
-    /// Whether the charge has reached an end state (`pending` and unknown states have not).
-    pub fn is_final(self) -> bool {
-        !matches!(self, ChargeStatus::Pending | ChargeStatus::Unknown)
-    }
-}
-
-impl fmt::Display for ChargeStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// An OPN charge, as far as the shop cares.
 #[derive(Debug, Clone, PartialEq)]

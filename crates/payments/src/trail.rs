@@ -6,7 +6,49 @@ use std::fmt;
 
 use raceshot_domain::Money;
 
-use crate::opn::ChargeStatus;
+/// Where an OPN charge stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChargeStatus {
+    /// Waiting for the buyer: 3-D Secure, or a PromptPay QR not yet paid.
+    Pending,
+    Successful,
+    Failed,
+    /// A PromptPay (or other offline) charge nobody paid in time.
+    Expired,
+    Reversed,
+    /// A status this adapter does not know; see [`crate::opn::Charge::raw`].
+    Unknown,
+}
+
+impl ChargeStatus {
+    pub fn parse(text: &str) -> ChargeStatus {
+        match text {
+            "pending" => ChargeStatus::Pending,
+            "successful" => ChargeStatus::Successful,
+            "failed" => ChargeStatus::Failed,
+            "expired" => ChargeStatus::Expired,
+            "reversed" => ChargeStatus::Reversed,
+            _ => ChargeStatus::Unknown,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChargeStatus::Pending => "pending",
+            ChargeStatus::Successful => "successful",
+            ChargeStatus::Failed => "failed",
+            ChargeStatus::Expired => "expired",
+            ChargeStatus::Reversed => "reversed",
+            ChargeStatus::Unknown => "unknown",
+        }
+    }
+}
+
+impl fmt::Display for ChargeStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// What happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

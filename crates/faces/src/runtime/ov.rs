@@ -22,7 +22,7 @@ use openvino::{
 };
 
 use crate::config::OpenVinoPrecision;
-use crate::engine::{InputElement, Loaded, ModelOutput, Pool, SessionThreads, once_per_process};
+use super::shared::{InputElement, Loaded, ModelOutput, Pool, SessionThreads, once_per_process};
 use crate::error::{Error, Result};
 
 /// An inference request and the input tensor it was last given.
