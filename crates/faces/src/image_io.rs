@@ -106,15 +106,6 @@ pub enum ImageFormat {
     Png,
 }
 
-impl ImageFormat {
-    pub fn mime_type(self) -> &'static str {
-        match self {
-            ImageFormat::Jpeg => "image/jpeg",
-            ImageFormat::Png => "image/png",
-        }
-    }
-}
-
 /// What the header says, read without decoding pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImageInfo {

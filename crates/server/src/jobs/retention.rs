@@ -2,8 +2,9 @@
 //! passed (`orders.retention_days` after the event's date, Bangkok calendar) and marks the
 //! photos purged, so order pages then say "storage time expired", clears the face
 //! templates of approved and undecided privacy requests of those events and deletes the
-//! face crops of their requests never decided (and any crop a decision failed to delete). Previews and
-//! thumbnails stay for the shop's pages. Enqueued hourly by the housekeeping loop; a
+//! face crops of their requests never decided (and any crop a decision failed to delete).
+//! Previews and thumbnails stay for the shop's pages. It also deletes console sessions
+//! past their end (a session lasts `admin.session_ttl_hours`). Enqueued hourly by the housekeeping loop; a
 //! re-run finds only what is left.
 
 use raceshot_domain::time::bangkok_date;
@@ -34,6 +35,10 @@ pub async fn run(state: &AppState, job_id: i64, worker: &str) -> Result<(), JobE
     let cleared = state.store.clear_privacy_templates_before(&cutoff).await?;
     if cleared > 0 {
         tracing::info!(cleared, "privacy request templates deleted after retention");
+    }
+    let sessions = state.store.purge_sessions(state.now()).await?;
+    if sessions > 0 {
+        tracing::info!(sessions, "console sessions past their end deleted");
     }
     let crops = crate::privacy::delete_due_face_crops(state, &cutoff).await?;
     if crops > 0 {

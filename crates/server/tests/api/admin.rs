@@ -157,7 +157,7 @@ async fn every_console_route_needs_a_session_and_admins_only_routes_refuse_photo
 }
 
 #[tokio::test]
-async fn sign_in_sets_a_strict_cookie_locks_after_failures_and_sessions_end() {
+async fn sign_in_sets_a_strict_cookie_locks_after_failures_and_sessions_end_and_go() {
     for backend in [Backend::Sqlite, Backend::Postgres] {
         let app = TestApp::builder(backend).spawn().await;
         account(&app, "Admin@Example.com", Role::Admin, &[]).await;
@@ -252,6 +252,11 @@ async fn sign_in_sets_a_strict_cookie_locks_after_failures_and_sessions_end() {
         )
         .await;
         assert_error(expired, 401, "not_signed_in").await;
+        // The retention run deletes it, and no other.
+        raceshot_server::jobs::retention::run(&app.state, 0, "test")
+            .await
+            .unwrap();
+        assert_eq!(app.store.purge_sessions(now()).await.unwrap(), 0);
     }
 }
 
