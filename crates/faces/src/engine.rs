@@ -24,10 +24,8 @@
 //! each keeps a small pool of sessions behind mutexes; `FaceEngine` is `Send + Sync`
 //! and meant to be shared in an `Arc`.
 
-use std::path::{Path, PathBuf};
-
 use crate::align;
-use crate::config::{FaceEngineConfig, FaceRuntime, OpenVinoPrecision};
+use crate::config::{FaceEngineConfig, FaceRuntime};
 use crate::detect::{self, BBox, Detection, InputGeometry, Landmarks, LevelOutputs};
 use crate::embed::{self, Embedding};
 use crate::error::{Error, Result};

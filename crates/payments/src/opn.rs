@@ -93,7 +93,6 @@ impl fmt::Debug for OpnSettings {
     }
 }
 
-
 /// An OPN charge, as far as the shop cares.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Charge {

@@ -6,12 +6,14 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use raceshot_server::app::startup::{Application, load_state, shutdown_signal};
+use raceshot_server::app::state::Clock;
 use raceshot_server::commands::{admin, bibs, demo, import, ingest, orders};
 use raceshot_server::config::Config;
-use raceshot_server::operators::normalise_email;
-use raceshot_server::startup::{Application, load_state, shutdown_signal};
-use raceshot_server::state::Clock;
-use raceshot_server::{api, jobs, selfies, telemetry};
+use raceshot_server::infra::telemetry;
+use raceshot_server::services::operators::normalise_email;
+use raceshot_server::services::selfies;
+use raceshot_server::{api, jobs};
 use raceshot_store::Store;
 use raceshot_store::events::Written;
 use raceshot_store::operators::Role;
@@ -175,7 +177,9 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
             let (stop, stop_rx) = tokio::sync::watch::channel(false);
             let sweep = tokio::spawn(selfies::sweep_until(state.clone(), stop_rx.clone()));
             let workers = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
-            let fresh = tokio::spawn(raceshot_server::startup::keep_settings_fresh(state.clone()));
+            let fresh = tokio::spawn(raceshot_server::app::startup::keep_settings_fresh(
+                state.clone(),
+            ));
             tracing::info!(workers = state.config.jobs.workers, "working");
             shutdown_signal().await;
             let _ = stop.send(true);
@@ -254,7 +258,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
         }
         Command::Order { command } => {
             let state = cli_state(config).await?;
-            let actor = raceshot_server::operators::cli_actor();
+            let actor = raceshot_server::services::operators::cli_actor();
             let outcome = match &command {
                 OrderCommand::Confirm { uuid, slip_ref } => {
                     orders::confirm(&state, uuid, slip_ref, &actor).await
@@ -314,7 +318,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
 
 /// Everything a command that processes photos needs, without binding a port; links it
 /// writes point at the configured server address.
-async fn cli_state(config: Config) -> anyhow::Result<raceshot_server::state::AppState> {
+async fn cli_state(config: Config) -> anyhow::Result<raceshot_server::app::state::AppState> {
     let fallback = format!("http://{}", config.server.addr);
     load_state(config, Clock::System, fallback).await
 }

@@ -35,10 +35,10 @@ use crate::config::{
     DEFAULT_OPENVINO_LIBRARY, DEFAULT_RUNTIME_LIBRARY, FaceRuntime, OpenVinoPrecision, resolve,
 };
 use crate::detect::BBox;
-use crate::runtime::{RuntimeModel, RuntimeSetup, SessionThreads, existing, read_model};
 use crate::error::{Error, Result};
 use crate::image_io::{self, RgbImage};
 use crate::model_file;
+use crate::runtime::{RuntimeModel, RuntimeSetup, SessionThreads, existing, read_model};
 
 use self::ctc::Charset;
 use self::db::{DbParams, MapBox};

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use ort::value::TensorRef;
 
-pub(crate) use self::onnx::environment;
 use self::onnx::SessionPool;
+pub(crate) use self::onnx::environment;
 use self::ov::OvModel;
 pub(crate) use self::shared::{InputElement, ModelOutput, SessionThreads, existing, read_model};
 use crate::config::{FaceRuntime, OpenVinoPrecision};
@@ -77,7 +77,7 @@ impl RuntimeModel {
     }
 
     /// The input's dimensions as the file declares them; -1 (or less) where any size goes.
-    fn input_dims(&self) -> &[i64] {
+    pub(crate) fn input_dims(&self) -> &[i64] {
         match self {
             Self::OnnxRuntime { input_dims, .. } => input_dims,
             Self::OpenVino(m) => m.input_dims(),
@@ -138,4 +138,3 @@ impl RuntimeModel {
         }
     }
 }
-

@@ -65,4 +65,3 @@ pub(crate) fn environment(library: &Path) -> Result<Environment> {
     })?;
     Ok(env.clone())
 }
-

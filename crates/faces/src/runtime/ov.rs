@@ -21,8 +21,8 @@ use openvino::{
     CompiledModel, Core, DeviceType, InferRequest, PropertyKey, RwPropertyKey, Shape, Tensor,
 };
 
-use crate::config::OpenVinoPrecision;
 use super::shared::{InputElement, Loaded, ModelOutput, Pool, SessionThreads, once_per_process};
+use crate::config::OpenVinoPrecision;
 use crate::error::{Error, Result};
 
 /// An inference request and the input tensor it was last given.

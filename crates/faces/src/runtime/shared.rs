@@ -126,4 +126,3 @@ pub(crate) fn once_per_process<'a, T>(
         ))),
     }
 }
-

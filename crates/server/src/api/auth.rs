@@ -9,8 +9,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use subtle::ConstantTimeEq;
 
+use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError};
-use crate::state::AppState;
 
 /// How much of a body is read to look for `tk`; the spec's payloads are far smaller.
 const TK_BODY_LIMIT: usize = 1024 * 1024;

@@ -1,7 +1,7 @@
 //! Bib search (`POST /v1/bibsearch`) and the manual search page's listing
 //! (`POST /v1/manual`): the runner's number instead of a selfie, and every photo of an
 //! event in the order it was taken. Both answer the same Photo objects as face search.
-//! The rules are in `crate::bibs` and the store; this is the HTTP edge.
+//! The rules are in `crate::services::bibs` and the store; this is the HTTP edge.
 
 use std::net::SocketAddr;
 
@@ -16,11 +16,11 @@ use utoipa::ToSchema;
 
 use super::catalogue::{PhotoBody, SUCCESS};
 use super::extract::ApiJson;
-use crate::bibs;
-use crate::commerce::{deal, find_event, find_event_on_sale};
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ShopError, ShopResult};
-use crate::rate_limit::client_address;
-use crate::state::AppState;
+use crate::infra::rate_limit::client_address;
+use crate::services::bibs;
+use crate::services::commerce::{deal, find_event, find_event_on_sale};
 
 /// Bib and manual requests are a few short fields.
 pub const BODY_LIMIT: usize = 4 * 1024;

@@ -11,10 +11,10 @@ use utoipa::ToSchema;
 use super::catalogue::SUCCESS;
 use super::extract::ApiJson;
 use crate::api::contract;
-use crate::commerce::find_event;
-use crate::commerce::{AskedCart, price_cart};
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ShopResult};
-use crate::state::AppState;
+use crate::services::commerce::find_event;
+use crate::services::commerce::{AskedCart, price_cart};
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct QuoteRequest {

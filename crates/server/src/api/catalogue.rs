@@ -19,11 +19,11 @@ use utoipa::ToSchema;
 use super::extract::ApiJson;
 use crate::api::contract;
 use crate::api::media::derived_address;
-use crate::catalogue::Snapshot;
-use crate::commerce::{find_event, lookup};
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ShopError, ShopResult};
-use crate::photos::derived_name;
-use crate::state::AppState;
+use crate::services::catalogue::Snapshot;
+use crate::services::commerce::{find_event, lookup};
+use crate::services::photos::derived_name;
 
 /// How many photos an event page shows before any search.
 const HIGHLIGHT_LIMIT: i64 = 30;
@@ -172,11 +172,11 @@ pub enum MatchedByBody {
     Face,
 }
 
-impl From<crate::bibs::MatchedBy> for MatchedByBody {
-    fn from(m: crate::bibs::MatchedBy) -> Self {
+impl From<crate::services::bibs::MatchedBy> for MatchedByBody {
+    fn from(m: crate::services::bibs::MatchedBy) -> Self {
         match m {
-            crate::bibs::MatchedBy::Bib => MatchedByBody::Bib,
-            crate::bibs::MatchedBy::Face => MatchedByBody::Face,
+            crate::services::bibs::MatchedBy::Bib => MatchedByBody::Bib,
+            crate::services::bibs::MatchedBy::Face => MatchedByBody::Face,
         }
     }
 }

@@ -11,11 +11,11 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::extract::{ApiPath, ApiQuery};
-use crate::commerce::links::{self, Variant};
-use crate::commerce::{download_name, find_order, sold_photo_key};
-use crate::delivery::{ZipEntry, object_response, zip_body};
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
-use crate::state::AppState;
+use crate::infra::delivery::{ZipEntry, object_response, zip_body};
+use crate::services::commerce::links::{self, Variant};
+use crate::services::commerce::{download_name, find_order, sold_photo_key};
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

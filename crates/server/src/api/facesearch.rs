@@ -4,7 +4,7 @@
 //! live only as long as the request: each uploaded object is stored without its metadata
 //! and deleted as soon as it is read, errors included, and nothing of it reaches the
 //! database (Thai PDPA treats biometric data as sensitive). One never searched is swept
-//! (`crate::selfies`).
+//! (`crate::services::selfies`).
 
 use axum::Json;
 use axum::body::Bytes;
@@ -22,18 +22,18 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::catalogue::{PhotoBody, SUCCESS};
 use super::extract::{ApiJson, ApiQuery, NumberOrText};
-use crate::commerce::{deal, find_event, find_event_on_sale};
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
-use crate::rate_limit::client_address;
-use crate::search::{
+use crate::infra::rate_limit::client_address;
+use crate::infra::signing;
+use crate::services::commerce::{deal, find_event, find_event_on_sale};
+use crate::services::search::{
     Found, MAX_PEOPLE, Match, Narrowing, check_selfie_bytes, search_event, too_large,
     too_many_selfies,
 };
-use crate::selfies::{self, upload_key};
-use crate::signing;
-use crate::state::AppState;
+use crate::services::selfies::{self, upload_key};
 
-pub use crate::search::MAX_SELFIE_BYTES;
+pub use crate::services::search::MAX_SELFIE_BYTES;
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SignRequest {

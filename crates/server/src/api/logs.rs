@@ -9,8 +9,8 @@ use utoipa::ToSchema;
 
 use super::catalogue::SUCCESS;
 use super::extract::{ApiJson, NumberOrText};
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ShopError, ShopResult};
-use crate::state::AppState;
 
 /// Longest `list` kept: a cart's worth of ids.
 const MAX_LIST: usize = 20_000;

@@ -9,9 +9,9 @@ use raceshot_domain::EventKey;
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
 use super::admin::auth::Session;
+use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::photos::derived_name;
-use crate::state::AppState;
+use crate::services::photos::derived_name;
 
 /// The public address of a photo's preview or thumbnail (`kind`): JPEGs named after the
 /// photo's stored name, whatever the original's format.

@@ -36,8 +36,8 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, ShopError};
-use crate::state::AppState;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -252,7 +252,7 @@ pub fn router(state: AppState) -> Router {
     let shop = shop
         .layer(DefaultBodyLimit::max(SHOP_JSON_BODY_LIMIT))
         .merge(selfie.layer(DefaultBodyLimit::max(
-            crate::search::MAX_PEOPLE * facesearch::MAX_SELFIE_BYTES + 64 * 1024,
+            crate::services::search::MAX_PEOPLE * facesearch::MAX_SELFIE_BYTES + 64 * 1024,
         )))
         .merge(bib.layer(DefaultBodyLimit::max(bibsearch::BODY_LIMIT)))
         .merge(privacy.layer(DefaultBodyLimit::max(
@@ -334,7 +334,7 @@ pub fn router(state: AppState) -> Router {
                 .get("x-request-id")
                 .and_then(|v| v.to_str().ok())
                 .unwrap_or("-");
-            let path = crate::telemetry::loggable_path(req.uri());
+            let path = crate::infra::telemetry::loggable_path(req.uri());
             tracing::info_span!("request", method = %req.method(), path = %path, request_id = %id)
         }))
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))

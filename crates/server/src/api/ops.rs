@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::state::AppState;
+use crate::app::state::AppState;
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {

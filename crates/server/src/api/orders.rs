@@ -20,16 +20,16 @@ use super::catalogue::SUCCESS;
 use super::extract::{ApiJson, NumberOrText};
 use crate::api::contract;
 use crate::api::media::derived_address;
-use crate::commerce::AskedCart;
-use crate::commerce::access::{self, Destination};
-use crate::commerce::links::{self, Variant};
-use crate::commerce::orders::{PlaceOrder, place_order};
-use crate::commerce::{MAX_CART_PHOTOS, find_order, payment};
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
-use crate::gateways::PAYMENT_GATEWAY_SETTING;
-use crate::photos::derived_name;
-use crate::rate_limit::client_address;
-use crate::state::AppState;
+use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
+use crate::infra::rate_limit::client_address;
+use crate::services::commerce::AskedCart;
+use crate::services::commerce::access::{self, Destination};
+use crate::services::commerce::links::{self, Variant};
+use crate::services::commerce::orders::{PlaceOrder, place_order};
+use crate::services::commerce::{MAX_CART_PHOTOS, find_order, payment};
+use crate::services::photos::derived_name;
 
 /// A photo of the visitor's cart (spec §3); only its `id` is trusted.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -20,11 +20,11 @@ use super::catalogue::SUCCESS;
 use super::extract::ApiJson;
 use super::web::html_escape;
 use crate::api::contract;
-use crate::commerce::payment::{self, Receipt, SandboxResult};
-use crate::commerce::{find_order, links};
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
-use crate::gateways::gateway_error;
-use crate::state::AppState;
+use crate::infra::gateways::gateway_error;
+use crate::services::commerce::payment::{self, Receipt, SandboxResult};
+use crate::services::commerce::{find_order, links};
 
 /// Gateway messages are small; anything larger is not one.
 pub const MAX_CALLBACK_BYTES: usize = 64 * 1024;

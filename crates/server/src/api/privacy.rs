@@ -1,7 +1,7 @@
 //! `POST /api/privacy/requests`: a runner asks for the photos that show them to be hidden
 //! (multipart: `event_key`, `contact`, `file`). The selfie is read into memory, embedded
 //! and dropped with the request; only its face template and a small crop of the face are
-//! kept with the request, each for its stated time (`crate::privacy`).
+//! kept with the request, each for its stated time (`crate::services::privacy`).
 
 use std::net::SocketAddr;
 
@@ -13,11 +13,11 @@ use utoipa::ToSchema;
 
 use super::catalogue::SUCCESS;
 use super::facesearch::{multipart_error, read_limited};
-use crate::commerce::find_event;
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ShopError, ShopResult};
-use crate::privacy::{self, Contact};
-use crate::rate_limit::client_address;
-use crate::state::AppState;
+use crate::infra::rate_limit::client_address;
+use crate::services::commerce::find_event;
+use crate::services::privacy::{self, Contact};
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PrivacyRequestCreated {

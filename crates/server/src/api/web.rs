@@ -21,8 +21,8 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use super::catalogue;
+use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError};
-use crate::state::AppState;
 
 /// Where the built page expects the client token.
 const TOKEN_PLACEHOLDER: &str = "__RACESHOT_CLIENT_TOKEN__";

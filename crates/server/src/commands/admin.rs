@@ -7,7 +7,7 @@ use raceshot_domain::EventKey;
 use raceshot_store::Store;
 use raceshot_store::operators::Role;
 
-use crate::operators::{actor_of, cli_actor, hash_password, normalise_email};
+use crate::services::operators::{actor_of, cli_actor, hash_password, normalise_email};
 
 /// Passwords shorter than this are refused.
 pub const MIN_PASSWORD_CHARS: usize = 10;

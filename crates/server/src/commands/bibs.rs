@@ -5,9 +5,9 @@
 use anyhow::Context;
 use raceshot_domain::EventKey;
 
+use crate::app::state::AppState;
 use crate::jobs;
-use crate::state::AppState;
-use crate::tasks;
+use crate::jobs::tasks;
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Report {

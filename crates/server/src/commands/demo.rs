@@ -16,9 +16,9 @@ use raceshot_faces::{FaceEngine, RgbImage, cosine};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
 use super::ingest;
-use crate::imaging::encode_jpeg;
-use crate::operators::cli_actor;
-use crate::state::AppState;
+use crate::app::state::AppState;
+use crate::infra::imaging::encode_jpeg;
+use crate::services::operators::cli_actor;
 
 pub const DEMO_KEY: &str = "demo";
 

@@ -9,7 +9,7 @@ use raceshot_domain::event::{EventInput, EventSpec};
 use raceshot_store::Store;
 use raceshot_store::events::Written;
 
-use crate::operators::cli_actor;
+use crate::services::operators::cli_actor;
 
 /// Why a file was refused: every problem, each naming its field.
 #[derive(Debug, thiserror::Error)]

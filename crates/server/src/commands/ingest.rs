@@ -12,9 +12,9 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use raceshot_domain::EventKey;
 
+use crate::app::state::AppState;
 use crate::jobs;
-use crate::photos::{FileAdded, add_file};
-use crate::state::AppState;
+use crate::services::photos::{FileAdded, add_file};
 
 #[derive(Debug, Default)]
 pub struct Report {

@@ -1,10 +1,10 @@
 //! `raceshot order …`: confirming a PROMPTPAY order against its bank slip and approving an
 //! all-photos (AM) order from the command line (`commerce::operator` does the work).
 
-use crate::commerce::find_order;
-use crate::commerce::operator;
-pub use crate::commerce::operator::Outcome;
-use crate::state::AppState;
+use crate::app::state::AppState;
+use crate::services::commerce::find_order;
+use crate::services::commerce::operator;
+pub use crate::services::commerce::operator::Outcome;
 
 /// Confirms a PROMPTPAY order paid, the slip's last 4 characters becoming its receipt.
 pub async fn confirm(

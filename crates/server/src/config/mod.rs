@@ -15,7 +15,7 @@ use raceshot_payments::promptpay::PromptPayId;
 use raceshot_store::{Backend, DatabaseSettings, StorageSettings};
 use serde::de::DeserializeOwned;
 
-use crate::notify::{SmtpSettings, SmtpTls};
+use crate::infra::notify::{SmtpSettings, SmtpTls};
 
 mod declared;
 pub use declared::{Initial, SETTINGS, Setting, console_settings, markdown_table};
@@ -152,14 +152,14 @@ pub struct SearchConfig {
     pub index_memory: usize,
 }
 
-/// Runners' requests to hide their photos (`crate::privacy`).
+/// Runners' requests to hide their photos (`crate::services::privacy`).
 #[derive(Debug, Clone)]
 pub struct PrivacyConfig {
     /// Requests one client address may file per minute (0: no limit).
     pub per_client_per_minute: u32,
 }
 
-/// Bib numbers read off photos (`crate::bibs`).
+/// Bib numbers read off photos (`crate::services::bibs`).
 #[derive(Debug, Clone)]
 pub struct BibsConfig {
     /// Whether ingestion reads bibs (the text models in `{faces.models_dir}/ocr`).

@@ -10,13 +10,13 @@ use raceshot_store::orders::DeliveryFlag;
 use raceshot_store::{ObjectKey, StoredName};
 
 use super::JobError;
-use crate::commerce::links::Variant;
-use crate::commerce::sold_photo_key;
-use crate::imaging::{decode_logo, encode_jpeg, stamp_logo};
+use crate::app::state::AppState;
+use crate::infra::imaging::{decode_logo, encode_jpeg, stamp_logo};
 use crate::jobs::ingest_photo::MAX_PHOTO_PIXELS;
-use crate::state::AppState;
+use crate::services::commerce::links::Variant;
+use crate::services::commerce::sold_photo_key;
 
-pub const KIND: &str = crate::tasks::DELIVER_ORDER;
+pub const KIND: &str = crate::jobs::tasks::DELIVER_ORDER;
 
 /// The settings row naming the shop's logo (`_shop/logo/{name}` in storage).
 pub const SHOP_LOGO_SETTING: &str = "SHOP_LOGO";

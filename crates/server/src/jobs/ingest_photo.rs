@@ -1,6 +1,6 @@
 //! `ingest_photo`: turns an uploaded original into a shop photo — EXIF orientation applied,
 //! a thumbnail (long edge 400) and a watermarked preview (long edge 1600) written to
-//! storage, faces detected and embedded, bib numbers read under them (`crate::bibs`), the
+//! storage, faces detected and embedded, bib numbers read under them (`crate::services::bibs`), the
 //! time taken read from EXIF, then the photo marked ready with its faces and bibs in one
 //! transaction (hidden at once when an approved privacy request's face is on it). Running it again rewrites the same files and replaces the same faces and
 //! bibs (operators' bib corrections stay).
@@ -13,13 +13,13 @@ use raceshot_store::photos::{NewFace, PhotoState, ProcessedPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
 use super::JobError;
-use crate::bibs::{read_photo_bibs, taken_at};
-use crate::imaging::{encode_jpeg, watermark};
-use crate::photos::derived_name;
-use crate::privacy::held_for;
-use crate::state::AppState;
+use crate::app::state::AppState;
+use crate::infra::imaging::{encode_jpeg, watermark};
+use crate::services::bibs::{read_photo_bibs, taken_at};
+use crate::services::photos::derived_name;
+use crate::services::privacy::held_for;
 
-pub const KIND: &str = crate::tasks::INGEST_PHOTO;
+pub const KIND: &str = crate::jobs::tasks::INGEST_PHOTO;
 pub const PREVIEW_EDGE: u32 = 1600;
 pub const THUMBNAIL_EDGE: u32 = 400;
 /// Event photos up to 100 megapixels are accepted.

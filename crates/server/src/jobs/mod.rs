@@ -11,16 +11,16 @@ pub mod notify_order;
 pub mod notify_privacy;
 pub mod read_bibs;
 pub mod retention;
+pub mod tasks;
 
 use std::time::Duration;
 
 use raceshot_store::jobs::{Job, Retry};
 use tokio::sync::watch;
 
-use crate::state::AppState;
-use crate::tasks;
+use crate::app::state::AppState;
 
-pub use crate::tasks::HEAVY;
+pub use self::tasks::HEAVY;
 
 /// How a job failed.
 #[derive(Debug, thiserror::Error)]
@@ -112,7 +112,7 @@ pub enum Waiting<T> {
 
 /// Asks `check` until it answers [`Waiting::Done`]: every [`WAIT_POLL`], and at once when
 /// this process's workers have `finished` as many jobs as were pending
-/// ([`crate::state::Inner::jobs_finished`]), so that a command returns the moment its last
+/// ([`crate::app::state::Inner::jobs_finished`]), so that a command returns the moment its last
 /// job is done without asking after every job (one ask can cost as much as a job: a
 /// look at 50,000 photos).
 pub async fn wait_until<T, E, Fut>(

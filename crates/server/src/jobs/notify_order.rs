@@ -9,11 +9,11 @@ use raceshot_store::jobs::Job;
 use raceshot_store::orders::{DeliveryFlag, Order};
 
 use super::JobError;
-use crate::commerce::links;
-use crate::notify::{OrderReady, Sent, is_undeliverable, order_ready_mail, order_ready_sms};
-use crate::state::AppState;
+use crate::app::state::AppState;
+use crate::infra::notify::{OrderReady, Sent, is_undeliverable, order_ready_mail, order_ready_sms};
+use crate::services::commerce::links;
 
-pub const KIND: &str = crate::tasks::NOTIFY_ORDER;
+pub const KIND: &str = crate::jobs::tasks::NOTIFY_ORDER;
 
 /// Mails `email` that the order's photos are ready; answers whether a mail server took
 /// it (without an SMTP server the mail is only logged).

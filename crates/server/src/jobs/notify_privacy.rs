@@ -6,10 +6,10 @@ use raceshot_store::jobs::Job;
 use raceshot_store::privacy::PrivacyState;
 
 use super::JobError;
-use crate::notify::{PrivacyDecision, Sent, privacy_decision_mail, privacy_decision_sms};
-use crate::state::AppState;
+use crate::app::state::AppState;
+use crate::infra::notify::{PrivacyDecision, Sent, privacy_decision_mail, privacy_decision_sms};
 
-pub const KIND: &str = crate::tasks::NOTIFY_PRIVACY;
+pub const KIND: &str = crate::jobs::tasks::NOTIFY_PRIVACY;
 
 pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     let id = serde_json::from_str::<serde_json::Value>(&job.payload)

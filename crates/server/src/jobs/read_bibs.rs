@@ -12,10 +12,10 @@ use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
 use super::JobError;
 use super::ingest_photo::decode_original;
-use crate::bibs::read_photo_bibs;
-use crate::state::AppState;
+use crate::app::state::AppState;
+use crate::services::bibs::read_photo_bibs;
 
-pub const KIND: &str = crate::tasks::READ_BIBS;
+pub const KIND: &str = crate::jobs::tasks::READ_BIBS;
 
 pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     let Some(reader) = state.reader.clone() else {

@@ -10,11 +10,11 @@
 use raceshot_domain::time::bangkok_date;
 
 use super::JobError;
-use crate::commerce::links::Variant;
-use crate::commerce::sold_photo_key;
-use crate::state::AppState;
+use crate::app::state::AppState;
+use crate::services::commerce::links::Variant;
+use crate::services::commerce::sold_photo_key;
 
-pub const KIND: &str = crate::tasks::RETENTION;
+pub const KIND: &str = crate::jobs::tasks::RETENTION;
 
 /// Photos purged per batch, between lease renewals.
 const BATCH: i64 = 200;
@@ -40,7 +40,7 @@ pub async fn run(state: &AppState, job_id: i64, worker: &str) -> Result<(), JobE
     if sessions > 0 {
         tracing::info!(sessions, "console sessions past their end deleted");
     }
-    let crops = crate::privacy::delete_due_face_crops(state, &cutoff).await?;
+    let crops = crate::services::privacy::delete_due_face_crops(state, &cutoff).await?;
     if crops > 0 {
         tracing::info!(crops, "privacy request face crops deleted");
     }

@@ -302,7 +302,7 @@ async fn what_a_search_found_lapses() {
     )
     .await;
     // The sweep deletes the lapsed record.
-    raceshot_server::commerce::deal::forget_lapsed(&app.state)
+    raceshot_server::services::commerce::deal::forget_lapsed(&app.state)
         .await
         .unwrap();
     let kept: Vec<(String, String)> = app
@@ -357,7 +357,7 @@ async fn a_face_search_hands_out_what_the_deal_may_cover() {
     .await;
     assert_eq!(deal["cart_amt"], json!(160.0), "{deal}");
     // A search that finds nothing hands out nothing.
-    let blank = raceshot_server::imaging::encode_jpeg(
+    let blank = raceshot_server::infra::imaging::encode_jpeg(
         &raceshot_faces::RgbImage::filled(320, 240, [90, 90, 90]),
         90,
     )

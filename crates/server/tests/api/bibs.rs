@@ -228,7 +228,7 @@ async fn a_bib_finds_its_runner_by_number_and_by_face(backend: Backend) {
 /// A JPEG whose EXIF says it was taken at `local` (camera clock, no offset).
 fn dated_jpeg(shade: u8, local: &str) -> Vec<u8> {
     let image = RgbImage::filled(96, 64, [shade, 90, 160]);
-    let jpeg = raceshot_server::imaging::encode_jpeg(&image, 85).unwrap();
+    let jpeg = raceshot_server::infra::imaging::encode_jpeg(&image, 85).unwrap();
     // IFD0 with one entry pointing to the EXIF sub-directory, which holds
     // DateTimeOriginal (ASCII, 20 bytes, stored after the directories).
     let mut tiff = b"II*\0\x08\0\0\0".to_vec();

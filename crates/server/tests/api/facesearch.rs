@@ -276,7 +276,7 @@ async fn bad_selfies_get_stable_codes_and_leave_nothing() {
     )
     .await;
 
-    let blank = raceshot_server::imaging::encode_jpeg(
+    let blank = raceshot_server::infra::imaging::encode_jpeg(
         &raceshot_faces::RgbImage::filled(640, 480, [128, 128, 128]),
         85,
     )

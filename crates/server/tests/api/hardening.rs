@@ -440,8 +440,10 @@ async fn sign_in_does_not_tell_which_addresses_are_accounts() {
     assert_eq!(answers[1][6].1, "account_locked", "{:?}", answers[1]);
     let audit = app.store.audit_entries(None, 100).await.unwrap();
     // Named by a keyed hash of the address, never by what was typed.
-    let ghost =
-        raceshot_server::operators::unknown_actor(&app.state.signing_key, "ghost@example.com");
+    let ghost = raceshot_server::services::operators::unknown_actor(
+        &app.state.signing_key,
+        "ghost@example.com",
+    );
     let failures = audit
         .iter()
         .filter(|e| e.action == "operator.login_failed" && e.actor == ghost)
@@ -458,7 +460,7 @@ async fn hidden_photos_and_misses_are_not_served_from_caches() {
     let app = TestApp::with_one_event("hide").await;
     let ids = ready_photos(&app, "hide", 1).await;
     let photo = app.store.photo_owner(ids[0]).await.unwrap().unwrap();
-    let name = raceshot_server::photos::derived_name(&photo.storage_name);
+    let name = raceshot_server::services::photos::derived_name(&photo.storage_name);
     let key = raceshot_domain::EventKey::parse("hide").unwrap();
     let stored = raceshot_store::StoredName::parse(&name).unwrap();
     let thumbnail =
@@ -592,5 +594,5 @@ fn opn_needs_its_webhook_secret_and_logs_hide_order_keys() {
 
     let uuid = "5f0c1a2e-8d4b-4c1e-9a6f-0123456789ab";
     let uri: axum::http::Uri = format!("/sandbox/pay/{uuid}").parse().unwrap();
-    assert!(!raceshot_server::telemetry::loggable_path(&uri).contains(uuid));
+    assert!(!raceshot_server::infra::telemetry::loggable_path(&uri).contains(uuid));
 }

@@ -5,9 +5,9 @@ use std::net::SocketAddr;
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::event::{EventInput, PackageInput};
+use raceshot_server::app::startup::Application;
+use raceshot_server::app::state::{AppState, Clock};
 use raceshot_server::config::Config;
-use raceshot_server::startup::Application;
-use raceshot_server::state::{AppState, Clock};
 use raceshot_store::testing::TestDatabase;
 use raceshot_store::{Backend, Store};
 use serde_json::Value;
@@ -286,8 +286,8 @@ pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> 
         // The file first, then the row, as ingestion does.
         let shade = u8::try_from(i % 200).unwrap_or(0);
         let image = raceshot_faces::RgbImage::filled(64, 48, [shade, 120, 200]);
-        let jpeg =
-            raceshot_server::imaging::encode_jpeg(&image, 90).unwrap_or_else(|e| panic!("{e}"));
+        let jpeg = raceshot_server::infra::imaging::encode_jpeg(&image, 90)
+            .unwrap_or_else(|e| panic!("{e}"));
         let name = raceshot_store::StoredName::parse(&photo.storage_name)
             .unwrap_or_else(|| panic!("name"));
         app.state
@@ -336,7 +336,7 @@ pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> 
 /// own code, as a face or bib search does): the all-photos deal covers those photos.
 pub async fn found_ref(app: &TestApp, event_key: &str, ids: &[i64]) -> String {
     let (_, event) = stored_event(app, event_key).await;
-    raceshot_server::commerce::deal::remember(&app.state, event.id, ids)
+    raceshot_server::services::commerce::deal::remember(&app.state, event.id, ids)
         .await
         .unwrap_or_else(|e| panic!("{e}"))
 }

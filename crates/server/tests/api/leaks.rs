@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 use base64::Engine as _;
 use raceshot_domain::{GatewayKind, Money, PaymentChannel, PaymentStatus};
 use raceshot_payments::testing::{FakeGbp, FakeOpn};
-use raceshot_server::commerce::{links, payment};
 use raceshot_server::jobs::{self, JobError};
+use raceshot_server::services::commerce::{links, payment};
 use raceshot_store::Backend;
 use raceshot_store::operators::Role;
 use raceshot_store::orders::{NewOrder, Order};
@@ -144,7 +144,7 @@ async fn gbp_callback_tokens_never_reach_the_logs() {
     let path = format!("/api/payments/gbp/{uuid}/{token}");
 
     // The path as logs show it.
-    let logged = raceshot_server::telemetry::loggable_path(&path.parse().unwrap());
+    let logged = raceshot_server::infra::telemetry::loggable_path(&path.parse().unwrap());
     assert!(!logged.contains(&token), "{logged}");
     assert!(!logged.contains(&uuid), "{logged}");
 

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use raceshot_server::notify::{
+use raceshot_server::infra::notify::{
     Mailer, OrderReady, OutgoingMail, SmtpSettings, SmtpTls, order_ready_mail,
 };
 

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use raceshot_server::commerce::links::{self, Variant};
+use raceshot_server::services::commerce::links::{self, Variant};
 use serde_json::{Value, json};
 
 use crate::both_backends;

@@ -43,7 +43,7 @@ fn together() -> Vec<u8> {
         }
     }
     let img = RgbImage::new(w, h, data).unwrap();
-    raceshot_server::imaging::encode_jpeg(&img, 90).unwrap()
+    raceshot_server::infra::imaging::encode_jpeg(&img, 90).unwrap()
 }
 
 /// The pixels of `img` in the rectangle at (`x`, `y`), `w` x `h` inside it.
@@ -76,7 +76,7 @@ fn left_player() -> RgbImage {
 }
 
 fn jpeg(img: &RgbImage) -> Vec<u8> {
-    raceshot_server::imaging::encode_jpeg(img, 90).unwrap()
+    raceshot_server::infra::imaging::encode_jpeg(img, 90).unwrap()
 }
 
 /// The left player's portrait with player 13 small in a corner behind him, his face under
@@ -96,7 +96,8 @@ fn left_player_with_someone_behind() -> RgbImage {
 
 /// A picture with no face at all.
 fn blank() -> Vec<u8> {
-    raceshot_server::imaging::encode_jpeg(&RgbImage::filled(320, 240, [200, 180, 160]), 85).unwrap()
+    raceshot_server::infra::imaging::encode_jpeg(&RgbImage::filled(320, 240, [200, 180, 160]), 85)
+        .unwrap()
 }
 
 /// Signs an upload and PUTs the selfie: the search id.
@@ -427,7 +428,7 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     // while the first is open.
     let again = {
         let img = decode(&photo("yaoming.jpg"), &DecodeOptions::default()).unwrap();
-        raceshot_server::imaging::encode_jpeg(&img, 75).unwrap()
+        raceshot_server::infra::imaging::encode_jpeg(&img, 75).unwrap()
     };
     for contact in ["hider@example.com", "0898765432"] {
         assert_error(
@@ -540,7 +541,7 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     // A photo of him ingested later is hidden at once.
     let later = {
         let img = decode(&photo("yaoming.jpg"), &DecodeOptions::default()).unwrap();
-        raceshot_server::imaging::encode_jpeg(&resize_to_long_edge(&img, 300), 88).unwrap()
+        raceshot_server::infra::imaging::encode_jpeg(&resize_to_long_edge(&img, 300), 88).unwrap()
     };
     let report = ingest_files(&app, &[("later.jpg", later)]).await;
     assert_eq!(report.ready, 1);

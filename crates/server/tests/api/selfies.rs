@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use raceshot_server::selfies::SWEEP_EVERY;
+use raceshot_server::services::selfies::SWEEP_EVERY;
 use raceshot_store::Backend;
 use serde_json::{Value, json};
 
@@ -42,7 +42,7 @@ fn selfie_with_secret() -> Vec<u8> {
 
 fn selfie_key(signed: &Value) -> raceshot_store::ObjectKey {
     let id = uuid::Uuid::parse_str(signed["search_id"].as_str().unwrap()).unwrap();
-    raceshot_server::selfies::upload_key(&id).unwrap()
+    raceshot_server::services::selfies::upload_key(&id).unwrap()
 }
 
 #[tokio::test]

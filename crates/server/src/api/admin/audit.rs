@@ -9,8 +9,8 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Admin;
 use crate::api::extract::ApiQuery;
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ShopResult};
-use crate::state::AppState;
 
 const PAGE: i64 = 50;
 

@@ -18,12 +18,12 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::super::extract::ApiJson;
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, ShopError, ShopResult};
-use crate::operators::{
+use crate::infra::rate_limit::client_address;
+use crate::services::operators::{
     actor_of, dummy_hash, lock_after, normalise_email, password_matches, unknown_actor,
 };
-use crate::rate_limit::client_address;
-use crate::state::AppState;
 
 pub const SESSION_COOKIE: &str = "raceshot_admin";
 

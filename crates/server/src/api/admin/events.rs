@@ -14,8 +14,8 @@ use utoipa::ToSchema;
 use super::auth::{Admin, Session};
 use crate::api::contract;
 use crate::api::extract::ApiJson;
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, FieldProblem, ShopError, ShopResult};
-use crate::state::AppState;
 
 /// An event as the console lists it.
 #[derive(Debug, Serialize, ToSchema)]

@@ -16,11 +16,11 @@ use utoipa::ToSchema;
 use super::auth::Admin;
 use crate::api::contract;
 use crate::api::extract::{ApiJson, ApiQuery};
-use crate::commerce::operator::{self, Outcome};
-use crate::commerce::{find_order, links};
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
 use crate::jobs::notify_order;
-use crate::state::AppState;
+use crate::services::commerce::operator::{self, Outcome};
+use crate::services::commerce::{find_order, links};
 
 /// One message or step of an order's payment.
 #[derive(Debug, Serialize, ToSchema)]

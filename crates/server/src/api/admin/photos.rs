@@ -18,9 +18,9 @@ use utoipa::{IntoParams, ToSchema};
 use super::auth::Session;
 use crate::api::extract::{ApiJson, ApiPath, ApiQuery, parse_json};
 use crate::api::media::derived_address;
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, ShopError, ShopResult};
-use crate::photos::{FileAdded, add_file, derived_name};
-use crate::state::AppState;
+use crate::services::photos::{FileAdded, add_file, derived_name};
 
 /// The largest photo a browser may upload.
 pub const MAX_UPLOAD_BYTES: usize = 60 * 1024 * 1024;
@@ -365,7 +365,7 @@ pub async fn correct_bib(
         .any_event_by_key(&key)
         .await?
         .ok_or_else(|| ShopError::new(ErrorCode::EventNotFound, "no such event"))?;
-    let bib = crate::bibs::parse_query(&event.spec.bib_rule, &req.bib)?;
+    let bib = crate::services::bibs::parse_query(&event.spec.bib_rule, &req.bib)?;
     let now = state.now();
     let actor = session.actor();
     state

@@ -1,6 +1,6 @@
 //! Privacy requests in the console: the requests with the photos each matches (or holds,
 //! once approved) and, until the decision, the picture of the requester's face to compare
-//! them with; an admin's approval or rejection (`crate::privacy`). Admins only: they are
+//! them with; an admin's approval or rejection (`crate::services::privacy`). Admins only: they are
 //! the operators with a right to every event, and the face picture is served to nobody
 //! else, never cached (`no-store`).
 
@@ -16,9 +16,9 @@ use utoipa::{IntoParams, ToSchema};
 use super::auth::Admin;
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::media::derived_address;
+use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
-use crate::privacy::{self, Contact};
-use crate::state::AppState;
+use crate::services::privacy::{self, Contact};
 
 /// Requests listed at once, newest first.
 const LIST_LIMIT: i64 = 200;

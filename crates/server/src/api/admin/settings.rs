@@ -19,13 +19,13 @@ use utoipa::ToSchema;
 
 use super::auth::Admin;
 use crate::api::extract::ApiJson;
+use crate::app::live::{self, Refused};
+use crate::app::state::AppState;
 use crate::config::{Config, console_settings};
 use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, FieldProblem, ShopError, ShopResult};
-use crate::imaging::LOGO_MAX_PIXELS;
+use crate::infra::imaging::LOGO_MAX_PIXELS;
+use crate::infra::notify::SmtpTls;
 use crate::jobs::deliver_order::SHOP_LOGO_SETTING;
-use crate::live::{self, Refused};
-use crate::notify::SmtpTls;
-use crate::state::AppState;
 
 /// Logos are small pictures.
 const MAX_LOGO_BYTES: usize = 2 * 1024 * 1024;

@@ -42,7 +42,8 @@ pub fn actor_of(operator_id: i64) -> String {
 /// hash of the normalised address, so that repeated tries on one address can be told
 /// apart from tries on many, while nothing typed into the form is stored or shown.
 pub fn unknown_actor(signing_key: &[u8], normalised_email: &str) -> String {
-    let hash = crate::signing::sign(signing_key, "audit-unknown-sign-in", &[normalised_email]);
+    let hash =
+        crate::infra::signing::sign(signing_key, "audit-unknown-sign-in", &[normalised_email]);
     format!("unknown:{}", hash.get(..16).unwrap_or(&hash))
 }
 

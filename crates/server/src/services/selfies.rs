@@ -16,8 +16,8 @@ use raceshot_store::{ObjectKey, StoredName};
 use sha2::{Digest, Sha256};
 use tokio::sync::watch;
 
+use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::state::AppState;
 
 /// How often the sweep looks for selfies past their lifetime.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(5);
@@ -139,7 +139,7 @@ pub async fn sweep_until(state: AppState, mut stop: watch::Receiver<bool>) {
             Ok(n) => tracing::info!(uploads = n, "selfie uploads swept"),
             Err(e) => tracing::warn!(error = %e, "cannot sweep selfie uploads"),
         }
-        if let Err(e) = crate::commerce::deal::forget_lapsed(&state).await {
+        if let Err(e) = crate::services::commerce::deal::forget_lapsed(&state).await {
             tracing::warn!(error = %e, "cannot delete lapsed search finds");
         }
         if tokio::time::timeout(SWEEP_EVERY, stop.changed())

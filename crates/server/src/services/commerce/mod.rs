@@ -19,11 +19,11 @@ use raceshot_store::orders::{Order, OrderPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 
 use self::links::Variant;
-use crate::photos::derived_name;
+use crate::services::photos::derived_name;
 
-use crate::catalogue::Snapshot;
+use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::state::AppState;
+use crate::services::catalogue::Snapshot;
 
 /// A visible event by key in a catalogue snapshot; unknown and malformed keys alike are
 /// `event_not_found`.

@@ -16,18 +16,20 @@ use raceshot_store::{Objects, Store};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-use crate::catalogue::Catalogue;
+use crate::app::live::{self, Live, LiveCell};
+use crate::app::state::{AppState, Clock, Inner};
 use crate::config::Config;
-use crate::cpu::CpuPool;
-use crate::face_index::FaceIndexes;
-use crate::gateways::PAYMENT_GATEWAY_SETTING;
-use crate::listener::{self, Limits};
-use crate::live::{self, Live, LiveCell};
-use crate::notify::SmsSender;
-use crate::rate_limit::RateLimiter;
-use crate::search_slots::SearchSlots;
-use crate::state::{AppState, Clock, Inner};
-use crate::{api, jobs, open_files, selfies};
+use crate::infra::cpu::CpuPool;
+use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
+use crate::infra::listener::{self, Limits};
+use crate::infra::notify::SmsSender;
+use crate::infra::open_files;
+use crate::infra::rate_limit::RateLimiter;
+use crate::infra::search_slots::SearchSlots;
+use crate::services::catalogue::Catalogue;
+use crate::services::search::index::FaceIndexes;
+use crate::services::selfies;
+use crate::{api, jobs};
 
 pub struct Application {
     listener: TcpListener,

@@ -32,11 +32,11 @@ use raceshot_store::privacy::{Decided, Filed, NewPrivacyRequest, PrivacyRequest,
 use raceshot_store::{ObjectKey, StoredName};
 use sha2::{Digest, Sha256};
 
+use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::imaging::{crop, encode_jpeg};
-use crate::search::{by_photo, no_face, with_selfie_faces};
-use crate::state::AppState;
-use crate::tasks;
+use crate::infra::imaging::{crop, encode_jpeg};
+use crate::jobs::tasks;
+use crate::services::search::{by_photo, no_face, with_selfie_faces};
 
 /// The most photos one request is matched against: the shop's own cap on a search's
 /// answer (`MAX_FACE_SEARCH_LIMIT`) many times over; a runner is rarely in more.

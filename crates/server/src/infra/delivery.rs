@@ -522,7 +522,7 @@ fn if_range_matches(headers: &HeaderMap, etag: Option<&str>) -> bool {
 /// but a local file's tag is its inode, modification time and size (S3's may be an MD5 of
 /// the content), which are not the visitor's business.
 pub fn opaque_etag(etag_key: &[u8], key: &ObjectKey, stored: &str) -> String {
-    let tag = crate::signing::sign(etag_key, "etag", &[key.as_str(), stored]);
+    let tag = crate::infra::signing::sign(etag_key, "etag", &[key.as_str(), stored]);
     format!("\"{}\"", tag.get(..32).unwrap_or(&tag))
 }
 

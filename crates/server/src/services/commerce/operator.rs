@@ -5,8 +5,8 @@
 use raceshot_store::orders::Order;
 
 use super::payment;
+use crate::app::state::AppState;
 use crate::error::ShopResult;
-use crate::state::AppState;
 
 /// What an operator did to an order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::signing;
-use crate::state::AppState;
+use crate::app::state::AppState;
+use crate::infra::signing;
 
 const DOWNLOAD: &str = "download";
 const GBP_CALLBACK: &str = "gbp-callback";

@@ -21,9 +21,9 @@ use raceshot_store::bibs::NewBib;
 use raceshot_store::events::Event;
 use raceshot_store::photos::{Photo, StoredFace};
 
+use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::search::{average_price, by_photo, shown_by_id};
-use crate::state::AppState;
+use crate::services::search::{average_price, by_photo, shown_by_id};
 
 /// At most this many anchor faces are searched for one bib.
 const MAX_ANCHORS: usize = 8;

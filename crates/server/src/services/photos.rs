@@ -8,8 +8,8 @@ use raceshot_store::photos::{Added, NewPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 use sha2::{Digest, Sha256};
 
-use crate::state::AppState;
-use crate::tasks;
+use crate::app::state::AppState;
+use crate::jobs::tasks;
 
 /// The name of a photo's preview and thumbnail: its stored name as a JPEG.
 pub fn derived_name(storage_name: &str) -> String {

@@ -13,10 +13,10 @@ use raceshot_domain::order::{mask_email, mask_mobile};
 use raceshot_store::access_codes::CodeCheck;
 use raceshot_store::orders::Order;
 
+use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::notify::{OutgoingMail, Sent};
-use crate::signing;
-use crate::state::AppState;
+use crate::infra::notify::{OutgoingMail, Sent};
+use crate::infra::signing;
 
 /// How long a code works.
 pub const CODE_TTL: Duration = Duration::from_secs(600);

@@ -11,8 +11,8 @@ use raceshot_payments::GatewayKind;
 use raceshot_store::Store;
 
 use crate::config::{Config, console_settings};
-use crate::gateways::{Gateways, PAYMENT_GATEWAY_SETTING};
-use crate::notify::Mailer;
+use crate::infra::gateways::{Gateways, PAYMENT_GATEWAY_SETTING};
+use crate::infra::notify::Mailer;
 
 /// Settings rows of the console carry this prefix before the configuration key.
 const PREFIX: &str = "console.";

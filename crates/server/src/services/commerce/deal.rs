@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use chrono::Utc;
 use sha2::{Digest, Sha256};
 
+use crate::app::state::AppState;
 use crate::error::{ShopError, ShopResult};
-use crate::state::AppState;
 
 /// The most search references one cart may name.
 pub const MAX_FOUND_REFS: usize = 8;

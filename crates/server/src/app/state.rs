@@ -8,14 +8,14 @@ use metrics_exporter_prometheus::PrometheusHandle;
 use raceshot_faces::{FaceEngine, TextReader};
 use raceshot_store::{Objects, Store};
 
-use crate::catalogue::Catalogue;
+use crate::app::live::{Live, LiveCell};
 use crate::config::Config;
-use crate::cpu::CpuPool;
-use crate::face_index::FaceIndexes;
-use crate::live::{Live, LiveCell};
-use crate::notify::SmsSender;
-use crate::rate_limit::RateLimiter;
-use crate::search_slots::SearchSlots;
+use crate::infra::cpu::CpuPool;
+use crate::infra::notify::SmsSender;
+use crate::infra::rate_limit::RateLimiter;
+use crate::infra::search_slots::SearchSlots;
+use crate::services::catalogue::Catalogue;
+use crate::services::search::index::FaceIndexes;
 
 /// The time source; tests fix it so that derived sale fields are exact.
 #[derive(Debug, Clone, Copy, Default)]

@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use raceshot_store::jobs::NewJob;
 
-use crate::state::AppState;
+use crate::app::state::AppState;
 
 /// Photo processing: CPU-heavy, one job per core.
 pub const HEAVY: &str = "heavy";

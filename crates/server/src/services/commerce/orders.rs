@@ -11,9 +11,9 @@ use raceshot_store::orders::{Created, NewOrder, Order};
 use sha2::{Digest, Sha256};
 
 use super::{AskedCart, find_event_on_sale, payment, price_cart};
+use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::state::AppState;
-use crate::tasks;
+use crate::jobs::tasks;
 
 /// An order as a visitor asks for it, every field already parsed.
 #[derive(Debug, Clone)]

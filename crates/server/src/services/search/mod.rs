@@ -6,6 +6,8 @@
 //! count, never loosen them. The HTTP handlers (`api::facesearch`) only read the selfies
 //! and shape the answer.
 
+pub mod index;
+
 use raceshot_domain::{EventSpec, Money, pricing};
 use std::collections::HashMap;
 
@@ -14,8 +16,8 @@ use raceshot_faces::{Embedding, Hit, RgbImage, SelfieFaces};
 use raceshot_store::events::Event;
 use raceshot_store::photos::Photo;
 
+use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::state::AppState;
 
 /// Spec §5: at most 5 MB, 1,000,000 bytes to the MB.
 pub const MAX_SELFIE_BYTES: usize = 5_000_000;

@@ -16,11 +16,11 @@ use raceshot_store::orders::{MarkedPaid, Order, PaymentEvent};
 use raceshot_store::{ObjectKey, StoredName};
 
 use super::links;
+use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::gateways::gateway_error;
-use crate::state::AppState;
-use crate::tasks;
-use crate::telemetry::order_tag;
+use crate::infra::gateways::gateway_error;
+use crate::infra::telemetry::order_tag;
+use crate::jobs::tasks;
 
 /// Where an order's GB Prime Pay QR image is kept.
 pub fn qr_image_key(order_uuid: &str) -> Option<ObjectKey> {
@@ -104,7 +104,7 @@ impl TrailSink for OrderTrail<'_> {
 }
 
 /// The order's own gateway.
-fn gateway_of<'a>(live: &'a crate::live::Live, order: &Order) -> ShopResult<&'a dyn Gateway> {
+fn gateway_of<'a>(live: &'a crate::app::live::Live, order: &Order) -> ShopResult<&'a dyn Gateway> {
     live.gateways.get(order.payment_gateway)
 }
 

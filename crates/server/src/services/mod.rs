@@ -1,0 +1,13 @@
+//! The shop's rules, one module per capability: the catalogue, commerce (carts, orders,
+//! payments, access to bought files), searching by face and by bib, selfies' lifetime,
+//! adding photos, hiding one's photos, and operators' accounts. They take parsed domain
+//! types and answer `ShopError`s; the edges (`api`, `commands`, `jobs`) call them.
+
+pub mod bibs;
+pub mod catalogue;
+pub mod commerce;
+pub mod operators;
+pub mod photos;
+pub mod privacy;
+pub mod search;
+pub mod selfies;
