@@ -227,7 +227,8 @@ pub struct StorageConfig {
 
 #[derive(Debug, Clone)]
 pub struct ApiConfig {
-    /// The fixed token the shop's web app sends with every call (spec §6).
+    /// The fixed token the shop's web app sends with every call (docs/shop-contract.md,
+    /// Visitors and roles).
     pub client_token: Secret,
 }
 
