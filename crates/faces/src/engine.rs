@@ -18,11 +18,11 @@
 //!
 //! Both runtimes are loaded dynamically from the models directory (their Python wheels
 //! ship self-contained libraries; `ort`'s own download of binaries cannot work on our
-//! machines), once per process. ONNX Runtime's environment lives in a process-wide
-//! `OnceLock` and is shared with the text reader ([`crate::ocr`]), which always runs on
-//! it. A model runs one inference per session at a time (`ort` needs `&mut Session`), so
-//! each keeps a small [`Pool`] of sessions behind mutexes; `FaceEngine` is `Send + Sync`
-//! and meant to be shared in an `Arc`.
+//! machines), once per process and only when `faces.runtime` names them. Each lives in a
+//! process-wide `OnceLock` shared with the text reader ([`crate::ocr`]), which runs on the
+//! same runtime as the faces. A model runs one inference per session at a time (`ort`
+//! needs `&mut Session`), so each keeps a small [`Pool`] of sessions behind mutexes;
+//! `FaceEngine` is `Send + Sync` and meant to be shared in an `Arc`.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
