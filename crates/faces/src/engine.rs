@@ -63,7 +63,8 @@ pub struct SelfieFaces {
 /// Faces embedded per recogniser run. Small batches are the fastest since the PReLU
 /// rewrite: with MobileFaceNet, 1, 2 and 4 faces a run cost the same per face within
 /// noise, 8 about 10 % more and 16 about 17 % more (their activations no longer fit the
-/// cache); ingestion with 16 spent 7–8 % more CPU per photo than with 1 (docs/benchmarks.md §9).
+/// cache); ingestion with 16 spent 8–9 % more CPU per photo than with 1
+/// (docs/benchmarks.md, Decisions the figures made).
 const EMBED_BATCH: usize = 2;
 
 /// The loaded engine. Cheap to share (`Arc<FaceEngine>`); all methods take `&self`.
