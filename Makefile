@@ -37,7 +37,7 @@ $(WEB_DEPS): web/package.json web/package-lock.json
 	cd web && $(NPM) install --no-audit --no-fund --prefer-offline
 	touch $@
 
-## models: fetch and verify face models, ONNX Runtime and test photos (idempotent)
+## models: fetch and verify the face and bib models, OpenVINO, ONNX Runtime and test photos (idempotent)
 models:
 	scripts/fetch-models.sh
 

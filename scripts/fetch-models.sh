@@ -34,7 +34,7 @@ ORT_WHEEL="onnxruntime-${ORT_VERSION}-cp311-cp311-manylinux_2_28_x86_64.whl"
 ORT_WHEEL_SHA256="5752bd508126ae7c49894d3b9d2e83f0c3d487319246d04c444b393308d7ad7f"
 ORT_MEMBER="onnxruntime/capi/libonnxruntime.so.${ORT_VERSION}"
 
-# OpenVINO runs the face models (faces.runtime): its C API, core, CPU plugin, ONNX front
+# OpenVINO runs the face and bib models (faces.runtime): its C API, core, CPU plugin, ONNX front
 # end and the TBB it is built with, from its wheel. The C library is stored under a
 # version-free name; the rest keep theirs, by which they find one another.
 OV_VERSION="2026.4.1"

@@ -6,8 +6,8 @@ compares it with the fp32 model on this machine: milliseconds per face at batch 
 
 Usage: quantize_recognizer.py OUT_DIR [--models DIR]     (the bench venv: requirements.txt pins onnx)
 
-Measured here it does not pay (docs/benchmarks.md, "Levers"), so the shop does not ship
-it; this script keeps the measurement repeatable on other CPUs.
+Measured here it does not pay (docs/benchmarks.md, "Levers tried and not kept"), so the
+shop does not ship it; this script keeps the measurement repeatable on other CPUs.
 """
 
 import argparse

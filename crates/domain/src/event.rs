@@ -1,5 +1,6 @@
 //! Events: the validated shape an event must have before it is stored (`EventSpec`, parsed
-//! from the spec's field names in `EventInput`), and the sale calendar derived from it.
+//! from the shop's field names in `EventInput`, docs/event-import.md), and the sale
+//! calendar derived from it (docs/shop-contract.md, Events).
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
@@ -13,7 +14,7 @@ pub const MAX_FACE_SEARCH_LIMIT: u32 = 2000;
 const MAX_TEXT: usize = 500;
 
 /// An event exactly as an operator writes it (import file or console form), before any
-/// check. Field names are the shop specification's.
+/// check. Field names are the shop's wire names (docs/event-import.md).
 #[derive(Debug, Clone, Deserialize, Serialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct EventInput {
@@ -438,7 +439,8 @@ impl SaleStatus {
     }
 }
 
-/// The spec's derived sale fields (`can_sale`, `close_sale`, `event_status`, `day_diff`).
+/// The derived sale fields (`can_sale`, `close_sale`, `event_status`, `day_diff`;
+/// docs/shop-contract.md, Events).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SaleState {
     pub can_sale: bool,

@@ -1,4 +1,4 @@
-//! `Flag`: the spec's `Y`/`N` switches, read liberally (`"Y"`, `"N"`, `true`, `false`, `1`,
+//! `Flag`: the shop's `Y`/`N` switches, read liberally (`"Y"`, `"N"`, `true`, `false`, `1`,
 //! `0`) and always written as `"Y"` or `"N"`.
 
 use std::fmt;

@@ -5,7 +5,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// Where an order is in its life (spec §4): waiting for payment, paid, or ended unpaid.
+/// Where an order is in its life (docs/shop-contract.md, Orders): waiting for payment,
+/// paid, or ended unpaid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PaymentStatus {
     /// Waiting for payment (or, on AM orders, for an operator's approval).
@@ -67,7 +68,7 @@ impl EndReason {
     }
 }
 
-/// How an order is paid (spec §4).
+/// How an order is paid (docs/shop-contract.md, Orders).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PaymentChannel {
     /// PromptPay QR.
@@ -168,8 +169,8 @@ impl FromStr for GatewayKind {
     }
 }
 
-/// A mobile number: digits only, within the length a form allows (spec §5: 5–15 on the
-/// order form, 10–15 for finding orders).
+/// A mobile number: digits only, within the length a form allows: 5–15 on the order form,
+/// 10–15 for finding orders (docs/shop-contract.md, Validation).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Mobile(String);
 
@@ -256,7 +257,8 @@ fn is_atext(b: u8) -> bool {
 }
 
 /// The receipt reference an order is found by: the last four characters of the payment's
-/// slip or transaction reference, upper-cased (spec §5: exactly 4).
+/// slip or transaction reference, upper-cased: exactly 4 (docs/shop-contract.md, Finding
+/// an order).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ReceiptRef(String);
 

@@ -43,7 +43,8 @@ pub fn average_price(count: u32, tiers: &[Package], cap: Option<Money>) -> Money
     Money::from_satang((total + n / 2) / n).unwrap_or(Money::ZERO)
 }
 
-/// The payment processing fee, in percent of the price after discount (spec §9).
+/// The payment processing fee, in percent of the price after discount
+/// (docs/shop-contract.md, Prices).
 pub const PAYMENT_FEE_PERCENT: u32 = 5;
 
 /// What a cart costs. `full` is every photo at the single-photo price; `packages` the
@@ -258,7 +259,7 @@ mod tests {
             prop_assert!(deal <= cap && deal <= price);
         }
 
-        /// The spec's rule, taken literally: while photos remain, take the largest tier
+        /// The greedy rule, taken literally: while photos remain, take the largest tier
         /// that fits. Random tiers (always with a single-photo tier) and counts.
         #[test]
         fn the_split_is_the_greedy_rule(

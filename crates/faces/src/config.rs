@@ -102,8 +102,9 @@ impl Default for FaceEngineConfig {
 /// on the same one). Both read the same ONNX files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 pub enum FaceRuntime {
-    /// OpenVINO's CPU runtime ([`crate::ov`]): on CPUs with native bf16 about half the CPU
-    /// per photo of ONNX Runtime (docs/benchmarks.md §9).
+    /// OpenVINO's CPU runtime ([`crate::ov`]): on CPUs with native bf16 the face models
+    /// take about half to 0.6 of ONNX Runtime's time (docs/benchmarks.md, Decisions the
+    /// figures made).
     #[serde(rename = "openvino")]
     OpenVino,
     /// ONNX Runtime: exact f32 everywhere.

@@ -1,13 +1,16 @@
 //! The face engine: loads the inference runtime and the two models once, and runs
 //! detect -> quality gate -> align -> embed on decoded images.
 //!
-//! Event photos are detected at up to three scales: the configured long edge (the crowd
-//! of an ordinary photo), a fine one for large photos (the distant runners of a 24 MP
-//! frame, too small at the long edge) and a coarse one (close-up faces, which SCRFD misses
-//! when they are a few hundred pixels in its input). Each pass answers for the face sizes
-//! it sees best; they are merged by NMS in the photo's pixels before the quality gate, so
-//! each face is embedded once. Selfies, whose faces are large, get one pass at their own
-//! long edge.
+//! Event photos are detected in at most two passes. An ordinary photo gets the configured
+//! long edge (1600: the crowd) and a coarse pass (640: close-up faces, which SCRFD misses
+//! when they are a few hundred pixels in its input). A photo decoded at least 1.25 times
+//! larger than the long edge (a 24 MP frame is decoded at 3000) gets instead a fine pass
+//! at up to 3000, never enlarged (the distant runners, too small at 1600), beside a main
+//! pass at `detector.with_fine_long_edge` (640), which also finds the close-ups. Each pass
+//! answers for the face sizes it sees best ([`crate::detect::Pass`]); they are merged by
+//! NMS in the photo's pixels before the quality gate, so each face is embedded once. There
+//! is no tiling: the fine pass is the whole frame. Selfies, whose faces are large, get one
+//! pass at their own long edge. Figures: docs/benchmarks.md, Decisions the figures made.
 //!
 //! Two runtimes read the same ONNX files (`faces.runtime`): OpenVINO ([`crate::runtime`], the
 //! default; bf16 on CPUs that compute it natively) and ONNX Runtime (f32). On ONNX Runtime
@@ -18,11 +21,11 @@
 //!
 //! Both runtimes are loaded dynamically from the models directory (their Python wheels
 //! ship self-contained libraries; `ort`'s own download of binaries cannot work on our
-//! machines), once per process. ONNX Runtime's environment lives in a process-wide
-//! `OnceLock` and is shared with the text reader ([`crate::ocr`]), which always runs on
-//! it. A model runs one inference per session at a time (`ort` needs `&mut Session`), so
-//! each keeps a small pool of sessions behind mutexes; `FaceEngine` is `Send + Sync`
-//! and meant to be shared in an `Arc`.
+//! machines), once per process and only when `faces.runtime` names them. Each lives in a
+//! process-wide `OnceLock` shared with the text reader ([`crate::ocr`]), which runs on the
+//! same runtime as the faces. A model runs one inference per session at a time (`ort`
+//! needs `&mut Session`), so each keeps a small pool of sessions behind mutexes;
+//! `FaceEngine` is `Send + Sync` and meant to be shared in an `Arc`.
 
 use crate::align;
 use crate::config::{FaceEngineConfig, FaceRuntime};
@@ -54,7 +57,8 @@ pub struct SelfieFaces {
 /// Faces embedded per recogniser run. Small batches are the fastest since the PReLU
 /// rewrite: with MobileFaceNet, 1, 2 and 4 faces a run cost the same per face within
 /// noise, 8 about 10 % more and 16 about 17 % more (their activations no longer fit the
-/// cache); ingestion with 16 spent 7–8 % more CPU per photo than with 1 (docs/benchmarks.md §9).
+/// cache); ingestion with 16 spent 8–9 % more CPU per photo than with 1
+/// (docs/benchmarks.md, Decisions the figures made).
 const EMBED_BATCH: usize = 2;
 
 /// The loaded engine. Cheap to share (`Arc<FaceEngine>`); all methods take `&self`.

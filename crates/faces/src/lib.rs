@@ -1,6 +1,7 @@
 //! Face engine: SCRFD detection, 5-point alignment, ArcFace-style embeddings and the
 //! per-event in-memory face index, plus the bib reader ([`ocr`]: PaddleOCR text detection
-//! and recognition on the same ONNX Runtime). Knows nothing of HTTP or SQL.
+//! and recognition on the same runtime as the faces: OpenVINO by default, ONNX Runtime as
+//! `faces.runtime = onnxruntime`). Knows nothing of HTTP or SQL.
 //!
 //! Typical use:
 //!

@@ -1,21 +1,23 @@
-//! ONNX model files read and edited in memory at the protobuf wire level, before ONNX
-//! Runtime loads them. Nothing is written back to disk, so a file's checksum still
-//! identifies the model that runs. Two edits:
+//! ONNX model files read and edited in memory at the protobuf wire level, before the
+//! runtime (OpenVINO or ONNX Runtime) loads them. Nothing is written back to disk, so a
+//! file's checksum still identifies the model that runs. Three edits:
 //!
 //! - [`prelu_as_max`], for the face recogniser: each `PRelu(x, slope)` whose slopes are
 //!   all at most 1 becomes `Max(x, Mul(x, slope))`, which is the same function (for
 //!   `a <= 1`, `a*x <= x` when `x >= 0` and `a*x >= x` when `x < 0`) and gives bit-identical
 //!   floats, since the rounded product keeps its side of `x`. ONNX Runtime's CPU `PRelu`
 //!   broadcasts its per-channel slope slowly: on MobileFaceNet it took more than half the
-//!   time, and the rewritten network embeds a face about 1.8x faster (docs/benchmarks.md §9).
+//!   time, and the rewritten network embeds a face about 1.8x faster (docs/benchmarks.md,
+//!   Decisions the figures made). Used on ONNX Runtime only: OpenVINO runs `PRelu` fast.
 //! - [`keep_classes`], for the bib reader's text recogniser: it ends in one linear layer
 //!   from 120 features to 18,710 classes, then a softmax, at every time step. Bibs are read
 //!   in Latin script, so all but ~525 columns are never chosen; the layer's weight
 //!   `[hidden, classes]` and bias `[classes]` are cut to the kept columns. The network then
 //!   computes and normalises 525 scores a step instead of 18,710: bib reading costs 8–15 %
 //!   less CPU, and what it adds to ingestion on race photos falls from +35 % to +26 %
-//!   (docs/benchmarks.md §10). The probabilities become those among the kept classes; the
-//!   shop's confidence threshold (0.8) was measured against them.
+//!   (docs/benchmarks.md, Decisions the figures made). The probabilities become those
+//!   among the kept classes; the shop's confidence threshold (0.8) was measured against
+//!   them.
 //!
 //! - [`rgb_u8_input`], for the face detector: the network takes the photo's interleaved
 //!   8-bit RGB rows as they are (`[1, height, width, 3]`, `uint8`) and converts, transposes

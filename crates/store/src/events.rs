@@ -10,7 +10,7 @@ use sqlx::AssertSqlSafe;
 use crate::macros::{in_tx, on_pool, rows_with_ids};
 use crate::{Result, Store, StoreError, from_millis, millis};
 
-/// An event as stored, with the operator-side state the spec's fields do not carry.
+/// An event as stored, with the operator-side state the event's fields do not carry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
     pub id: i64,

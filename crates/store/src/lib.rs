@@ -5,7 +5,14 @@
 //! placeholders (which SQLite also understands) and the [`on_pool!`]/[`in_tx!`] macros
 //! compile it once per backend, so each backend keeps its native types and there is no
 //! second copy of any query to drift. Only the schema (`migrations/{sqlite,postgres}`) and
-//! the odd statement that needs a backend's own feature (job claiming) differ.
+//! the odd statement that needs a backend's own feature (job claiming) differ. sqlx's
+//! `Any` driver would have given one pool type too, but with fewer column types and a
+//! conversion of every row at run time.
+//!
+//! Stored formats, alike on both backends: money as integer satang, instants as Unix
+//! milliseconds, calendar dates as `YYYY-MM-DD` text (the shop's dates are Bangkok's,
+//! UTC+7 without daylight saving). Migrations are numbered files and never edited once
+//! they have landed (sqlx checks their checksums); a change is a new migration.
 
 mod macros;
 use macros::on_pool;

@@ -1,6 +1,6 @@
 //! Bib and text reading: PaddleOCR's PP-OCR text detector (DB) and CTC recogniser, run
-//! with the same ONNX Runtime as the face engine, so a runner can also be found by the
-//! number on their bib.
+//! on the same runtime as the face engine (OpenVINO by default; see below), so a runner
+//! can also be found by the number on their bib.
 //!
 //! A whole 24 MP frame is too large to read in one pass (the detector would need it at
 //! thousands of pixels to see a small bib, seconds of CPU), so [`TextReader::read_photo`]
@@ -18,10 +18,11 @@
 //! output layer cut to the Latin-script classes (`crate::model_file`), the only ones a bib needs.
 //!
 //! The two models run on the face engine's runtime (`runtime`, from `faces.runtime`):
-//! OpenVINO by default, in bf16 where the CPU computes it natively, else ONNX Runtime in
-//! f32; both runtimes are loaded once per process ([`crate::engine`]). On a CPU with AMX,
-//! ONNX Runtime took 142 ms for a text detection OpenVINO runs in 19 (docs/benchmarks.md
-//! §10). [`TextReader`] is `Send + Sync`.
+//! OpenVINO by default (bf16 where the CPU computes it natively, else f32), or ONNX Runtime
+//! in f32 (`onnxruntime`); the runtime in use is loaded once per process
+//! ([`crate::engine`]). On a CPU with AMX, ONNX Runtime took 142 ms for a text detection
+//! OpenVINO runs in 19 (docs/benchmarks.md, Decisions the figures made). [`TextReader`] is
+//! `Send + Sync`.
 
 pub mod ctc;
 pub mod db;
@@ -56,8 +57,8 @@ const REC_MIN_INPUT: u32 = 64;
 /// Recogniser inputs are padded to a width that is a multiple of this, so the runtime sees
 /// 9 input widths rather than 257. OpenVINO prepares and keeps buffers per input shape;
 /// with widths to the pixel, reading the bib set took 5–13 % longer and race ingestion
-/// with bib reading peaked 0.04–0.15 GB higher (docs/benchmarks.md §10). PaddleOCR pads
-/// every line to 320, so a few grey columns more read the same.
+/// with bib reading peaked 0.04–0.15 GB higher (docs/benchmarks.md, Decisions the figures
+/// made). PaddleOCR pads every line to 320, so a few grey columns more read the same.
 const REC_WIDTH_MULTIPLE: u32 = 32;
 /// Lines per recogniser run. Measured on 2 cores: larger batches of padded lines cost
 /// more per line than they save in per-run overhead.

@@ -1,10 +1,12 @@
-//! OpenVINO's CPU runtime for the face models (`faces.runtime = "openvino"`, the default).
+//! OpenVINO's CPU runtime for the face and bib models (`faces.runtime = "openvino"`, the
+//! default).
 //!
 //! OpenVINO reads the same ONNX files as ONNX Runtime and compiles them for the CPU it
 //! runs on. On CPUs that compute bfloat16 natively (AVX512-BF16, AMX) it runs the
 //! convolutions in bf16 unless told otherwise (`faces.openvino_precision`): SCRFD at a
 //! 1600-px edge in about half the time of ONNX Runtime, MobileFaceNet at about 0.6 of the
-//! time per face, with embeddings at cosine ≥ 0.998 of the f32 ones (docs/benchmarks.md §9).
+//! time per face, with embeddings at cosine ≥ 0.998 of the f32 ones (docs/benchmarks.md,
+//! Decisions the figures made).
 //!
 //! The library comes from OpenVINO's Python wheel (`scripts/fetch-models.sh` unpacks its C
 //! API, core, CPU plugin, ONNX front end and TBB into `<models_dir>/openvino`) and is

@@ -1,6 +1,6 @@
-//! The client token (spec §6): every call of the shop's API carries the fixed token as
-//! `Authorization: Bearer <token>`, or as the `tk` field of its JSON body (the spec's
-//! inquiry and find-order payloads carry it that way).
+//! The client token (docs/shop-contract.md, Visitors and roles): every call of the shop's
+//! API carries the fixed token as `Authorization: Bearer <token>`, or as the `tk` field of
+//! its JSON body (the inquiry and find-order payloads of older pages carry it that way).
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
@@ -12,7 +12,7 @@ use subtle::ConstantTimeEq;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError};
 
-/// How much of a body is read to look for `tk`; the spec's payloads are far smaller.
+/// How much of a body is read to look for `tk`; the shop's payloads are far smaller.
 const TK_BODY_LIMIT: usize = 1024 * 1024;
 
 pub async fn require_client_token(

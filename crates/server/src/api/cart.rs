@@ -1,6 +1,7 @@
-//! The cart's price, computed by the server (`POST /api/cart/quote`, not in the spec): the
-//! web app shows these numbers instead of computing money itself, and an order must
-//! match them. Only the photos' ids are trusted; prices come from the event.
+//! The cart's price, computed by the server (`POST /api/cart/quote`, the server's own call;
+//! docs/shop-contract.md, Prices): the web app shows these numbers instead of computing
+//! money itself, and an order must match them. Only the photos' ids are trusted; prices
+//! come from the event.
 
 use axum::Json;
 use axum::extract::State;

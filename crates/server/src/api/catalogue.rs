@@ -1,6 +1,7 @@
-//! The catalogue half of the spec's API (§7): event lists, one event, banners, upcoming
-//! events, the event of a photo and an event's highlight photos. Derived sale fields are
-//! computed here from the sale window and today's date in Bangkok.
+//! The catalogue calls of the shop (docs/shop-contract.md, Calls): event lists, one event,
+//! banners, upcoming events, the event of a photo and an event's highlight photos. Derived
+//! sale fields (docs/shop-contract.md, Events) are computed here from the sale window and
+//! today's date in Bangkok.
 
 use axum::Json;
 use axum::body::Bytes;

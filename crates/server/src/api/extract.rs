@@ -74,8 +74,8 @@ pub fn body_error(e: BytesRejection) -> ShopError {
     }
 }
 
-/// In the API contract: a JSON number or a string holding one, as the spec's clients send
-/// ids and amounts. Handlers read such fields as `serde_json::Value` and parse them.
+/// In the API contract: a JSON number or a string holding one, as older pages send ids
+/// and amounts. Handlers read such fields as `serde_json::Value` and parse them.
 pub struct NumberOrText;
 
 impl utoipa::PartialSchema for NumberOrText {

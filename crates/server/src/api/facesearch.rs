@@ -1,10 +1,10 @@
-//! Face search (spec §7): sign an upload, PUT the selfie, search; or the older one-step
-//! multipart call. Up to three people at once: `search_ids` (or several `file` parts)
-//! beside the first selfie, and `match` (`any`, `all`). The selfies and their embeddings
-//! live only as long as the request: each uploaded object is stored without its metadata
-//! and deleted as soon as it is read, errors included, and nothing of it reaches the
-//! database (Thai PDPA treats biometric data as sensitive). One never searched is swept
-//! (`crate::services::selfies`).
+//! Face search (docs/shop-contract.md, Photos and search): sign an upload, PUT the selfie,
+//! search; or the older one-step multipart call. Up to three people at once: `search_ids`
+//! (or several `file` parts) beside the first selfie, and `match` (`any`, `all`). The
+//! selfies and their embeddings live only as long as the request: each uploaded object is
+//! stored without its metadata and deleted as soon as it is read, errors included, and
+//! nothing of it reaches the database (Thai PDPA treats biometric data as sensitive). One
+//! never searched is swept (`crate::services::selfies`).
 
 use axum::Json;
 use axum::body::Bytes;

@@ -1,5 +1,5 @@
-//! `POST /v1/logs/` (spec §7): the web app reports what visitors put in their carts. Only
-//! checked values are kept; the answer carries nothing the shop shows.
+//! `POST /v1/logs/` (docs/shop-contract.md, Calls): the web app reports what visitors put
+//! in their carts. Only checked values are kept; the answer carries nothing the shop shows.
 
 use axum::Json;
 use axum::extract::State;

@@ -1,4 +1,4 @@
-//! The HTTP surface: the spec's calls (behind the client token), operations endpoints,
+//! The HTTP surface: the shop's calls (behind the client token), operations endpoints,
 //! public media, and the OpenAPI document generated from the handlers themselves.
 
 pub mod admin;
@@ -96,7 +96,8 @@ impl utoipa::Modify for ErrorCodes {
     }
 }
 
-/// The spec's JSON calls; every one requires the client token.
+/// The shop's JSON calls (docs/shop-contract.md, Calls); every one requires the client
+/// token.
 fn shop_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(catalogue::pagination))
@@ -133,7 +134,7 @@ fn bib_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(bibsearch::manual))
 }
 
-/// The spec's selfie upload as a form; requires the client token.
+/// The older one-step selfie upload as a form; requires the client token.
 fn selfie_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(facesearch::search_multipart))
 }
@@ -146,8 +147,8 @@ fn gateway_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(payments::sandbox_pay))
 }
 
-/// Delivery of bought photos: anyone holding the order's uuid (spec §6), signed addresses
-/// for single files.
+/// Delivery of bought photos: anyone holding the order's uuid (docs/shop-contract.md,
+/// Visitors and roles), signed addresses for single files.
 fn delivery_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(downloads::photo))
@@ -247,7 +248,7 @@ pub fn router(state: AppState) -> Router {
     let (selfie, _) = selfie_routes().split_for_parts();
     let (bib, _) = bib_routes().split_for_parts();
     let (privacy, _) = privacy_routes().split_for_parts();
-    // Selfie bodies (up to three selfies) are checked against the spec's 5 MB a file by the
+    // Selfie bodies (up to three selfies) are checked against the shop's 5 MB a file by the
     // handlers themselves, so that an oversized file gets the API's own error code.
     let shop = shop
         .layer(DefaultBodyLimit::max(SHOP_JSON_BODY_LIMIT))

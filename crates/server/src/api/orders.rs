@@ -1,6 +1,7 @@
-//! The spec's order calls (§7): create (v1 and v3), inquiry (v1 and v3), the card payment
-//! of an OPN order, find-order, and the `PAYMENT_GATEWAY` setting. The server prices every
-//! order itself and refuses one whose amounts differ from its own.
+//! The shop's order calls (docs/shop-contract.md, Orders and Finding an order): create
+//! (v1 and v3), inquiry (v1 and v3), the card payment of an OPN order, find-order, and the
+//! `PAYMENT_GATEWAY` setting. The server prices every order itself and refuses one whose
+//! amounts differ from its own.
 
 use std::collections::HashSet;
 use std::net::{IpAddr, SocketAddr};

@@ -1,6 +1,7 @@
 //! `raceshot event import FILE.json`: create or update events (by `event_key`) from a JSON
-//! file holding one event object or an array of them, in the spec's field names. The whole
-//! file is checked first and written in one transaction: a bad file changes nothing.
+//! file holding one event object or an array of them, in the shop's field names
+//! (docs/event-import.md). The whole file is checked first and written in one transaction:
+//! a bad file changes nothing.
 
 use std::path::Path;
 

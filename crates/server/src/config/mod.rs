@@ -227,7 +227,8 @@ pub struct StorageConfig {
 
 #[derive(Debug, Clone)]
 pub struct ApiConfig {
-    /// The fixed token the shop's web app sends with every call (spec §6).
+    /// The fixed token the shop's web app sends with every call (docs/shop-contract.md,
+    /// Visitors and roles).
     pub client_token: Secret,
 }
 
@@ -398,7 +399,8 @@ impl Config {
 
         let faces = faces(&mut s);
         // One more worker than cores: while one photo waits on storage or decodes, the
-        // others' inferences keep every core busy (race ingestion +5-6 %, docs/benchmarks.md §9).
+        // others' inferences keep every core busy (race ingestion +5-6 %;
+        // docs/benchmarks.md, Decisions the figures made).
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let jobs = JobsConfig {
             workers: s.or("jobs.workers", cores + 1),

@@ -11,7 +11,7 @@ use raceshot_payments::{GatewayKind, PaymentError};
 use crate::config::PaymentsConfig;
 use crate::error::{ErrorCode, ShopError};
 
-/// The settings row naming the gateway new orders use (spec: `/v1/utils/conf`).
+/// The settings row naming the gateway new orders use, which `/v1/utils/conf` answers.
 pub const PAYMENT_GATEWAY_SETTING: &str = "PAYMENT_GATEWAY";
 
 pub struct Gateways {

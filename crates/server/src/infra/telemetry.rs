@@ -22,7 +22,7 @@ pub fn init(config: &LogConfig) {
 }
 
 /// How logs name an order: a short hash of its uuid. The uuid opens the order's photos
-/// (spec §6), so it never goes into a log line.
+/// (docs/shop-contract.md, Visitors and roles), so it never goes into a log line.
 pub fn order_tag(uuid: &str) -> String {
     use sha2::{Digest, Sha256};
     format!("o-{}", &hex::encode(Sha256::digest(uuid.as_bytes()))[..12])

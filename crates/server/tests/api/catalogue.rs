@@ -1,4 +1,5 @@
-//! The catalogue calls of spec §7: field names, derived sale fields, paging, errors.
+//! The catalogue calls (docs/shop-contract.md, Calls): field names, derived sale fields,
+//! paging, errors.
 
 use raceshot_domain::Flag;
 use raceshot_store::Backend;
@@ -274,7 +275,7 @@ async fn highlight_is_empty_before_photos(backend: Backend) {
     assert_eq!(body, json!({"status": "success", "body": []}));
 }
 
-/// Every call of the spec's catalogue needs the client token.
+/// Every catalogue call needs the client token.
 #[tokio::test]
 async fn the_client_token_is_required() {
     let app = TestApp::with_one_event("demo").await;

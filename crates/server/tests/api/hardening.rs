@@ -61,7 +61,7 @@ async fn order_bodies_are_small_and_the_photo_cap_comes_first() {
     .await;
     assert_eq!(body["field"], "imageList[2].id", "{body}");
 
-    // The server still answers the spec's full cart objects for an ordinary cart.
+    // The server still accepts the web app's full cart objects for an ordinary cart.
     let ids = ready_photos(&app, "probe", 2).await;
     let mut full = order_body(&app, "probe", &ids, "PP").await;
     full["imageList"] = image_list(&ids);
@@ -291,8 +291,8 @@ async fn answers_mask_the_buyers_contact_and_receipts_are_not_sequential() {
         );
     }
 
-    // Without a mail or SMS provider no code can be sent: the spec's rows, with no contact
-    // and no uuid, and only for the exact number.
+    // Without a mail or SMS provider no code can be sent: the find-order rows, with no
+    // contact and no uuid, and only for the exact number.
     let found = find_order(&app, "mobile", "0812345670").await;
     assert_eq!(found["body"].as_array().unwrap().len(), 1);
     assert_eq!(found["body"][0]["order_id"], "");

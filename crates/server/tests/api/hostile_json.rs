@@ -25,7 +25,7 @@ const CASES: u32 = 10_000;
 /// What answering one of these bodies (a few kilobytes at most) may hold at once.
 const REQUEST_PEAK_LIMIT: usize = 4 * 1024 * 1024;
 
-/// The calls and the fields their payloads carry (spec §7 and the server's own).
+/// The calls and the fields their payloads carry (the shop's and the server's own).
 const CALLS: &[(&str, &[&str])] = &[
     (
         "/v1/events/pagination",

@@ -12,7 +12,7 @@ use crate::helpers::{TOKEN, TestApp, assert_error, event, found_ref, json, now, 
 
 both_backends!(a_sandbox_purchase_goes_from_cart_to_zip);
 
-/// The cart objects of spec §3 for `ids`, as the web app sends them.
+/// The cart objects (photos as the shop lists them) for `ids`, as the web app sends them.
 pub fn image_list(ids: &[i64]) -> Value {
     Value::Array(
         ids.iter()
@@ -274,7 +274,7 @@ async fn a_sandbox_purchase_goes_from_cart_to_zip(backend: raceshot_store::Backe
     assert_eq!(logo.status(), 200);
     assert_ne!(logo.bytes().await.unwrap(), original);
 
-    // The whole order as ZIPs, with the spec's names.
+    // The whole order as ZIPs, with the shop's names (`photographerId_originalName`).
     let zip = app.get(&format!("/api/orders/{uuid}/download.zip")).await;
     assert_eq!(zip.status(), 200);
     assert_eq!(
@@ -354,7 +354,7 @@ async fn tampered_amounts_and_bad_carts_are_refused() {
     )
     .await;
 
-    // Photos of two events: the spec's message.
+    // Photos of two events: the shop's message.
     let mut body = good.clone();
     let mixed = [a[0], b[0]];
     body["imageList"] = image_list(&mixed);

@@ -62,7 +62,8 @@ pub async fn find_event_on_sale(state: &AppState, raw_key: &str) -> ShopResult<E
 /// The most photos one cart may hold.
 pub const MAX_CART_PHOTOS: usize = 2000;
 
-/// The message the spec shows for a cart with photos of several events.
+/// The message the shop has always shown for a cart with photos of several events
+/// (docs/shop-contract.md, Orders).
 pub const MIXED_EVENTS_MESSAGE: &str = "Pls choose image from only once event";
 
 /// The photos a visitor asks for and how they are priced, every field parsed.
@@ -190,8 +191,9 @@ pub fn sold_photo_key(
     Ok(ObjectKey::new(&event, kind, &name))
 }
 
-/// The name a sold photo is saved as (spec §7): `photographerId_originalName`, with `logo_`
-/// first (and a `.jpg` ending) for the copy with the logo.
+/// The name a sold photo is saved as (docs/shop-contract.md, Delivery and retention):
+/// `photographerId_originalName`, with `logo_` first (and a `.jpg` ending) for the copy
+/// with the logo.
 pub fn download_name(photo: &OrderPhoto, variant: Variant) -> String {
     let base = format!("{}_{}", photo.photographer_id, photo.original_file_name);
     match variant {

@@ -143,8 +143,9 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ShopResult<Order>
         PaymentChannel::Approval => Some(state.config.payments.approval_ttl),
         PaymentChannel::Free => None,
     };
-    // The spec's AM flow: extra photos after an all-photos purchase, which an operator
-    // approves against that earlier order. Without one there is nothing to approve.
+    // The AM flow (docs/shop-contract.md, Orders): extra photos after an all-photos
+    // purchase, which an operator approves against that earlier order. Without one there
+    // is nothing to approve.
     let am_order_ref = if channel == PaymentChannel::Approval {
         Some(
             state

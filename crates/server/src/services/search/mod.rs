@@ -19,7 +19,8 @@ use raceshot_store::photos::Photo;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 
-/// Spec §5: at most 5 MB, 1,000,000 bytes to the MB.
+/// A selfie is at most 5 MB, 1,000,000 bytes to the MB (docs/shop-contract.md, Photos and
+/// search).
 pub const MAX_SELFIE_BYTES: usize = 5_000_000;
 /// A selfie declaring more pixels than this is refused before decoding.
 pub const MAX_SELFIE_PIXELS: u64 = 40_000_000;
