@@ -15,7 +15,7 @@
 # Licences: the InsightFace weights (scrfd_500m_bnkps.onnx, w600k_mbf.onnx) are for
 # NON-COMMERCIAL RESEARCH ONLY. They are fetched here for development and tests and must
 # never be committed. A commercial operator points the configuration at licensed models
-# of the same families instead (see crates/faces/src/config.rs). ONNX Runtime is MIT;
+# of the same families instead (see crates/vision/src/config.rs). ONNX Runtime is MIT;
 # OpenVINO, oneTBB and the PP-OCRv6 text models are Apache-2.0; hwloc is BSD-3-Clause.
 set -euo pipefail
 

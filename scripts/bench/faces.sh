@@ -49,7 +49,7 @@ scripts/fetch-models.sh "$MODELS_DIR"
 export RACESHOT__FACES__MODELS_DIR="$MODELS_DIR"
 
 say "build (release)"
-cargo build --release --locked -p raceshot-faces --example pipeline_bench --example accuracy --example small_faces --example bibs
+cargo build --release --locked -p raceshot-vision --example pipeline_bench --example accuracy --example small_faces --example bibs
 RUST_BENCH="$TARGET_DIR/release/examples/pipeline_bench"
 ACCURACY="$TARGET_DIR/release/examples/accuracy"
 SMALL_FACES="$TARGET_DIR/release/examples/small_faces"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Face-stage throughput, written the way most people would: onnxruntime + numpy + OpenCV.
 
-The same detect + align + embed pipeline as crates/faces (and its example
+The same detect + align + embed pipeline as crates/vision (and its example
 `pipeline_bench`), with the same models, parameters and report format, so the two can
 be compared side by side (scripts/bench/faces.sh runs both on the same photos).
 
@@ -49,16 +49,16 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-# Parameters of crates/faces/src/config.rs (defaults).
+# Parameters of crates/vision/src/config.rs (defaults).
 LONG_EDGE = 1600
 MAX_UPSCALE = 2.0
 COARSE_LONG_EDGE = 640
-COARSE_MIN_SHRINK = 1.25  # crates/faces/src/detect.rs COARSE_MIN_SHRINK
-COARSE_MIN_FACE_PX = 32.0  # crates/faces/src/detect.rs COARSE_MIN_FACE_PX
+COARSE_MIN_SHRINK = 1.25  # crates/vision/src/detect.rs COARSE_MIN_SHRINK
+COARSE_MIN_FACE_PX = 32.0  # crates/vision/src/detect.rs COARSE_MIN_FACE_PX
 FINE_LONG_EDGE = 3000
 WITH_FINE_LONG_EDGE = 640
-FINE_MIN_GROWTH = 1.25  # crates/faces/src/detect.rs FINE_MIN_GROWTH
-FINE_MAIN_MAX_FACE_PX = 32.0  # crates/faces/src/detect.rs FINE_MAIN_MAX_FACE_PX
+FINE_MIN_GROWTH = 1.25  # crates/vision/src/detect.rs FINE_MIN_GROWTH
+FINE_MAIN_MAX_FACE_PX = 32.0  # crates/vision/src/detect.rs FINE_MAIN_MAX_FACE_PX
 SCORE_THRESHOLD = 0.5
 NMS_IOU = 0.4
 DET_MEAN, DET_STD = 127.5, 128.0

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generates the bib set: photos of runners with labelled bib numbers, for the bib reader's
-benchmark (crates/faces/examples/bibs.rs).
+benchmark (crates/vision/examples/bibs.rs).
 
 Usage: make_bibs.py OUT_DIR [--models DIR] [--seed 7] [--small 10] [--medium 10] [--large 6]
 

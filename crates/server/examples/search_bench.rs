@@ -9,13 +9,13 @@
 use std::time::{Duration, Instant};
 
 use raceshot_domain::event::{EventInput, PackageInput};
-use raceshot_faces::{Embedding, FaceIndex};
 use raceshot_server::app::startup::Application;
 use raceshot_server::app::state::Clock;
 use raceshot_server::commands::ingest;
 use raceshot_server::config::Config;
 use raceshot_store::jobs::NewJob;
 use raceshot_store::photos::{Added, NewFace, NewPhoto, ProcessedPhoto};
+use raceshot_vision::{Embedding, FaceIndex};
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
 

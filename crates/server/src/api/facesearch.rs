@@ -14,9 +14,9 @@ use axum::extract::{ConnectInfo, Multipart, Path, State};
 use axum::http::HeaderMap;
 use chrono::Utc;
 use raceshot_domain::Money;
-use raceshot_faces::image_io::strip_metadata;
 use raceshot_store::events::Event;
 use raceshot_store::selfies::Taken;
+use raceshot_vision::image_io::strip_metadata;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 

@@ -11,8 +11,8 @@ use futures::FutureExt;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::Arc;
 
-use raceshot_faces::{FaceEngine, TextReader, TextReaderConfig};
 use raceshot_store::{Objects, Store};
+use raceshot_vision::{FaceEngine, TextReader, TextReaderConfig};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use metrics_exporter_prometheus::PrometheusHandle;
-use raceshot_faces::{FaceEngine, TextReader};
 use raceshot_store::{Objects, Store};
+use raceshot_vision::{FaceEngine, TextReader};
 
 use crate::app::live::{Live, LiveCell};
 use crate::config::Config;

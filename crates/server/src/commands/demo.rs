@@ -11,9 +11,9 @@ use anyhow::Context;
 use chrono::{DateTime, Duration, Utc};
 use raceshot_domain::event::{BannerInput, EventInput, PackageInput};
 use raceshot_domain::{EventKey, Flag};
-use raceshot_faces::image_io::{DecodeOptions, decode, resize_to_long_edge};
-use raceshot_faces::{FaceEngine, RgbImage, cosine};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
+use raceshot_vision::image_io::{DecodeOptions, decode, resize_to_long_edge};
+use raceshot_vision::{FaceEngine, RgbImage, cosine};
 
 use super::ingest;
 use crate::app::state::AppState;
@@ -213,7 +213,7 @@ fn make_photos(
         .analyze_selfie(&read_photo(src, "yaoming.jpg")?)?
         .context("no face in yaoming.jpg")?;
     let faces = engine.analyze(&players)?;
-    let similarity = |f: &raceshot_faces::AnalyzedFace| cosine(&f.embedding, &selfie.embedding);
+    let similarity = |f: &raceshot_vision::AnalyzedFace| cosine(&f.embedding, &selfie.embedding);
     let him = faces
         .iter()
         .max_by(|a, b| similarity(a).total_cmp(&similarity(b)))

@@ -12,7 +12,7 @@ pub enum Initial {
     Unset,
     /// Worked out when the configuration is loaded, as this text says.
     Derived(&'static str),
-    /// The face engine's own default (`crates/faces/src/config.rs`).
+    /// The face engine's own default (`crates/vision/src/config.rs`).
     FaceEngine,
 }
 

@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
 
-use raceshot_faces::FaceEngineConfig;
 use raceshot_payments::GatewayKind;
 use raceshot_payments::promptpay::PromptPayId;
 use raceshot_store::{Backend, DatabaseSettings, StorageSettings};
+use raceshot_vision::FaceEngineConfig;
 use serde::de::DeserializeOwned;
 
 use crate::infra::notify::{SmtpSettings, SmtpTls};
@@ -684,7 +684,7 @@ fn notify(s: &mut Sources) -> NotifyConfig {
     NotifyConfig { smtp }
 }
 
-/// The face engine's keys (documented in `raceshot_faces::config`), under `faces.`.
+/// The face engine's keys (documented in `raceshot_vision::config`), under `faces.`.
 fn faces(s: &mut Sources) -> FaceEngineConfig {
     let d = FaceEngineConfig::default();
     let mut c = FaceEngineConfig {

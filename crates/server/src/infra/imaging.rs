@@ -1,8 +1,8 @@
 //! Image files the shop writes: JPEG encoding, crops, the shop's visible mark on previews,
 //! and the logo stamped on the copies of sold photos.
 
-use raceshot_faces::image_io::{DecodeOptions, decode, fit_long_edge, resize_exact};
-use raceshot_faces::{BBox, RgbImage};
+use raceshot_vision::image_io::{DecodeOptions, decode, fit_long_edge, resize_exact};
+use raceshot_vision::{BBox, RgbImage};
 
 /// The most pixels a logo may declare: 2048 × 2048. A logo is stamped at 15% of a photo's
 /// width, so more is never needed; the limit is checked on the header before any decoding,
@@ -11,7 +11,7 @@ pub const LOGO_MAX_PIXELS: u64 = 2048 * 2048;
 
 /// Decodes a logo, refusing one that declares more than [`LOGO_MAX_PIXELS`] before
 /// reading its pixels.
-pub fn decode_logo(bytes: &[u8]) -> Result<RgbImage, raceshot_faces::Error> {
+pub fn decode_logo(bytes: &[u8]) -> Result<RgbImage, raceshot_vision::Error> {
     decode(
         bytes,
         &DecodeOptions::default()
@@ -292,7 +292,7 @@ mod tests {
         let jpeg = encode_jpeg(&RgbImage::filled(64, 48, [200, 10, 10]), 80).unwrap_or_default();
         assert_eq!(&jpeg[..3], &[0xFF, 0xD8, 0xFF]);
         assert_eq!(
-            raceshot_faces::image_io::probe(&jpeg)
+            raceshot_vision::image_io::probe(&jpeg)
                 .map(|i| i.display_size())
                 .ok(),
             Some((64, 48))
@@ -367,7 +367,7 @@ mod tests {
         assert!(bomb.len() < 100_000, "{}", bomb.len());
         assert!(matches!(
             decode_logo(&bomb),
-            Err(raceshot_faces::Error::TooManyPixels { .. })
+            Err(raceshot_vision::Error::TooManyPixels { .. })
         ));
         let fine = blank_png(2048, 2048);
         assert!(decode_logo(&fine).is_ok());

@@ -3,11 +3,11 @@
 //! event's logo (or the shop's) stamped on (`is_logo_image_created`). Copies are shared by
 //! every order of the photo and skipped when present, so a re-run redoes nothing.
 
-use raceshot_faces::RgbImage;
-use raceshot_faces::image_io::{DecodeOptions, decode};
 use raceshot_store::jobs::Job;
 use raceshot_store::orders::DeliveryFlag;
 use raceshot_store::{ObjectKey, StoredName};
+use raceshot_vision::RgbImage;
+use raceshot_vision::image_io::{DecodeOptions, decode};
 
 use super::JobError;
 use crate::app::state::AppState;

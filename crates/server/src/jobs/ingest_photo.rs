@@ -6,11 +6,11 @@
 //! bibs (operators' bib corrections stay).
 
 use raceshot_domain::{BibRule, EventKey};
-use raceshot_faces::image_io::{DecodeOptions, decode, probe, resize_to_long_edge};
-use raceshot_faces::{BBox, FaceEngine, RgbImage, TextReader};
 use raceshot_store::jobs::Job;
 use raceshot_store::photos::{NewFace, PhotoState, ProcessedPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
+use raceshot_vision::image_io::{DecodeOptions, decode, probe, resize_to_long_edge};
+use raceshot_vision::{BBox, FaceEngine, RgbImage, TextReader};
 
 use super::JobError;
 use crate::app::state::AppState;
@@ -152,8 +152,8 @@ pub async fn gave_up(state: &AppState, job: &Job, message: &str) {
     }
 }
 
-fn image_error(e: raceshot_faces::Error) -> JobError {
-    use raceshot_faces::Error as E;
+fn image_error(e: raceshot_vision::Error) -> JobError {
+    use raceshot_vision::Error as E;
     match e {
         E::UnsupportedFormat => JobError::Permanent("not a JPEG or PNG file".to_owned()),
         E::TooManyPixels { width, height, .. } => JobError::Permanent(format!(

@@ -5,10 +5,10 @@
 //! (retention) is left as it is.
 
 use raceshot_domain::EventKey;
-use raceshot_faces::BBox;
 use raceshot_store::jobs::Job;
 use raceshot_store::photos::PhotoState;
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
+use raceshot_vision::BBox;
 
 use super::JobError;
 use super::ingest_photo::decode_original;

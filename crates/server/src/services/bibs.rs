@@ -15,11 +15,11 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone, Utc};
 use raceshot_domain::{Bib, BibError, BibRule, Money, time};
-use raceshot_faces::image_io::date_taken;
-use raceshot_faces::{BBox, Embedding, RgbImage, TextReader, cosine};
 use raceshot_store::bibs::NewBib;
 use raceshot_store::events::Event;
 use raceshot_store::photos::{Photo, StoredFace};
+use raceshot_vision::image_io::date_taken;
+use raceshot_vision::{BBox, Embedding, RgbImage, TextReader, cosine};
 
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
@@ -45,7 +45,7 @@ pub fn read_photo_bibs(
     faces: &[BBox],
     rule: &BibRule,
     scale: f64,
-) -> raceshot_faces::Result<Vec<NewBib>> {
+) -> raceshot_vision::Result<Vec<NewBib>> {
     let lines = reader.read_photo(img, faces)?;
     Ok(lines
         .into_iter()

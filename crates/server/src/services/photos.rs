@@ -3,9 +3,9 @@
 
 use anyhow::Context;
 use raceshot_domain::EventKey;
-use raceshot_faces::image_io::{ImageFormat, sniff};
 use raceshot_store::photos::{Added, NewPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
+use raceshot_vision::image_io::{ImageFormat, sniff};
 use sha2::{Digest, Sha256};
 
 use crate::app::state::AppState;

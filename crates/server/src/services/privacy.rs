@@ -24,12 +24,12 @@ use std::net::IpAddr;
 
 use raceshot_domain::EventKey;
 use raceshot_domain::order::{Email, Mobile, mask_email, mask_mobile};
-use raceshot_faces::image_io::resize_to_long_edge;
-use raceshot_faces::{BBox, Embedding, RgbImage, cosine};
 use raceshot_store::events::Event;
 use raceshot_store::photos::NewFace;
 use raceshot_store::privacy::{Decided, Filed, NewPrivacyRequest, PrivacyRequest, PrivacyState};
 use raceshot_store::{ObjectKey, StoredName};
+use raceshot_vision::image_io::resize_to_long_edge;
+use raceshot_vision::{BBox, Embedding, RgbImage, cosine};
 use sha2::{Digest, Sha256};
 
 use crate::app::state::AppState;
@@ -494,7 +494,7 @@ mod tests {
         };
         let jpeg = face_crop(&img, &face).unwrap();
         let shown =
-            raceshot_faces::decode(&jpeg, &raceshot_faces::DecodeOptions::default()).unwrap();
+            raceshot_vision::decode(&jpeg, &raceshot_vision::DecodeOptions::default()).unwrap();
         assert_eq!((shown.width(), shown.height()), (233, CROP_MAX_EDGE));
         assert_eq!(
             &jpeg[..4],
@@ -514,7 +514,7 @@ mod tests {
         )
         .unwrap();
         let shown =
-            raceshot_faces::decode(&small, &raceshot_faces::DecodeOptions::default()).unwrap();
+            raceshot_vision::decode(&small, &raceshot_vision::DecodeOptions::default()).unwrap();
         assert_eq!((shown.width(), shown.height()), (65, 83));
         assert_eq!(
             face_crop_key("a.jpg").unwrap().as_str(),

@@ -358,7 +358,7 @@ async fn a_face_search_hands_out_what_the_deal_may_cover() {
     assert_eq!(deal["cart_amt"], json!(160.0), "{deal}");
     // A search that finds nothing hands out nothing.
     let blank = raceshot_server::infra::imaging::encode_jpeg(
-        &raceshot_faces::RgbImage::filled(320, 240, [90, 90, 90]),
+        &raceshot_vision::RgbImage::filled(320, 240, [90, 90, 90]),
         90,
     )
     .unwrap();

@@ -494,7 +494,7 @@ async fn the_first_admin_is_made_on_the_command_line_with_the_password_on_stdin(
 
 /// A real JPEG of `w`×`h` pixels in one shade.
 fn jpeg(w: u32, h: u32, shade: u8) -> Vec<u8> {
-    let image = raceshot_faces::RgbImage::filled(w, h, [shade, 90, 160]);
+    let image = raceshot_vision::RgbImage::filled(w, h, [shade, 90, 160]);
     raceshot_server::infra::imaging::encode_jpeg(&image, 90).unwrap()
 }
 

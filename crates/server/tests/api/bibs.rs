@@ -3,9 +3,9 @@
 //! the runner's face, the photos where it cannot be seen; operators' corrections win and
 //! outlive reading again; the manual page lists an event's photos in the order taken.
 
-use raceshot_faces::RgbImage;
 use raceshot_store::Backend;
 use raceshot_store::operators::Role;
+use raceshot_vision::RgbImage;
 use reqwest::Method;
 use serde_json::{Value, json};
 

@@ -88,7 +88,7 @@ async fn the_demo_has_a_real_cover_and_a_home_banner() {
         let resp = app.client.get(&url).send().await.unwrap();
         assert_eq!(resp.status(), 200, "{url}");
         let bytes = resp.bytes().await.unwrap();
-        let info = raceshot_faces::image_io::probe(&bytes).unwrap();
+        let info = raceshot_vision::image_io::probe(&bytes).unwrap();
         assert_eq!(info.width, width, "{url}");
         assert!(info.height.abs_diff(height) <= 1, "{url}: {}", info.height);
     }

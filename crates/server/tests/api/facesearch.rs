@@ -205,7 +205,7 @@ async fn ingested_photos_are_found_by_a_selfie(backend: Backend) {
             .bytes()
             .await
             .unwrap();
-        let info = raceshot_faces::image_io::probe(&bytes).unwrap();
+        let info = raceshot_vision::image_io::probe(&bytes).unwrap();
         assert!(
             info.display_size().0.max(info.display_size().1) <= edge,
             "{url}"
@@ -277,7 +277,7 @@ async fn bad_selfies_get_stable_codes_and_leave_nothing() {
     .await;
 
     let blank = raceshot_server::infra::imaging::encode_jpeg(
-        &raceshot_faces::RgbImage::filled(640, 480, [128, 128, 128]),
+        &raceshot_vision::RgbImage::filled(640, 480, [128, 128, 128]),
         85,
     )
     .unwrap();
@@ -371,7 +371,7 @@ fn png_bomb(w: u32, h: u32) -> Vec<u8> {
         let mut body = kind.to_vec();
         body.extend_from_slice(data);
         out.extend_from_slice(&body);
-        out.extend_from_slice(&raceshot_faces::image_io::crc32(&body).to_be_bytes());
+        out.extend_from_slice(&raceshot_vision::image_io::crc32(&body).to_be_bytes());
     }
     let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
     let mut ihdr = Vec::new();

@@ -285,7 +285,7 @@ pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> 
         };
         // The file first, then the row, as ingestion does.
         let shade = u8::try_from(i % 200).unwrap_or(0);
-        let image = raceshot_faces::RgbImage::filled(64, 48, [shade, 120, 200]);
+        let image = raceshot_vision::RgbImage::filled(64, 48, [shade, 120, 200]);
         let jpeg = raceshot_server::infra::imaging::encode_jpeg(&image, 90)
             .unwrap_or_else(|e| panic!("{e}"));
         let name = raceshot_store::StoredName::parse(&photo.storage_name)

@@ -599,7 +599,7 @@ async fn logos_declaring_too_many_pixels_are_refused() {
     header.extend_from_slice(&100_000u32.to_be_bytes());
     header.extend_from_slice(&100_000u32.to_be_bytes());
     header.extend_from_slice(&[8, 2, 0, 0, 0]);
-    let crc = raceshot_faces::image_io::crc32(&header[12..]);
+    let crc = raceshot_vision::image_io::crc32(&header[12..]);
     header.extend_from_slice(&crc.to_be_bytes());
     bombs.push(header);
     for bomb in bombs {

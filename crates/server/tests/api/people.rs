@@ -8,9 +8,9 @@
 
 use std::time::Duration;
 
-use raceshot_faces::{DecodeOptions, RgbImage, decode, resize_exact, resize_to_long_edge};
 use raceshot_store::operators::Role;
 use raceshot_store::{Backend, ObjectKey, StoredName};
+use raceshot_vision::{DecodeOptions, RgbImage, decode, resize_exact, resize_to_long_edge};
 use reqwest::Method;
 use serde_json::{Value, json};
 

@@ -12,8 +12,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
-use raceshot_faces::{Embedding, FaceIndex, Hit};
 use raceshot_store::Store;
+use raceshot_vision::{Embedding, FaceIndex, Hit};
 
 /// Faces read per query while loading an event.
 const PAGE: i64 = 20_000;

@@ -11,10 +11,10 @@ pub mod index;
 use raceshot_domain::{EventSpec, Money, pricing};
 use std::collections::HashMap;
 
-use raceshot_faces::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
-use raceshot_faces::{Embedding, Hit, RgbImage, SelfieFaces};
 use raceshot_store::events::Event;
 use raceshot_store::photos::Photo;
+use raceshot_vision::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
+use raceshot_vision::{Embedding, Hit, RgbImage, SelfieFaces};
 
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
@@ -202,7 +202,7 @@ pub async fn with_selfie_faces<T: Send + 'static>(
     }
     let engine = state.engine.clone();
     let selfie_edge = engine.config().detector.selfie_long_edge;
-    let found = tokio::task::spawn_blocking(move || -> raceshot_faces::Result<ShopResult<T>> {
+    let found = tokio::task::spawn_blocking(move || -> raceshot_vision::Result<ShopResult<T>> {
         let opts = DecodeOptions::default()
             .with_max_pixels(MAX_SELFIE_PIXELS)
             .with_target_long_edge(selfie_edge);
@@ -214,10 +214,10 @@ pub async fn with_selfie_faces<T: Send + 'static>(
     .map_err(ShopError::internal)?;
     match found {
         Ok(answer) => answer,
-        Err(raceshot_faces::Error::Decode(_) | raceshot_faces::Error::UnsupportedFormat) => {
+        Err(raceshot_vision::Error::Decode(_) | raceshot_vision::Error::UnsupportedFormat) => {
             Err(unreadable())
         }
-        Err(raceshot_faces::Error::TooManyPixels { .. }) => Err(too_many_pixels()),
+        Err(raceshot_vision::Error::TooManyPixels { .. }) => Err(too_many_pixels()),
         Err(e) => Err(ShopError::internal(e)),
     }
 }

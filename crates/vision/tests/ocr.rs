@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use raceshot_faces::{
+use raceshot_vision::{
     BBox, DecodeOptions, FaceEngine, FaceEngineConfig, FaceRuntime, RgbImage, TextLine, TextReader,
     TextReaderConfig, decode, torso_region,
 };

@@ -1,14 +1,15 @@
-//! Face engine: SCRFD detection, 5-point alignment, ArcFace-style embeddings and the
-//! per-event in-memory face index, plus the bib reader ([`ocr`]: PaddleOCR text detection
+//! What the shop sees in a photo: faces and bib numbers. The face engine (SCRFD
+//! detection, 5-point alignment, ArcFace-style embeddings), the per-event in-memory face
+//! index, and the bib reader ([`ocr`]: PaddleOCR text detection
 //! and recognition on the same runtime as the faces: OpenVINO by default, ONNX Runtime as
 //! `faces.runtime = onnxruntime`). Knows nothing of HTTP or SQL.
 //!
 //! Typical use:
 //!
 //! ```no_run
-//! use raceshot_faces::{DecodeOptions, FaceEngine, FaceEngineConfig, FaceIndex, decode};
+//! use raceshot_vision::{DecodeOptions, FaceEngine, FaceEngineConfig, FaceIndex, decode};
 //!
-//! # fn main() -> Result<(), raceshot_faces::Error> {
+//! # fn main() -> Result<(), raceshot_vision::Error> {
 //! let engine = FaceEngine::load(FaceEngineConfig::default())?;
 //! let photo = decode(&std::fs::read("photo.jpg").unwrap_or_default(),
 //!                    &DecodeOptions::default().with_target_long_edge(1600))?;

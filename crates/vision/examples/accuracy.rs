@@ -1,7 +1,7 @@
 //! Accuracy benchmark: precision and recall of selfie search on the labelled dev set.
 //!
 //! ```text
-//! cargo run --release -p raceshot-faces --example accuracy -- [DIR] [--models MODELS_DIR] [--min-score F]
+//! cargo run --release -p raceshot-vision --example accuracy -- [DIR] [--models MODELS_DIR] [--min-score F]
 //! ```
 //!
 //! `DIR` (default `<workspace>/../shared/faces/dev`) holds photos and `labels.tsv` with the
@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use raceshot_faces::{
+use raceshot_vision::{
     DecodeOptions, Embedding, FaceEngine, FaceEngineConfig, FaceIndex, cosine, decode,
 };
 
@@ -460,7 +460,7 @@ fn analyse(
     let path = dir.join(&file);
     let bytes = std::fs::read(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
     let cfg = &engine.config().detector;
-    let what = |e: raceshot_faces::Error| format!("{}: {e}", path.display());
+    let what = |e: raceshot_vision::Error| format!("{}: {e}", path.display());
     let gallery = decode(
         &bytes,
         &DecodeOptions::default().with_target_long_edge(engine.decode_long_edge()),

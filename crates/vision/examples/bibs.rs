@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! python scripts/bench/make_bibs.py DIR            # the labelled set (bench venv)
-//! cargo run --release -p raceshot-faces --example bibs -- DIR [--models M]
+//! cargo run --release -p raceshot-vision --example bibs -- DIR [--models M]
 //!     [--frame-max-side N] [--face-px F] [--min-confidence F] [--max-regions N] [--verbose]
 //! ```
 //!
@@ -31,7 +31,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use raceshot_faces::{
+use raceshot_vision::{
     BBox, DecodeOptions, FaceEngine, FaceEngineConfig, TextReader, TextReaderConfig, decode,
 };
 use serde::Deserialize;

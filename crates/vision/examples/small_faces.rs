@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! python scripts/bench/make_small_faces.py DIR          # the labelled set (bench venv)
-//! cargo run --release -p raceshot-faces --example small_faces -- DIR [--models M]
+//! cargo run --release -p raceshot-vision --example small_faces -- DIR [--models M]
 //!     [--long-edge N] [--fine-long-edge N] [--with-fine-long-edge N] [--min-face-px F] [--min-score F]
 //!     [--decode-edge N]
 //! ```
@@ -16,7 +16,7 @@
 //!   [`FaceEngine::analyze`].
 //! * Each person's selfie goes through [`FaceEngine::analyze_selfie`] and is compared with
 //!   every face of every photo. A (person, photo) pair is found when the photo's best face
-//!   reaches the threshold (`>=`, as [`raceshot_faces::FaceIndex::search`] does); it is a
+//!   reaches the threshold (`>=`, as [`raceshot_vision::FaceIndex::search`] does); it is a
 //!   true positive when the labels put that person in that photo.
 //! * Recall and precision are summed over all pairs. The report also splits recall by the
 //!   face's width and tells where a missed face was lost: never detected, detected but
@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use raceshot_faces::{
+use raceshot_vision::{
     AnalyzedFace, BBox, DecodeOptions, Embedding, FaceEngine, FaceEngineConfig, cosine, decode,
 };
 use serde::Deserialize;
@@ -217,7 +217,7 @@ fn analyse(engine: &FaceEngine, dir: &Path, label: PhotoLabel, decode_edge: u32)
         &bytes,
         &DecodeOptions::default().with_target_long_edge(decode_edge),
     )?;
-    let (width, _) = raceshot_faces::image_io::probe(&bytes)?.display_size();
+    let (width, _) = raceshot_vision::image_io::probe(&bytes)?.display_size();
     let scale = width as f32 / img.width().max(1) as f32;
     let up = |b: BBox| BBox {
         x1: b.x1 * scale,

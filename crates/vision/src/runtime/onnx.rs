@@ -58,7 +58,7 @@ pub(crate) fn environment(library: &Path) -> Result<Environment> {
     let env = once_per_process(&ENV, library, "ONNX Runtime library", |library| {
         ort::init_from(library)
             .map_err(|e| e.to_string())?
-            .with_name("raceshot-faces")
+            .with_name("raceshot-vision")
             .with_telemetry(false)
             .build()
             .map_err(|e| e.to_string())

@@ -8,7 +8,7 @@
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
-use raceshot_faces::DetectorConfig;
+use raceshot_vision::DetectorConfig;
 use serde::de::DeserializeOwned;
 
 /// The workspace's root directory.

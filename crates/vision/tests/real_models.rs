@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use raceshot_faces::{
+use raceshot_vision::{
     AnalyzedFace, BBox, DecodeOptions, Error, FaceEngine, FaceEngineConfig, FaceIndex, FaceRuntime,
     OpenVinoPrecision, RgbImage, cosine, decode,
 };
@@ -106,7 +106,7 @@ fn the_rewritten_recognizer_embeds_exactly_as_the_file_does() {
     let faces = rewritten.analyze(&img).unwrap();
     let crops: Vec<RgbImage> = faces
         .iter()
-        .map(|f| raceshot_faces::align::align_face(&img, &f.landmarks, 112).unwrap())
+        .map(|f| raceshot_vision::align::align_face(&img, &f.landmarks, 112).unwrap())
         .collect();
     let original = as_is.embed_crops(&crops).unwrap();
     assert!(faces.len() >= 16, "{} faces", faces.len());
@@ -157,7 +157,7 @@ fn openvino_finds_the_faces_onnx_runtime_finds_with_embeddings_that_agree() {
     assert_eq!(exact.runtime(), "openvino f32");
     let embeddings = exact
         .embed_crops(&[
-            raceshot_faces::align::align_face(&img, &reference[0].landmarks, 112).unwrap(),
+            raceshot_vision::align::align_face(&img, &reference[0].landmarks, 112).unwrap(),
         ])
         .unwrap();
     let agreement = cosine(&embeddings[0], &reference[0].embedding);
@@ -214,7 +214,7 @@ fn close_up_portrait_is_found_by_the_coarse_pass() {
         (small.width() as f32 * k).round() as u32,
         (small.height() as f32 * k).round() as u32,
     );
-    let runner = raceshot_faces::resize_exact(&small, w, h);
+    let runner = raceshot_vision::resize_exact(&small, w, h);
     let (x, y) = (300, 0);
     let img = on_canvas(&runner, 1600, h.max(1067), x, y);
     let long_edge = engine().config().detector.long_edge;
@@ -280,7 +280,7 @@ fn distant_runner_is_found_by_the_fine_pass_beside_a_main_pass_at_640() {
             (small.width() as f32 * k).round() as u32,
             (small.height() as f32 * k).round() as u32,
         );
-        (raceshot_faces::resize_exact(&small, w, h), k)
+        (raceshot_vision::resize_exact(&small, w, h), k)
     };
     let ((distant, kd), (near, kn)) = (runner(40.0), runner(240.0));
     let mut img = on_canvas(&distant, 3000, 2000, 2200, 1400);
@@ -357,7 +357,7 @@ fn exif_rotated_selfie_still_matches() {
     // Store yaoming.jpg rotated a quarter turn counter-clockwise and tag it orientation 6
     // ("rotate 90 clockwise to display"), as a phone held sideways does.
     let upright = photo("yaoming.jpg");
-    let stored = raceshot_faces::image_io::apply_orientation(upright, 8);
+    let stored = raceshot_vision::image_io::apply_orientation(upright, 8);
     let mut c = turbojpeg::Compressor::new().unwrap();
     c.set_quality(95).unwrap();
     let jpeg = c
@@ -490,12 +490,12 @@ fn timings() {
         decode(&bytes, &DecodeOptions::default()).unwrap();
     });
     let align = time(100, &mut || {
-        raceshot_faces::align::align_face(&img, &players_faces()[0].landmarks, 112).unwrap();
+        raceshot_vision::align::align_face(&img, &players_faces()[0].landmarks, 112).unwrap();
     });
     println!("players.jpg: decode {dec:.1} ms, align {align:.2} ms/face");
     let crops: Vec<RgbImage> = players_faces()
         .iter()
-        .map(|f| raceshot_faces::align::align_face(&img, &f.landmarks, 112).unwrap())
+        .map(|f| raceshot_vision::align::align_face(&img, &f.landmarks, 112).unwrap())
         .collect();
     for (runtime, intra) in [
         (FaceRuntime::OpenVino, 1),
@@ -534,7 +534,7 @@ fn timings() {
     }
 
     // A 24 MP photo: DCT-scaled decodes for the sizes ingestion needs.
-    let big = raceshot_faces::resize_exact(&img, 6000, 4000);
+    let big = raceshot_vision::resize_exact(&img, 6000, 4000);
     let mut c = turbojpeg::Compressor::new().unwrap();
     c.set_quality(90).unwrap();
     let big_jpeg = c
@@ -564,7 +564,7 @@ fn timings() {
     )
     .unwrap();
     let r = time(5, &mut || {
-        raceshot_faces::resize_to_long_edge(&half, 1600);
+        raceshot_vision::resize_to_long_edge(&half, 1600);
     });
     println!(
         "resize {}x{} -> 1600: {r:.1} ms",

@@ -4,7 +4,7 @@
 //! `scripts/bench/faces.sh` runs both on the same 24-megapixel photos.
 //!
 //! ```text
-//! cargo run --release -p raceshot-faces --example pipeline_bench -- PHOTO_DIR \
+//! cargo run --release -p raceshot-vision --example pipeline_bench -- PHOTO_DIR \
 //!     [--models MODELS_DIR] [--workers N] [--long-edge N] [--fine-long-edge N] \
 //!     [--coarse-long-edge N] \
 //!     [--runtime openvino|onnxruntime] [--dump FACES.jsonl]
@@ -48,7 +48,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use raceshot_faces::{
+use raceshot_vision::{
     AnalyzedFace, DecodeOptions, FaceEngine, FaceEngineConfig, FaceRuntime, align, decode, probe,
 };
 
@@ -308,7 +308,7 @@ fn run() -> Result<()> {
         .join(", ");
     let cfg = engine.config();
     println!(
-        "pipeline: rust (raceshot-faces, {}) | {} photos ({size_text}, decode DCT-scaled) | {} | intra threads {} inter {} | workers {}",
+        "pipeline: rust (raceshot-vision, {}) | {} photos ({size_text}, decode DCT-scaled) | {} | intra threads {} inter {} | workers {}",
         engine.runtime(),
         results.len(),
         common::passes(&cfg.detector),
@@ -395,7 +395,7 @@ fn list_photos(dir: &Path) -> Result<Vec<PathBuf>> {
 /// Runs the pipeline on one photo, stage by stage, as `FaceEngine::analyze` does.
 fn process(engine: &FaceEngine, path: &Path, index: usize) -> Result<Done> {
     let cfg = engine.config();
-    let what = |e: raceshot_faces::Error| format!("{}: {e}", path.display());
+    let what = |e: raceshot_vision::Error| format!("{}: {e}", path.display());
 
     let mut stages = Stages::default();
     let mut clock = StageClock::start();

@@ -8,7 +8,7 @@
 
 use proptest::prelude::*;
 use raceshot_domain::testing::{CountingAllocator, peak_of};
-use raceshot_faces::image_io::{DecodeOptions, decode, probe, sniff};
+use raceshot_vision::image_io::{DecodeOptions, decode, probe, sniff};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
