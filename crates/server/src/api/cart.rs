@@ -32,7 +32,7 @@ pub struct QuoteRequest {
     pub found_refs: Vec<String>,
 }
 
-/// The spec's cart totals (§3), baht with two decimals, plus what order creation sends.
+/// The cart totals, baht with two decimals, plus what order creation sends.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct QuoteResponse {
     #[schema(example = "success")]

@@ -51,7 +51,7 @@ impl From<&Package> for PackageBody {
     }
 }
 
-/// An event with the spec's field names (§3); `Y`/`N` flags, prices in baht.
+/// An event with the shop contract's field names; `Y`/`N` flags, prices in baht.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EventBody {
     pub event_id: i64,
@@ -138,7 +138,7 @@ impl EventBody {
     }
 }
 
-/// A photo as the shop lists it (spec §3), with ready-to-use image addresses.
+/// A photo as the shop lists it, with ready-to-use image addresses.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PhotoBody {
     pub id: i64,

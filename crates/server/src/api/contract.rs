@@ -6,7 +6,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-/// The spec's yes/no flag.
+/// The shop contract's yes/no flag.
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
 pub enum YesNo {
     Y,

@@ -170,7 +170,7 @@ pub async fn zip(
         .into_response())
 }
 
-/// One original of a free-download event (spec §6: free events download directly), saved
+/// One original of a free-download event (free events download directly), saved
 /// as `photographerId_originalName`. Only shown photos of a visible free event are served.
 #[utoipa::path(get, path = "/api/events/{event_key}/photos/{photo_id}/download", tag = "orders",
     params(("event_key" = String, Path), ("photo_id" = i64, Path)),

@@ -43,7 +43,7 @@ use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, ShopError};
 #[openapi(
     info(
         title = "Raceshot API",
-        description = "The event-photo shop: the calls of the shop specification, plus the server's own."
+        description = "The event-photo shop: the calls of the shop contract (docs/shop-contract.md), plus the server's own."
     ),
     modifiers(&ClientToken, &ErrorCodes),
     components(schemas(ErrorBody), responses(ErrorAnswer)),

@@ -32,7 +32,7 @@ use crate::services::commerce::orders::{PlaceOrder, place_order};
 use crate::services::commerce::{MAX_CART_PHOTOS, find_order, payment};
 use crate::services::photos::derived_name;
 
-/// A photo of the visitor's cart (spec §3); only its `id` is trusted.
+/// A photo of the visitor's cart; only its `id` is trusted.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CartImage {
     /// The photo id, as a number or a string of digits.
@@ -235,7 +235,7 @@ pub struct InquiryRequest {
     pub order_uuid: String,
 }
 
-/// The order as the order page shows it (spec §3), amounts in baht.
+/// The order as the order page shows it, amounts in baht.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct InquiryResponse {
     #[schema(example = "success")]

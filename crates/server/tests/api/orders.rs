@@ -601,7 +601,7 @@ async fn find_order_by_mobile_and_receipt_is_rate_limited() {
     assert_eq!(
         rows[0].as_object().unwrap().len(),
         6,
-        "the spec's four fields, the lookup reference and the (here empty) contact"
+        "the contract's four fields, the lookup reference and the (here empty) contact"
     );
     let by_receipt = json(
         app.post(
