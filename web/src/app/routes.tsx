@@ -1,4 +1,4 @@
-//! Every route of spec §2. Pages load on demand (one chunk per feature page), so the first
+//! Every route of the shop and its console. Pages load on demand (one chunk per feature page), so the first
 //! visit downloads only the shell and the page it opens. Legacy addresses lead to the
 //! page that replaced them.
 //!

@@ -1,5 +1,5 @@
 //! Language of the app: Thai by default, English on request, remembered in browser
-//! storage as `currentLanguage` (spec §1). `useT` translates typed keys; `useErrorText`
+//! storage as `currentLanguage`. `useT` translates typed keys; `useErrorText`
 //! (in `./errors`, loaded with the pages that show failures) turns any failure into the
 //! visitor's text for its error code.
 

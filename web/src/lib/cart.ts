@@ -1,4 +1,4 @@
-//! The two carts of spec §3 (`cart` and `cart_wholesale`), each cart's all-photos flag and
+//! The two carts (`cart` and `cart_wholesale`), each cart's all-photos flag and
 //! price (`_event_can_mhao` / `_mhao_price`, and `…_wholesale` for the wholesale cart) and the
 //! latest search results, kept in browser storage. A photo is never in a cart twice; prices
 //! are never computed here, only asked of the server (`POST /api/cart/quote`).
@@ -113,7 +113,7 @@ const dealKeys = (kind: CartKind) =>
     ? { flag: STORAGE_KEYS.dealFlag, price: STORAGE_KEYS.dealPrice }
     : { flag: STORAGE_KEYS.dealFlagWholesale, price: STORAGE_KEYS.dealPriceWholesale };
 
-/** The flag is stored as the spec writes it, the bare `YES` / `NO`; earlier versions of the
+/** The flag is stored as the bare `YES` / `NO`; earlier versions of the
  * shop stored it JSON-quoted (`"YES"`), which returning visitors may still have. */
 function parseDealFlag(raw: string | null): DealFlag {
   return raw === 'YES' || raw === '"YES"' ? 'YES' : 'NO';

@@ -1,6 +1,6 @@
 //! What the page learns from the server that served it, written into index.html by
-//! `raceshot serve`: the client token every API call carries (spec §6), the base address
-//! of previews and thumbnails (the storage base of spec §3, a CDN in production), and the
+//! `raceshot serve`: the client token every API call carries, the base address
+//! of previews and thumbnails (a CDN in production), and the
 //! API answers the first page asks for, embedded so that a phone on a slow network paints
 //! that page without waiting for another round trip.
 

@@ -1,4 +1,4 @@
-//! Browser storage of spec §3: every key the shop keeps in localStorage, read and written
+//! Browser storage: every key the shop keeps in localStorage, read and written
 //! through one place, with a subscription so every component showing a value stays in step
 //! (including other tabs, through the `storage` event).
 
@@ -8,7 +8,7 @@ export const STORAGE_KEYS = {
   cart: 'cart',
   cartWholesale: 'cart_wholesale',
   latestSearch: 'latest_search',
-  // The all-photos flag and price: the spec's keys for the standard cart, and a pair of its
+  // The all-photos flag and price: the original keys for the standard cart, and a pair of its
   // own for the wholesale cart, so a wholesale buy-all never changes the standard cart.
   dealFlag: '_event_can_mhao',
   dealPrice: '_mhao_price',

@@ -1,4 +1,4 @@
-//! One cart page for both carts (spec §2 "Cart (standard)" and "Wholesale cart"): the
+//! One cart page for both carts (the standard cart and the wholesale cart): the
 //! photos kept in browser storage, the event's packages and all-photos deal, the server's
 //! price, and the order forms that create the order and lead to its download page.
 

@@ -1,4 +1,4 @@
-//! The order forms (spec §2, §5): the paid form (mobile, optional e-mail, payment method
+//! The order forms: the paid form (mobile, optional e-mail, payment method
 //! among those the gateway takes) and the free form (contact only). Fields are checked here
 //! before anything is sent.
 

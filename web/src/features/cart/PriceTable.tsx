@@ -1,4 +1,4 @@
-//! The cart's price table (spec §2): every number exactly as the server quoted it.
+//! The cart's price table: every number exactly as the server quoted it.
 
 import type { QuoteResponse } from '@/api/types';
 import type { MessageKey } from '@/i18n';

@@ -1,4 +1,4 @@
-//! The cart's calls (spec §7): the cart's event, the server's price of the cart, the
+//! The cart's calls: the cart's event, the server's price of the cart, the
 //! payment gateway setting and the channels that gateway takes, order creation and the cart
 //! log. Money is only ever read from the quote, never computed here.
 

@@ -1,4 +1,4 @@
-//! The order forms' rules (spec §5): mobile digits within the form's length, an optional
+//! The order forms' rules: mobile digits within the form's length, an optional
 //! e-mail in plain form, and a payment method on the paid form. Errors are message keys so
 //! they follow the language when the visitor switches it.
 

@@ -1,5 +1,5 @@
 //! How to order (/how-to-order): the five-step timeline from choosing an event to
-//! downloading the originals (spec §2).
+//! downloading the originals.
 
 import './content.css';
 import { Link } from 'react-router';

@@ -1,5 +1,5 @@
 //! How to use (/how-to-use): saving downloaded photos on iPhone/iPad, Android and a
-//! computer, single photos and zip files (spec §2).
+//! computer, single photos and zip files.
 
 import './content.css';
 import { Link } from 'react-router';

@@ -1,4 +1,4 @@
-//! Event page (/{event_key}, spec §2): the event's header and sale state, links to the
+//! Event page (/{event_key}): the event's header and sale state, links to the
 //! wholesale deal and the stage events' manual search, the face and bib search with their
 //! results, a small link to ask for one's photos to be hidden, and the terms consent asked
 //! once per event.

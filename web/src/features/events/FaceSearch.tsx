@@ -1,7 +1,7 @@
-//! The search block both event pages share: the selfie upload with the spec's checks (§5) and,
+//! The search block both event pages share: the selfie upload with its checks (type, size) and,
 //! beside it, the bib number search; the group search ("search with friends": up to three
 //! selfies, the visitor's first, searched for any or all of them, each result saying whom it
-//! shows); the search states (§4), the results or the highlight
+//! shows); the search states, the results or the highlight
 //! masonry, and the actions on the photos found either way (buy all, download all, go to the
 //! cart, "not me"). Both searches wait for the terms consent. Buy all and download all cover
 //! exactly the photos shown: a photo dismissed as "not me" leaves the results, the kept
@@ -90,7 +90,7 @@ export function FaceSearch({ event, kind, uploader }: Props) {
     return ok;
   };
 
-  /** The spec's checks of a chosen selfie, told in a dialog: whether it may be used. */
+  /** The checks of a chosen selfie (JPEG or PNG, at most 5 MB), told in a dialog: whether it may be used. */
   const selfieOk = async (file: File): Promise<boolean> => {
     if (!(SELFIE_TYPES as readonly string[]).includes(file.type)) {
       await dialog.alert({ title: t('event.upload.wrongType.title'), text: t('event.upload.wrongType'), tone: 'error' });

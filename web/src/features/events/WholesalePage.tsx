@@ -1,4 +1,4 @@
-//! Wholesale event page (/{event_key}/wholesale, spec §2): the all-photos deal with the
+//! Wholesale event page (/{event_key}/wholesale): the all-photos deal with the
 //! wholesale packages. The same face search as the event page, on the wholesale cart, where
 //! the only way to buy is all the photos found, and behind the same consent: a selfie is
 //! personal data (PDPA), and consent given on either page counts for both.

@@ -1,4 +1,4 @@
-//! What an event's sale flags mean for the page (spec §4).
+//! What an event's sale flags mean for the page.
 
 import type { EventBody } from '@/api/types';
 import { isYes } from '@/api/types';
@@ -13,7 +13,7 @@ export function saleState(event: Pick<EventBody, 'can_sale' | 'close_sale'>): Sa
   return 'open';
 }
 
-/** Days left to show in the red warning, or null outside the spec's 1..10 window. */
+/** Days left to show in the red warning, or null outside the window of 1..10 days. */
 export function saleWarningDays(dayDiff: number): number | null {
   return dayDiff >= SALE_WARNING_DAYS.from && dayDiff <= SALE_WARNING_DAYS.to ? dayDiff : null;
 }

@@ -1,6 +1,6 @@
 //! The event of the current address, loaded once per key (or taken from the page when the
 //! server embedded it; the query is in `api.ts`); any failure (unknown key, non-success
-//! answer, network) sends the visitor to /404 as spec §4 says.
+//! answer, network) sends the visitor to /404.
 
 import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';

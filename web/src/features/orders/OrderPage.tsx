@@ -1,5 +1,5 @@
 //! Order page (/download/{q}): the order's status, how to pay it while unpaid, and its
-//! photos to view and download once paid (spec §2 "Order page", §4).
+//! photos to view and download once paid.
 
 import './orders.css';
 import { useEffect, useRef, useState } from 'react';

@@ -1,4 +1,4 @@
-//! The find-order form's rules (spec §5): a filter and a text are required; a mobile number
+//! The find-order form's rules: a filter and a text are required; a mobile number
 //! has 10 to 15 digits, a receipt is exactly the last 4 characters of the transfer slip.
 
 import type { MessageKey } from '@/i18n';

@@ -57,8 +57,8 @@ export function parsePaidImages(text: string | null | undefined): PaidImage[] {
     .filter((o) => o.image !== '');
 }
 
-/** An unpaid order's sample: the media base the server configured + event key + file name
- * (spec §3), so a CDN in front of the media is used here as everywhere else. */
+/** An unpaid order's sample: the media base the server configured + event key + file name,
+ * so a CDN in front of the media is used here as everywhere else. */
 export const thumbnailUrl = (eventKey: string, fileName: string) =>
   `${mediaBase()}/${encodeURIComponent(eventKey)}/thumbnail/${encodeURIComponent(fileName)}`;
 
@@ -84,7 +84,7 @@ export function withQuery(url: string, key: string, value: string): string {
   return `${base}${sep}${encodeURIComponent(key)}=${encodeURIComponent(value)}${hash}`;
 }
 
-/** Card amounts travel in satang: the baht amount with the decimal point removed (spec §5). */
+/** Card amounts travel in satang: the baht amount with the decimal point removed. */
 export const toSatang = (baht: number) => Math.round(baht * 100);
 
 export const zipUrl = (uuid: string, variant: Variant) =>

@@ -1,4 +1,4 @@
-//! The console's frame (spec §1's admin shell): it signs the visitor in first (GET
+//! The console's frame: it signs the visitor in first (GET
 //! /api/admin/me; signed out → the sign-in page, remembering where they were), then draws
 //! the header (who is signed in, language, dark mode, notifications, sign-out), the sidebar
 //! with its bookmarks, and the page. Any console call answering 401 later sends the

@@ -1,5 +1,5 @@
 //! Pinned sidebar items (bookmarks): the pinned pages' paths, in pinning order, stored as a
-//! JSON array under the spec's `pinned_menu` key.
+//! JSON array under the `pinned_menu` key.
 
 import { useCallback, useMemo } from 'react';
 import { readJson, STORAGE_KEYS, useStoredRaw, writeJson } from '@/lib/storage';
