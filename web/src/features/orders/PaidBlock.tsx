@@ -6,7 +6,7 @@ import { isYes, type InquiryResponse } from '@/api/types';
 import { useDialog } from '@/components/Dialog';
 import { Spinner } from '@/components/Spinner';
 import { thumbnailProps } from '@/components/thumbnail';
-import type { MessageKey } from '@/i18n';
+import type { OrderMessageKey } from './messages';
 import { copyText, isInAppBrowser } from '@/lib/inAppBrowser';
 import { isFreeOrder, withQuery, type PaidImage, type Variant } from './orderData';
 import { isBusy, useZipDownloads, ZipStatus } from './ZipDownload';
@@ -14,7 +14,7 @@ import { useT } from './messages';
 
 const Lightbox = lazy(() => import('@/components/Lightbox'));
 
-type Step = { key: MessageKey; done: boolean };
+type Step = { key: OrderMessageKey; done: boolean };
 
 function steps(order: InquiryResponse): Step[] {
   const original = isYes(order.is_original_image_created);

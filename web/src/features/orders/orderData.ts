@@ -3,7 +3,7 @@
 //! keep polling, and the addresses the page hands out.
 
 import { isPaymentStatus, isYes, type InquiryResponse } from '@/api/types';
-import type { MessageKey } from '@/i18n';
+import type { OrderMessageKey } from './messages';
 import { mediaBase } from '@/lib/config';
 
 export { ORDER_POLL_MS } from '@/lib/constants';
@@ -91,7 +91,7 @@ export const zipUrl = (uuid: string, variant: Variant) =>
   `/api/orders/${encodeURIComponent(uuid)}/download.zip?variant=${variant}`;
 
 /** The translated name of an order status, or the raw value when the server adds a new one. */
-export const statusKey = (status: string): MessageKey | null =>
+export const statusKey = (status: string): OrderMessageKey | null =>
   isPaymentStatus(status) ? `order.status.${status}` : null;
 
 /** A card token for the sandbox gateway, which takes any `tokn_sandbox_…` in place of a card form. */
