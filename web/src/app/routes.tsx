@@ -34,10 +34,10 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Pa
   return Object.assign(Page, { load: start });
 }
 
-const LoginPage = page(() => import('@/features/admin/shell/LoginPage'), (m) => m.LoginPage);
+const LoginPage = page(() => import('@/features/admin/auth/LoginPage'), (m) => m.LoginPage);
 const AdminLayout = page(() => import('@/features/admin/shell/AdminLayout'), (m) => m.AdminLayout);
-const DashboardPage = page(() => import('@/features/admin/shell/DashboardPage'), (m) => m.DashboardPage);
-const AuditPage = page(() => import('@/features/admin/shell/AuditPage'), (m) => m.AuditPage);
+const DashboardPage = page(() => import('@/features/admin/dashboard/DashboardPage'), (m) => m.DashboardPage);
+const AuditPage = page(() => import('@/features/admin/audit/AuditPage'), (m) => m.AuditPage);
 const EventsPage = page(() => import('@/features/admin/events/EventsPage'), (m) => m.EventsPage);
 const EventFormPage = page(() => import('@/features/admin/events/EventFormPage'), (m) => m.EventFormPage);
 const PhotosPage = page(() => import('@/features/admin/photos/PhotosPage'), (m) => m.PhotosPage);

@@ -15,10 +15,9 @@ import { useToast } from '@/components/Toast';
 import { useDictionary, useT } from '@/i18n';
 import { useErrorText } from '@/i18n/errors';
 import { ApiFailure } from '@/api/client';
-import { adminKeys, putEvent } from '../shell/api';
+import { adminKeys } from '../shell/api';
 import { useAdminEvents } from '../shell/events';
 import { AdminOnly } from '../shell/operator';
-import type { ImportEvent } from '../shell/types';
 import {
   BANNER_COLUMNS,
   checkForm,
@@ -37,7 +36,7 @@ import {
   type TierColumn,
   type TierList,
 } from './eventForm';
-import { useImportEvent } from './api';
+import { eventKey, putEvent, useImportEvent, type ImportEvent } from './api';
 import { eventsMessages } from './messages';
 
 type Translate = ReturnType<typeof useDictionary<keyof typeof eventsMessages.th>>;
@@ -126,7 +125,7 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
       );
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: adminKeys.events }),
-        queryClient.invalidateQueries({ queryKey: adminKeys.event(written.event_key) }),
+        queryClient.invalidateQueries({ queryKey: eventKey(written.event_key) }),
       ]);
       void navigate('/admin/events');
     },

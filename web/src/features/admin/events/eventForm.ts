@@ -4,7 +4,7 @@
 //! caught beside its input), and the import-format body it becomes.
 
 import type { YesNo } from '@/api/types';
-import type { ImportEvent, ImportTier } from '../shell/types';
+import type { ImportEvent, ImportTier } from './api';
 
 export const FLAG_FIELDS = [
   'is_mhao',

@@ -8,9 +8,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useToast } from '@/components/Toast';
 import { useErrorText } from '@/i18n/errors';
-import { setPhotoBib } from '../shell/api';
 import { isSignedOut } from '../shell/session';
-import type { AdminBib, BibCorrection } from '../shell/types';
+import { setPhotoBib, type AdminBib, type BibCorrection } from './api';
 import { useAdminPhotosT } from './i18n';
 
 type Props = {

@@ -7,7 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { ApiFailure } from '@/api/client';
 import { errorAnswer, fakeFetch } from '@/test/render';
 import { adminMe, eventList, noContent, renderAsOperator, renderInConsole, signedOut } from '../shell/testing';
-import type { AdminPhoto, AdminPhotoList, Uploaded } from '../shell/types';
+import type { AdminPhoto, AdminPhotoList, Uploaded } from './api';
 import { PhotosPage } from './PhotosPage';
 import type { Uploader } from './uploadQueue';
 

@@ -3,7 +3,7 @@
 
 import { ApiFailure } from '@/api/client';
 import { FakeXhr } from '@/test/fakeXhr';
-import type { Uploaded } from '../shell/types';
+import type { Uploaded } from './api';
 import { UploadQueue, xhrUploader, type Uploader } from './uploadQueue';
 
 type Pending = {
