@@ -9,7 +9,7 @@ import { consentKey } from '@/lib/storage';
 import { errorResponse, fakeFetch, renderWithProviders } from '@/test/render';
 import { EventPage } from './EventPage';
 import { FakeXhr } from '@/test/fakeXhr';
-import { jpeg, makeEvent, makePhoto } from './testData';
+import { jpeg, makeEvent, makePhoto } from '@/test/fixtures';
 
 const KEY = 'bkk-10k';
 const SIGNED = {

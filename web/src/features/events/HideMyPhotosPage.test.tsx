@@ -6,7 +6,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { errorAnswer, fakeFetch, renderWithProviders } from '@/test/render';
 import { HideMyPhotosPage, HidePickEventPage, isContact } from './HideMyPhotosPage';
-import { jpeg, makeEvent } from './testData';
+import { jpeg, makeEvent } from '@/test/fixtures';
 
 const KEY = 'bkk-10k';
 type Answers = Parameters<typeof fakeFetch>[0];
