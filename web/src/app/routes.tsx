@@ -1,5 +1,5 @@
-//! Every route of the shop and its console. Pages load on demand (one chunk per feature page), so the first
-//! visit downloads only the shell and the page it opens. Legacy addresses lead to the
+//! Every route of the shop and its console. Pages load on demand (one chunk per feature
+//! page), so the first visit downloads only the shell and the page it opens. Legacy addresses lead to the
 //! page that replaced them.
 //!
 //! The routes are declared as elements (`<Routes>`), not given to a data router: the app
@@ -136,6 +136,8 @@ const isPage = (type: unknown): type is PageComponent => typeof type === 'functi
 export function loadPage(pathname: string): Promise<unknown> {
   const matches = matchRoutes(createRoutesFromChildren(routes), pathname) ?? [];
   return Promise.all(
-    matches.map(({ route }) => (isValidElement(route.element) && isPage(route.element.type) ? route.element.type.load() : null)),
+    matches.flatMap(({ route }) =>
+      isValidElement(route.element) && isPage(route.element.type) ? [route.element.type.load()] : [],
+    ),
   );
 }

@@ -9,7 +9,7 @@ import { common } from './common';
 import type { Language } from './define';
 
 /** The keys of the shared texts, which every part of the app may use. */
-export type MessageKey = keyof typeof common.th & string;
+export type MessageKey = keyof typeof common.th;
 
 type Dictionary = { th: Record<string, string>; en: Record<string, string> };
 

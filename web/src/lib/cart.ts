@@ -5,7 +5,7 @@
 
 import { useMemo } from 'react';
 import { isYes, type EventBody, type PhotoBody } from '@/api/types';
-import { STORAGE_KEYS, readJson, readRaw, useStoredRaw, writeJson, writeRaw } from './storage';
+import { STORAGE_KEYS, parseJson, readJson, readRaw, useStoredRaw, writeJson, writeRaw } from './storage';
 
 export type CartKind = 'standard' | 'wholesale';
 
@@ -86,10 +86,7 @@ export function clearCart(kind: CartKind) {
 /** The cart, re-rendering when it changes anywhere (this tab or another). */
 export function useCart(kind: CartKind): CartItem[] {
   const raw = useStoredRaw(cartKey(kind));
-  return useMemo(() => {
-    void raw;
-    return readCart(kind);
-  }, [raw, kind]);
+  return useMemo(() => parseJson(raw, [], isCart), [raw]);
 }
 
 /** Distinct events the cart's photos come from; more than one hides the order forms. */

@@ -55,7 +55,11 @@ export function writeRaw(key: string, value: string | null) {
 
 /** A JSON value, or `fallback` when absent or unreadable. */
 export function readJson<T>(key: string, fallback: T, guard?: (v: unknown) => v is T): T {
-  const raw = readRaw(key);
+  return parseJson(readRaw(key), fallback, guard);
+}
+
+/** A stored string's JSON value, or `fallback` when absent or unreadable. */
+export function parseJson<T>(raw: string | null, fallback: T, guard?: (v: unknown) => v is T): T {
   if (raw === null) return fallback;
   try {
     const value: unknown = JSON.parse(raw);

@@ -128,7 +128,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
       const gateway =
         gatewayQuery.data !== undefined
           ? gatewayQuery.data
-          : await queryClient.fetchQuery({ queryKey: cartQueryKeys.gateway, queryFn: fetchGateway });
+          : await queryClient.query({ queryKey: cartQueryKeys.gateway, queryFn: fetchGateway });
       if (gateway === null) throw new NoGateway();
       return createOrder({ ...values, kind, gateway, eventKey, items, deal, quote: freshQuote });
     },

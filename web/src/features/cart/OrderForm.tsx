@@ -2,7 +2,7 @@
 //! among those the gateway takes) and the free form (contact only). Fields are checked here
 //! before anything is sent.
 
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SyntheticEvent } from 'react';
 import type { PaymentChannel } from '@/api/types';
 import { InputField } from '@/components/InputField';
 import { Spinner } from '@/components/Spinner';
@@ -51,7 +51,7 @@ export function OrderForm({ kind, mode, submitting, ready, gatewayChannels, onSu
     if (tried) setErrors(validateContact(next, rule, mode));
   };
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     if (submitting) return;
     const found = validateContact(values, rule, mode);

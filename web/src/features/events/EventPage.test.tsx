@@ -361,7 +361,7 @@ describe('mass-buy events and a filled cart', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'ยกเลิก' }));
     expect(storedIds('cart')).toEqual([50]);
     expect(keys(calls)).not.toContain('POST /v2/facesearch/sign');
-    expect((screen.getByTestId('selfie-input') as HTMLInputElement).value).toBe('');
+    expect(screen.getByTestId<HTMLInputElement>('selfie-input').value).toBe('');
   });
 
   it('clears the cart and searches when the visitor agrees', async () => {

@@ -11,7 +11,7 @@
 
 import './events.css';
 import { useMutation } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SyntheticEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiFailure, failureCode } from '@/api/client';
 import type { EventBody } from '@/api/types';
@@ -74,7 +74,7 @@ export function HidePickEventPage() {
   const navigate = useNavigate();
   const events = useEventsOnSale();
   const [key, setKey] = useState('');
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     if (key !== '') void navigate(`/${key}/hide-my-photos`);
   };
@@ -156,7 +156,7 @@ function HideForm({ event }: { event: EventBody }) {
     setProblems(next);
   };
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     if (send.isPending) return;
     const found: Partial<Record<Field, string>> = {};

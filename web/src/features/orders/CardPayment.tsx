@@ -56,7 +56,7 @@ export function CardPayment({ order, uuid }: { order: InquiryResponse; uuid: str
   const openCardForm = async () => {
     setOpening(true);
     try {
-      const conf = await queryClient.fetchQuery(opnPublicKeyQuery);
+      const conf = await queryClient.query(opnPublicKeyQuery);
       const publicKey = conf.body.value;
       if (!publicKey) throw new Error('no OPN public key');
       const card = await loadOmiseCard();

@@ -6,7 +6,7 @@
 
 import './orders.css';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Spinner } from '@/components/Spinner';
 import { DataTable } from '@/components/DataTable';
@@ -52,7 +52,7 @@ export function FindOrderPage() {
     else setInvalid(check.error);
   }, [initialMobile, mutate]);
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     const check = checkFind(filter, text);
     if (!check.ok) {

@@ -429,7 +429,7 @@ describe('OrderPage', () => {
         payment_channel: 'FREE',
         amount: 0,
         is_logo_image_created: 'N',
-        images_paid: JSON.stringify(JSON.parse(paidImages).map((i: object) => ({ ...i, image_logo: '' }))),
+        images_paid: JSON.stringify((JSON.parse(paidImages) as object[]).map((i) => ({ ...i, image_logo: '' }))),
       }),
     });
     renderOrder();

@@ -60,7 +60,7 @@ function stubImage(outcome: 'load' | 'error') {
 }
 
 function ctxOf(testId: string) {
-  return contexts.get(screen.getByTestId(testId) as HTMLCanvasElement)!;
+  return contexts.get(screen.getByTestId<HTMLCanvasElement>(testId))!;
 }
 
 let downloads: { name: string; href: string }[];

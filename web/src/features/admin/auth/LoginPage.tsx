@@ -4,7 +4,7 @@
 
 import '../shell/admin-shell.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { InputField } from '@/components/InputField';
 import { useDictionary, useLanguage } from '@/i18n';
@@ -52,7 +52,7 @@ export function LoginPage() {
 
   if (me.isSuccess && !me.isFetching && !login.isSuccess) return <Navigate to={next} replace />;
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     login.mutate({ email: email.trim(), password });
   };

@@ -6,7 +6,7 @@
 
 import './admin-events.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type HTMLInputTypeAttribute } from 'react';
+import { useState, type SyntheticEvent, type HTMLInputTypeAttribute } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorAlert } from '@/components/ErrorAlert';
 import { ProblemSummary, useProblemSummary } from '@/components/ProblemSummary';
@@ -139,7 +139,7 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
     },
   });
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     setSaveError(null);
     const found = checkForm(form, mode.kind === 'new' ? mode.takenKeys : []);

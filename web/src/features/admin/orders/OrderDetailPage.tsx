@@ -4,7 +4,7 @@
 
 import './admin-orders.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type SyntheticEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { failureCode } from '@/api/client';
 import { isPaymentChannel, isPaymentStatus } from '@/api/types';
@@ -260,7 +260,7 @@ function Actions({ order }: { order: AdminOrder }) {
     if (ok) approve.mutate();
   };
 
-  const submitSlip = (e: FormEvent) => {
+  const submitSlip = (e: SyntheticEvent) => {
     e.preventDefault();
     const ref = slipRef.trim();
     if (ref === '') {

@@ -59,7 +59,10 @@ export function PhotoCard({ photo, eventKey }: Props) {
     try {
       await remove.mutateAsync();
     } catch (e) {
-      if (failureCode(e) !== 'photo_sold') return fail(e);
+      if (failureCode(e) !== 'photo_sold') {
+        fail(e);
+        return;
+      }
       if (photo.hidden) {
         await alert({ title: name, text: errorText(e), tone: 'warning' });
         return;

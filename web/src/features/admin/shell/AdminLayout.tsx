@@ -5,7 +5,7 @@
 //! visitor to sign in again.
 
 import './admin-shell.css';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { Spinner } from '@/components/Spinner';
@@ -51,7 +51,7 @@ function useSignedOutWatcher() {
         event.type === 'updated' &&
         event.action.type === 'error' &&
         isSignedOut(event.action.error) &&
-        event.query.queryKey[1] !== adminKeys.me[1]
+        (event.query.queryKey as QueryKey)[1] !== adminKeys.me[1]
       ) {
         recheck();
       }
