@@ -4,7 +4,8 @@
 //! are never computed here, only asked of the server (`POST /api/cart/quote`).
 
 import { useMemo } from 'react';
-import { isYes, type EventBody, type PhotoBody } from '@/api/types';
+import type { ShopEvent } from '@/api/event';
+import type { PhotoBody } from '@/api/types';
 import { STORAGE_KEYS, parseJson, readJson, readRaw, useStoredRaw, writeJson, writeRaw } from './storage';
 
 export type CartKind = 'standard' | 'wholesale';
@@ -95,14 +96,14 @@ export function cartEvents(items: CartItem[]): string[] {
 }
 
 /** The deal is on offer in this cart: the standard deal, or the wholesale one in the wholesale cart. */
-export function dealOffered(event: EventBody | undefined, kind: CartKind): boolean {
+export function dealOffered(event: ShopEvent | undefined, kind: CartKind): boolean {
   if (!event) return false;
-  return isYes(kind === 'wholesale' ? event.is_mhao_hybrid : event.is_mhao);
+  return kind === 'wholesale' ? event.wholesaleDeal : event.deal;
 }
 
 /** The deal's price in this cart, if the event has one. */
-export function dealPrice(event: EventBody, kind: CartKind): number | null | undefined {
-  return kind === 'wholesale' ? event.hybrid_mhao_price : event.mhao_price;
+export function dealPrice(event: ShopEvent, kind: CartKind): number | null {
+  return kind === 'wholesale' ? event.wholesaleDealPrice : event.dealPrice;
 }
 
 const dealKeys = (kind: CartKind) =>

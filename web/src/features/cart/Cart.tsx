@@ -6,8 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiFailure } from '@/api/client';
-import type { EventBody } from '@/api/types';
-import { isYes } from '@/api/types';
+import type { ShopEvent } from '@/api/event';
 import { useDialog } from '@/components/Dialog';
 import { Spinner } from '@/components/Spinner';
 import { useToast } from '@/components/Toast';
@@ -109,7 +108,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
   const eventQuery = useCartEvent(eventKey);
   const event = eventQuery.data;
   const dealOn = dealOffered(event, kind);
-  const deal = dealOn && dealFlag === 'YES' ? 'Y' : 'N';
+  const deal = dealOn && dealFlag === 'YES';
 
   const ids = useMemo(() => items.map((i) => i.id), [items]);
   const foundRefs = useMemo(() => foundRefsOf(items), [items]);
@@ -178,7 +177,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
 
   const addMoreTo = eventKey === null ? '/' : kind === 'wholesale' ? `/${eventKey}/wholesale` : `/${eventKey}`;
   const finalPayment = shownQuote?.cart_final_payment;
-  const keepContract = isYes(event?.is_free_download_keep_contract);
+  const keepContract = event?.freeForContact ?? false;
   const formMode = finalPayment === undefined ? null : finalPayment !== 0 ? 'paid' : keepContract ? 'free' : null;
   const ready = freshQuote !== undefined && !quoteQuery.isFetching;
 
@@ -256,7 +255,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
 
 type EventCardProps = {
   kind: CartKind;
-  event: EventBody | undefined;
+  event: ShopEvent | undefined;
   loading: boolean;
   error: string | null;
   dealOn: boolean;
@@ -274,7 +273,7 @@ function EventCard({ kind, event, loading, error, dealOn, dealChosen }: EventCar
       </div>
     );
   }
-  const packages = kind === 'wholesale' ? event.package_hb : event.package;
+  const packages = kind === 'wholesale' ? event.wholesalePackages : event.packages;
   const price = dealPrice(event, kind);
   return (
     <div className="card stack">

@@ -11,8 +11,7 @@
 import { useState } from 'react';
 import { ApiFailure } from '@/api/client';
 import { Link, useNavigate } from 'react-router';
-import type { EventBody } from '@/api/types';
-import { isYes } from '@/api/types';
+import type { ShopEvent } from '@/api/event';
 import { useDialog } from '@/components/Dialog';
 import { useToast } from '@/components/Toast';
 import { useErrorText } from '@/i18n/errors';
@@ -44,7 +43,7 @@ import { usePhotoSearch } from './usePhotoSearch';
 import { useT } from './messages';
 
 type Props = {
-  event: EventBody;
+  event: ShopEvent;
   kind: CartKind;
   /** Stands in for the real PUT in tests. */
   uploader?: Uploader;
@@ -70,9 +69,9 @@ export function FaceSearch({ event, kind, uploader }: Props) {
   const [matchAll, setMatchAll] = useState(false);
   const [downloading, setDownloading] = useState(false);
   const key = event.event_key;
-  const free = isYes(event.is_free_download);
+  const free = event.freeDownload;
   const dealOn = dealOffered(event, kind);
-  const showDeal = wholesale || (isYes(event.is_mhao) && !free);
+  const showDeal = wholesale || (event.deal && !free);
   const cardAction: CardAction = free ? 'download' : wholesale ? 'none' : 'cart';
   const refused = refusedBib(state);
 
@@ -240,7 +239,7 @@ export function FaceSearch({ event, kind, uploader }: Props) {
             disabled={busy}
             onClick={() => void buyDeal()}
           >
-            <span>{event.caption_button_buy_all.trim() || t('event.deal.default')}</span>
+            <span>{event.dealLabel.trim() || t('event.deal.default')}</span>
             {!wholesale && state.phase === 'found' && state.avgPrice > 0 && (
               <span className="buy-all-avg" data-testid="avg-price">
                 ({t('event.deal.avg', { price: formatBaht(state.avgPrice) })})

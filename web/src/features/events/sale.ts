@@ -1,15 +1,14 @@
 //! What an event's sale flags mean for the page.
 
-import type { EventBody } from '@/api/types';
-import { isYes } from '@/api/types';
+import type { ShopEvent } from '@/api/event';
 import { SALE_WARNING_DAYS } from '@/lib/constants';
 
 export type SaleState = 'open' | 'notStarted' | 'closed';
 
 /** An operator may close a sale before it starts, so closing wins. */
-export function saleState(event: Pick<EventBody, 'can_sale' | 'close_sale'>): SaleState {
-  if (isYes(event.close_sale)) return 'closed';
-  if (!isYes(event.can_sale)) return 'notStarted';
+export function saleState(event: Pick<ShopEvent, 'onSale' | 'saleClosed'>): SaleState {
+  if (event.saleClosed) return 'closed';
+  if (!event.onSale) return 'notStarted';
   return 'open';
 }
 

@@ -4,11 +4,11 @@
 
 import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import type { EventBody } from '@/api/types';
+import type { ShopEvent } from '@/api/event';
 import { useEventQuery } from './api';
 
 /** The event of the address's `:eventKey`, or undefined while it loads. */
-export function useAddressEvent(): EventBody | undefined {
+export function useAddressEvent(): ShopEvent | undefined {
   const { eventKey = '' } = useParams();
   return useEvent(eventKey).data;
 }

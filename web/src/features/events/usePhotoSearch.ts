@@ -14,7 +14,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiFailure } from '@/api/client';
-import type { BibSearchResponse, EventBody, PhotoBody, SearchResponse } from '@/api/types';
+import type { ShopEvent } from '@/api/event';
+import type { BibSearchResponse, PhotoBody, SearchResponse } from '@/api/types';
 import { readLatestSearch, writeLatestSearch } from '@/lib/cart';
 import type { components } from '@/api/schema';
 import { searchBib, searchFaces, signSelfie, type GroupMatch } from './api';
@@ -94,7 +95,7 @@ function remember(eventKey: string, wholesale: boolean, { images, avgPrice, bib,
 }
 
 /** Signs and PUTs each selfie in turn, telling the percent over all their bytes. */
-async function uploadAll(event: EventBody, files: File[], upload: Uploader, onPercent: (percent: number) => void) {
+async function uploadAll(event: ShopEvent, files: File[], upload: Uploader, onPercent: (percent: number) => void) {
   const total = files.reduce((sum, f) => sum + Math.max(f.size, 1), 0);
   let done = 0;
   const signed: SignResponse[] = [];
@@ -108,7 +109,7 @@ async function uploadAll(event: EventBody, files: File[], upload: Uploader, onPe
   return signed;
 }
 
-export function usePhotoSearch(event: EventBody, wholesale: boolean, { restore = true, upload = putWithProgress }: Options = {}) {
+export function usePhotoSearch(event: ShopEvent, wholesale: boolean, { restore = true, upload = putWithProgress }: Options = {}) {
   const [state, setState] = useState<PhotoSearchState>(() =>
     restore ? restored(event.event_key, wholesale) : { phase: 'idle' },
   );
