@@ -24,10 +24,7 @@ import {
   emptyBanner,
   emptyForm,
   emptyTier,
-  formFromImport,
-  pathName,
   TIER_COLUMNS,
-  toImportEvent,
   type BannerColumn,
   type ClientProblem,
   type EventForm,
@@ -36,7 +33,7 @@ import {
   type TierColumn,
   type TierList,
 } from './eventForm';
-import { eventKey, putEvent, useImportEvent, type ImportEvent } from './api';
+import { eventKey, pathToWire, saveEvent, useEventForm } from './api';
 import { eventsMessages } from './messages';
 
 type Translate = ReturnType<typeof useDictionary<keyof typeof eventsMessages.th>>;
@@ -68,11 +65,16 @@ function NewEvent() {
 
 function EditEvent({ eventKey }: { eventKey: string }) {
   const common = useT();
-  const event = useImportEvent(eventKey);
+  const event = useEventForm(eventKey);
   if (event.isPending) return <Spinner label={common('loading')} />;
   if (event.isError) return <ErrorAlert error={event.error} testId="event-load-error" />;
-  return <EventEditor mode={{ kind: 'edit', eventKey }} initial={formFromImport(event.data)} />;
+  return <EventEditor mode={{ kind: 'edit', eventKey }} initial={event.data} />;
 }
+
+/** The name of a field's input in its test id and DOM id: its path in the import format,
+ * dashed (`wholesalePackages[1].price` → `package_hb-1-price`). */
+const pathName = (path: string): string =>
+  pathToWire(path).replace(/\[(\d+)\]/g, '-$1').replace(/\./g, '-');
 
 function describeProblem(t: Translate, p: Problem): string {
   return p.key ? t(`adminEvents.problem.${p.key}`) : (p.message ?? '');
@@ -80,7 +82,7 @@ function describeProblem(t: Translate, p: Problem): string {
 
 /** Where a field path points, in the operator's words, for the summary. */
 function describePath(t: Translate, path: string): string {
-  const row = /^(package|package_hb|banners)\[(\d+)\]\.(\w+)$/.exec(path);
+  const row = /^(packages|wholesalePackages|banners)\[(\d+)\]\.(\w+)$/.exec(path);
   if (row) {
     const [, group, index, column] = row as unknown as [string, Group, string, string];
     const columnLabel =
@@ -93,7 +95,7 @@ function describePath(t: Translate, path: string): string {
           : column;
     return `${t(`adminEvents.group.${group}`)} ${Number(index) + 1} · ${columnLabel}`;
   }
-  if (path === 'package' || path === 'package_hb' || path === 'banners') return t(`adminEvents.group.${path}`);
+  if (path === 'packages' || path === 'wholesalePackages' || path === 'banners') return t(`adminEvents.group.${path}`);
   if (path in emptyForm()) return t(`adminEvents.field.${path as TextField | FlagField}`);
   return path === '' ? t('adminEvents.form.general') : path;
 }
@@ -116,7 +118,7 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
   };
 
   const save = useMutation({
-    mutationFn: (body: ImportEvent) => putEvent(mode.kind === 'edit' ? mode.eventKey : body.event_key, body),
+    mutationFn: (values: EventForm) => saveEvent(mode.kind === 'edit' ? mode.eventKey : values.event_key.trim(), values),
     onSuccess: async (written) => {
       toast.success(
         t(written.result === 'created' ? 'adminEvents.saved.created' : 'adminEvents.saved.updated', {
@@ -148,7 +150,7 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
       return;
     }
     setProblems([]);
-    save.mutate(toImportEvent(form));
+    save.mutate(form);
   };
 
   const clear = (matches: (field: string) => boolean) => setProblems((all) => all.filter((p) => !matches(p.field)));
@@ -213,7 +215,7 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
   );
   const groupError = (group: Group) =>
     problemsOf(group).length > 0 && (
-      <p className="field-error" data-testid={`error-${group}`} role="alert">
+      <p className="field-error" data-testid={`error-${pathToWire(group)}`} role="alert">
         {problemsOf(group)
           .map((p) => describeProblem(t, p))
           .join(' ')}
@@ -221,7 +223,7 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
     );
 
   const tierGroup = (list: TierList, hint: string) => (
-    <fieldset className="card admin-event-fieldset" data-testid={`group-${list}`}>
+    <fieldset className="card admin-event-fieldset" data-testid={`group-${pathToWire(list)}`}>
       <legend>{t(`adminEvents.group.${list}`)}</legend>
       <p className="muted admin-event-hint">{hint}</p>
       {form[list].length === 0 && <p className="muted">{t('adminEvents.tier.none')}</p>}
@@ -243,7 +245,7 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
           <button
             type="button"
             className="btn btn-secondary btn-small admin-event-remove"
-            data-testid={`remove-${list}-${i}`}
+            data-testid={`remove-${pathToWire(list)}-${i}`}
             onClick={() => removeRow(list, i)}
           >
             {t('adminEvents.row.remove')}
@@ -251,7 +253,7 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
         </div>
       ))}
       {groupError(list)}
-      <button type="button" className="btn btn-secondary btn-small" data-testid={`add-${list}`} onClick={() => addRow(list)}>
+      <button type="button" className="btn btn-secondary btn-small" data-testid={`add-${pathToWire(list)}`} onClick={() => addRow(list)}>
         {t('adminEvents.tier.add')}
       </button>
     </fieldset>
@@ -309,15 +311,15 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
 
       <fieldset className="card admin-event-fieldset">
         <legend>{t('adminEvents.group.deals')}</legend>
-        {check('is_mhao', t('adminEvents.hint.deal'))}
-        {text('mhao_price', { inputMode: 'decimal', hint: t('adminEvents.hint.baht') })}
-        {check('is_hybrid', t('adminEvents.hint.wholesale'))}
-        {check('is_mhao_hybrid', t('adminEvents.hint.wholesaleDeal'))}
-        {text('hybrid_mhao_price', { inputMode: 'decimal', hint: t('adminEvents.hint.baht') })}
-        {text('caption_button_buy_all')}
-        {check('is_event_stage')}
-        {check('is_free_download', t('adminEvents.hint.isFreeDownload'))}
-        {check('is_free_download_keep_contract', t('adminEvents.hint.isFreeKeepContract'))}
+        {check('deal', t('adminEvents.hint.deal'))}
+        {text('dealPrice', { inputMode: 'decimal', hint: t('adminEvents.hint.baht') })}
+        {check('wholesale', t('adminEvents.hint.wholesale'))}
+        {check('wholesaleDeal', t('adminEvents.hint.wholesaleDeal'))}
+        {text('wholesaleDealPrice', { inputMode: 'decimal', hint: t('adminEvents.hint.baht') })}
+        {text('dealLabel')}
+        {check('manualSearch')}
+        {check('freeDownload', t('adminEvents.hint.isFreeDownload'))}
+        {check('freeForContact', t('adminEvents.hint.isFreeKeepContract'))}
         {check('pin', t('adminEvents.hint.pin'))}
       </fieldset>
 
@@ -335,8 +337,8 @@ function EventEditor({ mode, initial }: { mode: Mode; initial: EventForm }) {
         {text('bib_prefix', { hint: t('adminEvents.hint.bibPrefix'), autoCapitalize: 'characters' })}
       </fieldset>
 
-      {tierGroup('package', t('adminEvents.hint.package'))}
-      {tierGroup('package_hb', t('adminEvents.hint.packageHb'))}
+      {tierGroup('packages', t('adminEvents.hint.package'))}
+      {tierGroup('wholesalePackages', t('adminEvents.hint.packageHb'))}
 
       <fieldset className="card admin-event-fieldset" data-testid="group-banners">
         <legend>{t('adminEvents.group.banners')}</legend>
@@ -428,7 +430,7 @@ function FieldNotes({ id, path, hint, problems, describe }: NotesProps) {
         </small>
       )}
       {problems.length > 0 && (
-        <p className="field-error" id={`${id}-error`} data-testid={`error-${path}`}>
+        <p className="field-error" id={`${id}-error`} data-testid={`error-${pathToWire(path)}`}>
           {problems.map(describe).join(' ')}
         </p>
       )}
@@ -463,7 +465,7 @@ function Field({ path, label, value, onChange, problems, describe, type = 'text'
       </label>
       <input
         id={id}
-        name={path}
+        name={pathToWire(path)}
         type={type}
         value={value}
         onChange={(e) => onChange(e.target.value)}
@@ -489,19 +491,19 @@ type CheckProps = {
 };
 
 function Check({ field, label, hint, checked, onChange, problems, describe }: CheckProps) {
-  const id = `event-field-${field}`;
+  const id = `event-field-${pathName(field)}`;
   return (
     <div className="admin-event-check-field">
       <label className="admin-event-check" htmlFor={id}>
         <input
           id={id}
-          name={field}
+          name={pathToWire(field)}
           type="checkbox"
           checked={checked}
           onChange={(e) => onChange(e.target.checked)}
           aria-invalid={problems.length > 0 || undefined}
           aria-describedby={describedBy(id, hint, problems)}
-          data-testid={`field-${field}`}
+          data-testid={`field-${pathName(field)}`}
         />
         <span>{label}</span>
       </label>
