@@ -26,6 +26,7 @@ export function FindResults({ rows }: { rows: FoundOrderRow[] }) {
       <DataTable
         className="find-results"
         testId="find-results"
+        label={t('order.find.found', { count: rows.length })}
         columns={[t('order.find.col.date'), t('order.find.col.order'), t('order.find.col.event'), t('order.find.col.status')]}
       >
         {rows.map((row, i) => {
