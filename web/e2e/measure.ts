@@ -72,7 +72,7 @@ export class NetworkLog {
       if (!r) return;
       r.type = e.type;
       const headers = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]));
-      r.encoding = String(headers['content-encoding'] ?? '');
+      r.encoding = headers['content-encoding'] ?? '';
     });
     cdp.on('Network.loadingFinished', (e) => {
       const r = this.requests.get(e.requestId);
@@ -164,7 +164,7 @@ export function paints(page: Page): Promise<Paint> {
       new Promise<Paint>((done) => {
         const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
         new PerformanceObserver((list) => {
-          const last = list.getEntries().at(-1) as (PerformanceEntry & { url?: string; element?: Element | null }) | undefined;
+          const last: (PerformanceEntry & { url?: string; element?: Element | null }) | undefined = list.getEntries().at(-1);
           const element = last?.url ? (last.url.split('/').pop() ?? '') : (last?.element?.tagName.toLowerCase() ?? '');
           done({ lcp: last?.startTime ?? NaN, fcp, element });
         }).observe({ type: 'largest-contentful-paint', buffered: true });

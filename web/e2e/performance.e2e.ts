@@ -97,7 +97,7 @@ async function prepare(): Promise<{ searched: Record<string, string>; cart: Reco
   await page.getByTestId('selfie-input').setInputFiles(join(photosDir(), 'yaoming.jpg'));
   const cards = page.getByTestId('search-results').getByTestId('photo-card');
   await expect.poll(() => cards.count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
-  const storage = () => page.evaluate(() => ({ ...localStorage }) as Record<string, string>);
+  const storage = () => page.evaluate((): Record<string, string> => Object.assign({}, localStorage));
   const searched = await storage();
   await cards.nth(0).getByTestId('add-to-cart').click();
   await cards.nth(1).getByTestId('add-to-cart').click();

@@ -42,5 +42,6 @@ export const isPaymentStatus = oneOf<PaymentStatus>(PAYMENT_STATUSES);
 export const isPaymentChannel = oneOf<PaymentChannel>(PAYMENT_CHANNELS);
 export const isPaymentGateway = oneOf<PaymentGateway>(PAYMENT_GATEWAYS);
 
-/** `Y`/`N` flags as the spec's API carries them. */
+/** `Y`/`N` flags as the API carries them, read and written. */
 export const isYes = (flag: YesNo | null | undefined): boolean => flag === 'Y';
+export const yesNo = (on: boolean): YesNo => (on ? 'Y' : 'N');

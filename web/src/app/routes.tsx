@@ -1,5 +1,5 @@
-//! Every route of spec §2. Pages load on demand (one chunk per feature page), so the first
-//! visit downloads only the shell and the page it opens. Legacy addresses lead to the
+//! Every route of the shop and its console. Pages load on demand (one chunk per feature
+//! page), so the first visit downloads only the shell and the page it opens. Legacy addresses lead to the
 //! page that replaced them.
 //!
 //! The routes are declared as elements (`<Routes>`), not given to a data router: the app
@@ -34,10 +34,10 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Pa
   return Object.assign(Page, { load: start });
 }
 
-const LoginPage = page(() => import('@/features/admin/shell/LoginPage'), (m) => m.LoginPage);
+const LoginPage = page(() => import('@/features/admin/auth/LoginPage'), (m) => m.LoginPage);
 const AdminLayout = page(() => import('@/features/admin/shell/AdminLayout'), (m) => m.AdminLayout);
-const DashboardPage = page(() => import('@/features/admin/shell/DashboardPage'), (m) => m.DashboardPage);
-const AuditPage = page(() => import('@/features/admin/shell/AuditPage'), (m) => m.AuditPage);
+const DashboardPage = page(() => import('@/features/admin/dashboard/DashboardPage'), (m) => m.DashboardPage);
+const AuditPage = page(() => import('@/features/admin/audit/AuditPage'), (m) => m.AuditPage);
 const EventsPage = page(() => import('@/features/admin/events/EventsPage'), (m) => m.EventsPage);
 const EventFormPage = page(() => import('@/features/admin/events/EventFormPage'), (m) => m.EventFormPage);
 const PhotosPage = page(() => import('@/features/admin/photos/PhotosPage'), (m) => m.PhotosPage);
@@ -136,6 +136,8 @@ const isPage = (type: unknown): type is PageComponent => typeof type === 'functi
 export function loadPage(pathname: string): Promise<unknown> {
   const matches = matchRoutes(createRoutesFromChildren(routes), pathname) ?? [];
   return Promise.all(
-    matches.map(({ route }) => (isValidElement(route.element) && isPage(route.element.type) ? route.element.type.load() : null)),
+    matches.flatMap(({ route }) =>
+      isValidElement(route.element) && isPage(route.element.type) ? [route.element.type.load()] : [],
+    ),
   );
 }

@@ -1,5 +1,7 @@
 //! A table of rows with a head row naming its columns, inside the wrapper that lets a wide
-//! table scroll sideways on a narrow screen. Number columns align right (`num`).
+//! table scroll sideways on a narrow screen. Number columns align right (`num`). A table
+//! with a `label` is a named region that takes the keyboard's focus, so that one whose
+//! rows hold nothing focusable can still be scrolled without a mouse.
 
 import type { ReactNode } from 'react';
 
@@ -9,14 +11,17 @@ export type Column = string | { label: string; num: true };
 type Props = {
   className: string;
   testId?: string;
+  /** Names the table for assistive technology; makes its wrapper focusable. */
+  label?: string;
   columns: readonly Column[];
   /** The body's rows. */
   children: ReactNode;
 };
 
-export function DataTable({ className, testId, columns, children }: Props) {
+export function DataTable({ className, testId, label, columns, children }: Props) {
+  const region = label === undefined ? {} : { role: 'region', 'aria-label': label, tabIndex: 0 };
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" {...region}>
       <table className={`table ${className}`} data-testid={testId}>
         <thead>
           <tr>

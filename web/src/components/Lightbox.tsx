@@ -1,5 +1,5 @@
 //! Full-screen photo viewer: zoom by buttons, pinch, wheel and double tap; loops; no rotate
-//! or move controls (spec §2). The library's styles load with it, in its own chunk.
+//! or move controls. The library's styles load with it, in its own chunk.
 
 import 'yet-another-react-lightbox/styles.css';
 import YarLightbox from 'yet-another-react-lightbox';
@@ -13,7 +13,7 @@ type Props = {
   index: number;
   open: boolean;
   onClose: () => void;
-  /** The order page shows no toolbar (spec §2). */
+  /** The order page shows no toolbar. */
   toolbar?: boolean;
 };
 

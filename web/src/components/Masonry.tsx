@@ -1,4 +1,4 @@
-//! Masonry columns by viewport width (spec §9: 2/3/4/5/6 at 480/768/1024/1550 px).
+//! Masonry columns by viewport width (2/3/4/5/6 at 480/768/1024/1550 px).
 
 import type { ReactNode } from 'react';
 import MasonryCss from 'react-masonry-css';

@@ -1,4 +1,4 @@
-//! Page links with the spec's page range 3 and margin 4 (§9). The pagination library loads
+//! Page links: 3 pages around the current one, 4 at each end. The pagination library loads
 //! only when there is more than one page: a first visit to a shop whose events fit on one
 //! page does not download it.
 

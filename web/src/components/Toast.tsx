@@ -1,4 +1,4 @@
-//! Toasts with the spec's timings (§9): 1 s for success, 7 s for errors, 5 s for warnings,
+//! Toasts with the shop's timings: 1 s for success, 7 s for errors, 5 s for warnings,
 //! 1 s for "Copied!" and 2 s for a failed copy.
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';

@@ -1,5 +1,6 @@
 //! Language of the app: Thai by default, English on request, remembered in browser
-//! storage as `currentLanguage` (spec §1). `useT` translates typed keys; `useErrorText`
+//! storage as `currentLanguage`. `useT` translates the shared texts' keys, and a feature's
+//! `messages.ts` gives it `useTranslate` over its own keys as well; `useErrorText`
 //! (in `./errors`, loaded with the pages that show failures) turns any failure into the
 //! visitor's text for its error code.
 
@@ -11,13 +12,16 @@ import { messages, type MessageKey } from './messages';
 export type { Language } from './define';
 export type { MessageKey } from './messages';
 
-export type Translate = (key: MessageKey, vars?: Record<string, string | number>) => string;
+type Vars = Record<string, string | number>;
 
-type I18n = { lang: Language; setLang: (lang: Language) => void; t: Translate };
+/** A translator over the keys `K` (by default the shared texts'). */
+export type Translate<K extends string = MessageKey> = (key: K, vars?: Vars) => string;
+
+type I18n = { lang: Language; setLang: (lang: Language) => void; t: (key: string, vars?: Vars) => string };
 
 const I18nContext = createContext<I18n | null>(null);
 
-export function interpolate(text: string, vars?: Record<string, string | number>): string {
+export function interpolate(text: string, vars?: Vars): string {
   if (!vars) return text;
   return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
 }
@@ -47,6 +51,10 @@ function useI18n(): I18n {
 
 export const useT = (): Translate => useI18n().t;
 
+/** The translator over the shared texts and a feature's keys `K`: only for the feature's
+ * `messages.ts`, which registers the feature's dictionary before handing this out. */
+export const useTranslate = <K extends string>(): Translate<MessageKey | K> => useI18n().t;
+
 export function useLanguage(): [Language, (lang: Language) => void] {
   const { lang, setLang } = useI18n();
   return [lang, setLang];
@@ -57,7 +65,7 @@ export function useLanguage(): [Language, (lang: Language) => void] {
 export function useDictionary<K extends string>(dict: { th: Record<K, string>; en: Record<K, string> }) {
   const { lang } = useI18n();
   return useCallback(
-    (key: K, vars?: Record<string, string | number>) => interpolate(dict[lang][key] ?? key, vars),
+    (key: K, vars?: Vars) => interpolate(dict[lang][key] ?? key, vars),
     [dict, lang],
   );
 }

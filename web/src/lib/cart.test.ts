@@ -1,5 +1,5 @@
-//! Each cart's all-photos flag and price in browser storage, as spec §3 writes them: the bare
-//! strings YES / NO, the standard cart under the spec's keys and the wholesale cart under its
+//! Each cart's all-photos flag and price in browser storage, as the shop stores them: the bare
+//! strings YES / NO, the standard cart under its original keys and the wholesale cart under its
 //! own, and the JSON-quoted flag of earlier versions read as its raw value.
 
 import { act, renderHook } from '@testing-library/react';

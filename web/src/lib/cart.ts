@@ -1,11 +1,12 @@
-//! The two carts of spec §3 (`cart` and `cart_wholesale`), each cart's all-photos flag and
+//! The two carts (`cart` and `cart_wholesale`), each cart's all-photos flag and
 //! price (`_event_can_mhao` / `_mhao_price`, and `…_wholesale` for the wholesale cart) and the
 //! latest search results, kept in browser storage. A photo is never in a cart twice; prices
 //! are never computed here, only asked of the server (`POST /api/cart/quote`).
 
 import { useMemo } from 'react';
-import { isYes, type EventBody, type PhotoBody } from '@/api/types';
-import { STORAGE_KEYS, readJson, readRaw, useStoredRaw, writeJson, writeRaw } from './storage';
+import type { ShopEvent } from '@/api/event';
+import type { PhotoBody } from '@/api/types';
+import { STORAGE_KEYS, parseJson, readJson, readRaw, useStoredRaw, writeJson, writeRaw } from './storage';
 
 export type CartKind = 'standard' | 'wholesale';
 
@@ -86,10 +87,7 @@ export function clearCart(kind: CartKind) {
 /** The cart, re-rendering when it changes anywhere (this tab or another). */
 export function useCart(kind: CartKind): CartItem[] {
   const raw = useStoredRaw(cartKey(kind));
-  return useMemo(() => {
-    void raw;
-    return readCart(kind);
-  }, [raw, kind]);
+  return useMemo(() => parseJson(raw, [], isCart), [raw]);
 }
 
 /** Distinct events the cart's photos come from; more than one hides the order forms. */
@@ -98,14 +96,14 @@ export function cartEvents(items: CartItem[]): string[] {
 }
 
 /** The deal is on offer in this cart: the standard deal, or the wholesale one in the wholesale cart. */
-export function dealOffered(event: EventBody | undefined, kind: CartKind): boolean {
+export function dealOffered(event: ShopEvent | undefined, kind: CartKind): boolean {
   if (!event) return false;
-  return isYes(kind === 'wholesale' ? event.is_mhao_hybrid : event.is_mhao);
+  return kind === 'wholesale' ? event.wholesaleDeal : event.deal;
 }
 
 /** The deal's price in this cart, if the event has one. */
-export function dealPrice(event: EventBody, kind: CartKind): number | null | undefined {
-  return kind === 'wholesale' ? event.hybrid_mhao_price : event.mhao_price;
+export function dealPrice(event: ShopEvent, kind: CartKind): number | null {
+  return kind === 'wholesale' ? event.wholesaleDealPrice : event.dealPrice;
 }
 
 const dealKeys = (kind: CartKind) =>
@@ -113,7 +111,7 @@ const dealKeys = (kind: CartKind) =>
     ? { flag: STORAGE_KEYS.dealFlag, price: STORAGE_KEYS.dealPrice }
     : { flag: STORAGE_KEYS.dealFlagWholesale, price: STORAGE_KEYS.dealPriceWholesale };
 
-/** The flag is stored as the spec writes it, the bare `YES` / `NO`; earlier versions of the
+/** The flag is stored as the bare `YES` / `NO`; earlier versions of the
  * shop stored it JSON-quoted (`"YES"`), which returning visitors may still have. */
 function parseDealFlag(raw: string | null): DealFlag {
   return raw === 'YES' || raw === '"YES"' ? 'YES' : 'NO';

@@ -1,4 +1,4 @@
-//! The cart analytics call of spec §7 (`POST /v1/logs/`), sent after each add or remove.
+//! The cart analytics call (`POST /v1/logs/`), sent after each add or remove.
 //! Fire and forget: a lost log must never bother the visitor.
 
 import { api } from '@/api/client';

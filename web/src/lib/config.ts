@@ -1,6 +1,6 @@
 //! What the page learns from the server that served it, written into index.html by
-//! `raceshot serve`: the client token every API call carries (spec §6), the base address
-//! of previews and thumbnails (the storage base of spec §3, a CDN in production), and the
+//! `raceshot serve`: the client token every API call carries, the base address
+//! of previews and thumbnails (a CDN in production), and the
 //! API answers the first page asks for, embedded so that a phone on a slow network paints
 //! that page without waiting for another round trip.
 
@@ -51,11 +51,12 @@ export type Preloaded = {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A list answer whose items carry what the pages read from them. */
-function isList<T>(v: unknown, item: (i: unknown) => boolean): v is { status: string; body: T[] } {
+function isList<T>(v: unknown, item: (i: unknown) => i is T): v is { status: string; body: T[] } {
   return isRecord(v) && typeof v.status === 'string' && Array.isArray(v.body) && v.body.every(item);
 }
 
-const isBanner = (v: unknown) => isRecord(v) && typeof v.image_url === 'string' && typeof v.link_url === 'string';
+const isBanner = (v: unknown): v is Schemas['BannerBody'] =>
+  isRecord(v) && typeof v.image_url === 'string' && typeof v.link_url === 'string';
 
 function isEvent(v: unknown): v is Schemas['EventBody'] {
   return (
@@ -73,7 +74,7 @@ function isEvent(v: unknown): v is Schemas['EventBody'] {
 const isEventAnswer = (v: unknown): v is Schemas['EventResponse'] =>
   isEvent(v) && typeof (v as Record<string, unknown>).status === 'string';
 
-const isCount = (v: unknown) => isRecord(v) && typeof v.event_count === 'number';
+const isCount = (v: unknown): v is Schemas['EventCount'] => isRecord(v) && typeof v.event_count === 'number';
 
 /** The embedded answers of `doc`, each kept only when it has the shape of its API answer.
  * Nothing when the server wrote none, or left the placeholder (the development server). */
@@ -87,10 +88,10 @@ export function readPreload(doc: Document = document): Preloaded {
   }
   if (!isRecord(raw)) return {};
   const found: Preloaded = {};
-  if (isList<Schemas['BannerBody']>(raw.banners, isBanner)) found.banners = raw.banners;
-  if (isList<Schemas['EventBody']>(raw.soon, isEvent)) found.soon = raw.soon;
-  if (isList<Schemas['EventBody']>(raw.events, isEvent)) found.events = raw.events;
-  if (isList<Schemas['EventCount']>(raw.count, isCount)) found.count = raw.count;
+  if (isList(raw.banners, isBanner)) found.banners = raw.banners;
+  if (isList(raw.soon, isEvent)) found.soon = raw.soon;
+  if (isList(raw.events, isEvent)) found.events = raw.events;
+  if (isList(raw.count, isCount)) found.count = raw.count;
   if (isEventAnswer(raw.event)) found.event = raw.event;
   return found;
 }

@@ -1,5 +1,5 @@
 //! In-app browsers (LINE, Facebook, Instagram, TikTok, Twitter, Android and iOS webviews)
-//! cannot save zip files (spec §5): they are detected by their user agent.
+//! cannot save zip files: they are detected by their user agent.
 
 const IN_APP = [
   /\bLine\//i,

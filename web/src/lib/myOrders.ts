@@ -5,7 +5,7 @@
 //! the one place that may list its address.
 
 import { useMemo } from 'react';
-import { STORAGE_KEYS, readJson, useStoredRaw, writeJson } from './storage';
+import { STORAGE_KEYS, parseJson, readJson, useStoredRaw, writeJson } from './storage';
 
 /** An order as this device remembers it. `created` is an ISO 8601 instant. */
 export type MyOrder = { uuid: string; event_key: string; title: string; created: string };
@@ -42,8 +42,5 @@ export function rememberOrder(order: MyOrder) {
 /** The orders this device placed, re-rendering when the list changes. */
 export function useMyOrders(): MyOrder[] {
   const raw = useStoredRaw(STORAGE_KEYS.myOrders);
-  return useMemo(() => {
-    void raw;
-    return readMyOrders();
-  }, [raw]);
+  return useMemo(() => parseJson(raw, [], isMyOrders), [raw]);
 }

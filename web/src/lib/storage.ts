@@ -1,4 +1,4 @@
-//! Browser storage of spec §3: every key the shop keeps in localStorage, read and written
+//! Browser storage: every key the shop keeps in localStorage, read and written
 //! through one place, with a subscription so every component showing a value stays in step
 //! (including other tabs, through the `storage` event).
 
@@ -8,7 +8,7 @@ export const STORAGE_KEYS = {
   cart: 'cart',
   cartWholesale: 'cart_wholesale',
   latestSearch: 'latest_search',
-  // The all-photos flag and price: the spec's keys for the standard cart, and a pair of its
+  // The all-photos flag and price: the original keys for the standard cart, and a pair of its
   // own for the wholesale cart, so a wholesale buy-all never changes the standard cart.
   dealFlag: '_event_can_mhao',
   dealPrice: '_mhao_price',
@@ -55,7 +55,11 @@ export function writeRaw(key: string, value: string | null) {
 
 /** A JSON value, or `fallback` when absent or unreadable. */
 export function readJson<T>(key: string, fallback: T, guard?: (v: unknown) => v is T): T {
-  const raw = readRaw(key);
+  return parseJson(readRaw(key), fallback, guard);
+}
+
+/** A stored string's JSON value, or `fallback` when absent or unreadable. */
+export function parseJson<T>(raw: string | null, fallback: T, guard?: (v: unknown) => v is T): T {
   if (raw === null) return fallback;
   try {
     const value: unknown = JSON.parse(raw);

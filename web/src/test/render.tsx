@@ -51,8 +51,9 @@ export function errorAnswer(status: number, code: string, extra: ErrorExtra = {}
 }
 
 /** A fetch stand-in answering JSON by "METHOD path" (the real server is exercised end to end
- * by the Playwright suite; component tests check what the page does with an answer). */
-export function fakeFetch(answers: Record<string, unknown | ((body: unknown) => unknown)>) {
+ * by the Playwright suite; component tests check what the page does with an answer). Each
+ * answer is a JSON value, a `Response`, or a function of the request's body giving one. */
+export function fakeFetch(answers: Record<string, unknown>) {
   const calls: { key: string; body: unknown }[] = [];
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = input instanceof Request ? input : new Request(input, init);

@@ -1,4 +1,4 @@
-//! The shop's frame (spec §2 Layout): header with logo, language switcher and cart count;
+//! The shop's frame: header with logo, language switcher and cart count;
 //! a side menu; the footer's links; a back-to-top button after 600 px of scrolling.
 
 import { Suspense, useEffect, useState } from 'react';

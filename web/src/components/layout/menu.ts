@@ -1,5 +1,5 @@
-//! The side menu and footer links (spec §2 Layout), as data. Menu item types follow the
-//! spec: a heading, a sub-menu, an in-app link, an external link, an external link in a new tab.
+//! The side menu and footer links, as data. An item is a heading, a sub-menu, an in-app
+//! link, an external link, or an external link in a new tab.
 
 import type { MessageKey } from '@/i18n';
 import { PHOTOGRAPHER_SITE } from '@/lib/constants';

@@ -1,4 +1,4 @@
-//! The cart's thumbnails in a scrolling area of the spec's height (§9), each with its own
+//! The cart's thumbnails in a scrolling area of fixed height, each with its own
 //! remove button where the cart allows picking photos one by one.
 
 import { thumbnailProps } from '@/components/thumbnail';

@@ -6,7 +6,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EventBody, QuoteResponse } from '@/api/types';
-import { makeEvent as baseEvent } from '@/features/events/testData';
+import { makeEvent as baseEvent } from '@/test/fixtures';
 import { addToCart, readCart, readDeal, setDeal, type CartItem, type CartKind } from '@/lib/cart';
 import { writeRaw } from '@/lib/storage';
 import { errorAnswer, fakeFetch, renderWithProviders } from '@/test/render';

@@ -1,8 +1,8 @@
-//! The order forms (spec §2, §5): the paid form (mobile, optional e-mail, payment method
+//! The order forms: the paid form (mobile, optional e-mail, payment method
 //! among those the gateway takes) and the free form (contact only). Fields are checked here
 //! before anything is sent.
 
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SyntheticEvent } from 'react';
 import type { PaymentChannel } from '@/api/types';
 import { InputField } from '@/components/InputField';
 import { Spinner } from '@/components/Spinner';
@@ -51,7 +51,7 @@ export function OrderForm({ kind, mode, submitting, ready, gatewayChannels, onSu
     if (tried) setErrors(validateContact(next, rule, mode));
   };
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     if (submitting) return;
     const found = validateContact(values, rule, mode);

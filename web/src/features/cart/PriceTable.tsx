@@ -1,7 +1,7 @@
-//! The cart's price table (spec §2): every number exactly as the server quoted it.
+//! The cart's price table: every number exactly as the server quoted it.
 
 import type { QuoteResponse } from '@/api/types';
-import type { MessageKey } from '@/i18n';
+import type { CartMessageKey } from './messages';
 import { PAYMENT_FEE_PERCENT } from '@/lib/constants';
 import { formatBaht } from '@/lib/money';
 import { useT } from './messages';
@@ -10,7 +10,7 @@ type Row = { label: string; testId: string; value: number; strong?: boolean };
 
 export function PriceTable({ quote }: { quote: QuoteResponse }) {
   const t = useT();
-  const money = (key: MessageKey, testId: string, value: number, strong = false): Row => ({
+  const money = (key: CartMessageKey, testId: string, value: number, strong = false): Row => ({
     label: t(key, { percent: PAYMENT_FEE_PERCENT }),
     testId,
     value,

@@ -1,16 +1,17 @@
-//! The cart's calls (spec §7): the cart's event, the server's price of the cart, the
+//! The cart's calls: the cart's event, the server's price of the cart, the
 //! payment gateway setting and the channels that gateway takes, order creation and the cart
 //! log. Money is only ever read from the quote, never computed here.
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '@/api/client';
+import { eventFromWire } from '@/api/event';
 import {
   isPaymentGateway,
+  yesNo,
   type CreateOrderRequest,
   type PaymentChannel,
   type PaymentGateway,
   type QuoteResponse,
-  type YesNo,
 } from '@/api/types';
 import { foundRefsOf, type CartItem, type CartKind } from '@/lib/cart';
 import { GATEWAY_CHANNELS, type GatewayChannel } from './validation';
@@ -26,13 +27,15 @@ export const cartQueryKeys = {
 export function useCartEvent(eventKey: string | null) {
   return useQuery({
     queryKey: cartQueryKeys.event(eventKey ?? ''),
-    queryFn: () => unwrap(api.GET('/v1/events/{event_key}', { params: { path: { event_key: eventKey ?? '' } } })),
+    queryFn: async () =>
+      eventFromWire(await unwrap(api.GET('/v1/events/{event_key}', { params: { path: { event_key: eventKey ?? '' } } }))),
     enabled: eventKey !== null,
   });
 }
 
-/** `foundRefs`: the searches the cart's photos came from, which the deal may cover. */
-export type QuoteInput = { eventKey: string; ids: number[]; deal: YesNo; kind: CartKind; foundRefs: string[] };
+/** `deal`: the all-photos deal is chosen; `foundRefs`: the searches the cart's photos came
+ * from, which the deal may cover. */
+export type QuoteInput = { eventKey: string; ids: number[]; deal: boolean; kind: CartKind; foundRefs: string[] };
 
 export function useQuote(input: QuoteInput | null) {
   return useQuery({
@@ -44,9 +47,9 @@ export function useQuote(input: QuoteInput | null) {
           body: {
             event_key: input.eventKey,
             image_ids: input.ids,
-            is_mhao: input.deal,
+            is_mhao: yesNo(input.deal),
             wholesale: input.kind === 'wholesale',
-            ...(input.deal === 'Y' ? { found_refs: input.foundRefs } : {}),
+            ...(input.deal ? { found_refs: input.foundRefs } : {}),
           },
         }),
       );
@@ -105,7 +108,7 @@ export type OrderInput = {
   channel: PaymentChannel;
   eventKey: string;
   items: CartItem[];
-  deal: YesNo;
+  deal: boolean;
   quote: QuoteResponse;
 };
 
@@ -122,12 +125,12 @@ export function orderBody(o: OrderInput): CreateOrderRequest {
     // of ids stays within the server's 64 KB body limit.
     imageList: o.items.map((item) => ({ id: item.id })),
     image_length: o.items.length,
-    is_mhao: o.deal,
+    is_mhao: yesNo(o.deal),
     payment_gateway: o.gateway,
     payment_channel: o.channel,
     wholesale: o.kind === 'wholesale',
     // The deal covers the photos the cart's searches found; their references say which.
-    ...(o.deal === 'Y' ? { found_refs: foundRefsOf(o.items) } : {}),
+    ...(o.deal ? { found_refs: foundRefsOf(o.items) } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 //! Texts of the cart feature, Thai and English.
 
 import { defineMessages } from '@/i18n/define';
+import { useTranslate, type MessageKey, type Translate } from '@/i18n';
 import { addMessages } from '@/i18n/messages';
 
 export const cartMessages = defineMessages(
@@ -132,5 +133,8 @@ export const cartMessages = defineMessages(
 // Loaded with the feature's chunk, not with the first script (see i18n/messages.ts).
 addMessages(cartMessages);
 
-/** The app's translator: importing it from here brings this feature's texts with it. */
-export { useT } from '@/i18n';
+/** Every key this feature's translator takes: the shared texts' and its own. */
+export type CartMessageKey = MessageKey | keyof typeof cartMessages.th;
+
+/** The app's translator over this feature's texts: importing it from here brings them with it. */
+export const useT = (): Translate<CartMessageKey> => useTranslate<CartMessageKey>();

@@ -1,4 +1,4 @@
-//! The order forms' rules of spec §5 and the channels the paid form offers, checked
+//! The order forms' rules and the channels the paid form offers, checked
 //! without rendering.
 
 import { parseChannels } from './api';

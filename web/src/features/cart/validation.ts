@@ -1,9 +1,9 @@
-//! The order forms' rules (spec §5): mobile digits within the form's length, an optional
+//! The order forms' rules: mobile digits within the form's length, an optional
 //! e-mail in plain form, and a payment method on the paid form. Errors are message keys so
 //! they follow the language when the visitor switches it.
 
 import type { PaymentChannel } from '@/api/types';
-import type { MessageKey } from '@/i18n';
+import type { CartMessageKey } from './messages';
 import { EXACT_MOBILE_LENGTH, MOBILE_LENGTH } from '@/lib/constants';
 import type { CartKind } from '@/lib/cart';
 
@@ -18,7 +18,7 @@ export type MobileRule = { min: number; max: number; stripOnInput: boolean };
 
 export type ContactValues = { mobile: string; email: string; channel: PaidChannel | '' };
 
-export type ErrorMessage = { key: MessageKey; vars?: Record<string, number> };
+export type ErrorMessage = { key: CartMessageKey; vars?: Record<string, number> };
 export type FormErrors = Partial<Record<'mobile' | 'email' | 'payment', ErrorMessage>>;
 
 /** The standard paid form takes 5–15 digits as typed; the others exactly 10, with anything

@@ -1,4 +1,4 @@
-//! About (/about): what the shop is, its mission, and how to reach it (spec §2, §9).
+//! About (/about): what the shop is, its mission, and how to reach it.
 
 import './content.css';
 import { CONTACT, PHOTOGRAPHER_SITE } from '@/lib/constants';

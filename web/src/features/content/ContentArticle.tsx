@@ -1,10 +1,10 @@
 //! The frame of a content page: its title and lead paragraph, then the page's own parts.
 
 import type { ReactNode } from 'react';
-import type { MessageKey } from '@/i18n';
+import type { ContentMessageKey } from './messages';
 import { useT } from './messages';
 
-export function ContentArticle({ title, intro, children }: { title: MessageKey; intro: MessageKey; children: ReactNode }) {
+export function ContentArticle({ title, intro, children }: { title: ContentMessageKey; intro: ContentMessageKey; children: ReactNode }) {
   const t = useT();
   return (
     <article className="page narrow content">

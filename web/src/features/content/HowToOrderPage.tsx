@@ -1,9 +1,9 @@
 //! How to order (/how-to-order): the five-step timeline from choosing an event to
-//! downloading the originals (spec §2).
+//! downloading the originals.
 
 import './content.css';
 import { Link } from 'react-router';
-import type { MessageKey } from '@/i18n';
+import type { ContentMessageKey } from './messages';
 import { ContentArticle } from './ContentArticle';
 import { useT } from './messages';
 
@@ -13,7 +13,7 @@ const STEPS = [
   { title: 'content.howToOrder.step3.title', text: 'content.howToOrder.step3.text' },
   { title: 'content.howToOrder.step4.title', text: 'content.howToOrder.step4.text' },
   { title: 'content.howToOrder.step5.title', text: 'content.howToOrder.step5.text' },
-] as const satisfies readonly { title: MessageKey; text: MessageKey }[];
+] as const satisfies readonly { title: ContentMessageKey; text: ContentMessageKey }[];
 
 export function HowToOrderPage() {
   const t = useT();

@@ -1,14 +1,14 @@
 //! How to use (/how-to-use): saving downloaded photos on iPhone/iPad, Android and a
-//! computer, single photos and zip files (spec §2).
+//! computer, single photos and zip files.
 
 import './content.css';
 import { Link } from 'react-router';
-import type { MessageKey } from '@/i18n';
+import type { ContentMessageKey } from './messages';
 import { CONTACT } from '@/lib/constants';
 import { ContentArticle } from './ContentArticle';
 import { useT } from './messages';
 
-type Device = { id: string; title: MessageKey; single?: MessageKey[]; zip: MessageKey[] };
+type Device = { id: string; title: ContentMessageKey; single?: ContentMessageKey[]; zip: ContentMessageKey[] };
 
 const DEVICES: Device[] = [
   {
@@ -35,7 +35,7 @@ const DEVICES: Device[] = [
   },
 ];
 
-function Steps({ keys }: { keys: MessageKey[] }) {
+function Steps({ keys }: { keys: ContentMessageKey[] }) {
   const t = useT();
   return (
     <ol className="content-steps">

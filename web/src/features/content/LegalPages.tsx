@@ -1,5 +1,5 @@
 //! Terms of use with privacy (/terms-of-use) and the refund policy (/refund-policy), each
-//! written whole in Thai and in English and chosen by the visitor's language (spec §2, §9).
+//! written whole in Thai and in English and chosen by the visitor's language.
 
 import './content.css';
 import type { ReactNode } from 'react';

@@ -2,6 +2,7 @@
 //! `legal/` as one component per language instead.
 
 import { defineMessages } from '@/i18n/define';
+import { useTranslate, type MessageKey, type Translate } from '@/i18n';
 import { addMessages } from '@/i18n/messages';
 
 export const contentMessages = defineMessages(
@@ -156,5 +157,8 @@ export const contentMessages = defineMessages(
 // Loaded with the feature's chunk, not with the first script (see i18n/messages.ts).
 addMessages(contentMessages);
 
-/** The app's translator: importing it from here brings this feature's texts with it. */
-export { useT } from '@/i18n';
+/** Every key this feature's translator takes: the shared texts' and its own. */
+export type ContentMessageKey = MessageKey | keyof typeof contentMessages.th;
+
+/** The app's translator over this feature's texts: importing it from here brings them with it. */
+export const useT = (): Translate<ContentMessageKey> => useTranslate<ContentMessageKey>();

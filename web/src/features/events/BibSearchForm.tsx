@@ -3,7 +3,7 @@
 //! `A 0042` and `a42` as one bib) and a search button. A number the event's rule refuses
 //! (422 `invalid_bib`) is said beside the field.
 
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SyntheticEvent } from 'react';
 import { Spinner } from '@/components/Spinner';
 import { useT } from './messages';
 
@@ -23,7 +23,7 @@ export function BibSearchForm({ busy, searching, fieldError, onSearch, initial =
   const t = useT();
   const id = useId();
   const [bib, setBib] = useState(initial);
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     const typed = bib.trim();
     if (typed === '' || busy) return;

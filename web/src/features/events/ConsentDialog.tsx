@@ -1,4 +1,4 @@
-//! Terms and policy consent, asked once per event (spec §4) before any face or bib search (a
+//! Terms and policy consent, asked once per event before any face or bib search (a
 //! bib search also matches the faces in the event's photos), on the event, wholesale and
 //! manual search pages alike: accepting stores `consent_{event_key}` = Y, declining sends
 //! the visitor home. It also leads to the page asking for one's photos to be hidden.

@@ -1,14 +1,14 @@
 //! The top of both event pages: cover, title, dates, province, sale window, package chips,
 //! the red warning when the sale ends within 1..10 days, and the sale-state notice.
 
-import type { EventBody, PackageBody } from '@/api/types';
+import type { Package, ShopEvent } from '@/api/event';
 import { useLanguage } from '@/i18n';
 import { formatBaht } from '@/lib/money';
 import { formatBangkokDate, formatBangkokDateTime } from '@/lib/dates';
 import { saleState, saleWarningDays } from './sale';
 import { useT } from './messages';
 
-type Props = { event: EventBody; packages: PackageBody[]; subtitle?: string };
+type Props = { event: ShopEvent; packages: Package[]; subtitle?: string };
 
 export function EventHeader({ event, packages, subtitle }: Props) {
   const t = useT();

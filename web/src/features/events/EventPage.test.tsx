@@ -9,7 +9,7 @@ import { consentKey } from '@/lib/storage';
 import { errorResponse, fakeFetch, renderWithProviders } from '@/test/render';
 import { EventPage } from './EventPage';
 import { FakeXhr } from '@/test/fakeXhr';
-import { jpeg, makeEvent, makePhoto } from './testData';
+import { jpeg, makeEvent, makePhoto } from '@/test/fixtures';
 
 const KEY = 'bkk-10k';
 const SIGNED = {
@@ -300,7 +300,7 @@ describe('face search', () => {
   });
 });
 
-describe('search and upload failures (spec §8)', () => {
+describe('search and upload failures', () => {
   beforeEach(() => english());
 
   it('says "error from search" when the search answers without success', async () => {
@@ -361,7 +361,7 @@ describe('mass-buy events and a filled cart', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'ยกเลิก' }));
     expect(storedIds('cart')).toEqual([50]);
     expect(keys(calls)).not.toContain('POST /v2/facesearch/sign');
-    expect((screen.getByTestId('selfie-input') as HTMLInputElement).value).toBe('');
+    expect(screen.getByTestId<HTMLInputElement>('selfie-input').value).toBe('');
   });
 
   it('clears the cart and searches when the visitor agrees', async () => {
@@ -456,7 +456,7 @@ describe('buy all', () => {
     // Each photo remembers the search that found it: the deal covers those.
     const cart = JSON.parse(localStorage.getItem('cart') ?? '[]') as { found_ref?: string }[];
     expect(cart.map((i) => i.found_ref)).toEqual([FOUND_REF, FOUND_REF, FOUND_REF]);
-    // Stored raw, as the spec writes it, and only for the standard cart.
+    // Stored raw, as the bare word, and only for the standard cart.
     expect(localStorage.getItem('_event_can_mhao')).toBe('YES');
     expect(localStorage.getItem('_mhao_price')).toBe('500');
     expect(localStorage.getItem('_event_can_mhao_wholesale')).toBeNull();

@@ -1,11 +1,10 @@
-//! Event page (/{event_key}, spec §2): the event's header and sale state, links to the
+//! Event page (/{event_key}): the event's header and sale state, links to the
 //! wholesale deal and the stage events' manual search, the face and bib search with their
 //! results, a small link to ask for one's photos to be hidden, and the terms consent asked
 //! once per event.
 
 import './events.css';
 import { Link } from 'react-router';
-import { isYes } from '@/api/types';
 import { Spinner } from '@/components/Spinner';
 import { CONTACT } from '@/lib/constants';
 import { ConsentDialog } from './ConsentDialog';
@@ -22,15 +21,15 @@ export function EventPage() {
   return (
     <section className="page event-page stack">
       <title>{`${event.title} | Raceshot`}</title>
-      <EventHeader event={event} packages={event.package} />
-      {(isYes(event.is_hybrid) || isYes(event.is_event_stage)) && (
+      <EventHeader event={event} packages={event.packages} />
+      {(event.wholesale || event.manualSearch) && (
         <div className="stack">
-          {isYes(event.is_hybrid) && (
+          {event.wholesale && (
             <Link to={`/${key}/wholesale`} className="btn btn-accent btn-block" data-testid="wholesale-link">
               {t('event.wholesaleLink')}
             </Link>
           )}
-          {isYes(event.is_event_stage) && (
+          {event.manualSearch && (
             <div className="card stack">
               <p>{t('event.manualHelp', { line: CONTACT.line })}</p>
               <Link to={`/${key}/manual`} className="btn btn-secondary btn-block" data-testid="manual-link">

@@ -6,7 +6,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { errorAnswer, fakeFetch, renderWithProviders } from '@/test/render';
 import { HideMyPhotosPage, HidePickEventPage, isContact } from './HideMyPhotosPage';
-import { jpeg, makeEvent } from './testData';
+import { jpeg, makeEvent } from '@/test/fixtures';
 
 const KEY = 'bkk-10k';
 type Answers = Parameters<typeof fakeFetch>[0];
@@ -16,6 +16,7 @@ let forms: Record<string, unknown>[] = [];
 
 beforeEach(() => {
   forms = [];
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- applied to the form below
   const set = FormData.prototype.set;
   vi.spyOn(FormData.prototype, 'set').mockImplementation(function (this: FormData, ...args: [string, string | Blob, string?]) {
     const [name, value] = args;
@@ -44,7 +45,9 @@ function setup(answer: unknown = { status: 'success', request_id: 'req-42' }, ex
   return net;
 }
 
-async function fill({ contact = '081-234-5678', file = jpeg('me.jpg') as File | null, consent = true } = {}) {
+type Fill = { contact?: string; file?: File | null; consent?: boolean };
+
+async function fill({ contact = '081-234-5678', file = jpeg('me.jpg'), consent = true }: Fill = {}) {
   await userEvent.type(await screen.findByTestId('hide-contact'), contact);
   if (file) fireEvent.change(screen.getByTestId('hide-file'), { target: { files: [file] } });
   if (consent) await userEvent.click(screen.getByTestId('hide-consent'));

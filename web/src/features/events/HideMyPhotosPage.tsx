@@ -11,10 +11,10 @@
 
 import './events.css';
 import { useMutation } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SyntheticEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiFailure, failureCode } from '@/api/client';
-import type { EventBody } from '@/api/types';
+import type { ShopEvent } from '@/api/event';
 import { ErrorAlert } from '@/components/ErrorAlert';
 import { Spinner } from '@/components/Spinner';
 import { useErrorText } from '@/i18n/errors';
@@ -74,7 +74,7 @@ export function HidePickEventPage() {
   const navigate = useNavigate();
   const events = useEventsOnSale();
   const [key, setKey] = useState('');
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     if (key !== '') void navigate(`/${key}/hide-my-photos`);
   };
@@ -92,7 +92,7 @@ export function HidePickEventPage() {
             <label htmlFor="hide-pick-event">{t('event.hide.pick')}</label>
             <select id="hide-pick-event" data-testid="hide-pick-event" value={key} onChange={(e) => setKey(e.target.value)}>
               <option value="">—</option>
-              {events.data.map((ev: EventBody) => (
+              {events.data.map((ev: ShopEvent) => (
                 <option key={ev.event_key} value={ev.event_key}>
                   {ev.title}
                 </option>
@@ -120,7 +120,7 @@ const FILE_CODES = new Set([
   'image_too_many_pixels',
 ]);
 
-function HideForm({ event }: { event: EventBody }) {
+function HideForm({ event }: { event: ShopEvent }) {
   const t = useT();
   const errorText = useErrorText();
   const id = useId();
@@ -156,7 +156,7 @@ function HideForm({ event }: { event: EventBody }) {
     setProblems(next);
   };
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     if (send.isPending) return;
     const found: Partial<Record<Field, string>> = {};

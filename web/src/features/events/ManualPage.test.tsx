@@ -8,7 +8,7 @@ import type { EventBody, ManualPhoto, ManualRequest, PhotoBody } from '@/api/typ
 import { consentKey } from '@/lib/storage';
 import { errorResponse, fakeFetch, renderWithProviders } from '@/test/render';
 import { ManualPage } from './ManualPage';
-import { makeEvent, makePhoto } from './testData';
+import { makeEvent, makePhoto } from '@/test/fixtures';
 
 const KEY = 'bkk-10k';
 

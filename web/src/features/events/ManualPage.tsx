@@ -10,8 +10,8 @@
 import './events.css';
 import { useId, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { EventBody, ManualPhoto, ManualRequest } from '@/api/types';
-import { isYes } from '@/api/types';
+import type { ShopEvent } from '@/api/event';
+import type { ManualPhoto, ManualRequest } from '@/api/types';
 import { ErrorAlert } from '@/components/ErrorAlert';
 import { Spinner } from '@/components/Spinner';
 import { useToast } from '@/components/Toast';
@@ -88,7 +88,7 @@ export function ManualPage() {
   return (
     <section className="page event-page stack manual-page">
       <title>{`${t('event.manual.title')} | ${event.title} | Raceshot`}</title>
-      <EventHeader event={event} packages={event.package} subtitle={t('event.manual.title')} />
+      <EventHeader event={event} packages={event.packages} subtitle={t('event.manual.title')} />
       <p>
         <Link to={`/${key}`} data-testid="back-to-event">
           ‹ {t('event.manual.backToEvent')}
@@ -100,14 +100,14 @@ export function ManualPage() {
   );
 }
 
-function ManualSearch({ event }: { event: EventBody }) {
+function ManualSearch({ event }: { event: ShopEvent }) {
   const t = useT();
   const errorText = useErrorText();
   const toast = useToast();
   const key = event.event_key;
   const cart = useCart('standard');
   const { state, startBib, busy, images, dismiss, reset } = usePhotoSearch(event, false, { restore: false });
-  const action: CardAction = isYes(event.is_free_download) ? 'download' : 'cart';
+  const action: CardAction = event.freeDownload ? 'download' : 'cart';
   const refused = refusedBib(state);
   // A refused number is said beside the field, over the listing; anything else a bib search
   // did takes the listing's place.
@@ -176,7 +176,7 @@ function ManualSearch({ event }: { event: EventBody }) {
   );
 }
 
-function ManualListing({ event, action }: { event: EventBody; action: CardAction }) {
+function ManualListing({ event, action }: { event: ShopEvent; action: CardAction }) {
   const t = useT();
   const id = useId();
   const [params, setParams] = useSearchParams();

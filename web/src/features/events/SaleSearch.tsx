@@ -4,7 +4,7 @@
 //! connection with it.
 
 import { lazy, Suspense } from 'react';
-import type { EventBody } from '@/api/types';
+import type { ShopEvent } from '@/api/event';
 import { Spinner } from '@/components/Spinner';
 import type { CartKind } from '@/lib/cart';
 import { saleState } from './sale';
@@ -12,7 +12,7 @@ import { useT } from './messages';
 
 const FaceSearch = lazy(() => import('./FaceSearch').then((m) => ({ default: m.FaceSearch })));
 
-export function SaleSearch({ event, kind }: { event: EventBody; kind: CartKind }) {
+export function SaleSearch({ event, kind }: { event: ShopEvent; kind: CartKind }) {
   const t = useT();
   if (saleState(event) !== 'open') return null;
   return (

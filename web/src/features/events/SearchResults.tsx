@@ -21,7 +21,7 @@ export const photoDownloadUrl = (eventKey: string, photoId: number) =>
 
 export type CardAction = 'cart' | 'download' | 'none';
 
-/** Takes a photo out of the cart, which leaves the all-photos deal (spec §4), and logs the
+/** Takes a photo out of the cart, which leaves the all-photos deal, and logs the
  * change; nothing when the photo is not in the cart. */
 export function takeOutOfCart(kind: CartKind, photoId: number, eventKey: string) {
   if (!readCart(kind).some((i) => i.id === photoId)) return;
@@ -69,7 +69,7 @@ export function SearchResults<P extends PhotoBody>({
 
   const add = (photo: PhotoBody) => {
     addToCart(kind, [toCartItem(photo, eventKey, foundRef)]);
-    // Choosing photos one by one leaves the all-photos deal (spec §4).
+    // Choosing photos one by one leaves the all-photos deal.
     setDeal(kind, 'NO');
     logCart(kind, readCart(kind), photo.id, eventKey);
     toast.success(t('event.cart.added'));

@@ -8,7 +8,7 @@ import type { EventBody, PhotoBody } from '@/api/types';
 import { consentKey } from '@/lib/storage';
 import { fakeFetch, renderWithProviders } from '@/test/render';
 import { FakeXhr } from '@/test/fakeXhr';
-import { jpeg, makeEvent, makePhoto } from './testData';
+import { jpeg, makeEvent, makePhoto } from '@/test/fixtures';
 import { WholesalePage } from './WholesalePage';
 
 const KEY = 'bkk-10k';

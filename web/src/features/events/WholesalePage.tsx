@@ -1,11 +1,10 @@
-//! Wholesale event page (/{event_key}/wholesale, spec §2): the all-photos deal with the
+//! Wholesale event page (/{event_key}/wholesale): the all-photos deal with the
 //! wholesale packages. The same face search as the event page, on the wholesale cart, where
 //! the only way to buy is all the photos found, and behind the same consent: a selfie is
 //! personal data (PDPA), and consent given on either page counts for both.
 
 import './events.css';
 import { Link } from 'react-router';
-import { isYes } from '@/api/types';
 import { Spinner } from '@/components/Spinner';
 import { ConsentDialog } from './ConsentDialog';
 import { EventHeader } from './EventHeader';
@@ -18,7 +17,7 @@ export function WholesalePage() {
   const event = useAddressEvent();
   if (!event) return <Spinner label={t('event.loading')} />;
   const key = event.event_key;
-  if (!isYes(event.is_hybrid)) {
+  if (!event.wholesale) {
     return (
       <section className="page narrow stack center">
         <title>{`${event.title} | Raceshot`}</title>
@@ -35,7 +34,7 @@ export function WholesalePage() {
   return (
     <section className="page event-page stack">
       <title>{`${event.title} | Raceshot`}</title>
-      <EventHeader event={event} packages={event.package_hb} subtitle={t('event.wholesale.title')} />
+      <EventHeader event={event} packages={event.wholesalePackages} subtitle={t('event.wholesale.title')} />
       <p className="muted">{t('event.wholesale.help')}</p>
       <SaleSearch event={event} kind="wholesale" />
       <ConsentDialog key={`consent-${key}`} eventKey={key} />

@@ -1,12 +1,14 @@
 //! The event pages' calls: the event of a key (or the one the server embedded in the page),
 //! its highlight photos, the face search's two calls (sign an upload, search; one person or a
 //! group), the bib search, the manual search's pages of every photo, the events on sale (to
-//! pick one to hide one's photos of) and the request to hide them.
+//! pick one to hide one's photos of) and the request to hide them. Events come as the app's
+//! `ShopEvent` (`eventFromWire`), and go back on the wire in the search's body.
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ApiFailure, unwrap } from '@/api/client';
 import type { components } from '@/api/schema';
-import type { BibSearchResponse, EventBody, ManualRequest, ManualResponse, PhotoBody } from '@/api/types';
+import { eventFromWire, type ShopEvent } from '@/api/event';
+import type { BibSearchResponse, ManualRequest, ManualResponse, PhotoBody } from '@/api/types';
 import { preloadedAt, takePreloaded } from '@/lib/config';
 
 type SignResponse = components['schemas']['SignResponse'];
@@ -21,18 +23,18 @@ export const eventQueryKeys = {
 
 /** The event `raceshot serve` embedded in the page it served for this event's address, as
  * the query below would have it; only for the first page shown (see `takePreloaded`). */
-function embeddedEvent(eventKey: string): EventBody | undefined {
+function embeddedEvent(eventKey: string): ShopEvent | undefined {
   const answer = takePreloaded('event');
   if (answer === undefined) return undefined;
-  if (answer.event_key === eventKey && answer.status === 'success') return answer;
+  if (answer.event_key === eventKey && answer.status === 'success') return eventFromWire(answer);
   return undefined;
 }
 
 /** The event of a key; an answer other than success fails as `event_not_found`. */
-export async function fetchEvent(eventKey: string): Promise<EventBody> {
+export async function fetchEvent(eventKey: string): Promise<ShopEvent> {
   const data = await unwrap(api.GET('/v1/events/{event_key}', { params: { path: { event_key: eventKey } } }));
   if (data.status !== 'success') throw new ApiFailure('event_not_found', 200, data.status);
-  return data;
+  return eventFromWire(data);
 }
 
 export function useEventQuery(eventKey: string) {
@@ -60,7 +62,7 @@ export function useHighlight(eventKey: string, enabled: boolean) {
 }
 
 /** Signs the selfie's upload: where to PUT it, and the search it belongs to. */
-export function signSelfie(event: EventBody, file: File): Promise<SignResponse> {
+export function signSelfie(event: ShopEvent, file: File): Promise<SignResponse> {
   return unwrap(
     api.POST('/v2/facesearch/sign', {
       body: { event_key: event.event_key, file_name: file.name, file_type: file.type },
@@ -75,7 +77,7 @@ export type GroupMatch = 'any' | 'all';
  * friends' uploads, in the order of their chips), for a group of up to three people: each
  * photo found then says which of them it shows (`people`: 0 the first selfie, 1 the first
  * of `others`…). A single selfie's call carries neither `search_ids` nor `match`. */
-export function searchFaces(event: EventBody, signed: SignResponse, others: SignResponse[] = [], match: GroupMatch = 'any') {
+export function searchFaces(event: ShopEvent, signed: SignResponse, others: SignResponse[] = [], match: GroupMatch = 'any') {
   return unwrap(
     api.POST('/v2/facesearch', {
       body: {
@@ -84,7 +86,7 @@ export function searchFaces(event: EventBody, signed: SignResponse, others: Sign
         event_id: event.event_id,
         event_key: event.event_key,
         face_threshold: event.face_threshold,
-        mhao_price: event.mhao_price ?? null,
+        mhao_price: event.dealPrice,
         max_face_search: event.max_face_search,
         ...(others.length > 0 ? { search_ids: others.map((o) => o.search_id), match } : {}),
       },
@@ -120,8 +122,10 @@ const CATALOGUE_PAGE_MAX = 100;
 export function useEventsOnSale() {
   return useQuery({
     queryKey: eventQueryKeys.onSale,
-    queryFn: async (): Promise<EventBody[]> =>
-      (await unwrap(api.POST('/v1/events/pagination', { body: { page: 1, page_size: CATALOGUE_PAGE_MAX } }))).body,
+    queryFn: async (): Promise<ShopEvent[]> =>
+      (await unwrap(api.POST('/v1/events/pagination', { body: { page: 1, page_size: CATALOGUE_PAGE_MAX } }))).body.map(
+        eventFromWire,
+      ),
   });
 }
 

@@ -2,6 +2,7 @@
 //! search page), Thai and English.
 
 import { defineMessages } from '@/i18n/define';
+import { useTranslate, type MessageKey, type Translate } from '@/i18n';
 import { addMessages } from '@/i18n/messages';
 
 export const eventsMessages = defineMessages(
@@ -348,5 +349,8 @@ export const eventsMessages = defineMessages(
 // Loaded with the feature's chunk, not with the first script (see i18n/messages.ts).
 addMessages(eventsMessages);
 
-/** The app's translator: importing it from here brings this feature's texts with it. */
-export { useT } from '@/i18n';
+/** Every key this feature's translator takes: the shared texts' and its own. */
+export type EventMessageKey = MessageKey | keyof typeof eventsMessages.th;
+
+/** The app's translator over this feature's texts: importing it from here brings them with it. */
+export const useT = (): Translate<EventMessageKey> => useTranslate<EventMessageKey>();

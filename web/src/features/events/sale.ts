@@ -1,19 +1,18 @@
-//! What an event's sale flags mean for the page (spec §4).
+//! What an event's sale flags mean for the page.
 
-import type { EventBody } from '@/api/types';
-import { isYes } from '@/api/types';
+import type { ShopEvent } from '@/api/event';
 import { SALE_WARNING_DAYS } from '@/lib/constants';
 
 export type SaleState = 'open' | 'notStarted' | 'closed';
 
 /** An operator may close a sale before it starts, so closing wins. */
-export function saleState(event: Pick<EventBody, 'can_sale' | 'close_sale'>): SaleState {
-  if (isYes(event.close_sale)) return 'closed';
-  if (!isYes(event.can_sale)) return 'notStarted';
+export function saleState(event: Pick<ShopEvent, 'onSale' | 'saleClosed'>): SaleState {
+  if (event.saleClosed) return 'closed';
+  if (!event.onSale) return 'notStarted';
   return 'open';
 }
 
-/** Days left to show in the red warning, or null outside the spec's 1..10 window. */
+/** Days left to show in the red warning, or null outside the window of 1..10 days. */
 export function saleWarningDays(dayDiff: number): number | null {
   return dayDiff >= SALE_WARNING_DAYS.from && dayDiff <= SALE_WARNING_DAYS.to ? dayDiff : null;
 }

@@ -1,4 +1,4 @@
-//! The event page's photo search (spec §4), by a selfie or by a bib number, through one state
+//! The event page's photo search, by a selfie or by a bib number, through one state
 //! machine: idle → uploading (percent, selfies only) → searching → found / not found / error.
 //! A selfie takes three calls (sign an upload, PUT the selfie, search); a group of two or
 //! three people signs and PUTs each selfie in turn (the percent is over all of them), then
@@ -7,14 +7,15 @@
 //! face where the bib is hidden). Found results, whichever way, are kept as the latest
 //! search so they are back when the visitor returns from the cart. A photo the visitor
 //! dismisses ("not me") leaves the results and the kept search; dismissing the last one goes
-//! back to idle with no search kept. An error says which step failed, as spec §8 words them
+//! back to idle with no search kept. An error says which step failed, told
 //! apart: the upload (signing, the PUT, or no answer at all), or the search itself answering
 //! anything but success. A bib search has no upload: its every failure is the search's.
 
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiFailure } from '@/api/client';
-import type { BibSearchResponse, EventBody, PhotoBody, SearchResponse } from '@/api/types';
+import type { ShopEvent } from '@/api/event';
+import type { BibSearchResponse, PhotoBody, SearchResponse } from '@/api/types';
 import { readLatestSearch, writeLatestSearch } from '@/lib/cart';
 import type { components } from '@/api/schema';
 import { searchBib, searchFaces, signSelfie, type GroupMatch } from './api';
@@ -94,7 +95,7 @@ function remember(eventKey: string, wholesale: boolean, { images, avgPrice, bib,
 }
 
 /** Signs and PUTs each selfie in turn, telling the percent over all their bytes. */
-async function uploadAll(event: EventBody, files: File[], upload: Uploader, onPercent: (percent: number) => void) {
+async function uploadAll(event: ShopEvent, files: File[], upload: Uploader, onPercent: (percent: number) => void) {
   const total = files.reduce((sum, f) => sum + Math.max(f.size, 1), 0);
   let done = 0;
   const signed: SignResponse[] = [];
@@ -108,7 +109,7 @@ async function uploadAll(event: EventBody, files: File[], upload: Uploader, onPe
   return signed;
 }
 
-export function usePhotoSearch(event: EventBody, wholesale: boolean, { restore = true, upload = putWithProgress }: Options = {}) {
+export function usePhotoSearch(event: ShopEvent, wholesale: boolean, { restore = true, upload = putWithProgress }: Options = {}) {
   const [state, setState] = useState<PhotoSearchState>(() =>
     restore ? restored(event.event_key, wholesale) : { phase: 'idle' },
   );
@@ -154,7 +155,7 @@ export function usePhotoSearch(event: EventBody, wholesale: boolean, { restore =
   });
 
   const begin = (query: Query) => {
-    // Earlier results go away while a search runs (spec §4).
+    // Earlier results go away while a search runs.
     writeLatestSearch(null);
     setState(query.by === 'face' ? { phase: 'uploading', percent: 0 } : { phase: 'searching', by: 'bib' });
     mutation.mutate(query);

@@ -1,4 +1,4 @@
-//! The home banner carousel (spec §2, §9): loops, autoplays every 3 s and keeps playing
+//! The home banner carousel: loops, autoplays every 3 s and keeps playing
 //! after the visitor swipes or presses an arrow; each slide links where its banner says.
 //! Its own chunk, loaded only when there are several banners (the carousel library is
 //! 8 KB of the home page's download).

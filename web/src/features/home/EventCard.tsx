@@ -2,14 +2,14 @@
 //! marker. On-sale cards link to the event by its key; upcoming cards show the sale start.
 
 import { Link } from 'react-router';
-import type { EventBody } from '@/api/types';
+import type { ShopEvent } from '@/api/event';
 import { useLanguage } from '@/i18n';
 import { formatBangkokDate, formatBangkokDateTime } from '@/lib/dates';
 import { LocationIcon, PinIcon } from './icons';
 import { useT } from './messages';
 
 type Props = {
-  event: EventBody;
+  event: ShopEvent;
   heading: 'h2' | 'h3';
   /** The Largest Contentful Paint candidate: fetched first, never lazily. */
   priority?: boolean;

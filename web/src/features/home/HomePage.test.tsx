@@ -4,7 +4,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EventBody } from '@/api/types';
-import { makeEvent } from '@/features/events/testData';
+import { makeEvent } from '@/test/fixtures';
 import { errorAnswer, errorResponse, fakeFetch, renderWithProviders } from '@/test/render';
 import { HomePage, pageCount, pageFromQuery } from './HomePage';
 

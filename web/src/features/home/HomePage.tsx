@@ -1,5 +1,5 @@
 //! Home (/): the banner carousel, the events on sale 18 to a page (the page kept in the
-//! address as `?page=N`), and the upcoming events when there are any (spec §2, §7, §9).
+//! address as `?page=N`), and the upcoming events when there are any.
 
 import './home.css';
 import { lazy, Suspense, useEffect, useRef } from 'react';
@@ -65,7 +65,7 @@ export function HomePage() {
 
   const failed = events.isError || count.isError;
   const failedAt = Math.max(events.errorUpdatedAt, count.errorUpdatedAt);
-  // One toast per failed load (spec §8), even when both the list and its count fail, and
+  // One toast per failed load, even when both the list and its count fail, and
   // not again on re-render or language switch; pressing Retry arms it for the next load.
   const toasted = useRef(false);
   useEffect(() => {

@@ -1,8 +1,10 @@
 //! Home's calls and queries: the banners, the upcoming events, a page of the events on sale
 //! and their count, each starting from the answer the server embedded in the page if any.
+//! Events come as the app's `ShopEvent` (`eventFromWire`).
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '@/api/client';
+import { eventFromWire, type ShopEvent } from '@/api/event';
 import type { BannerBody, EventBody } from '@/api/types';
 import { preloadedAt, takePreloaded, type Preloaded } from '@/lib/config';
 import { HOME_PAGE_SIZE } from '@/lib/constants';
@@ -18,6 +20,7 @@ type Answer<T> = { body: T[] };
 type Count = { event_count: number };
 
 const bodyOf = <T>(answer: Answer<T>): T[] => answer.body;
+const eventsOf = (answer: Answer<EventBody>): ShopEvent[] => answer.body.map(eventFromWire);
 const countOf = (answer: Answer<Count>): number => answer.body[0]?.event_count ?? 0;
 
 /** The answer `raceshot serve` embedded in the page, for the query of the first page shown
@@ -39,12 +42,12 @@ export async function fetchBanners(): Promise<BannerBody[]> {
   return bodyOf(await unwrap(api.GET('/v1/events/slider-banner')));
 }
 
-export async function fetchUpcoming(): Promise<EventBody[]> {
-  return bodyOf(await unwrap(api.GET('/v1/events/soon')));
+export async function fetchUpcoming(): Promise<ShopEvent[]> {
+  return eventsOf(await unwrap(api.GET('/v1/events/soon')));
 }
 
-export async function fetchOnSale(page: number): Promise<EventBody[]> {
-  return bodyOf(await unwrap(api.POST('/v1/events/pagination', { body: { page, page_size: HOME_PAGE_SIZE } })));
+export async function fetchOnSale(page: number): Promise<ShopEvent[]> {
+  return eventsOf(await unwrap(api.POST('/v1/events/pagination', { body: { page, page_size: HOME_PAGE_SIZE } })));
 }
 
 export async function fetchOnSaleCount(): Promise<number> {
@@ -63,7 +66,7 @@ export function useUpcoming() {
   return useQuery({
     queryKey: homeQueryKeys.upcoming,
     queryFn: fetchUpcoming,
-    ...embedded('soon', bodyOf<EventBody>),
+    ...embedded('soon', eventsOf),
   });
 }
 
@@ -74,7 +77,7 @@ export function useOnSale(page: number) {
     // The old page stays on screen while the next one loads, so the grid does not jump.
     placeholderData: keepPreviousData,
     // The server embeds the first page only.
-    ...(page === 1 ? embedded('events', bodyOf<EventBody>) : {}),
+    ...(page === 1 ? embedded('events', eventsOf) : {}),
   });
   const count = useQuery({
     queryKey: homeQueryKeys.onSaleCount,

@@ -1,6 +1,7 @@
 //! Texts of the home feature, Thai and English.
 
 import { defineMessages } from '@/i18n/define';
+import { useTranslate, type MessageKey, type Translate } from '@/i18n';
 import { addMessages } from '@/i18n/messages';
 
 export const homeMessages = defineMessages(
@@ -37,5 +38,8 @@ export const homeMessages = defineMessages(
 // Loaded with the feature's chunk, not with the first script (see i18n/messages.ts).
 addMessages(homeMessages);
 
-/** The app's translator: importing it from here brings this feature's texts with it. */
-export { useT } from '@/i18n';
+/** Every key this feature's translator takes: the shared texts' and its own. */
+export type HomeMessageKey = MessageKey | keyof typeof homeMessages.th;
+
+/** The app's translator over this feature's texts: importing it from here brings them with it. */
+export const useT = (): Translate<HomeMessageKey> => useTranslate<HomeMessageKey>();

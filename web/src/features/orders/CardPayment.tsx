@@ -24,7 +24,7 @@ export function CardPayment({ order, uuid }: { order: InquiryResponse; uuid: str
   const failurePopup = useOrderFailurePopup();
   const { alert } = useDialog();
   const queryClient = useQueryClient();
-  // The spec's is_payying: Y from the moment a card token exists until the charge fails.
+  // Paying: from the moment a card token exists until the charge fails.
   const [paying, setPaying] = useState(false);
   const [opening, setOpening] = useState(false);
 
@@ -56,7 +56,7 @@ export function CardPayment({ order, uuid }: { order: InquiryResponse; uuid: str
   const openCardForm = async () => {
     setOpening(true);
     try {
-      const conf = await queryClient.fetchQuery(opnPublicKeyQuery);
+      const conf = await queryClient.query(opnPublicKeyQuery);
       const publicKey = conf.body.value;
       if (!publicKey) throw new Error('no OPN public key');
       const card = await loadOmiseCard();

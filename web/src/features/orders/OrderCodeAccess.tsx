@@ -4,7 +4,7 @@
 //! the order's page. Without a contact the order opens only from its link or through the shop.
 
 import { useMutation } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SyntheticEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiFailure } from '@/api/client';
 import type { FoundOrderRow } from '@/api/types';
@@ -66,7 +66,7 @@ export function OrderCodeAccess({ row }: { row: FoundOrderRow }) {
     );
   }
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     if (open.isPending) return;
     if (!new RegExp(`^\\d{${ACCESS_CODE_LENGTH}}$`).test(code)) {

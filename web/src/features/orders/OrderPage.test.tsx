@@ -274,7 +274,7 @@ describe('OrderPage', () => {
     expect(screen.getAllByTestId('view-photo-logo')).toHaveLength(2);
 
     // Download all: confirm with the count, then the server's ZIP, handed to the browser
-    // under the spec's file names.
+    // under the shop's file names.
     const asked = serveZip(() => zipAnswer([1, 2, 3, 4], { 'content-length': '4' }));
     const { saved, blobs } = catchSaves();
     await user.click(screen.getByTestId('download-all'));
@@ -429,7 +429,7 @@ describe('OrderPage', () => {
         payment_channel: 'FREE',
         amount: 0,
         is_logo_image_created: 'N',
-        images_paid: JSON.stringify(JSON.parse(paidImages).map((i: object) => ({ ...i, image_logo: '' }))),
+        images_paid: JSON.stringify((JSON.parse(paidImages) as object[]).map((i) => ({ ...i, image_logo: '' }))),
       }),
     });
     renderOrder();

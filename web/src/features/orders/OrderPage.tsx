@@ -1,5 +1,5 @@
 //! Order page (/download/{q}): the order's status, how to pay it while unpaid, and its
-//! photos to view and download once paid (spec §2 "Order page", §4).
+//! photos to view and download once paid.
 
 import './orders.css';
 import { useEffect, useRef, useState } from 'react';
@@ -16,7 +16,7 @@ import { PaymentBlock } from './PaymentBlock';
 import { useOrderInquiry } from './api';
 import { useOrderFailurePopup } from './useOrder';
 import { BangkokTime } from '@/components/BangkokTime';
-import { useT } from './messages';
+import { useT, type OrderMessageKey } from './messages';
 
 const isNotFound = (e: unknown) => e instanceof ApiFailure && e.code === 'order_not_found';
 
@@ -129,7 +129,7 @@ function OrderHeader({ uuid, order }: { uuid: string; order?: InquiryResponse })
   );
 }
 
-function statusText(t: Translate, order: InquiryResponse): string {
+function statusText(t: Translate<OrderMessageKey>, order: InquiryResponse): string {
   if (order.payment_status === 'INITIAL' && order.payment_channel === 'AM') return t('order.status.waitApprove');
   if (order.payment_status === 'PAID' && isFreeOrder(order)) return t('order.status.free');
   const key = statusKey(order.payment_status);

@@ -13,7 +13,7 @@ import { formatBaht } from '@/lib/money';
 import { CardPayment } from './CardPayment';
 import { AmountLine, RefreshButton, SandboxBanner } from './parts';
 import { formatBangkokDateTime } from '@/lib/dates';
-import { useT } from './messages';
+import { useT, type OrderMessageKey } from './messages';
 
 type Props = { order: InquiryResponse; uuid: string; onRefresh: () => void; refreshing: boolean };
 
@@ -81,7 +81,7 @@ function PromptPay({ order, onRefresh, refreshing }: Omit<Props, 'uuid'>) {
  * inquiry's mobile is masked (081****678): it is quoted as it is, and the find-order link
  * carries no number, since the masked one would only be refused there. */
 export function approvalRequestText(
-  t: Translate,
+  t: Translate<OrderMessageKey>,
   origin: string,
   order: Pick<InquiryResponse, 'am_order_ref' | 'mobile'>,
   uuid: string,

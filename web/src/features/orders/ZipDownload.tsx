@@ -1,6 +1,6 @@
 //! The state of each download-all ZIP (original, with logo) and what the runner sees of it:
 //! preparing (the server builds the ZIP before the first byte), receiving (percent when the
-//! length is known, else megabytes so far), handed to the browser, or failed with the spec's
+//! length is known, else megabytes so far), handed to the browser, or failed with a
 //! "Download Error" and a retry.
 
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
@@ -22,7 +22,7 @@ const IDLE: ZipState = { phase: 'idle' };
 
 export const isBusy = (s: ZipState) => s.phase === 'preparing' || s.phase === 'receiving';
 
-/** The spec's is_download / is_download_logo with their progress, one ZIP per variant. */
+/** Where each ZIP (originals, logo copies) stands, with its progress: one ZIP per variant. */
 export function useZipDownloads(uuid: string) {
   const [states, setStates] = useState<Record<Variant, ZipState>>({ original: IDLE, logo: IDLE });
   // The running download of each variant, so leaving the page (or a newer run) stops it.
@@ -111,7 +111,7 @@ export function ZipStatus({ variant, state, onRetry }: StatusProps) {
       );
     case 'failed': {
       // The server's own reason helps (storage expired, connection lost); an internal error
-      // says no more than the spec's message.
+      // says no more than the generic message.
       const detail =
         state.error instanceof ApiFailure && state.error.code !== 'internal' ? errorText(state.error) : null;
       return (

@@ -1,7 +1,7 @@
-//! The find-order form's rules (spec §5): a filter and a text are required; a mobile number
+//! The find-order form's rules: a filter and a text are required; a mobile number
 //! has 10 to 15 digits, a receipt is exactly the last 4 characters of the transfer slip.
 
-import type { MessageKey } from '@/i18n';
+import type { OrderMessageKey } from './messages';
 import { FIND_MOBILE_LENGTH, RECEIPT_LENGTH } from '@/lib/constants';
 
 export type FindFilter = 'mobile' | 'receipt';
@@ -11,7 +11,7 @@ export type FindRequest = { filter_type: 'mobile' | 'payment_ref'; txt_search: s
 
 export type FindCheck =
   | { ok: true; request: FindRequest }
-  | { ok: false; error: { key: MessageKey; vars?: Record<string, number> } };
+  | { ok: false; error: { key: OrderMessageKey; vars?: Record<string, number> } };
 
 export function checkFind(filter: FindFilter | null, text: string): FindCheck {
   if (filter === null) return { ok: false, error: { key: 'order.find.err.filter' } };

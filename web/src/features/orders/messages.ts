@@ -1,6 +1,7 @@
 //! Texts of the orders feature (order page and find-order page), Thai and English.
 
 import { defineMessages } from '@/i18n/define';
+import { useTranslate, type MessageKey, type Translate } from '@/i18n';
 import { addMessages } from '@/i18n/messages';
 
 export const ordersMessages = defineMessages(
@@ -270,5 +271,8 @@ export const ordersMessages = defineMessages(
 // Loaded with the feature's chunk, not with the first script (see i18n/messages.ts).
 addMessages(ordersMessages);
 
-/** The app's translator: importing it from here brings this feature's texts with it. */
-export { useT } from '@/i18n';
+/** Every key this feature's translator takes: the shared texts' and its own. */
+export type OrderMessageKey = MessageKey | keyof typeof ordersMessages.th;
+
+/** The app's translator over this feature's texts: importing it from here brings them with it. */
+export const useT = (): Translate<OrderMessageKey> => useTranslate<OrderMessageKey>();

@@ -3,7 +3,7 @@
 //! keep polling, and the addresses the page hands out.
 
 import { isPaymentStatus, isYes, type InquiryResponse } from '@/api/types';
-import type { MessageKey } from '@/i18n';
+import type { OrderMessageKey } from './messages';
 import { mediaBase } from '@/lib/config';
 
 export { ORDER_POLL_MS } from '@/lib/constants';
@@ -57,8 +57,8 @@ export function parsePaidImages(text: string | null | undefined): PaidImage[] {
     .filter((o) => o.image !== '');
 }
 
-/** An unpaid order's sample: the media base the server configured + event key + file name
- * (spec §3), so a CDN in front of the media is used here as everywhere else. */
+/** An unpaid order's sample: the media base the server configured + event key + file name,
+ * so a CDN in front of the media is used here as everywhere else. */
 export const thumbnailUrl = (eventKey: string, fileName: string) =>
   `${mediaBase()}/${encodeURIComponent(eventKey)}/thumbnail/${encodeURIComponent(fileName)}`;
 
@@ -84,14 +84,14 @@ export function withQuery(url: string, key: string, value: string): string {
   return `${base}${sep}${encodeURIComponent(key)}=${encodeURIComponent(value)}${hash}`;
 }
 
-/** Card amounts travel in satang: the baht amount with the decimal point removed (spec §5). */
+/** Card amounts travel in satang: the baht amount with the decimal point removed. */
 export const toSatang = (baht: number) => Math.round(baht * 100);
 
 export const zipUrl = (uuid: string, variant: Variant) =>
   `/api/orders/${encodeURIComponent(uuid)}/download.zip?variant=${variant}`;
 
 /** The translated name of an order status, or the raw value when the server adds a new one. */
-export const statusKey = (status: string): MessageKey | null =>
+export const statusKey = (status: string): OrderMessageKey | null =>
   isPaymentStatus(status) ? `order.status.${status}` : null;
 
 /** A card token for the sandbox gateway, which takes any `tokn_sandbox_…` in place of a card form. */

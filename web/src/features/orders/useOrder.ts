@@ -6,7 +6,7 @@ import { useDialog } from '@/components/Dialog';
 import { CONTACT } from '@/lib/constants';
 import { useT } from './messages';
 
-/** The spec's top popup for a failed order call (§8), optionally followed by the error's own text. */
+/** The top popup for a failed order call, optionally followed by the error's own text. */
 export function useOrderFailurePopup(): (detail?: string) => Promise<void> {
   const t = useT();
   const { alert } = useDialog();

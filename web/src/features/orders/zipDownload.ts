@@ -1,7 +1,7 @@
-//! Download-all of a paid order (spec §4 "Download-all", §8 "Zip failure"): the server's ZIP
+//! Download-all of a paid order: the server's ZIP
 //! is fetched as a stream, so the page can tell how far it got (a plain link showed nothing
-//! while the server prepared a large ZIP), then handed to the browser as a file of the
-//! spec's name, `{order}.zip` or `{order}-logo.zip`.
+//! while the server prepared a large ZIP), then handed to the browser as a file named
+//! `{order}.zip` or `{order}-logo.zip`.
 
 import { ApiFailure, type ErrorCode } from '@/api/client';
 import { ZIP_IN_PAGE_MAX_BYTES, ZIP_URL_REVOKE_MS } from '@/lib/constants';

@@ -1,5 +1,5 @@
 //! QR page: the on-screen QR, the two print canvases drawn with the code text (and the
-//! logo), PNG downloads with the spec's file names, and console-only trouble.
+//! logo), PNG downloads with the shop's file names, and console-only trouble.
 
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -60,7 +60,7 @@ function stubImage(outcome: 'load' | 'error') {
 }
 
 function ctxOf(testId: string) {
-  return contexts.get(screen.getByTestId(testId) as HTMLCanvasElement)!;
+  return contexts.get(screen.getByTestId<HTMLCanvasElement>(testId))!;
 }
 
 let downloads: { name: string; href: string }[];

@@ -1,4 +1,4 @@
-//! QR page (/eventqr/{q}, /{q}/qr; spec §2 "QR page", §5, §8, §9): the QR of the event
+//! QR page (/eventqr/{q}, /{q}/qr): the QR of the event
 //! address at 300 px for the screen, and two 1000 px print files to download, one with
 //! the logo and the code text, one with the code text only. Problems (no code, logo or
 //! canvas trouble) go to the console only: the page always shows what it can.

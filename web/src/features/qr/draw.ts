@@ -1,4 +1,4 @@
-//! The QR page's print files (spec §2 "QR page", §9): a 1000 px square, white, holding the
+//! The QR page's print files: a 1000 px square, white, holding the
 //! event's QR (error correction H, so the logo over its centre still scans) with either
 //! the logo and the code text 50 px from the bottom, or the code text alone 40 px from the
 //! bottom. The QR is kept above the text line so the two never overlap.
@@ -10,7 +10,7 @@ export const LOGO_URL = '/logo.svg';
 export const TEXT_FONT = '30px Roboto';
 export const LOGO_TEXT_FROM_BOTTOM = 50;
 export const PLAIN_TEXT_FROM_BOTTOM = 40;
-/** The logo's width as a share of the canvas (spec §9: 15%). */
+/** The logo's width as a share of the canvas (15%). */
 export const LOGO_SHARE = 0.15;
 export const LOGO_RADIUS = 20;
 const LOGO_PADDING = 14;
@@ -102,7 +102,7 @@ export function safeFileName(code: string): string {
   return code.replace(/[\\/:*?"<>|\s]+/g, '_') || 'raceshot';
 }
 
-/** Saves the canvas as a PNG, if it exists and the browser can export it (spec §5). */
+/** Saves the canvas as a PNG, if it exists and the browser can export it. */
 export function downloadCanvas(canvas: HTMLCanvasElement | null, fileName: string) {
   if (!canvas) {
     console.error('QR page: canvas not found');

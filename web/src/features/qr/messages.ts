@@ -1,6 +1,7 @@
 //! Texts of the qr feature, Thai and English.
 
 import { defineMessages } from '@/i18n/define';
+import { useTranslate, type MessageKey, type Translate } from '@/i18n';
 import { addMessages } from '@/i18n/messages';
 
 export const qrMessages = defineMessages(
@@ -35,5 +36,8 @@ export const qrMessages = defineMessages(
 // Loaded with the feature's chunk, not with the first script (see i18n/messages.ts).
 addMessages(qrMessages);
 
-/** The app's translator: importing it from here brings this feature's texts with it. */
-export { useT } from '@/i18n';
+/** Every key this feature's translator takes: the shared texts' and its own. */
+export type QrMessageKey = MessageKey | keyof typeof qrMessages.th;
+
+/** The app's translator over this feature's texts: importing it from here brings them with it. */
+export const useT = (): Translate<QrMessageKey> => useTranslate<QrMessageKey>();

@@ -6,7 +6,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { errorAnswer, fakeFetch } from '@/test/render';
 import { adminMe, eventList, photographerMe, renderAsOperator } from '../shell/testing';
-import type { ImportEvent, Me } from '../shell/types';
+import type { Me } from '../shell/types';
+import type { ImportEvent } from './api';
 import { EventFormPage } from './EventFormPage';
 
 const listRoute = { path: '/admin/events', element: <p>events list</p> };

@@ -13,10 +13,11 @@ import { useToast } from '@/components/Toast';
 import { useDictionary, useLanguage, useT } from '@/i18n';
 import { useErrorText } from '@/i18n/errors';
 import { formatBangkokDate, formatBangkokDateTime } from '@/lib/dates';
-import { adminKeys, closeSale } from '../shell/api';
+import { adminKeys } from '../shell/api';
 import { saleState, useAdminEvents } from '../shell/events';
 import { useIsAdmin } from '../shell/operator';
 import type { AdminEvent } from '../shell/types';
+import { closeSale } from './api';
 import { eventsMessages } from './messages';
 
 export function EventsPage() {

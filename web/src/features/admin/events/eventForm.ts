@@ -1,18 +1,15 @@
-//! The event form's model: what the inputs hold (text, so half-typed numbers survive), how
-//! an event read in the import format fills it, the light checks made before sending (the
-//! server judges everything else, though the bib rule's limits are mirrored here so a typo is
-//! caught beside its input), and the import-format body it becomes.
-
-import type { YesNo } from '@/api/types';
-import type { ImportEvent, ImportTier } from '../shell/types';
+//! The event form's model: what the inputs hold (text, so half-typed numbers survive), by
+//! the app's names (`./api` turns them into the import format's and back), and the light
+//! checks made before sending (the server judges everything else, though the bib rule's
+//! limits are mirrored here so a typo is caught beside its input).
 
 export const FLAG_FIELDS = [
-  'is_mhao',
-  'is_hybrid',
-  'is_mhao_hybrid',
-  'is_event_stage',
-  'is_free_download',
-  'is_free_download_keep_contract',
+  'deal',
+  'wholesale',
+  'wholesaleDeal',
+  'manualSearch',
+  'freeDownload',
+  'freeForContact',
   'pin',
 ] as const;
 export type FlagField = (typeof FLAG_FIELDS)[number];
@@ -26,9 +23,9 @@ export const TEXT_FIELDS = [
   'province',
   'on_sale_start',
   'on_sale_end',
-  'caption_button_buy_all',
-  'mhao_price',
-  'hybrid_mhao_price',
+  'dealLabel',
+  'dealPrice',
+  'wholesaleDealPrice',
   'face_threshold',
   'max_face_search',
   'bib_min_digits',
@@ -37,7 +34,7 @@ export const TEXT_FIELDS = [
 ] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 
-export const TIER_LISTS = ['package', 'package_hb'] as const;
+export const TIER_LISTS = ['packages', 'wholesalePackages'] as const;
 export type TierList = (typeof TIER_LISTS)[number];
 export const TIER_COLUMNS = ['name', 'name_en', 'number_of_photo', 'price'] as const;
 export type TierColumn = (typeof TIER_COLUMNS)[number];
@@ -48,7 +45,7 @@ export type TierRow = Record<TierColumn, string>;
 export type BannerRow = Record<BannerColumn, string>;
 
 export type EventForm = Record<TextField, string> &
-  Record<FlagField, boolean> & { package: TierRow[]; package_hb: TierRow[]; banners: BannerRow[] };
+  Record<FlagField, boolean> & Record<TierList, TierRow[]> & { banners: BannerRow[] };
 
 /** A problem found before sending: a text of this feature, by key. */
 export type ClientProblem = {
@@ -74,76 +71,29 @@ export function emptyForm(): EventForm {
     province: '',
     on_sale_start: '',
     on_sale_end: '',
-    caption_button_buy_all: '',
-    mhao_price: '',
-    hybrid_mhao_price: '',
+    dealLabel: '',
+    dealPrice: '',
+    wholesaleDealPrice: '',
     face_threshold: '',
     max_face_search: '',
     bib_min_digits: String(BIB_DIGITS.defaultMin),
     bib_max_digits: String(BIB_DIGITS.defaultMax),
     bib_prefix: '',
-    is_mhao: false,
-    is_hybrid: false,
-    is_mhao_hybrid: false,
-    is_event_stage: false,
-    is_free_download: false,
-    is_free_download_keep_contract: false,
+    deal: false,
+    wholesale: false,
+    wholesaleDeal: false,
+    manualSearch: false,
+    freeDownload: false,
+    freeForContact: false,
     pin: false,
-    package: [emptyTier('1')],
-    package_hb: [],
+    packages: [emptyTier('1')],
+    wholesalePackages: [],
     banners: [],
   };
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** A text field; numbers (prices, thresholds) become their text, anything else empty. */
-const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
-/** The server writes flags as `Y`/`N`; the import format also reads booleans and 1/0. */
-const flagOn = (v: unknown): boolean => v === 'Y' || v === 'y' || v === true || v === 1;
-const records = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isRecord) : []);
-const tierRow = (p: Record<string, unknown>): TierRow => ({
-  name: text(p.name),
-  name_en: text(p.name_en),
-  number_of_photo: text(p.number_of_photo),
-  price: text(p.price),
-});
-
-/** An event as `GET /api/admin/events/{event_key}` gives it (the import format, banners
- * included), in the form's fields. The contract gives the answer no shape, so each field
- * is read for what it is; a missing or odd one starts empty and the server judges the save. */
-export function formFromImport(e: Record<string, unknown>): EventForm {
-  return {
-    event_key: text(e.event_key),
-    title: text(e.title),
-    coverurl: text(e.coverurl),
-    event_date_text: text(e.event_date_text),
-    eventdate: text(e.eventdate),
-    province: text(e.province),
-    on_sale_start: text(e.on_sale_start),
-    on_sale_end: text(e.on_sale_end),
-    caption_button_buy_all: text(e.caption_button_buy_all),
-    mhao_price: text(e.mhao_price),
-    hybrid_mhao_price: text(e.hybrid_mhao_price),
-    face_threshold: text(e.face_threshold),
-    max_face_search: text(e.max_face_search),
-    bib_min_digits: text(e.bib_min_digits),
-    bib_max_digits: text(e.bib_max_digits),
-    bib_prefix: text(e.bib_prefix),
-    is_mhao: flagOn(e.is_mhao),
-    is_hybrid: flagOn(e.is_hybrid),
-    is_mhao_hybrid: flagOn(e.is_mhao_hybrid),
-    is_event_stage: flagOn(e.is_event_stage),
-    is_free_download: flagOn(e.is_free_download),
-    is_free_download_keep_contract: flagOn(e.is_free_download_keep_contract),
-    pin: flagOn(e.pin),
-    package: records(e.package).map(tierRow),
-    package_hb: records(e.package_hb).map(tierRow),
-    banners: records(e.banners).map((b) => ({ image_url: text(b.image_url), link_url: text(b.link_url) })),
-  };
-}
-
 const REQUIRED: readonly TextField[] = ['event_key', 'title', 'eventdate', 'on_sale_start', 'on_sale_end'];
-const DECIMALS: readonly TextField[] = ['mhao_price', 'hybrid_mhao_price', 'face_threshold'];
+const DECIMALS: readonly TextField[] = ['dealPrice', 'wholesaleDealPrice', 'face_threshold'];
 const INTEGERS: readonly TextField[] = ['max_face_search'];
 
 function checkNumber(problems: ClientProblem[], field: string, text: string, integer: boolean, required: boolean) {
@@ -208,48 +158,3 @@ export function checkForm(form: EventForm, takenKeys: readonly string[] = []): C
   });
   return problems;
 }
-
-const flag = (on: boolean): YesNo => (on ? 'Y' : 'N');
-const optionalNumber = (text: string): number | null => (text.trim() === '' ? null : Number(text.trim()));
-const tier = (row: TierRow): ImportTier => ({
-  name: row.name.trim(),
-  name_en: row.name_en.trim(),
-  number_of_photo: Number(row.number_of_photo.trim()),
-  price: Number(row.price.trim()),
-});
-
-/** The PUT body; call only once `checkForm` found nothing. Empty optional numbers are
- * sent as null, which the server reads as "use the default". */
-export function toImportEvent(form: EventForm): ImportEvent {
-  return {
-    event_key: form.event_key.trim(),
-    title: form.title.trim(),
-    coverurl: form.coverurl.trim(),
-    event_date_text: form.event_date_text.trim(),
-    eventdate: form.eventdate.trim(),
-    province: form.province.trim(),
-    on_sale_start: form.on_sale_start.trim(),
-    on_sale_end: form.on_sale_end.trim(),
-    is_hybrid: flag(form.is_hybrid),
-    is_mhao: flag(form.is_mhao),
-    mhao_price: optionalNumber(form.mhao_price),
-    is_mhao_hybrid: flag(form.is_mhao_hybrid),
-    hybrid_mhao_price: optionalNumber(form.hybrid_mhao_price),
-    is_event_stage: flag(form.is_event_stage),
-    is_free_download: flag(form.is_free_download),
-    is_free_download_keep_contract: flag(form.is_free_download_keep_contract),
-    caption_button_buy_all: form.caption_button_buy_all.trim(),
-    face_threshold: optionalNumber(form.face_threshold),
-    max_face_search: optionalNumber(form.max_face_search),
-    pin: flag(form.pin),
-    bib_min_digits: optionalNumber(form.bib_min_digits),
-    bib_max_digits: optionalNumber(form.bib_max_digits),
-    bib_prefix: form.bib_prefix.trim().toUpperCase(),
-    package: form.package.map(tier),
-    package_hb: form.package_hb.map(tier),
-    banners: form.banners.map((b) => ({ image_url: b.image_url.trim(), link_url: b.link_url.trim() })),
-  };
-}
-
-/** `package[1].price` → `package-1-price`: the name in the input's test id and DOM id. */
-export const pathName = (path: string): string => path.replace(/\[(\d+)\]/g, '-$1').replace(/\./g, '-');

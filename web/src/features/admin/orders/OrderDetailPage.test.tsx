@@ -5,7 +5,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { errorAnswer, fakeFetch } from '@/test/render';
 import { noContent, orderRow, photographerMe, renderAsOperator } from '../shell/testing';
-import type { AdminOrder, Me } from '../shell/types';
+import type { Me } from '../shell/types';
+import type { AdminOrder } from './api';
 import { OrderDetailPage } from './OrderDetailPage';
 
 const UUID = '11111111-aaaa-4bbb-8ccc-000000000001';

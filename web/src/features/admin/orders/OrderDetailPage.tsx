@@ -4,7 +4,7 @@
 
 import './admin-orders.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type SyntheticEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { failureCode } from '@/api/client';
 import { isPaymentChannel, isPaymentStatus } from '@/api/types';
@@ -19,12 +19,19 @@ import { useErrorText } from '@/i18n/errors';
 import { formatBangkokDateTime } from '@/lib/dates';
 import { copyText } from '@/lib/inAppBrowser';
 import { formatBaht } from '@/lib/money';
-import { adminKeys, approveOrder, confirmOrder, resendEmail } from '../shell/api';
+import { adminKeys } from '../shell/api';
 import { AdminOnly } from '../shell/operator';
-import type { AdminOrder, OperatorOutcome } from '../shell/types';
 import { awaitsApproval } from './labels';
 import { ordersMessages } from './messages';
-import { useAdminOrder } from './api';
+import {
+  approveOrder,
+  confirmOrder,
+  orderKey,
+  resendEmail,
+  useAdminOrder,
+  type AdminOrder,
+  type OperatorOutcome,
+} from './api';
 
 const SATANG_PER_BAHT = 100;
 
@@ -205,7 +212,7 @@ function Actions({ order }: { order: AdminOrder }) {
 
   const refresh = () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: adminKeys.order(order.uuid) }),
+      queryClient.invalidateQueries({ queryKey: orderKey(order.uuid) }),
       queryClient.invalidateQueries({ queryKey: adminKeys.orders }),
     ]);
   const announce = ({ outcome }: OperatorOutcome) => {
@@ -253,7 +260,7 @@ function Actions({ order }: { order: AdminOrder }) {
     if (ok) approve.mutate();
   };
 
-  const submitSlip = (e: FormEvent) => {
+  const submitSlip = (e: SyntheticEvent) => {
     e.preventDefault();
     const ref = slipRef.trim();
     if (ref === '') {

@@ -3,7 +3,7 @@
 //! 50 orders a page. AM orders waiting for approval stand out.
 
 import './admin-orders.css';
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { isPaymentChannel, isPaymentStatus, PAYMENT_CHANNELS, PAYMENT_STATUSES } from '@/api/types';
 import { DataTable } from '@/components/DataTable';
@@ -153,7 +153,7 @@ function Filters({ applied, appliedKey, onApply }: FiltersProps) {
     setDraft(next);
     onApply(next);
   };
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     onApply(draft);
   };

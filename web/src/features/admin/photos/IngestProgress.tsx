@@ -1,6 +1,6 @@
 //! How far the server is with the event's photos: one bar split by state, and the numbers.
 
-import type { PhotoCounts } from '../shell/types';
+import type { PhotoCounts } from './api';
 import { useAdminPhotosT } from './i18n';
 import { INGEST_POLL_MS } from './polling';
 import { PHOTO_STATES } from './states';

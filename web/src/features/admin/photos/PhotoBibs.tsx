@@ -5,12 +5,11 @@
 //! outside the event's bib rule is refused (422 `invalid_bib`) and said beside the field.
 
 import { useMutation } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SyntheticEvent } from 'react';
 import { useToast } from '@/components/Toast';
 import { useErrorText } from '@/i18n/errors';
-import { setPhotoBib } from '../shell/api';
 import { isSignedOut } from '../shell/session';
-import type { AdminBib, BibCorrection } from '../shell/types';
+import { setPhotoBib, type AdminBib, type BibCorrection } from './api';
 import { useAdminPhotosT } from './i18n';
 
 type Props = {
@@ -51,7 +50,7 @@ export function PhotoBibs({ photoId, bibs, refresh, disabled }: Props) {
       },
     );
 
-  const add = (e: FormEvent) => {
+  const add = (e: SyntheticEvent) => {
     e.preventDefault();
     const bib = typed.trim();
     if (bib === '') return;

@@ -9,9 +9,9 @@ import { failureCode } from '@/api/client';
 import { useDialog } from '@/components/Dialog';
 import { useToast } from '@/components/Toast';
 import { useErrorText } from '@/i18n/errors';
-import { adminKeys, changePhoto, deletePhoto } from '../shell/api';
+import { adminKeys } from '../shell/api';
 import { isSignedOut } from '../shell/session';
-import type { AdminPhoto, PhotoFlags } from '../shell/types';
+import { changePhoto, deletePhoto, photoKeys, type AdminPhoto, type PhotoFlags } from './api';
 import { useAdminPhotosT } from './i18n';
 import { PhotoBibs } from './PhotoBibs';
 import { isPhotoState } from './states';
@@ -26,7 +26,7 @@ export function PhotoCard({ photo, eventKey }: Props) {
   const client = useQueryClient();
 
   // Waiting for the refetch keeps the buttons disabled until the grid shows the new state.
-  const refresh = () => client.invalidateQueries({ queryKey: adminKeys.photos(eventKey) });
+  const refresh = () => client.invalidateQueries({ queryKey: photoKeys.event(eventKey) });
   // A session that has ended is the frame's business (it sends the operator to sign in).
   const fail = (e: unknown) => {
     if (!isSignedOut(e)) toast.error(errorText(e));
@@ -59,7 +59,10 @@ export function PhotoCard({ photo, eventKey }: Props) {
     try {
       await remove.mutateAsync();
     } catch (e) {
-      if (failureCode(e) !== 'photo_sold') return fail(e);
+      if (failureCode(e) !== 'photo_sold') {
+        fail(e);
+        return;
+      }
       if (photo.hidden) {
         await alert({ title: name, text: errorText(e), tone: 'warning' });
         return;

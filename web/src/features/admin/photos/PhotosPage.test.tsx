@@ -7,7 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { ApiFailure } from '@/api/client';
 import { errorAnswer, fakeFetch } from '@/test/render';
 import { adminMe, eventList, noContent, renderAsOperator, renderInConsole, signedOut } from '../shell/testing';
-import type { AdminPhoto, AdminPhotoList, Uploaded } from '../shell/types';
+import type { AdminPhoto, AdminPhotoList, Uploaded } from './api';
 import { PhotosPage } from './PhotosPage';
 import type { Uploader } from './uploadQueue';
 
@@ -264,9 +264,9 @@ describe('PhotosPage', () => {
       'GET /api/admin/events': events,
       [PHOTOS]: pageOf([]),
     });
-    const uploader = vi.fn<Uploader>(async () => {
+    const uploader = vi.fn<Uploader>(() => {
       session = false;
-      throw new ApiFailure('not_signed_in', 401, 'sign in');
+      return Promise.reject(new ApiFailure('not_signed_in', 401, 'sign in'));
     });
     const { router } = renderInConsole(<PhotosPage uploader={uploader} />, { path: PATH, route: ROUTE });
     fireEvent.change(await screen.findByTestId('photo-input'), {
@@ -308,12 +308,12 @@ describe('PhotosPage', () => {
   it('offers to retry a file that failed on the network, and sends only that one again', async () => {
     fakeFetch({ 'GET /api/admin/events': events, [PHOTOS]: pageOf([]) });
     let offline = true;
-    const uploader = vi.fn<Uploader>(async (file) => {
+    const uploader = vi.fn<Uploader>((file) => {
       if (file.name === 'b.jpg' && offline) {
         offline = false;
-        throw new ApiFailure('network', 0, 'offline');
+        return Promise.reject(new ApiFailure('network', 0, 'offline'));
       }
-      return { photo_id: 1, result: 'queued' };
+      return Promise.resolve({ photo_id: 1, result: 'queued' });
     });
     renderPage(uploader);
     const zone = await screen.findByTestId('drop-zone');

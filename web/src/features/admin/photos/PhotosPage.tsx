@@ -11,8 +11,7 @@ import { AdminPagination } from '../shell/AdminPagination';
 import { adminKeys } from '../shell/api';
 import { useAdminEvents } from '../shell/events';
 import { isSignedOut } from '../shell/session';
-import type { PhotoCounts, PhotoQuery } from '../shell/types';
-import { useAdminPhotos } from './api';
+import { photoKeys, useAdminPhotos, type PhotoCounts, type PhotoQuery } from './api';
 import { useAdminPhotosT } from './i18n';
 import { IngestProgress } from './IngestProgress';
 import { PhotoCard } from './PhotoCard';
@@ -85,14 +84,14 @@ function EventPhotos({ eventKey, uploader }: { eventKey: string; uploader?: Uplo
   const refreshNow = useCallback(() => {
     if (timer.current !== null) window.clearTimeout(timer.current);
     timer.current = null;
-    void client.invalidateQueries({ queryKey: adminKeys.photos(eventKey) });
+    void client.invalidateQueries({ queryKey: photoKeys.event(eventKey) });
     void client.invalidateQueries({ queryKey: adminKeys.events });
   }, [client, eventKey]);
   const refreshSoon = useCallback(() => {
     if (timer.current !== null) return;
     timer.current = window.setTimeout(() => {
       timer.current = null;
-      void client.invalidateQueries({ queryKey: adminKeys.photos(eventKey) });
+      void client.invalidateQueries({ queryKey: photoKeys.event(eventKey) });
     }, UPLOAD_REFRESH_MS);
   }, [client, eventKey]);
 

@@ -3,14 +3,14 @@
 
 import { ApiFailure } from '@/api/client';
 import { FakeXhr } from '@/test/fakeXhr';
-import type { Uploaded } from '../shell/types';
+import type { Uploaded } from './api';
 import { UploadQueue, xhrUploader, type Uploader } from './uploadQueue';
 
 type Pending = {
   file: File;
   progress: (fraction: number) => void;
   resolve: (a: Uploaded) => void;
-  reject: (e: unknown) => void;
+  reject: (e: Error) => void;
 };
 
 /** An uploader whose calls wait until the test answers them. */
@@ -183,7 +183,7 @@ describe('xhrUploader', () => {
     expect(xhr.url).toBe(`${window.location.origin}/api/admin/events/run-2025/photos?file_name=${encodeURIComponent('ก้าว 1.png')}`);
     expect(xhr.headers['Content-Type']).toBe('image/png');
     expect(xhr.body).toBe(file);
-    xhr.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 200 } as ProgressEvent);
+    xhr.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 200 });
     expect(progress).toHaveBeenCalledWith(0.25);
     xhr.finish(200, JSON.stringify({ photo_id: 9, result: 'exists' }));
     await expect(answer).resolves.toEqual({ photo_id: 9, result: 'exists' });

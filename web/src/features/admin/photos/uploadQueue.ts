@@ -4,8 +4,7 @@
 //! refusal of files the server would refuse anyway.
 
 import { ApiFailure } from '@/api/client';
-import { uploadPhoto } from '../shell/api';
-import type { Uploaded } from '../shell/types';
+import { uploadPhoto, type Uploaded } from './api';
 
 export const UPLOAD_CONCURRENCY = 3;
 export const PHOTO_TYPES = ['image/jpeg', 'image/png'] as const;

@@ -6,7 +6,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { errorAnswer, fakeFetch } from '@/test/render';
 import { noContent, photographerMe, renderAsOperator, requestedUrls } from '../shell/testing';
-import type { AdminPrivacyRequest } from '../shell/types';
+import type { AdminPrivacyRequest } from './api';
 import { PrivacyRequestsPage } from './PrivacyRequestsPage';
 
 const pending: AdminPrivacyRequest = {

@@ -17,12 +17,19 @@ import { useToast } from '@/components/Toast';
 import { useDictionary, useLanguage, useT } from '@/i18n';
 import { useErrorText } from '@/i18n/errors';
 import { formatBangkokDateTime } from '@/lib/dates';
-import { adminKeys, approvePrivacyRequest, rejectPrivacyRequest } from '../shell/api';
 import { AdminOnly } from '../shell/operator';
 import { isSignedOut } from '../shell/session';
-import type { AdminPrivacyRequest } from '../shell/types';
 import { privacyMessages } from './messages';
-import { isPrivacyState, PRIVACY_STATES, usePrivacyRequests, type PrivacyState } from './api';
+import {
+  approvePrivacyRequest,
+  isPrivacyState,
+  PRIVACY_STATES,
+  privacyKeys,
+  rejectPrivacyRequest,
+  usePrivacyRequests,
+  type AdminPrivacyRequest,
+  type PrivacyState,
+} from './api';
 
 export function PrivacyRequestsPage() {
   const t = useDictionary(privacyMessages);
@@ -88,7 +95,7 @@ function RequestCard({ request }: { request: AdminPrivacyRequest }) {
   const count = request.photos.length;
   const vars = { count, event: request.event_title, contact: request.contact };
 
-  const refresh = () => client.invalidateQueries({ queryKey: adminKeys.privacy });
+  const refresh = () => client.invalidateQueries({ queryKey: privacyKeys.all });
   // A session that has ended is the frame's business; a request decided meanwhile
   // (409 `privacy_request_decided`) is told, and the lists show its state.
   const fail = (e: unknown) => {

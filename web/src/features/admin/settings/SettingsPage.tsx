@@ -6,7 +6,7 @@
 
 import './admin-settings.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { ErrorAlert } from '@/components/ErrorAlert';
 import { ProblemSummary, useProblemSummary } from '@/components/ProblemSummary';
 import { Spinner } from '@/components/Spinner';
@@ -124,7 +124,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
       tone: 'warning',
     });
 
-  const submit = async (e: FormEvent) => {
+  const submit = async (e: SyntheticEvent) => {
     e.preventDefault();
     if (save.isPending) return;
     setSaveError(null);

@@ -1,11 +1,11 @@
-//! The console's frame (spec §1's admin shell): it signs the visitor in first (GET
+//! The console's frame: it signs the visitor in first (GET
 //! /api/admin/me; signed out → the sign-in page, remembering where they were), then draws
 //! the header (who is signed in, language, dark mode, notifications, sign-out), the sidebar
 //! with its bookmarks, and the page. Any console call answering 401 later sends the
 //! visitor to sign in again.
 
 import './admin-shell.css';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { Spinner } from '@/components/Spinner';
@@ -51,7 +51,7 @@ function useSignedOutWatcher() {
         event.type === 'updated' &&
         event.action.type === 'error' &&
         isSignedOut(event.action.error) &&
-        event.query.queryKey[1] !== adminKeys.me[1]
+        (event.query.queryKey as QueryKey)[1] !== adminKeys.me[1]
       ) {
         recheck();
       }

@@ -1,4 +1,4 @@
-//! The console's page links: the shared `Pagination` (spec §9 page range and margins) with
+//! The console's page links: the shared `Pagination` (the shop's page range and margins) with
 //! a "which rows" summary, for the console's lists that answer `{total, page, page_size}`.
 
 import { Pagination } from '@/components/Pagination';

@@ -1,4 +1,4 @@
-//! Refund policy in English (spec §2, §9).
+//! Refund policy in English.
 
 import { ContactChannels } from './Contact';
 

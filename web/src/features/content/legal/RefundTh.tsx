@@ -1,4 +1,4 @@
-//! นโยบายการคืนเงิน (Thai refund policy, spec §2, §9).
+//! นโยบายการคืนเงิน (Thai refund policy).
 
 import { ContactChannels } from './Contact';
 

@@ -1,4 +1,4 @@
-//! Terms of use and privacy in English (spec §2, §9).
+//! Terms of use and privacy in English.
 
 import { Link } from 'react-router';
 import { ContactChannels } from './Contact';

@@ -1,4 +1,4 @@
-//! ข้อกำหนดการใช้งานและนโยบายความเป็นส่วนตัว (Thai terms of use and privacy, spec §2, §9).
+//! ข้อกำหนดการใช้งานและนโยบายความเป็นส่วนตัว (Thai terms of use and privacy).
 
 import { Link } from 'react-router';
 import { ContactChannels } from './Contact';

@@ -5,8 +5,8 @@
 import { screen, within } from '@testing-library/react';
 import { errorAnswer, fakeFetch } from '@/test/render';
 import { DashboardPage } from './DashboardPage';
-import { adminMe, eventList, events, photographerMe, renderAsOperator } from './testing';
-import type { Me } from './types';
+import { adminMe, eventList, events, photographerMe, renderAsOperator } from '../shell/testing';
+import type { Me } from '../shell/types';
 
 function renderDashboard(me: Me = adminMe) {
   return renderAsOperator(<DashboardPage />, { me, lang: 'en', path: '/admin', route: '/admin' });

@@ -1,5 +1,6 @@
-//! Test fixtures of the events feature: an event, photos and a selfie file (tests only; no
-//! page imports this). The cart's and the home page's tests build their events on this one.
+//! Test fixtures of the shop, as the API answers them: an event, photos and a selfie file
+//! (tests only; no page imports this). The event pages', the cart's and the home page's
+//! tests build their events on this one.
 
 import type { EventBody, PhotoBody } from '@/api/types';
 

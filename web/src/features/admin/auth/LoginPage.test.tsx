@@ -5,7 +5,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { errorAnswer, fakeFetch, renderWithProviders } from '@/test/render';
 import { LoginPage } from './LoginPage';
-import { adminMe, signedOut } from './testing';
+import { adminMe, signedOut } from '../shell/testing';
 
 function renderLogin(route = '/admin/login') {
   return renderWithProviders(<LoginPage />, {

@@ -2,19 +2,21 @@
 //! success back to the console page the visitor came from (`?next=`, console pages only).
 //! A locked account says when it may try again, from the server's Retry-After.
 
-import './admin-shell.css';
+import '../shell/admin-shell.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { InputField } from '@/components/InputField';
 import { useDictionary, useLanguage } from '@/i18n';
 import { useErrorText } from '@/i18n/errors';
 import { formatBangkokDateTime } from '@/lib/dates';
-import { adminKeys, fetchMe, signIn } from './api';
-import { DarkModeToggle, LanguageSwitch } from './controls';
-import { shellMessages } from './messages';
-import { LoginFailure, safeNext } from './session';
-import { rootClass, useAdminTheme } from './theme';
+import { adminKeys, fetchMe } from '../shell/api';
+import { DarkModeToggle, LanguageSwitch } from '../shell/controls';
+import { shellMessages } from '../shell/messages';
+import { LoginFailure, safeNext } from '../shell/session';
+import { rootClass, useAdminTheme } from '../shell/theme';
+import { signIn } from './api';
+import { authMessages } from './messages';
 
 /** When a refused sign-in may be tried again, or null when the server did not say. */
 function retryAt(e: unknown): { at: Date; minutes: number } | null {
@@ -24,7 +26,8 @@ function retryAt(e: unknown): { at: Date; minutes: number } | null {
 }
 
 export function LoginPage() {
-  const t = useDictionary(shellMessages);
+  const t = useDictionary(authMessages);
+  const shell = useDictionary(shellMessages);
   const errorText = useErrorText();
   const [lang] = useLanguage();
   const { dark } = useAdminTheme();
@@ -49,7 +52,7 @@ export function LoginPage() {
 
   if (me.isSuccess && !me.isFetching && !login.isSuccess) return <Navigate to={next} replace />;
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     login.mutate({ email: email.trim(), password });
   };
@@ -63,13 +66,13 @@ export function LoginPage() {
       </div>
       <main className="admin-login card">
         <h1>
-          {t('shell.product')} <span className="admin-brand-console">{t('shell.console')}</span>
+          {shell('shell.product')} <span className="admin-brand-console">{shell('shell.console')}</span>
         </h1>
-        <h2 className="admin-login-title">{t('shell.login.title')}</h2>
+        <h2 className="admin-login-title">{t('adminAuth.title')}</h2>
         <form onSubmit={submit} className="admin-form">
           <InputField
             id="admin-login-email"
-            label={t('shell.login.email')}
+            label={t('adminAuth.email')}
             type="email"
             autoComplete="username"
             required
@@ -79,7 +82,7 @@ export function LoginPage() {
           />
           <InputField
             id="admin-login-password"
-            label={t('shell.login.password')}
+            label={t('adminAuth.password')}
             type="password"
             autoComplete="current-password"
             required
@@ -92,7 +95,7 @@ export function LoginPage() {
               <p>{errorText(login.error)}</p>
               {retry && (
                 <p>
-                  {t('shell.login.retryAt', {
+                  {t('adminAuth.retryAt', {
                     time: formatBangkokDateTime(retry.at.toISOString(), lang),
                     minutes: retry.minutes,
                   })}
@@ -106,11 +109,11 @@ export function LoginPage() {
             disabled={login.isPending}
             data-testid="login-submit"
           >
-            {t(login.isPending ? 'shell.login.submitting' : 'shell.login.submit')}
+            {t(login.isPending ? 'adminAuth.submitting' : 'adminAuth.submit')}
           </button>
         </form>
         <p className="center">
-          <Link to="/">{t('shell.login.backToShop')}</Link>
+          <Link to="/">{t('adminAuth.backToShop')}</Link>
         </p>
       </main>
     </div>

@@ -5,8 +5,9 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeFetch } from '@/test/render';
 import { AuditPage } from './AuditPage';
-import { adminMe, photographerMe, renderAsOperator } from './testing';
-import type { AuditEntry, Me } from './types';
+import { adminMe, photographerMe, renderAsOperator } from '../shell/testing';
+import type { Me } from '../shell/types';
+import type { AuditEntry } from './api';
 
 /** An entry as the server sends it. `detail` is free-form JSON, which the contract types as
  * an object without fields, so it is added beside the typed ones. */

@@ -6,13 +6,12 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DataTable } from '@/components/DataTable';
 import { Spinner } from '@/components/Spinner';
-import { useDictionary, useLanguage } from '@/i18n';
+import { useDictionary, useLanguage, useT } from '@/i18n';
 import { formatBangkokDateTime } from '@/lib/dates';
-import { adminKeys, AUDIT_PAGE_SIZE, fetchAudit } from './api';
-import { shellMessages } from './messages';
-import { AdminOnly } from './operator';
-import { RetryAlert } from './RetryAlert';
-import type { AuditEntry } from './types';
+import { AdminOnly } from '../shell/operator';
+import { RetryAlert } from '../shell/RetryAlert';
+import { AUDIT_PAGE_SIZE, auditKey, fetchAudit, type AuditEntry } from './api';
+import { auditMessages } from './messages';
 
 function hasDetail(detail: unknown): boolean {
   if (detail === null || detail === undefined) return false;
@@ -21,11 +20,11 @@ function hasDetail(detail: unknown): boolean {
 }
 
 function Detail({ detail }: { detail: unknown }) {
-  const t = useDictionary(shellMessages);
-  if (!hasDetail(detail)) return <span className="muted">{t('shell.audit.noDetail')}</span>;
+  const t = useDictionary(auditMessages);
+  if (!hasDetail(detail)) return <span className="muted">{t('adminAudit.noDetail')}</span>;
   return (
     <details className="admin-detail">
-      <summary>{t('shell.audit.showDetail')}</summary>
+      <summary>{t('adminAudit.showDetail')}</summary>
       <pre>{JSON.stringify(detail, null, 2)}</pre>
     </details>
   );
@@ -37,7 +36,7 @@ function Detail({ detail }: { detail: unknown }) {
  * with the hash that ties its tries together.
  */
 function Actor({ entry }: { entry: AuditEntry }) {
-  const t = useDictionary(shellMessages);
+  const t = useDictionary(auditMessages);
   const email = entry.actor_email ?? null;
   if (email !== null) {
     return (
@@ -49,7 +48,7 @@ function Actor({ entry }: { entry: AuditEntry }) {
   if (entry.actor.startsWith('unknown:') || entry.actor === 'unknown') {
     return (
       <>
-        {t('shell.audit.unknownAddress')} <span className="muted">({entry.actor})</span>
+        {t('adminAudit.unknownAddress')} <span className="muted">({entry.actor})</span>
       </>
     );
   }
@@ -57,18 +56,18 @@ function Actor({ entry }: { entry: AuditEntry }) {
 }
 
 function AuditRows({ entries }: { entries: AuditEntry[] }) {
-  const t = useDictionary(shellMessages);
+  const t = useDictionary(auditMessages);
   const [lang] = useLanguage();
   return (
     <DataTable
       className="admin-table"
       testId="audit-table"
       columns={[
-        t('shell.audit.when'),
-        t('shell.audit.who'),
-        t('shell.audit.what'),
-        t('shell.audit.target'),
-        t('shell.audit.detail'),
+        t('adminAudit.when'),
+        t('adminAudit.who'),
+        t('adminAudit.what'),
+        t('adminAudit.target'),
+        t('adminAudit.detail'),
       ]}
     >
       {entries.map((e) => (
@@ -80,7 +79,7 @@ function AuditRows({ entries }: { entries: AuditEntry[] }) {
           <td>
             <code>{e.action}</code>
           </td>
-          <td className="admin-wrap">{e.target || <span className="muted">{t('shell.audit.noDetail')}</span>}</td>
+          <td className="admin-wrap">{e.target || <span className="muted">{t('adminAudit.noDetail')}</span>}</td>
           <td>
             <Detail detail={e.detail} />
           </td>
@@ -91,10 +90,10 @@ function AuditRows({ entries }: { entries: AuditEntry[] }) {
 }
 
 export function AuditPage() {
-  const t = useDictionary(shellMessages);
+  const t = useDictionary(auditMessages);
   return (
     <section className="admin-page">
-      <h1>{t('shell.audit.title')}</h1>
+      <h1>{t('adminAudit.title')}</h1>
       <AdminOnly>
         <AuditLog />
       </AdminOnly>
@@ -103,12 +102,13 @@ export function AuditPage() {
 }
 
 function AuditLog() {
-  const t = useDictionary(shellMessages);
+  const t = useDictionary(auditMessages);
+  const common = useT();
   // The `before` of every page stepped into; empty on the newest page.
   const [cursors, setCursors] = useState<number[]>([]);
   const before = cursors.at(-1) ?? null;
   const audit = useQuery({
-    queryKey: adminKeys.audit(before),
+    queryKey: auditKey(before),
     queryFn: () => fetchAudit(before),
     placeholderData: keepPreviousData,
   });
@@ -119,13 +119,13 @@ function AuditLog() {
 
   return (
     <>
-      <p className="muted">{t('shell.audit.intro')}</p>
-      {audit.isPending && <Spinner label={t('shell.loading')} />}
+      <p className="muted">{t('adminAudit.intro')}</p>
+      {audit.isPending && <Spinner label={common('loading')} />}
       {audit.isError && <RetryAlert query={audit} />}
-      {audit.isSuccess && entries.length === 0 && <p className="muted">{t('shell.audit.empty')}</p>}
+      {audit.isSuccess && entries.length === 0 && <p className="muted">{t('adminAudit.empty')}</p>}
       {entries.length > 0 && <AuditRows entries={entries} />}
       {(cursors.length > 0 || hasOlder) && (
-        <nav className="row admin-audit-paging" aria-label={t('shell.audit.paging')}>
+        <nav className="row admin-audit-paging" aria-label={t('adminAudit.paging')}>
           <button
             type="button"
             className="btn btn-secondary btn-small"
@@ -133,7 +133,7 @@ function AuditLog() {
             onClick={() => setCursors([])}
             data-testid="audit-newest"
           >
-            {t('shell.audit.newest')}
+            {t('adminAudit.newest')}
           </button>
           <button
             type="button"
@@ -142,7 +142,7 @@ function AuditLog() {
             onClick={() => setCursors((c) => c.slice(0, -1))}
             data-testid="audit-newer"
           >
-            {t('shell.audit.newer')}
+            {t('adminAudit.newer')}
           </button>
           <button
             type="button"
@@ -151,9 +151,9 @@ function AuditLog() {
             onClick={() => last && setCursors((c) => [...c, last.id])}
             data-testid="audit-older"
           >
-            {t('shell.audit.older')}
+            {t('adminAudit.older')}
           </button>
-          {audit.isFetching && <Spinner inline label={t('shell.loading')} />}
+          {audit.isFetching && <Spinner inline label={common('loading')} />}
         </nav>
       )}
     </>

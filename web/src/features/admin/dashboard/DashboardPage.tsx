@@ -6,21 +6,21 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '@/components/Spinner';
-import { useDictionary, useLanguage } from '@/i18n';
+import { useDictionary, useLanguage, useT } from '@/i18n';
 import { formatBangkokDate, formatBangkokDateTime } from '@/lib/dates';
 import { formatBaht } from '@/lib/money';
-import { saleState, useAdminEvents } from './events';
-import { shellMessages, type ShellMessageKey } from './messages';
-import { RetryAlert } from './RetryAlert';
-import { useIsAdmin } from './operator';
-import type { AdminEvent } from './types';
+import { saleState, useAdminEvents } from '../shell/events';
+import { useIsAdmin } from '../shell/operator';
+import { RetryAlert } from '../shell/RetryAlert';
+import type { AdminEvent } from '../shell/types';
+import { dashboardMessages, type DashboardMessageKey } from './messages';
 
 function Statuses({ event, now }: { event: AdminEvent; now: number }) {
-  const t = useDictionary(shellMessages);
-  const chips: { key: ShellMessageKey; tone: string }[] = [];
-  if (event.sale_closed) chips.push({ key: 'shell.dashboard.status.closed', tone: 'admin-chip-danger' });
-  else chips.push({ key: `shell.dashboard.status.${saleState(event, now)}`, tone: '' });
-  if (!event.visible) chips.push({ key: 'shell.dashboard.status.hidden', tone: 'admin-chip-muted' });
+  const t = useDictionary(dashboardMessages);
+  const chips: { key: DashboardMessageKey; tone: string }[] = [];
+  if (event.sale_closed) chips.push({ key: 'adminDashboard.status.closed', tone: 'admin-chip-danger' });
+  else chips.push({ key: `adminDashboard.status.${saleState(event, now)}`, tone: '' });
+  if (!event.visible) chips.push({ key: 'adminDashboard.status.hidden', tone: 'admin-chip-muted' });
   return (
     <div className="row admin-statuses" data-testid="dashboard-status">
       {chips.map((c) => (
@@ -51,7 +51,7 @@ function Count({ label, testId, value }: { label: string; testId: string; value:
 }
 
 function EventCard({ event, now, admin }: { event: AdminEvent; now: number; admin: boolean }) {
-  const t = useDictionary(shellMessages);
+  const t = useDictionary(dashboardMessages);
   const [lang] = useLanguage();
   const key = encodeURIComponent(event.event_key);
   const photos = `/admin/events/${key}/photos`;
@@ -60,19 +60,19 @@ function EventCard({ event, now, admin }: { event: AdminEvent; now: number; admi
       <h3>{event.title}</h3>
       <Statuses event={event} now={now} />
       <dl className="admin-facts">
-        <Fact label={t('shell.dashboard.key')}>
+        <Fact label={t('adminDashboard.key')}>
           <code>{event.event_key}</code>
         </Fact>
-        <Fact label={t('shell.dashboard.eventDate')}>{formatBangkokDate(event.eventdate, lang)}</Fact>
-        <Fact label={t('shell.dashboard.saleWindow')}>
-          {t('shell.dashboard.saleRange', {
+        <Fact label={t('adminDashboard.eventDate')}>{formatBangkokDate(event.eventdate, lang)}</Fact>
+        <Fact label={t('adminDashboard.saleWindow')}>
+          {t('adminDashboard.saleRange', {
             start: formatBangkokDateTime(event.on_sale_start, lang),
             end: formatBangkokDateTime(event.on_sale_end, lang),
           })}
         </Fact>
-        <Count label={t('shell.dashboard.photosReady')} testId="dashboard-photos" value={event.photos_ready} />
-        <Count label={t('shell.dashboard.photosPending')} testId="dashboard-pending" value={event.photos_pending} />
-        <Fact label={t('shell.dashboard.photosFailed')} testId="dashboard-failed">
+        <Count label={t('adminDashboard.photosReady')} testId="dashboard-photos" value={event.photos_ready} />
+        <Count label={t('adminDashboard.photosPending')} testId="dashboard-pending" value={event.photos_pending} />
+        <Fact label={t('adminDashboard.photosFailed')} testId="dashboard-failed">
           {event.photos_failed > 0 ? (
             <Link to={`${photos}?state=failed`} className="danger">
               {event.photos_failed.toLocaleString()}
@@ -81,20 +81,20 @@ function EventCard({ event, now, admin }: { event: AdminEvent; now: number; admi
             event.photos_failed.toLocaleString()
           )}
         </Fact>
-        <Count label={t('shell.dashboard.faces')} testId="dashboard-faces" value={event.faces} />
-        <Count label={t('shell.dashboard.searches')} testId="dashboard-searches" value={event.searches} />
-        <Count label={t('shell.dashboard.ordersPaid')} testId="dashboard-orders" value={event.orders_paid} />
-        <Fact label={t('shell.dashboard.revenue')} testId="dashboard-revenue">
-          {t('shell.dashboard.amount', { amount: formatBaht(event.revenue) })}
+        <Count label={t('adminDashboard.faces')} testId="dashboard-faces" value={event.faces} />
+        <Count label={t('adminDashboard.searches')} testId="dashboard-searches" value={event.searches} />
+        <Count label={t('adminDashboard.ordersPaid')} testId="dashboard-orders" value={event.orders_paid} />
+        <Fact label={t('adminDashboard.revenue')} testId="dashboard-revenue">
+          {t('adminDashboard.amount', { amount: formatBaht(event.revenue) })}
         </Fact>
       </dl>
       <div className="row">
         <Link to={photos} className="btn btn-secondary btn-small">
-          {t('shell.dashboard.photos')}
+          {t('adminDashboard.photos')}
         </Link>
         {admin && (
           <Link to={`/admin/events/${key}/edit`} className="btn btn-secondary btn-small">
-            {t('shell.dashboard.edit')}
+            {t('adminDashboard.edit')}
           </Link>
         )}
       </div>
@@ -103,15 +103,15 @@ function EventCard({ event, now, admin }: { event: AdminEvent; now: number; admi
 }
 
 function Overview({ queueDepth, events, now }: { queueDepth: number; events: AdminEvent[]; now: number }) {
-  const t = useDictionary(shellMessages);
+  const t = useDictionary(dashboardMessages);
   const onSale = events.filter((e) => !e.sale_closed && e.visible && saleState(e, now) === 'open').length;
-  const tiles: { testId: string; label: ShellMessageKey; value: number }[] = [
-    { testId: 'dashboard-queue-depth', label: 'shell.dashboard.queueDepth', value: queueDepth },
-    { testId: 'dashboard-total-events', label: 'shell.dashboard.events', value: events.length },
-    { testId: 'dashboard-total-on-sale', label: 'shell.dashboard.onSale', value: onSale },
+  const tiles: { testId: string; label: DashboardMessageKey; value: number }[] = [
+    { testId: 'dashboard-queue-depth', label: 'adminDashboard.queueDepth', value: queueDepth },
+    { testId: 'dashboard-total-events', label: 'adminDashboard.events', value: events.length },
+    { testId: 'dashboard-total-on-sale', label: 'adminDashboard.onSale', value: onSale },
   ];
   return (
-    <section aria-label={t('shell.dashboard.totals')} className="admin-totals">
+    <section aria-label={t('adminDashboard.totals')} className="admin-totals">
       {tiles.map((tile) => (
         <div key={tile.testId} className="card admin-total" data-testid={tile.testId}>
           <span className="admin-total-value">{tile.value.toLocaleString()}</span>
@@ -123,21 +123,22 @@ function Overview({ queueDepth, events, now }: { queueDepth: number; events: Adm
 }
 
 export function DashboardPage() {
-  const t = useDictionary(shellMessages);
+  const t = useDictionary(dashboardMessages);
+  const common = useT();
   const admin = useIsAdmin();
   const list = useAdminEvents();
   const now = Date.now();
 
   return (
     <section className="admin-page" data-testid="dashboard">
-      <h1>{t('shell.dashboard.title')}</h1>
-      {list.isPending && <Spinner label={t('shell.loading')} />}
+      <h1>{t('adminDashboard.title')}</h1>
+      {list.isPending && <Spinner label={common('loading')} />}
       {list.isError && <RetryAlert query={list} />}
       {list.isSuccess && (
         <>
           <Overview queueDepth={list.data.queue_depth} events={list.data.events} now={now} />
           {list.data.events.length === 0 ? (
-            <p className="muted">{t('shell.dashboard.empty')}</p>
+            <p className="muted">{t('adminDashboard.empty')}</p>
           ) : (
             <div className="admin-event-grid">
               {list.data.events.map((e) => (

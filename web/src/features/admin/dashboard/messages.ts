@@ -1,0 +1,63 @@
+//! Texts of the console's dashboard, Thai and English. Kept out of the shop's dictionary:
+//! they load only with the console.
+
+import { defineMessages } from '@/i18n/define';
+
+export const dashboardMessages = defineMessages(
+  {
+    'adminDashboard.title': 'แดชบอร์ด',
+    'adminDashboard.totals': 'ภาพรวม',
+    'adminDashboard.events': 'อีเวนต์',
+    'adminDashboard.onSale': 'เปิดขายอยู่',
+    'adminDashboard.queueDepth': 'รูปที่รอประมวลผล (ทุกอีเวนต์)',
+    'adminDashboard.photosReady': 'รูปพร้อมขาย',
+    'adminDashboard.photosPending': 'รอหรือกำลังประมวลผล',
+    'adminDashboard.photosFailed': 'ประมวลผลไม่สำเร็จ',
+    'adminDashboard.faces': 'ใบหน้าที่พบ',
+    'adminDashboard.searches': 'การค้นหาด้วยใบหน้า',
+    'adminDashboard.ordersPaid': 'คำสั่งซื้อที่ชำระแล้ว',
+    'adminDashboard.revenue': 'ยอดขาย',
+    'adminDashboard.amount': '{amount} บาท',
+    'adminDashboard.empty': 'ยังไม่มีอีเวนต์',
+    'adminDashboard.key': 'รหัสอีเวนต์',
+    'adminDashboard.eventDate': 'วันงาน',
+    'adminDashboard.saleWindow': 'ช่วงเวลาขาย',
+    'adminDashboard.saleRange': '{start} ถึง {end}',
+    'adminDashboard.status.closed': 'ปิดการขายแล้ว',
+    'adminDashboard.status.hidden': 'ซ่อนจากหน้าร้าน',
+    'adminDashboard.status.upcoming': 'ยังไม่เปิดขาย',
+    'adminDashboard.status.open': 'เปิดขายอยู่',
+    'adminDashboard.status.ended': 'หมดเวลาขาย',
+    'adminDashboard.photos': 'จัดการรูป',
+    'adminDashboard.edit': 'แก้ไข',
+  },
+  {
+    'adminDashboard.title': 'Dashboard',
+    'adminDashboard.totals': 'Overview',
+    'adminDashboard.events': 'Events',
+    'adminDashboard.onSale': 'On sale now',
+    'adminDashboard.queueDepth': 'Photos waiting to be processed (all events)',
+    'adminDashboard.photosReady': 'Photos ready',
+    'adminDashboard.photosPending': 'Waiting or processing',
+    'adminDashboard.photosFailed': 'Failed to process',
+    'adminDashboard.faces': 'Faces found',
+    'adminDashboard.searches': 'Face searches',
+    'adminDashboard.ordersPaid': 'Paid orders',
+    'adminDashboard.revenue': 'Revenue',
+    'adminDashboard.amount': '{amount} THB',
+    'adminDashboard.empty': 'No events yet',
+    'adminDashboard.key': 'Event key',
+    'adminDashboard.eventDate': 'Race day',
+    'adminDashboard.saleWindow': 'Sale window',
+    'adminDashboard.saleRange': '{start} to {end}',
+    'adminDashboard.status.closed': 'Sale closed',
+    'adminDashboard.status.hidden': 'Hidden from the shop',
+    'adminDashboard.status.upcoming': 'Not on sale yet',
+    'adminDashboard.status.open': 'On sale',
+    'adminDashboard.status.ended': 'Sale ended',
+    'adminDashboard.photos': 'Photos',
+    'adminDashboard.edit': 'Edit',
+  },
+);
+
+export type DashboardMessageKey = keyof typeof dashboardMessages.th;

@@ -1,0 +1,36 @@
+//! What a filled cart needs to be ordered: its one event (none when the photos come from
+//! several), whether the all-photos deal is on offer and chosen, the server's price of
+//! exactly these photos, the gateway's channels, and the order itself (`useCartOrder`).
+
+import { useMemo } from 'react';
+import { cartEvents, dealOffered, foundRefsOf, useDeal, type CartItem, type CartKind } from '@/lib/cart';
+import { useCartEvent, useChannels, useGateway, useQuote } from './api';
+import { useCartOrder } from './useCartOrder';
+
+export function useCheckout(kind: CartKind, items: CartItem[], onPlaced: () => void) {
+  const dealChosen = useDeal(kind) === 'YES';
+  const events = cartEvents(items);
+  const mixed = events.length > 1;
+  const eventKey = events.length === 1 ? (events[0] ?? null) : null;
+  const eventQuery = useCartEvent(eventKey);
+  const event = eventQuery.data;
+  const dealOn = dealOffered(event, kind);
+  const deal = dealOn && dealChosen;
+
+  const ids = useMemo(() => items.map((i) => i.id), [items]);
+  const foundRefs = useMemo(() => foundRefsOf(items), [items]);
+  const quoteQuery = useQuote(eventKey !== null && event ? { eventKey, ids, deal, kind, foundRefs } : null);
+  // The previous cart's price only keeps the order form (and what was typed) in place
+  // while the new price comes; it is never shown nor ordered with.
+  const freshQuote = quoteQuery.isPlaceholderData ? undefined : quoteQuery.data;
+
+  const gatewayQuery = useGateway();
+  const channelsQuery = useChannels();
+  const gateway = gatewayQuery.data;
+  const order = useCartOrder({ kind, items, eventKey, event, deal, quote: freshQuote, gateway, onPlaced });
+
+  const channels = channelsQuery.data;
+  return { mixed, eventKey, eventQuery, event, dealOn, dealChosen, quoteQuery, freshQuote, channels, order };
+}
+
+export type Checkout = ReturnType<typeof useCheckout>;
