@@ -412,7 +412,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One original of a free-download event (spec §6: free events download directly), saved
+         * One original of a free-download event (free events download directly), saved
          *     as `photographerId_originalName`. Only shown photos of a visible free event are served.
          */
         get: operations["free_photo"];
@@ -1226,7 +1226,7 @@ export interface components {
             status: string;
             data: components["schemas"]["CardPaymentData"];
         };
-        /** @description A photo of the visitor's cart (spec §3); only its `id` is trusted. */
+        /** @description A photo of the visitor's cart; only its `id` is trusted. */
         CartImage: {
             /** @description The photo id, as a number or a string of digits. */
             id: components["schemas"]["NumberOrText"];
@@ -1319,7 +1319,7 @@ export interface components {
             /** @description Every offending field, when several are (a form checked whole). */
             errors?: components["schemas"]["FieldProblem"][];
         };
-        /** @description An event with the spec's field names (§3); `Y`/`N` flags, prices in baht. */
+        /** @description An event with the shop contract's field names; `Y`/`N` flags, prices in baht. */
         EventBody: {
             /** Format: int64 */
             event_id: number;
@@ -1502,7 +1502,7 @@ export interface components {
         InquiryRequest: {
             order_uuid: string;
         };
-        /** @description The order as the order page shows it (spec §3), amounts in baht. */
+        /** @description The order as the order page shows it, amounts in baht. */
         InquiryResponse: {
             /** @example success */
             status: string;
@@ -1809,7 +1809,7 @@ export interface components {
          * @enum {string}
          */
         PaymentStatus: "INITIAL" | "PAID" | "EXPIRED" | "CANCELLED";
-        /** @description A photo as the shop lists it (spec §3), with ready-to-use image addresses. */
+        /** @description A photo as the shop lists it, with ready-to-use image addresses. */
         PhotoBody: {
             /** Format: int64 */
             id: number;
@@ -1876,7 +1876,7 @@ export interface components {
              */
             found_refs?: string[];
         };
-        /** @description The spec's cart totals (§3), baht with two decimals, plus what order creation sends. */
+        /** @description The cart totals, baht with two decimals, plus what order creation sends. */
         QuoteResponse: {
             /** @example success */
             status: string;
@@ -2087,7 +2087,7 @@ export interface components {
             result: string;
         };
         /**
-         * @description The spec's yes/no flag.
+         * @description The shop contract's yes/no flag.
          * @enum {string}
          */
         YesNo: "Y" | "N";
