@@ -1,19 +1,20 @@
 //! `raceshot`: the shop's one binary. `serve` runs the HTTP API; the other subcommands are
-//! the operator's tools around it.
+//! the operator's tools around it. Each subcommand is one function below; the work is in
+//! `raceshot_server::commands` and the services.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use raceshot_server::app::startup::{Application, load_state, shutdown_signal};
-use raceshot_server::app::state::Clock;
+use raceshot_server::app::state::{AppState, Clock};
 use raceshot_server::commands::{admin, bibs, demo, import, ingest, orders};
 use raceshot_server::config::Config;
 use raceshot_server::infra::telemetry;
-use raceshot_server::services::operators::normalise_email;
+use raceshot_server::services::operators::{cli_actor, normalise_email};
 use raceshot_server::services::selfies;
-use raceshot_server::{api, jobs};
+use raceshot_server::{api, app, jobs};
 use raceshot_store::Store;
 use raceshot_store::events::Written;
 use raceshot_store::operators::Role;
@@ -34,6 +35,17 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    #[command(flatten)]
+    Configured(Configured),
+    /// Print the OpenAPI document of the API.
+    Openapi,
+    /// Print the table of every setting (the README's configuration table).
+    Settings,
+}
+
+/// The subcommands that read the configuration.
+#[derive(Subcommand)]
+enum Configured {
     /// Serve the shop's API (and run background jobs unless --no-jobs).
     Serve {
         /// Leave jobs to `raceshot worker` processes.
@@ -43,19 +55,7 @@ enum Command {
     /// Run background jobs (photo processing) without serving HTTP.
     Worker,
     /// Add photos (files or directories of JPEG/PNG) to an event.
-    Ingest {
-        /// The event's key.
-        #[arg(long)]
-        event: String,
-        /// Process the batch here too, and return when it is done.
-        #[arg(long)]
-        wait: bool,
-        /// The photographer's number, by which the manual search page filters (0: none).
-        #[arg(long, default_value_t = 0)]
-        photographer: i64,
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-    },
+    Ingest(IngestArgs),
     /// Read the bib numbers of an event's photos again (after changing its bib rule).
     Bibs {
         /// The event's key.
@@ -84,10 +84,21 @@ enum Command {
     },
     /// Create the demo event and its photos unless they exist.
     SeedDemo,
-    /// Print the OpenAPI document of the API.
-    Openapi,
-    /// Print the table of every setting (the README's configuration table).
-    Settings,
+}
+
+#[derive(Args)]
+struct IngestArgs {
+    /// The event's key.
+    #[arg(long)]
+    event: String,
+    /// Process the batch here too, and return when it is done.
+    #[arg(long)]
+    wait: bool,
+    /// The photographer's number, by which the manual search page filters (0: none).
+    #[arg(long, default_value_t = 0)]
+    photographer: i64,
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -99,16 +110,19 @@ enum EventCommand {
 #[derive(Subcommand)]
 enum AdminCommand {
     /// Create an operator account; the password is read from standard input.
-    CreateUser {
-        #[arg(long)]
-        email: String,
-        /// `admin` (everything) or `photographer` (uploads on the given events only).
-        #[arg(long, value_parser = ["admin", "photographer"])]
-        role: String,
-        /// An event a photographer may work on (repeatable).
-        #[arg(long = "event")]
-        events: Vec<String>,
-    },
+    CreateUser(CreateUserArgs),
+}
+
+#[derive(Args)]
+struct CreateUserArgs {
+    #[arg(long)]
+    email: String,
+    /// `admin` (everything) or `photographer` (uploads on the given events only).
+    #[arg(long, value_parser = ["admin", "photographer"])]
+    role: String,
+    /// An event a photographer may work on (repeatable).
+    #[arg(long = "event")]
+    events: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -126,7 +140,7 @@ enum OrderCommand {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    let command = match cli.command {
         Command::Openapi => {
             println!("{}", api::openapi_json());
             return ExitCode::SUCCESS;
@@ -135,8 +149,8 @@ fn main() -> ExitCode {
             print!("{}", raceshot_server::config::markdown_table());
             return ExitCode::SUCCESS;
         }
-        _ => {}
-    }
+        Command::Configured(command) => command,
+    };
     let config = match Config::load(cli.config.as_deref()) {
         Ok(config) => config,
         Err(e) => {
@@ -152,7 +166,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(cli.command, config)) {
+    match runtime.block_on(run(command, config)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -165,160 +179,182 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(command: Command, config: Config) -> anyhow::Result<ExitCode> {
+async fn run(command: Configured, config: Config) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Serve { no_jobs } => {
-            let app = Application::build(config, Clock::System, !no_jobs).await?;
-            tracing::info!(addr = %app.local_addr()?, jobs = !no_jobs, "serving");
-            app.run_until(shutdown_signal()).await?;
-        }
-        Command::Worker => {
-            let state = cli_state(config).await?;
-            let (stop, stop_rx) = tokio::sync::watch::channel(false);
-            let sweep = tokio::spawn(selfies::sweep_until(state.clone(), stop_rx.clone()));
-            let workers = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
-            let fresh = tokio::spawn(raceshot_server::app::startup::keep_settings_fresh(
-                state.clone(),
-            ));
-            tracing::info!(workers = state.config.jobs.workers, "working");
-            shutdown_signal().await;
-            let _ = stop.send(true);
-            let _ = workers.await;
-            let _ = sweep.await;
-            fresh.abort();
-            state.store.close().await;
-        }
-        Command::Ingest {
-            event,
-            wait,
-            photographer,
-            paths,
-        } => {
-            let state = cli_state(config).await?;
-            let files = ingest::collect_files(&paths)?;
-            let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
-            let report = ingest::ingest(&state, &event, photographer, &files, wait, tty).await;
-            state.store.close().await;
-            let report = report?;
-            println!(
-                "{} files: {} queued, {} already in the event, {} refused",
-                files.len(),
-                report.queued.len(),
-                report.skipped,
-                report.refused.len()
-            );
-            for (path, reason) in &report.refused {
-                println!("  refused {path}: {reason}");
-            }
-            if wait {
-                println!(
-                    "processed: {} ready, {} failed",
-                    report.ready,
-                    report.failed.len()
-                );
-                for (name, reason) in &report.failed {
-                    println!("  failed {name}: {reason}");
-                }
-            }
-            if !report.refused.is_empty() || !report.failed.is_empty() {
-                return Ok(ExitCode::from(3));
-            }
-        }
-        Command::Bibs { event, wait } => {
-            let state = cli_state(config).await?;
-            let report = bibs::reread(&state, &event, wait).await;
-            state.store.close().await;
-            let report = report?;
-            println!("{} photos queued for reading", report.queued);
-            if wait {
-                println!(
-                    "read: {} bibs on {} photos",
-                    report.bibs, report.photos_with_bibs
-                );
-            }
-        }
-        Command::Migrate => {
-            let store = Store::connect(&config.database_settings()).await?;
-            store.migrate().await?;
-            store.close().await;
-            println!("migrations applied");
-        }
-        Command::Event {
+        Configured::Serve { no_jobs } => serve(config, no_jobs).await,
+        Configured::Worker => worker(config).await,
+        Configured::Ingest(args) => ingest(config, args).await,
+        Configured::Bibs { event, wait } => read_bibs(config, &event, wait).await,
+        Configured::Migrate => migrate(&config).await,
+        Configured::Event {
             command: EventCommand::Import { file },
-        } => {
-            let store = migrated(&config).await?;
-            let written = import::import_file(&store, &file, chrono::Utc::now()).await;
-            store.close().await;
-            for (key, w) in written? {
-                match w {
-                    Written::Created(id) => println!("created event {key} (id {id})"),
-                    Written::Updated(id) => println!("updated event {key} (id {id})"),
-                }
-            }
-        }
-        Command::Order { command } => {
-            let state = cli_state(config).await?;
-            let actor = raceshot_server::services::operators::cli_actor();
-            let outcome = match &command {
-                OrderCommand::Confirm { uuid, slip_ref } => {
-                    orders::confirm(&state, uuid, slip_ref, &actor).await
-                }
-                OrderCommand::Approve { uuid } => orders::approve(&state, uuid, &actor).await,
-            };
-            state.store.close().await;
-            match outcome? {
-                orders::Outcome::Paid => println!("order marked paid; delivery started"),
-                orders::Outcome::AlreadyPaid => println!("order was paid already; nothing changed"),
-            }
-        }
-        Command::Admin {
-            command:
-                AdminCommand::CreateUser {
-                    email,
-                    role,
-                    events,
-                },
-        } => {
-            let role = Role::parse(&role).context("role must be admin or photographer")?;
-            let mut password = String::new();
-            std::io::stdin()
-                .read_line(&mut password)
-                .context("reading the password from standard input")?;
-            let password = password.trim_end_matches(['\r', '\n']);
-            let store = migrated(&config).await?;
-            let created =
-                admin::create_user(&store, &email, role, password, &events, chrono::Utc::now())
-                    .await;
-            store.close().await;
-            let id = created?;
-            println!(
-                "created {} account {} (id {id})",
-                role.as_str(),
-                normalise_email(&email)
-            );
-        }
-        Command::SeedDemo => {
-            let photos = config.faces.models_dir.join("photos");
-            let state = cli_state(config).await?;
-            let seeded = demo::seed(&state, &photos).await;
-            state.store.close().await;
-            let seeded = seeded?;
-            let event = if seeded.event_created {
-                "demo event created"
-            } else {
-                "demo event exists"
-            };
-            println!("{event}; {} photos added", seeded.photos);
-        }
-        Command::Openapi => println!("{}", api::openapi_json()),
-        Command::Settings => print!("{}", raceshot_server::config::markdown_table()),
+        } => import_events(&config, &file).await,
+        Configured::Order { command } => order(config, command).await,
+        Configured::Admin {
+            command: AdminCommand::CreateUser(args),
+        } => create_user(&config, args).await,
+        Configured::SeedDemo => seed_demo(config).await,
     }
+}
+
+async fn serve(config: Config, no_jobs: bool) -> anyhow::Result<ExitCode> {
+    let app = Application::build(config, Clock::System, !no_jobs).await?;
+    tracing::info!(addr = %app.local_addr()?, jobs = !no_jobs, "serving");
+    app.run_until(shutdown_signal()).await?;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn worker(config: Config) -> anyhow::Result<ExitCode> {
+    let state = cli_state(config).await?;
+    let (stop, stop_rx) = tokio::sync::watch::channel(false);
+    let sweep = tokio::spawn(selfies::sweep_until(state.clone(), stop_rx.clone()));
+    let workers = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
+    let fresh = tokio::spawn(app::startup::keep_settings_fresh(state.clone()));
+    tracing::info!(workers = state.config.jobs.workers, "working");
+    shutdown_signal().await;
+    let _ = stop.send(true);
+    let _ = workers.await;
+    let _ = sweep.await;
+    fresh.abort();
+    state.store.close().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn ingest(config: Config, args: IngestArgs) -> anyhow::Result<ExitCode> {
+    let IngestArgs {
+        event,
+        wait,
+        photographer,
+        paths,
+    } = args;
+    let state = cli_state(config).await?;
+    let files = ingest::collect_files(&paths)?;
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let report = ingest::ingest(&state, &event, photographer, &files, wait, tty).await;
+    state.store.close().await;
+    let report = report?;
+    println!(
+        "{} files: {} queued, {} already in the event, {} refused",
+        files.len(),
+        report.queued.len(),
+        report.skipped,
+        report.refused.len()
+    );
+    for (path, reason) in &report.refused {
+        println!("  refused {path}: {reason}");
+    }
+    if wait {
+        println!(
+            "processed: {} ready, {} failed",
+            report.ready,
+            report.failed.len()
+        );
+        for (name, reason) in &report.failed {
+            println!("  failed {name}: {reason}");
+        }
+    }
+    if !report.refused.is_empty() || !report.failed.is_empty() {
+        return Ok(ExitCode::from(3));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn read_bibs(config: Config, event: &str, wait: bool) -> anyhow::Result<ExitCode> {
+    let state = cli_state(config).await?;
+    let report = bibs::reread(&state, event, wait).await;
+    state.store.close().await;
+    let report = report?;
+    println!("{} photos queued for reading", report.queued);
+    if wait {
+        println!(
+            "read: {} bibs on {} photos",
+            report.bibs, report.photos_with_bibs
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn migrate(config: &Config) -> anyhow::Result<ExitCode> {
+    let store = Store::connect(&config.database_settings()).await?;
+    store.migrate().await?;
+    store.close().await;
+    println!("migrations applied");
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn import_events(config: &Config, file: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let store = migrated(config).await?;
+    let written = import::import_file(&store, file, chrono::Utc::now()).await;
+    store.close().await;
+    for (key, w) in written? {
+        match w {
+            Written::Created(id) => println!("created event {key} (id {id})"),
+            Written::Updated(id) => println!("updated event {key} (id {id})"),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn order(config: Config, command: OrderCommand) -> anyhow::Result<ExitCode> {
+    let state = cli_state(config).await?;
+    let actor = cli_actor();
+    let outcome = match &command {
+        OrderCommand::Confirm { uuid, slip_ref } => {
+            orders::confirm(&state, uuid, slip_ref, &actor).await
+        }
+        OrderCommand::Approve { uuid } => orders::approve(&state, uuid, &actor).await,
+    };
+    state.store.close().await;
+    match outcome? {
+        orders::Outcome::Paid => println!("order marked paid; delivery started"),
+        orders::Outcome::AlreadyPaid => println!("order was paid already; nothing changed"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn create_user(config: &Config, args: CreateUserArgs) -> anyhow::Result<ExitCode> {
+    let CreateUserArgs {
+        email,
+        role,
+        events,
+    } = args;
+    let role = Role::parse(&role).context("role must be admin or photographer")?;
+    let mut password = String::new();
+    std::io::stdin()
+        .read_line(&mut password)
+        .context("reading the password from standard input")?;
+    let password = password.trim_end_matches(['\r', '\n']);
+    let store = migrated(config).await?;
+    let created =
+        admin::create_user(&store, &email, role, password, &events, chrono::Utc::now()).await;
+    store.close().await;
+    let id = created?;
+    println!(
+        "created {} account {} (id {id})",
+        role.as_str(),
+        normalise_email(&email)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn seed_demo(config: Config) -> anyhow::Result<ExitCode> {
+    let photos = config.faces.models_dir.join("photos");
+    let state = cli_state(config).await?;
+    let seeded = demo::seed(&state, &photos).await;
+    state.store.close().await;
+    let seeded = seeded?;
+    let event = if seeded.event_created {
+        "demo event created"
+    } else {
+        "demo event exists"
+    };
+    println!("{event}; {} photos added", seeded.photos);
     Ok(ExitCode::SUCCESS)
 }
 
 /// Everything a command that processes photos needs, without binding a port; links it
 /// writes point at the configured server address.
-async fn cli_state(config: Config) -> anyhow::Result<raceshot_server::app::state::AppState> {
+async fn cli_state(config: Config) -> anyhow::Result<AppState> {
     let fallback = format!("http://{}", config.server.addr);
     load_state(config, Clock::System, fallback).await
 }
