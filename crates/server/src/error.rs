@@ -1,10 +1,11 @@
 //! The shop's errors: one table maps every error code to its HTTP status. Services
 //! (`commerce`, `search`, `photos`, …) return a `ShopError` naming its code; the HTTP edge
-//! answers it by the table (`IntoResponse` below), the CLI prints it. The code is the
-//! stable contract (the web app translates by it); the message is English for developers.
-//! Server faults log their cause chain and answer a generic message. Where a service has
-//! refusals of its own (`commerce::orders::OrderRefused`), they are a typed enum that
-//! converts into a `ShopError` at the service's boundary.
+//! answers it by the table (`IntoResponse` below), the CLI prints it (`code: message`, then
+//! its causes: a `ShopError` is a `std::error::Error` whose `source()` is its cause). The
+//! code is the stable contract (the web app translates by it); the message is English for
+//! developers. Server faults log their cause chain and answer a generic message. Where a
+//! service has refusals of its own (`commerce::orders::OrderRefused`), they are a typed
+//! enum that converts into a `ShopError` at the service's boundary.
 
 use axum::Json;
 use axum::http::StatusCode;
@@ -89,6 +90,12 @@ error_codes! {
     Internal             => INTERNAL_SERVER_ERROR,  "internal";
 }
 
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// An error: the body names its stable `code` (the error-code table) and, where one is to
 /// blame, the field. Declared once, every operation's error answers refer to it.
 #[derive(utoipa::ToResponse)]
@@ -119,25 +126,29 @@ pub struct FieldProblem {
     pub message: String,
 }
 
-#[derive(Debug)]
+/// An error of the shop, shown as `code: message (field)`; `source()` is its cause.
+#[derive(Debug, thiserror::Error)]
+#[error("{code}: {message}{}", FieldNote(.field.as_deref()))]
 pub struct ShopError {
     code: ErrorCode,
     message: String,
     field: Option<String>,
     errors: Vec<FieldProblem>,
+    /// What caused it: a fault's underlying error.
     source: Option<anyhow::Error>,
     /// Seconds after which the client may try again (`Retry-After`).
     retry_after: Option<u64>,
 }
 
-/// `code: message (field)`, for the command line and logs.
-impl std::fmt::Display for ShopError {
+/// ` (field)` after the message, when a field is to blame.
+struct FieldNote<'a>(Option<&'a str>);
+
+impl std::fmt::Display for FieldNote<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.code.as_str(), self.message)?;
-        if let Some(field) = &self.field {
-            write!(f, " ({field})")?;
+        match self.0 {
+            Some(field) => write!(f, " ({field})"),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 
@@ -175,21 +186,22 @@ impl ShopError {
 
     /// A fault of the server: logged with its causes, answered without them.
     pub fn internal(source: impl Into<anyhow::Error>) -> Self {
-        Self {
-            source: Some(source.into()),
-            ..Self::new(ErrorCode::Internal, "internal error")
-        }
+        Self::new(ErrorCode::Internal, "internal error").caused_by(source)
     }
 
     /// A service the request needs (a mail server, say) failed: logged with its causes.
     pub fn unavailable(source: impl Into<anyhow::Error>) -> Self {
-        Self {
-            source: Some(source.into()),
-            ..Self::new(
-                ErrorCode::Unavailable,
-                "a service the shop needs failed; try again",
-            )
-        }
+        Self::new(
+            ErrorCode::Unavailable,
+            "a service the shop needs failed; try again",
+        )
+        .caused_by(source)
+    }
+
+    /// Keeps what caused this error as its `source()`; the answer never shows it.
+    pub fn caused_by(mut self, source: impl Into<anyhow::Error>) -> Self {
+        self.source = Some(source.into());
+        self
     }
 
     /// Names the field to blame.
@@ -262,6 +274,8 @@ pub type ShopResult<T> = Result<T, ShopError>;
 
 #[cfg(test)]
 mod tests {
+    use std::error::Error as _;
+
     use super::*;
 
     #[test]
@@ -272,5 +286,32 @@ mod tests {
             assert!(s.chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{s}");
             assert!(seen.insert(s), "{s} twice");
         }
+    }
+
+    #[test]
+    fn a_refusal_shows_its_code_message_and_field() {
+        let e = ShopError::field("mobile", "ten digits");
+        assert_eq!(e.to_string(), "invalid_field: ten digits (mobile)");
+        assert!(e.source().is_none());
+        let e = ShopError::new(ErrorCode::OrderNotFound, "no such order");
+        assert_eq!(
+            format!("{:#}", anyhow::Error::new(e)),
+            "order_not_found: no such order"
+        );
+    }
+
+    #[test]
+    fn a_fault_keeps_its_cause_chain() {
+        let refused =
+            std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "connection refused");
+        let e = ShopError::internal(anyhow::Error::new(refused).context("database"));
+        assert_eq!(e.code(), ErrorCode::Internal);
+        let source = e.source().map(ToString::to_string);
+        assert_eq!(source.as_deref(), Some("database"));
+        // What `main` prints: `error: {e:#}`.
+        assert_eq!(
+            format!("{:#}", anyhow::Error::new(e)),
+            "internal: internal error: database: connection refused"
+        );
     }
 }
