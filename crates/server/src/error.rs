@@ -1,30 +1,27 @@
-//! The shop's errors: one table maps every error code to its HTTP status. Services
-//! (`commerce`, `search`, `photos`, …) return a `ShopError` naming its code; the HTTP edge
-//! answers it by the table (`IntoResponse` below), the CLI prints it (`code: message`, then
-//! its causes: a `ShopError` is a `std::error::Error` whose `source()` is its cause). The
-//! code is the stable contract (the web app translates by it); the message is English for
-//! developers. Server faults log their cause chain and answer a generic message. Where a
-//! service has refusals of its own (`commerce::orders::OrderRefused`), they are a typed
-//! enum that converts into a `ShopError` at the service's boundary.
+//! The shop's errors, as services and commands see them: a `ShopError` names its stable
+//! [`ErrorCode`] (the web app translates by it), an English message for developers, the
+//! field to blame, and, for a fault, its cause. It is a `std::error::Error` whose
+//! `source()` is that cause, so the command line prints the whole chain (`{:#}`). What a
+//! code answers over HTTP (its status, `Retry-After`, the body) is the edge's business:
+//! the one table of statuses and the `IntoResponse` impl are in `api/error.rs`, which logs
+//! a server fault's cause once and answers only the code and the public message.
+//!
+//! Where a service has refusals of its own (`commerce::orders::OrderRefused`), they are a
+//! typed enum that converts into a `ShopError` at the service's boundary.
 
-use axum::Json;
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use raceshot_store::StoreError;
 use serde::Serialize;
 use utoipa::ToSchema;
 
 macro_rules! error_codes {
-    ($($variant:ident => $status:ident, $code:literal;)*) => {
-        /// Every error the API can answer.
+    ($($variant:ident => $code:literal;)*) => {
+        /// Every error the shop can answer, by its stable code. What each answers over
+        /// HTTP is listed in `api/error.rs`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub enum ErrorCode { $($variant,)* }
 
         impl ErrorCode {
             pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
-
-            pub fn status(self) -> StatusCode {
-                match self { $(ErrorCode::$variant => StatusCode::$status,)* }
-            }
 
             pub fn as_str(self) -> &'static str {
                 match self { $(ErrorCode::$variant => $code,)* }
@@ -34,89 +31,66 @@ macro_rules! error_codes {
 }
 
 error_codes! {
-    MalformedJson        => BAD_REQUEST,            "malformed_json";
-    InvalidField         => UNPROCESSABLE_ENTITY,   "invalid_field";
-    InvalidClientToken   => UNAUTHORIZED,           "invalid_client_token";
-    EventNotFound        => NOT_FOUND,              "event_not_found";
-    EventNotOnSale       => CONFLICT,               "event_not_on_sale";
-    UploadNotFound       => NOT_FOUND,              "upload_not_found";
-    InvalidSignature     => FORBIDDEN,              "invalid_signature";
-    FileTooLarge         => PAYLOAD_TOO_LARGE,      "file_too_large";
-    UnsupportedImageType => UNSUPPORTED_MEDIA_TYPE, "unsupported_image_type";
-    UnreadableImage      => UNPROCESSABLE_ENTITY,   "unreadable_image";
-    ImageTooManyPixels   => UNPROCESSABLE_ENTITY,   "image_too_many_pixels";
-    MalformedMultipart   => BAD_REQUEST,            "malformed_multipart";
-    ImageNotFound        => NOT_FOUND,              "image_not_found";
-    InvalidBib           => UNPROCESSABLE_ENTITY,   "invalid_bib";
-    TooManySelfies       => UNPROCESSABLE_ENTITY,   "too_many_selfies";
-    NoFace               => UNPROCESSABLE_ENTITY,   "no_face";
-    SelfieManyFaces      => UNPROCESSABLE_ENTITY,   "selfie_many_faces";
-    PrivacyRequestExists => CONFLICT,               "privacy_request_exists";
-    PrivacyRequestDecided => CONFLICT,              "privacy_request_decided";
-    PrivacyHold          => CONFLICT,               "privacy_hold";
-    MixedEvents          => UNPROCESSABLE_ENTITY,   "mixed_events";
-    DealNotAvailable     => CONFLICT,               "deal_not_available";
-    DealNeedsSearch      => CONFLICT,               "deal_needs_search";
-    WholesaleNotAvailable => CONFLICT,              "wholesale_not_available";
-    OrderNotFound        => NOT_FOUND,              "order_not_found";
-    AccessCodeInvalid    => UNPROCESSABLE_ENTITY,   "access_code_invalid";
-    AccessCodeExpired    => UNPROCESSABLE_ENTITY,   "access_code_expired";
-    AccessCodeUndeliverable => UNPROCESSABLE_ENTITY, "access_code_undeliverable";
-    AmountMismatch       => CONFLICT,               "amount_mismatch";
-    PaymentGatewayChanged => CONFLICT,              "payment_gateway_changed";
-    PaymentChannelNotAvailable => CONFLICT,         "payment_channel_not_available";
-    ApprovalNotAvailable => CONFLICT,               "approval_not_available";
-    OrderNotPayable      => CONFLICT,               "order_not_payable";
-    PaymentDeclined      => PAYMENT_REQUIRED,       "payment_declined";
-    PaymentGatewayError  => BAD_GATEWAY,            "payment_gateway_error";
-    PaymentGatewayTimeout => GATEWAY_TIMEOUT,       "payment_gateway_timeout";
-    OrderNotPaid         => FORBIDDEN,              "order_not_paid";
-    DownloadLinkExpired  => FORBIDDEN,              "download_link_expired";
-    StorageExpired       => GONE,                   "storage_expired";
-    LogoImagesNotReady   => CONFLICT,               "logo_images_not_ready";
-    NotSignedIn          => UNAUTHORIZED,           "not_signed_in";
-    InvalidCredentials   => UNAUTHORIZED,           "invalid_credentials";
-    AccountLocked        => TOO_MANY_REQUESTS,      "account_locked";
-    Forbidden            => FORBIDDEN,              "forbidden";
-    PhotoSold            => CONFLICT,               "photo_sold";
-    NotFound             => NOT_FOUND,              "not_found";
-    MethodNotAllowed     => METHOD_NOT_ALLOWED,     "method_not_allowed";
-    PayloadTooLarge      => PAYLOAD_TOO_LARGE,      "payload_too_large";
-    UnsupportedMediaType => UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type";
-    Timeout              => REQUEST_TIMEOUT,        "timeout";
-    Unavailable          => SERVICE_UNAVAILABLE,    "unavailable";
-    Busy                 => SERVICE_UNAVAILABLE,    "busy";
-    RateLimited          => TOO_MANY_REQUESTS,      "rate_limited";
-    Internal             => INTERNAL_SERVER_ERROR,  "internal";
+    MalformedJson              => "malformed_json";
+    InvalidField               => "invalid_field";
+    InvalidClientToken         => "invalid_client_token";
+    EventNotFound              => "event_not_found";
+    EventNotOnSale             => "event_not_on_sale";
+    UploadNotFound             => "upload_not_found";
+    InvalidSignature           => "invalid_signature";
+    FileTooLarge               => "file_too_large";
+    UnsupportedImageType       => "unsupported_image_type";
+    UnreadableImage            => "unreadable_image";
+    ImageTooManyPixels         => "image_too_many_pixels";
+    MalformedMultipart         => "malformed_multipart";
+    ImageNotFound              => "image_not_found";
+    InvalidBib                 => "invalid_bib";
+    TooManySelfies             => "too_many_selfies";
+    NoFace                     => "no_face";
+    SelfieManyFaces            => "selfie_many_faces";
+    PrivacyRequestExists       => "privacy_request_exists";
+    PrivacyRequestDecided      => "privacy_request_decided";
+    PrivacyHold                => "privacy_hold";
+    MixedEvents                => "mixed_events";
+    DealNotAvailable           => "deal_not_available";
+    DealNeedsSearch            => "deal_needs_search";
+    WholesaleNotAvailable      => "wholesale_not_available";
+    OrderNotFound              => "order_not_found";
+    AccessCodeInvalid          => "access_code_invalid";
+    AccessCodeExpired          => "access_code_expired";
+    AccessCodeUndeliverable    => "access_code_undeliverable";
+    AmountMismatch             => "amount_mismatch";
+    PaymentGatewayChanged      => "payment_gateway_changed";
+    PaymentChannelNotAvailable => "payment_channel_not_available";
+    ApprovalNotAvailable       => "approval_not_available";
+    OrderNotPayable            => "order_not_payable";
+    PaymentDeclined            => "payment_declined";
+    PaymentGatewayError        => "payment_gateway_error";
+    PaymentGatewayTimeout      => "payment_gateway_timeout";
+    OrderNotPaid               => "order_not_paid";
+    DownloadLinkExpired        => "download_link_expired";
+    StorageExpired             => "storage_expired";
+    LogoImagesNotReady         => "logo_images_not_ready";
+    NotSignedIn                => "not_signed_in";
+    InvalidCredentials         => "invalid_credentials";
+    AccountLocked              => "account_locked";
+    Forbidden                  => "forbidden";
+    PhotoSold                  => "photo_sold";
+    NotFound                   => "not_found";
+    MethodNotAllowed           => "method_not_allowed";
+    PayloadTooLarge            => "payload_too_large";
+    UnsupportedMediaType       => "unsupported_media_type";
+    Timeout                    => "timeout";
+    Unavailable                => "unavailable";
+    Busy                       => "busy";
+    RateLimited                => "rate_limited";
+    Internal                   => "internal";
 }
 
 impl std::fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
-}
-
-/// An error: the body names its stable `code` (the error-code table) and, where one is to
-/// blame, the field. Declared once, every operation's error answers refer to it.
-#[derive(utoipa::ToResponse)]
-pub struct ErrorAnswer(#[allow(dead_code)] ErrorBody);
-
-/// The body of every error answer.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ErrorBody {
-    /// Always `"error"`.
-    pub status: &'static str,
-    /// Stable snake_case error code.
-    #[schema(example = "invalid_field")]
-    pub code: &'static str,
-    /// English explanation for developers; the web app shows its own text for `code`.
-    pub message: String,
-    /// The offending field, when one is to blame (`package[1].price`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    /// Every offending field, when several are (a form checked whole).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub errors: Vec<FieldProblem>,
 }
 
 /// One field's problem.
@@ -228,45 +202,40 @@ impl ShopError {
     pub fn code(&self) -> ErrorCode {
         self.code
     }
+
+    /// The message the answer shows: never the cause.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The field to blame, if one is.
+    pub fn blamed_field(&self) -> Option<&str> {
+        self.field.as_deref()
+    }
+
+    /// Every field to blame, when a form was checked whole.
+    pub fn problems(&self) -> &[FieldProblem] {
+        &self.errors
+    }
+
+    /// Seconds after which the client may try again, if it may.
+    pub fn retry_after_seconds(&self) -> Option<u64> {
+        self.retry_after
+    }
+
+    /// The cause, with its own chain (`{:?}` shows every layer).
+    pub fn cause(&self) -> Option<&anyhow::Error> {
+        self.source.as_ref()
+    }
 }
 
-impl From<raceshot_store::StoreError> for ShopError {
-    fn from(e: raceshot_store::StoreError) -> Self {
+impl From<StoreError> for ShopError {
+    fn from(e: StoreError) -> Self {
         if e.is_not_found() {
             ShopError::new(ErrorCode::NotFound, "not found")
         } else {
             ShopError::internal(e)
         }
-    }
-}
-
-impl IntoResponse for ShopError {
-    fn into_response(self) -> Response {
-        let status = self.code.status();
-        if status.is_server_error() {
-            match &self.source {
-                Some(source) => {
-                    tracing::error!(code = self.code.as_str(), error = ?source, "request failed")
-                }
-                None => {
-                    tracing::error!(code = self.code.as_str(), message = %self.message, "request failed")
-                }
-            }
-        }
-        let body = ErrorBody {
-            status: "error",
-            code: self.code.as_str(),
-            message: self.message,
-            field: self.field,
-            errors: self.errors,
-        };
-        let mut response = (status, Json(body)).into_response();
-        if let Some(seconds) = self.retry_after {
-            response
-                .headers_mut()
-                .insert(axum::http::header::RETRY_AFTER, seconds.into());
-        }
-        response
     }
 }
 
@@ -306,6 +275,7 @@ mod tests {
             std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "connection refused");
         let e = ShopError::internal(anyhow::Error::new(refused).context("database"));
         assert_eq!(e.code(), ErrorCode::Internal);
+        assert_eq!(e.message(), "internal error", "the answer shows no cause");
         let source = e.source().map(ToString::to_string);
         assert_eq!(source.as_deref(), Some("database"));
         // What `main` prints: `error: {e:#}`.

@@ -16,8 +16,9 @@ use utoipa::ToSchema;
 
 use super::catalogue::{PhotoBody, SUCCESS};
 use super::extract::ApiJson;
+use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ShopError, ShopResult};
+use crate::error::{ShopError, ShopResult};
 use crate::infra::rate_limit::client_address;
 use crate::services::bibs;
 use crate::services::commerce::{deal, find_event, find_event_on_sale};

@@ -12,8 +12,9 @@ use utoipa::ToSchema;
 use super::catalogue::SUCCESS;
 use super::extract::ApiJson;
 use crate::api::contract;
+use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ShopResult};
+use crate::error::ShopResult;
 use crate::services::commerce::find_event;
 use crate::services::commerce::{AskedCart, price_cart};
 

@@ -19,9 +19,10 @@ use utoipa::ToSchema;
 
 use super::extract::ApiJson;
 use crate::api::contract;
+use crate::api::error::ErrorAnswer;
 use crate::api::media::derived_address;
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ShopError, ShopResult};
+use crate::error::{ShopError, ShopResult};
 use crate::services::catalogue::Snapshot;
 use crate::services::commerce::{find_event, lookup};
 use crate::services::photos::derived_name;

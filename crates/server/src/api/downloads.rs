@@ -11,8 +11,9 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::extract::{ApiPath, ApiQuery};
+use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::infra::delivery::{ZipEntry, object_response, zip_body};
 use crate::services::commerce::links::{self, Variant};
 use crate::services::commerce::{download_name, find_order, sold_photo_key};

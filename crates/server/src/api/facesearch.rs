@@ -22,8 +22,9 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::catalogue::{PhotoBody, SUCCESS};
 use super::extract::{ApiJson, ApiQuery, NumberOrText};
+use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::infra::rate_limit::client_address;
 use crate::infra::signing;
 use crate::services::commerce::{deal, find_event, find_event_on_sale};

@@ -9,8 +9,9 @@ use utoipa::ToSchema;
 
 use super::catalogue::SUCCESS;
 use super::extract::{ApiJson, NumberOrText};
+use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ShopError, ShopResult};
+use crate::error::{ShopError, ShopResult};
 
 /// Longest `list` kept: a cart's worth of ids.
 const MAX_LIST: usize = 20_000;

@@ -8,6 +8,7 @@ pub mod cart;
 pub mod catalogue;
 pub mod contract;
 pub mod downloads;
+pub mod error;
 pub mod extract;
 pub mod facesearch;
 pub mod logs;
@@ -36,8 +37,9 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::api::error::{ErrorAnswer, ErrorBody};
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, ShopError};
+use crate::error::{ErrorCode, ShopError};
 
 #[derive(OpenApi)]
 #[openapi(

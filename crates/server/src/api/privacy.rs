@@ -13,8 +13,9 @@ use utoipa::ToSchema;
 
 use super::catalogue::SUCCESS;
 use super::facesearch::{multipart_error, read_limited};
+use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ShopError, ShopResult};
+use crate::error::{ShopError, ShopResult};
 use crate::infra::rate_limit::client_address;
 use crate::services::commerce::find_event;
 use crate::services::privacy::{self, Contact};

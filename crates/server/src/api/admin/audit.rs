@@ -8,9 +8,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Admin;
+use crate::api::error::ErrorAnswer;
 use crate::api::extract::ApiQuery;
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ShopResult};
+use crate::error::ShopResult;
 
 const PAGE: i64 = 50;
 

@@ -18,8 +18,9 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::super::extract::ApiJson;
+use crate::api::error::{ErrorAnswer, ErrorBody};
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, ShopError, ShopResult};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::infra::rate_limit::client_address;
 use crate::services::operators::{
     actor_of, dummy_hash, lock_after, normalise_email, password_matches, unknown_actor,

@@ -13,9 +13,10 @@ use utoipa::ToSchema;
 
 use super::auth::{Admin, Session};
 use crate::api::contract;
+use crate::api::error::{ErrorAnswer, ErrorBody};
 use crate::api::extract::ApiJson;
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, FieldProblem, ShopError, ShopResult};
+use crate::error::{ErrorCode, FieldProblem, ShopError, ShopResult};
 
 /// An event as the console lists it.
 #[derive(Debug, Serialize, ToSchema)]

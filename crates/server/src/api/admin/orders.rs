@@ -15,9 +15,10 @@ use utoipa::ToSchema;
 
 use super::auth::Admin;
 use crate::api::contract;
+use crate::api::error::ErrorAnswer;
 use crate::api::extract::{ApiJson, ApiQuery};
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::jobs::notify_order;
 use crate::services::commerce::operator::{self, Outcome};
 use crate::services::commerce::{find_order, links};

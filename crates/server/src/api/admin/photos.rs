@@ -16,10 +16,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Session;
+use crate::api::error::{ErrorAnswer, ErrorBody};
 use crate::api::extract::{ApiJson, ApiPath, ApiQuery, parse_json};
 use crate::api::media::derived_address;
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, ShopError, ShopResult};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::services::photos::{FileAdded, add_file, derived_name};
 
 /// The largest photo a browser may upload.

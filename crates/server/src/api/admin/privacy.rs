@@ -14,10 +14,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Admin;
+use crate::api::error::ErrorAnswer;
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::media::derived_address;
 use crate::app::state::AppState;
-use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::services::privacy::{self, Contact};
 
 /// Requests listed at once, newest first.

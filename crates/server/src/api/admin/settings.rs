@@ -18,11 +18,12 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::auth::Admin;
+use crate::api::error::{ErrorAnswer, ErrorBody};
 use crate::api::extract::ApiJson;
 use crate::app::live::{self, Refused};
 use crate::app::state::AppState;
 use crate::config::{Config, console_settings};
-use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, FieldProblem, ShopError, ShopResult};
+use crate::error::{ErrorCode, FieldProblem, ShopError, ShopResult};
 use crate::infra::imaging::LOGO_MAX_PIXELS;
 use crate::infra::notify::SmtpTls;
 use crate::jobs::deliver_order::SHOP_LOGO_SETTING;

@@ -1,0 +1,178 @@
+//! What an error answers over HTTP. The one table of statuses ([`status`]) lists every
+//! error code; a `ShopError` answers its code's status, the body below (the code, the
+//! public message and the fields to blame, never the cause) and `Retry-After` when it says
+//! when to try again. A server fault (5xx) logs its code and cause chain here, once.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::error::{ErrorCode, FieldProblem, ShopError};
+
+/// The HTTP status each error code answers.
+pub fn status(code: ErrorCode) -> StatusCode {
+    match code {
+        ErrorCode::MalformedJson => StatusCode::BAD_REQUEST,
+        ErrorCode::InvalidField => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::InvalidClientToken => StatusCode::UNAUTHORIZED,
+        ErrorCode::EventNotFound => StatusCode::NOT_FOUND,
+        ErrorCode::EventNotOnSale => StatusCode::CONFLICT,
+        ErrorCode::UploadNotFound => StatusCode::NOT_FOUND,
+        ErrorCode::InvalidSignature => StatusCode::FORBIDDEN,
+        ErrorCode::FileTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorCode::UnsupportedImageType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        ErrorCode::UnreadableImage => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::ImageTooManyPixels => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::MalformedMultipart => StatusCode::BAD_REQUEST,
+        ErrorCode::ImageNotFound => StatusCode::NOT_FOUND,
+        ErrorCode::InvalidBib => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::TooManySelfies => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::NoFace => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::SelfieManyFaces => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::PrivacyRequestExists => StatusCode::CONFLICT,
+        ErrorCode::PrivacyRequestDecided => StatusCode::CONFLICT,
+        ErrorCode::PrivacyHold => StatusCode::CONFLICT,
+        ErrorCode::MixedEvents => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::DealNotAvailable => StatusCode::CONFLICT,
+        ErrorCode::DealNeedsSearch => StatusCode::CONFLICT,
+        ErrorCode::WholesaleNotAvailable => StatusCode::CONFLICT,
+        ErrorCode::OrderNotFound => StatusCode::NOT_FOUND,
+        ErrorCode::AccessCodeInvalid => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::AccessCodeExpired => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::AccessCodeUndeliverable => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::AmountMismatch => StatusCode::CONFLICT,
+        ErrorCode::PaymentGatewayChanged => StatusCode::CONFLICT,
+        ErrorCode::PaymentChannelNotAvailable => StatusCode::CONFLICT,
+        ErrorCode::ApprovalNotAvailable => StatusCode::CONFLICT,
+        ErrorCode::OrderNotPayable => StatusCode::CONFLICT,
+        ErrorCode::PaymentDeclined => StatusCode::PAYMENT_REQUIRED,
+        ErrorCode::PaymentGatewayError => StatusCode::BAD_GATEWAY,
+        ErrorCode::PaymentGatewayTimeout => StatusCode::GATEWAY_TIMEOUT,
+        ErrorCode::OrderNotPaid => StatusCode::FORBIDDEN,
+        ErrorCode::DownloadLinkExpired => StatusCode::FORBIDDEN,
+        ErrorCode::StorageExpired => StatusCode::GONE,
+        ErrorCode::LogoImagesNotReady => StatusCode::CONFLICT,
+        ErrorCode::NotSignedIn => StatusCode::UNAUTHORIZED,
+        ErrorCode::InvalidCredentials => StatusCode::UNAUTHORIZED,
+        ErrorCode::AccountLocked => StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::Forbidden => StatusCode::FORBIDDEN,
+        ErrorCode::PhotoSold => StatusCode::CONFLICT,
+        ErrorCode::NotFound => StatusCode::NOT_FOUND,
+        ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        ErrorCode::Timeout => StatusCode::REQUEST_TIMEOUT,
+        ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorCode::Busy => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// An error: the body names its stable `code` (the error-code table) and, where one is to
+/// blame, the field. Declared once, every operation's error answers refer to it.
+#[derive(utoipa::ToResponse)]
+pub struct ErrorAnswer(#[allow(dead_code)] ErrorBody);
+
+/// The body of every error answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// Always `"error"`.
+    pub status: &'static str,
+    /// Stable snake_case error code.
+    #[schema(example = "invalid_field")]
+    pub code: &'static str,
+    /// English explanation for developers; the web app shows its own text for `code`.
+    pub message: String,
+    /// The offending field, when one is to blame (`package[1].price`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Every offending field, when several are (a form checked whole).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<FieldProblem>,
+}
+
+impl IntoResponse for ShopError {
+    fn into_response(self) -> Response {
+        let code = self.code();
+        let status = status(code);
+        if status.is_server_error() {
+            match self.cause() {
+                Some(source) => {
+                    tracing::error!(code = code.as_str(), error = ?source, "request failed")
+                }
+                None => {
+                    tracing::error!(code = code.as_str(), message = %self.message(), "request failed")
+                }
+            }
+        }
+        let body = ErrorBody {
+            status: "error",
+            code: code.as_str(),
+            message: self.message().to_owned(),
+            field: self.blamed_field().map(str::to_owned),
+            errors: self.problems().to_vec(),
+        };
+        let mut response = (status, Json(body)).into_response();
+        if let Some(seconds) = self.retry_after_seconds() {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn answer(e: ShopError) -> (StatusCode, Option<String>, serde_json::Value) {
+        let response = e.into_response();
+        let status = response.status();
+        let retry = response
+            .headers()
+            .get(axum::http::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let bytes = axum::body::to_bytes(response.into_body(), 64 * 1024)
+            .await
+            .unwrap_or_default();
+        let body = serde_json::from_slice(&bytes).unwrap_or_default();
+        (status, retry, body)
+    }
+
+    #[tokio::test]
+    async fn a_fault_answers_its_code_never_its_cause() {
+        let cause = anyhow::anyhow!("connection refused").context("database");
+        let (status, retry, body) = answer(ShopError::internal(cause)).await;
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(retry, None);
+        assert_eq!(
+            body,
+            serde_json::json!({"status": "error", "code": "internal", "message": "internal error"})
+        );
+    }
+
+    #[tokio::test]
+    async fn a_refusal_answers_its_status_field_and_retry_after() {
+        let (status, _, body) = answer(ShopError::field("mobile", "ten digits")).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(body["field"], "mobile");
+        assert_eq!(body["code"], "invalid_field");
+        let (status, retry, body) = answer(ShopError::busy(3)).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(retry.as_deref(), Some("3"));
+        assert_eq!(body["code"], "busy");
+    }
+
+    #[test]
+    fn every_code_answers_an_error_status() {
+        for &code in ErrorCode::ALL {
+            let s = status(code);
+            assert!(s.is_client_error() || s.is_server_error(), "{code}: {s}");
+        }
+    }
+}
