@@ -6,6 +6,11 @@
 //! the one table of statuses and the `IntoResponse` impl are in `api/error.rs`, which logs
 //! a server fault's cause once and answers only the code and the public message.
 //!
+//! A store error reached through `?` is a fault (`internal`), its cause kept. Where a
+//! missing object is an answer rather than a fault, the caller says which
+//! ([`OrMissing::or_missing`]); rows the store may not have come back as `Option`, and the
+//! service decides what their absence means (`order_not_found`, `event_not_found`, …).
+//!
 //! Where a service has refusals of its own (`commerce::orders::OrderRefused`), they are a
 //! typed enum that converts into a `ShopError` at the service's boundary.
 
@@ -108,7 +113,7 @@ pub struct ShopError {
     message: String,
     field: Option<String>,
     errors: Vec<FieldProblem>,
-    /// What caused it: a fault's underlying error.
+    /// What caused it: a fault's underlying error, or the store's miss behind a refusal.
     source: Option<anyhow::Error>,
     /// Seconds after which the client may try again (`Retry-After`).
     retry_after: Option<u64>,
@@ -229,13 +234,30 @@ impl ShopError {
     }
 }
 
+/// A store error reached through `?` is a fault of the server, kept as the cause. A missing
+/// object the caller expected may be an answer instead: see [`OrMissing`].
 impl From<StoreError> for ShopError {
     fn from(e: StoreError) -> Self {
-        if e.is_not_found() {
-            ShopError::new(ErrorCode::NotFound, "not found")
-        } else {
-            ShopError::internal(e)
-        }
+        ShopError::internal(e)
+    }
+}
+
+/// For a store call whose object may be missing: the caller names what that means.
+pub trait OrMissing<T> {
+    /// A missing object answers `missing()` (with the store's error as its cause); any
+    /// other store error is a fault of the server.
+    fn or_missing(self, missing: impl FnOnce() -> ShopError) -> ShopResult<T>;
+}
+
+impl<T> OrMissing<T> for Result<T, StoreError> {
+    fn or_missing(self, missing: impl FnOnce() -> ShopError) -> ShopResult<T> {
+        self.map_err(|e| {
+            if e.is_not_found() {
+                missing().caused_by(e)
+            } else {
+                ShopError::internal(e)
+            }
+        })
     }
 }
 
@@ -283,5 +305,32 @@ mod tests {
             format!("{:#}", anyhow::Error::new(e)),
             "internal: internal error: database: connection refused"
         );
+    }
+
+    #[test]
+    fn a_store_error_is_a_fault_with_the_store_error_as_its_cause() {
+        let e = ShopError::from(StoreError::Corrupt("timestamp 1e99 out of range".into()));
+        assert_eq!(e.code(), ErrorCode::Internal);
+        let cause = e.source().and_then(|s| s.downcast_ref::<StoreError>());
+        assert!(matches!(cause, Some(StoreError::Corrupt(_))), "{cause:?}");
+        assert_eq!(
+            format!("{:#}", anyhow::Error::new(e)),
+            "internal: internal error: stored data is invalid: timestamp 1e99 out of range"
+        );
+    }
+
+    #[test]
+    fn a_missing_object_is_what_the_caller_says() {
+        let no_logo = || ShopError::new(ErrorCode::NotFound, "no shop logo");
+        let missing: Result<(), StoreError> = Err(StoreError::NotFound);
+        let e = missing.or_missing(no_logo).err();
+        assert_eq!(e.as_ref().map(ShopError::code), Some(ErrorCode::NotFound));
+        assert!(
+            e.and_then(|e| e.source().map(|s| s.is::<StoreError>()))
+                .unwrap_or(false)
+        );
+        let broken: Result<(), StoreError> = Err(StoreError::Config("no bucket".into()));
+        let e = broken.or_missing(no_logo).err();
+        assert_eq!(e.map(|e| e.code()), Some(ErrorCode::Internal));
     }
 }

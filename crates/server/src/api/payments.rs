@@ -22,7 +22,7 @@ use super::web::html_escape;
 use crate::api::contract;
 use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
-use crate::error::{ErrorCode, ShopError, ShopResult};
+use crate::error::{ErrorCode, OrMissing, ShopError, ShopResult};
 use crate::infra::gateways::gateway_error;
 use crate::services::commerce::payment::{self, Receipt, SandboxResult};
 use crate::services::commerce::{find_order, links};
@@ -265,7 +265,11 @@ pub async fn qr_image(
     let order = find_order(&state, &order_uuid).await?;
     let key = payment::qr_image_key(&order.uuid)
         .ok_or_else(|| ShopError::new(ErrorCode::NotFound, "no QR image"))?;
-    let png = state.objects.get(&key).await?;
+    let png = state
+        .objects
+        .get(&key)
+        .await
+        .or_missing(|| ShopError::new(ErrorCode::NotFound, "not found"))?;
     Ok((
         StatusCode::OK,
         [

@@ -56,12 +56,12 @@ use axum::response::Response;
 use bytes::Bytes;
 use chrono::{Datelike, Timelike};
 use futures::{Stream, StreamExt, TryStreamExt};
-use raceshot_store::{ObjectKey, Objects, StoreError};
+use raceshot_store::{ObjectKey, Objects};
 use tokio::io::{AsyncWrite, DuplexStream};
 use tokio::sync::oneshot;
 use tokio_util::io::ReaderStream;
 
-use crate::error::{ErrorCode, ShopError};
+use crate::error::{ErrorCode, OrMissing, ShopError};
 
 /// How much of the archive may wait between the writer and the client.
 pub const PIPE_CAPACITY: usize = 64 * 1024;
@@ -390,7 +390,7 @@ pub async fn object_response(
     };
 
     let Some(wanted) = requested_range(request_headers) else {
-        let (size, etag, data) = objects.get_stream(key).await.map_err(read_error)?;
+        let (size, etag, data) = objects.get_stream(key).await.or_missing(no_such_file)?;
         let body = stream_body(data, key);
         return finish(
             answer(StatusCode::OK, shown(etag.as_deref()).as_deref()),
@@ -399,10 +399,10 @@ pub async fn object_response(
         );
     };
 
-    let (size, etag) = objects.head(key).await.map_err(read_error)?;
+    let (size, etag) = objects.head(key).await.or_missing(no_such_file)?;
     let ours = shown(etag.as_deref());
     if !if_range_matches(request_headers, ours.as_deref()) {
-        let (size, etag, data) = objects.get_stream(key).await.map_err(read_error)?;
+        let (size, etag, data) = objects.get_stream(key).await.or_missing(no_such_file)?;
         let body = stream_body(data, key);
         return finish(
             answer(StatusCode::OK, shown(etag.as_deref()).as_deref()),
@@ -420,19 +420,15 @@ pub async fn object_response(
     let data = objects
         .get_range_stream(key, range.clone(), etag.as_deref())
         .await
-        .map_err(read_error)?;
+        .or_missing(no_such_file)?;
     let content_range = format!("bytes {}-{}/{size}", range.start, range.end - 1);
     let builder = answer(StatusCode::PARTIAL_CONTENT, ours.as_deref())
         .header(header::CONTENT_RANGE, content_range);
     finish(builder, range.end - range.start, stream_body(data, key))
 }
 
-fn read_error(e: StoreError) -> ShopError {
-    if e.is_not_found() {
-        ShopError::new(ErrorCode::NotFound, "no such file")
-    } else {
-        ShopError::from(e)
-    }
+fn no_such_file() -> ShopError {
+    ShopError::new(ErrorCode::NotFound, "no such file")
 }
 
 fn stream_body(

@@ -976,6 +976,53 @@ async fn settings_change_the_running_shop_and_never_show_secrets() {
     }
 }
 
+/// A logo whose stored file is gone is missing (404 `not_found`), not a fault of the server.
+#[tokio::test]
+async fn a_logo_whose_file_is_gone_is_not_found() {
+    let app = TestApp::builder(Backend::Sqlite).spawn().await;
+    account(&app, "admin@example.com", Role::Admin, &[]).await;
+    let admin = sign_in(&app, "admin@example.com").await;
+    let mut png = Vec::new();
+    let mut encoder = png::Encoder::new(&mut png, 8, 8);
+    encoder.set_color(png::ColorType::Rgb);
+    let mut writer = encoder.write_header().unwrap();
+    writer.write_image_data(&[10u8, 20, 30].repeat(64)).unwrap();
+    writer.finish().unwrap();
+    let stored = app
+        .client
+        .put(app.url("/api/admin/settings/logo"))
+        .header("cookie", &admin)
+        .body(png)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stored.status(), 204);
+    fn remove_logos(dir: &std::path::Path) -> usize {
+        let mut removed = 0;
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                removed += remove_logos(&path);
+            } else if path.parent().is_some_and(|p| p.ends_with("_shop/logo")) {
+                std::fs::remove_file(&path).unwrap();
+                removed += 1;
+            }
+        }
+        removed
+    }
+    assert_eq!(remove_logos(&app.data_dir), 1);
+    let gone = call(
+        &app,
+        Method::GET,
+        "/api/admin/settings/logo",
+        Some(&admin),
+        None,
+    )
+    .await;
+    let body = assert_error(gone, 404, "not_found").await;
+    assert_eq!(body["message"], "not found");
+}
+
 #[tokio::test]
 async fn sign_in_attempts_from_one_address_are_limited_across_accounts() {
     let app = TestApp::builder(Backend::Sqlite)

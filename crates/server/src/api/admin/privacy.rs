@@ -18,7 +18,7 @@ use crate::api::error::ErrorAnswer;
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::media::derived_address;
 use crate::app::state::AppState;
-use crate::error::{ErrorCode, ShopError, ShopResult};
+use crate::error::{ErrorCode, OrMissing, ShopError, ShopResult};
 use crate::services::privacy::{self, Contact};
 
 /// Requests listed at once, newest first.
@@ -212,13 +212,7 @@ pub async fn face(
         .and_then(|r| r.face_crop)
         .and_then(|name| privacy::face_crop_key(&name))
         .ok_or_else(not_found)?;
-    let bytes = state.objects.get(&key).await.map_err(|e| {
-        if e.is_not_found() {
-            not_found()
-        } else {
-            e.into()
-        }
-    })?;
+    let bytes = state.objects.get(&key).await.or_missing(not_found)?;
     Ok((
         [
             (header::CONTENT_TYPE, "image/jpeg"),

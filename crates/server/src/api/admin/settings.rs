@@ -23,7 +23,7 @@ use crate::api::extract::ApiJson;
 use crate::app::live::{self, Refused};
 use crate::app::state::AppState;
 use crate::config::{Config, console_settings};
-use crate::error::{ErrorCode, FieldProblem, ShopError, ShopResult};
+use crate::error::{ErrorCode, FieldProblem, OrMissing, ShopError, ShopResult};
 use crate::infra::imaging::LOGO_MAX_PIXELS;
 use crate::infra::notify::SmtpTls;
 use crate::jobs::deliver_order::SHOP_LOGO_SETTING;
@@ -261,7 +261,11 @@ pub async fn get_logo(State(state): State<AppState>, _admin: Admin) -> ShopResul
         .strip_prefix("_shop/logo/")
         .and_then(StoredName::parse)
         .ok_or_else(not_found)?;
-    let bytes = state.objects.get(&ObjectKey::shared("logo", &name)).await?;
+    let bytes = state
+        .objects
+        .get(&ObjectKey::shared("logo", &name))
+        .await
+        .or_missing(|| ShopError::new(ErrorCode::NotFound, "not found"))?;
     let content_type = if name.as_str().ends_with(".png") {
         "image/png"
     } else {
