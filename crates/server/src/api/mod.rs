@@ -1,5 +1,6 @@
 //! The HTTP surface: the shop's calls (behind the client token), operations endpoints,
-//! public media, and the OpenAPI document generated from the handlers themselves.
+//! public media, and the OpenAPI document generated from the handlers themselves. What an
+//! error answers (status, body, `Retry-After`) is decided here alone, in `error.rs`.
 
 pub mod admin;
 pub mod auth;

@@ -1,7 +1,8 @@
 //! The shop's rules, one module per capability: the catalogue, commerce (carts, orders,
 //! payments, access to bought files), searching by face and by bib, selfies' lifetime,
 //! adding photos, hiding one's photos, and operators' accounts. They take parsed domain
-//! types and answer `ShopError`s; the edges (`api`, `commands`, `jobs`) call them.
+//! types and answer `ShopError`s, which name an error code and keep their cause but know no
+//! HTTP status; the edges (`api`, `commands`, `jobs`) call them.
 
 pub mod bibs;
 pub mod catalogue;
