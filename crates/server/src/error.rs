@@ -11,8 +11,10 @@
 //! ([`OrMissing::or_missing`]); rows the store may not have come back as `Option`, and the
 //! service decides what their absence means (`order_not_found`, `event_not_found`, …).
 //!
-//! Where a service has refusals of its own (`commerce::orders::OrderRefused`), they are a
-//! typed enum that converts into a `ShopError` at the service's boundary.
+//! Where a service has refusals of its own, they are a typed enum: `commerce::orders`'s
+//! `OrderRefused` converts into a `ShopError` at the service's boundary; `privacy` answers
+//! a `PrivacyError` (refusals, the selfie's errors, faults with their `source()`), which the
+//! HTTP edge maps to codes (`api/privacy.rs`), so that service names no code at all.
 
 use raceshot_store::StoreError;
 use serde::Serialize;

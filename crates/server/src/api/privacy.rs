@@ -2,6 +2,9 @@
 //! (multipart: `event_key`, `contact`, `file`). The selfie is read into memory, embedded
 //! and dropped with the request; only its face template and a small crop of the face are
 //! kept with the request, each for its stated time (`crate::services::privacy`).
+//!
+//! The privacy service answers its own `PrivacyError`; what each of its errors answers
+//! here and in the console (`api/admin/privacy.rs`) is the `From` impl below.
 
 use std::net::SocketAddr;
 
@@ -15,10 +18,10 @@ use super::catalogue::SUCCESS;
 use super::facesearch::{multipart_error, read_limited};
 use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
-use crate::error::{ShopError, ShopResult};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::infra::rate_limit::client_address;
 use crate::services::commerce::find_event;
-use crate::services::privacy::{self, Contact};
+use crate::services::privacy::{self, Contact, PrivacyError};
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PrivacyRequestCreated {
@@ -70,4 +73,72 @@ pub async fn create(
             request_id,
         }),
     ))
+}
+
+/// The privacy service's errors by code: its refusals by their own codes (a request not
+/// found is the generic `not_found`), the selfie's as face search answers them, faults as
+/// `internal` with their causes.
+impl From<PrivacyError> for ShopError {
+    fn from(e: PrivacyError) -> Self {
+        let message = e.to_string();
+        match e {
+            PrivacyError::BadContact => ShopError::field("contact", message),
+            PrivacyError::ManyFaces => {
+                ShopError::new(ErrorCode::SelfieManyFaces, message).with_field("file")
+            }
+            PrivacyError::Exists => ShopError::new(ErrorCode::PrivacyRequestExists, message),
+            PrivacyError::NotFound => ShopError::new(ErrorCode::NotFound, message),
+            PrivacyError::Decided(_) => ShopError::new(ErrorCode::PrivacyRequestDecided, message),
+            PrivacyError::Selfie(refused) => refused,
+            PrivacyError::Store(e) => ShopError::internal(e),
+            PrivacyError::Fault(e) => ShopError::internal(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use raceshot_store::StoreError;
+    use raceshot_store::privacy::PrivacyState;
+
+    use super::*;
+
+    #[test]
+    fn privacy_errors_answer_their_codes_and_faults_keep_their_cause() {
+        let answer = |e: PrivacyError| {
+            let e = ShopError::from(e);
+            (
+                e.code(),
+                e.message().to_owned(),
+                e.blamed_field().map(str::to_owned),
+            )
+        };
+        assert_eq!(
+            answer(PrivacyError::ManyFaces),
+            (
+                ErrorCode::SelfieManyFaces,
+                "the selfie shows more than one person; send one showing only the requester"
+                    .to_owned(),
+                Some("file".to_owned())
+            )
+        );
+        assert_eq!(
+            answer(PrivacyError::Decided(PrivacyState::Approved)),
+            (
+                ErrorCode::PrivacyRequestDecided,
+                "the request is approved already".to_owned(),
+                None
+            )
+        );
+        assert_eq!(answer(PrivacyError::BadContact).0, ErrorCode::InvalidField);
+        assert_eq!(answer(PrivacyError::NotFound).0, ErrorCode::NotFound);
+        let busy = PrivacyError::Selfie(ShopError::busy(1));
+        assert_eq!(answer(busy).0, ErrorCode::Busy);
+
+        let fault = ShopError::from(PrivacyError::from(StoreError::Config("gone".into())));
+        assert_eq!(fault.code(), ErrorCode::Internal);
+        assert!(fault.source().is_some_and(|s| s.is::<StoreError>()));
+    }
 }

@@ -6,10 +6,10 @@
 //! notification adapters; each step is in the audit log.
 //!
 //! The selfie must show one person: a second face of comparable size
-//! ([`OTHER_FACE_MIN_SHARE`]) refuses it (`selfie_many_faces`), so that nobody files a
+//! ([`OTHER_FACE_MIN_SHARE`]) refuses it ([`PrivacyError::ManyFaces`]), so that nobody files a
 //! request with a group photo and the operator knows whose face is meant. One face has one
 //! open request per event, whoever sends it: a request whose face matches a pending or
-//! approved one's is refused (`privacy_request_exists`), while one contact may ask for
+//! approved one's is refused ([`PrivacyError::Exists`]), while one contact may ask for
 //! several faces (a parent for two children).
 //!
 //! The selfie is embedded in memory and dropped with the request. Two things of it are
@@ -19,6 +19,10 @@
 //! ([`face_crop`], `0011_privacy_face_crops.sql`), which the console shows beside the
 //! matched photos only to admins, until the decision (approved or rejected), or until the
 //! event's originals are deleted for a request never decided.
+//!
+//! The service answers its own [`PrivacyError`]: its refusals by name, the selfie's
+//! refusals by face search's rules, and faults with their causes. The HTTP edge maps it to
+//! error codes (`api/privacy.rs`); this module names none.
 
 use std::net::IpAddr;
 
@@ -27,13 +31,13 @@ use raceshot_domain::order::{Email, Mobile, mask_email, mask_mobile};
 use raceshot_store::events::Event;
 use raceshot_store::photos::NewFace;
 use raceshot_store::privacy::{Decided, Filed, NewPrivacyRequest, PrivacyRequest, PrivacyState};
-use raceshot_store::{ObjectKey, StoredName};
+use raceshot_store::{ObjectKey, StoreError, StoredName};
 use raceshot_vision::image_io::resize_to_long_edge;
 use raceshot_vision::{BBox, Embedding, RgbImage, cosine};
 use sha2::{Digest, Sha256};
 
 use crate::app::state::AppState;
-use crate::error::{ErrorCode, ShopError, ShopResult};
+use crate::error::ShopError;
 use crate::infra::imaging::{crop, encode_jpeg};
 use crate::jobs::tasks;
 use crate::services::search::{by_photo, no_face, with_selfie_faces};
@@ -65,13 +69,40 @@ pub fn people_in_selfie(faces: &[BBox]) -> usize {
         .count()
 }
 
-/// The refusal of a selfie showing more than one person.
-fn many_faces() -> ShopError {
-    ShopError::new(
-        ErrorCode::SelfieManyFaces,
-        "the selfie shows more than one person; send one showing only the requester",
-    )
-    .with_field("file")
+/// Why a privacy request, or an operator's decision on one, did not go through.
+#[derive(Debug, thiserror::Error)]
+pub enum PrivacyError {
+    /// The contact is neither a mobile number nor an e-mail address.
+    #[error("a mobile number or an e-mail address")]
+    BadContact,
+    /// The selfie shows more than one person.
+    #[error("the selfie shows more than one person; send one showing only the requester")]
+    ManyFaces,
+    /// A request whose face matches this one's is pending or approved for the event.
+    #[error("a request for this face is open or approved for this event")]
+    Exists,
+    /// No request has this id.
+    #[error("no such privacy request")]
+    NotFound,
+    /// The request was decided already.
+    #[error("the request is {} already", .0.as_str())]
+    Decided(PrivacyState),
+    /// The selfie could not be read as a face search reads one (no face, an unreadable or
+    /// oversized image, or the shop too busy to read it now): face search's own error.
+    #[error(transparent)]
+    Selfie(ShopError),
+    /// The database or the object storage failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Anything else that cannot happen unless something is broken.
+    #[error(transparent)]
+    Fault(anyhow::Error),
+}
+
+impl PrivacyError {
+    fn fault(e: impl Into<anyhow::Error>) -> Self {
+        PrivacyError::Fault(e.into())
+    }
 }
 
 /// The margin kept around the face box in a face crop, on each side, as a share of the
@@ -112,20 +143,26 @@ struct Requester {
 
 /// Reads the requester's face from the selfie, inside a search slot: refused when it shows
 /// no face or more than one person.
-async fn requester(state: &AppState, selfie: bytes::Bytes) -> ShopResult<Requester> {
-    let _slot = state.search_slots.acquire().await?;
+async fn requester(state: &AppState, selfie: bytes::Bytes) -> Result<Requester, PrivacyError> {
+    let _slot = state
+        .search_slots
+        .acquire()
+        .await
+        .map_err(PrivacyError::Selfie)?;
     with_selfie_faces(state, selfie, |img, faces| {
         let faces = faces.ok_or_else(|| no_face("file"))?;
         if people_in_selfie(&faces.boxes) > 1 {
-            return Err(many_faces());
+            return Ok(Err(PrivacyError::ManyFaces));
         }
-        let crop = face_crop(img, &faces.primary.bbox).map_err(ShopError::internal)?;
-        Ok(Requester {
-            face: faces.primary.embedding,
-            crop,
-        })
+        Ok(face_crop(img, &faces.primary.bbox)
+            .map(|crop| Requester {
+                face: faces.primary.embedding,
+                crop,
+            })
+            .map_err(PrivacyError::Fault))
     })
     .await
+    .map_err(PrivacyError::Selfie)?
 }
 
 /// How a requester is reached: a mobile number (digits) or an e-mail address.
@@ -137,7 +174,7 @@ pub enum Contact {
 
 impl Contact {
     /// A Thai mobile number (spaces and dashes allowed) or an e-mail address.
-    pub fn parse(raw: &str) -> ShopResult<Self> {
+    pub fn parse(raw: &str) -> Result<Self, PrivacyError> {
         let raw = raw.trim();
         let digits: String = raw.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
         if let Some(m) = Mobile::parse(&digits, Mobile::SEARCH_LENGTH) {
@@ -145,7 +182,7 @@ impl Contact {
         }
         Email::parse(raw)
             .map(|e| Contact::Email(Email::parse(&e.as_str().to_lowercase()).unwrap_or(e)))
-            .ok_or_else(|| ShopError::field("contact", "a mobile number or an e-mail address"))
+            .ok_or(PrivacyError::BadContact)
     }
 
     /// The stored form: the digits, or the address in lower case.
@@ -167,20 +204,20 @@ impl Contact {
 }
 
 /// Files a request for `event` from `client`: the selfie must show one person's face
-/// (422 `no_face`, `selfie_many_faces`); a face matching an undecided or approved
-/// request's of the event, at the event's threshold, is told so (409).
+/// (`no_face`, [`PrivacyError::ManyFaces`]); a face matching an undecided or approved
+/// request's of the event, at the event's threshold, is told so ([`PrivacyError::Exists`]).
 pub async fn file(
     state: &AppState,
     event: &Event,
     contact: &Contact,
     selfie: bytes::Bytes,
     client: IpAddr,
-) -> ShopResult<String> {
+) -> Result<String, PrivacyError> {
     let Requester { face, crop } = requester(state, selfie).await?;
     let id = uuid::Uuid::new_v4().to_string();
     let crop_name = format!("{id}.jpg");
     let crop_key = face_crop_key(&crop_name)
-        .ok_or_else(|| ShopError::internal(anyhow::anyhow!("face crop name {crop_name}")))?;
+        .ok_or_else(|| PrivacyError::fault(anyhow::anyhow!("face crop name {crop_name}")))?;
     let request = NewPrivacyRequest {
         id: id.clone(),
         event_id: event.id,
@@ -203,10 +240,7 @@ pub async fn file(
         .await?
         == Filed::Exists
     {
-        return Err(ShopError::new(
-            ErrorCode::PrivacyRequestExists,
-            "a request for this face is open or approved for this event",
-        ));
+        return Err(PrivacyError::Exists);
     }
     // The row names the crop before it is written, so no crop is ever stored that the
     // decision and the retention run cannot find. A request whose crop could not be
@@ -215,7 +249,7 @@ pub async fn file(
         if let Err(w) = state.store.withdraw_privacy_request(&id).await {
             tracing::error!(error = %w, "a privacy request without its face crop stays pending");
         }
-        return Err(ShopError::internal(e));
+        return Err(e.into());
     }
     let detail = serde_json::json!({ "contact": Contact::masked(contact.as_str()) });
     state
@@ -233,16 +267,19 @@ pub async fn file(
 
 /// The event's photos showing the request's face, best first (photo id, similarity), at
 /// the event's threshold; none once the template is gone.
-pub async fn matches(state: &AppState, request: &PrivacyRequest) -> ShopResult<Vec<(i64, f32)>> {
+pub async fn matches(
+    state: &AppState,
+    request: &PrivacyRequest,
+) -> Result<Vec<(i64, f32)>, PrivacyError> {
     let Some(bytes) = &request.embedding else {
         return Ok(Vec::new());
     };
-    let key = EventKey::parse(&request.event_key).map_err(ShopError::internal)?;
+    let key = EventKey::parse(&request.event_key).map_err(PrivacyError::fault)?;
     let Some(event) = state.store.any_event_by_key(&key).await? else {
         return Ok(Vec::new());
     };
     let face =
-        Embedding::from_bytes(bytes, state.engine.embedding_dim()).map_err(ShopError::internal)?;
+        Embedding::from_bytes(bytes, state.engine.embedding_dim()).map_err(PrivacyError::fault)?;
     let hits = state
         .indexes
         .search(
@@ -252,34 +289,23 @@ pub async fn matches(state: &AppState, request: &PrivacyRequest) -> ShopResult<V
             MATCH_LIMIT,
         )
         .await
-        .map_err(ShopError::internal)?;
+        .map_err(PrivacyError::Fault)?;
     Ok(by_photo(vec![hits])
         .into_iter()
         .map(|p| (p.photo_id, p.similarity))
         .collect())
 }
 
-fn decided_already(state: PrivacyState) -> ShopError {
-    ShopError::new(
-        ErrorCode::PrivacyRequestDecided,
-        format!("the request is {} already", state.as_str()),
-    )
-}
-
-fn not_found() -> ShopError {
-    ShopError::new(ErrorCode::NotFound, "no such privacy request")
-}
-
 /// Approves a pending request: the photos showing the face are hidden and held, the
 /// requester told. Answers the photos hidden.
-pub async fn approve(state: &AppState, id: &str, actor: &str) -> ShopResult<Vec<i64>> {
+pub async fn approve(state: &AppState, id: &str, actor: &str) -> Result<Vec<i64>, PrivacyError> {
     let request = state
         .store
         .privacy_request(id)
         .await?
-        .ok_or_else(not_found)?;
+        .ok_or(PrivacyError::NotFound)?;
     if request.state != PrivacyState::Pending {
-        return Err(decided_already(request.state));
+        return Err(PrivacyError::Decided(request.state));
     }
     let photos: Vec<i64> = matches(state, &request)
         .await?
@@ -293,8 +319,8 @@ pub async fn approve(state: &AppState, id: &str, actor: &str) -> ShopResult<Vec<
         .await?
     {
         Decided::Now(hidden) => hidden,
-        Decided::Already(s) => return Err(decided_already(s)),
-        Decided::Missing => return Err(not_found()),
+        Decided::Already(s) => return Err(PrivacyError::Decided(s)),
+        Decided::Missing => return Err(PrivacyError::NotFound),
     };
     drop_face_crop(state, &request).await;
     decided(state, &request, "privacy.approve", actor, hidden.len()).await?;
@@ -302,12 +328,12 @@ pub async fn approve(state: &AppState, id: &str, actor: &str) -> ShopResult<Vec<
 }
 
 /// Rejects a pending request: its face template is deleted, the requester told.
-pub async fn reject(state: &AppState, id: &str, actor: &str) -> ShopResult<()> {
+pub async fn reject(state: &AppState, id: &str, actor: &str) -> Result<(), PrivacyError> {
     let request = state
         .store
         .privacy_request(id)
         .await?
-        .ok_or_else(not_found)?;
+        .ok_or(PrivacyError::NotFound)?;
     match state
         .store
         .reject_privacy_request(id, actor, state.now())
@@ -317,8 +343,8 @@ pub async fn reject(state: &AppState, id: &str, actor: &str) -> ShopResult<()> {
             drop_face_crop(state, &request).await;
             decided(state, &request, "privacy.reject", actor, 0).await
         }
-        Decided::Already(s) => Err(decided_already(s)),
-        Decided::Missing => Err(not_found()),
+        Decided::Already(s) => Err(PrivacyError::Decided(s)),
+        Decided::Missing => Err(PrivacyError::NotFound),
     }
 }
 
@@ -372,7 +398,7 @@ async fn decided(
     action: &str,
     actor: &str,
     hidden: usize,
-) -> ShopResult<()> {
+) -> Result<(), PrivacyError> {
     let now = state.now();
     state
         .store

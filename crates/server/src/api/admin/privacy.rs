@@ -2,7 +2,8 @@
 //! once approved) and, until the decision, the picture of the requester's face to compare
 //! them with; an admin's approval or rejection (`crate::services::privacy`). Admins only: they are
 //! the operators with a right to every event, and the face picture is served to nobody
-//! else, never cached (`no-store`).
+//! else, never cached (`no-store`). The service's errors answer by the `From<PrivacyError>`
+//! impl in `api/privacy.rs`.
 
 use axum::Json;
 use axum::extract::State;
