@@ -6,7 +6,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use metrics_exporter_prometheus::PrometheusHandle;
 use raceshot_store::{Objects, Store};
-use raceshot_vision::{FaceEngine, TextReader};
+use raceshot_vision::{BibReader, FaceAnalyzer};
 
 use crate::app::live::{Live, LiveCell};
 use crate::config::Config;
@@ -47,9 +47,10 @@ pub struct Inner {
     /// Base of preview and thumbnail addresses, without a trailing slash.
     pub media_url: String,
     pub metrics: PrometheusHandle,
-    pub engine: Arc<FaceEngine>,
+    /// Finds and embeds faces: the face models, or a stand-in in tests not about them.
+    pub engine: Arc<dyn FaceAnalyzer>,
     /// Reads bib numbers at ingestion; `None` when `bibs.read` is off.
-    pub reader: Option<Arc<TextReader>>,
+    pub reader: Option<Arc<dyn BibReader>>,
     pub indexes: FaceIndexes,
     pub catalogue: Catalogue,
     pub search_slots: SearchSlots,

@@ -10,7 +10,7 @@ use raceshot_store::jobs::Job;
 use raceshot_store::photos::{NewFace, PhotoState, ProcessedPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 use raceshot_vision::image_io::{DecodeOptions, decode, probe, resize_to_long_edge};
-use raceshot_vision::{BBox, FaceEngine, RgbImage, TextReader};
+use raceshot_vision::{BBox, BibReader, FaceAnalyzer, RgbImage};
 
 use super::JobError;
 use crate::app::state::AppState;
@@ -72,10 +72,11 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     let read = started.elapsed().as_secs_f64();
     let engine = state.engine.clone();
     let reader = state.reader.clone();
-    let processed =
-        tokio::task::spawn_blocking(move || process(&engine, reader.as_deref(), &rule, &original))
-            .await
-            .map_err(|e| JobError::Retry(e.into()))??;
+    let processed = tokio::task::spawn_blocking(move || {
+        process(engine.as_ref(), reader.as_deref(), &rule, &original)
+    })
+    .await
+    .map_err(|e| JobError::Retry(e.into()))??;
     let mut processed = processed;
     // Approved requests to hide one's photos cover photos ingested after them too.
     let templates = state.store.privacy_templates(work.event_id).await?;
@@ -165,10 +166,10 @@ fn image_error(e: raceshot_vision::Error) -> JobError {
 }
 
 /// The original as ingestion works on it — upright, DCT-scaled to a long edge of at least
-/// the preview's and the detector's passes' ([`FaceEngine::decode_long_edge`]) — and its
+/// the preview's and the detector's passes' ([`FaceAnalyzer::decode_long_edge`]) — and its
 /// displayed size.
 pub(super) fn decode_original(
-    engine: &FaceEngine,
+    engine: &dyn FaceAnalyzer,
     original: &[u8],
 ) -> Result<(RgbImage, (u32, u32)), JobError> {
     let info = probe(original).map_err(image_error)?;
@@ -180,8 +181,8 @@ pub(super) fn decode_original(
 }
 
 fn process(
-    engine: &FaceEngine,
-    reader: Option<&TextReader>,
+    engine: &dyn FaceAnalyzer,
+    reader: Option<&dyn BibReader>,
     rule: &BibRule,
     original: &[u8],
 ) -> Result<Processed, JobError> {

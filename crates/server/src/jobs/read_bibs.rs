@@ -52,7 +52,7 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     let engine = state.engine.clone();
     let rule = event.spec.bib_rule;
     let bibs = tokio::task::spawn_blocking(move || {
-        let (img, size) = decode_original(&engine, &original)?;
+        let (img, size) = decode_original(engine.as_ref(), &original)?;
         // Stored boxes are in the original's pixels; the reader works in the decoded ones.
         let scale = f64::from(size.0) / f64::from(img.width().max(1));
         let boxes: Vec<BBox> = faces
@@ -62,7 +62,8 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
                 BBox { x1, y1, x2, y2 }
             })
             .collect();
-        read_photo_bibs(&reader, &img, &boxes, &rule, scale).map_err(|e| JobError::Retry(e.into()))
+        read_photo_bibs(reader.as_ref(), &img, &boxes, &rule, scale)
+            .map_err(|e| JobError::Retry(e.into()))
     })
     .await
     .map_err(|e| JobError::Retry(e.into()))??;

@@ -321,6 +321,7 @@ async fn a_face_search_hands_out_what_the_deal_may_cover() {
     race.mhao_price = Some(100.0);
     let app = TestApp::builder(Backend::Sqlite)
         .with_event(race)
+        .with_models()
         .spawn()
         .await;
     ingest_shipped_photos(&app).await;

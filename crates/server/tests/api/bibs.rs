@@ -100,6 +100,7 @@ async fn console_bibs(app: &TestApp, admin: &str, id: i64) -> Vec<(String, Strin
 async fn a_bib_finds_its_runner_by_number_and_by_face(backend: Backend) {
     let app = TestApp::builder(backend)
         .with_event(event("race"))
+        .with_models()
         .spawn()
         .await;
     // Player 13's jersey reads "13" in players.jpg; yaoming.jpg is his portrait, no

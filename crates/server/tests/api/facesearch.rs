@@ -124,6 +124,7 @@ fn files_under(dir: &Path) -> BTreeSet<String> {
 async fn ingested_photos_are_found_by_a_selfie(backend: Backend) {
     let app = TestApp::builder(backend)
         .with_event(event("race"))
+        .with_models()
         .spawn()
         .await;
     let corrupt = photo("yaoming.jpg")[..3000].to_vec();
@@ -390,7 +391,10 @@ fn png_bomb(w: u32, h: u32) -> Vec<u8> {
 
 #[tokio::test]
 async fn the_demo_finds_player_13_and_only_him() {
-    let app = TestApp::builder(Backend::Sqlite).spawn().await;
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_models()
+        .spawn()
+        .await;
     let seeded = raceshot_server::commands::demo::seed(
         &app.state,
         &crate::helpers::models_dir().join("photos"),
@@ -433,6 +437,7 @@ async fn search_with_s3_storage_and_presigned_uploads() {
     let app = TestApp::builder(Backend::Sqlite)
         .with_event(event("race"))
         .with_s3(&s3)
+        .with_models()
         .spawn()
         .await;
     let report = ingest_files(&app, &[("players.jpg", photo("players.jpg"))]).await;

@@ -1,11 +1,13 @@
 //! `TestApp`: builds and starts the application for one test, on a database of its own,
-//! with a fixed clock, and stops it when the test ends.
+//! with a fixed clock, and stops it when the test ends. It reads photos with stand-ins for
+//! the models (`raceshot_vision::testing`: one face per photo, no bibs) and needs no model
+//! files; tests about finding people ask for the real models (`with_models`).
 
 use std::net::SocketAddr;
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::event::{EventInput, PackageInput};
-use raceshot_server::app::startup::Application;
+use raceshot_server::app::startup::{Application, Models};
 use raceshot_server::app::state::{AppState, Clock};
 use raceshot_server::config::Config;
 use raceshot_store::testing::TestDatabase;
@@ -56,6 +58,7 @@ pub struct TestAppBuilder {
     backend: Backend,
     events: Vec<EventInput>,
     env: Vec<(String, String)>,
+    models: Models,
 }
 
 impl TestApp {
@@ -72,6 +75,7 @@ impl TestApp {
             backend,
             events: Vec::new(),
             env: Vec::new(),
+            models: Models::StandIns,
         }
     }
 
@@ -132,6 +136,12 @@ impl TestAppBuilder {
             .with_env("RACESHOT__STORAGE__SECRET_ACCESS_KEY", "test-secret")
     }
 
+    /// The real face and bib models (`make models`), for tests about finding people.
+    pub fn with_models(mut self) -> Self {
+        self.models = Models::Real;
+        self
+    }
+
     /// A configuration setting of this app, as its `RACESHOT__…` variable.
     pub fn with_env(mut self, key: &str, value: &str) -> Self {
         self.env.push((key.to_owned(), value.to_owned()));
@@ -160,7 +170,7 @@ impl TestAppBuilder {
             .into_iter()
             .chain(self.env);
         let config = Config::from_sources(None, env).unwrap_or_else(|e| panic!("{e}"));
-        let app = Application::build(config, Clock::Fixed(now()), true)
+        let app = Application::build_with(config, Clock::Fixed(now()), true, self.models)
             .await
             .unwrap_or_else(|e| panic!("build: {e:#}"));
         let addr = app.local_addr().unwrap_or_else(|e| panic!("{e}"));

@@ -162,6 +162,7 @@ async fn group_search(app: &TestApp, selfies: Vec<Vec<u8>>, matching: &str) -> r
 async fn several_people_are_searched_at_once(backend: Backend) {
     let app = TestApp::builder(backend)
         .with_event(event("race"))
+        .with_models()
         .spawn()
         .await;
     let report = ingest_files(
@@ -318,6 +319,7 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
         )
         .with_env("RACESHOT__NOTIFY__SMTP__TLS", "none")
         .with_env("RACESHOT__PRIVACY__PER_CLIENT_PER_MINUTE", "0")
+        .with_models()
         .spawn()
         .await;
     ingest_shipped_photos(&app).await;
@@ -608,7 +610,7 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     // both faces, the request is for the larger. (The rejected request no longer holds
     // this face.)
     let behind = left_player_with_someone_behind();
-    let engine = &app.state.engine;
+    let engine = raceshot_vision::FaceEngine::load(app.state.config.faces.clone()).unwrap();
     let seen: Vec<_> = engine
         .detect_at(&behind, engine.config().detector.selfie_long_edge)
         .unwrap()
