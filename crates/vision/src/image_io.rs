@@ -430,7 +430,10 @@ fn exif_fields(tiff: &[u8]) -> Option<exif::Exif> {
 /// Orientation (tag 0x0112) from a TIFF-structured EXIF block, if present and valid.
 fn exif_orientation(tiff: &[u8]) -> Option<u8> {
     let fields = exif_fields(tiff)?;
-    let v = match &fields.get_field(exif::Tag::Orientation, exif::In::PRIMARY)?.value {
+    let v = match &fields
+        .get_field(exif::Tag::Orientation, exif::In::PRIMARY)?
+        .value
+    {
         exif::Value::Short(v) => *v.first()?,
         _ => return None,
     };
