@@ -13,7 +13,7 @@ use raceshot_domain::order::{mask_email, mask_mobile, mask_order_uuid};
 use raceshot_domain::time::format_bangkok;
 use raceshot_domain::{Email, Flag, Mobile, Money, PaymentChannel, PaymentStatus, ReceiptRef};
 use raceshot_payments::GatewayKind;
-use raceshot_store::orders::{Order, OrderLookup};
+use raceshot_store::orders::{Order, OrderLookup, OrderPhoto};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -317,7 +317,9 @@ pub async fn inquiry_v3(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<InquiryRequest>,
 ) -> ShopResult<Json<InquiryResponse>> {
-    inquiry(&state, &req.order_uuid, false).await.map(Json)
+    inquiry(&state, &req.order_uuid, Inquiry::V3)
+        .await
+        .map(Json)
 }
 
 /// The order page's view of an order, with `api_response` (older pages).
@@ -329,7 +331,9 @@ pub async fn inquiry_v1(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<InquiryRequest>,
 ) -> ShopResult<Json<InquiryResponse>> {
-    inquiry(&state, &req.order_uuid, true).await.map(Json)
+    inquiry(&state, &req.order_uuid, Inquiry::V1)
+        .await
+        .map(Json)
 }
 
 #[derive(Serialize)]
@@ -348,7 +352,19 @@ struct PaidImage {
     id: i64,
 }
 
-async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<InquiryResponse> {
+/// The two inquiries: v1 (older pages) names thumbnails by address and adds
+/// `api_response`; v3 names them by file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Inquiry {
+    V1,
+    V3,
+}
+
+async fn inquiry(
+    state: &AppState,
+    raw_uuid: &str,
+    version: Inquiry,
+) -> ShopResult<InquiryResponse> {
     let mut order = find_order(state, raw_uuid).await?;
     if order.payment_status == PaymentStatus::Initial && order.gateway_ref.is_some() {
         payment::recheck(state, &order).await?;
@@ -363,54 +379,8 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<Inqui
     } else {
         photos.iter().filter(|p| p.held).count()
     };
-    let images_order = if order.payment_status == PaymentStatus::Paid {
-        Vec::new()
-    } else {
-        photos
-            .iter()
-            .filter(|p| !p.held)
-            .map(|p| OrderImage {
-                thumbnail_file_name: if v1 {
-                    derived_address(
-                        &state.media_url,
-                        &order.event_key,
-                        "thumbnail",
-                        &p.storage_name,
-                    )
-                } else {
-                    derived_name(&p.storage_name)
-                },
-                original_file_name: p.original_file_name.clone(),
-            })
-            .collect()
-    };
-    let images_paid: Vec<PaidImage> = if order.is_deliverable() {
-        let expires = state.now()
-            + chrono::Duration::from_std(state.config.orders.download_link_ttl).unwrap_or_default();
-        photos
-            .iter()
-            .filter(|p| !p.original_purged)
-            .map(|p| PaidImage {
-                image: links::download_url(state, &order.uuid, p.id, Variant::Original, expires),
-                image_logo: if order.is_logo_image_created {
-                    links::download_url(state, &order.uuid, p.id, Variant::Logo, expires)
-                } else {
-                    String::new()
-                },
-                image_thumbnail: derived_address(
-                    &state.media_url,
-                    &order.event_key,
-                    "thumbnail",
-                    &p.storage_name,
-                ),
-                original_file_name: p.original_file_name.clone(),
-                photographer_id: p.photographer_id,
-                id: p.id,
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let images_order = images_order(state, &order, &photos, version);
+    let images_paid = images_paid(state, &order, &photos);
     Ok(InquiryResponse {
         status: SUCCESS,
         payment_status: order.payment_status.as_str(),
@@ -449,12 +419,70 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<Inqui
             .unwrap_or_default(),
         refund_due: order.refund_due.unwrap_or(Money::ZERO),
         photos_withdrawn,
-        api_response: v1.then(|| {
+        api_response: (version == Inquiry::V1).then(|| {
             (order.api_response.clone())
                 .filter(|_| payment::payment_links_shown(state, &order))
                 .unwrap_or_else(|| "{}".to_owned())
         }),
     })
+}
+
+/// The photos of an unpaid order, as its page shows them (none once it is paid).
+fn images_order(
+    state: &AppState,
+    order: &Order,
+    photos: &[OrderPhoto],
+    version: Inquiry,
+) -> Vec<OrderImage> {
+    if order.payment_status == PaymentStatus::Paid {
+        return Vec::new();
+    }
+    photos
+        .iter()
+        .filter(|p| !p.held)
+        .map(|p| OrderImage {
+            thumbnail_file_name: match version {
+                Inquiry::V1 => derived_address(
+                    &state.media_url,
+                    &order.event_key,
+                    "thumbnail",
+                    &p.storage_name,
+                ),
+                Inquiry::V3 => derived_name(&p.storage_name),
+            },
+            original_file_name: p.original_file_name.clone(),
+        })
+        .collect()
+}
+
+/// The bought photos of a deliverable order, with signed download addresses; none before.
+fn images_paid(state: &AppState, order: &Order, photos: &[OrderPhoto]) -> Vec<PaidImage> {
+    if !order.is_deliverable() {
+        return Vec::new();
+    }
+    let expires = state.now()
+        + chrono::Duration::from_std(state.config.orders.download_link_ttl).unwrap_or_default();
+    photos
+        .iter()
+        .filter(|p| !p.original_purged)
+        .map(|p| PaidImage {
+            image: links::download_url(state, &order.uuid, p.id, Variant::Original, expires),
+            image_logo: if order.is_logo_image_created {
+                links::download_url(state, &order.uuid, p.id, Variant::Logo, expires)
+            } else {
+                String::new()
+            },
+            image_thumbnail: derived_address(
+                &state.media_url,
+                &order.event_key,
+                "thumbnail",
+                &p.storage_name,
+            ),
+            original_file_name: p.original_file_name.clone(),
+            photographer_id: p.photographer_id,
+            id: p.id,
+        })
+        .collect()
 }
 
 fn json_text<T: Serialize>(items: &[T]) -> String {
