@@ -4,11 +4,10 @@
 //! amounts differ from its own.
 
 use std::collections::HashSet;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 
 use axum::Json;
-use axum::extract::{ConnectInfo, State};
-use axum::http::HeaderMap;
+use axum::extract::State;
 use raceshot_domain::order::{mask_email, mask_mobile, mask_order_uuid};
 use raceshot_domain::time::format_bangkok;
 use raceshot_domain::{Email, Flag, Mobile, Money, PaymentChannel, PaymentStatus, ReceiptRef};
@@ -20,11 +19,11 @@ use utoipa::ToSchema;
 use super::catalogue::SUCCESS;
 use super::extract::{ApiJson, NumberOrText};
 use crate::api::contract;
+use crate::api::extract::ClientIp;
 use crate::api::media::derived_address;
 use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ErrorCode, ShopError, ShopResult};
 use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
-use crate::infra::rate_limit::client_address;
 use crate::services::commerce::AskedCart;
 use crate::services::commerce::access::{self, Destination};
 use crate::services::commerce::links::{self, Variant};
@@ -145,11 +144,10 @@ fn cart_ids(images: &[CartImage]) -> ShopResult<Vec<i64>> {
     security(("client_token" = [])))]
 pub async fn create_v1(
     state: State<AppState>,
-    peer: ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    client: ClientIp,
     req: ApiJson<CreateOrderRequest>,
 ) -> ShopResult<Json<CreateOrderResponse>> {
-    create(state, peer, headers, req).await
+    create(state, client, req).await
 }
 
 /// Creates an order from the visitor's cart (the web app calls this one for OPN).
@@ -161,21 +159,18 @@ pub async fn create_v1(
     security(("client_token" = [])))]
 pub async fn create_v3(
     state: State<AppState>,
-    peer: ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    client: ClientIp,
     req: ApiJson<CreateOrderRequest>,
 ) -> ShopResult<Json<CreateOrderResponse>> {
-    create(state, peer, headers, req).await
+    create(state, client, req).await
 }
 
 async fn create(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<CreateOrderRequest>,
 ) -> ShopResult<Json<CreateOrderResponse>> {
-    let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
-    state.order_limiter.check(client)?;
+    state.rate_limits.order.check(client)?;
     let ask = place_order_of(req, client)?;
     let order = place_order(&state, ask).await?;
     Ok(Json(CreateOrderResponse {
@@ -606,15 +601,10 @@ const FOUND_LIMIT: i64 = 50;
     security(("client_token" = [])))]
 pub async fn find_orders(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<FindOrderRequest>,
 ) -> ShopResult<Json<FindOrderResponse>> {
-    state.find_limiter.check(client_address(
-        peer,
-        &headers,
-        &state.config.server.trusted_proxies,
-    ))?;
+    state.rate_limits.find.check(client)?;
     let text = req.txt_search.trim();
     let found = match req.filter_type.as_str() {
         "mobile" | "mobile_no" => {
@@ -661,17 +651,8 @@ pub async fn find_orders(
 
 /// The order a find-order lookup reference names, counted against the client's find-order
 /// limit like the search itself.
-async fn found_order(
-    state: &AppState,
-    peer: SocketAddr,
-    headers: &HeaderMap,
-    lookup: &str,
-) -> ShopResult<Order> {
-    state.find_limiter.check(client_address(
-        peer,
-        headers,
-        &state.config.server.trusted_proxies,
-    ))?;
+async fn found_order(state: &AppState, client: IpAddr, lookup: &str) -> ShopResult<Order> {
+    state.rate_limits.find.check(client)?;
     access::resolve(state, lookup).await
 }
 
@@ -699,11 +680,10 @@ pub struct SendCodeResponse {
     security(("client_token" = [])))]
 pub async fn send_order_code(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<SendCodeRequest>,
 ) -> ShopResult<Json<SendCodeResponse>> {
-    let order = found_order(&state, peer, &headers, &req.lookup).await?;
+    let order = found_order(&state, client, &req.lookup).await?;
     let sent = access::send_code(&state, &order).await?;
     Ok(Json(SendCodeResponse {
         status: SUCCESS,
@@ -736,11 +716,10 @@ pub struct OpenOrderResponse {
     security(("client_token" = [])))]
 pub async fn open_found_order(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<OpenOrderRequest>,
 ) -> ShopResult<Json<OpenOrderResponse>> {
-    let order = found_order(&state, peer, &headers, &req.lookup).await?;
+    let order = found_order(&state, client, &req.lookup).await?;
     let order_id = access::open(&state, &order, &req.code).await?;
     Ok(Json(OpenOrderResponse {
         status: SUCCESS,

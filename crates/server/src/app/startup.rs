@@ -18,14 +18,13 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::app::live::{self, Live, LiveCell};
-use crate::app::state::{AppState, Clock, Inner};
+use crate::app::state::{AppState, Clock, Inner, RateLimits};
 use crate::config::Config;
 use crate::infra::cpu::CpuPool;
 use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::infra::listener::{self, Limits};
 use crate::infra::notify::SmsSender;
 use crate::infra::open_files;
-use crate::infra::rate_limit::RateLimiter;
 use crate::infra::search_slots::SearchSlots;
 use crate::services::catalogue::Catalogue;
 use crate::services::search::index::FaceIndexes;
@@ -120,12 +119,7 @@ pub async fn load_state_with(
     let catalogue = Catalogue::new(store.clone(), config.server.catalogue_ttl);
     let search_slots = SearchSlots::new(config.search.max_concurrent, config.search.max_waiting);
     let upload_slots = SearchSlots::new(UPLOADS_AT_ONCE, UPLOADS_WAITING);
-    let search_limiter = RateLimiter::new(config.search.per_client_per_minute);
-    let sign_limiter = RateLimiter::new(config.search.sign_per_client_per_minute);
-    let find_limiter = RateLimiter::new(config.orders.find_per_client_per_minute);
-    let order_limiter = RateLimiter::new(config.orders.create_per_client_per_minute);
-    let login_limiter = RateLimiter::new(config.admin.login_per_client_per_minute);
-    let privacy_limiter = RateLimiter::new(config.privacy.per_client_per_minute);
+    let rate_limits = RateLimits::new(&config);
     let live = LiveCell::new(Live::build(&live::effective(&config, &store).await?)?);
     Ok(AppState::new(Inner {
         store,
@@ -141,12 +135,7 @@ pub async fn load_state_with(
         catalogue,
         search_slots,
         upload_slots,
-        search_limiter,
-        sign_limiter,
-        find_limiter,
-        order_limiter,
-        login_limiter,
-        privacy_limiter,
+        rate_limits,
         signing_key,
         live,
         sms: SmsSender::Log,

@@ -4,9 +4,8 @@
 //! `Session` extractor every console route starts from.
 
 use axum::Json;
-use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::extract::{FromRequestParts, State};
 use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
@@ -17,9 +16,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::super::extract::ApiJson;
+use crate::api::extract::ClientIp;
 use crate::app::state::AppState;
 use crate::error::{ErrorAnswer, ErrorBody, ErrorCode, ShopError, ShopResult};
-use crate::infra::rate_limit::client_address;
 use crate::services::operators::{
     SignInContext, SignInRefused, SignedIn, actor_of, session_token_hash as token_hash, sign_in,
 };
@@ -193,17 +192,12 @@ fn refusal(refused: SignInRefused, now: DateTime<Utc>) -> ShopError {
         (status = 429, description = "Locked after repeated failures, or too many attempts from one address", body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<LoginRequest>,
 ) -> ShopResult<Response> {
     // Guessing across many accounts from one place is slowed here; one account's own
     // lock (below) stops guessing it from many places.
-    state.login_limiter.check(client_address(
-        peer,
-        &headers,
-        &state.config.server.trusted_proxies,
-    ))?;
+    state.rate_limits.login.check(client)?;
     let cx = SignInContext {
         store: &state.store,
         cpu: &state.cpu,
