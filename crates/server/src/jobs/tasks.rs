@@ -69,23 +69,22 @@ pub fn notify_privacy(state: &AppState, request_id: &str) -> NewJob {
     )
 }
 
-/// A job about a paid order, enqueued with the payment: the store fills in the order id,
-/// and the order has at most one of each kind.
-fn order_job(kind: &str, state: &AppState) -> NewJob {
+/// A job about a paid order: the order has at most one of each kind.
+fn order_job(kind: &str, state: &AppState, order_id: i64) -> NewJob {
     new_job(
         kind,
-        serde_json::json!({}),
-        format!("{kind}:{{order}}"),
+        serde_json::json!({ "order_id": order_id }),
+        format!("{kind}:{order_id}"),
         state,
         state.now(),
     )
 }
 
 /// The jobs a paid order sets off, enqueued with the payment: its files, then the news.
-pub fn paid_order(state: &AppState) -> Vec<NewJob> {
+pub fn paid_order(state: &AppState, order_id: i64) -> Vec<NewJob> {
     vec![
-        order_job(DELIVER_ORDER, state),
-        order_job(NOTIFY_ORDER, state),
+        order_job(DELIVER_ORDER, state, order_id),
+        order_job(NOTIFY_ORDER, state, order_id),
     ]
 }
 

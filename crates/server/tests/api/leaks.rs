@@ -228,7 +228,7 @@ async fn stored_order(
     };
     let created = app
         .store
-        .create_order(&order, now(), &[], now())
+        .create_order(&order, now(), |_| Vec::new(), now())
         .await
         .unwrap();
     created.order().clone()
