@@ -8,6 +8,8 @@ use raceshot_domain::event::{EventInput, PackageInput};
 use raceshot_server::app::startup::Application;
 use raceshot_server::app::state::{AppState, Clock};
 use raceshot_server::config::Config;
+use raceshot_server::jobs::retention::Retention;
+use raceshot_server::jobs::{BackgroundJob, JobContext, JobError};
 use raceshot_store::testing::TestDatabase;
 use raceshot_store::{Backend, Store};
 use serde_json::Value;
@@ -106,6 +108,16 @@ impl TestApp {
         if let Some(server) = self.server.take() {
             let _ = server.await;
         }
+    }
+
+    /// Runs the retention job once, here and now, as a worker would.
+    pub async fn run_retention(&self) -> Result<(), JobError> {
+        let ctx = JobContext {
+            state: &self.state,
+            job_id: 0,
+            worker: "test",
+        };
+        Retention {}.run(&ctx).await
     }
 }
 

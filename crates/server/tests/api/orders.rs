@@ -655,9 +655,7 @@ async fn retention_deletes_originals_and_the_order_page_says_so() {
     let (_, uuid) = promptpay_order(&app, "kept", 1).await;
     sandbox_pay(&app, &uuid, "paid").await;
     // The event was on 30 Nov; today (5 Dec) is past 3 days after it.
-    raceshot_server::jobs::retention::run(&app.state, 0, "test")
-        .await
-        .unwrap();
+    app.run_retention().await.unwrap();
     let expired = inquiry_until(&app, &uuid, |b| b["storage_expired"] == "Y").await;
     assert_eq!(expired["images_paid"], "[]");
     assert_error(
