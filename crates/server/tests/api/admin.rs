@@ -193,9 +193,7 @@ async fn sign_in_sets_a_strict_cookie_locks_after_failures_and_sessions_end_and_
             .await;
         assert_error(expired, 401, "not_signed_in").await;
         // The retention run deletes it, and no other.
-        raceshot_server::jobs::retention::run(&app.state, 0, "test")
-            .await
-            .unwrap();
+        app.run_retention().await.unwrap();
         assert_eq!(app.store.purge_sessions(now()).await.unwrap(), 0);
     }
 }

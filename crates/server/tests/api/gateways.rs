@@ -13,7 +13,10 @@ use raceshot_domain::event::PackageInput;
 use raceshot_domain::{Flag, PaymentStatus};
 use raceshot_payments::promptpay::{parse_fields, verify_crc};
 use raceshot_payments::testing::{FAKE_QR_PNG, FakeGbp, FakeOpn, RecordedRequest};
-use raceshot_server::jobs;
+use raceshot_server::jobs::deliver_order::DeliverOrder;
+use raceshot_server::jobs::notify_order::NotifyOrder;
+use raceshot_server::jobs::retention::Retention;
+use raceshot_server::jobs::{self, BackgroundJob, JobContext};
 use raceshot_server::services::commerce::links;
 use raceshot_store::Backend;
 use raceshot_store::orders::{Order, OrderLookup, PaymentRecord};
@@ -117,12 +120,18 @@ async fn run_cli_enqueued_jobs(app: &TestApp) {
         .await
         .unwrap()
     {
-        let done = match job.kind.as_str() {
-            jobs::deliver_order::KIND => jobs::deliver_order::run(&app.state, &job, worker).await,
-            jobs::notify_order::KIND => jobs::notify_order::run(&app.state, &job).await,
-            jobs::retention::KIND => jobs::retention::run(&app.state, job.id, worker).await,
-            other => panic!("unexpected job {other}"),
+        let expected = [DeliverOrder::KIND, NotifyOrder::KIND, Retention::KIND];
+        assert!(
+            expected.contains(&job.kind.as_str()),
+            "unexpected job {}",
+            job.kind
+        );
+        let ctx = JobContext {
+            state: &app.state,
+            job_id: job.id,
+            worker,
         };
+        let done = jobs::registry::job_of(&job).unwrap().run(&ctx).await;
         done.unwrap();
         app.store.complete_job(job.id, worker, at).await.unwrap();
     }

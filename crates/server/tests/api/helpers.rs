@@ -13,6 +13,8 @@ use raceshot_server::app::startup::{Application, Models};
 use raceshot_server::app::state::{AppState, Clock};
 use raceshot_server::commands::ingest;
 use raceshot_server::config::Config;
+use raceshot_server::jobs::retention::Retention;
+use raceshot_server::jobs::{BackgroundJob, JobContext, JobError};
 use raceshot_store::operators::Role;
 use raceshot_store::testing::TestDatabase;
 use raceshot_store::{Backend, Store};
@@ -118,6 +120,16 @@ impl TestApp {
         if let Some(server) = self.server.take() {
             let _ = server.await;
         }
+    }
+
+    /// Runs the retention job once, here and now, as a worker would.
+    pub async fn run_retention(&self) -> Result<(), JobError> {
+        let ctx = JobContext {
+            state: &self.state,
+            job_id: 0,
+            worker: "test",
+        };
+        Retention {}.run(&ctx).await
     }
 }
 

@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 use base64::Engine as _;
 use raceshot_domain::{GatewayKind, Money, PaymentChannel, PaymentStatus};
 use raceshot_payments::testing::{FakeGbp, FakeOpn};
-use raceshot_server::jobs::{self, JobError};
+use raceshot_server::jobs::notify_order::NotifyOrder;
+use raceshot_server::jobs::{BackgroundJob, JobContext, JobError};
 use raceshot_server::services::commerce::{links, payment};
 use raceshot_store::Backend;
 use raceshot_store::operators::Role;
@@ -225,7 +226,7 @@ async fn stored_order(
     };
     let created = app
         .store
-        .create_order(&order, now(), &[], now())
+        .create_order(&order, now(), |_| Vec::new(), now())
         .await
         .unwrap();
     created.order().clone()
@@ -497,15 +498,12 @@ async fn order_emails_are_refused_or_stored_as_the_mail_transport_takes_them() {
 
 /// Runs the order's notify job once, as a worker would.
 async fn notify(app: &TestApp, order_id: i64) -> Result<(), JobError> {
-    let job = raceshot_store::jobs::Job {
-        id: 0,
-        queue: jobs::HEAVY.to_owned(),
-        kind: jobs::notify_order::KIND.to_owned(),
-        payload: json!({ "order_id": order_id }).to_string(),
-        attempts: 1,
-        max_attempts: 5,
+    let ctx = JobContext {
+        state: &app.state,
+        job_id: 0,
+        worker: "test",
     };
-    jobs::notify_order::run(&app.state, &job).await
+    NotifyOrder { order_id }.run(&ctx).await
 }
 
 #[tokio::test]

@@ -544,9 +544,7 @@ async fn retention_deletes_originals_and_the_order_page_says_so() {
     let (_, uuid) = app.promptpay_order("kept", 1).await;
     app.sandbox_pay(&uuid, "paid").await;
     // The event was on 30 Nov; today (5 Dec) is past 3 days after it.
-    raceshot_server::jobs::retention::run(&app.state, 0, "test")
-        .await
-        .unwrap();
+    app.run_retention().await.unwrap();
     let expired = app
         .inquiry_until(&uuid, |b| b["storage_expired"] == "Y")
         .await;

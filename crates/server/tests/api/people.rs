@@ -633,7 +633,7 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     let undecided = json(resp).await["request_id"].as_str().unwrap().to_owned();
     // Never decided: its crop goes with the event's originals (35 days after the event by
     // default; 3 days is already past on 5 December).
-    let retention = || raceshot_server::jobs::retention::run(&app.state, 0, "test");
+    let retention = || app.run_retention();
     retention().await.unwrap();
     assert_eq!(face_crops(&app).await.len(), 1);
     let set = app
