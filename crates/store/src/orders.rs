@@ -309,12 +309,14 @@ impl MarkedPaid {
 
 impl Store {
     /// Writes an order and its photos, or finds the one the same request wrote within
-    /// `since`. The photos must be ids of shown photos; the caller checked them.
+    /// `since`. The photos must be ids of shown photos; the caller checked them. A new
+    /// order's `jobs`, made for its id once it is known, are enqueued in the same
+    /// transaction.
     pub async fn create_order(
         &self,
         order: &NewOrder,
         since: DateTime<Utc>,
-        jobs: &[NewJob],
+        jobs: impl Fn(i64) -> Vec<NewJob>,
         now: DateTime<Utc>,
     ) -> Result<Created> {
         let is_postgres = matches!(self.pool, Pool::Postgres(_));
@@ -359,8 +361,7 @@ impl Store {
                             .bind(i64::try_from(position).unwrap_or(i64::MAX))
                             .execute(&mut *tx).await?;
                     }
-                    for job in jobs {
-                        let job = job.clone().for_order(id);
+                    for job in jobs(id) {
                         insert_job!(&mut *tx, &job, now);
                     }
                     (true, id)
@@ -514,8 +515,7 @@ impl Store {
                     .execute(&mut *tx).await?;
                 if done.rows_affected() == 1 {
                     for job in jobs {
-                        let job = job.clone().for_order(order_id);
-                        insert_job!(&mut *tx, &job, now);
+                        insert_job!(&mut *tx, job, now);
                     }
                     MarkedPaid::Paid
                 } else {
@@ -671,20 +671,6 @@ fn fingerprint_lock(fingerprint: &str) -> i64 {
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
     i64::from_ne_bytes(hash.to_ne_bytes())
-}
-
-impl NewJob {
-    /// The job for order `order_id`: the payload gains `order_id`, and the dedupe key's
-    /// `{order}` is replaced by it.
-    fn for_order(mut self, order_id: i64) -> NewJob {
-        if let serde_json::Value::Object(map) = &mut self.payload {
-            map.insert("order_id".to_owned(), order_id.into());
-        }
-        self.dedupe_key = self
-            .dedupe_key
-            .map(|k| k.replace("{order}", &order_id.to_string()));
-        self
-    }
 }
 
 /// What the console's order list is narrowed to; every part is optional.

@@ -628,7 +628,7 @@ fn free_order(event_id: i64, uuid: &str, photo_ids: &[i64]) -> NewOrder {
 /// Writes an order that must be new.
 async fn place(store: &Store, order: &NewOrder, at: DateTime<Utc>) -> Order {
     match store
-        .create_order(order, at - window(), &[], at)
+        .create_order(order, at - window(), |_| Vec::new(), at)
         .await
         .unwrap()
     {
@@ -701,7 +701,7 @@ async fn orders_round_trip_with_their_photos(store: Store) {
     let mut input = new_order(event_id, "8d0c6f1e-order-one", &chosen);
     input.expires_at = Some(now() + ms(900_123));
     let created = store
-        .create_order(&input, now() - window(), &[], now())
+        .create_order(&input, now() - window(), |_| Vec::new(), now())
         .await
         .unwrap();
     let Created::New(first) = created else {
@@ -934,7 +934,7 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
     again.photo_ids = vec![photos[1]];
     let at = now() + secs(30);
     let answer = store
-        .create_order(&again, at - window(), &[], at)
+        .create_order(&again, at - window(), |_| Vec::new(), at)
         .await
         .unwrap();
     assert_eq!(answer, Created::Repeated(original.clone()));
@@ -957,7 +957,7 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
     let mut edge = input.clone();
     edge.uuid = "edge".into();
     let answer = store
-        .create_order(&edge, original.created_at, &[], at)
+        .create_order(&edge, original.created_at, |_| Vec::new(), at)
         .await
         .unwrap();
     assert_eq!(answer, Created::Repeated(original.clone()));
@@ -975,7 +975,7 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
     let mut late = input.clone();
     late.uuid = "late".into();
     let answer = store
-        .create_order(&late, original.created_at + ms(1), &[], later)
+        .create_order(&late, original.created_at + ms(1), |_| Vec::new(), later)
         .await
         .unwrap();
     let Created::New(late_order) = answer else {
@@ -994,7 +994,7 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
     late_again.uuid = "late-again".into();
     let at = later + secs(5);
     let answer = store
-        .create_order(&late_again, at - window(), &[], at)
+        .create_order(&late_again, at - window(), |_| Vec::new(), at)
         .await
         .unwrap();
     assert_eq!(answer, Created::Repeated(late_order.clone()));
@@ -1010,7 +1010,7 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
     let mut after_pay = input.clone();
     after_pay.uuid = "after-pay".into();
     let answer = store
-        .create_order(&after_pay, at - window(), &[], at)
+        .create_order(&after_pay, at - window(), |_| Vec::new(), at)
         .await
         .unwrap();
     assert!(
@@ -1027,7 +1027,14 @@ async fn simultaneous_repeats_make_one_order(store: Store) {
         let store = store.clone();
         let mut input = new_order(event_id, &format!("race-{i}"), &photos);
         input.fingerprint = "fp-race".into();
-        let jobs = vec![order_job("deliver", "notify", json!({}), None)];
+        let jobs = |id: i64| {
+            vec![order_job(
+                "deliver",
+                "notify",
+                json!({ "order_id": id }),
+                None,
+            )]
+        };
         set.spawn(async move {
             store
                 .create_order(&input, now() - window(), &jobs, now())
@@ -1070,15 +1077,17 @@ async fn simultaneous_repeats_make_one_order(store: Store) {
 async fn order_jobs_carry_the_order_id(store: Store) {
     let event_id = dated_event(&store, "bkk", "2026-11-30").await;
     let photos = ready_photos(&store, event_id, 1).await;
-    let jobs = vec![
-        order_job(
-            "deliver",
-            "build_zip",
-            json!({ "size": "original" }),
-            Some("zip:{order}"),
-        ),
-        order_job("deliver", "notify", json!({}), None),
-    ];
+    let jobs = |id: i64| {
+        vec![
+            order_job(
+                "deliver",
+                "build_zip",
+                json!({ "size": "original", "order_id": id }),
+                Some(&format!("zip:{id}")),
+            ),
+            order_job("deliver", "notify", json!({ "order_id": id }), None),
+        ]
+    };
     let first = store
         .create_order(
             &new_order(event_id, "one", &photos),
@@ -1147,18 +1156,25 @@ async fn order_jobs_carry_the_order_id(store: Store) {
     );
 
     // Paying enqueues the payment's jobs the same way.
-    let paid_jobs = vec![
-        order_job(
-            "mail",
-            "receipt",
-            json!({ "lang": "th" }),
-            Some("receipt:{order}"),
-        ),
-        order_job("mail", "sms", json!({}), None),
-    ];
+    let paid_jobs = |id: i64| {
+        vec![
+            order_job(
+                "mail",
+                "receipt",
+                json!({ "lang": "th", "order_id": id }),
+                Some(&format!("receipt:{id}")),
+            ),
+            order_job("mail", "sms", json!({ "order_id": id }), None),
+        ]
+    };
     assert!(
         store
-            .mark_order_paid(first.id, Some("RC-1"), &paid_jobs, now() + secs(5))
+            .mark_order_paid(
+                first.id,
+                Some("RC-1"),
+                &paid_jobs(first.id),
+                now() + secs(5)
+            )
             .await
             .unwrap()
             .paid()
@@ -1183,7 +1199,12 @@ async fn order_jobs_carry_the_order_id(store: Store) {
     );
     assert!(
         store
-            .mark_order_paid(second.id, Some("RC-3"), &paid_jobs, now() + secs(6))
+            .mark_order_paid(
+                second.id,
+                Some("RC-3"),
+                &paid_jobs(second.id),
+                now() + secs(6)
+            )
             .await
             .unwrap()
             .paid()
@@ -1210,7 +1231,7 @@ async fn order_jobs_share_the_order_transaction(store: Store) {
         order_job("deliver", "poison", json!({}), None),
     ];
     let res = store
-        .create_order(&input, now() - window(), &jobs, now())
+        .create_order(&input, now() - window(), |_| jobs.clone(), now())
         .await;
     assert!(
         res.as_ref()
@@ -1225,7 +1246,7 @@ async fn order_jobs_share_the_order_transaction(store: Store) {
     assert_eq!(store.pending_jobs("deliver").await.unwrap(), 0);
     // Nothing of the failed attempt lingers: the same request goes through.
     let created = store
-        .create_order(&input, now() - window(), &jobs[..1], now())
+        .create_order(&input, now() - window(), |_| jobs[..1].to_vec(), now())
         .await
         .unwrap();
     let Created::New(order) = created else {

@@ -421,80 +421,36 @@ fn png_size(bytes: &[u8]) -> Result<(u32, u32)> {
     Ok((w, h))
 }
 
-/// A TIFF-structured EXIF block, read with bounds checks only.
-struct Tiff<'a> {
-    bytes: &'a [u8],
-    little: bool,
-}
-
-impl<'a> Tiff<'a> {
-    fn new(bytes: &'a [u8]) -> Option<Self> {
-        let little = match bytes.get(0..4)? {
-            b"II*\0" => true,
-            b"MM\0*" => false,
-            _ => return None,
-        };
-        Some(Tiff { bytes, little })
-    }
-
-    fn u16_at(&self, o: usize) -> Option<u16> {
-        let b = self.bytes.get(o..o.checked_add(2)?)?;
-        Some(if self.little {
-            u16::from_le_bytes([b[0], b[1]])
-        } else {
-            u16::from_be_bytes([b[0], b[1]])
-        })
-    }
-
-    fn u32_at(&self, o: usize) -> Option<u32> {
-        let b = self.bytes.get(o..o.checked_add(4)?)?;
-        let a = [b[0], b[1], b[2], b[3]];
-        Some(if self.little {
-            u32::from_le_bytes(a)
-        } else {
-            u32::from_be_bytes(a)
-        })
-    }
-
-    fn first_ifd(&self) -> Option<usize> {
-        usize::try_from(self.u32_at(4)?).ok()
-    }
-
-    /// The offset of the 12-byte entry for `tag` in the directory at `ifd`.
-    fn entry(&self, ifd: usize, tag: u16) -> Option<usize> {
-        let count = usize::from(self.u16_at(ifd)?);
-        (0..count)
-            .map(|i| ifd + 2 + i * 12)
-            .find(|&e| self.u16_at(e) == Some(tag))
-    }
-
-    /// An ASCII (type 2) value without its closing NUL.
-    fn ascii(&self, entry: usize) -> Option<&'a str> {
-        if self.u16_at(entry + 2)? != 2 {
-            return None;
-        }
-        let len = usize::try_from(self.u32_at(entry + 4)?).ok()?;
-        let at = if len <= 4 {
-            entry + 8
-        } else {
-            usize::try_from(self.u32_at(entry + 8)?).ok()?
-        };
-        let raw = self.bytes.get(at..at.checked_add(len)?)?;
-        let raw = raw.split(|&b| b == 0).next().unwrap_or(raw);
-        std::str::from_utf8(raw).ok()
-    }
+/// The fields of a TIFF-structured EXIF block (`kamadak-exif`); `None` when it does not
+/// parse.
+fn exif_fields(tiff: &[u8]) -> Option<exif::Exif> {
+    exif::Reader::new().read_raw(tiff.to_vec()).ok()
 }
 
 /// Orientation (tag 0x0112) from a TIFF-structured EXIF block, if present and valid.
 fn exif_orientation(tiff: &[u8]) -> Option<u8> {
-    let t = Tiff::new(tiff)?;
-    let e = t.entry(t.first_ifd()?, 0x0112)?;
-    // Type 3 is SHORT; the value sits in the first two bytes of the value field.
-    if t.u16_at(e + 2)? != 3 {
-        return None;
+    let fields = exif_fields(tiff)?;
+    let v = match &fields
+        .get_field(exif::Tag::Orientation, exif::In::PRIMARY)?
+        .value
+    {
+        exif::Value::Short(v) => *v.first()?,
+        _ => return None,
+    };
+    u8::try_from(v).ok().filter(|v| (1..=8).contains(v))
+}
+
+/// An ASCII field's first value without its padding.
+fn exif_text(fields: &exif::Exif, tag: exif::Tag) -> Option<String> {
+    match &fields.get_field(tag, exif::In::PRIMARY)?.value {
+        exif::Value::Ascii(v) => {
+            let raw = v.first()?;
+            let raw = raw.split(|&b| b == 0).next().unwrap_or(raw);
+            let text = std::str::from_utf8(raw).ok()?.trim();
+            (!text.is_empty()).then(|| text.to_owned())
+        }
+        _ => None,
     }
-    let v = t.u16_at(e + 8)?;
-    (1..=8).contains(&v).then_some(v as u8)
 }
 
 /// When a photo says it was taken, as its camera wrote it.
@@ -514,17 +470,10 @@ pub fn date_taken(bytes: &[u8]) -> Option<DateTaken> {
     let exif = jpeg_segments(bytes)
         .filter(|(m, _)| *m == 0xE1)
         .find_map(|(_, p)| p.strip_prefix(b"Exif\0\0"))?;
-    let t = Tiff::new(exif)?;
-    // DateTimeOriginal and its offset live in the EXIF sub-directory that IFD0 points to.
-    let pointer = t.entry(t.first_ifd()?, 0x8769)?;
-    let sub = usize::try_from(t.u32_at(pointer + 8)?).ok()?;
-    let local = t.ascii(t.entry(sub, 0x9003)?)?.trim().to_owned();
-    let offset = t
-        .entry(sub, 0x9011)
-        .and_then(|e| t.ascii(e))
-        .map(|o| o.trim().to_owned())
-        .filter(|o| !o.is_empty());
-    (!local.is_empty()).then_some(DateTaken { local, offset })
+    let fields = exif_fields(exif)?;
+    let local = exif_text(&fields, exif::Tag::DateTimeOriginal)?;
+    let offset = exif_text(&fields, exif::Tag::OffsetTimeOriginal);
+    Some(DateTaken { local, offset })
 }
 
 /// The image without its metadata (EXIF with its GPS position and camera serial, XMP,

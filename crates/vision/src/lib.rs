@@ -25,6 +25,7 @@
 //! for non-commercial research only; see [`config`] for pointing the engine at others.
 
 pub mod align;
+pub mod analyzer;
 pub mod config;
 pub mod detect;
 pub mod embed;
@@ -35,7 +36,9 @@ pub mod index;
 mod model_file;
 pub mod ocr;
 mod runtime;
+pub mod testing;
 
+pub use analyzer::{BibReader, FaceAnalyzer};
 pub use config::{
     DetectorConfig, FaceEngineConfig, FaceRuntime, OpenVinoPrecision, QualityConfig,
     RecognizerConfig,

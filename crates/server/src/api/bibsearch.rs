@@ -3,11 +3,8 @@
 //! event in the order it was taken. Both answer the same Photo objects as face search.
 //! The rules are in `crate::services::bibs` and the store; this is the HTTP edge.
 
-use std::net::SocketAddr;
-
 use axum::Json;
-use axum::extract::{ConnectInfo, State};
-use axum::http::HeaderMap;
+use axum::extract::State;
 use raceshot_domain::time::{self, DayEdge};
 use raceshot_domain::{Money, PageRequest};
 use raceshot_store::photos::PhotoFilter;
@@ -17,9 +14,9 @@ use utoipa::ToSchema;
 use super::catalogue::{PhotoBody, SUCCESS};
 use super::extract::ApiJson;
 use crate::api::error::ErrorAnswer;
+use crate::api::extract::ClientIp;
 use crate::app::state::AppState;
 use crate::error::{ShopError, ShopResult};
-use crate::infra::rate_limit::client_address;
 use crate::services::bibs;
 use crate::services::commerce::{deal, find_event, find_event_on_sale};
 
@@ -59,12 +56,10 @@ pub struct BibSearchResponse {
     security(("client_token" = [])))]
 pub async fn bib_search(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<BibSearchRequest>,
 ) -> ShopResult<Json<BibSearchResponse>> {
-    let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
-    state.search_limiter.check(client)?;
+    state.rate_limits.search.check(client)?;
     let event = find_event_on_sale(&state, &req.event_key).await?;
     let found = bibs::search(&state, &event, &req.bib).await?;
     let images: Vec<PhotoBody> = found

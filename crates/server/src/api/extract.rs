@@ -1,14 +1,38 @@
 //! Request extractors that turn bad input into the API's own errors: malformed JSON, a
 //! field of the wrong type (named by its path), a body that does not say it is JSON, a
-//! body over the limit, a malformed query string.
+//! body over the limit, a malformed query string; and the client's address, as far as the
+//! shop can trust it, for the rate limits.
+
+use std::net::{IpAddr, SocketAddr};
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
 use axum::http::header::CONTENT_TYPE;
+use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
+use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError};
+use crate::infra::rate_limit::client_address;
+
+/// The address a request comes from: the connection's peer, or behind a configured
+/// trusted proxy the address it forwarded ([`client_address`]).
+pub struct ClientIp(pub IpAddr);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = ShopError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ShopError> {
+        let ConnectInfo(peer) = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .copied()
+            .ok_or_else(|| ShopError::internal(anyhow::anyhow!("no peer address")))?;
+        let trusted = &state.config.server.trusted_proxies;
+        Ok(ClientIp(client_address(peer, &parts.headers, trusted)))
+    }
+}
 
 /// A JSON body parsed into `T`. An empty body reads as `{}`, so calls whose fields are all
 /// optional may send nothing.

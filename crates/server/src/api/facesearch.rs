@@ -8,10 +8,9 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 
-use axum::extract::{ConnectInfo, Multipart, Path, State};
-use axum::http::HeaderMap;
+use axum::extract::{Multipart, Path, State};
 use chrono::Utc;
 use raceshot_domain::Money;
 use raceshot_store::events::Event;
@@ -23,9 +22,9 @@ use utoipa::{IntoParams, ToSchema};
 use super::catalogue::{PhotoBody, SUCCESS};
 use super::extract::{ApiJson, ApiQuery, NumberOrText};
 use crate::api::error::ErrorAnswer;
+use crate::api::extract::ClientIp;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::infra::rate_limit::client_address;
 use crate::infra::signing;
 use crate::services::commerce::{deal, find_event, find_event_on_sale};
 use crate::services::search::{
@@ -113,8 +112,7 @@ const UPLOAD: &str = "upload";
     security(("client_token" = [])))]
 pub async fn sign(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<SignRequest>,
 ) -> ShopResult<Json<SignResponse>> {
     let event = find_event_on_sale(&state, &req.event_key).await?;
@@ -126,7 +124,6 @@ pub async fn sign(
             "use a JPEG or PNG file",
         ));
     }
-    let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
     let (search_id, expires) = selfies::reserve(&state, client, event.id).await?;
     let key =
         upload_key(&search_id).ok_or_else(|| ShopError::internal(anyhow::anyhow!("upload key")))?;
@@ -233,9 +230,8 @@ pub async fn upload(
 }
 
 /// The per-client limit on face searches.
-fn limit(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> ShopResult<()> {
-    let client = client_address(peer, headers, &state.config.server.trusted_proxies);
-    state.search_limiter.check(client)
+fn limit(state: &AppState, client: IpAddr) -> ShopResult<()> {
+    state.rate_limits.search.check(client)
 }
 
 /// A multipart body that broke off, or ran past the body limit (then: too large).
@@ -257,8 +253,7 @@ pub(super) fn multipart_error(e: axum::extract::multipart::MultipartError) -> Sh
     security(("client_token" = [])))]
 pub async fn search(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<SearchRequest>,
 ) -> ShopResult<Json<SearchResponse>> {
     let id = uuid::Uuid::parse_str(&req.search_id)
@@ -287,7 +282,6 @@ pub async fn search(
     // that is this client's is read and deleted before anything else is checked: whatever
     // happens next, none is left behind (another client's is left to its own search, or
     // the sweep).
-    let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
     let event_id = find_event(&state, &req.event_key).await.map(|e| e.id).ok();
     let mut selfies = Vec::with_capacity(ids.len());
     for id in ids.iter().flatten() {
@@ -306,7 +300,7 @@ pub async fn search(
     let matching = req.matching.as_deref().map(Match::parse).transpose()?;
     // Only now: a refused search must not leave its selfies behind.
     for _ in &selfies {
-        limit(&state, peer, &headers)?;
+        limit(&state, client)?;
     }
     let event = find_event_on_sale(&state, &req.event_key).await?;
     let narrowing = Narrowing {
@@ -384,11 +378,10 @@ async fn take_selfie(
     security(("client_token" = [])))]
 pub async fn search_multipart(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     mut form: Multipart,
 ) -> ShopResult<Json<SearchResponse>> {
-    limit(&state, peer, &headers)?;
+    limit(&state, client)?;
     let mut files = Vec::new();
     let mut event_key = None;
     let mut threshold = None;
@@ -422,7 +415,7 @@ pub async fn search_multipart(
         return Err(too_many_selfies());
     }
     for _ in 1..files.len() {
-        limit(&state, peer, &headers)?;
+        limit(&state, client)?;
     }
     let event = find_event_on_sale(&state, &event_key).await?;
     let narrowing = Narrowing { threshold, max };

@@ -4,16 +4,15 @@
 //! amounts differ from its own.
 
 use std::collections::HashSet;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 
 use axum::Json;
-use axum::extract::{ConnectInfo, State};
-use axum::http::HeaderMap;
+use axum::extract::State;
 use raceshot_domain::order::{mask_email, mask_mobile, mask_order_uuid};
 use raceshot_domain::time::format_bangkok;
 use raceshot_domain::{Email, Flag, Mobile, Money, PaymentChannel, PaymentStatus, ReceiptRef};
 use raceshot_payments::GatewayKind;
-use raceshot_store::orders::{Order, OrderLookup};
+use raceshot_store::orders::{Order, OrderLookup, OrderPhoto};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -21,11 +20,11 @@ use super::catalogue::SUCCESS;
 use super::extract::{ApiJson, NumberOrText};
 use crate::api::contract;
 use crate::api::error::ErrorAnswer;
+use crate::api::extract::ClientIp;
 use crate::api::media::derived_address;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
-use crate::infra::rate_limit::client_address;
 use crate::services::commerce::AskedCart;
 use crate::services::commerce::access::{self, Destination};
 use crate::services::commerce::links::{self, Variant};
@@ -146,11 +145,10 @@ fn cart_ids(images: &[CartImage]) -> ShopResult<Vec<i64>> {
     security(("client_token" = [])))]
 pub async fn create_v1(
     state: State<AppState>,
-    peer: ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    client: ClientIp,
     req: ApiJson<CreateOrderRequest>,
 ) -> ShopResult<Json<CreateOrderResponse>> {
-    create(state, peer, headers, req).await
+    create(state, client, req).await
 }
 
 /// Creates an order from the visitor's cart (the web app calls this one for OPN).
@@ -162,21 +160,18 @@ pub async fn create_v1(
     security(("client_token" = [])))]
 pub async fn create_v3(
     state: State<AppState>,
-    peer: ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    client: ClientIp,
     req: ApiJson<CreateOrderRequest>,
 ) -> ShopResult<Json<CreateOrderResponse>> {
-    create(state, peer, headers, req).await
+    create(state, client, req).await
 }
 
 async fn create(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<CreateOrderRequest>,
 ) -> ShopResult<Json<CreateOrderResponse>> {
-    let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
-    state.order_limiter.check(client)?;
+    state.rate_limits.order.check(client)?;
     let ask = place_order_of(req, client)?;
     let order = place_order(&state, ask).await?;
     Ok(Json(CreateOrderResponse {
@@ -318,7 +313,9 @@ pub async fn inquiry_v3(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<InquiryRequest>,
 ) -> ShopResult<Json<InquiryResponse>> {
-    inquiry(&state, &req.order_uuid, false).await.map(Json)
+    inquiry(&state, &req.order_uuid, Inquiry::V3)
+        .await
+        .map(Json)
 }
 
 /// The order page's view of an order, with `api_response` (older pages).
@@ -330,7 +327,9 @@ pub async fn inquiry_v1(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<InquiryRequest>,
 ) -> ShopResult<Json<InquiryResponse>> {
-    inquiry(&state, &req.order_uuid, true).await.map(Json)
+    inquiry(&state, &req.order_uuid, Inquiry::V1)
+        .await
+        .map(Json)
 }
 
 #[derive(Serialize)]
@@ -349,7 +348,19 @@ struct PaidImage {
     id: i64,
 }
 
-async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<InquiryResponse> {
+/// The two inquiries: v1 (older pages) names thumbnails by address and adds
+/// `api_response`; v3 names them by file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Inquiry {
+    V1,
+    V3,
+}
+
+async fn inquiry(
+    state: &AppState,
+    raw_uuid: &str,
+    version: Inquiry,
+) -> ShopResult<InquiryResponse> {
     let mut order = find_order(state, raw_uuid).await?;
     if order.payment_status == PaymentStatus::Initial && order.gateway_ref.is_some() {
         payment::recheck(state, &order).await?;
@@ -364,54 +375,8 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<Inqui
     } else {
         photos.iter().filter(|p| p.held).count()
     };
-    let images_order = if order.payment_status == PaymentStatus::Paid {
-        Vec::new()
-    } else {
-        photos
-            .iter()
-            .filter(|p| !p.held)
-            .map(|p| OrderImage {
-                thumbnail_file_name: if v1 {
-                    derived_address(
-                        &state.media_url,
-                        &order.event_key,
-                        "thumbnail",
-                        &p.storage_name,
-                    )
-                } else {
-                    derived_name(&p.storage_name)
-                },
-                original_file_name: p.original_file_name.clone(),
-            })
-            .collect()
-    };
-    let images_paid: Vec<PaidImage> = if order.is_deliverable() {
-        let expires = state.now()
-            + chrono::Duration::from_std(state.config.orders.download_link_ttl).unwrap_or_default();
-        photos
-            .iter()
-            .filter(|p| !p.original_purged)
-            .map(|p| PaidImage {
-                image: links::download_url(state, &order.uuid, p.id, Variant::Original, expires),
-                image_logo: if order.is_logo_image_created {
-                    links::download_url(state, &order.uuid, p.id, Variant::Logo, expires)
-                } else {
-                    String::new()
-                },
-                image_thumbnail: derived_address(
-                    &state.media_url,
-                    &order.event_key,
-                    "thumbnail",
-                    &p.storage_name,
-                ),
-                original_file_name: p.original_file_name.clone(),
-                photographer_id: p.photographer_id,
-                id: p.id,
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let images_order = images_order(state, &order, &photos, version);
+    let images_paid = images_paid(state, &order, &photos);
     Ok(InquiryResponse {
         status: SUCCESS,
         payment_status: order.payment_status.as_str(),
@@ -450,12 +415,70 @@ async fn inquiry(state: &AppState, raw_uuid: &str, v1: bool) -> ShopResult<Inqui
             .unwrap_or_default(),
         refund_due: order.refund_due.unwrap_or(Money::ZERO),
         photos_withdrawn,
-        api_response: v1.then(|| {
+        api_response: (version == Inquiry::V1).then(|| {
             (order.api_response.clone())
                 .filter(|_| payment::payment_links_shown(state, &order))
                 .unwrap_or_else(|| "{}".to_owned())
         }),
     })
+}
+
+/// The photos of an unpaid order, as its page shows them (none once it is paid).
+fn images_order(
+    state: &AppState,
+    order: &Order,
+    photos: &[OrderPhoto],
+    version: Inquiry,
+) -> Vec<OrderImage> {
+    if order.payment_status == PaymentStatus::Paid {
+        return Vec::new();
+    }
+    photos
+        .iter()
+        .filter(|p| !p.held)
+        .map(|p| OrderImage {
+            thumbnail_file_name: match version {
+                Inquiry::V1 => derived_address(
+                    &state.media_url,
+                    &order.event_key,
+                    "thumbnail",
+                    &p.storage_name,
+                ),
+                Inquiry::V3 => derived_name(&p.storage_name),
+            },
+            original_file_name: p.original_file_name.clone(),
+        })
+        .collect()
+}
+
+/// The bought photos of a deliverable order, with signed download addresses; none before.
+fn images_paid(state: &AppState, order: &Order, photos: &[OrderPhoto]) -> Vec<PaidImage> {
+    if !order.is_deliverable() {
+        return Vec::new();
+    }
+    let expires = state.now()
+        + chrono::Duration::from_std(state.config.orders.download_link_ttl).unwrap_or_default();
+    photos
+        .iter()
+        .filter(|p| !p.original_purged)
+        .map(|p| PaidImage {
+            image: links::download_url(state, &order.uuid, p.id, Variant::Original, expires),
+            image_logo: if order.is_logo_image_created {
+                links::download_url(state, &order.uuid, p.id, Variant::Logo, expires)
+            } else {
+                String::new()
+            },
+            image_thumbnail: derived_address(
+                &state.media_url,
+                &order.event_key,
+                "thumbnail",
+                &p.storage_name,
+            ),
+            original_file_name: p.original_file_name.clone(),
+            photographer_id: p.photographer_id,
+            id: p.id,
+        })
+        .collect()
 }
 
 fn json_text<T: Serialize>(items: &[T]) -> String {
@@ -579,15 +602,10 @@ const FOUND_LIMIT: i64 = 50;
     security(("client_token" = [])))]
 pub async fn find_orders(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<FindOrderRequest>,
 ) -> ShopResult<Json<FindOrderResponse>> {
-    state.find_limiter.check(client_address(
-        peer,
-        &headers,
-        &state.config.server.trusted_proxies,
-    ))?;
+    state.rate_limits.find.check(client)?;
     let text = req.txt_search.trim();
     let found = match req.filter_type.as_str() {
         "mobile" | "mobile_no" => {
@@ -634,17 +652,8 @@ pub async fn find_orders(
 
 /// The order a find-order lookup reference names, counted against the client's find-order
 /// limit like the search itself.
-async fn found_order(
-    state: &AppState,
-    peer: SocketAddr,
-    headers: &HeaderMap,
-    lookup: &str,
-) -> ShopResult<Order> {
-    state.find_limiter.check(client_address(
-        peer,
-        headers,
-        &state.config.server.trusted_proxies,
-    ))?;
+async fn found_order(state: &AppState, client: IpAddr, lookup: &str) -> ShopResult<Order> {
+    state.rate_limits.find.check(client)?;
     access::resolve(state, lookup).await
 }
 
@@ -672,11 +681,10 @@ pub struct SendCodeResponse {
     security(("client_token" = [])))]
 pub async fn send_order_code(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<SendCodeRequest>,
 ) -> ShopResult<Json<SendCodeResponse>> {
-    let order = found_order(&state, peer, &headers, &req.lookup).await?;
+    let order = found_order(&state, client, &req.lookup).await?;
     let sent = access::send_code(&state, &order).await?;
     Ok(Json(SendCodeResponse {
         status: SUCCESS,
@@ -709,11 +717,10 @@ pub struct OpenOrderResponse {
     security(("client_token" = [])))]
 pub async fn open_found_order(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<OpenOrderRequest>,
 ) -> ShopResult<Json<OpenOrderResponse>> {
-    let order = found_order(&state, peer, &headers, &req.lookup).await?;
+    let order = found_order(&state, client, &req.lookup).await?;
     let order_id = access::open(&state, &order, &req.code).await?;
     Ok(Json(OpenOrderResponse {
         status: SUCCESS,

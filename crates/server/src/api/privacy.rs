@@ -6,20 +6,18 @@
 //! The privacy service answers its own `PrivacyError`; what each of its errors answers
 //! here and in the console (`api/admin/privacy.rs`) is the `From` impl below.
 
-use std::net::SocketAddr;
-
 use axum::Json;
-use axum::extract::{ConnectInfo, Multipart, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{Multipart, State};
+use axum::http::StatusCode;
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::catalogue::SUCCESS;
 use super::facesearch::{multipart_error, read_limited};
 use crate::api::error::ErrorAnswer;
+use crate::api::extract::ClientIp;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::infra::rate_limit::client_address;
 use crate::services::commerce::find_event;
 use crate::services::privacy::{self, Contact, PrivacyError};
 
@@ -45,12 +43,10 @@ pub struct PrivacyRequestCreated {
     security(("client_token" = [])))]
 pub async fn create(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     mut form: Multipart,
 ) -> ShopResult<(StatusCode, Json<PrivacyRequestCreated>)> {
-    let client = client_address(peer, &headers, &state.config.server.trusted_proxies);
-    state.privacy_limiter.check(client)?;
+    state.rate_limits.privacy.check(client)?;
     let (mut file, mut event_key, mut contact) = (None, None, None);
     while let Some(field) = form.next_field().await.map_err(multipart_error)? {
         match field.name().unwrap_or_default() {

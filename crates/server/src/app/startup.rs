@@ -12,19 +12,19 @@ use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::Arc;
 
 use raceshot_store::{Objects, Store};
-use raceshot_vision::{FaceEngine, TextReader, TextReaderConfig};
+use raceshot_vision::testing::{FakeFaces, NoBibs};
+use raceshot_vision::{BibReader, FaceAnalyzer, FaceEngine, TextReader, TextReaderConfig};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::app::live::{self, Live, LiveCell};
-use crate::app::state::{AppState, Clock, Inner};
+use crate::app::state::{AppState, Clock, Inner, RateLimits};
 use crate::config::Config;
 use crate::infra::cpu::CpuPool;
 use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::infra::listener::{self, Limits};
 use crate::infra::notify::SmsSender;
 use crate::infra::open_files;
-use crate::infra::rate_limit::RateLimiter;
 use crate::infra::search_slots::SearchSlots;
 use crate::services::catalogue::Catalogue;
 use crate::services::search::index::FaceIndexes;
@@ -42,6 +42,15 @@ pub struct Application {
     limits: Limits,
 }
 
+/// What reads the photos: the real models, or stand-ins that need no model files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Models {
+    /// The face engine and bib reader the configuration names (`make models`).
+    Real,
+    /// [`raceshot_vision::testing`]'s: for tests that are not about the models.
+    StandIns,
+}
+
 /// Connects storage (migrating when configured), loads the face engine and builds the
 /// state shared by requests and jobs. `public_url` is the fallback base of links when
 /// `server.public_url` is not configured.
@@ -50,13 +59,34 @@ pub async fn load_state(
     clock: Clock,
     public_url: String,
 ) -> anyhow::Result<AppState> {
+    load_state_with(config, clock, public_url, Models::Real).await
+}
+
+/// [`load_state`] with the models of `models`.
+pub async fn load_state_with(
+    config: Config,
+    clock: Clock,
+    public_url: String,
+    models: Models,
+) -> anyhow::Result<AppState> {
     // The models load (compile, for OpenVINO) while the database is connected and migrated.
-    let faces = config.faces.clone();
-    let engine = tokio::task::spawn_blocking(move || FaceEngine::load(faces));
-    let reader = config.bibs.read.then(|| {
-        let reader_config = text_reader_config(&config);
-        tokio::task::spawn_blocking(move || TextReader::load(reader_config))
-    });
+    let vision = match models {
+        Models::Real => {
+            let faces = config.faces.clone();
+            let reader = config.bibs.read.then(|| text_reader_config(&config));
+            tokio::task::spawn_blocking(move || load_models(faces, reader))
+        }
+        Models::StandIns => {
+            let stand_ins = Vision {
+                engine: Arc::new(FakeFaces::new(&config.faces)),
+                reader: config
+                    .bibs
+                    .read
+                    .then(|| Arc::new(NoBibs) as Arc<dyn BibReader>),
+            };
+            tokio::task::spawn_blocking(move || Ok(stand_ins))
+        }
+    };
     let store = Store::connect(&config.database_settings())
         .await
         .context("connecting to the database")?;
@@ -64,17 +94,7 @@ pub async fn load_state(
         store.migrate().await.context("applying migrations")?;
     }
     let objects = Objects::open(&config.storage.settings).context("opening object storage")?;
-    let engine = engine
-        .await?
-        .context("loading the face models (run `make models`)")?;
-    let reader = match reader {
-        Some(reader) => {
-            Some(Arc::new(reader.await?.context(
-                "loading the text models for bib numbers (run `make models`)",
-            )?))
-        }
-        None => None,
-    };
+    let Vision { engine, reader } = vision.await??;
     let fresh_key = hex::encode(rand::random::<[u8; 32]>());
     let signing_key = store
         .setting_or_init(SIGNING_KEY_SETTING, &fresh_key, true, clock.now())
@@ -99,12 +119,7 @@ pub async fn load_state(
     let catalogue = Catalogue::new(store.clone(), config.server.catalogue_ttl);
     let search_slots = SearchSlots::new(config.search.max_concurrent, config.search.max_waiting);
     let upload_slots = SearchSlots::new(UPLOADS_AT_ONCE, UPLOADS_WAITING);
-    let search_limiter = RateLimiter::new(config.search.per_client_per_minute);
-    let sign_limiter = RateLimiter::new(config.search.sign_per_client_per_minute);
-    let find_limiter = RateLimiter::new(config.orders.find_per_client_per_minute);
-    let order_limiter = RateLimiter::new(config.orders.create_per_client_per_minute);
-    let login_limiter = RateLimiter::new(config.admin.login_per_client_per_minute);
-    let privacy_limiter = RateLimiter::new(config.privacy.per_client_per_minute);
+    let rate_limits = RateLimits::new(&config);
     let live = LiveCell::new(Live::build(&live::effective(&config, &store).await?)?);
     Ok(AppState::new(Inner {
         store,
@@ -114,18 +129,13 @@ pub async fn load_state(
         public_url,
         media_url,
         metrics: metrics_handle(),
-        engine: Arc::new(engine),
+        engine,
         reader,
         indexes,
         catalogue,
         search_slots,
         upload_slots,
-        search_limiter,
-        sign_limiter,
-        find_limiter,
-        order_limiter,
-        login_limiter,
-        privacy_limiter,
+        rate_limits,
         signing_key,
         live,
         sms: SmsSender::Log,
@@ -133,6 +143,31 @@ pub async fn load_state(
         jobs_queued: tokio::sync::Notify::new(),
         jobs_finished: tokio::sync::watch::Sender::new(0),
     }))
+}
+
+/// What reads photos: the face engine and, when `bibs.read` is on, the bib reader.
+struct Vision {
+    engine: Arc<dyn FaceAnalyzer>,
+    reader: Option<Arc<dyn BibReader>>,
+}
+
+/// The face engine and, when asked, the bib reader, loaded from the models directory.
+fn load_models(
+    faces: raceshot_vision::FaceEngineConfig,
+    reader: Option<TextReaderConfig>,
+) -> anyhow::Result<Vision> {
+    let engine = FaceEngine::load(faces).context("loading the face models (run `make models`)")?;
+    let reader = match reader {
+        Some(config) => Some(Arc::new(
+            TextReader::load(config)
+                .context("loading the text models for bib numbers (run `make models`)")?,
+        ) as Arc<dyn BibReader>),
+        None => None,
+    };
+    Ok(Vision {
+        engine: Arc::new(engine),
+        reader,
+    })
 }
 
 /// The bib reader runs beside the face engine, from the same models directory, on the same
@@ -163,6 +198,16 @@ impl Application {
     /// Binds the configured address and loads everything; `run_jobs` runs the job workers
     /// in this process too.
     pub async fn build(config: Config, clock: Clock, run_jobs: bool) -> anyhow::Result<Self> {
+        Self::build_with(config, clock, run_jobs, Models::Real).await
+    }
+
+    /// [`Application::build`] with the models of `models`.
+    pub async fn build_with(
+        config: Config,
+        clock: Clock,
+        run_jobs: bool,
+        models: Models,
+    ) -> anyhow::Result<Self> {
         let limits = connection_limits(&config);
         let listener = TcpListener::bind(config.server.addr)
             .await
@@ -176,7 +221,8 @@ impl Application {
             ),
             None => None,
         };
-        let state = load_state(config, clock, format!("http://{}", reachable(addr))).await?;
+        let public_url = format!("http://{}", reachable(addr));
+        let state = load_state_with(config, clock, public_url, models).await?;
         live::check_sandbox(state.live().gateways.active, &state.config)?;
         // The gateway this deployment runs is what the shop's pages are told.
         state

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use metrics_exporter_prometheus::PrometheusHandle;
 use raceshot_store::{Objects, Store};
-use raceshot_vision::{FaceEngine, TextReader};
+use raceshot_vision::{BibReader, FaceAnalyzer};
 
 use crate::app::live::{Live, LiveCell};
 use crate::config::Config;
@@ -16,6 +16,35 @@ use crate::infra::rate_limit::RateLimiter;
 use crate::infra::search_slots::SearchSlots;
 use crate::services::catalogue::Catalogue;
 use crate::services::search::index::FaceIndexes;
+
+/// The per-address rate limits, each set by its own setting.
+pub struct RateLimits {
+    /// Face and bib searches (`search.per_client_per_minute`).
+    pub search: RateLimiter,
+    /// Selfie upload addresses (`search.sign_per_client_per_minute`).
+    pub sign: RateLimiter,
+    /// Find-order searches (`orders.find_per_client_per_minute`).
+    pub find: RateLimiter,
+    /// Order creations (`orders.create_per_client_per_minute`).
+    pub order: RateLimiter,
+    /// Console sign-in attempts (`admin.login_per_client_per_minute`).
+    pub login: RateLimiter,
+    /// Requests to hide one's photos (`privacy.per_client_per_minute`).
+    pub privacy: RateLimiter,
+}
+
+impl RateLimits {
+    pub fn new(config: &Config) -> Self {
+        Self {
+            search: RateLimiter::new(config.search.per_client_per_minute),
+            sign: RateLimiter::new(config.search.sign_per_client_per_minute),
+            find: RateLimiter::new(config.orders.find_per_client_per_minute),
+            order: RateLimiter::new(config.orders.create_per_client_per_minute),
+            login: RateLimiter::new(config.admin.login_per_client_per_minute),
+            privacy: RateLimiter::new(config.privacy.per_client_per_minute),
+        }
+    }
+}
 
 /// The time source; tests fix it so that derived sale fields are exact.
 #[derive(Debug, Clone, Copy, Default)]
@@ -47,26 +76,17 @@ pub struct Inner {
     /// Base of preview and thumbnail addresses, without a trailing slash.
     pub media_url: String,
     pub metrics: PrometheusHandle,
-    pub engine: Arc<FaceEngine>,
+    /// Finds and embeds faces: the face models, or a stand-in in tests not about them.
+    pub engine: Arc<dyn FaceAnalyzer>,
     /// Reads bib numbers at ingestion; `None` when `bibs.read` is off.
-    pub reader: Option<Arc<TextReader>>,
+    pub reader: Option<Arc<dyn BibReader>>,
     pub indexes: FaceIndexes,
     pub catalogue: Catalogue,
     pub search_slots: SearchSlots,
     /// Photo uploads from the console, each held in memory until stored.
     pub upload_slots: SearchSlots,
-    /// Face searches per client address.
-    pub search_limiter: RateLimiter,
-    /// Selfie upload addresses per client address.
-    pub sign_limiter: RateLimiter,
-    /// Find-order searches per client address.
-    pub find_limiter: RateLimiter,
-    /// Order creations per client address.
-    pub order_limiter: RateLimiter,
-    /// Console sign-in attempts per client address.
-    pub login_limiter: RateLimiter,
-    /// Requests to hide one's photos per client address.
-    pub privacy_limiter: RateLimiter,
+    /// Requests per client address and minute, one limiter per kind of request.
+    pub rate_limits: RateLimits,
     /// Key of the HMAC signatures on upload and download addresses and callback tokens,
     /// shared by replicas via the store.
     pub signing_key: Vec<u8>,

@@ -6,8 +6,8 @@ use anyhow::Context;
 use raceshot_domain::EventKey;
 
 use crate::app::state::AppState;
-use crate::jobs;
-use crate::jobs::tasks;
+use crate::jobs::read_bibs::ReadBibs;
+use crate::jobs::{self, BackgroundJob, tasks};
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Report {
@@ -34,7 +34,10 @@ pub async fn reread(state: &AppState, event_key: &str, wait: bool) -> anyhow::Re
     for id in &ids {
         state
             .store
-            .enqueue(&tasks::read_bibs(state, *id, requested), requested)
+            .enqueue(
+                &tasks::new_job(state, &ReadBibs { photo_id: *id }, requested),
+                requested,
+            )
             .await?;
     }
     let mut report = Report {
@@ -44,7 +47,7 @@ pub async fn reread(state: &AppState, event_key: &str, wait: bool) -> anyhow::Re
     if wait {
         let workers = jobs::Workers::start(state);
         let waited = jobs::wait_until(&state.jobs_finished, || async {
-            let pending = state.store.pending_jobs_of_kind(tasks::READ_BIBS).await?;
+            let pending = state.store.pending_jobs_of_kind(ReadBibs::KIND).await?;
             Ok::<_, raceshot_store::StoreError>(match pending {
                 0 => jobs::Waiting::Done(()),
                 n => jobs::Waiting::Pending(n.unsigned_abs()),

@@ -13,7 +13,7 @@ use raceshot_domain::event::{BannerInput, EventInput, PackageInput};
 use raceshot_domain::{EventKey, Flag};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 use raceshot_vision::image_io::{DecodeOptions, decode, resize_to_long_edge};
-use raceshot_vision::{FaceEngine, RgbImage, cosine};
+use raceshot_vision::{FaceAnalyzer, RgbImage, cosine};
 
 use super::ingest;
 use crate::app::state::AppState;
@@ -109,7 +109,8 @@ pub async fn seed(state: &AppState, photos_dir: &Path) -> anyhow::Result<Seeded>
     let dir = tempfile::tempdir()?;
     let engine = state.engine.clone();
     let (src, out) = (photos_dir.to_owned(), dir.path().to_owned());
-    let made = tokio::task::spawn_blocking(move || make_photos(&engine, &src, &out)).await??;
+    let made =
+        tokio::task::spawn_blocking(move || make_photos(engine.as_ref(), &src, &out)).await??;
     let files: Vec<PathBuf> = made.iter().map(|(p, _)| p.clone()).collect();
     let report = ingest::ingest(state, DEMO_KEY, 0, &files, true, false).await?;
     if !report.failed.is_empty() {
@@ -204,14 +205,15 @@ fn crop(img: &RgbImage, x1: f32, y1: f32, x2: f32, y2: f32) -> anyhow::Result<Rg
 
 /// Writes the demo photos into `out`; each comes with whether it shows player 13.
 fn make_photos(
-    engine: &FaceEngine,
+    engine: &dyn FaceAnalyzer,
     src: &Path,
     out: &Path,
 ) -> anyhow::Result<Vec<(PathBuf, bool)>> {
     let players = read_photo(src, "players.jpg")?;
     let selfie = engine
-        .analyze_selfie(&read_photo(src, "yaoming.jpg")?)?
-        .context("no face in yaoming.jpg")?;
+        .analyze_selfie_faces(&read_photo(src, "yaoming.jpg")?)?
+        .context("no face in yaoming.jpg")?
+        .primary;
     let faces = engine.analyze(&players)?;
     let similarity = |f: &raceshot_vision::AnalyzedFace| cosine(&f.embedding, &selfie.embedding);
     let him = faces

@@ -331,175 +331,34 @@ impl Config {
         });
         let mut s = Sources::new(file, env, overrides);
         let data_dir: PathBuf = s.value("data_dir");
-        let addr = s.value_or("server.addr", || SocketAddr::from(([127, 0, 0, 1], 8080)));
-        let public_url: Option<String> = s.get("server.public_url");
-        if let Some(url) = &public_url
-            && !(url.starts_with("http://") || url.starts_with("https://"))
-        {
-            s.problem("server.public_url", "must start with http:// or https://");
-        }
-        let request_timeout = Duration::from_secs(s.value("server.request_timeout_secs"));
-        let shutdown_grace = Duration::from_secs(s.value("server.shutdown_grace_secs"));
-        let header_read_timeout = Duration::from_secs(s.value("server.header_read_timeout_secs"));
-        if header_read_timeout.is_zero() {
-            s.problem("server.header_read_timeout_secs", "must be at least 1");
-        }
-        let idle_timeout = Duration::from_secs(s.value("server.idle_timeout_secs"));
-        if idle_timeout.is_zero() {
-            s.problem("server.idle_timeout_secs", "must be at least 1");
-        }
-        let max_connections_per_client: usize = s.value("server.max_connections_per_client");
-        let max_connections_total: Option<usize> = s.get("server.max_connections");
-        if max_connections_total == Some(0) {
-            s.problem("server.max_connections", "must be at least 1");
-        }
-        let catalogue_ttl = Duration::from_millis(s.value("server.catalogue_ttl_ms"));
-        let web_dir: PathBuf = s.value("server.web_dir");
-        let metrics_addr: Option<SocketAddr> = s.get("server.metrics_addr");
-        let proxies: String = s.value("server.trusted_proxies");
-        let mut trusted_proxies = Vec::new();
-        for p in proxies.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            match p.parse() {
-                Ok(ip) => trusted_proxies.push(ip),
-                Err(_) => s.problem(
-                    "server.trusted_proxies",
-                    format!("'{p}' is not an IP address"),
-                ),
-            }
-        }
-
-        let default_db = format!("sqlite://{}", data_dir.join("raceshot.db").display());
-        let db_url: String = s.or("database.url", default_db);
-        if let Err(e) = Backend::of_url(&db_url) {
-            s.problem("database.url", e);
-        }
-        let max_connections: u32 = s.value("database.max_connections");
-        if max_connections == 0 {
-            s.problem("database.max_connections", "must be at least 1");
-        }
-        let acquire_timeout = Duration::from_secs(s.value::<u64>("database.acquire_timeout_secs"));
-        let auto_migrate = s.value("database.auto_migrate");
-
-        let storage = storage(&mut s, &data_dir);
-
-        let client_token: String = s.value("api.client_token");
-        if client_token.trim().len() < 8 {
-            s.problem("api.client_token", "must be at least 8 characters");
-        }
-
-        let format = match s.value::<String>("log.format").as_str() {
-            "text" => LogFormat::Text,
-            "json" => LogFormat::Json,
-            _ => {
-                s.problem("log.format", "must be text or json");
-                LogFormat::Text
-            }
-        };
-        let filter = s.value("log.filter");
-
-        let faces = faces(&mut s);
         // One more worker than cores: while one photo waits on storage or decodes, the
         // others' inferences keep every core busy (race ingestion +5-6 %;
         // docs/benchmarks.md, Decisions the figures made).
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let jobs = JobsConfig {
-            workers: s.or("jobs.workers", cores + 1),
-            max_attempts: s.value("jobs.max_attempts"),
-            lease: Duration::from_secs(s.value("jobs.lease_secs")),
-            poll_interval: Duration::from_millis(s.value("jobs.poll_interval_ms")),
-        };
-        if jobs.workers == 0 {
-            s.problem("jobs.workers", "must be at least 1");
-        }
-        if jobs.max_attempts == 0 {
-            s.problem("jobs.max_attempts", "must be at least 1");
-        }
-        let search = SearchConfig {
-            max_concurrent: s.or("search.max_concurrent", cores),
-            max_waiting: s.value("search.max_waiting"),
-            per_client_per_minute: s.value("search.per_client_per_minute"),
-            selfie_ttl: Duration::from_secs(s.value("search.selfie_ttl_secs")),
-            sign_per_client_per_minute: s.value("search.sign_per_client_per_minute"),
-            max_pending_uploads: s.value("search.max_pending_uploads"),
-            found_ttl: Duration::from_secs(s.value("search.found_ttl_secs")),
-            index_memory: s
-                .value::<usize>("search.index_memory_mb")
-                .saturating_mul(1024 * 1024),
-        };
-        if search.selfie_ttl.is_zero() {
-            s.problem("search.selfie_ttl_secs", "must be at least 1");
-        }
-        if search.found_ttl.is_zero() {
-            s.problem("search.found_ttl_secs", "must be at least 1");
-        }
-        if search.max_pending_uploads == 0 {
-            s.problem("search.max_pending_uploads", "must be at least 1");
-        }
-        if search.max_concurrent == 0 {
-            s.problem("search.max_concurrent", "must be at least 1");
-        }
-
-        let bibs = BibsConfig {
-            read: s.value("bibs.read"),
-            min_confidence: s.value("bibs.min_confidence"),
-        };
-        if !(0.0..=1.0).contains(&bibs.min_confidence) {
-            s.problem("bibs.min_confidence", "must be 0 to 1");
-        }
-
+        let server = server(&mut s);
+        let database = database(&mut s, &data_dir);
+        let storage = storage(&mut s, &data_dir);
+        let api = api(&mut s);
+        let log = log(&mut s);
+        let faces = faces(&mut s);
+        let jobs = jobs(&mut s, cores + 1);
+        let search = search(&mut s, cores);
+        let bibs = bibs(&mut s);
         let privacy = PrivacyConfig {
             per_client_per_minute: s.value("privacy.per_client_per_minute"),
         };
-
         let payments = payments(&mut s);
-        let orders = OrdersConfig {
-            dedupe_window: Duration::from_secs(s.value("orders.dedupe_window_secs")),
-            retention_days: s.value("orders.retention_days"),
-            download_link_ttl: Duration::from_secs(
-                s.value::<u64>("orders.download_link_ttl_hours") * 3600,
-            ),
-            find_per_client_per_minute: s.value("orders.find_per_client_per_minute"),
-            create_per_client_per_minute: s.value("orders.create_per_client_per_minute"),
-        };
+        let orders = orders(&mut s);
         let notify = notify(&mut s);
-        let admin = AdminConfig {
-            session_ttl: Duration::from_secs(s.value::<u64>("admin.session_ttl_hours") * 3600),
-            max_failed_logins: s.value("admin.max_failed_logins"),
-            lockout: Duration::from_secs(s.value("admin.lockout_secs")),
-            login_per_client_per_minute: s.value("admin.login_per_client_per_minute"),
-        };
-        if admin.max_failed_logins == 0 {
-            s.problem("admin.max_failed_logins", "must be at least 1");
-        }
-
+        let admin = admin(&mut s);
         s.finish()?;
         Ok(Config {
             data_dir,
-            server: ServerConfig {
-                addr,
-                public_url,
-                request_timeout,
-                shutdown_grace,
-                header_read_timeout,
-                idle_timeout,
-                max_connections_per_client,
-                max_connections: max_connections_total,
-                catalogue_ttl,
-                trusted_proxies,
-                web_dir,
-                metrics_addr,
-            },
-            database: DatabaseConfig {
-                url: db_url,
-                max_connections,
-                acquire_timeout,
-                auto_migrate,
-            },
+            server,
+            database,
             storage,
-            api: ApiConfig {
-                client_token: Secret::new(client_token),
-            },
-            log: LogConfig { format, filter },
+            api,
+            log,
             faces,
             jobs,
             search,
@@ -530,6 +389,178 @@ impl Config {
             acquire_timeout: self.database.acquire_timeout,
         }
     }
+}
+
+fn server(s: &mut Sources) -> ServerConfig {
+    let addr = s.value_or("server.addr", || SocketAddr::from(([127, 0, 0, 1], 8080)));
+    let public_url: Option<String> = s.get("server.public_url");
+    if let Some(url) = &public_url
+        && !(url.starts_with("http://") || url.starts_with("https://"))
+    {
+        s.problem("server.public_url", "must start with http:// or https://");
+    }
+    let header_read_timeout = Duration::from_secs(s.value("server.header_read_timeout_secs"));
+    if header_read_timeout.is_zero() {
+        s.problem("server.header_read_timeout_secs", "must be at least 1");
+    }
+    let idle_timeout = Duration::from_secs(s.value("server.idle_timeout_secs"));
+    if idle_timeout.is_zero() {
+        s.problem("server.idle_timeout_secs", "must be at least 1");
+    }
+    let max_connections: Option<usize> = s.get("server.max_connections");
+    if max_connections == Some(0) {
+        s.problem("server.max_connections", "must be at least 1");
+    }
+    let proxies: String = s.value("server.trusted_proxies");
+    let mut trusted_proxies = Vec::new();
+    for p in proxies.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match p.parse() {
+            Ok(ip) => trusted_proxies.push(ip),
+            Err(_) => s.problem(
+                "server.trusted_proxies",
+                format!("'{p}' is not an IP address"),
+            ),
+        }
+    }
+    ServerConfig {
+        addr,
+        public_url,
+        request_timeout: Duration::from_secs(s.value("server.request_timeout_secs")),
+        shutdown_grace: Duration::from_secs(s.value("server.shutdown_grace_secs")),
+        header_read_timeout,
+        idle_timeout,
+        max_connections_per_client: s.value("server.max_connections_per_client"),
+        max_connections,
+        catalogue_ttl: Duration::from_millis(s.value("server.catalogue_ttl_ms")),
+        trusted_proxies,
+        web_dir: s.value("server.web_dir"),
+        metrics_addr: s.get("server.metrics_addr"),
+    }
+}
+
+fn database(s: &mut Sources, data_dir: &Path) -> DatabaseConfig {
+    let default_db = format!("sqlite://{}", data_dir.join("raceshot.db").display());
+    let url: String = s.or("database.url", default_db);
+    if let Err(e) = Backend::of_url(&url) {
+        s.problem("database.url", e);
+    }
+    let max_connections: u32 = s.value("database.max_connections");
+    if max_connections == 0 {
+        s.problem("database.max_connections", "must be at least 1");
+    }
+    DatabaseConfig {
+        url,
+        max_connections,
+        acquire_timeout: Duration::from_secs(s.value::<u64>("database.acquire_timeout_secs")),
+        auto_migrate: s.value("database.auto_migrate"),
+    }
+}
+
+fn api(s: &mut Sources) -> ApiConfig {
+    let client_token: String = s.value("api.client_token");
+    if client_token.trim().len() < 8 {
+        s.problem("api.client_token", "must be at least 8 characters");
+    }
+    ApiConfig {
+        client_token: Secret::new(client_token),
+    }
+}
+
+fn log(s: &mut Sources) -> LogConfig {
+    let format = match s.value::<String>("log.format").as_str() {
+        "text" => LogFormat::Text,
+        "json" => LogFormat::Json,
+        _ => {
+            s.problem("log.format", "must be text or json");
+            LogFormat::Text
+        }
+    };
+    LogConfig {
+        format,
+        filter: s.value("log.filter"),
+    }
+}
+
+/// `workers` is the default number of job workers.
+fn jobs(s: &mut Sources, workers: usize) -> JobsConfig {
+    let jobs = JobsConfig {
+        workers: s.or("jobs.workers", workers),
+        max_attempts: s.value("jobs.max_attempts"),
+        lease: Duration::from_secs(s.value("jobs.lease_secs")),
+        poll_interval: Duration::from_millis(s.value("jobs.poll_interval_ms")),
+    };
+    if jobs.workers == 0 {
+        s.problem("jobs.workers", "must be at least 1");
+    }
+    if jobs.max_attempts == 0 {
+        s.problem("jobs.max_attempts", "must be at least 1");
+    }
+    jobs
+}
+
+/// `cores` is the default number of searches at once.
+fn search(s: &mut Sources, cores: usize) -> SearchConfig {
+    let search = SearchConfig {
+        max_concurrent: s.or("search.max_concurrent", cores),
+        max_waiting: s.value("search.max_waiting"),
+        per_client_per_minute: s.value("search.per_client_per_minute"),
+        selfie_ttl: Duration::from_secs(s.value("search.selfie_ttl_secs")),
+        sign_per_client_per_minute: s.value("search.sign_per_client_per_minute"),
+        max_pending_uploads: s.value("search.max_pending_uploads"),
+        found_ttl: Duration::from_secs(s.value("search.found_ttl_secs")),
+        index_memory: s
+            .value::<usize>("search.index_memory_mb")
+            .saturating_mul(1024 * 1024),
+    };
+    if search.selfie_ttl.is_zero() {
+        s.problem("search.selfie_ttl_secs", "must be at least 1");
+    }
+    if search.found_ttl.is_zero() {
+        s.problem("search.found_ttl_secs", "must be at least 1");
+    }
+    if search.max_pending_uploads == 0 {
+        s.problem("search.max_pending_uploads", "must be at least 1");
+    }
+    if search.max_concurrent == 0 {
+        s.problem("search.max_concurrent", "must be at least 1");
+    }
+    search
+}
+
+fn bibs(s: &mut Sources) -> BibsConfig {
+    let bibs = BibsConfig {
+        read: s.value("bibs.read"),
+        min_confidence: s.value("bibs.min_confidence"),
+    };
+    if !(0.0..=1.0).contains(&bibs.min_confidence) {
+        s.problem("bibs.min_confidence", "must be 0 to 1");
+    }
+    bibs
+}
+
+fn orders(s: &mut Sources) -> OrdersConfig {
+    OrdersConfig {
+        dedupe_window: Duration::from_secs(s.value("orders.dedupe_window_secs")),
+        retention_days: s.value("orders.retention_days"),
+        download_link_ttl: Duration::from_secs(
+            s.value::<u64>("orders.download_link_ttl_hours") * 3600,
+        ),
+        find_per_client_per_minute: s.value("orders.find_per_client_per_minute"),
+        create_per_client_per_minute: s.value("orders.create_per_client_per_minute"),
+    }
+}
+
+fn admin(s: &mut Sources) -> AdminConfig {
+    let admin = AdminConfig {
+        session_ttl: Duration::from_secs(s.value::<u64>("admin.session_ttl_hours") * 3600),
+        max_failed_logins: s.value("admin.max_failed_logins"),
+        lockout: Duration::from_secs(s.value("admin.lockout_secs")),
+        login_per_client_per_minute: s.value("admin.login_per_client_per_minute"),
+    };
+    if admin.max_failed_logins == 0 {
+        s.problem("admin.max_failed_logins", "must be at least 1");
+    }
+    admin
 }
 
 fn storage(s: &mut Sources, data_dir: &Path) -> StorageConfig {

@@ -5,21 +5,20 @@
 //! transaction (hidden at once when an approved privacy request's face is on it). Running it again rewrites the same files and replaces the same faces and
 //! bibs (operators' bib corrections stay).
 
+use chrono::{DateTime, Utc};
 use raceshot_domain::{BibRule, EventKey};
-use raceshot_store::jobs::Job;
 use raceshot_store::photos::{NewFace, PhotoState, ProcessedPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 use raceshot_vision::image_io::{DecodeOptions, decode, probe, resize_to_long_edge};
-use raceshot_vision::{BBox, FaceEngine, RgbImage, TextReader};
+use raceshot_vision::{BBox, BibReader, FaceAnalyzer, RgbImage};
 
-use super::JobError;
+use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
 use crate::infra::imaging::{encode_jpeg, watermark};
 use crate::services::bibs::{read_photo_bibs, taken_at};
 use crate::services::photos::derived_name;
 use crate::services::privacy::held_for;
 
-pub const KIND: &str = crate::jobs::tasks::INGEST_PHOTO;
 pub const PREVIEW_EDGE: u32 = 1600;
 pub const THUMBNAIL_EDGE: u32 = 400;
 /// Event photos up to 100 megapixels are accepted.
@@ -33,9 +32,40 @@ struct Processed {
     stages: [f64; 4],
 }
 
-pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
-    let photo_id =
-        photo_id(job).ok_or_else(|| JobError::Permanent(format!("bad payload {}", job.payload)))?;
+/// Processing one uploaded photo: at most one per photo.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct IngestPhoto {
+    pub photo_id: i64,
+}
+
+impl BackgroundJob for IngestPhoto {
+    const KIND: &'static str = "ingest_photo";
+
+    fn dedupe_key(&self, _at: DateTime<Utc>) -> String {
+        self.photo_id.to_string()
+    }
+
+    async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
+        ingest(ctx.state, self.photo_id).await
+    }
+
+    /// A file that cannot be processed fails at once, anything else once its retries ran
+    /// out: the photo fails alone, with the reason.
+    async fn gave_up(&self, ctx: &JobContext<'_>, error: &str) {
+        let id = self.photo_id;
+        match ctx
+            .state
+            .store
+            .set_photo_state(id, PhotoState::Failed, Some(error), ctx.state.now())
+            .await
+        {
+            Ok(()) => metrics::counter!("photos_failed_total").increment(1),
+            Err(e) => tracing::error!(photo = id, error = %e, "cannot mark the photo failed"),
+        }
+    }
+}
+
+async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
     let Some(work) = state.store.photo_work(photo_id).await? else {
         return Ok(()); // deleted meanwhile
     };
@@ -72,10 +102,11 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     let read = started.elapsed().as_secs_f64();
     let engine = state.engine.clone();
     let reader = state.reader.clone();
-    let processed =
-        tokio::task::spawn_blocking(move || process(&engine, reader.as_deref(), &rule, &original))
-            .await
-            .map_err(|e| JobError::Retry(e.into()))??;
+    let processed = tokio::task::spawn_blocking(move || {
+        process(engine.as_ref(), reader.as_deref(), &rule, &original)
+    })
+    .await
+    .map_err(|e| JobError::Retry(e.into()))??;
     let mut processed = processed;
     // Approved requests to hide one's photos cover photos ingested after them too.
     let templates = state.store.privacy_templates(work.event_id).await?;
@@ -131,27 +162,6 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     Ok(())
 }
 
-fn photo_id(job: &Job) -> Option<i64> {
-    serde_json::from_str::<serde_json::Value>(&job.payload)
-        .ok()
-        .and_then(|v| v["photo_id"].as_i64())
-}
-
-/// The job failed for good — a file that cannot be processed at once, anything else
-/// once its retries ran out: the photo fails alone, with the reason.
-pub async fn gave_up(state: &AppState, job: &Job, message: &str) {
-    let Some(id) = photo_id(job) else { return };
-    let now = state.now();
-    match state
-        .store
-        .set_photo_state(id, PhotoState::Failed, Some(message), now)
-        .await
-    {
-        Ok(()) => metrics::counter!("photos_failed_total").increment(1),
-        Err(e) => tracing::error!(photo = id, error = %e, "cannot mark the photo failed"),
-    }
-}
-
 fn image_error(e: raceshot_vision::Error) -> JobError {
     use raceshot_vision::Error as E;
     match e {
@@ -165,10 +175,10 @@ fn image_error(e: raceshot_vision::Error) -> JobError {
 }
 
 /// The original as ingestion works on it — upright, DCT-scaled to a long edge of at least
-/// the preview's and the detector's passes' ([`FaceEngine::decode_long_edge`]) — and its
+/// the preview's and the detector's passes' ([`FaceAnalyzer::decode_long_edge`]) — and its
 /// displayed size.
 pub(super) fn decode_original(
-    engine: &FaceEngine,
+    engine: &dyn FaceAnalyzer,
     original: &[u8],
 ) -> Result<(RgbImage, (u32, u32)), JobError> {
     let info = probe(original).map_err(image_error)?;
@@ -180,8 +190,8 @@ pub(super) fn decode_original(
 }
 
 fn process(
-    engine: &FaceEngine,
-    reader: Option<&TextReader>,
+    engine: &dyn FaceAnalyzer,
+    reader: Option<&dyn BibReader>,
     rule: &BibRule,
     original: &[u8],
 ) -> Result<Processed, JobError> {

@@ -1,15 +1,18 @@
 //! The job runner: workers claim leased jobs from the store's queue, run them, and record
 //! success or a failure (retried with exponential back-off, given up after
 //! `jobs.max_attempts`). Runs inside `serve`, in `raceshot worker`, and in
-//! `raceshot ingest --wait`. One file per job kind; every kind is idempotent, because a
-//! job whose worker died runs again once its lease lapses. Alongside the workers, a
+//! `raceshot ingest --wait`. Each job kind is a typed [`BackgroundJob`] in a file of its
+//! own, found by its stored kind in [`registry`]; every kind is idempotent, because a job
+//! whose worker died runs again once its lease lapses. Alongside the workers, a
 //! housekeeping loop expires unpaid orders and enqueues the hourly retention run.
 
 pub mod deliver_order;
 pub mod ingest_photo;
+mod job;
 pub mod notify_order;
 pub mod notify_privacy;
 pub mod read_bibs;
+pub mod registry;
 pub mod retention;
 pub mod tasks;
 
@@ -18,37 +21,18 @@ use std::time::Duration;
 use raceshot_store::jobs::{Job, Retry};
 use tokio::sync::watch;
 
+use self::retention::Retention;
 use crate::app::state::AppState;
 
+pub use self::job::{BackgroundJob, JobContext, JobError};
 pub use self::tasks::HEAVY;
-
-/// How a job failed.
-#[derive(Debug, thiserror::Error)]
-pub enum JobError {
-    /// Retrying cannot help (a corrupt file): give up now.
-    #[error("{0}")]
-    Permanent(String),
-    /// Might work later (storage or database trouble).
-    #[error(transparent)]
-    Retry(#[from] anyhow::Error),
-}
-
-impl From<raceshot_store::StoreError> for JobError {
-    fn from(e: raceshot_store::StoreError) -> Self {
-        JobError::Retry(e.into())
-    }
-}
 
 /// The paid order an order job is about; `None` when it is gone or no longer paid (the
 /// job then has nothing to do).
 async fn paid_order(
     state: &AppState,
-    job: &Job,
+    order_id: i64,
 ) -> Result<Option<raceshot_store::orders::Order>, JobError> {
-    let order_id = serde_json::from_str::<serde_json::Value>(&job.payload)
-        .ok()
-        .and_then(|v| v.get("order_id").and_then(serde_json::Value::as_i64))
-        .ok_or_else(|| JobError::Permanent(format!("bad payload {}", job.payload)))?;
     let order = state.store.order_by_id(order_id).await?;
     Ok(order.filter(raceshot_store::orders::Order::is_deliverable))
 }
@@ -65,11 +49,9 @@ async fn housekeeping(state: AppState, mut stop: watch::Receiver<bool>) {
             Ok(n) => tracing::info!(orders = n, "unpaid orders expired"),
             Err(e) => tracing::warn!(error = %e, "cannot expire orders"),
         }
-        if let Err(e) = state
-            .store
-            .enqueue(&tasks::retention(&state), state.now())
-            .await
-        {
+        let now = state.now();
+        let retention = tasks::new_job(&state, &Retention {}, now);
+        if let Err(e) = state.store.enqueue(&retention, now).await {
             tracing::warn!(error = %e, "cannot enqueue the retention run");
         }
         let day_ago = state.now() - chrono::Duration::days(1);
@@ -219,14 +201,18 @@ async fn stopped_while_waiting(stop: &mut watch::Receiver<bool>, pause: Duration
 
 async fn run_one(state: &AppState, worker: &str, job: Job) {
     let started = std::time::Instant::now();
-    let result = match job.kind.as_str() {
-        ingest_photo::KIND => ingest_photo::run(state, &job).await,
-        deliver_order::KIND => deliver_order::run(state, &job, worker).await,
-        notify_order::KIND => notify_order::run(state, &job).await,
-        read_bibs::KIND => read_bibs::run(state, &job).await,
-        notify_privacy::KIND => notify_privacy::run(state, &job).await,
-        retention::KIND => retention::run(state, job.id, worker).await,
-        other => Err(JobError::Permanent(format!("unknown job kind {other}"))),
+    let ctx = JobContext {
+        state,
+        job_id: job.id,
+        worker,
+    };
+    // A row no kind can read fails for good, and there is nothing to tell of it.
+    let (typed, result) = match registry::job_of(&job) {
+        Ok(typed) => {
+            let result = typed.run(&ctx).await;
+            (Some(typed), result)
+        }
+        Err(e) => (None, Err(e)),
     };
     let now = state.now();
     let outcome = match &result {
@@ -261,8 +247,8 @@ async fn run_one(state: &AppState, worker: &str, job: Job) {
         }
         Ok(Some((Retry::GaveUp, message))) => {
             tracing::warn!(job = job.id, kind = %job.kind, error = %message, "job failed for good");
-            if job.kind == ingest_photo::KIND {
-                ingest_photo::gave_up(state, &job, &message).await;
+            if let Some(typed) = &typed {
+                typed.gave_up(&ctx, &message).await;
             }
         }
         Err(e) => tracing::error!(job = job.id, error = %e, "cannot record the job's outcome"),

@@ -4,16 +4,14 @@
 //! or SMS gateway set up, does not count). A re-run sends only what was not sent yet; an
 //! address no mail can reach ends the job at once (`Permanent`), not after every retry.
 
+use chrono::{DateTime, Utc};
 use raceshot_domain::PaymentChannel;
-use raceshot_store::jobs::Job;
 use raceshot_store::orders::{DeliveryFlag, Order};
 
-use super::JobError;
+use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
 use crate::infra::notify::{OrderReady, Sent, is_undeliverable, order_ready_mail, order_ready_sms};
 use crate::services::commerce::links;
-
-pub const KIND: &str = crate::jobs::tasks::NOTIFY_ORDER;
 
 /// Mails `email` that the order's photos are ready; answers whether a mail server took
 /// it (without an SMTP server the mail is only logged).
@@ -42,8 +40,26 @@ fn ready<'a>(state: &AppState, order: &'a Order, url: &'a str) -> OrderReady<'a>
     }
 }
 
-pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
-    let Some(order) = super::paid_order(state, job).await? else {
+/// Telling a paid order's buyer that the photos are ready: at most one per order.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct NotifyOrder {
+    pub order_id: i64,
+}
+
+impl BackgroundJob for NotifyOrder {
+    const KIND: &'static str = "notify_order";
+
+    fn dedupe_key(&self, _at: DateTime<Utc>) -> String {
+        self.order_id.to_string()
+    }
+
+    async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
+        notify(ctx.state, self.order_id).await
+    }
+}
+
+async fn notify(state: &AppState, order_id: i64) -> Result<(), JobError> {
+    let Some(order) = super::paid_order(state, order_id).await? else {
         return Ok(());
     };
     // Without a provider a message is only logged, and not counted as sent. An address no

@@ -2,21 +2,33 @@
 //! e-mail to an address, a text message to a mobile number — and records it once a
 //! provider accepted it. A re-run after that sends nothing.
 
-use raceshot_store::jobs::Job;
+use chrono::{DateTime, Utc};
 use raceshot_store::privacy::PrivacyState;
 
-use super::JobError;
+use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
 use crate::infra::notify::{PrivacyDecision, Sent, privacy_decision_mail, privacy_decision_sms};
 
-pub const KIND: &str = crate::jobs::tasks::NOTIFY_PRIVACY;
+/// Telling a privacy request's requester of the decision: at most one per request.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct NotifyPrivacy {
+    pub request_id: String,
+}
 
-pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
-    let id = serde_json::from_str::<serde_json::Value>(&job.payload)
-        .ok()
-        .and_then(|v| v["request_id"].as_str().map(str::to_owned))
-        .ok_or_else(|| JobError::Permanent(format!("bad payload {}", job.payload)))?;
-    let Some(request) = state.store.privacy_request(&id).await? else {
+impl BackgroundJob for NotifyPrivacy {
+    const KIND: &'static str = "notify_privacy";
+
+    fn dedupe_key(&self, _at: DateTime<Utc>) -> String {
+        self.request_id.clone()
+    }
+
+    async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
+        notify(ctx.state, &self.request_id).await
+    }
+}
+
+async fn notify(state: &AppState, id: &str) -> Result<(), JobError> {
+    let Some(request) = state.store.privacy_request(id).await? else {
         return Ok(());
     };
     if request.notified || request.state == PrivacyState::Pending {
@@ -41,7 +53,7 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     };
     // Only logged (no provider configured): not told, and not counted as told.
     if sent == Sent::Delivered {
-        state.store.mark_privacy_notified(&id).await?;
+        state.store.mark_privacy_notified(id).await?;
     }
     Ok(())
 }

@@ -4,29 +4,43 @@
 //! corrections stay. A photo deleted meanwhile, not ready, or whose original is gone
 //! (retention) is left as it is.
 
+use chrono::{DateTime, Utc};
 use raceshot_domain::EventKey;
-use raceshot_store::jobs::Job;
 use raceshot_store::photos::PhotoState;
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 use raceshot_vision::BBox;
 
-use super::JobError;
 use super::ingest_photo::decode_original;
+use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
 use crate::services::bibs::read_photo_bibs;
 
-pub const KIND: &str = crate::jobs::tasks::READ_BIBS;
+/// Reading a ready photo's bibs again. Each request to re-read (enqueued at its own
+/// instant) is a job of its own, so a second `raceshot bibs` after a rule change runs
+/// again.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ReadBibs {
+    pub photo_id: i64,
+}
 
-pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
+impl BackgroundJob for ReadBibs {
+    const KIND: &'static str = "read_bibs";
+
+    fn dedupe_key(&self, requested: DateTime<Utc>) -> String {
+        format!("{}:{}", self.photo_id, requested.timestamp_millis())
+    }
+
+    async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
+        read(ctx.state, self.photo_id).await
+    }
+}
+
+async fn read(state: &AppState, photo_id: i64) -> Result<(), JobError> {
     let Some(reader) = state.reader.clone() else {
         return Err(JobError::Permanent(
             "bib reading is off (bibs.read)".to_owned(),
         ));
     };
-    let photo_id = serde_json::from_str::<serde_json::Value>(&job.payload)
-        .ok()
-        .and_then(|v| v["photo_id"].as_i64())
-        .ok_or_else(|| JobError::Permanent(format!("bad payload {}", job.payload)))?;
     let Some(work) = state.store.photo_work(photo_id).await? else {
         return Ok(());
     };
@@ -52,7 +66,7 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
     let engine = state.engine.clone();
     let rule = event.spec.bib_rule;
     let bibs = tokio::task::spawn_blocking(move || {
-        let (img, size) = decode_original(&engine, &original)?;
+        let (img, size) = decode_original(engine.as_ref(), &original)?;
         // Stored boxes are in the original's pixels; the reader works in the decoded ones.
         let scale = f64::from(size.0) / f64::from(img.width().max(1));
         let boxes: Vec<BBox> = faces
@@ -62,7 +76,8 @@ pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
                 BBox { x1, y1, x2, y2 }
             })
             .collect();
-        read_photo_bibs(&reader, &img, &boxes, &rule, scale).map_err(|e| JobError::Retry(e.into()))
+        read_photo_bibs(reader.as_ref(), &img, &boxes, &rule, scale)
+            .map_err(|e| JobError::Retry(e.into()))
     })
     .await
     .map_err(|e| JobError::Retry(e.into()))??;

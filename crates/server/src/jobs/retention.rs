@@ -7,14 +7,13 @@
 //! past their end (a session lasts `admin.session_ttl_hours`). Enqueued hourly by the housekeeping loop; a
 //! re-run finds only what is left.
 
+use chrono::{DateTime, Utc};
 use raceshot_domain::time::bangkok_date;
 
-use super::JobError;
+use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
 use crate::services::commerce::links::Variant;
 use crate::services::commerce::sold_photo_key;
-
-pub const KIND: &str = crate::jobs::tasks::RETENTION;
 
 /// Photos purged per batch, between lease renewals.
 const BATCH: i64 = 200;
@@ -27,7 +26,24 @@ pub fn cutoff(state: &AppState) -> String {
         .to_string()
 }
 
-pub async fn run(state: &AppState, job_id: i64, worker: &str) -> Result<(), JobError> {
+/// The retention run: one per hour, whoever enqueues it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Retention {}
+
+impl BackgroundJob for Retention {
+    const KIND: &'static str = "retention";
+
+    fn dedupe_key(&self, at: DateTime<Utc>) -> String {
+        at.format("%Y-%m-%dT%H").to_string()
+    }
+
+    async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
+        purge(ctx).await
+    }
+}
+
+async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
+    let state = ctx.state;
     let cutoff = cutoff(state);
     // With the originals go the face templates of approved privacy requests (no photo is
     // ingested for such an event any more, and what they hid stays hidden) and of those
@@ -61,9 +77,6 @@ pub async fn run(state: &AppState, job_id: i64, worker: &str) -> Result<(), JobE
                 .mark_original_purged(photo_id, state.now())
                 .await?;
         }
-        state
-            .store
-            .extend_job_lease(job_id, worker, state.config.jobs.lease, state.now())
-            .await?;
+        ctx.renew_lease().await?;
     }
 }

@@ -19,7 +19,7 @@ use raceshot_store::bibs::NewBib;
 use raceshot_store::events::Event;
 use raceshot_store::photos::{Photo, StoredFace};
 use raceshot_vision::image_io::date_taken;
-use raceshot_vision::{BBox, Embedding, RgbImage, TextReader, cosine};
+use raceshot_vision::{BBox, BibReader, Embedding, RgbImage, cosine};
 
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
@@ -40,7 +40,7 @@ pub enum MatchedBy {
 /// The text lines read on a photo that are bibs of the event, boxes scaled by `scale`
 /// into the original's pixels. `faces` are in `img`'s pixels.
 pub fn read_photo_bibs(
-    reader: &TextReader,
+    reader: &dyn BibReader,
     img: &RgbImage,
     faces: &[BBox],
     rule: &BibRule,

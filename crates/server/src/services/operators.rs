@@ -1,10 +1,16 @@
 //! Operator accounts' rules, shared by the console and the command line: argon2id
-//! password hashes, how e-mail addresses are compared, how failed sign-ins lock, and how
-//! the audit log names who acted.
+//! password hashes, how e-mail addresses are compared, signing in (a lock that grows with
+//! repeated failures, every attempt audited), and how the audit log names who acted.
 
 use argon2::password_hash::SaltString;
 use argon2::{Argon2, PasswordHash, PasswordHasher, PasswordVerifier};
 use chrono::{DateTime, Duration, Utc};
+use raceshot_store::operators::Operator;
+use raceshot_store::{Store, StoreError};
+use sha2::{Digest, Sha256};
+
+use crate::config::AdminConfig;
+use crate::infra::cpu::CpuPool;
 
 /// Locks never last longer than this, however many failures came before.
 const MAX_LOCK: Duration = Duration::hours(1);
@@ -91,6 +97,137 @@ pub fn dummy_hash() -> &'static str {
     static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     DUMMY
         .get_or_init(|| hash_password(&hex::encode(rand::random::<[u8; 16]>())).unwrap_or_default())
+}
+
+/// What signing in needs besides the attempt itself.
+pub struct SignInContext<'a> {
+    pub store: &'a Store,
+    pub cpu: &'a CpuPool,
+    pub config: &'a AdminConfig,
+    /// Keys the hash by which the audit log names an address without an account.
+    pub signing_key: &'a [u8],
+    pub now: DateTime<Utc>,
+}
+
+/// A sign-in that succeeded: the operator and the session token, which only the browser
+/// keeps (the store holds its SHA-256, [`session_token_hash`]).
+pub struct SignedIn {
+    pub operator: Operator,
+    pub token: String,
+    pub ttl: Duration,
+}
+
+/// Why a sign-in was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum SignInRefused {
+    /// A wrong password, an unknown or disabled account: all read the same.
+    #[error("wrong e-mail or password")]
+    InvalidCredentials,
+    /// Too many failures; no attempt is checked before `until`.
+    #[error("too many failed sign-ins; try again later")]
+    Locked { until: DateTime<Utc> },
+    #[error("checking the password")]
+    Hashing(#[source] anyhow::Error),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// The stored form of a session token.
+pub fn session_token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// Checks `password` for the account of `email` and opens a session. An address without
+/// an account is counted and locked like an account, and costs the same argon2 work, so
+/// no answer (nor its timing) tells which addresses are accounts. Every failure is
+/// audited, naming an account by its id and any other address by a keyed hash of it.
+pub async fn sign_in(
+    cx: &SignInContext<'_>,
+    email: &str,
+    password: String,
+) -> Result<SignedIn, SignInRefused> {
+    let (store, now) = (cx.store, cx.now);
+    let email = normalise_email(email);
+    if email.len() > raceshot_domain::Email::MAX_LENGTH {
+        // No account can have it; nothing is learnt, nothing is stored.
+        return Err(SignInRefused::InvalidCredentials);
+    }
+    let operator = store.operator_by_email(&email).await?;
+    let (failures, locked_until) = match &operator {
+        Some(o) => (o.failed_logins, o.locked_until),
+        None => store.unknown_login_failures(&email).await?,
+    };
+    if let Some(until) = locked_until.filter(|u| *u > now) {
+        return Err(SignInRefused::Locked { until });
+    }
+    let hash = operator
+        .as_ref()
+        .map_or_else(|| dummy_hash().to_owned(), |o| o.password_hash.clone());
+    // In the CPU pool: argon2 takes tens of milliseconds on purpose.
+    let matches = cx
+        .cpu
+        .run(move || password_matches(&password, &hash))
+        .await
+        .map_err(SignInRefused::Hashing)?;
+    let operator = match operator {
+        Some(o) if matches && !o.disabled => o,
+        known => {
+            let failures = failures + 1;
+            let until = lock_after(
+                failures,
+                cx.config.max_failed_logins,
+                cx.config.lockout,
+                now,
+            );
+            match &known {
+                Some(o) => {
+                    store
+                        .record_login_failure(o.id, failures, until, now)
+                        .await?
+                }
+                None => {
+                    store
+                        .record_unknown_login_failure(&email, failures, until, now)
+                        .await?
+                }
+            }
+            let detail = serde_json::json!({
+                "failures": failures,
+                "locked": until.is_some(),
+                "account": known.is_some(),
+            });
+            let actor = match &known {
+                Some(o) => actor_of(o.id),
+                None => unknown_actor(cx.signing_key, &email),
+            };
+            store
+                .audit(&actor, "operator.login_failed", "", &detail, now)
+                .await?;
+            return Err(until.map_or(SignInRefused::InvalidCredentials, |until| {
+                SignInRefused::Locked { until }
+            }));
+        }
+    };
+    store.record_login(operator.id, now).await?;
+    let token = hex::encode(rand::random::<[u8; 32]>());
+    let ttl = Duration::from_std(cx.config.session_ttl).unwrap_or(Duration::hours(12));
+    store
+        .create_session(&session_token_hash(&token), operator.id, now + ttl, now)
+        .await?;
+    store
+        .audit(
+            &actor_of(operator.id),
+            "operator.login",
+            "",
+            &serde_json::json!({}),
+            now,
+        )
+        .await?;
+    Ok(SignedIn {
+        operator,
+        token,
+        ttl,
+    })
 }
 
 #[cfg(test)]

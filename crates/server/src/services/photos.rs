@@ -9,6 +9,7 @@ use raceshot_vision::image_io::{ImageFormat, sniff};
 use sha2::{Digest, Sha256};
 
 use crate::app::state::AppState;
+use crate::jobs::ingest_photo::IngestPhoto;
 use crate::jobs::tasks;
 
 /// The name of a photo's preview and thumbnail: its stored name as a JPEG.
@@ -68,7 +69,11 @@ pub async fn add_file(
     };
     match state
         .store
-        .add_photo(&photo, |id| tasks::ingest_photo(state, id), state.now())
+        .add_photo(
+            &photo,
+            |photo_id| tasks::new_job(state, &IngestPhoto { photo_id }, state.now()),
+            state.now(),
+        )
         .await?
     {
         Added::New(id) => {

@@ -39,6 +39,7 @@ use sha2::{Digest, Sha256};
 use crate::app::state::AppState;
 use crate::error::ShopError;
 use crate::infra::imaging::{crop, encode_jpeg};
+use crate::jobs::notify_privacy::NotifyPrivacy;
 use crate::jobs::tasks;
 use crate::services::search::{by_photo, no_face, with_selfie_faces};
 
@@ -402,7 +403,16 @@ async fn decided(
     let now = state.now();
     state
         .store
-        .enqueue(&tasks::notify_privacy(state, &request.id), now)
+        .enqueue(
+            &tasks::new_job(
+                state,
+                &NotifyPrivacy {
+                    request_id: request.id.clone(),
+                },
+                now,
+            ),
+            now,
+        )
         .await?;
     state.wake_workers();
     let detail = serde_json::json!({

@@ -43,7 +43,7 @@ pub async fn reserve(
     client: IpAddr,
     event_id: i64,
 ) -> ShopResult<(uuid::Uuid, DateTime<Utc>)> {
-    state.sign_limiter.check(client)?;
+    state.rate_limits.sign.check(client)?;
     let now = Utc::now();
     let search_id = uuid::Uuid::new_v4();
     let expires = after(now, state.config.search.selfie_ttl);

@@ -13,13 +13,7 @@ use raceshot_store::Backend;
 use raceshot_store::privacy::NewPrivacyRequest;
 use serde_json::{Value, json};
 
-use crate::facesearch::{assert_no_selfie_left, ingest_shipped_photos};
-use crate::helpers::{
-    TOKEN, TestApp, assert_error, event, found_ref, json, now, photo, ready_photos, stored_event,
-};
-use crate::orders::{
-    create_order, inquiry, order_body, paid_deal_order, promptpay_order, sandbox_pay,
-};
+use crate::helpers::{TOKEN, TestApp, assert_error, event, json, now, photo};
 
 crate::both_backends!(
     an_all_photos_request_names_the_earlier_order_and_opens_nothing,
@@ -51,7 +45,7 @@ async fn am_order(app: &TestApp, key: &str, ids: &[i64], mobile: &str) -> reqwes
         .await,
     )
     .await;
-    let mut body = order_body(app, key, ids, "AM").await;
+    let mut body = app.order_body(key, ids, "AM").await;
     body["mobile"] = json!(mobile);
     body["wholesale"] = json!(true);
     body["amount"] = q["amount"].clone();
@@ -67,12 +61,12 @@ async fn an_all_photos_request_names_the_earlier_order_and_opens_nothing(backend
         .with_event(deal_event("am", 300.0))
         .spawn()
         .await;
-    let bought = ready_photos(&app, "am", 4).await;
+    let bought = app.ready_photos("am", 4).await;
     // The victim bought all their photos with mobile 0812345678 (order_body's).
-    let (victim, _) = paid_deal_order(&app, "am", &bought).await;
+    let (victim, _) = app.paid_deal_order("am", &bought).await;
 
     // Someone knowing only that number asks for extra photos under it.
-    let extra = ready_photos(&app, "am", 2).await;
+    let extra = app.ready_photos("am", 2).await;
     let resp = am_order(&app, "am", &extra, "0812345678").await;
     let text = resp.text().await.unwrap();
     let uuid = serde_json::from_str::<Value>(&text).unwrap()["uuid"]
@@ -86,7 +80,7 @@ async fn an_all_photos_request_names_the_earlier_order_and_opens_nothing(backend
         let tail = &victim[victim.len() - 12..];
         assert!(!answer.contains(tail), "{answer}");
     }
-    let page = inquiry(&app, &uuid).await;
+    let page = app.inquiry(&uuid).await;
     assert_eq!(page["am_order_ref"], format!("{}…", &victim[..8]));
     // The request lapses like any unpaid order: in 72 hours by default.
     assert_eq!(
@@ -95,17 +89,15 @@ async fn an_all_photos_request_names_the_earlier_order_and_opens_nothing(backend
     );
 
     // The operator sees the earlier order whole.
-    crate::admin::account(
-        &app,
+    app.account(
         "boss@example.com",
         raceshot_store::operators::Role::Admin,
         &[],
     )
     .await;
-    let admin = crate::admin::sign_in(&app, "boss@example.com").await;
+    let admin = app.sign_in("boss@example.com").await;
     let detail = json(
-        crate::admin::call(
-            &app,
+        app.call(
             reqwest::Method::GET,
             &format!("/api/admin/orders/{uuid}"),
             Some(&admin),
@@ -136,8 +128,8 @@ async fn all_photos_requests_are_refused_where_nothing_is_owed_and_lapse() {
         .spawn()
         .await;
     // A free event's cart costs nothing: no approval of anything.
-    let ids = ready_photos(&app, "free-am", 1).await;
-    let mut body = order_body(&app, "free-am", &ids, "AM").await;
+    let ids = app.ready_photos("free-am", 1).await;
+    let mut body = app.order_body("free-am", &ids, "AM").await;
     body["amount"] = json!(0);
     body["paid_amount"] = json!(0);
     assert_error(
@@ -148,35 +140,34 @@ async fn all_photos_requests_are_refused_where_nothing_is_owed_and_lapse() {
     .await;
 
     // A request past its lifetime is not approved, by the console or the command line.
-    let bought = ready_photos(&app, "lapse", 2).await;
-    paid_deal_order(&app, "lapse", &bought).await;
-    let extra = ready_photos(&app, "lapse", 1).await;
+    let bought = app.ready_photos("lapse", 2).await;
+    app.paid_deal_order("lapse", &bought).await;
+    let extra = app.ready_photos("lapse", 1).await;
     let resp = am_order(&app, "lapse", &extra, "0812345678").await;
     let uuid = json(resp).await["uuid"].as_str().unwrap().to_owned();
-    crate::admin::account(
-        &app,
+    app.account(
         "boss@example.com",
         raceshot_store::operators::Role::Admin,
         &[],
     )
     .await;
-    let admin = crate::admin::sign_in(&app, "boss@example.com").await;
-    let approve = crate::admin::call(
-        &app,
-        reqwest::Method::POST,
-        &format!("/api/admin/orders/{uuid}/approve"),
-        Some(&admin),
-        None,
-    )
-    .await;
+    let admin = app.sign_in("boss@example.com").await;
+    let approve = app
+        .call(
+            reqwest::Method::POST,
+            &format!("/api/admin/orders/{uuid}/approve"),
+            Some(&admin),
+            None,
+        )
+        .await;
     assert_error(approve, 409, "order_not_payable").await;
-    assert_eq!(inquiry(&app, &uuid).await["payment_status"], "INITIAL");
+    assert_eq!(app.inquiry(&uuid).await["payment_status"], "INITIAL");
     // The housekeeping sweep marks it expired.
     app.store
         .expire_orders(now() + chrono::Duration::seconds(1))
         .await
         .unwrap();
-    assert_eq!(inquiry(&app, &uuid).await["payment_status"], "EXPIRED");
+    assert_eq!(app.inquiry(&uuid).await["payment_status"], "EXPIRED");
 }
 
 /// 2: the deal caps only the photos this buyer's searches found; other photos in the cart
@@ -187,8 +178,8 @@ async fn the_deal_covers_only_photos_a_search_found(backend: Backend) {
         .with_event(deal_event("other", 300.0))
         .spawn()
         .await;
-    let mine = ready_photos(&app, "deal", 10).await;
-    let stranger = ready_photos(&app, "deal", 11).await;
+    let mine = app.ready_photos("deal", 10).await;
+    let stranger = app.ready_photos("deal", 11).await;
     let quote_with = |ids: Vec<i64>, refs: Value| json!({ "event_key": "deal", "image_ids": ids, "is_mhao": "Y", "found_refs": refs });
 
     // 11 photos nobody searched for: no deal (the probe paid 300 instead of 450 + 60).
@@ -204,7 +195,7 @@ async fn the_deal_covers_only_photos_a_search_found(backend: Backend) {
         )
         .await;
     }
-    let mut order = order_body(&app, "deal", &stranger, "PP").await;
+    let mut order = app.order_body("deal", &stranger, "PP").await;
     order["is_mhao"] = json!("Y");
     order["amount"] = json!(300.0);
     order["paid_amount"] = json!(315.0);
@@ -216,7 +207,7 @@ async fn the_deal_covers_only_photos_a_search_found(backend: Backend) {
     .await;
 
     // A search found 10: those at the deal's 300, one stranger by the tiers (60).
-    let searched = found_ref(&app, "deal", &mine).await;
+    let searched = app.found_ref("deal", &mine).await;
     assert_eq!(searched.len(), 32);
     let mut cart = mine.clone();
     cart.push(stranger[0]);
@@ -230,16 +221,18 @@ async fn the_deal_covers_only_photos_a_search_found(backend: Backend) {
     .await;
     assert_eq!(q["cart_amt"], json!(360.0), "{q}");
     assert_eq!(q["cart_full_amt_no_pomo"], json!(510.0), "{q}");
-    let mut order = order_body(&app, "deal", &cart, "PP").await;
+    let mut order = app.order_body("deal", &cart, "PP").await;
     order["is_mhao"] = json!("Y");
     order["found_refs"] = json!([searched]);
     order["amount"] = q["amount"].clone();
     order["paid_amount"] = q["paid_amount"].clone();
-    let uuid = create_order(&app, "/v1/order/create", &order).await;
-    assert_eq!(inquiry(&app, &uuid).await["photos_amount"], json!(360.0));
+    let uuid = app.create_order("/v1/order/create", &order).await;
+    assert_eq!(app.inquiry(&uuid).await["photos_amount"], json!(360.0));
 
     // A reference is not a wildcard: another event's, a made-up one and a malformed one.
-    let elsewhere = found_ref(&app, "other", &ready_photos(&app, "other", 1).await).await;
+    let elsewhere = app
+        .found_ref("other", &app.ready_photos("other", 1).await)
+        .await;
     for refs in [
         json!([elsewhere]),
         json!(["0123456789abcdef0123456789abcdef"]),
@@ -289,8 +282,8 @@ async fn what_a_search_found_lapses() {
         .with_env("RACESHOT__SEARCH__FOUND_TTL_SECS", "1")
         .spawn()
         .await;
-    let ids = ready_photos(&app, "brief", 3).await;
-    let searched = found_ref(&app, "brief", &ids).await;
+    let ids = app.ready_photos("brief", 3).await;
+    let searched = app.found_ref("brief", &ids).await;
     let body =
         json!({ "event_key": "brief", "image_ids": ids, "is_mhao": "Y", "found_refs": [searched] });
     assert_eq!(app.post("/api/cart/quote", &body).await.status(), 200);
@@ -321,10 +314,11 @@ async fn a_face_search_hands_out_what_the_deal_may_cover() {
     race.mhao_price = Some(100.0);
     let app = TestApp::builder(Backend::Sqlite)
         .with_event(race)
+        .with_models()
         .spawn()
         .await;
-    ingest_shipped_photos(&app).await;
-    let found = json(crate::facesearch::search_v1(&app, "race", photo("yaoming.jpg")).await).await;
+    app.ingest_shipped_photos().await;
+    let found = json(app.search_v1("race", photo("yaoming.jpg")).await).await;
     let ids: Vec<i64> = found["images"]
         .as_array()
         .unwrap()
@@ -344,7 +338,7 @@ async fn a_face_search_hands_out_what_the_deal_may_cover() {
     .await;
     assert_eq!(deal["cart_amt"], json!(100.0), "{deal}");
     // A photo the search did not find pays the tiers beside them.
-    let stranger = ready_photos(&app, "race", 1).await[0];
+    let stranger = app.ready_photos("race", 1).await[0];
     let mut more = ids.clone();
     more.push(stranger);
     let deal = json(
@@ -362,9 +356,9 @@ async fn a_face_search_hands_out_what_the_deal_may_cover() {
         90,
     )
     .unwrap();
-    let none = json(crate::facesearch::search_v1(&app, "race", blank).await).await;
+    let none = json(app.search_v1("race", blank).await).await;
     assert_eq!(none["found_ref"], "", "{none}");
-    assert_no_selfie_left(&app).await;
+    app.assert_no_selfie_left().await;
 }
 
 /// 3: with default settings (no mail, no SMS) a mobile number or a receipt lists orders
@@ -372,9 +366,9 @@ async fn a_face_search_hands_out_what_the_deal_may_cover() {
 #[tokio::test]
 async fn find_order_opens_nothing_with_default_settings() {
     let app = TestApp::with_one_event("plain").await;
-    let (_, uuid) = promptpay_order(&app, "plain", 1).await;
-    sandbox_pay(&app, &uuid, "paid").await;
-    let receipt = inquiry(&app, &uuid).await["receipt_ref"]
+    let (_, uuid) = app.promptpay_order("plain", 1).await;
+    app.sandbox_pay(&uuid, "paid").await;
+    let receipt = app.inquiry(&uuid).await["receipt_ref"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -426,7 +420,7 @@ async fn find_order_opens_nothing_with_default_settings() {
 
 /// Hides `photo` of the event as an approved privacy request does.
 async fn hold(app: &TestApp, event_key: &str, photo: i64) {
-    let (_, event) = stored_event(app, event_key).await;
+    let (_, event) = app.stored_event(event_key).await;
     let id = uuid::Uuid::new_v4().to_string();
     let request = NewPrivacyRequest {
         id: id.clone(),
@@ -453,16 +447,16 @@ async fn a_withdrawn_photo_is_never_paid_for(backend: Backend) {
         .with_event(event("held"))
         .spawn()
         .await;
-    let (ids, uuid) = promptpay_order(&app, "held", 2).await;
+    let (ids, uuid) = app.promptpay_order("held", 2).await;
     hold(&app, "held", ids[0]).await;
-    let page = inquiry(&app, &uuid).await;
+    let page = app.inquiry(&uuid).await;
     assert_eq!(page["payment_status"], "CANCELLED", "{page}");
     assert_eq!(page["end_reason"], "photo_withdrawn");
     assert_eq!(page["photos_withdrawn"], 1);
     let shown: Vec<Value> = serde_json::from_str(page["images_order"].as_str().unwrap()).unwrap();
     assert_eq!(shown.len(), 1, "the withdrawn photo is not shown: {page}");
     assert_error(
-        sandbox_pay(&app, &uuid, "paid").await,
+        app.sandbox_pay(&uuid, "paid").await,
         409,
         "order_not_payable",
     )
@@ -470,7 +464,7 @@ async fn a_withdrawn_photo_is_never_paid_for(backend: Backend) {
 
     // An order that raced the hold (placed as it was decided) is cancelled when its money
     // arrives, and the money is owed back.
-    let (ids, raced) = promptpay_order(&app, "held", 2).await;
+    let (ids, raced) = app.promptpay_order("held", 2).await;
     hold(&app, "held", ids[1]).await;
     let order = app.store.order_by_uuid(&raced).await.unwrap().unwrap();
     app.store
@@ -480,8 +474,8 @@ async fn a_withdrawn_photo_is_never_paid_for(backend: Backend) {
         ))
         .await
         .unwrap();
-    assert_eq!(sandbox_pay(&app, &raced, "paid").await.status(), 200);
-    let page = inquiry(&app, &raced).await;
+    assert_eq!(app.sandbox_pay(&raced, "paid").await.status(), 200);
+    let page = app.inquiry(&raced).await;
     assert_eq!(
         (page["payment_status"].as_str(), page["end_reason"].as_str()),
         (Some("CANCELLED"), Some("photo_withdrawn")),
@@ -497,10 +491,10 @@ async fn a_withdrawn_photo_is_never_paid_for(backend: Backend) {
     .await;
 
     // Paid before the hold: the buyer keeps the photo.
-    let (ids, paid) = promptpay_order(&app, "held", 1).await;
-    sandbox_pay(&app, &paid, "paid").await;
+    let (ids, paid) = app.promptpay_order("held", 1).await;
+    app.sandbox_pay(&paid, "paid").await;
     hold(&app, "held", ids[0]).await;
-    let page = inquiry(&app, &paid).await;
+    let page = app.inquiry(&paid).await;
     assert_eq!(page["payment_status"], "PAID");
     assert_eq!(page["end_reason"], "");
     let bought: Vec<Value> = serde_json::from_str(page["images_paid"].as_str().unwrap()).unwrap();
@@ -560,5 +554,5 @@ async fn a_search_id_serves_only_its_own_client_and_event() {
         .await
         .unwrap();
     assert_eq!(mine.status(), 200);
-    assert_no_selfie_left(&app).await;
+    app.assert_no_selfie_left().await;
 }

@@ -13,63 +13,7 @@ use raceshot_store::testing::TestDatabase;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, assert_error, event, json, now, ready_photos};
-use crate::orders::{create_order, inquiry, order_body, paid_deal_order, promptpay_order};
-
-pub const PASSWORD: &str = "a long enough password";
-
-pub async fn account(app: &TestApp, email: &str, role: Role, events: &[&str]) {
-    let events: Vec<String> = events.iter().map(|e| (*e).to_owned()).collect();
-    raceshot_server::commands::admin::create_user(
-        &app.store,
-        email,
-        role,
-        PASSWORD,
-        &events,
-        now(),
-    )
-    .await
-    .unwrap_or_else(|e| panic!("{e}"));
-}
-
-/// Signs in and answers the session cookie's `name=value`.
-pub async fn sign_in(app: &TestApp, email: &str) -> String {
-    let resp = login(app, email, PASSWORD).await;
-    assert_eq!(resp.status(), 200);
-    let cookie = resp
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
-    cookie.split(';').next().unwrap_or_default().to_owned()
-}
-
-pub async fn login(app: &TestApp, email: &str, password: &str) -> reqwest::Response {
-    app.client
-        .post(app.url("/api/admin/login"))
-        .json(&json!({ "email": email, "password": password }))
-        .send()
-        .await
-        .unwrap()
-}
-
-pub async fn call(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    cookie: Option<&str>,
-    body: Option<Value>,
-) -> reqwest::Response {
-    let mut req = app.client.request(method, app.url(path));
-    if let Some(cookie) = cookie {
-        req = req.header("cookie", cookie);
-    }
-    if let Some(body) = body {
-        req = req.json(&body);
-    }
-    req.send().await.unwrap()
-}
+use crate::helpers::{PASSWORD, TestApp, assert_error, event, json, now};
 
 /// Every console route of the contract, with its path parameters filled in.
 fn console_routes(order_uuid: &str, photo_id: i64) -> Vec<(Method, String)> {
@@ -101,15 +45,10 @@ async fn every_console_route_needs_a_session_and_admins_only_routes_refuse_photo
         .with_event(event("other-run"))
         .spawn()
         .await;
-    account(
-        &app,
-        "photo@example.com",
-        Role::Photographer,
-        &["other-run"],
-    )
-    .await;
-    let (ids, uuid) = promptpay_order(&app, "demo-run", 1).await;
-    let photographer = sign_in(&app, "photo@example.com").await;
+    app.account("photo@example.com", Role::Photographer, &["other-run"])
+        .await;
+    let (ids, uuid) = app.promptpay_order("demo-run", 1).await;
+    let photographer = app.sign_in("photo@example.com").await;
 
     // Sign-in, and what a photographer may do on their own events, are the only exceptions.
     let open_to_photographers = ["/api/admin/me", "/api/admin/logout", "/api/admin/events"];
@@ -118,33 +57,29 @@ async fn every_console_route_needs_a_session_and_admins_only_routes_refuse_photo
             continue;
         }
         let body = (method != Method::GET).then(|| json!({}));
-        let anonymous = call(&app, method.clone(), &path, None, body.clone()).await;
+        let anonymous = app.call(method.clone(), &path, None, body.clone()).await;
         assert_error(anonymous, 401, "not_signed_in").await;
-        let forged = call(
-            &app,
-            method.clone(),
-            &path,
-            Some(&format!("raceshot_admin={}", "ab".repeat(32))),
-            body.clone(),
-        )
-        .await;
+        let forged = app
+            .call(
+                method.clone(),
+                &path,
+                Some(&format!("raceshot_admin={}", "ab".repeat(32))),
+                body.clone(),
+            )
+            .await;
         assert_error(forged, 401, "not_signed_in").await;
         if !open_to_photographers.contains(&path.as_str()) {
-            let refused = call(&app, method.clone(), &path, Some(&photographer), body).await;
+            let refused = app
+                .call(method.clone(), &path, Some(&photographer), body)
+                .await;
             assert_error(refused, 403, "forbidden").await;
         }
     }
 
     // A photographer's list holds only the events assigned to them.
     let list = json(
-        call(
-            &app,
-            Method::GET,
-            "/api/admin/events",
-            Some(&photographer),
-            None,
-        )
-        .await,
+        app.call(Method::GET, "/api/admin/events", Some(&photographer), None)
+            .await,
     )
     .await;
     let keys: Vec<&str> = list["events"]
@@ -160,9 +95,9 @@ async fn every_console_route_needs_a_session_and_admins_only_routes_refuse_photo
 async fn sign_in_sets_a_strict_cookie_locks_after_failures_and_sessions_end_and_go() {
     for backend in [Backend::Sqlite, Backend::Postgres] {
         let app = TestApp::builder(backend).spawn().await;
-        account(&app, "Admin@Example.com", Role::Admin, &[]).await;
+        app.account("Admin@Example.com", Role::Admin, &[]).await;
 
-        let resp = login(&app, " admin@example.COM ", PASSWORD).await;
+        let resp = app.login(" admin@example.COM ", PASSWORD).await;
         assert_eq!(resp.status(), 200);
         let set_cookie = resp.headers()["set-cookie"].to_str().unwrap().to_owned();
         for part in [
@@ -183,9 +118,13 @@ async fn sign_in_sets_a_strict_cookie_locks_after_failures_and_sessions_end_and_
         assert_eq!(me["role"], "admin");
 
         let cookie = set_cookie.split(';').next().unwrap().to_owned();
-        let me = call(&app, Method::GET, "/api/admin/me", Some(&cookie), None).await;
+        let me = app
+            .call(Method::GET, "/api/admin/me", Some(&cookie), None)
+            .await;
         assert_eq!(me.status(), 200);
-        let out = call(&app, Method::POST, "/api/admin/logout", Some(&cookie), None).await;
+        let out = app
+            .call(Method::POST, "/api/admin/logout", Some(&cookie), None)
+            .await;
         assert_eq!(out.status(), 204);
         assert!(
             out.headers()["set-cookie"]
@@ -194,7 +133,8 @@ async fn sign_in_sets_a_strict_cookie_locks_after_failures_and_sessions_end_and_
                 .contains("Max-Age=0")
         );
         assert_error(
-            call(&app, Method::GET, "/api/admin/me", Some(&cookie), None).await,
+            app.call(Method::GET, "/api/admin/me", Some(&cookie), None)
+                .await,
             401,
             "not_signed_in",
         )
@@ -202,24 +142,24 @@ async fn sign_in_sets_a_strict_cookie_locks_after_failures_and_sessions_end_and_
 
         // Unknown accounts and wrong passwords read the same.
         assert_error(
-            login(&app, "nobody@example.com", PASSWORD).await,
+            app.login("nobody@example.com", PASSWORD).await,
             401,
             "invalid_credentials",
         )
         .await;
         for _ in 0..4 {
             assert_error(
-                login(&app, "admin@example.com", "wrong password!").await,
+                app.login("admin@example.com", "wrong password!").await,
                 401,
                 "invalid_credentials",
             )
             .await;
         }
         // The fifth failure locks the account; then even the right password waits.
-        let locked = login(&app, "admin@example.com", "wrong password!").await;
+        let locked = app.login("admin@example.com", "wrong password!").await;
         assert_eq!(locked.headers()["retry-after"], "60");
         assert_error(locked, 429, "account_locked").await;
-        let still = login(&app, "admin@example.com", PASSWORD).await;
+        let still = app.login("admin@example.com", PASSWORD).await;
         assert_error(still, 429, "account_locked").await;
 
         // A session past its end opens nothing.
@@ -243,19 +183,17 @@ async fn sign_in_sets_a_strict_cookie_locks_after_failures_and_sessions_end_and_
             )
             .await
             .unwrap();
-        let expired = call(
-            &app,
-            Method::GET,
-            "/api/admin/me",
-            Some(&format!("raceshot_admin={token}")),
-            None,
-        )
-        .await;
+        let expired = app
+            .call(
+                Method::GET,
+                "/api/admin/me",
+                Some(&format!("raceshot_admin={token}")),
+                None,
+            )
+            .await;
         assert_error(expired, 401, "not_signed_in").await;
         // The retention run deletes it, and no other.
-        raceshot_server::jobs::retention::run(&app.state, 0, "test")
-            .await
-            .unwrap();
+        app.run_retention().await.unwrap();
         assert_eq!(app.store.purge_sessions(now()).await.unwrap(), 0);
     }
 }
@@ -270,20 +208,20 @@ async fn admins_write_and_close_events_approve_orders_and_read_the_audit_log() {
             .with_event(wholesale)
             .spawn()
             .await;
-        account(&app, "admin@example.com", Role::Admin, &[]).await;
-        let admin = sign_in(&app, "admin@example.com").await;
+        app.account("admin@example.com", Role::Admin, &[]).await;
+        let admin = app.sign_in("admin@example.com").await;
 
         // Every bad field is named at once.
         let bad = json!({"event_key": "new-run", "title": "", "eventdate": "2026-13-01",
             "on_sale_start": "2026-12-01", "on_sale_end": "2026-11-01", "package": []});
-        let refused = call(
-            &app,
-            Method::PUT,
-            "/api/admin/events/new-run",
-            Some(&admin),
-            Some(bad),
-        )
-        .await;
+        let refused = app
+            .call(
+                Method::PUT,
+                "/api/admin/events/new-run",
+                Some(&admin),
+                Some(bad),
+            )
+            .await;
         let body = assert_error(refused, 422, "invalid_field").await;
         let fields: Vec<&str> = body["errors"]
             .as_array()
@@ -299,8 +237,7 @@ async fn admins_write_and_close_events_approve_orders_and_read_the_audit_log() {
             "on_sale_start": "2026-12-01", "on_sale_end": "2026-12-31",
             "package": [{"name": "1 รูป", "name_en": "1 photo", "number_of_photo": 1, "price": 60}]});
         let created = json(
-            call(
-                &app,
+            app.call(
                 Method::PUT,
                 "/api/admin/events/new-run",
                 Some(&admin),
@@ -311,8 +248,7 @@ async fn admins_write_and_close_events_approve_orders_and_read_the_audit_log() {
         .await;
         assert_eq!(created["result"], "created");
         let updated = json(
-            call(
-                &app,
+            app.call(
                 Method::PUT,
                 "/api/admin/events/new-run",
                 Some(&admin),
@@ -326,14 +262,14 @@ async fn admins_write_and_close_events_approve_orders_and_read_the_audit_log() {
             json(app.get("/v1/events/new-run").await).await["close_sale"],
             "N"
         );
-        let closed = call(
-            &app,
-            Method::POST,
-            "/api/admin/events/new-run/close",
-            Some(&admin),
-            Some(json!({"closed": true})),
-        )
-        .await;
+        let closed = app
+            .call(
+                Method::POST,
+                "/api/admin/events/new-run/close",
+                Some(&admin),
+                Some(json!({"closed": true})),
+            )
+            .await;
         assert_eq!(closed.status(), 204);
         assert_eq!(
             json(app.get("/v1/events/new-run").await).await["close_sale"],
@@ -342,26 +278,25 @@ async fn admins_write_and_close_events_approve_orders_and_read_the_audit_log() {
 
         // An AM order (extra photos after an all-photos purchase) waits for an operator,
         // then is paid once.
-        let bought = ready_photos(&app, "team-run", 3).await;
-        let (_, deal_paid) = paid_deal_order(&app, "team-run", &bought).await;
-        let ids = ready_photos(&app, "team-run", 2).await;
-        let mut body = order_body(&app, "team-run", &ids, "AM").await;
+        let bought = app.ready_photos("team-run", 3).await;
+        let (_, deal_paid) = app.paid_deal_order("team-run", &bought).await;
+        let ids = app.ready_photos("team-run", 2).await;
+        let mut body = app.order_body("team-run", &ids, "AM").await;
         body["wholesale"] = json!(true);
         let q = app.post("/api/cart/quote", &json!({"event_key": "team-run", "image_ids": ids, "is_mhao": "N", "wholesale": true})).await;
         let q = json(q).await;
         body["amount"] = q["amount"].clone();
         body["paid_amount"] = q["paid_amount"].clone();
-        let uuid = create_order(&app, "/v1/order/create", &body).await;
-        assert_eq!(inquiry(&app, &uuid).await["payment_status"], "INITIAL");
+        let uuid = app.create_order("/v1/order/create", &body).await;
+        assert_eq!(app.inquiry(&uuid).await["payment_status"], "INITIAL");
         let path = format!("/api/admin/orders/{uuid}/approve");
-        let first = json(call(&app, Method::POST, &path, Some(&admin), None).await).await;
+        let first = json(app.call(Method::POST, &path, Some(&admin), None).await).await;
         assert_eq!(first["outcome"], "paid");
-        let again = json(call(&app, Method::POST, &path, Some(&admin), None).await).await;
+        let again = json(app.call(Method::POST, &path, Some(&admin), None).await).await;
         assert_eq!(again["outcome"], "already_paid");
-        assert_eq!(inquiry(&app, &uuid).await["payment_status"], "PAID");
+        assert_eq!(app.inquiry(&uuid).await["payment_status"], "PAID");
         let detail = json(
-            call(
-                &app,
+            app.call(
                 Method::GET,
                 &format!("/api/admin/orders/{uuid}"),
                 Some(&admin),
@@ -379,8 +314,11 @@ async fn admins_write_and_close_events_approve_orders_and_read_the_audit_log() {
                 .any(|t| t["kind"] == "operator_approve"),
             "{detail}"
         );
-        let events =
-            json(call(&app, Method::GET, "/api/admin/events", Some(&admin), None).await).await;
+        let events = json(
+            app.call(Method::GET, "/api/admin/events", Some(&admin), None)
+                .await,
+        )
+        .await;
         let team = events["events"]
             .as_array()
             .unwrap()
@@ -397,18 +335,21 @@ async fn admins_write_and_close_events_approve_orders_and_read_the_audit_log() {
             "{team}"
         );
         // Confirming against a slip is for PROMPTPAY orders only.
-        let slip = call(
-            &app,
-            Method::POST,
-            &format!("/api/admin/orders/{uuid}/confirm"),
-            Some(&admin),
-            Some(json!({"slip_ref": "012345ABCD"})),
-        )
-        .await;
+        let slip = app
+            .call(
+                Method::POST,
+                &format!("/api/admin/orders/{uuid}/confirm"),
+                Some(&admin),
+                Some(json!({"slip_ref": "012345ABCD"})),
+            )
+            .await;
         assert_error(slip, 409, "order_not_payable").await;
 
-        let audit =
-            json(call(&app, Method::GET, "/api/admin/audit", Some(&admin), None).await).await;
+        let audit = json(
+            app.call(Method::GET, "/api/admin/audit", Some(&admin), None)
+                .await,
+        )
+        .await;
         // The log names the account by its id; the console is given its e-mail.
         let admin_id = app
             .store
@@ -523,8 +464,9 @@ async fn photographers_upload_to_their_events_and_moderate_what_they_uploaded() 
             .with_event(event("trail-run"))
             .spawn()
             .await;
-        account(&app, "cam@example.com", Role::Photographer, &["trail-run"]).await;
-        let cam = sign_in(&app, "cam@example.com").await;
+        app.account("cam@example.com", Role::Photographer, &["trail-run"])
+            .await;
+        let cam = app.sign_in("cam@example.com").await;
 
         let first = json(
             upload(
@@ -567,8 +509,7 @@ async fn photographers_upload_to_their_events_and_moderate_what_they_uploaded() 
         let mut listed = Value::Null;
         for _ in 0..200 {
             listed = json(
-                call(
-                    &app,
+                app.call(
                     Method::GET,
                     "/api/admin/events/trail-run/photos",
                     Some(&cam),
@@ -595,8 +536,7 @@ async fn photographers_upload_to_their_events_and_moderate_what_they_uploaded() 
             .to_owned();
         assert_eq!(app.client.get(&thumb).send().await.unwrap().status(), 200);
         let ready = json(
-            call(
-                &app,
+            app.call(
                 Method::GET,
                 "/api/admin/events/trail-run/photos?state=ready&page=1",
                 Some(&cam),
@@ -626,8 +566,11 @@ async fn photographers_upload_to_their_events_and_moderate_what_they_uploaded() 
             .await
             .unwrap();
         assert_eq!(json(searched).await["reason"], "no_face");
-        let events =
-            json(call(&app, Method::GET, "/api/admin/events", Some(&cam), None).await).await;
+        let events = json(
+            app.call(Method::GET, "/api/admin/events", Some(&cam), None)
+                .await,
+        )
+        .await;
         assert_eq!(events["events"][0]["searches"], 1, "{events}");
         assert_eq!(events["events"][0]["photos_pending"], 0);
         assert_eq!(events["events"][0]["photos_ready"], 2);
@@ -641,14 +584,14 @@ async fn photographers_upload_to_their_events_and_moderate_what_they_uploaded() 
         // Hidden photos leave the shop; highlights lead its gallery.
         let id = second["photo_id"].as_i64().unwrap();
         let path = format!("/api/admin/photos/{id}");
-        let hide = call(
-            &app,
-            Method::POST,
-            &path,
-            Some(&cam),
-            Some(json!({"hidden": true})),
-        )
-        .await;
+        let hide = app
+            .call(
+                Method::POST,
+                &path,
+                Some(&cam),
+                Some(json!({"hidden": true})),
+            )
+            .await;
         assert_eq!(hide.status(), 204);
         let shown = json(
             app.post(
@@ -668,26 +611,24 @@ async fn photographers_upload_to_their_events_and_moderate_what_they_uploaded() 
 
         // A sold photo stays; an unsold one goes, files and all.
         let sold = first["photo_id"].as_i64().unwrap();
-        create_order(
-            &app,
+        app.create_order(
             "/v1/order/create",
-            &order_body(&app, "trail-run", &[sold], "PP").await,
+            &app.order_body("trail-run", &[sold], "PP").await,
         )
         .await;
-        let refused = call(
-            &app,
-            Method::DELETE,
-            &format!("/api/admin/photos/{sold}"),
-            Some(&cam),
-            None,
-        )
-        .await;
+        let refused = app
+            .call(
+                Method::DELETE,
+                &format!("/api/admin/photos/{sold}"),
+                Some(&cam),
+                None,
+            )
+            .await;
         assert_error(refused, 409, "photo_sold").await;
-        let gone = call(&app, Method::DELETE, &path, Some(&cam), None).await;
+        let gone = app.call(Method::DELETE, &path, Some(&cam), None).await;
         assert_eq!(gone.status(), 204);
         let after = json(
-            call(
-                &app,
+            app.call(
                 Method::GET,
                 "/api/admin/events/trail-run/photos",
                 Some(&cam),
@@ -708,25 +649,25 @@ async fn the_order_list_narrows_by_event_status_channel_mobile_and_day() {
             .with_event(event("hill-run"))
             .spawn()
             .await;
-        account(&app, "admin@example.com", Role::Admin, &[]).await;
-        let admin = sign_in(&app, "admin@example.com").await;
-        let city = ready_photos(&app, "city-run", 2).await;
-        let hill = ready_photos(&app, "hill-run", 1).await;
-        let pp = create_order(
-            &app,
-            "/v1/order/create",
-            &order_body(&app, "city-run", &city[..1], "PP").await,
-        )
-        .await;
-        let cc = create_order(
-            &app,
-            "/v1/order/create",
-            &order_body(&app, "city-run", &city[1..], "CC").await,
-        )
-        .await;
-        let mut other = order_body(&app, "hill-run", &hill, "PP").await;
+        app.account("admin@example.com", Role::Admin, &[]).await;
+        let admin = app.sign_in("admin@example.com").await;
+        let city = app.ready_photos("city-run", 2).await;
+        let hill = app.ready_photos("hill-run", 1).await;
+        let pp = app
+            .create_order(
+                "/v1/order/create",
+                &app.order_body("city-run", &city[..1], "PP").await,
+            )
+            .await;
+        let cc = app
+            .create_order(
+                "/v1/order/create",
+                &app.order_body("city-run", &city[1..], "CC").await,
+            )
+            .await;
+        let mut other = app.order_body("hill-run", &hill, "PP").await;
         other["mobile"] = json!("0899999999");
-        let hill_order = create_order(&app, "/v1/order/create", &other).await;
+        let hill_order = app.create_order("/v1/order/create", &other).await;
 
         let uuids = |v: &Value| -> Vec<String> {
             v["orders"]
@@ -736,8 +677,11 @@ async fn the_order_list_narrows_by_event_status_channel_mobile_and_day() {
                 .map(|o| o["uuid"].as_str().unwrap().to_owned())
                 .collect()
         };
-        let all =
-            json(call(&app, Method::GET, "/api/admin/orders", Some(&admin), None).await).await;
+        let all = json(
+            app.call(Method::GET, "/api/admin/orders", Some(&admin), None)
+                .await,
+        )
+        .await;
         assert_eq!(all["total"], 3);
         assert_eq!(
             uuids(&all),
@@ -745,8 +689,7 @@ async fn the_order_list_narrows_by_event_status_channel_mobile_and_day() {
             "newest first"
         );
         let city_only = json(
-            call(
-                &app,
+            app.call(
                 Method::GET,
                 "/api/admin/orders?event_key=city-run&channel=CC",
                 Some(&admin),
@@ -757,8 +700,7 @@ async fn the_order_list_narrows_by_event_status_channel_mobile_and_day() {
         .await;
         assert_eq!(uuids(&city_only), [cc]);
         let by_mobile = json(
-            call(
-                &app,
+            app.call(
                 Method::GET,
                 "/api/admin/orders?mobile=0899999999&status=INITIAL",
                 Some(&admin),
@@ -770,8 +712,7 @@ async fn the_order_list_narrows_by_event_status_channel_mobile_and_day() {
         assert_eq!(uuids(&by_mobile), [hill_order]);
         let today = raceshot_domain::time::bangkok_date(now()).to_string();
         let on_day = json(
-            call(
-                &app,
+            app.call(
                 Method::GET,
                 &format!("/api/admin/orders?from={today}&to={today}"),
                 Some(&admin),
@@ -782,8 +723,7 @@ async fn the_order_list_narrows_by_event_status_channel_mobile_and_day() {
         .await;
         assert_eq!(on_day["total"], 3);
         let before = json(
-            call(
-                &app,
+            app.call(
                 Method::GET,
                 "/api/admin/orders?to=2020-01-01",
                 Some(&admin),
@@ -793,24 +733,24 @@ async fn the_order_list_narrows_by_event_status_channel_mobile_and_day() {
         )
         .await;
         assert_eq!(before["total"], 0);
-        let bad = call(
-            &app,
-            Method::GET,
-            "/api/admin/orders?status=LOST",
-            Some(&admin),
-            None,
-        )
-        .await;
+        let bad = app
+            .call(
+                Method::GET,
+                "/api/admin/orders?status=LOST",
+                Some(&admin),
+                None,
+            )
+            .await;
         assert_error(bad, 422, "invalid_field").await;
         // E-mail again only for paid orders.
-        let unpaid = call(
-            &app,
-            Method::POST,
-            &format!("/api/admin/orders/{pp}/resend-email"),
-            Some(&admin),
-            None,
-        )
-        .await;
+        let unpaid = app
+            .call(
+                Method::POST,
+                &format!("/api/admin/orders/{pp}/resend-email"),
+                Some(&admin),
+                None,
+            )
+            .await;
         assert_error(unpaid, 403, "order_not_paid").await;
     }
 }
@@ -822,11 +762,10 @@ async fn settings_change_the_running_shop_and_never_show_secrets() {
             .with_event(event("city-run"))
             .spawn()
             .await;
-        account(&app, "admin@example.com", Role::Admin, &[]).await;
-        let admin = sign_in(&app, "admin@example.com").await;
+        app.account("admin@example.com", Role::Admin, &[]).await;
+        let admin = app.sign_in("admin@example.com").await;
         let put = |changes: Value| {
-            call(
-                &app,
+            app.call(
                 Method::PUT,
                 "/api/admin/settings",
                 Some(&admin),
@@ -843,8 +782,11 @@ async fn settings_change_the_running_shop_and_never_show_secrets() {
                 .unwrap_or(Value::Null)
         };
 
-        let current =
-            json(call(&app, Method::GET, "/api/admin/settings", Some(&admin), None).await).await;
+        let current = json(
+            app.call(Method::GET, "/api/admin/settings", Some(&admin), None)
+                .await,
+        )
+        .await;
         assert_eq!(setting(&current, "payments.gateway")["value"], "SANDBOX");
         assert_eq!(setting(&current, "payments.gateway")["from_console"], false);
         assert_eq!(setting(&current, "payments.gbp.token")["set"], false);
@@ -890,11 +832,11 @@ async fn settings_change_the_running_shop_and_never_show_secrets() {
         )
         .await;
         assert_eq!(conf["body"]["value"], "PROMPTPAY");
-        let ids = ready_photos(&app, "city-run", 1).await;
-        let mut order = order_body(&app, "city-run", &ids, "PP").await;
+        let ids = app.ready_photos("city-run", 1).await;
+        let mut order = app.order_body("city-run", &ids, "PP").await;
         order["payment_gateway"] = json!("PROMPTPAY");
-        let uuid = create_order(&app, "/v1/order/create", &order).await;
-        let paying = inquiry(&app, &uuid).await;
+        let uuid = app.create_order("/v1/order/create", &order).await;
+        let paying = app.inquiry(&uuid).await;
         assert_eq!(paying["payment_gateway"], "PROMPTPAY");
         assert!(
             paying["qrcode_url"].as_str().unwrap().starts_with("000201"),
@@ -916,7 +858,8 @@ async fn settings_change_the_running_shop_and_never_show_secrets() {
         );
         assert_eq!(setting(&now_set, "orders.retention_days")["value"], "7");
         assert_eq!(app.state.live().retention_days, 7);
-        let audit = call(&app, Method::GET, "/api/admin/audit", Some(&admin), None)
+        let audit = app
+            .call(Method::GET, "/api/admin/audit", Some(&admin), None)
             .await
             .text()
             .await
@@ -954,14 +897,9 @@ async fn settings_change_the_running_shop_and_never_show_secrets() {
             .await
             .unwrap();
         assert_eq!(logo.status(), 204);
-        let back = call(
-            &app,
-            Method::GET,
-            "/api/admin/settings/logo",
-            Some(&admin),
-            None,
-        )
-        .await;
+        let back = app
+            .call(Method::GET, "/api/admin/settings/logo", Some(&admin), None)
+            .await;
         assert_eq!(back.headers()["content-type"], "image/png");
         assert_eq!(back.bytes().await.unwrap().to_vec(), png);
         let text = app
@@ -980,8 +918,8 @@ async fn settings_change_the_running_shop_and_never_show_secrets() {
 #[tokio::test]
 async fn a_logo_whose_file_is_gone_is_not_found() {
     let app = TestApp::builder(Backend::Sqlite).spawn().await;
-    account(&app, "admin@example.com", Role::Admin, &[]).await;
-    let admin = sign_in(&app, "admin@example.com").await;
+    app.account("admin@example.com", Role::Admin, &[]).await;
+    let admin = app.sign_in("admin@example.com").await;
     let mut png = Vec::new();
     let mut encoder = png::Encoder::new(&mut png, 8, 8);
     encoder.set_color(png::ColorType::Rgb);
@@ -1011,14 +949,9 @@ async fn a_logo_whose_file_is_gone_is_not_found() {
         removed
     }
     assert_eq!(remove_logos(&app.data_dir), 1);
-    let gone = call(
-        &app,
-        Method::GET,
-        "/api/admin/settings/logo",
-        Some(&admin),
-        None,
-    )
-    .await;
+    let gone = app
+        .call(Method::GET, "/api/admin/settings/logo", Some(&admin), None)
+        .await;
     let body = assert_error(gone, 404, "not_found").await;
     assert_eq!(body["message"], "not found");
 }
@@ -1030,10 +963,12 @@ async fn sign_in_attempts_from_one_address_are_limited_across_accounts() {
         .spawn()
         .await;
     for n in 0..3 {
-        let resp = login(&app, &format!("guess{n}@example.com"), "some password").await;
+        let resp = app
+            .login(&format!("guess{n}@example.com"), "some password")
+            .await;
         assert_error(resp, 401, "invalid_credentials").await;
     }
-    let limited = login(&app, "guess3@example.com", "some password").await;
+    let limited = app.login("guess3@example.com", "some password").await;
     assert!(limited.headers().contains_key("retry-after"));
     assert_error(limited, 429, "rate_limited").await;
 }

@@ -9,8 +9,6 @@ use raceshot_vision::RgbImage;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::admin::{account, call, sign_in};
-use crate::facesearch::{ingest_files, ingest_shipped_photos};
 use crate::helpers::{TOKEN, TestApp, assert_error, event, json, photo};
 
 crate::both_backends!(
@@ -69,8 +67,7 @@ async fn photo_id(app: &TestApp, name: &str) -> i64 {
 /// The bibs the console lists on photo `id`: (bib, source) in its order.
 async fn console_bibs(app: &TestApp, admin: &str, id: i64) -> Vec<(String, String)> {
     let listed = json(
-        call(
-            app,
+        app.call(
             Method::GET,
             "/api/admin/events/race/photos",
             Some(admin),
@@ -100,11 +97,12 @@ async fn console_bibs(app: &TestApp, admin: &str, id: i64) -> Vec<(String, Strin
 async fn a_bib_finds_its_runner_by_number_and_by_face(backend: Backend) {
     let app = TestApp::builder(backend)
         .with_event(event("race"))
+        .with_models()
         .spawn()
         .await;
     // Player 13's jersey reads "13" in players.jpg; yaoming.jpg is his portrait, no
     // number in sight; gdp.jpg is someone else.
-    ingest_shipped_photos(&app).await;
+    app.ingest_shipped_photos().await;
 
     let expected = pairs(&[("players.jpg", "bib"), ("yaoming.jpg", "face")]);
     assert_eq!(found(&app, "13").await, expected);
@@ -153,8 +151,8 @@ async fn a_bib_finds_its_runner_by_number_and_by_face(backend: Backend) {
 
     // The console shows what was read; an operator takes 13 off players.jpg and puts 77
     // on yaoming.jpg.
-    account(&app, "ops@example.com", Role::Admin, &[]).await;
-    let admin = sign_in(&app, "ops@example.com").await;
+    app.account("ops@example.com", Role::Admin, &[]).await;
+    let admin = app.sign_in("ops@example.com").await;
     let players = photo_id(&app, "players.jpg").await;
     let yao = photo_id(&app, "yaoming.jpg").await;
     let read = console_bibs(&app, &admin, players).await;
@@ -166,8 +164,7 @@ async fn a_bib_finds_its_runner_by_number_and_by_face(backend: Backend) {
         let app = &app;
         let bib = bib.to_owned();
         async move {
-            call(
-                app,
+            app.call(
                 Method::POST,
                 &format!("/api/admin/photos/{id}/bibs"),
                 Some(&admin),
@@ -187,7 +184,11 @@ async fn a_bib_finds_its_runner_by_number_and_by_face(backend: Backend) {
         found(&app, "77").await,
         pairs(&[("yaoming.jpg", "bib"), ("players.jpg", "face")])
     );
-    let audit = json(call(&app, Method::GET, "/api/admin/audit", Some(&admin), None).await).await;
+    let audit = json(
+        app.call(Method::GET, "/api/admin/audit", Some(&admin), None)
+            .await,
+    )
+    .await;
     let actions: Vec<&str> = audit["entries"]
         .as_array()
         .unwrap()
@@ -213,14 +214,14 @@ async fn a_bib_finds_its_runner_by_number_and_by_face(backend: Backend) {
     );
 
     // A hidden photo is found by neither way.
-    let hide = call(
-        &app,
-        Method::POST,
-        &format!("/api/admin/photos/{players}"),
-        Some(&admin),
-        Some(json!({ "hidden": true })),
-    )
-    .await;
+    let hide = app
+        .call(
+            Method::POST,
+            &format!("/api/admin/photos/{players}"),
+            Some(&admin),
+            Some(json!({ "hidden": true })),
+        )
+        .await;
     assert_eq!(hide.status(), 204);
     assert_eq!(found(&app, "77").await, pairs(&[("yaoming.jpg", "bib")]));
 }
@@ -261,16 +262,14 @@ async fn the_manual_page_lists_photos_in_the_order_taken(backend: Backend) {
         .with_event(event("race"))
         .spawn()
         .await;
-    let report = ingest_files(
-        &app,
-        &[
+    let report = app
+        .ingest_files(&[
             ("c.jpg", dated_jpeg(10, "2026:11:30 07:45:00")),
             ("a.jpg", dated_jpeg(20, "2026:11:30 06:05:10")),
             ("undated.jpg", photo("gdp.jpg")),
             ("b.jpg", dated_jpeg(30, "2026:11:30 06:30:00")),
-        ],
-    )
-    .await;
+        ])
+        .await;
     assert_eq!(report.ready, 4, "{:?}", report.failed);
 
     let manual = |body: Value| {

@@ -5,7 +5,7 @@ use raceshot_domain::event::PackageInput;
 use raceshot_store::Backend;
 use serde_json::json;
 
-use crate::helpers::{TestApp, assert_error, event, found_ref, json, ready_photos};
+use crate::helpers::{TestApp, assert_error, event, json};
 
 crate::both_backends!(quotes_follow_the_tiers_and_the_deal);
 
@@ -25,7 +25,7 @@ async fn quotes_follow_the_tiers_and_the_deal(backend: Backend) {
         .with_event(wholesale)
         .spawn()
         .await;
-    let photos = ready_photos(&app, "race", 37).await;
+    let photos = app.ready_photos("race", 37).await;
 
     // 7 photos: 5-photo tier + 2 singles = 250 + 120 = 370; full price 7 × 60 = 420.
     let mut seven = photos[..7].to_vec();
@@ -52,7 +52,7 @@ async fn quotes_follow_the_tiers_and_the_deal(backend: Backend) {
 
     // All 37 with the deal, all found by the visitor's search: the tiers say 1,620, the
     // deal caps it at 990.
-    let searched = found_ref(&app, "race", &photos).await;
+    let searched = app.found_ref("race", &photos).await;
     let all = json(
         app.post(
             "/api/cart/quote",
@@ -77,7 +77,7 @@ async fn quotes_follow_the_tiers_and_the_deal(backend: Backend) {
     );
 
     // Refusals.
-    let other = ready_photos(&app, "hybrid", 2).await;
+    let other = app.ready_photos("hybrid", 2).await;
     let mixed = vec![photos[0], other[0]];
     assert_error(
         app.post(
@@ -115,7 +115,7 @@ async fn quotes_follow_the_tiers_and_the_deal(backend: Backend) {
     assert_error(wholesale, 409, "wholesale_not_available").await;
 
     // The wholesale cart uses the wholesale packages and the wholesale deal cap.
-    let searched = found_ref(&app, "hybrid", &other).await;
+    let searched = app.found_ref("hybrid", &other).await;
     let hb = json(
         app.post(
             "/api/cart/quote",
@@ -142,7 +142,7 @@ async fn deals_and_free_events() {
         .with_event(free)
         .spawn()
         .await;
-    let plain = ready_photos(&app, "plain", 2).await;
+    let plain = app.ready_photos("plain", 2).await;
     let resp = app
         .post(
             "/api/cart/quote",
@@ -150,7 +150,7 @@ async fn deals_and_free_events() {
         )
         .await;
     assert_error(resp, 409, "deal_not_available").await;
-    let free_photos = ready_photos(&app, "free", 3).await;
+    let free_photos = app.ready_photos("free", 3).await;
     let body = json(
         app.post(
             "/api/cart/quote",

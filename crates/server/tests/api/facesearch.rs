@@ -2,7 +2,7 @@
 //! finds its person; every bad upload gets its stable code; no selfie outlives its request.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use raceshot_server::commands::ingest;
@@ -12,48 +12,6 @@ use serde_json::{Value, json};
 use crate::helpers::{TOKEN, TestApp, assert_error, event, json, photo};
 
 crate::both_backends!(ingested_photos_are_found_by_a_selfie);
-
-pub async fn ingest_files(app: &TestApp, files: &[(&str, Vec<u8>)]) -> ingest::Report {
-    let dir = tempfile::tempdir().unwrap();
-    let paths: Vec<PathBuf> = files
-        .iter()
-        .map(|(name, bytes)| {
-            let p = dir.path().join(name);
-            std::fs::write(&p, bytes).unwrap();
-            p
-        })
-        .collect();
-    let mut report = ingest::ingest(&app.state, "race", 0, &paths, false, false)
-        .await
-        .unwrap();
-    // The app's own workers process the queue.
-    for _ in 0..600 {
-        let p = app.store.photo_progress(&report.queued).await.unwrap();
-        if p.pending() == 0 {
-            report.ready = p.ready;
-            report.failed = p.failed.into_iter().map(|(_, n, r)| (n, r)).collect();
-            return report;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("photos were not processed in time");
-}
-
-/// Ingests the photos shipped with the models into event `race`, all three ready:
-/// players.jpg (the team, Yao Ming's jersey reads 13), yaoming.jpg (his portrait) and
-/// gdp.jpg (other people).
-pub async fn ingest_shipped_photos(app: &TestApp) {
-    let report = ingest_files(
-        app,
-        &[
-            ("players.jpg", photo("players.jpg")),
-            ("yaoming.jpg", photo("yaoming.jpg")),
-            ("gdp.jpg", photo("gdp.jpg")),
-        ],
-    )
-    .await;
-    assert_eq!(report.ready, 3, "{:?}", report.failed);
-}
 
 /// sign → PUT → search, as the shop's web app does it.
 async fn search(app: &TestApp, selfie: Vec<u8>, extra: Value) -> reqwest::Response {
@@ -81,30 +39,6 @@ async fn search(app: &TestApp, selfie: Vec<u8>, extra: Value) -> reqwest::Respon
     app.post("/v2/facesearch", &body).await
 }
 
-/// The older one-step call: multipart with the file and the event's key.
-pub async fn search_v1(app: &TestApp, event_key: &str, selfie: Vec<u8>) -> reqwest::Response {
-    let form = reqwest::multipart::Form::new()
-        .text("event_key", event_key.to_owned())
-        .part(
-            "file",
-            reqwest::multipart::Part::bytes(selfie).file_name("me.jpg"),
-        );
-    let url = app.url("/v1/facesearch");
-    app.client
-        .post(url)
-        .bearer_auth(TOKEN)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap()
-}
-
-/// No uploaded selfie remains in object storage.
-pub async fn assert_no_selfie_left(app: &TestApp) {
-    let leftovers = app.state.objects.list("_shop/selfies").await.unwrap();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
-}
-
 fn files_under(dir: &Path) -> BTreeSet<String> {
     fn walk(d: &Path, out: &mut BTreeSet<String>) {
         for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
@@ -124,19 +58,18 @@ fn files_under(dir: &Path) -> BTreeSet<String> {
 async fn ingested_photos_are_found_by_a_selfie(backend: Backend) {
     let app = TestApp::builder(backend)
         .with_event(event("race"))
+        .with_models()
         .spawn()
         .await;
     let corrupt = photo("yaoming.jpg")[..3000].to_vec();
-    let report = ingest_files(
-        &app,
-        &[
+    let report = app
+        .ingest_files(&[
             ("players.jpg", photo("players.jpg")),
             ("gdp.jpg", photo("gdp.jpg")),
             ("broken.jpg", corrupt),
             ("notes.jpg", b"just text".to_vec()),
-        ],
-    )
-    .await;
+        ])
+        .await;
     assert_eq!(report.queued.len(), 3);
     assert_eq!(
         report.refused,
@@ -213,7 +146,7 @@ async fn ingested_photos_are_found_by_a_selfie(backend: Backend) {
     }
 
     // The older multipart call answers the same.
-    let resp = search_v1(&app, "race", photo("yaoming.jpg")).await;
+    let resp = app.search_v1("race", photo("yaoming.jpg")).await;
     let v1 = json(resp).await;
     assert_eq!(v1["image_length"], 1, "{v1}");
     assert_eq!(v1["images"][0]["id"], found["id"]);
@@ -225,7 +158,7 @@ async fn ingested_photos_are_found_by_a_selfie(backend: Backend) {
     assert_eq!(strict["image_length"], 0);
 
     // Nothing of any selfie remains: no stored object, no file, no row.
-    assert_no_selfie_left(&app).await;
+    app.assert_no_selfie_left().await;
     assert_eq!(files_under(&app.data_dir), before_files);
 }
 
@@ -242,7 +175,7 @@ async fn a_queued_photo_wakes_the_idle_workers() {
         .await;
     // The workers find the queue empty and wait.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let report = ingest_files(&app, &[("gdp.jpg", photo("gdp.jpg"))]).await;
+    let report = app.ingest_files(&[("gdp.jpg", photo("gdp.jpg"))]).await;
     assert_eq!(report.ready, 1, "{:?}", report.failed);
     app.stop().await;
 }
@@ -335,17 +268,17 @@ async fn bad_selfies_get_stable_codes_and_leave_nothing() {
     for size in [5_000_001, 6_000_000] {
         let mut big = photo("yaoming.jpg");
         big.resize(size, 0);
-        assert_error(search_v1(&app, "race", big).await, 413, "file_too_large").await;
+        assert_error(app.search_v1("race", big).await, 413, "file_too_large").await;
     }
     let text = b"plain text".to_vec();
     assert_error(
-        search_v1(&app, "race", text).await,
+        app.search_v1("race", text).await,
         415,
         "unsupported_image_type",
     )
     .await;
 
-    assert_no_selfie_left(&app).await;
+    app.assert_no_selfie_left().await;
     assert_eq!(files_under(&app.data_dir), before_files);
 }
 
@@ -390,7 +323,10 @@ fn png_bomb(w: u32, h: u32) -> Vec<u8> {
 
 #[tokio::test]
 async fn the_demo_finds_player_13_and_only_him() {
-    let app = TestApp::builder(Backend::Sqlite).spawn().await;
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_models()
+        .spawn()
+        .await;
     let seeded = raceshot_server::commands::demo::seed(
         &app.state,
         &crate::helpers::models_dir().join("photos"),
@@ -404,7 +340,7 @@ async fn the_demo_finds_player_13_and_only_him() {
         vec!["demo-01.jpg", "demo-02.jpg", "demo-03.jpg"]
     );
 
-    let resp = search_v1(&app, "demo", photo("yaoming.jpg")).await;
+    let resp = app.search_v1("demo", photo("yaoming.jpg")).await;
     let body = json(resp).await;
     let mut names: Vec<String> = body["images"]
         .as_array()
@@ -433,9 +369,12 @@ async fn search_with_s3_storage_and_presigned_uploads() {
     let app = TestApp::builder(Backend::Sqlite)
         .with_event(event("race"))
         .with_s3(&s3)
+        .with_models()
         .spawn()
         .await;
-    let report = ingest_files(&app, &[("players.jpg", photo("players.jpg"))]).await;
+    let report = app
+        .ingest_files(&[("players.jpg", photo("players.jpg"))])
+        .await;
     assert_eq!(report.ready, 1, "{:?}", report.failed);
     assert_eq!(
         app.state.objects.list("race/preview").await.unwrap().len(),
@@ -458,7 +397,7 @@ async fn search_with_s3_storage_and_presigned_uploads() {
     let body = json(search(&app, photo("yaoming.jpg"), json!({})).await).await;
     assert_eq!(body["image_length"], 1, "{body}");
     assert_eq!(body["images"][0]["original_file_name"], "players.jpg");
-    assert_no_selfie_left(&app).await;
+    app.assert_no_selfie_left().await;
 }
 
 /// Past its concurrency and queue, face search answers 503 `busy` with `Retry-After`
@@ -471,7 +410,7 @@ async fn a_rush_of_searches_is_bounded() {
         .with_env("RACESHOT__SEARCH__MAX_WAITING", "0")
         .spawn()
         .await;
-    let rush = (0..6).map(|_| search_v1(&app, "race", photo("yaoming.jpg")));
+    let rush = (0..6).map(|_| app.search_v1("race", photo("yaoming.jpg")));
     let answers = futures::future::join_all(rush).await;
     let (mut ok, mut busy) = (0, 0);
     for resp in answers {
@@ -494,7 +433,7 @@ async fn a_rush_of_searches_is_bounded() {
     assert!(ok >= 1 && busy >= 1, "{ok} answered, {busy} refused");
     // Once the rush is over, searches are admitted again.
     assert_eq!(
-        search_v1(&app, "race", photo("yaoming.jpg")).await.status(),
+        app.search_v1("race", photo("yaoming.jpg")).await.status(),
         200
     );
 }
@@ -549,5 +488,5 @@ async fn searches_are_limited_per_client() {
         "rate_limited",
     )
     .await;
-    assert_no_selfie_left(&app).await;
+    app.assert_no_selfie_left().await;
 }

@@ -13,20 +13,17 @@ use raceshot_domain::event::PackageInput;
 use raceshot_domain::{Flag, PaymentStatus};
 use raceshot_payments::promptpay::{parse_fields, verify_crc};
 use raceshot_payments::testing::{FAKE_QR_PNG, FakeGbp, FakeOpn, RecordedRequest};
-use raceshot_server::jobs;
+use raceshot_server::jobs::deliver_order::DeliverOrder;
+use raceshot_server::jobs::notify_order::NotifyOrder;
+use raceshot_server::jobs::retention::Retention;
+use raceshot_server::jobs::{self, BackgroundJob, JobContext};
 use raceshot_server::services::commerce::links;
 use raceshot_store::Backend;
 use raceshot_store::orders::{Order, OrderLookup, PaymentRecord};
 use serde_json::json;
 
-use crate::helpers::{
-    TOKEN, TestApp, TestAppBuilder, assert_error, event, found_ref, json, models_dir, now,
-    ready_photos,
-};
-use crate::orders::{
-    create_order, delivered, image_list, inquiry, inquiry_until, jobs_done, order_body,
-    promptpay_order, quote, sandbox_pay,
-};
+use crate::helpers::{TOKEN, TestApp, TestAppBuilder, assert_error, event, json, models_dir, now};
+use crate::orders::{delivered, image_list};
 use crate::smtp_sink::{SmtpSink, parse};
 
 crate::both_backends!(gbp_promptpay_is_paid_on_the_gateways_word_once);
@@ -123,12 +120,18 @@ async fn run_cli_enqueued_jobs(app: &TestApp) {
         .await
         .unwrap()
     {
-        let done = match job.kind.as_str() {
-            jobs::deliver_order::KIND => jobs::deliver_order::run(&app.state, &job, worker).await,
-            jobs::notify_order::KIND => jobs::notify_order::run(&app.state, &job).await,
-            jobs::retention::KIND => jobs::retention::run(&app.state, job.id, worker).await,
-            other => panic!("unexpected job {other}"),
+        let expected = [DeliverOrder::KIND, NotifyOrder::KIND, Retention::KIND];
+        assert!(
+            expected.contains(&job.kind.as_str()),
+            "unexpected job {}",
+            job.kind
+        );
+        let ctx = JobContext {
+            state: &app.state,
+            job_id: job.id,
+            worker,
         };
+        let done = jobs::registry::job_of(&job).unwrap().run(&ctx).await;
         done.unwrap();
         app.store.complete_job(job.id, worker, at).await.unwrap();
     }
@@ -291,11 +294,11 @@ async fn orders_of_buyer(app: &TestApp) -> Vec<String> {
 async fn gbp_promptpay_is_paid_on_the_gateways_word_once(backend: Backend) {
     let fake = FakeGbp::start(GBP_TOKEN, GBP_SECRET).await;
     let app = gbp_app(backend, &fake.base_url(), "gbp-run").await;
-    let ids = ready_photos(&app, "gbp-run", 5).await;
+    let ids = app.ready_photos("gbp-run", 5).await;
 
     // The QR request, field by field: 2 × 60 + 5% = 126.00.
-    let body = order_body(&app, "gbp-run", &ids[..2], "PP").await;
-    let uuid = create_order(&app, "/v1/order/create", &body).await;
+    let body = app.order_body("gbp-run", &ids[..2], "PP").await;
+    let uuid = app.create_order("/v1/order/create", &body).await;
     let order = stored(&app, &uuid).await;
     let reference = order.gateway_ref.clone().unwrap();
     let sent = fake.requests();
@@ -334,7 +337,7 @@ async fn gbp_promptpay_is_paid_on_the_gateways_word_once(backend: Backend) {
     );
 
     // The order page shows the shop's copy of the QR; its first look asks GB Prime Pay.
-    let page = inquiry(&app, &uuid).await;
+    let page = app.inquiry(&uuid).await;
     assert_eq!(page["payment_status"], "INITIAL");
     assert_eq!(page["payment_gateway"], "GBP");
     assert_eq!(page["payment_channel"], "PP");
@@ -424,7 +427,9 @@ async fn gbp_promptpay_is_paid_on_the_gateways_word_once(backend: Backend) {
         1,
         "replays are kept once: {entries:#?}"
     );
-    let done = inquiry_until(&app, &uuid, |b| b["is_original_image_created"] == "Y").await;
+    let done = app
+        .inquiry_until(&uuid, |b| b["is_original_image_created"] == "Y")
+        .await;
     assert_eq!(done["payment_status"], "PAID");
     assert!(
         done["receipt_ref"].as_str().is_some_and(is_shop_receipt),
@@ -435,7 +440,7 @@ async fn gbp_promptpay_is_paid_on_the_gateways_word_once(backend: Backend) {
     // The gateway fails (5xx) at create: 502; the same request again is the same order,
     // whose QR is made now under the same reference.
     let before = orders_of_buyer(&app).await;
-    let body = order_body(&app, "gbp-run", &ids[2..3], "PP").await;
+    let body = app.order_body("gbp-run", &ids[2..3], "PP").await;
     fake.fail_next(500, 1);
     let resp = app.post("/v1/order/create", &body).await;
     assert_eq!(
@@ -444,7 +449,7 @@ async fn gbp_promptpay_is_paid_on_the_gateways_word_once(backend: Backend) {
     );
     assert_error(resp, 502, "payment_gateway_error").await;
     let failed_at = fake.requests().len();
-    let uuid = create_order(&app, "/v1/order/create", &body).await;
+    let uuid = app.create_order("/v1/order/create", &body).await;
     let after = orders_of_buyer(&app).await;
     assert_eq!(after.len(), before.len() + 1, "one order for both requests");
     assert_eq!(after[0], uuid);
@@ -460,7 +465,7 @@ async fn gbp_promptpay_is_paid_on_the_gateways_word_once(backend: Backend) {
         order.gateway_ref.as_deref(),
         Some(made.form["referenceNo"].as_str())
     );
-    let page = inquiry(&app, &uuid).await;
+    let page = app.inquiry(&uuid).await;
     let qr_url = app.url(&format!("/api/orders/{uuid}/qr.png"));
     assert_eq!(page["qrcode_url"], qr_url.as_str());
     assert_eq!(app.client.get(&qr_url).send().await.unwrap().status(), 200);
@@ -468,7 +473,7 @@ async fn gbp_promptpay_is_paid_on_the_gateways_word_once(backend: Backend) {
     // The gateway answers too late (timeout 1 s): 504, and a retry is the same order and
     // gets the QR.
     let before = orders_of_buyer(&app).await;
-    let body = order_body(&app, "gbp-run", &ids[3..4], "PP").await;
+    let body = app.order_body("gbp-run", &ids[3..4], "PP").await;
     fake.delay_next(Duration::from_secs(3), 1);
     let started = Instant::now();
     assert_error(
@@ -482,17 +487,17 @@ async fn gbp_promptpay_is_paid_on_the_gateways_word_once(backend: Backend) {
         "{:?}",
         started.elapsed()
     );
-    let uuid = create_order(&app, "/v1/order/create", &body).await;
+    let uuid = app.create_order("/v1/order/create", &body).await;
     assert_eq!(orders_of_buyer(&app).await.len(), before.len() + 1);
     assert!(stored(&app, &uuid).await.qrcode_url.is_some());
 
     // Paid with no callback at all: the order page's look asks and finds it paid.
-    let body = order_body(&app, "gbp-run", &ids[4..5], "PP").await;
-    let uuid = create_order(&app, "/v1/order/create", &body).await;
+    let body = app.order_body("gbp-run", &ids[4..5], "PP").await;
+    let uuid = app.create_order("/v1/order/create", &body).await;
     let order = stored(&app, &uuid).await;
     let reference = order.gateway_ref.clone().unwrap();
     fake.pay(&reference);
-    let page = inquiry(&app, &uuid).await;
+    let page = app.inquiry(&uuid).await;
     assert_eq!(page["payment_status"], "PAID");
     assert_gbp_status_check(fake.requests().last().unwrap(), &reference);
     let entries = trail(&app, &order).await;
@@ -505,9 +510,9 @@ async fn gbp_promptpay_is_paid_on_the_gateways_word_once(backend: Backend) {
 async fn opn_promptpay_is_paid_from_the_charge_as_opn_tells_it() {
     let fake = FakeOpn::start(OPN_SECRET).await;
     let app = opn_app(&fake, "opn-run", None).await;
-    let ids = ready_photos(&app, "opn-run", 1).await;
-    let body = order_body(&app, "opn-run", &ids, "PP").await;
-    let uuid = create_order(&app, "/v3/order/create", &body).await;
+    let ids = app.ready_photos("opn-run", 1).await;
+    let body = app.order_body("opn-run", &ids, "PP").await;
+    let uuid = app.create_order("/v3/order/create", &body).await;
     let order = stored(&app, &uuid).await;
     let satang = order.paid_amount.satang().to_string();
     assert_eq!(satang, "6300");
@@ -540,7 +545,7 @@ async fn opn_promptpay_is_paid_from_the_charge_as_opn_tells_it() {
     assert_eq!(order.gateway_ref.as_deref(), Some(charge_id.as_str()));
 
     // The QR is OPN's image; the page's first look re-reads the charge.
-    let page = inquiry(&app, &uuid).await;
+    let page = app.inquiry(&uuid).await;
     assert_eq!(page["payment_status"], "INITIAL");
     assert_eq!(page["payment_gateway"], "OPN");
     let qr_url = format!("{}/qr/{source_id}.svg", fake.base_url());
@@ -591,7 +596,9 @@ async fn opn_promptpay_is_paid_from_the_charge_as_opn_tells_it() {
             .all(|r| r.method == "GET" && r.path == format!("/charges/{charge_id}")),
         "webhooks only re-read the charge"
     );
-    let page = inquiry_until(&app, &uuid, |b| b["is_original_image_created"] == "Y").await;
+    let page = app
+        .inquiry_until(&uuid, |b| b["is_original_image_created"] == "Y")
+        .await;
     assert_eq!(page["payment_status"], "PAID");
     assert!(
         page["receipt_ref"].as_str().is_some_and(is_shop_receipt),
@@ -607,13 +614,13 @@ async fn opn_webhooks_must_be_signed_when_a_secret_is_set() {
     let secret = base64::engine::general_purpose::STANDARD.encode(b"raceshot webhook signing key");
     let other = base64::engine::general_purpose::STANDARD.encode(b"somebody else's signing key");
     let app = opn_app(&fake, "opn-signed", Some(&secret)).await;
-    let ids = ready_photos(&app, "opn-signed", 1).await;
-    let uuid = create_order(
-        &app,
-        "/v3/order/create",
-        &order_body(&app, "opn-signed", &ids, "PP").await,
-    )
-    .await;
+    let ids = app.ready_photos("opn-signed", 1).await;
+    let uuid = app
+        .create_order(
+            "/v3/order/create",
+            &app.order_body("opn-signed", &ids, "PP").await,
+        )
+        .await;
     let charge_id = fake.charge_ids()[0].clone();
     fake.complete_charge(&charge_id, "expired");
 
@@ -681,7 +688,7 @@ async fn opn_webhooks_must_be_signed_when_a_secret_is_set() {
         stored(&app, &uuid).await.payment_status,
         PaymentStatus::Expired
     );
-    assert_eq!(inquiry(&app, &uuid).await["payment_status"], "EXPIRED");
+    assert_eq!(app.inquiry(&uuid).await["payment_status"], "EXPIRED");
 }
 
 /// 3. OPN cards: 3-D Secure, a failed authentication, a declined card.
@@ -690,22 +697,22 @@ async fn opn_card_charges_go_through_3d_secure() {
     let fake = FakeOpn::start(OPN_SECRET).await;
     fake.require_3ds(true);
     let app = opn_app(&fake, "opn-card", None).await;
-    let ids = ready_photos(&app, "opn-card", 3).await;
+    let ids = app.ready_photos("opn-card", 3).await;
     let browser = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
 
     // The card order asks OPN nothing until the card comes.
-    let uuid = create_order(
-        &app,
-        "/v3/order/create",
-        &order_body(&app, "opn-card", &ids[..1], "CC").await,
-    )
-    .await;
+    let uuid = app
+        .create_order(
+            "/v3/order/create",
+            &app.order_body("opn-card", &ids[..1], "CC").await,
+        )
+        .await;
     assert!(fake.requests().is_empty());
     let order = stored(&app, &uuid).await;
-    assert_eq!(inquiry(&app, &uuid).await["payment_channel"], "CC");
+    assert_eq!(app.inquiry(&uuid).await["payment_channel"], "CC");
     let satang = order.paid_amount.satang();
     assert_eq!(satang, 6300);
 
@@ -740,7 +747,7 @@ async fn opn_card_charges_go_through_3d_secure() {
     let back = browser.get(&authorize).send().await.unwrap();
     assert_eq!(back.status(), 302);
     assert_eq!(back.headers()["location"], return_uri.as_str());
-    let page = inquiry(&app, &uuid).await;
+    let page = app.inquiry(&uuid).await;
     assert_eq!(page["payment_status"], "PAID");
     assert!(
         page["receipt_ref"].as_str().is_some_and(is_shop_receipt),
@@ -752,15 +759,16 @@ async fn opn_card_charges_go_through_3d_secure() {
         "GET",
         &format!("/charges/{charge_id}"),
     );
-    inquiry_until(&app, &uuid, |b| b["is_original_image_created"] == "Y").await;
+    app.inquiry_until(&uuid, |b| b["is_original_image_created"] == "Y")
+        .await;
 
     // 3-D Secure fails: the order stays unpaid, by the page's look and by the webhook.
-    let uuid = create_order(
-        &app,
-        "/v3/order/create",
-        &order_body(&app, "opn-card", &ids[1..2], "CC").await,
-    )
-    .await;
+    let uuid = app
+        .create_order(
+            "/v3/order/create",
+            &app.order_body("opn-card", &ids[1..2], "CC").await,
+        )
+        .await;
     let answer = json(card_payment(&app, &uuid, "tokn_test_5card0002", satang).await).await;
     let failed_id = fake.charge_ids()[1].clone();
     let authorize = answer["data"]["authorize_uri"].as_str().unwrap().to_owned();
@@ -774,7 +782,7 @@ async fn opn_card_charges_go_through_3d_secure() {
         .await
         .unwrap();
     assert_eq!(back.status(), 302);
-    assert_eq!(inquiry(&app, &uuid).await["payment_status"], "INITIAL");
+    assert_eq!(app.inquiry(&uuid).await["payment_status"], "INITIAL");
     assert_opn_api_call(
         fake.requests().last().unwrap(),
         "GET",
@@ -810,12 +818,12 @@ async fn opn_card_charges_go_through_3d_secure() {
     );
 
     // A declined card: 402, the order stays payable.
-    let uuid = create_order(
-        &app,
-        "/v3/order/create",
-        &order_body(&app, "opn-card", &ids[2..3], "CC").await,
-    )
-    .await;
+    let uuid = app
+        .create_order(
+            "/v3/order/create",
+            &app.order_body("opn-card", &ids[2..3], "CC").await,
+        )
+        .await;
     fake.decline_next_card("insufficient_fund", "insufficient funds in the account");
     let refused = assert_error(
         card_payment(&app, &uuid, "tokn_test_5card0004", satang).await,
@@ -841,8 +849,8 @@ async fn opn_card_charges_go_through_3d_secure() {
 
     // A GB Prime Pay shop takes no cards.
     let gbp = gbp_app(Backend::Sqlite, "http://127.0.0.1:9", "gbp-card").await;
-    let ids = ready_photos(&gbp, "gbp-card", 1).await;
-    let body = order_body(&gbp, "gbp-card", &ids, "CC").await;
+    let ids = gbp.ready_photos("gbp-card", 1).await;
+    let body = gbp.order_body("gbp-card", &ids, "CC").await;
     assert_error(
         gbp.post("/v3/order/create", &body).await,
         409,
@@ -861,11 +869,11 @@ async fn promptpay_orders_are_confirmed_against_the_slip() {
     )
     .spawn()
     .await;
-    let ids = ready_photos(&app, "pp-run", 2).await;
-    let body = order_body(&app, "pp-run", &ids, "PP").await;
-    let uuid = create_order(&app, "/v1/order/create", &body).await;
+    let ids = app.ready_photos("pp-run", 2).await;
+    let body = app.order_body("pp-run", &ids, "PP").await;
+    let uuid = app.create_order("/v1/order/create", &body).await;
 
-    let page = inquiry(&app, &uuid).await;
+    let page = app.inquiry(&uuid).await;
     assert_eq!(page["payment_status"], "INITIAL");
     assert_eq!(page["payment_gateway"], "PROMPTPAY");
     let payload = page["qrcode_url"].as_str().unwrap();
@@ -912,7 +920,7 @@ async fn promptpay_orders_are_confirmed_against_the_slip() {
         text(&out.stdout)
     );
     run_cli_enqueued_jobs(&app).await;
-    let page = inquiry_until(&app, &uuid, delivered).await;
+    let page = app.inquiry_until(&uuid, delivered).await;
     assert_eq!(page["payment_status"], "PAID");
     assert_eq!(page["receipt_ref"], "AB12");
     let found = json(
@@ -946,13 +954,13 @@ async fn promptpay_orders_are_confirmed_against_the_slip() {
 
     // A SANDBOX order is never confirmed by a slip.
     let sandbox = TestApp::with_one_event("sbx-run").await;
-    let ids = ready_photos(&sandbox, "sbx-run", 1).await;
-    let uuid = create_order(
-        &sandbox,
-        "/v1/order/create",
-        &order_body(&sandbox, "sbx-run", &ids, "PP").await,
-    )
-    .await;
+    let ids = sandbox.ready_photos("sbx-run", 1).await;
+    let uuid = sandbox
+        .create_order(
+            "/v1/order/create",
+            &sandbox.order_body("sbx-run", &ids, "PP").await,
+        )
+        .await;
     let env = [("RACESHOT__PAYMENTS__GATEWAY", "SANDBOX")];
     let out = raceshot(
         &sandbox,
@@ -995,23 +1003,23 @@ async fn am_orders_refer_to_the_deal_and_are_approved_by_an_operator() {
         .with_event(wholesale)
         .spawn()
         .await;
-    let ids = ready_photos(&app, "am-run", 3).await;
+    let ids = app.ready_photos("am-run", 3).await;
 
     // The all-photos deal, paid through the sandbox.
-    let deal = quote(&app, "am-run", &ids, true).await;
-    let first = create_order(
-        &app,
-        "/v1/order/create",
-        &json!({
-            "mobile": MOBILE, "email": BUYER, "event_key": "am-run",
-            "amount": deal["amount"], "paid_amount": deal["paid_amount"],
-            "imageList": image_list(&ids), "image_length": ids.len(), "is_mhao": "Y",
-            "payment_channel": "PP", "found_refs": [found_ref(&app, "am-run", &ids).await],
-        }),
-    )
-    .await;
+    let deal = app.quote("am-run", &ids, true).await;
+    let first = app
+        .create_order(
+            "/v1/order/create",
+            &json!({
+                "mobile": MOBILE, "email": BUYER, "event_key": "am-run",
+                "amount": deal["amount"], "paid_amount": deal["paid_amount"],
+                "imageList": image_list(&ids), "image_length": ids.len(), "is_mhao": "Y",
+                "payment_channel": "PP", "found_refs": [app.found_ref("am-run", &ids).await],
+            }),
+        )
+        .await;
     assert_eq!(
-        json(sandbox_pay(&app, &first, "paid").await).await["payment_status"],
+        json(app.sandbox_pay(&first, "paid").await).await["payment_status"],
         "PAID"
     );
 
@@ -1025,18 +1033,18 @@ async fn am_orders_refer_to_the_deal_and_are_approved_by_an_operator() {
     )
     .await;
     assert_eq!(wholesale["amount"].as_f64(), Some(80.0), "{wholesale}");
-    let am = create_order(
-        &app,
-        "/v1/order/create",
-        &json!({
-            "mobile": MOBILE, "email": BUYER, "event_key": "am-run",
-            "amount": wholesale["amount"], "paid_amount": wholesale["paid_amount"],
-            "imageList": image_list(&ids[..2]), "image_length": 2, "is_mhao": "N",
-            "payment_channel": "AM", "wholesale": true,
-        }),
-    )
-    .await;
-    let page = inquiry(&app, &am).await;
+    let am = app
+        .create_order(
+            "/v1/order/create",
+            &json!({
+                "mobile": MOBILE, "email": BUYER, "event_key": "am-run",
+                "amount": wholesale["amount"], "paid_amount": wholesale["paid_amount"],
+                "imageList": image_list(&ids[..2]), "image_length": 2, "is_mhao": "N",
+                "payment_channel": "AM", "wholesale": true,
+            }),
+        )
+        .await;
+    let page = app.inquiry(&am).await;
     assert_eq!(page["payment_status"], "INITIAL");
     assert_eq!(page["payment_channel"], "AM");
     assert_eq!(
@@ -1054,7 +1062,7 @@ async fn am_orders_refer_to_the_deal_and_are_approved_by_an_operator() {
         text(&out.stdout)
     );
     run_cli_enqueued_jobs(&app).await;
-    let page = inquiry_until(&app, &am, delivered).await;
+    let page = app.inquiry_until(&am, delivered).await;
     assert_eq!(page["payment_status"], "PAID");
     let audit = app.store.audit_entries(None, 10).await.unwrap();
     assert!(
@@ -1094,13 +1102,15 @@ async fn a_paid_order_mails_its_buyer_when_smtp_is_configured() {
         .with_env("RACESHOT__NOTIFY__SMTP__TLS", "none")
         .spawn()
         .await;
-    let (_, uuid) = promptpay_order(&app, "mail-run", 2).await;
+    let (_, uuid) = app.promptpay_order("mail-run", 2).await;
     assert!(sink.messages().is_empty());
     assert_eq!(
-        json(sandbox_pay(&app, &uuid, "paid").await).await["payment_status"],
+        json(app.sandbox_pay(&uuid, "paid").await).await["payment_status"],
         "PAID"
     );
-    let page = inquiry_until(&app, &uuid, |b| delivered(b) && b["is_send_email"] == "Y").await;
+    let page = app
+        .inquiry_until(&uuid, |b| delivered(b) && b["is_send_email"] == "Y")
+        .await;
     assert_eq!(
         page["email"], "r***@example.com",
         "the order page shows the address masked"
@@ -1119,17 +1129,17 @@ async fn a_paid_order_mails_its_buyer_when_smtp_is_configured() {
 
     // Without a mail server or an SMS gateway, messages are only logged: neither counts.
     let quiet = TestApp::with_one_event("quiet-run").await;
-    let ids = ready_photos(&quiet, "quiet-run", 1).await;
-    let uuid = create_order(
-        &quiet,
-        "/v1/order/create",
-        &order_body(&quiet, "quiet-run", &ids, "PP").await,
-    )
-    .await;
-    sandbox_pay(&quiet, &uuid, "paid").await;
-    inquiry_until(&quiet, &uuid, delivered).await;
-    jobs_done(&quiet).await;
-    let page = inquiry(&quiet, &uuid).await;
+    let ids = quiet.ready_photos("quiet-run", 1).await;
+    let uuid = quiet
+        .create_order(
+            "/v1/order/create",
+            &quiet.order_body("quiet-run", &ids, "PP").await,
+        )
+        .await;
+    quiet.sandbox_pay(&uuid, "paid").await;
+    quiet.inquiry_until(&uuid, delivered).await;
+    quiet.jobs_done().await;
+    let page = quiet.inquiry(&uuid).await;
     assert_eq!(page["is_send_sms"], "N");
     assert_eq!(page["is_send_email"], "N");
     assert_eq!(sink.messages().len(), 1);

@@ -6,10 +6,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::helpers::{
-    TOKEN, TestApp, assert_error, event, json, photo as photo_bytes, ready_photos,
-};
-use crate::orders::{create_order, image_list, inquiry, order_body, promptpay_order, sandbox_pay};
+use crate::helpers::{TOKEN, TestApp, assert_error, event, json, photo as photo_bytes};
+use crate::orders::image_list;
 use crate::smtp_sink::{SmtpSink, parse};
 
 crate::both_backends!(a_found_order_opens_only_with_the_code_sent_to_its_buyer);
@@ -62,10 +60,10 @@ async fn order_bodies_are_small_and_the_photo_cap_comes_first() {
     assert_eq!(body["field"], "imageList[2].id", "{body}");
 
     // The server still accepts the web app's full cart objects for an ordinary cart.
-    let ids = ready_photos(&app, "probe", 2).await;
-    let mut full = order_body(&app, "probe", &ids, "PP").await;
+    let ids = app.ready_photos("probe", 2).await;
+    let mut full = app.order_body("probe", &ids, "PP").await;
     full["imageList"] = image_list(&ids);
-    create_order(&app, "/v1/order/create", &full).await;
+    app.create_order("/v1/order/create", &full).await;
 }
 
 /// The app with an SMTP server, so that found orders need a code.
@@ -84,11 +82,10 @@ async fn app_with_mail(backend: raceshot_store::Backend, sink: &SmtpSink) -> Tes
 /// An app with mail, one order of `0812345678`, and that order's lookup reference.
 async fn app_with_a_found_order(sink: &SmtpSink) -> (TestApp, String) {
     let app = app_with_mail(raceshot_store::Backend::Sqlite, sink).await;
-    let ids = ready_photos(&app, "finder", 1).await;
-    create_order(
-        &app,
+    let ids = app.ready_photos("finder", 1).await;
+    app.create_order(
         "/v1/order/create",
-        &order_body(&app, "finder", &ids, "PP").await,
+        &app.order_body("finder", &ids, "PP").await,
     )
     .await;
     let found = find_order(&app, "mobile", "0812345678").await;
@@ -136,7 +133,7 @@ async fn a_found_order_opens_only_with_the_code_sent_to_its_buyer(
 ) {
     let sink = SmtpSink::start().await;
     let app = app_with_mail(backend, &sink).await;
-    let (ids, uuid) = promptpay_order(&app, "finder", 1).await;
+    let (ids, uuid) = app.promptpay_order("finder", 1).await;
 
     // The search tells where a code goes (masked), and no uuid.
     let found = find_order(&app, "mobile", "0812345678").await;
@@ -206,10 +203,10 @@ async fn a_found_order_opens_only_with_the_code_sent_to_its_buyer(
     .await;
 
     // An order without an e-mail address cannot be reached without an SMS gateway.
-    let mut no_mail = order_body(&app, "finder", &ids, "PP").await;
+    let mut no_mail = app.order_body("finder", &ids, "PP").await;
     no_mail["email"] = Value::Null;
     no_mail["mobile"] = json!("0822222222");
-    create_order(&app, "/v1/order/create", &no_mail).await;
+    app.create_order("/v1/order/create", &no_mail).await;
     let found = find_order(&app, "mobile", "0822222222").await;
     assert_eq!(found["body"][0]["contact"], "");
     let lookup = found["body"][0]["lookup"].as_str().unwrap().to_owned();
@@ -262,19 +259,19 @@ async fn wrong_codes_give_out_after_five_tries() {
 #[tokio::test]
 async fn answers_mask_the_buyers_contact_and_receipts_are_not_sequential() {
     let app = TestApp::with_one_event("masked").await;
-    let ids = ready_photos(&app, "masked", 2).await;
+    let ids = app.ready_photos("masked", 2).await;
     let mut receipts = Vec::new();
     for (i, id) in ids.iter().enumerate() {
-        let mut body = order_body(&app, "masked", &[*id], "PP").await;
+        let mut body = app.order_body("masked", &[*id], "PP").await;
         body["mobile"] = json!(format!("081234567{i}"));
-        let uuid = create_order(&app, "/v1/order/create", &body).await;
-        let page = inquiry(&app, &uuid).await;
+        let uuid = app.create_order("/v1/order/create", &body).await;
+        let page = app.inquiry(&uuid).await;
         assert_eq!(page["mobile"], format!("******567{i}"));
         assert_eq!(page["email"], "r***@example.com");
         assert!(!page.to_string().contains("runner@"), "{page}");
-        sandbox_pay(&app, &uuid, "paid").await;
+        app.sandbox_pay(&uuid, "paid").await;
         receipts.push(
-            inquiry(&app, &uuid).await["receipt_ref"]
+            app.inquiry(&uuid).await["receipt_ref"]
                 .as_str()
                 .unwrap()
                 .to_owned(),
@@ -308,8 +305,8 @@ async fn a_repeat_never_hands_back_another_clients_or_a_paid_order() {
         .with_env("RACESHOT__SERVER__TRUSTED_PROXIES", "127.0.0.1")
         .spawn()
         .await;
-    let ids = ready_photos(&app, "repeat", 1).await;
-    let body = order_body(&app, "repeat", &ids, "PP").await;
+    let ids = app.ready_photos("repeat", 1).await;
+    let body = app.order_body("repeat", &ids, "PP").await;
     let from = |client: &'static str| {
         let app = &app;
         let body = body.clone();
@@ -336,7 +333,7 @@ async fn a_repeat_never_hands_back_another_clients_or_a_paid_order() {
     let stranger = from("192.0.2.2").await;
     assert_ne!(stranger, first, "another client gets an order of its own");
 
-    sandbox_pay(&app, &first, "paid").await;
+    app.sandbox_pay(&first, "paid").await;
     let after = from("192.0.2.1").await;
     assert_ne!(after, first, "a paid order is never handed back");
 }
@@ -375,8 +372,8 @@ async fn bodies_must_be_json_and_console_changes_come_from_its_own_pages() {
         .unwrap();
     assert_eq!(ok.status(), 200);
 
-    crate::admin::account(&app, "boss@example.com", Role::Admin, &[]).await;
-    let cookie = crate::admin::sign_in(&app, "boss@example.com").await;
+    app.account("boss@example.com", Role::Admin, &[]).await;
+    let cookie = app.sign_in("boss@example.com").await;
     let close = |headers: &'static [(&'static str, &'static str)]| {
         let mut req = app
             .client
@@ -420,12 +417,12 @@ async fn sign_in_does_not_tell_which_addresses_are_accounts() {
         .with_env("RACESHOT__ADMIN__LOGIN_PER_CLIENT_PER_MINUTE", "100")
         .spawn()
         .await;
-    crate::admin::account(&app, "real@example.com", Role::Admin, &[]).await;
+    app.account("real@example.com", Role::Admin, &[]).await;
     let mut answers = Vec::new();
     for email in ["real@example.com", "ghost@example.com"] {
         let mut codes = Vec::new();
         for _ in 0..7 {
-            let resp = crate::admin::login(&app, email, "wrong password!").await;
+            let resp = app.login(email, "wrong password!").await;
             let status = resp.status().as_u16();
             let retry = resp.headers().contains_key("retry-after");
             codes.push((status, json(resp).await["code"].clone(), retry));
@@ -458,7 +455,7 @@ async fn sign_in_does_not_tell_which_addresses_are_accounts() {
 #[tokio::test]
 async fn hidden_photos_and_misses_are_not_served_from_caches() {
     let app = TestApp::with_one_event("hide").await;
-    let ids = ready_photos(&app, "hide", 1).await;
+    let ids = app.ready_photos("hide", 1).await;
     let photo = app.store.photo_owner(ids[0]).await.unwrap().unwrap();
     let name = raceshot_server::services::photos::derived_name(&photo.storage_name);
     let key = raceshot_domain::EventKey::parse("hide").unwrap();
@@ -527,7 +524,7 @@ async fn small_leaks_are_closed() {
         .with_event(event("theirs"))
         .spawn()
         .await;
-    let (ids, uuid) = promptpay_order(&app, "theirs", 1).await;
+    let (ids, uuid) = app.promptpay_order("theirs", 1).await;
 
     let bad_query = app
         .client
@@ -553,8 +550,9 @@ async fn small_leaks_are_closed() {
         .await;
     assert_eq!(page.headers()["cache-control"], "no-store");
 
-    crate::admin::account(&app, "cam@example.com", Role::Photographer, &["mine"]).await;
-    let cam = crate::admin::sign_in(&app, "cam@example.com").await;
+    app.account("cam@example.com", Role::Photographer, &["mine"])
+        .await;
+    let cam = app.sign_in("cam@example.com").await;
     use reqwest::Method;
     for (method, path) in [
         (Method::GET, "/api/admin/events/theirs/photos".to_owned()),
@@ -567,7 +565,7 @@ async fn small_leaks_are_closed() {
         (Method::DELETE, "/api/admin/photos/999999".to_owned()),
     ] {
         let body = (method == Method::POST).then(|| json!({"hidden": true}));
-        let resp = crate::admin::call(&app, method.clone(), &path, Some(&cam), body).await;
+        let resp = app.call(method.clone(), &path, Some(&cam), body).await;
         assert_error(resp, 403, "forbidden").await;
     }
 }

@@ -1,19 +1,31 @@
 //! `TestApp`: builds and starts the application for one test, on a database of its own,
-//! with a fixed clock, and stops it when the test ends.
+//! with a fixed clock, and stops it when the test ends. It reads photos with stand-ins for
+//! the models (`raceshot_vision::testing`: one face per photo, no bibs) and needs no model
+//! files; tests about finding people ask for the real models (`with_models`).
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::event::{EventInput, PackageInput};
-use raceshot_server::app::startup::Application;
+use raceshot_server::app::startup::{Application, Models};
 use raceshot_server::app::state::{AppState, Clock};
+use raceshot_server::commands::ingest;
 use raceshot_server::config::Config;
+use raceshot_server::jobs::retention::Retention;
+use raceshot_server::jobs::{BackgroundJob, JobContext, JobError};
+use raceshot_store::operators::Role;
 use raceshot_store::testing::TestDatabase;
 use raceshot_store::{Backend, Store};
-use serde_json::Value;
+use reqwest::Method;
+use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 pub const TOKEN: &str = "test-client-token";
+
+/// The password of every console account tests make.
+pub const PASSWORD: &str = "a long enough password";
 
 /// Runs each listed `async fn(Backend)` test once on SQLite and once on PostgreSQL.
 #[macro_export]
@@ -56,6 +68,7 @@ pub struct TestAppBuilder {
     backend: Backend,
     events: Vec<EventInput>,
     env: Vec<(String, String)>,
+    models: Models,
 }
 
 impl TestApp {
@@ -72,6 +85,7 @@ impl TestApp {
             backend,
             events: Vec::new(),
             env: Vec::new(),
+            models: Models::StandIns,
         }
     }
 
@@ -107,6 +121,16 @@ impl TestApp {
             let _ = server.await;
         }
     }
+
+    /// Runs the retention job once, here and now, as a worker would.
+    pub async fn run_retention(&self) -> Result<(), JobError> {
+        let ctx = JobContext {
+            state: &self.state,
+            job_id: 0,
+            worker: "test",
+        };
+        Retention {}.run(&ctx).await
+    }
 }
 
 impl Drop for TestApp {
@@ -130,6 +154,12 @@ impl TestAppBuilder {
             .with_env("RACESHOT__STORAGE__PATH_STYLE", "true")
             .with_env("RACESHOT__STORAGE__ACCESS_KEY_ID", "test-key")
             .with_env("RACESHOT__STORAGE__SECRET_ACCESS_KEY", "test-secret")
+    }
+
+    /// The real face and bib models (`make models`), for tests about finding people.
+    pub fn with_models(mut self) -> Self {
+        self.models = Models::Real;
+        self
     }
 
     /// A configuration setting of this app, as its `RACESHOT__…` variable.
@@ -160,7 +190,7 @@ impl TestAppBuilder {
             .into_iter()
             .chain(self.env);
         let config = Config::from_sources(None, env).unwrap_or_else(|e| panic!("{e}"));
-        let app = Application::build(config, Clock::Fixed(now()), true)
+        let app = Application::build_with(config, Clock::Fixed(now()), true, self.models)
             .await
             .unwrap_or_else(|e| panic!("build: {e:#}"));
         let addr = app.local_addr().unwrap_or_else(|e| panic!("{e}"));
@@ -254,93 +284,6 @@ pub fn photo(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (run make models)", path.display()))
 }
 
-/// An event of the app by its key, as stored.
-pub async fn stored_event(
-    app: &TestApp,
-    event_key: &str,
-) -> (raceshot_domain::EventKey, raceshot_store::events::Event) {
-    let key = raceshot_domain::EventKey::parse(event_key).unwrap_or_else(|e| panic!("{e}"));
-    let event = app
-        .store
-        .event_by_key(&key)
-        .await
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| panic!("no event {event_key}"));
-    (key, event)
-}
-
-/// `n` photos of an event, ready at once (a small generated original each, no faces):
-/// for tests of carts and orders, which need photos to exist and originals to deliver.
-pub async fn ready_photos(app: &TestApp, event_key: &str, n: usize) -> Vec<i64> {
-    let (key, event) = stored_event(app, event_key).await;
-    let mut ids = Vec::with_capacity(n);
-    for i in 0..n {
-        let photo = raceshot_store::photos::NewPhoto {
-            event_id: event.id,
-            content_hash: format!("{event_key}-{i}-{}", uuid::Uuid::new_v4()),
-            original_file_name: format!("IMG_{i:04}.jpg"),
-            storage_name: format!("test{}.jpg", uuid::Uuid::new_v4().simple()),
-            photographer_id: 7,
-        };
-        // The file first, then the row, as ingestion does.
-        let shade = u8::try_from(i % 200).unwrap_or(0);
-        let image = raceshot_vision::RgbImage::filled(64, 48, [shade, 120, 200]);
-        let jpeg = raceshot_server::infra::imaging::encode_jpeg(&image, 90)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let name = raceshot_store::StoredName::parse(&photo.storage_name)
-            .unwrap_or_else(|| panic!("name"));
-        app.state
-            .objects
-            .put(
-                &raceshot_store::ObjectKey::new(&key, raceshot_store::ObjectKind::Original, &name),
-                jpeg.into(),
-            )
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
-        // Nobody works this queue: the photos are made ready right here.
-        let job = |id: i64| raceshot_store::jobs::NewJob {
-            queue: "test-unworked".into(),
-            kind: "none".into(),
-            payload: serde_json::json!({ "photo_id": id }),
-            dedupe_key: None,
-            max_attempts: 1,
-            run_at: now(),
-        };
-        let added = app
-            .store
-            .add_photo(&photo, job, now())
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
-        let raceshot_store::photos::Added::New(id) = added else {
-            panic!("photo existed")
-        };
-        app.store
-            .save_processed_photo(
-                id,
-                event.id,
-                &raceshot_store::photos::ProcessedPhoto {
-                    size: (6000, 4000),
-                    ..Default::default()
-                },
-                now(),
-            )
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
-        ids.push(id);
-    }
-    ids
-}
-
-/// The `found_ref` a search answering `ids` of the event hands out (made by the shop's
-/// own code, as a face or bib search does): the all-photos deal covers those photos.
-pub async fn found_ref(app: &TestApp, event_key: &str, ids: &[i64]) -> String {
-    let (_, event) = stored_event(app, event_key).await;
-    raceshot_server::services::commerce::deal::remember(&app.state, event.id, ids)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
 /// The body of a GET as text (a page, a listing, the metrics).
 pub async fn get_text(client: &reqwest::Client, url: impl reqwest::IntoUrl) -> String {
     client
@@ -351,4 +294,341 @@ pub async fn get_text(client: &reqwest::Client, url: impl reqwest::IntoUrl) -> S
         .text()
         .await
         .unwrap_or_else(|e| panic!("GET body: {e}"))
+}
+
+/// Signs `email` in with [`PASSWORD`] on the server at `base` and answers the session
+/// cookie's `name=value`.
+pub async fn sign_in_at(client: &reqwest::Client, base: &str, email: &str) -> String {
+    let resp = login_at(client, base, email, PASSWORD).await;
+    assert_eq!(resp.status(), 200);
+    let cookie = resp
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    cookie.split(';').next().unwrap_or_default().to_owned()
+}
+
+pub async fn login_at(
+    client: &reqwest::Client,
+    base: &str,
+    email: &str,
+    password: &str,
+) -> reqwest::Response {
+    client
+        .post(format!("{base}/api/admin/login"))
+        .json(&json!({ "email": email, "password": password }))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("sign-in: {e}"))
+}
+
+/// The requests tests make, and what they wait for.
+impl TestApp {
+    pub async fn account(&self, email: &str, role: Role, events: &[&str]) {
+        let events: Vec<String> = events.iter().map(|e| (*e).to_owned()).collect();
+        raceshot_server::commands::admin::create_user(
+            &self.store,
+            email,
+            role,
+            PASSWORD,
+            &events,
+            now(),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    /// Signs in and answers the session cookie's `name=value`.
+    pub async fn sign_in(&self, email: &str) -> String {
+        sign_in_at(&self.client, &self.url(""), email).await
+    }
+
+    pub async fn login(&self, email: &str, password: &str) -> reqwest::Response {
+        login_at(&self.client, &self.url(""), email, password).await
+    }
+
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        cookie: Option<&str>,
+        body: Option<Value>,
+    ) -> reqwest::Response {
+        let mut req = self.client.request(method, self.url(path));
+        if let Some(cookie) = cookie {
+            req = req.header("cookie", cookie);
+        }
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        req.send().await.unwrap()
+    }
+
+    /// The server's quote for a cart; with the deal, as for photos the visitor's search found.
+    pub async fn quote(&self, event_key: &str, ids: &[i64], deal: bool) -> Value {
+        let found_refs = if deal {
+            vec![self.found_ref(event_key, ids).await]
+        } else {
+            Vec::new()
+        };
+        let resp = self
+            .post(
+                "/api/cart/quote",
+                &json!({ "event_key": event_key, "image_ids": ids, "is_mhao": if deal { "Y" } else { "N" },
+                    "found_refs": found_refs }),
+            )
+            .await;
+        assert_eq!(resp.status(), 200);
+        json(resp).await
+    }
+
+    /// An order body priced by the server's own quote.
+    pub async fn order_body(&self, event_key: &str, ids: &[i64], channel: &str) -> Value {
+        let q = self.quote(event_key, ids, false).await;
+        json!({
+            "mobile": "0812345678", "email": "runner@example.com", "event_key": event_key,
+            "amount": q["amount"], "paid_amount": q["paid_amount"], "imageList": crate::orders::image_list(ids),
+            "image_length": ids.len(), "is_mhao": "N", "payment_channel": channel,
+        })
+    }
+
+    /// Creates an order and answers its uuid.
+    pub async fn create_order(&self, path: &str, body: &Value) -> String {
+        let resp = self.post(path, body).await;
+        let status = resp.status();
+        let created = json(resp).await;
+        assert_eq!(status, 200, "{created}");
+        assert_eq!(created["status"], "success");
+        created["uuid"].as_str().unwrap().to_owned()
+    }
+
+    /// `n` ready photos of the event, ordered through `/v1/order/create` to be paid by
+    /// PromptPay: the photo ids and the order's uuid.
+    pub async fn promptpay_order(&self, event_key: &str, n: usize) -> (Vec<i64>, String) {
+        let ids = self.ready_photos(event_key, n).await;
+        let body = self.order_body(event_key, &ids, "PP").await;
+        let uuid = self.create_order("/v1/order/create", &body).await;
+        (ids, uuid)
+    }
+
+    /// An all-photos order of `ids` (as found by the buyer's search) by the mobile number of
+    /// [`order_body`], paid through the sandbox: what an AM request refers to. Its uuid and
+    /// paid amount.
+    pub async fn paid_deal_order(&self, event_key: &str, ids: &[i64]) -> (String, Value) {
+        let q = self.quote(event_key, ids, true).await;
+        let mut body = self.order_body(event_key, ids, "PP").await;
+        body["is_mhao"] = json!("Y");
+        body["amount"] = q["amount"].clone();
+        body["paid_amount"] = q["paid_amount"].clone();
+        body["found_refs"] = json!([self.found_ref(event_key, ids).await]);
+        let uuid = self.create_order("/v1/order/create", &body).await;
+        let paid = json(self.sandbox_pay(&uuid, "paid").await).await;
+        assert_eq!(paid["payment_status"], "PAID", "{paid}");
+        (uuid, q["paid_amount"].clone())
+    }
+
+    pub async fn inquiry(&self, uuid: &str) -> Value {
+        let resp = self
+            .post(
+                "/v3/order/inquiry",
+                &json!({ "tk": TOKEN, "order_uuid": uuid }),
+            )
+            .await;
+        assert_eq!(resp.status(), 200);
+        json(resp).await
+    }
+
+    /// Polls the inquiry until `done` holds (jobs run in the background).
+    pub async fn inquiry_until(&self, uuid: &str, done: impl Fn(&Value) -> bool) -> Value {
+        for _ in 0..300 {
+            let body = self.inquiry(uuid).await;
+            if done(&body) {
+                return body;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("order {uuid} never got there: {}", self.inquiry(uuid).await);
+    }
+
+    /// Waits until the app has no job left: deliveries and notifications are done.
+    pub async fn jobs_done(&self) {
+        for _ in 0..300 {
+            if self
+                .store
+                .pending_jobs(raceshot_server::jobs::HEAVY)
+                .await
+                .unwrap()
+                == 0
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("jobs never finished");
+    }
+
+    pub async fn sandbox_pay(&self, uuid: &str, result: &str) -> reqwest::Response {
+        self.post(
+            &format!("/api/sandbox/orders/{uuid}/pay"),
+            &json!({ "result": result }),
+        )
+        .await
+    }
+
+    pub async fn ingest_files(&self, files: &[(&str, Vec<u8>)]) -> ingest::Report {
+        let dir = tempfile::tempdir().unwrap();
+        let paths: Vec<PathBuf> = files
+            .iter()
+            .map(|(name, bytes)| {
+                let p = dir.path().join(name);
+                std::fs::write(&p, bytes).unwrap();
+                p
+            })
+            .collect();
+        let mut report = ingest::ingest(&self.state, "race", 0, &paths, false, false)
+            .await
+            .unwrap();
+        // The app's own workers process the queue.
+        for _ in 0..600 {
+            let p = self.store.photo_progress(&report.queued).await.unwrap();
+            if p.pending() == 0 {
+                report.ready = p.ready;
+                report.failed = p.failed.into_iter().map(|(_, n, r)| (n, r)).collect();
+                return report;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("photos were not processed in time");
+    }
+
+    /// Ingests the photos shipped with the models into event `race`, all three ready:
+    /// players.jpg (the team, Yao Ming's jersey reads 13), yaoming.jpg (his portrait) and
+    /// gdp.jpg (other people).
+    pub async fn ingest_shipped_photos(&self) {
+        let report = self
+            .ingest_files(&[
+                ("players.jpg", photo("players.jpg")),
+                ("yaoming.jpg", photo("yaoming.jpg")),
+                ("gdp.jpg", photo("gdp.jpg")),
+            ])
+            .await;
+        assert_eq!(report.ready, 3, "{:?}", report.failed);
+    }
+
+    /// The older one-step call: multipart with the file and the event's key.
+    pub async fn search_v1(&self, event_key: &str, selfie: Vec<u8>) -> reqwest::Response {
+        let form = reqwest::multipart::Form::new()
+            .text("event_key", event_key.to_owned())
+            .part(
+                "file",
+                reqwest::multipart::Part::bytes(selfie).file_name("me.jpg"),
+            );
+        let url = self.url("/v1/facesearch");
+        self.client
+            .post(url)
+            .bearer_auth(TOKEN)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// No uploaded selfie remains in object storage.
+    pub async fn assert_no_selfie_left(&self) {
+        let leftovers = self.state.objects.list("_shop/selfies").await.unwrap();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    /// An event of the app by its key, as stored.
+    pub async fn stored_event(
+        &self,
+        event_key: &str,
+    ) -> (raceshot_domain::EventKey, raceshot_store::events::Event) {
+        let key = raceshot_domain::EventKey::parse(event_key).unwrap_or_else(|e| panic!("{e}"));
+        let event = self
+            .store
+            .event_by_key(&key)
+            .await
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| panic!("no event {event_key}"));
+        (key, event)
+    }
+
+    /// `n` photos of an event, ready at once (a small generated original each, no faces):
+    /// for tests of carts and orders, which need photos to exist and originals to deliver.
+    pub async fn ready_photos(&self, event_key: &str, n: usize) -> Vec<i64> {
+        let (key, event) = self.stored_event(event_key).await;
+        let mut ids = Vec::with_capacity(n);
+        for i in 0..n {
+            let photo = raceshot_store::photos::NewPhoto {
+                event_id: event.id,
+                content_hash: format!("{event_key}-{i}-{}", uuid::Uuid::new_v4()),
+                original_file_name: format!("IMG_{i:04}.jpg"),
+                storage_name: format!("test{}.jpg", uuid::Uuid::new_v4().simple()),
+                photographer_id: 7,
+            };
+            // The file first, then the row, as ingestion does.
+            let shade = u8::try_from(i % 200).unwrap_or(0);
+            let image = raceshot_vision::RgbImage::filled(64, 48, [shade, 120, 200]);
+            let jpeg = raceshot_server::infra::imaging::encode_jpeg(&image, 90)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let name = raceshot_store::StoredName::parse(&photo.storage_name)
+                .unwrap_or_else(|| panic!("name"));
+            self.state
+                .objects
+                .put(
+                    &raceshot_store::ObjectKey::new(
+                        &key,
+                        raceshot_store::ObjectKind::Original,
+                        &name,
+                    ),
+                    jpeg.into(),
+                )
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
+            // Nobody works this queue: the photos are made ready right here.
+            let job = |id: i64| raceshot_store::jobs::NewJob {
+                queue: "test-unworked".into(),
+                kind: "none".into(),
+                payload: serde_json::json!({ "photo_id": id }),
+                dedupe_key: None,
+                max_attempts: 1,
+                run_at: now(),
+            };
+            let added = self
+                .store
+                .add_photo(&photo, job, now())
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
+            let raceshot_store::photos::Added::New(id) = added else {
+                panic!("photo existed")
+            };
+            self.store
+                .save_processed_photo(
+                    id,
+                    event.id,
+                    &raceshot_store::photos::ProcessedPhoto {
+                        size: (6000, 4000),
+                        ..Default::default()
+                    },
+                    now(),
+                )
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
+            ids.push(id);
+        }
+        ids
+    }
+
+    /// The `found_ref` a search answering `ids` of the event hands out (made by the shop's
+    /// own code, as a face or bib search does): the all-photos deal covers those photos.
+    pub async fn found_ref(&self, event_key: &str, ids: &[i64]) -> String {
+        let (_, event) = self.stored_event(event_key).await;
+        raceshot_server::services::commerce::deal::remember(&self.state, event.id, ids)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
 }

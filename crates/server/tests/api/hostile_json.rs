@@ -17,7 +17,7 @@ use tower::ServiceExt;
 
 use raceshot_domain::testing::peak_of;
 
-use crate::helpers::{TOKEN, TestApp, event, ready_photos};
+use crate::helpers::{TOKEN, TestApp, event};
 
 /// Cases per call.
 const CASES: u32 = 10_000;
@@ -130,7 +130,7 @@ async fn no_json_body_makes_a_call_fail_on_the_server() {
         .with_env("RACESHOT__ORDERS__CREATE_PER_CLIENT_PER_MINUTE", "0")
         .spawn()
         .await;
-    ready_photos(&app, "demo", 3).await;
+    app.ready_photos("demo", 3).await;
     let router = raceshot_server::api::router(app.state.clone());
     let handle = tokio::runtime::Handle::current();
     for (path, fields) in CALLS {

@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 use base64::Engine as _;
 use raceshot_domain::{GatewayKind, Money, PaymentChannel, PaymentStatus};
 use raceshot_payments::testing::{FakeGbp, FakeOpn};
-use raceshot_server::jobs::{self, JobError};
+use raceshot_server::jobs::notify_order::NotifyOrder;
+use raceshot_server::jobs::{BackgroundJob, JobContext, JobError};
 use raceshot_server::services::commerce::{links, payment};
 use raceshot_store::Backend;
 use raceshot_store::operators::Role;
@@ -14,11 +15,8 @@ use raceshot_store::orders::{NewOrder, Order};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::admin::{account, call, login, sign_in};
-use crate::helpers::{TestApp, assert_error, event, json, now, ready_photos};
-use crate::orders::{
-    create_order, delivered, inquiry, inquiry_until, order_body, promptpay_order, sandbox_pay,
-};
+use crate::helpers::{TestApp, assert_error, event, json, now};
+use crate::orders::delivered;
 use crate::smtp_sink::SmtpSink;
 
 // ---------------------------------------------------------------------------------------
@@ -131,7 +129,7 @@ async fn gbp_callback_tokens_never_reach_the_logs() {
         .with_env("RACESHOT__PAYMENTS__GBP__SECRET_KEY", "gbp-leaks-secret")
         .spawn()
         .await;
-    let (_, uuid) = promptpay_order(&app, "gbp-logs", 1).await;
+    let (_, uuid) = app.promptpay_order("gbp-logs", 1).await;
     let reference = app
         .store
         .order_by_uuid(&uuid)
@@ -194,7 +192,7 @@ async fn stored_order(
     status: PaymentStatus,
     email: Option<&str>,
 ) -> Order {
-    let ids = ready_photos(app, event_key, 1).await;
+    let ids = app.ready_photos(event_key, 1).await;
     let event = app
         .store
         .event_by_key(&raceshot_domain::EventKey::parse(event_key).unwrap())
@@ -228,7 +226,7 @@ async fn stored_order(
     };
     let created = app
         .store
-        .create_order(&order, now(), &[], now())
+        .create_order(&order, now(), |_| Vec::new(), now())
         .await
         .unwrap();
     created.order().clone()
@@ -297,7 +295,7 @@ async fn without_the_sandbox_no_page_or_answer_leads_to_it() {
             .await
             .unwrap();
         assert_error(resp, 404, "not_found").await;
-        assert_error(sandbox_pay(&app, uuid, "paid").await, 404, "not_found").await;
+        assert_error(app.sandbox_pay(uuid, "paid").await, 404, "not_found").await;
     }
 
     // No answer carries a sandbox link: the inquiries, the card payment.
@@ -337,14 +335,14 @@ async fn without_the_sandbox_no_page_or_answer_leads_to_it() {
     }
 
     // A new order goes through PROMPTPAY; its answers have no sandbox link.
-    let ids = ready_photos(&app, "no-sandbox", 1).await;
-    let body = order_body(&app, "no-sandbox", &ids, "PP").await;
+    let ids = app.ready_photos("no-sandbox", 1).await;
+    let body = app.order_body("no-sandbox", &ids, "PP").await;
     let resp = app.post("/v3/order/create", &body).await;
     let text = resp.text().await.unwrap();
     assert!(!text.contains("/sandbox/"), "{text}");
     let created: Value = serde_json::from_str(&text).unwrap();
     let uuid = created["uuid"].as_str().unwrap();
-    let answer = inquiry(&app, uuid).await;
+    let answer = app.inquiry(uuid).await;
     assert_eq!(answer["payment_gateway"], "PROMPTPAY");
     assert!(!answer.to_string().contains("/sandbox/"), "{answer}");
     let mut sandbox_body = body.clone();
@@ -375,7 +373,7 @@ async fn the_audit_log_names_actors_by_id_never_by_typed_text() {
         .with_env("RACESHOT__ADMIN__LOGIN_PER_CLIENT_PER_MINUTE", "100")
         .spawn()
         .await;
-    account(&app, "boss@example.com", Role::Admin, &[]).await;
+    app.account("boss@example.com", Role::Admin, &[]).await;
     let boss = app
         .store
         .operator_by_email("boss@example.com")
@@ -386,23 +384,23 @@ async fn the_audit_log_names_actors_by_id_never_by_typed_text() {
     // Typed into the sign-in form: an address with terminal escapes and a line break.
     let typed = "ghost\u{1b}[2J\n\u{202e}moc.elpmaxe@x";
     for email in [typed, typed, "other-ghost@example.com"] {
-        let resp = login(&app, email, "wrong password!").await;
+        let resp = app.login(email, "wrong password!").await;
         assert_error(resp, 401, "invalid_credentials").await;
     }
-    let resp = login(&app, "boss@example.com", "wrong password!").await;
+    let resp = app.login("boss@example.com", "wrong password!").await;
     assert_error(resp, 401, "invalid_credentials").await;
-    let admin = sign_in(&app, "boss@example.com").await;
+    let admin = app.sign_in("boss@example.com").await;
 
     // A slip reference with control characters, confirmed by the admin.
-    let (_, uuid) = promptpay_order(&app, "audit-run", 1).await;
-    let confirmed = call(
-        &app,
-        Method::POST,
-        &format!("/api/admin/orders/{uuid}/confirm"),
-        Some(&admin),
-        Some(json!({ "slip_ref": "SLIP\u{1b}[31m\r\n0042\u{202e}AB12" })),
-    )
-    .await;
+    let (_, uuid) = app.promptpay_order("audit-run", 1).await;
+    let confirmed = app
+        .call(
+            Method::POST,
+            &format!("/api/admin/orders/{uuid}/confirm"),
+            Some(&admin),
+            Some(json!({ "slip_ref": "SLIP\u{1b}[31m\r\n0042\u{202e}AB12" })),
+        )
+        .await;
     assert!(confirmed.status().is_success(), "{}", confirmed.status());
 
     let entries = app.store.audit_entries(None, 100).await.unwrap();
@@ -439,7 +437,11 @@ async fn the_audit_log_names_actors_by_id_never_by_typed_text() {
     }
 
     // The console shows who: the account's e-mail beside its id.
-    let page = json(call(&app, Method::GET, "/api/admin/audit", Some(&admin), None).await).await;
+    let page = json(
+        app.call(Method::GET, "/api/admin/audit", Some(&admin), None)
+            .await,
+    )
+    .await;
     let shown = page["entries"].as_array().unwrap();
     assert!(
         shown
@@ -467,13 +469,13 @@ async fn order_emails_are_refused_or_stored_as_the_mail_transport_takes_them() {
         .with_event(event("mail-run"))
         .spawn()
         .await;
-    let ids = ready_photos(&app, "mail-run", 1).await;
-    let body = order_body(&app, "mail-run", &ids, "PP").await;
+    let ids = app.ready_photos("mail-run", 1).await;
+    let body = app.order_body("mail-run", &ids, "PP").await;
 
     // A domain in Thai script: kept in its ASCII (punycode) form.
     let mut thai = body.clone();
     thai["email"] = json!("runner@ตัวอย่าง.ไทย");
-    let uuid = create_order(&app, "/v3/order/create", &thai).await;
+    let uuid = app.create_order("/v3/order/create", &thai).await;
     let stored = app.store.order_by_uuid(&uuid).await.unwrap().unwrap();
     let email = stored.email.unwrap();
     assert_eq!(email, "runner@xn--72c1a1bt4awk9o.xn--o3cw4h");
@@ -496,15 +498,12 @@ async fn order_emails_are_refused_or_stored_as_the_mail_transport_takes_them() {
 
 /// Runs the order's notify job once, as a worker would.
 async fn notify(app: &TestApp, order_id: i64) -> Result<(), JobError> {
-    let job = raceshot_store::jobs::Job {
-        id: 0,
-        queue: jobs::HEAVY.to_owned(),
-        kind: jobs::notify_order::KIND.to_owned(),
-        payload: json!({ "order_id": order_id }).to_string(),
-        attempts: 1,
-        max_attempts: 5,
+    let ctx = JobContext {
+        state: &app.state,
+        job_id: 0,
+        worker: "test",
     };
-    jobs::notify_order::run(&app.state, &job).await
+    NotifyOrder { order_id }.run(&ctx).await
 }
 
 #[tokio::test]
@@ -580,8 +579,8 @@ fn blank_png(width: u32, height: u32) -> Vec<u8> {
 #[tokio::test]
 async fn logos_declaring_too_many_pixels_are_refused() {
     let app = TestApp::builder(Backend::Sqlite).spawn().await;
-    account(&app, "boss@example.com", Role::Admin, &[]).await;
-    let admin = sign_in(&app, "boss@example.com").await;
+    app.account("boss@example.com", Role::Admin, &[]).await;
+    let admin = app.sign_in("boss@example.com").await;
     let put = |png: Vec<u8>| {
         app.client
             .put(app.url("/api/admin/settings/logo"))
@@ -606,14 +605,9 @@ async fn logos_declaring_too_many_pixels_are_refused() {
         assert!(bomb.len() < 2 * 1024 * 1024, "{}", bomb.len());
         assert_error(put(bomb).await.unwrap(), 422, "image_too_many_pixels").await;
     }
-    let none = call(
-        &app,
-        Method::GET,
-        "/api/admin/settings/logo",
-        Some(&admin),
-        None,
-    )
-    .await;
+    let none = app
+        .call(Method::GET, "/api/admin/settings/logo", Some(&admin), None)
+        .await;
     assert_error(none, 404, "not_found").await;
     assert_eq!(put(blank_png(2048, 2048)).await.unwrap().status(), 204);
 }
@@ -630,9 +624,9 @@ async fn etags_of_originals_show_no_inode_nor_modification_time() {
         .with_event(event("etag-run"))
         .spawn()
         .await;
-    let (_, uuid) = promptpay_order(&app, "etag-run", 1).await;
-    assert_eq!(sandbox_pay(&app, &uuid, "paid").await.status(), 200);
-    let paid = inquiry_until(&app, &uuid, delivered).await;
+    let (_, uuid) = app.promptpay_order("etag-run", 1).await;
+    assert_eq!(app.sandbox_pay(&uuid, "paid").await.status(), 200);
+    let paid = app.inquiry_until(&uuid, delivered).await;
     let images: Value = serde_json::from_str(paid["images_paid"].as_str().unwrap()).unwrap();
     let url = images[0]["image"].as_str().unwrap().to_owned();
 

@@ -2,13 +2,11 @@
 //! (originals, logo copies, signed downloads, Range, ZIP), the refusals around them, FREE
 //! and AM orders, find-order and retention.
 
-use std::time::Duration;
-
 use raceshot_server::services::commerce::links::{self, Variant};
 use serde_json::{Value, json};
 
 use crate::both_backends;
-use crate::helpers::{TOKEN, TestApp, assert_error, event, found_ref, json, now, ready_photos};
+use crate::helpers::{TOKEN, TestApp, assert_error, event, json, now};
 
 both_backends!(a_sandbox_purchase_goes_from_cart_to_zip);
 
@@ -26,120 +24,9 @@ pub fn image_list(ids: &[i64]) -> Value {
     )
 }
 
-/// The server's quote for a cart; with the deal, as for photos the visitor's search found.
-pub async fn quote(app: &TestApp, event_key: &str, ids: &[i64], deal: bool) -> Value {
-    let found_refs = if deal {
-        vec![found_ref(app, event_key, ids).await]
-    } else {
-        Vec::new()
-    };
-    let resp = app
-        .post(
-            "/api/cart/quote",
-            &json!({ "event_key": event_key, "image_ids": ids, "is_mhao": if deal { "Y" } else { "N" },
-                "found_refs": found_refs }),
-        )
-        .await;
-    assert_eq!(resp.status(), 200);
-    json(resp).await
-}
-
-/// An order body priced by the server's own quote.
-pub async fn order_body(app: &TestApp, event_key: &str, ids: &[i64], channel: &str) -> Value {
-    let q = quote(app, event_key, ids, false).await;
-    json!({
-        "mobile": "0812345678", "email": "runner@example.com", "event_key": event_key,
-        "amount": q["amount"], "paid_amount": q["paid_amount"], "imageList": image_list(ids),
-        "image_length": ids.len(), "is_mhao": "N", "payment_channel": channel,
-    })
-}
-
-/// Creates an order and answers its uuid.
-pub async fn create_order(app: &TestApp, path: &str, body: &Value) -> String {
-    let resp = app.post(path, body).await;
-    let status = resp.status();
-    let created = json(resp).await;
-    assert_eq!(status, 200, "{created}");
-    assert_eq!(created["status"], "success");
-    created["uuid"].as_str().unwrap().to_owned()
-}
-
-/// `n` ready photos of the event, ordered through `/v1/order/create` to be paid by
-/// PromptPay: the photo ids and the order's uuid.
-pub async fn promptpay_order(app: &TestApp, event_key: &str, n: usize) -> (Vec<i64>, String) {
-    let ids = ready_photos(app, event_key, n).await;
-    let body = order_body(app, event_key, &ids, "PP").await;
-    let uuid = create_order(app, "/v1/order/create", &body).await;
-    (ids, uuid)
-}
-
-/// An all-photos order of `ids` (as found by the buyer's search) by the mobile number of
-/// [`order_body`], paid through the sandbox: what an AM request refers to. Its uuid and
-/// paid amount.
-pub async fn paid_deal_order(app: &TestApp, event_key: &str, ids: &[i64]) -> (String, Value) {
-    let q = quote(app, event_key, ids, true).await;
-    let mut body = order_body(app, event_key, ids, "PP").await;
-    body["is_mhao"] = json!("Y");
-    body["amount"] = q["amount"].clone();
-    body["paid_amount"] = q["paid_amount"].clone();
-    body["found_refs"] = json!([found_ref(app, event_key, ids).await]);
-    let uuid = create_order(app, "/v1/order/create", &body).await;
-    let paid = json(sandbox_pay(app, &uuid, "paid").await).await;
-    assert_eq!(paid["payment_status"], "PAID", "{paid}");
-    (uuid, q["paid_amount"].clone())
-}
-
-pub async fn inquiry(app: &TestApp, uuid: &str) -> Value {
-    let resp = app
-        .post(
-            "/v3/order/inquiry",
-            &json!({ "tk": TOKEN, "order_uuid": uuid }),
-        )
-        .await;
-    assert_eq!(resp.status(), 200);
-    json(resp).await
-}
-
-/// Polls the inquiry until `done` holds (jobs run in the background).
-pub async fn inquiry_until(app: &TestApp, uuid: &str, done: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..300 {
-        let body = inquiry(app, uuid).await;
-        if done(&body) {
-            return body;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("order {uuid} never got there: {}", inquiry(app, uuid).await);
-}
-
 /// The order's files are made (its notifications may still be on their way).
 pub fn delivered(body: &Value) -> bool {
     body["is_original_image_created"] == "Y" && body["is_logo_image_created"] == "Y"
-}
-
-/// Waits until the app has no job left: deliveries and notifications are done.
-pub async fn jobs_done(app: &TestApp) {
-    for _ in 0..300 {
-        if app
-            .store
-            .pending_jobs(raceshot_server::jobs::HEAVY)
-            .await
-            .unwrap()
-            == 0
-        {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("jobs never finished");
-}
-
-pub async fn sandbox_pay(app: &TestApp, uuid: &str, result: &str) -> reqwest::Response {
-    app.post(
-        &format!("/api/sandbox/orders/{uuid}/pay"),
-        &json!({ "result": result }),
-    )
-    .await
 }
 
 /// Every entry of a ZIP: name and data (CRC-checked); every entry stored uncompressed.
@@ -166,17 +53,17 @@ async fn a_sandbox_purchase_goes_from_cart_to_zip(backend: raceshot_store::Backe
         .with_event(event("city-run"))
         .spawn()
         .await;
-    let ids = ready_photos(&app, "city-run", 2).await;
+    let ids = app.ready_photos("city-run", 2).await;
 
     // Create through the v1 call with the quote's numbers: 2 × 60 = 120, fee 6.
-    let body = order_body(&app, "city-run", &ids, "PP").await;
+    let body = app.order_body("city-run", &ids, "PP").await;
     assert_eq!(
         (body["amount"].as_f64(), body["paid_amount"].as_f64()),
         (Some(120.0), Some(126.0))
     );
-    let uuid = create_order(&app, "/v1/order/create", &body).await;
+    let uuid = app.create_order("/v1/order/create", &body).await;
 
-    let unpaid = inquiry(&app, &uuid).await;
+    let unpaid = app.inquiry(&uuid).await;
     assert_eq!(unpaid["payment_status"], "INITIAL");
     assert_eq!(unpaid["payment_channel"], "PP");
     assert_eq!(unpaid["payment_gateway"], "SANDBOX");
@@ -213,18 +100,18 @@ async fn a_sandbox_purchase_goes_from_cart_to_zip(backend: raceshot_store::Backe
     let page = app.get(&format!("/sandbox/pay/{uuid}")).await;
     assert_eq!(page.status(), 200);
     assert!(page.text().await.unwrap().contains("SANDBOX"));
-    let paid = sandbox_pay(&app, &uuid, "paid").await;
+    let paid = app.sandbox_pay(&uuid, "paid").await;
     assert_eq!(paid.status(), 200);
     assert_eq!(json(paid).await["payment_status"], "PAID");
     // Paying again changes nothing.
     assert_error(
-        sandbox_pay(&app, &uuid, "paid").await,
+        app.sandbox_pay(&uuid, "paid").await,
         409,
         "order_not_payable",
     )
     .await;
 
-    let done = inquiry_until(&app, &uuid, delivered).await;
+    let done = app.inquiry_until(&uuid, delivered).await;
     assert_eq!(done["payment_status"], "PAID");
     assert_eq!(done["images_order"], "[]");
     assert_eq!(done["receipt_ref"].as_str().unwrap().len(), 4);
@@ -306,14 +193,14 @@ async fn a_sandbox_purchase_goes_from_cart_to_zip(backend: raceshot_store::Backe
 #[tokio::test]
 async fn a_double_submit_returns_the_same_order() {
     let app = TestApp::with_one_event("twice").await;
-    let ids = ready_photos(&app, "twice", 3).await;
-    let body = order_body(&app, "twice", &ids, "PP").await;
-    let first = create_order(&app, "/v3/order/create", &body).await;
-    let second = create_order(&app, "/v3/order/create", &body).await;
+    let ids = app.ready_photos("twice", 3).await;
+    let body = app.order_body("twice", &ids, "PP").await;
+    let first = app.create_order("/v3/order/create", &body).await;
+    let second = app.create_order("/v3/order/create", &body).await;
     assert_eq!(first, second);
     let mut other = body.clone();
     other["mobile"] = json!("0899999999");
-    assert_ne!(create_order(&app, "/v3/order/create", &other).await, first);
+    assert_ne!(app.create_order("/v3/order/create", &other).await, first);
 }
 
 #[tokio::test]
@@ -326,10 +213,10 @@ async fn tampered_amounts_and_bad_carts_are_refused() {
         .with_event(closed)
         .spawn()
         .await;
-    let a = ready_photos(&app, "race-a", 2).await;
-    let b = ready_photos(&app, "race-b", 1).await;
-    let c = ready_photos(&app, "closed", 1).await;
-    let good = order_body(&app, "race-a", &a, "PP").await;
+    let a = app.ready_photos("race-a", 2).await;
+    let b = app.ready_photos("race-b", 1).await;
+    let c = app.ready_photos("closed", 1).await;
+    let good = app.order_body("race-a", &a, "PP").await;
 
     for (field, value) in [
         ("amount", json!(100.00)),
@@ -439,15 +326,15 @@ async fn tampered_amounts_and_bad_carts_are_refused() {
 #[tokio::test]
 async fn download_addresses_are_signed_expire_and_need_a_paid_order() {
     let app = TestApp::with_one_event("signed").await;
-    let (ids, uuid) = promptpay_order(&app, "signed", 1).await;
+    let (ids, uuid) = app.promptpay_order("signed", 1).await;
     let later = now() + chrono::Duration::hours(1);
     // Unpaid: even a correctly signed address is refused.
     let url = links::download_url(&app.state, &uuid, ids[0], Variant::Original, later);
     let resp = app.client.get(&url).send().await.unwrap();
     assert_error(resp, 403, "order_not_paid").await;
 
-    assert_eq!(sandbox_pay(&app, &uuid, "paid").await.status(), 200);
-    inquiry_until(&app, &uuid, delivered).await;
+    assert_eq!(app.sandbox_pay(&uuid, "paid").await.status(), 200);
+    app.inquiry_until(&uuid, delivered).await;
     assert_eq!(app.client.get(&url).send().await.unwrap().status(), 200);
     let tampered = url.replace(
         &format!("/photos/{}/", ids[0]),
@@ -493,11 +380,11 @@ async fn download_addresses_are_signed_expire_and_need_a_paid_order() {
 #[tokio::test]
 async fn a_failed_sandbox_payment_cancels_a_promptpay_order() {
     let app = TestApp::with_one_event("fails").await;
-    let (_, uuid) = promptpay_order(&app, "fails", 1).await;
-    let resp = sandbox_pay(&app, &uuid, "failed").await;
+    let (_, uuid) = app.promptpay_order("fails", 1).await;
+    let resp = app.sandbox_pay(&uuid, "failed").await;
     assert_eq!(json(resp).await["payment_status"], "CANCELLED");
     assert_error(
-        sandbox_pay(&app, &uuid, "paid").await,
+        app.sandbox_pay(&uuid, "paid").await,
         409,
         "order_not_payable",
     )
@@ -507,13 +394,13 @@ async fn a_failed_sandbox_payment_cancels_a_promptpay_order() {
 #[tokio::test]
 async fn a_sandbox_card_goes_through_3d_secure() {
     let app = TestApp::with_one_event("card").await;
-    let ids = ready_photos(&app, "card", 1).await;
-    let uuid = create_order(
-        &app,
-        "/v3/order/create",
-        &order_body(&app, "card", &ids, "CC").await,
-    )
-    .await;
+    let ids = app.ready_photos("card", 1).await;
+    let uuid = app
+        .create_order(
+            "/v3/order/create",
+            &app.order_body("card", &ids, "CC").await,
+        )
+        .await;
     let pay = |paid_amount: Value| json!({ "token_key": "tokn_test_5xyz", "uuid": uuid, "email": "", "mobile": "0812345678", "paid_amount": paid_amount });
     // The amount comes without its decimal point (satang): 63.00 → 6300.
     assert_error(
@@ -535,11 +422,11 @@ async fn a_sandbox_card_goes_through_3d_secure() {
     );
     // A declined authentication leaves the order payable; then it succeeds.
     assert_eq!(
-        json(sandbox_pay(&app, &uuid, "failed").await).await["payment_status"],
+        json(app.sandbox_pay(&uuid, "failed").await).await["payment_status"],
         "INITIAL"
     );
     assert_eq!(
-        json(sandbox_pay(&app, &uuid, "paid").await).await["payment_status"],
+        json(app.sandbox_pay(&uuid, "paid").await).await["payment_status"],
         "PAID"
     );
 }
@@ -552,11 +439,13 @@ async fn free_orders_are_paid_at_once_and_delivered() {
         .with_event(free)
         .spawn()
         .await;
-    let ids = ready_photos(&app, "free-run", 2).await;
-    let body = order_body(&app, "free-run", &ids, "FREE").await;
+    let ids = app.ready_photos("free-run", 2).await;
+    let body = app.order_body("free-run", &ids, "FREE").await;
     assert_eq!(body["paid_amount"].as_f64(), Some(0.0));
-    let uuid = create_order(&app, "/v1/order/create", &body).await;
-    let done = inquiry_until(&app, &uuid, |b| b["is_original_image_created"] == "Y").await;
+    let uuid = app.create_order("/v1/order/create", &body).await;
+    let done = app
+        .inquiry_until(&uuid, |b| b["is_original_image_created"] == "Y")
+        .await;
     assert_eq!(done["payment_status"], "PAID");
     assert_eq!(done["payment_channel"], "FREE");
     assert_eq!(done["amount"].as_f64(), Some(0.0));
@@ -577,9 +466,9 @@ async fn find_order_by_mobile_and_receipt_is_rate_limited() {
         .with_env("RACESHOT__ORDERS__FIND_PER_CLIENT_PER_MINUTE", "3")
         .spawn()
         .await;
-    let (_, uuid) = promptpay_order(&app, "finder", 1).await;
-    sandbox_pay(&app, &uuid, "paid").await;
-    let receipt = inquiry(&app, &uuid).await["receipt_ref"]
+    let (_, uuid) = app.promptpay_order("finder", 1).await;
+    app.sandbox_pay(&uuid, "paid").await;
+    let receipt = app.inquiry(&uuid).await["receipt_ref"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -652,13 +541,13 @@ async fn retention_deletes_originals_and_the_order_page_says_so() {
         .with_env("RACESHOT__ORDERS__RETENTION_DAYS", "3")
         .spawn()
         .await;
-    let (_, uuid) = promptpay_order(&app, "kept", 1).await;
-    sandbox_pay(&app, &uuid, "paid").await;
+    let (_, uuid) = app.promptpay_order("kept", 1).await;
+    app.sandbox_pay(&uuid, "paid").await;
     // The event was on 30 Nov; today (5 Dec) is past 3 days after it.
-    raceshot_server::jobs::retention::run(&app.state, 0, "test")
-        .await
-        .unwrap();
-    let expired = inquiry_until(&app, &uuid, |b| b["storage_expired"] == "Y").await;
+    app.run_retention().await.unwrap();
+    let expired = app
+        .inquiry_until(&uuid, |b| b["storage_expired"] == "Y")
+        .await;
     assert_eq!(expired["images_paid"], "[]");
     assert_error(
         app.get(&format!("/api/orders/{uuid}/download.zip")).await,
@@ -685,7 +574,7 @@ async fn the_sandbox_cannot_pay_once_it_is_switched_off() {
         .with_env("RACESHOT__PAYMENTS__ALLOW_SANDBOX", "false")
         .spawn()
         .await;
-    let (_, uuid) = promptpay_order(&app, "real-money", 1).await;
+    let (_, uuid) = app.promptpay_order("real-money", 1).await;
     // Even an order written while the sandbox ran stays unpaid.
     let order = app.store.order_by_uuid(&uuid).await.unwrap().unwrap();
     app.store
@@ -695,6 +584,6 @@ async fn the_sandbox_cannot_pay_once_it_is_switched_off() {
         ))
         .await
         .unwrap();
-    assert_error(sandbox_pay(&app, &uuid, "paid").await, 404, "not_found").await;
-    assert_eq!(inquiry(&app, &uuid).await["payment_status"], "INITIAL");
+    assert_error(app.sandbox_pay(&uuid, "paid").await, 404, "not_found").await;
+    assert_eq!(app.inquiry(&uuid).await["payment_status"], "INITIAL");
 }

@@ -14,10 +14,7 @@ use raceshot_vision::{DecodeOptions, RgbImage, decode, resize_exact, resize_to_l
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::admin::{account, call, sign_in};
-use crate::facesearch::{assert_no_selfie_left, ingest_files, ingest_shipped_photos};
 use crate::helpers::{TOKEN, TestApp, assert_error, event, json, photo};
-use crate::orders::{create_order, inquiry_until, order_body, sandbox_pay};
 use crate::smtp_sink::SmtpSink;
 
 crate::both_backends!(
@@ -162,17 +159,16 @@ async fn group_search(app: &TestApp, selfies: Vec<Vec<u8>>, matching: &str) -> r
 async fn several_people_are_searched_at_once(backend: Backend) {
     let app = TestApp::builder(backend)
         .with_event(event("race"))
+        .with_models()
         .spawn()
         .await;
-    let report = ingest_files(
-        &app,
-        &[
+    let report = app
+        .ingest_files(&[
             ("players.jpg", photo("players.jpg")),
             ("gdp.jpg", photo("gdp.jpg")),
             ("together.jpg", together()),
-        ],
-    )
-    .await;
+        ])
+        .await;
     assert_eq!(report.ready, 3, "{:?}", report.failed);
 
     // Player 13 (0) and the other one (1): any photo of either, each saying who is on it.
@@ -219,7 +215,7 @@ async fn several_people_are_searched_at_once(backend: Backend) {
         people(&json(resp).await),
         named(&[("together.jpg", &[0, 1])])
     );
-    assert_no_selfie_left(&app).await;
+    app.assert_no_selfie_left().await;
 
     // Four people: refused, and all four selfies deleted. (A client holds three upload
     // addresses at most; the fourth comes from another address.)
@@ -238,12 +234,12 @@ async fn several_people_are_searched_at_once(backend: Backend) {
     )
     .await;
     assert_eq!(err["field"], "search_ids");
-    assert_no_selfie_left(&app).await;
+    app.assert_no_selfie_left().await;
     // A selfie without a face among several: refused, naming it; nothing left.
     let resp = group_search(&app, vec![photo("gdp.jpg"), blank()], "any").await;
     let err = assert_error(resp, 422, "no_face").await;
     assert_eq!(err["field"], "search_ids[0]");
-    assert_no_selfie_left(&app).await;
+    app.assert_no_selfie_left().await;
     // A search id that is none, and a bad `match`.
     let first = upload(&app, photo("gdp.jpg")).await;
     let body = json!({ "search_id": first, "search_ids": ["nope"], "event_key": "race" });
@@ -257,7 +253,7 @@ async fn several_people_are_searched_at_once(backend: Backend) {
     let resp = group_search(&app, vec![photo("gdp.jpg")], "some").await;
     let err = assert_error(resp, 422, "invalid_field").await;
     assert_eq!(err["field"], "match");
-    assert_no_selfie_left(&app).await;
+    app.assert_no_selfie_left().await;
 }
 
 async fn hide_request(
@@ -318,9 +314,10 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
         )
         .with_env("RACESHOT__NOTIFY__SMTP__TLS", "none")
         .with_env("RACESHOT__PRIVACY__PER_CLIENT_PER_MINUTE", "0")
+        .with_models()
         .spawn()
         .await;
-    ingest_shipped_photos(&app).await;
+    app.ingest_shipped_photos().await;
     assert_eq!(
         found_by_face(&app, photo("yaoming.jpg")).await,
         ["players.jpg", "yaoming.jpg"]
@@ -339,14 +336,14 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
         .unwrap()["id"]
         .as_i64()
         .unwrap();
-    let uuid = create_order(
-        &app,
-        "/v1/order/create",
-        &order_body(&app, "race", &[players], "PP").await,
-    )
-    .await;
+    let uuid = app
+        .create_order(
+            "/v1/order/create",
+            &app.order_body("race", &[players], "PP").await,
+        )
+        .await;
     assert_eq!(
-        json(sandbox_pay(&app, &uuid, "paid").await).await["payment_status"],
+        json(app.sandbox_pay(&uuid, "paid").await).await["payment_status"],
         "PAID"
     );
 
@@ -405,7 +402,7 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     let stored = app.store.privacy_request(&id).await.unwrap().unwrap();
     assert_eq!(stored.contact, "hider@example.com");
     assert_eq!(stored.embedding.as_ref().map(Vec::len), Some(512 * 4));
-    assert_no_selfie_left(&app).await;
+    app.assert_no_selfie_left().await;
     let crop_key = format!("_shop/privacy/{id}.jpg");
     assert_eq!(face_crops(&app).await, std::slice::from_ref(&crop_key));
     let crop = app
@@ -446,11 +443,10 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     assert_eq!(face_crops(&app).await.len(), 2);
 
     // The console lists it with the photos it would hide; an admin approves.
-    account(&app, "ops@example.com", Role::Admin, &[]).await;
-    let admin = sign_in(&app, "ops@example.com").await;
+    app.account("ops@example.com", Role::Admin, &[]).await;
+    let admin = app.sign_in("ops@example.com").await;
     let list = json(
-        call(
-            &app,
+        app.call(
             Method::GET,
             "/api/admin/privacy/requests?state=pending",
             Some(&admin),
@@ -470,33 +466,35 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     // Beside them, the requester's face, to signed-in admins only, never cached.
     let face = format!("/api/admin/privacy/requests/{id}/face");
     assert_eq!(request["face_url"], face.as_str());
-    let resp = call(&app, Method::GET, &face, Some(&admin), None).await;
+    let resp = app.call(Method::GET, &face, Some(&admin), None).await;
     assert_eq!(resp.status(), 200);
     assert_eq!(resp.headers()["content-type"], "image/jpeg");
     assert_eq!(resp.headers()["cache-control"], "no-store");
     assert_eq!(resp.bytes().await.unwrap(), crop);
     assert_error(
-        call(&app, Method::GET, &face, None, None).await,
+        app.call(Method::GET, &face, None, None).await,
         401,
         "not_signed_in",
     )
     .await;
-    account(&app, "photo@example.com", Role::Photographer, &["race"]).await;
-    let photographer = sign_in(&app, "photo@example.com").await;
+    app.account("photo@example.com", Role::Photographer, &["race"])
+        .await;
+    let photographer = app.sign_in("photo@example.com").await;
     assert_error(
-        call(&app, Method::GET, &face, Some(&photographer), None).await,
+        app.call(Method::GET, &face, Some(&photographer), None)
+            .await,
         403,
         "forbidden",
     )
     .await;
     let approve = format!("/api/admin/privacy/requests/{id}/approve");
-    let resp = call(&app, Method::POST, &approve, Some(&admin), None).await;
+    let resp = app.call(Method::POST, &approve, Some(&admin), None).await;
     assert_eq!(resp.status(), 200);
     assert_eq!(json(resp).await["photos_hidden"], 2);
     // The decision deletes the face crop at once; the template stays for later photos.
     assert!(!face_crops(&app).await.contains(&crop_key));
     assert_error(
-        call(&app, Method::GET, &face, Some(&admin), None).await,
+        app.call(Method::GET, &face, Some(&admin), None).await,
         404,
         "not_found",
     )
@@ -504,7 +502,7 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     let approved = app.store.privacy_request(&id).await.unwrap().unwrap();
     assert!(approved.embedding.is_some());
     assert_error(
-        call(&app, Method::POST, &approve, Some(&admin), None).await,
+        app.call(Method::POST, &approve, Some(&admin), None).await,
         409,
         "privacy_request_decided",
     )
@@ -529,25 +527,27 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     .await;
     assert_eq!(highlight["body"].as_array().unwrap().len(), 1);
     // An operator cannot show a held photo again.
-    let show = call(
-        &app,
-        Method::POST,
-        &format!("/api/admin/photos/{players}"),
-        Some(&admin),
-        Some(json!({ "hidden": false })),
-    )
-    .await;
+    let show = app
+        .call(
+            Method::POST,
+            &format!("/api/admin/photos/{players}"),
+            Some(&admin),
+            Some(json!({ "hidden": false })),
+        )
+        .await;
     assert_error(show, 409, "privacy_hold").await;
     // A photo of him ingested later is hidden at once.
     let later = {
         let img = decode(&photo("yaoming.jpg"), &DecodeOptions::default()).unwrap();
         raceshot_server::infra::imaging::encode_jpeg(&resize_to_long_edge(&img, 300), 88).unwrap()
     };
-    let report = ingest_files(&app, &[("later.jpg", later)]).await;
+    let report = app.ingest_files(&[("later.jpg", later)]).await;
     assert_eq!(report.ready, 1);
     assert_eq!(listed(&app).await, ["gdp.jpg"]);
     // The buyer keeps the photo: its original and the order's ZIP still download.
-    let order = inquiry_until(&app, &uuid, |b| b["is_original_image_created"] == "Y").await;
+    let order = app
+        .inquiry_until(&uuid, |b| b["is_original_image_created"] == "Y")
+        .await;
     let paid: Value = serde_json::from_str(order["images_paid"].as_str().unwrap()).unwrap();
     let original = paid[0]["image"].as_str().unwrap().to_owned();
     assert_eq!(
@@ -575,7 +575,11 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
         "{}",
         told.body
     );
-    let audit = json(call(&app, Method::GET, "/api/admin/audit", Some(&admin), None).await).await;
+    let audit = json(
+        app.call(Method::GET, "/api/admin/audit", Some(&admin), None)
+            .await,
+    )
+    .await;
     let actions: Vec<&str> = audit["entries"]
         .as_array()
         .unwrap()
@@ -594,7 +598,7 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     );
     let reject = format!("/api/admin/privacy/requests/{other}/reject");
     assert_eq!(
-        call(&app, Method::POST, &reject, Some(&admin), None)
+        app.call(Method::POST, &reject, Some(&admin), None)
             .await
             .status(),
         204
@@ -608,7 +612,7 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     // both faces, the request is for the larger. (The rejected request no longer holds
     // this face.)
     let behind = left_player_with_someone_behind();
-    let engine = &app.state.engine;
+    let engine = raceshot_vision::FaceEngine::load(app.state.config.faces.clone()).unwrap();
     let seen: Vec<_> = engine
         .detect_at(&behind, engine.config().detector.selfie_long_edge)
         .unwrap()
@@ -629,17 +633,17 @@ async fn a_hide_request_goes_from_submission_to_photos_hidden_everywhere(backend
     let undecided = json(resp).await["request_id"].as_str().unwrap().to_owned();
     // Never decided: its crop goes with the event's originals (35 days after the event by
     // default; 3 days is already past on 5 December).
-    let retention = || raceshot_server::jobs::retention::run(&app.state, 0, "test");
+    let retention = || app.run_retention();
     retention().await.unwrap();
     assert_eq!(face_crops(&app).await.len(), 1);
-    let set = call(
-        &app,
-        Method::PUT,
-        "/api/admin/settings",
-        Some(&admin),
-        Some(json!({ "changes": { "orders.retention_days": "3" } })),
-    )
-    .await;
+    let set = app
+        .call(
+            Method::PUT,
+            "/api/admin/settings",
+            Some(&admin),
+            Some(json!({ "changes": { "orders.retention_days": "3" } })),
+        )
+        .await;
     assert_eq!(set.status(), 200);
     retention().await.unwrap();
     assert!(face_crops(&app).await.is_empty());

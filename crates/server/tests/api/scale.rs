@@ -186,8 +186,6 @@ impl Drop for ScaleOut {
     }
 }
 
-pub const PASSWORD: &str = "a long enough password";
-
 /// `jpeg` with a comment segment after its start marker: the same picture, other bytes,
 /// so the shop takes it as another photo.
 pub fn variant(jpeg: &[u8], n: usize) -> Vec<u8> {
@@ -220,7 +218,7 @@ pub async fn shop(key: &str) -> (TestDatabase, Store, i64) {
         &store,
         "ops@example.com",
         Role::Admin,
-        PASSWORD,
+        crate::helpers::PASSWORD,
         &[],
         chrono::Utc::now(),
     )
@@ -236,20 +234,7 @@ pub async fn shop(key: &str) -> (TestDatabase, Store, i64) {
 }
 
 pub async fn sign_in(client: &reqwest::Client, base: &str) -> String {
-    let resp = client
-        .post(format!("{base}/api/admin/login"))
-        .json(&json!({"email": "ops@example.com", "password": PASSWORD}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 200);
-    resp.headers()["set-cookie"]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned()
+    crate::helpers::sign_in_at(client, base, "ops@example.com").await
 }
 
 pub async fn upload(

@@ -9,10 +9,7 @@ use raceshot_server::services::selfies::SWEEP_EVERY;
 use raceshot_store::Backend;
 use serde_json::{Value, json};
 
-use crate::facesearch::{assert_no_selfie_left, search_v1};
-use crate::helpers::{
-    TestApp, TestAppBuilder, assert_error, event, get_text, json, photo, ready_photos,
-};
+use crate::helpers::{TestApp, TestAppBuilder, assert_error, event, get_text, json, photo};
 
 async fn sign(app: &TestApp, event_key: &str) -> reqwest::Response {
     app.post(
@@ -85,7 +82,7 @@ async fn an_upload_address_works_once_and_keeps_no_metadata() {
         "upload_not_found",
     )
     .await;
-    assert_no_selfie_left(&app).await;
+    app.assert_no_selfie_left().await;
 }
 
 #[tokio::test]
@@ -159,7 +156,7 @@ async fn a_selfie_never_searched_is_deleted_on_local_storage() {
         "{lived:?}"
     );
     // Its address is spent: a search finds nothing.
-    assert_no_selfie_left(&app).await;
+    app.assert_no_selfie_left().await;
 }
 
 #[tokio::test]
@@ -185,14 +182,11 @@ async fn face_indexes_stay_within_their_memory_budget() {
         .with_env("RACESHOT__SERVER__METRICS_ADDR", "127.0.0.1:0")
         .spawn()
         .await;
-    ready_photos(&app, "race-a", 1).await;
-    ready_photos(&app, "race-b", 1).await;
+    app.ready_photos("race-a", 1).await;
+    app.ready_photos("race-b", 1).await;
     let app = &app;
     let search = |key: &'static str| async move {
-        assert_eq!(
-            search_v1(app, key, photo("yaoming.jpg")).await.status(),
-            200
-        );
+        assert_eq!(app.search_v1(key, photo("yaoming.jpg")).await.status(), 200);
     };
     let id_of = |key: &str| {
         let store = app.store.clone();

@@ -5,7 +5,7 @@
 use raceshot_domain::Flag;
 use raceshot_store::Backend;
 
-use crate::helpers::{TOKEN, TestApp, assert_error, event, json, ready_photos};
+use crate::helpers::{TOKEN, TestApp, assert_error, event, json};
 
 const INDEX: &str = r#"<!doctype html><html><head><meta name="raceshot-client-token" content="__RACESHOT_CLIENT_TOKEN__"><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>"#;
 
@@ -122,8 +122,8 @@ async fn free_events_give_originals_away_and_paid_events_do_not() {
             .with_event(event("paid-run"))
             .spawn()
             .await;
-        let given = ready_photos(&app, "free-run", 2).await;
-        let sold = ready_photos(&app, "paid-run", 1).await;
+        let given = app.ready_photos("free-run", 2).await;
+        let sold = app.ready_photos("paid-run", 1).await;
 
         let resp = get(
             &app,

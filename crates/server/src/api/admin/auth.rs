@@ -1,45 +1,30 @@
-//! Operator sign-in: argon2id passwords, a session cookie (HttpOnly, SameSite=Strict,
-//! Secure under https) whose token only the browser holds (the store keeps its SHA-256),
-//! a lock that grows with repeated failures, and the `Session` extractor every console
-//! route starts from.
+//! Operator sign-in over HTTP: the attempt (checked, locked and audited by
+//! `services::operators::sign_in`), a session cookie (HttpOnly, SameSite=Strict, Secure
+//! under https) whose token only the browser holds (the store keeps its SHA-256), and the
+//! `Session` extractor every console route starts from.
 
 use axum::Json;
-use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::extract::{FromRequestParts, State};
 use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use raceshot_store::operators::{Operator, Role};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::super::extract::ApiJson;
 use crate::api::error::{ErrorAnswer, ErrorBody};
+use crate::api::extract::ClientIp;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::infra::rate_limit::client_address;
 use crate::services::operators::{
-    actor_of, dummy_hash, lock_after, normalise_email, password_matches, unknown_actor,
+    SignInContext, SignInRefused, SignedIn, actor_of, session_token_hash as token_hash, sign_in,
 };
 
 pub const SESSION_COOKIE: &str = "raceshot_admin";
-
-/// Checks in the CPU pool: argon2 takes tens of milliseconds on purpose.
-async fn verify(state: &AppState, password: String, hash: String) -> ShopResult<bool> {
-    state
-        .cpu
-        .run(move || password_matches(&password, &hash))
-        .await
-        .map_err(ShopError::internal)
-}
-
-fn token_hash(token: &str) -> String {
-    hex::encode(Sha256::digest(token.as_bytes()))
-}
 
 fn cookie_token(headers: &HeaderMap) -> Option<String> {
     headers
@@ -187,106 +172,47 @@ async fn me_of(state: &AppState, operator: &Operator) -> ShopResult<Me> {
     })
 }
 
+/// The answer to a refused sign-in.
+fn refusal(refused: SignInRefused, now: DateTime<Utc>) -> ShopError {
+    match refused {
+        SignInRefused::InvalidCredentials => {
+            ShopError::new(ErrorCode::InvalidCredentials, refused.to_string())
+        }
+        SignInRefused::Locked { until } => {
+            let wait = u64::try_from((until - now).num_seconds().max(1)).unwrap_or(1);
+            ShopError::new(ErrorCode::AccountLocked, refused.to_string()).retry_after(wait)
+        }
+        SignInRefused::Hashing(e) => ShopError::internal(e),
+        SignInRefused::Store(e) => e.into(),
+    }
+}
+
 /// Signs an operator in and sets the session cookie.
 #[utoipa::path(operation_id = "admin_login", post, path = "/api/admin/login", tag = "console", request_body = LoginRequest,
     responses((status = 200, body = Me), (status = 401, response = ErrorAnswer),
         (status = 429, description = "Locked after repeated failures, or too many attempts from one address", body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<LoginRequest>,
 ) -> ShopResult<Response> {
     // Guessing across many accounts from one place is slowed here; one account's own
     // lock (below) stops guessing it from many places.
-    state.login_limiter.check(client_address(
-        peer,
-        &headers,
-        &state.config.server.trusted_proxies,
-    ))?;
-    let now = state.now();
-    let invalid = || ShopError::new(ErrorCode::InvalidCredentials, "wrong e-mail or password");
-    let email = normalise_email(&req.email);
-    if email.len() > raceshot_domain::Email::MAX_LENGTH {
-        // No account can have it; nothing is learnt, nothing is stored.
-        return Err(invalid());
-    }
-    // An address without an account is counted and locked like an account, and costs the
-    // same argon2 work, so no answer (nor its timing) tells which addresses are accounts.
-    let operator = state.store.operator_by_email(&email).await?;
-    let (failures, locked_until) = match &operator {
-        Some(o) => (o.failed_logins, o.locked_until),
-        None => state.store.unknown_login_failures(&email).await?,
+    state.rate_limits.login.check(client)?;
+    let cx = SignInContext {
+        store: &state.store,
+        cpu: &state.cpu,
+        config: &state.config.admin,
+        signing_key: &state.signing_key,
+        now: state.now(),
     };
-    let locked = |until: DateTime<Utc>| {
-        ShopError::new(
-            ErrorCode::AccountLocked,
-            "too many failed sign-ins; try again later",
-        )
-        .retry_after(u64::try_from((until - now).num_seconds().max(1)).unwrap_or(1))
-    };
-    if let Some(until) = locked_until.filter(|u| *u > now) {
-        return Err(locked(until));
-    }
-    let hash = operator
-        .as_ref()
-        .map_or_else(|| dummy_hash().to_owned(), |o| o.password_hash.clone());
-    let matches = verify(&state, req.password, hash).await?;
-    let operator = match operator {
-        Some(o) if matches && !o.disabled => o,
-        known => {
-            let failures = failures + 1;
-            let cfg = &state.config.admin;
-            let until = lock_after(failures, cfg.max_failed_logins, cfg.lockout, now);
-            match &known {
-                Some(o) => {
-                    state
-                        .store
-                        .record_login_failure(o.id, failures, until, now)
-                        .await?
-                }
-                None => {
-                    state
-                        .store
-                        .record_unknown_login_failure(&email, failures, until, now)
-                        .await?
-                }
-            }
-            let detail = serde_json::json!({
-                "failures": failures,
-                "locked": until.is_some(),
-                "account": known.is_some(),
-            });
-            // Never the typed address: an account by its id, any other address by a
-            // keyed hash of it.
-            let actor = match &known {
-                Some(o) => actor_of(o.id),
-                None => unknown_actor(&state.signing_key, &email),
-            };
-            state
-                .store
-                .audit(&actor, "operator.login_failed", "", &detail, now)
-                .await?;
-            return Err(until.map_or_else(invalid, locked));
-        }
-    };
-    state.store.record_login(operator.id, now).await?;
-    let token = hex::encode(rand::random::<[u8; 32]>());
-    let ttl = Duration::from_std(state.config.admin.session_ttl).unwrap_or(Duration::hours(12));
-    state
-        .store
-        .create_session(&token_hash(&token), operator.id, now + ttl, now)
-        .await?;
-    state
-        .store
-        .audit(
-            &actor_of(operator.id),
-            "operator.login",
-            "",
-            &serde_json::json!({}),
-            now,
-        )
-        .await?;
+    let SignedIn {
+        operator,
+        token,
+        ttl,
+    } = sign_in(&cx, &req.email, req.password)
+        .await
+        .map_err(|refused| refusal(refused, cx.now))?;
     let cookie = session_cookie(&state, &token, ttl.num_seconds())?;
     Ok((
         [(SET_COOKIE, cookie)],

@@ -184,14 +184,17 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ShopResult<Order>
             .map(|t| now + t),
     };
     let window = chrono::Duration::from_std(state.config.orders.dedupe_window).unwrap_or_default();
-    let jobs = if free {
-        tasks::paid_order(state)
-    } else {
-        Vec::new()
+    // A free order is paid as it is placed: its jobs are enqueued with it.
+    let jobs = |id| {
+        if free {
+            tasks::paid_order(state, id)
+        } else {
+            Vec::new()
+        }
     };
     let created = state
         .store
-        .create_order(&order, now - window, &jobs, now)
+        .create_order(&order, now - window, jobs, now)
         .await?;
     if let Created::New(o) = &created {
         metrics::counter!("orders_created_total", "channel" => o.payment_channel.as_str())

@@ -289,7 +289,7 @@ async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> ShopRes
         Receipt::Slip(slip) => Some(slip),
         Receipt::None => None,
     };
-    let jobs = tasks::paid_order(state);
+    let jobs = tasks::paid_order(state, order.id);
     let marked = state
         .store
         .mark_order_paid(

@@ -201,7 +201,7 @@ pub async fn with_selfie_faces<T: Send + 'static>(
         return Err(too_many_pixels());
     }
     let engine = state.engine.clone();
-    let selfie_edge = engine.config().detector.selfie_long_edge;
+    let selfie_edge = engine.selfie_long_edge();
     let found = tokio::task::spawn_blocking(move || -> raceshot_vision::Result<ShopResult<T>> {
         let opts = DecodeOptions::default()
             .with_max_pixels(MAX_SELFIE_PIXELS)

@@ -1,0 +1,80 @@
+//! What a job kind is: a serde struct with the job's typed fields, which are its payload
+//! in the `jobs` table, and a [`BackgroundJob`] impl naming its kind, its dedupe key, its
+//! work and what happens when it fails for good. The kind and the field names are the
+//! stored format: rows queued by an earlier version must still read, so neither is ever
+//! renamed. `jobs::registry` lists the kinds the workers run; `jobs::tasks` enqueues them.
+
+use std::future::Future;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::app::state::AppState;
+
+/// How a job failed.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// Retrying cannot help (a corrupt file): give up now.
+    #[error("{0}")]
+    Permanent(String),
+    /// Might work later (storage or database trouble).
+    #[error(transparent)]
+    Retry(#[from] anyhow::Error),
+}
+
+impl From<raceshot_store::StoreError> for JobError {
+    fn from(e: raceshot_store::StoreError) -> Self {
+        JobError::Retry(e.into())
+    }
+}
+
+/// What a running job has to hand: the shop, and its own lease.
+pub struct JobContext<'a> {
+    pub state: &'a AppState,
+    /// The job's row.
+    pub job_id: i64,
+    /// The worker holding the job's lease.
+    pub worker: &'a str,
+}
+
+impl JobContext<'_> {
+    /// Extends the job's lease by `jobs.lease`, between batches of a long job. A lease
+    /// already lost is not an error here: the work is idempotent, and the runner finds out
+    /// when it records the outcome.
+    pub async fn renew_lease(&self) -> Result<(), JobError> {
+        let state = self.state;
+        state
+            .store
+            .extend_job_lease(
+                self.job_id,
+                self.worker,
+                state.config.jobs.lease,
+                state.now(),
+            )
+            .await?;
+        Ok(())
+    }
+}
+
+/// One kind of background job; its value is the job's payload.
+pub trait BackgroundJob: Serialize + DeserializeOwned + Send + Sync + 'static {
+    /// The kind stored with each job, and the `kind` label of `job_duration_seconds`.
+    const KIND: &'static str;
+
+    /// What makes two jobs of this kind one: at most one job keyed `{KIND}:{dedupe_key}`
+    /// ever exists, and enqueueing it again does nothing. `at` is when it is enqueued, for
+    /// kinds that run once per request or per hour.
+    fn dedupe_key(&self, at: DateTime<Utc>) -> String;
+
+    /// Does the work. A job whose worker died runs again once its lease lapses, so this
+    /// must be idempotent.
+    fn run(&self, ctx: &JobContext<'_>) -> impl Future<Output = Result<(), JobError>> + Send;
+
+    /// Called once the job has failed for good (a permanent error, or its retries ran
+    /// out) with its last error. Does nothing unless a kind says otherwise.
+    fn gave_up(&self, ctx: &JobContext<'_>, error: &str) -> impl Future<Output = ()> + Send {
+        let _ = (ctx, error);
+        async {}
+    }
+}
