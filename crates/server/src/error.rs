@@ -13,8 +13,9 @@
 //!
 //! Where a service has refusals of its own, they are a typed enum: `commerce::orders`'s
 //! `OrderRefused` converts into a `ShopError` at the service's boundary; `privacy` answers
-//! a `PrivacyError` (refusals, the selfie's errors, faults with their `source()`), which the
-//! HTTP edge maps to codes (`api/privacy.rs`), so that service names no code at all.
+//! a `PrivacyError` and `operators::sign_in` a `SignInRefused` (refusals, and faults with
+//! their `source()`), which the HTTP edge maps to codes (`api/privacy.rs`,
+//! `api/admin/auth.rs`), so that those services name no code at all.
 
 use raceshot_store::StoreError;
 use serde::Serialize;
