@@ -24,8 +24,7 @@ async fn the_carts_learn_which_channels_the_gateway_takes() {
     let sandbox = TestApp::builder(Backend::Sqlite).spawn().await;
     assert_eq!(conf(&sandbox, "PAYMENT_CHANNELS").await, "PP,CC");
     let promptpay = TestApp::builder(Backend::Sqlite)
-        .with_env("RACESHOT__PAYMENTS__GATEWAY", "PROMPTPAY")
-        .with_env("RACESHOT__PAYMENTS__PROMPTPAY_ID", "0801234567")
+        .with_own_promptpay()
         .spawn()
         .await;
     assert_eq!(conf(&promptpay, "PAYMENT_GATEWAY").await, "PROMPTPAY");

@@ -162,6 +162,13 @@ impl TestAppBuilder {
         self
     }
 
+    /// Payments by the shop's own PromptPay QR (slips checked by an operator) instead of
+    /// the sandbox.
+    pub fn with_own_promptpay(self) -> Self {
+        self.with_env("RACESHOT__PAYMENTS__GATEWAY", "PROMPTPAY")
+            .with_env("RACESHOT__PAYMENTS__PROMPTPAY_ID", "0801234567")
+    }
+
     /// A configuration setting of this app, as its `RACESHOT__…` variable.
     pub fn with_env(mut self, key: &str, value: &str) -> Self {
         self.env.push((key.to_owned(), value.to_owned()));

@@ -236,8 +236,7 @@ async fn stored_order(
 async fn without_the_sandbox_no_page_or_answer_leads_to_it() {
     let app = TestApp::builder(Backend::Sqlite)
         .with_event(event("no-sandbox"))
-        .with_env("RACESHOT__PAYMENTS__GATEWAY", "PROMPTPAY")
-        .with_env("RACESHOT__PAYMENTS__PROMPTPAY_ID", "0801234567")
+        .with_own_promptpay()
         .with_env("RACESHOT__PAYMENTS__ALLOW_SANDBOX", "false")
         .spawn()
         .await;
@@ -368,8 +367,7 @@ fn has_hidden_characters(text: &str) -> bool {
 async fn the_audit_log_names_actors_by_id_never_by_typed_text() {
     let app = TestApp::builder(Backend::Sqlite)
         .with_event(event("audit-run"))
-        .with_env("RACESHOT__PAYMENTS__GATEWAY", "PROMPTPAY")
-        .with_env("RACESHOT__PAYMENTS__PROMPTPAY_ID", "0801234567")
+        .with_own_promptpay()
         .with_env("RACESHOT__ADMIN__LOGIN_PER_CLIENT_PER_MINUTE", "100")
         .spawn()
         .await;

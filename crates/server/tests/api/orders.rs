@@ -569,8 +569,7 @@ async fn retention_deletes_originals_and_the_order_page_says_so() {
 async fn the_sandbox_cannot_pay_once_it_is_switched_off() {
     let app = TestApp::builder(raceshot_store::Backend::Sqlite)
         .with_event(event("real-money"))
-        .with_env("RACESHOT__PAYMENTS__GATEWAY", "PROMPTPAY")
-        .with_env("RACESHOT__PAYMENTS__PROMPTPAY_ID", "0801234567")
+        .with_own_promptpay()
         .with_env("RACESHOT__PAYMENTS__ALLOW_SANDBOX", "false")
         .spawn()
         .await;
