@@ -96,6 +96,13 @@ impl AsRef<str> for EventKey {
     }
 }
 
+impl TryFrom<String> for EventKey {
+    type Error = EventKeyError;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Self::parse(&raw)
+    }
+}
+
 impl<'de> Deserialize<'de> for EventKey {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let raw = String::deserialize(d)?;

@@ -19,5 +19,7 @@ pub use event::{Banner, EventInput, EventSpec, FieldError, Package, SaleState, S
 pub use event_key::EventKey;
 pub use flag::Flag;
 pub use money::Money;
-pub use order::{Email, EndReason, GatewayKind, Mobile, PaymentChannel, PaymentStatus, ReceiptRef};
+pub use order::{
+    Email, EndReason, GatewayKind, Mobile, OrderUuid, PaymentChannel, PaymentStatus, ReceiptRef,
+};
 pub use paging::PageRequest;

@@ -482,3 +482,83 @@ mod tests {
         assert!(ReceiptRef::parse("12-c").is_none());
     }
 }
+
+/// The public id of an order: the one in its links, its QR page and the gateway's
+/// reference. Always held in the canonical hyphenated lower-case form, so the same order
+/// is never stored or looked up under two spellings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OrderUuid(uuid::Uuid);
+
+/// A string that is not an order id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not an order id")]
+pub struct OrderUuidError;
+
+impl OrderUuid {
+    /// A new random id (UUID version 4).
+    pub fn new_random() -> Self {
+        Self(uuid::Uuid::new_v4())
+    }
+
+    /// The 32 hex digits alone, for file names.
+    pub fn simple(&self) -> String {
+        self.0.simple().to_string()
+    }
+
+    /// Any spelling of a UUID a client may send (surrounding spaces, upper case, without
+    /// hyphens); anything else is refused.
+    pub fn parse(raw: &str) -> Result<Self, OrderUuidError> {
+        uuid::Uuid::parse_str(raw.trim())
+            .map(Self)
+            .map_err(|_| OrderUuidError)
+    }
+}
+
+impl fmt::Display for OrderUuid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0.hyphenated(), f)
+    }
+}
+
+impl FromStr for OrderUuid {
+    type Err = OrderUuidError;
+    fn from_str(raw: &str) -> Result<Self, Self::Err> {
+        Self::parse(raw)
+    }
+}
+
+impl TryFrom<String> for OrderUuid {
+    type Error = OrderUuidError;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Self::parse(&raw)
+    }
+}
+
+impl serde::Serialize for OrderUuid {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(test)]
+mod order_uuid_tests {
+    use super::*;
+
+    #[test]
+    fn one_canonical_spelling() {
+        let canonical = "5f0c1a2e-9b7d-4c1e-8f3a-0123456789ab";
+        for raw in [
+            canonical,
+            " 5F0C1A2E-9B7D-4C1E-8F3A-0123456789AB ",
+            "5f0c1a2e9b7d4c1e8f3a0123456789ab",
+        ] {
+            assert_eq!(
+                OrderUuid::parse(raw).map(|u| u.to_string()),
+                Ok(canonical.to_owned())
+            );
+        }
+        for raw in ["", "42", "5f0c1a2e-9b7d-4c1e-8f3a", "../x"] {
+            assert_eq!(OrderUuid::parse(raw), Err(OrderUuidError), "{raw}");
+        }
+    }
+}

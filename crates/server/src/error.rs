@@ -12,10 +12,12 @@
 //! service decides what their absence means (`order_not_found`, `event_not_found`, …).
 //!
 //! Where a service has refusals of its own, they are a typed enum: `commerce::orders`'s
-//! `OrderRefused` converts into a `ShopError` at the service's boundary; `privacy` answers
-//! a `PrivacyError` and `operators::sign_in` a `SignInRefused` (refusals, and faults with
-//! their `source()`), which the HTTP edge maps to codes (`api/privacy.rs`,
-//! `api/admin/auth.rs`), so that those services name no code at all.
+//! `OrderRefused` converts into a `ShopError` at the service's boundary; `search` answers
+//! a `SearchError`, `privacy` a `PrivacyError` (a selfie's refusal inside it is the
+//! search's own) and `operators::sign_in` a `SignInRefused` (refusals, and faults with
+//! their `source()`), which the HTTP edge maps to codes (`api/facesearch.rs`,
+//! `api/privacy.rs`, `api/admin/auth.rs`), so that those services name no code at all.
+//! Services that only read and write rows answer the store's own `StoreError`.
 
 use raceshot_store::StoreError;
 use serde::Serialize;
@@ -242,6 +244,13 @@ impl ShopError {
 impl From<StoreError> for ShopError {
     fn from(e: StoreError) -> Self {
         ShopError::internal(e)
+    }
+}
+
+/// Every slot of a bounded kind of request is taken: try again in a second.
+impl From<crate::infra::search_slots::Busy> for ShopError {
+    fn from(_: crate::infra::search_slots::Busy) -> Self {
+        ShopError::busy(1)
     }
 }
 

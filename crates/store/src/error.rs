@@ -17,6 +17,13 @@ pub enum StoreError {
     NotFound,
 }
 
+/// Keys reach the store parsed, so one that fails to parse was read from a row.
+impl From<raceshot_domain::event_key::EventKeyError> for StoreError {
+    fn from(e: raceshot_domain::event_key::EventKeyError) -> Self {
+        StoreError::Corrupt(e.to_string())
+    }
+}
+
 impl StoreError {
     pub fn is_not_found(&self) -> bool {
         matches!(self, StoreError::NotFound)

@@ -88,6 +88,20 @@ impl StoredName {
     }
 }
 
+/// A name read back from a row: one the shop wrote, so anything else is corrupt data.
+impl TryFrom<String> for StoredName {
+    type Error = crate::StoreError;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Self::parse(&raw).ok_or_else(|| crate::StoreError::Corrupt(format!("stored name {raw}")))
+    }
+}
+
+impl std::fmt::Display for StoredName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// Where one file of one event lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObjectKey(Path);

@@ -5,17 +5,19 @@
 //! transaction.
 
 use chrono::{DateTime, Utc};
-use raceshot_domain::{EndReason, GatewayKind, Money, PaymentChannel, PaymentStatus};
+use raceshot_domain::{
+    EndReason, EventKey, GatewayKind, Money, OrderUuid, PaymentChannel, PaymentStatus,
+};
 use sqlx::AssertSqlSafe;
 
 use crate::jobs::{NewJob, insert_job};
 use crate::macros::{in_tx, on_pool};
-use crate::{Pool, Result, Store, StoreError, from_millis, millis};
+use crate::{Pool, Result, Store, StoreError, StoredName, from_millis, millis};
 
 /// An order to write. The amounts come from the server's pricing, never from the browser.
 #[derive(Debug, Clone)]
 pub struct NewOrder {
-    pub uuid: String,
+    pub uuid: OrderUuid,
     pub event_id: i64,
     pub mobile: String,
     pub email: Option<String>,
@@ -33,7 +35,7 @@ pub struct NewOrder {
     pub payment_status: PaymentStatus,
     /// Same request, same fingerprint: a double submit within the window finds the first.
     pub fingerprint: String,
-    pub am_order_ref: Option<String>,
+    pub am_order_ref: Option<OrderUuid>,
     pub expires_at: Option<DateTime<Utc>>,
 }
 
@@ -57,9 +59,9 @@ impl Created {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Order {
     pub id: i64,
-    pub uuid: String,
+    pub uuid: OrderUuid,
     pub event_id: i64,
-    pub event_key: String,
+    pub event_key: EventKey,
     pub event_title: String,
     /// The event's date, `YYYY-MM-DD`.
     pub event_date: String,
@@ -79,7 +81,7 @@ pub struct Order {
     pub gateway_ref: Option<String>,
     pub qrcode_url: Option<String>,
     pub api_response: Option<String>,
-    pub am_order_ref: Option<String>,
+    pub am_order_ref: Option<OrderUuid>,
     pub receipt_ref: Option<String>,
     pub is_original_image_created: bool,
     pub is_logo_image_created: bool,
@@ -187,9 +189,12 @@ impl TryFrom<OrderRow> for Order {
                 .transpose()?,
             refund_due: r.refund_due.map(money).transpose()?,
             id: r.id,
-            uuid: r.uuid,
+            uuid: r
+                .uuid
+                .try_into()
+                .map_err(|_| StoreError::Corrupt("order uuid".into()))?,
             event_id: r.event_id,
-            event_key: r.event_key,
+            event_key: r.event_key.try_into()?,
             event_title: r.title,
             event_date: r.event_date,
             mobile: r.mobile,
@@ -200,7 +205,13 @@ impl TryFrom<OrderRow> for Order {
             gateway_ref: r.gateway_ref,
             qrcode_url: r.qrcode_url,
             api_response: r.api_response,
-            am_order_ref: r.am_order_ref,
+            am_order_ref: r
+                .am_order_ref
+                .map(|u| {
+                    u.try_into()
+                        .map_err(|_| StoreError::Corrupt("order uuid".into()))
+                })
+                .transpose()?,
             receipt_ref: r.receipt_ref,
             is_original_image_created: r.is_original_image_created,
             is_logo_image_created: r.is_logo_image_created,
@@ -274,7 +285,7 @@ pub struct PaymentRecord {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FoundOrder {
     pub id: i64,
-    pub uuid: String,
+    pub uuid: OrderUuid,
     pub mobile: String,
     pub email: Option<String>,
     pub title: String,
@@ -343,13 +354,13 @@ impl Store {
                             request_fingerprint, created_at, updated_at, paid_at, expires_at) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
                             $15, $16, $17, $18, $18, $19, $20) RETURNING id")
-                        .bind(&order.uuid).bind(order.event_id).bind(&order.mobile)
+                        .bind(order.uuid.to_string()).bind(order.event_id).bind(&order.mobile)
                         .bind(order.email.as_deref()).bind(order.deal).bind(order.wholesale)
                         .bind(count).bind(order.full_amount.satang()).bind(order.discount.satang())
                         .bind(order.amount.satang()).bind(order.payment_fee.satang())
                         .bind(order.paid_amount.satang()).bind(order.payment_gateway.as_str())
                         .bind(order.payment_channel.as_str()).bind(order.payment_status.as_str())
-                        .bind(order.am_order_ref.as_deref()).bind(&order.fingerprint)
+                        .bind(order.am_order_ref.map(|u| u.to_string())).bind(&order.fingerprint)
                         .bind(millis(now))
                         .bind((order.payment_status == PaymentStatus::Paid).then(|| millis(now)))
                         .bind(order.expires_at.map(millis))
@@ -379,7 +390,7 @@ impl Store {
         })
     }
 
-    pub async fn order_by_uuid(&self, uuid: &str) -> Result<Option<Order>> {
+    pub async fn order_by_uuid(&self, uuid: OrderUuid) -> Result<Option<Order>> {
         self.order_where(OrderKey::Uuid(uuid)).await
     }
 
@@ -387,7 +398,7 @@ impl Store {
         self.order_where(OrderKey::Id(id)).await
     }
 
-    async fn order_where(&self, key: OrderKey<'_>) -> Result<Option<Order>> {
+    async fn order_where(&self, key: OrderKey) -> Result<Option<Order>> {
         let filter = match key {
             OrderKey::Id(_) => "o.id = $1",
             OrderKey::Uuid(_) => "o.uuid = $1",
@@ -399,7 +410,7 @@ impl Store {
             let q = sqlx::query_as(AssertSqlSafe(sql.clone()));
             let q = match key {
                 OrderKey::Id(id) => q.bind(id),
-                OrderKey::Uuid(uuid) => q.bind(uuid),
+                OrderKey::Uuid(uuid) => q.bind(uuid.to_string()),
             };
             q.fetch_optional(pool).await
         })?;
@@ -613,7 +624,9 @@ impl Store {
                     status: PaymentStatus::parse(&status)
                         .ok_or_else(|| StoreError::Corrupt(format!("payment status {status}")))?,
                     created_at: from_millis(created)?,
-                    uuid,
+                    uuid: uuid
+                        .try_into()
+                        .map_err(|_| StoreError::Corrupt("order uuid".into()))?,
                     title,
                 })
             })
@@ -626,12 +639,16 @@ impl Store {
         &self,
         event_id: i64,
         mobile: &str,
-    ) -> Result<Option<String>> {
+    ) -> Result<Option<OrderUuid>> {
         let row: Option<(String,)> = on_pool!(self, pool => sqlx::query_as(
             "SELECT uuid FROM orders WHERE event_id = $1 AND mobile = $2 AND is_mhao \
                 AND payment_status = 'PAID' ORDER BY id DESC LIMIT 1")
             .bind(event_id).bind(mobile).fetch_optional(pool).await)?;
-        Ok(row.map(|(u,)| u))
+        row.map(|(u,)| {
+            u.try_into()
+                .map_err(|_| StoreError::Corrupt("order uuid".into()))
+        })
+        .transpose()
     }
 
     /// Photos of events dated before `cutoff` (`YYYY-MM-DD`) whose originals are still
@@ -640,12 +657,15 @@ impl Store {
         &self,
         cutoff: &str,
         limit: i64,
-    ) -> Result<Vec<(i64, String, String)>> {
-        Ok(on_pool!(self, pool => sqlx::query_as(
+    ) -> Result<Vec<(i64, EventKey, StoredName)>> {
+        let rows: Vec<(i64, String, String)> = on_pool!(self, pool => sqlx::query_as(
             "SELECT p.id, e.event_key, p.storage_name FROM photos p \
              JOIN events e ON e.id = p.event_id \
              WHERE e.event_date < $1 AND NOT p.original_purged ORDER BY p.id LIMIT $2")
-            .bind(cutoff).bind(limit).fetch_all(pool).await)?)
+            .bind(cutoff).bind(limit).fetch_all(pool).await)?;
+        rows.into_iter()
+            .map(|(id, key, name)| Ok((id, key.try_into()?, name.try_into()?)))
+            .collect()
     }
 
     /// Notes that a photo's original and logo copy are gone.
@@ -658,9 +678,9 @@ impl Store {
 }
 
 #[derive(Clone, Copy)]
-enum OrderKey<'a> {
+enum OrderKey {
     Id(i64),
-    Uuid(&'a str),
+    Uuid(OrderUuid),
 }
 
 /// A stable 64-bit lock number for a request fingerprint (FNV-1a).

@@ -7,14 +7,15 @@ use sqlx::AssertSqlSafe;
 
 use crate::jobs::insert_job;
 use crate::macros::{in_tx, on_pool, rows_with_ids};
-use crate::{Result, Store, millis};
+use crate::{Result, Store, StoreError, StoredName, millis};
 
 /// A photo as the shop shows it; `storage_name` names its objects under the event's key.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct Photo {
     pub id: i64,
     pub event_id: i64,
-    pub event_key: String,
+    #[sqlx(try_from = "String")]
+    pub event_key: EventKey,
     pub original_file_name: String,
     pub storage_name: String,
     pub photographer_id: i64,
@@ -132,6 +133,13 @@ impl PhotoState {
     }
 }
 
+impl TryFrom<String> for PhotoState {
+    type Error = StoreError;
+    fn try_from(raw: String) -> Result<Self> {
+        Self::parse(&raw).ok_or_else(|| StoreError::Corrupt(format!("photo state {raw}")))
+    }
+}
+
 /// A photo to add to an event; its original is already in object storage.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewPhoto {
@@ -152,15 +160,18 @@ pub enum Added {
     Exists(i64, PhotoState),
 }
 
-/// What a processing job needs to know of a photo.
+/// What a processing job needs to know of a photo, every field parsed.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct PhotoWork {
     pub id: i64,
     pub event_id: i64,
-    pub event_key: String,
+    #[sqlx(try_from = "String")]
+    pub event_key: EventKey,
     pub original_file_name: String,
-    pub storage_name: String,
-    pub state: String,
+    #[sqlx(try_from = "String")]
+    pub storage_name: StoredName,
+    #[sqlx(try_from = "String")]
+    pub state: PhotoState,
 }
 
 /// A face found in a photo: box and landmarks in the original's pixels.
@@ -468,8 +479,10 @@ pub struct ListedPhoto {
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct PhotoOwner {
     pub event_id: i64,
-    pub event_key: String,
-    pub storage_name: String,
+    #[sqlx(try_from = "String")]
+    pub event_key: EventKey,
+    #[sqlx(try_from = "String")]
+    pub storage_name: StoredName,
 }
 
 /// What deleting a photo did.
@@ -516,19 +529,18 @@ impl Store {
             "SELECT p.id, p.event_id, e.event_key, p.storage_name FROM photos p \
              JOIN events e ON e.id = p.event_id WHERE p.id IN ({list})"
         ));
-        Ok(rows
-            .into_iter()
+        rows.into_iter()
             .map(|(id, event_id, event_key, storage_name)| {
-                (
+                Ok((
                     id,
                     PhotoOwner {
                         event_id,
-                        event_key,
-                        storage_name,
+                        event_key: EventKey::try_from(event_key)?,
+                        storage_name: StoredName::try_from(storage_name)?,
                     },
-                )
+                ))
             })
-            .collect())
+            .collect()
     }
 
     pub async fn photo_owner(&self, photo_id: i64) -> Result<Option<PhotoOwner>> {

@@ -8,6 +8,7 @@
 //! decision or when [`Store::privacy_face_crops_due`] names it.
 
 use chrono::{DateTime, Utc};
+use raceshot_domain::EventKey;
 
 use crate::macros::{in_tx, on_pool};
 use crate::{Pool, Result, Store, StoreError, millis};
@@ -59,7 +60,7 @@ pub struct NewPrivacyRequest {
 pub struct PrivacyRequest {
     pub id: String,
     pub event_id: i64,
-    pub event_key: String,
+    pub event_key: EventKey,
     pub event_title: String,
     pub contact: String,
     /// `None` once it is no longer needed (rejected, or past retention).
@@ -100,7 +101,7 @@ impl Row {
                 .ok_or_else(|| StoreError::Corrupt(format!("privacy state {}", self.state)))?,
             id: self.id,
             event_id: self.event_id,
-            event_key: self.event_key,
+            event_key: self.event_key.try_into()?,
             event_title: self.event_title,
             contact: self.contact,
             embedding: self.embedding,

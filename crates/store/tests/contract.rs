@@ -8,14 +8,16 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::event::{EventInput, PackageInput};
-use raceshot_domain::{EventKey, Flag, GatewayKind, Money, PaymentChannel, PaymentStatus};
+use raceshot_domain::{
+    EventKey, Flag, GatewayKind, Money, OrderUuid, PaymentChannel, PaymentStatus,
+};
 use raceshot_store::events::Written;
 use raceshot_store::jobs::{JobState, NewJob, Retry};
 use raceshot_store::orders::{
     Created, DeliveryFlag, FoundOrder, NewOrder, Order, OrderLookup, OrderPhoto, PaymentEvent,
 };
 use raceshot_store::photos::{Added, NewPhoto, PhotoState};
-use raceshot_store::{Backend, Store};
+use raceshot_store::{Backend, Store, StoredName};
 use serde_json::json;
 use tokio::task::JoinSet;
 
@@ -586,9 +588,19 @@ async fn ready_photos(store: &Store, event_id: i64, n: usize) -> Vec<i64> {
 }
 
 /// A PromptPay order of 3 photos with a 15-minute payment window.
+/// A fixed order id named by a label, so that each test reads by its labels.
+fn oid(label: &str) -> OrderUuid {
+    let mut hash: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    for b in label.bytes() {
+        hash ^= u128::from(b);
+        hash = hash.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
+    }
+    OrderUuid::parse(&format!("{hash:032x}")).unwrap()
+}
+
 fn new_order(event_id: i64, uuid: &str, photo_ids: &[i64]) -> NewOrder {
     NewOrder {
-        uuid: uuid.into(),
+        uuid: oid(uuid),
         event_id,
         mobile: "0812345678".into(),
         email: Some("runner@example.com".into()),
@@ -709,9 +721,9 @@ async fn orders_round_trip_with_their_photos(store: Store) {
     };
     let expected = Order {
         id: first.id,
-        uuid: "8d0c6f1e-order-one".into(),
+        uuid: oid("8d0c6f1e-order-one"),
         event_id,
-        event_key: "bkk".into(),
+        event_key: EventKey::parse("bkk").unwrap(),
         event_title: "งานวิ่ง bkk".into(),
         event_date: "2026-11-30".into(),
         mobile: "0812345678".into(),
@@ -746,7 +758,10 @@ async fn orders_round_trip_with_their_photos(store: Store) {
     assert_eq!(first, expected);
     assert!(!first.is_deliverable());
     assert_eq!(
-        store.order_by_uuid("8d0c6f1e-order-one").await.unwrap(),
+        store
+            .order_by_uuid(oid("8d0c6f1e-order-one"))
+            .await
+            .unwrap(),
         Some(expected.clone())
     );
     assert_eq!(store.order_by_id(first.id).await.unwrap(), Some(expected));
@@ -777,12 +792,12 @@ async fn orders_round_trip_with_their_photos(store: Store) {
     input.mobile = "0899999999".into();
     input.full_amount = money(99_000);
     input.discount = money(99_000);
-    input.am_order_ref = Some("AM-2027-0001".into());
+    input.am_order_ref = Some(oid("AM-2027-0001"));
     let at = now() + ms(1_250);
     let free = place(&store, &input, at).await;
     assert_ne!(free.id, first.id);
     let got = store
-        .order_by_uuid("8d0c6f1e-order-two")
+        .order_by_uuid(oid("8d0c6f1e-order-two"))
         .await
         .unwrap()
         .unwrap();
@@ -826,7 +841,7 @@ async fn orders_round_trip_with_their_photos(store: Store) {
         ),
         ("SANDBOX", PaymentChannel::Free, PaymentStatus::Paid)
     );
-    assert_eq!(got.am_order_ref.as_deref(), Some("AM-2027-0001"));
+    assert_eq!(got.am_order_ref, Some(oid("AM-2027-0001")));
     assert_eq!(
         (got.created_at, got.paid_at, got.expires_at),
         (at, Some(at), None)
@@ -852,7 +867,10 @@ async fn orders_round_trip_with_their_photos(store: Store) {
         assert_eq!(stored(&store, order.id).await.payment_channel, channel);
     }
 
-    assert_eq!(store.order_by_uuid("no-such-order").await.unwrap(), None);
+    assert_eq!(
+        store.order_by_uuid(oid("no-such-order")).await.unwrap(),
+        None
+    );
     assert_eq!(store.order_by_id(first.id + 1_000).await.unwrap(), None);
     assert_eq!(store.order_photos(first.id + 1_000).await.unwrap(), vec![]);
 }
@@ -930,7 +948,7 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
 
     // A double submit 30 s later comes with the uuid the second request drew.
     let mut again = input.clone();
-    again.uuid = "second".into();
+    again.uuid = oid("second");
     again.photo_ids = vec![photos[1]];
     let at = now() + secs(30);
     let answer = store
@@ -940,7 +958,7 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
     assert_eq!(answer, Created::Repeated(original.clone()));
     assert_eq!(answer.order(), &original);
     assert_eq!(
-        store.order_by_uuid("second").await.unwrap(),
+        store.order_by_uuid(oid("second")).await.unwrap(),
         None,
         "no second order"
     );
@@ -955,17 +973,17 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
 
     // The window includes its first instant.
     let mut edge = input.clone();
-    edge.uuid = "edge".into();
+    edge.uuid = oid("edge");
     let answer = store
         .create_order(&edge, original.created_at, |_| Vec::new(), at)
         .await
         .unwrap();
     assert_eq!(answer, Created::Repeated(original.clone()));
-    assert_eq!(store.order_by_uuid("edge").await.unwrap(), None);
+    assert_eq!(store.order_by_uuid(oid("edge")).await.unwrap(), None);
 
     // Another fingerprint within the window is another request.
     let mut other = input.clone();
-    other.uuid = "other".into();
+    other.uuid = oid("other");
     other.fingerprint = "fp-other".into();
     let other = place(&store, &other, at).await;
     assert_ne!(other.id, original.id);
@@ -973,7 +991,7 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
     // Once the window has passed the first order, the same fingerprint writes a new one.
     let later = now() + window() + secs(1);
     let mut late = input.clone();
-    late.uuid = "late".into();
+    late.uuid = oid("late");
     let answer = store
         .create_order(&late, original.created_at + ms(1), |_| Vec::new(), later)
         .await
@@ -981,17 +999,17 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
     let Created::New(late_order) = answer else {
         panic!("outside the window the order is new: {answer:?}")
     };
-    assert_eq!(late_order.uuid, "late");
+    assert_eq!(late_order.uuid, oid("late"));
     assert_eq!(late_order.created_at, later);
     assert_ne!(late_order.id, original.id);
     assert_eq!(
-        store.order_by_uuid("first").await.unwrap(),
+        store.order_by_uuid(oid("first")).await.unwrap(),
         Some(original),
         "the first order stays"
     );
     // A repeat of the new one finds the new one.
     let mut late_again = input.clone();
-    late_again.uuid = "late-again".into();
+    late_again.uuid = oid("late-again");
     let at = later + secs(5);
     let answer = store
         .create_order(&late_again, at - window(), |_| Vec::new(), at)
@@ -1008,13 +1026,13 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
             .paid()
     );
     let mut after_pay = input.clone();
-    after_pay.uuid = "after-pay".into();
+    after_pay.uuid = oid("after-pay");
     let answer = store
         .create_order(&after_pay, at - window(), |_| Vec::new(), at)
         .await
         .unwrap();
     assert!(
-        matches!(&answer, Created::New(o) if o.uuid == "after-pay"),
+        matches!(&answer, Created::New(o) if o.uuid == oid("after-pay")),
         "{answer:?}"
     );
 }
@@ -1061,7 +1079,11 @@ async fn simultaneous_repeats_make_one_order(store: Store) {
     );
     let mut kept = Vec::new();
     for i in 0..8 {
-        if let Some(o) = store.order_by_uuid(&format!("race-{i}")).await.unwrap() {
+        if let Some(o) = store
+            .order_by_uuid(oid(&format!("race-{i}")))
+            .await
+            .unwrap()
+        {
             kept.push(o.id);
         }
     }
@@ -1239,7 +1261,7 @@ async fn order_jobs_share_the_order_transaction(store: Store) {
         "{res:?}"
     );
     assert_eq!(
-        store.order_by_uuid("doomed").await.unwrap(),
+        store.order_by_uuid(oid("doomed")).await.unwrap(),
         None,
         "no order without its jobs"
     );
@@ -1894,7 +1916,7 @@ async fn finds_orders_by_mobile_and_receipt(store: Store) {
 
     let found = |o: &Order, status: PaymentStatus| FoundOrder {
         id: o.id,
-        uuid: o.uuid.clone(),
+        uuid: o.uuid,
         mobile: o.mobile.clone(),
         email: o.email.clone(),
         title: o.event_title.clone(),
@@ -2018,15 +2040,15 @@ async fn the_last_paid_deal_order_is_found(store: Store) {
 
     assert_eq!(
         store.last_paid_deal_order(bkk, mobile).await.unwrap(),
-        Some("deal-2".to_owned())
+        Some(oid("deal-2"))
     );
     assert_eq!(
         store.last_paid_deal_order(cnx, mobile).await.unwrap(),
-        Some("deal-cnx".to_owned())
+        Some(oid("deal-cnx"))
     );
     assert_eq!(
         store.last_paid_deal_order(bkk, "0899999999").await.unwrap(),
-        Some("deal-stranger".to_owned())
+        Some(oid("deal-stranger"))
     );
     assert_eq!(
         store.last_paid_deal_order(bkk, "0800000000").await.unwrap(),
@@ -2118,7 +2140,11 @@ async fn retention_lists_photos_of_old_events(store: Store) {
     let edge_photos = ready_photos(&store, edge, 1).await;
     let recent_photos = ready_photos(&store, recent, 1).await;
     let entry = |id: i64, key: &str, event_id: i64, i: usize| {
-        (id, key.to_owned(), format!("s{event_id}-{i}.jpg"))
+        (
+            id,
+            EventKey::parse(key).unwrap(),
+            StoredName::parse(&format!("s{event_id}-{i}.jpg")).unwrap(),
+        )
     };
     let old_entries: Vec<_> = old_photos
         .iter()

@@ -18,7 +18,7 @@ use crate::api::extract::ClientIp;
 use crate::app::state::AppState;
 use crate::error::{ShopError, ShopResult};
 use crate::services::bibs;
-use crate::services::commerce::{deal, find_event, find_event_on_sale};
+use crate::services::commerce::{deal, find_event, find_event_on_sale, parse_event_key};
 
 /// Bib and manual requests are a few short fields.
 pub const BODY_LIMIT: usize = 4 * 1024;
@@ -60,7 +60,7 @@ pub async fn bib_search(
     ApiJson(req): ApiJson<BibSearchRequest>,
 ) -> ShopResult<Json<BibSearchResponse>> {
     state.rate_limits.search.check(client)?;
-    let event = find_event_on_sale(&state, &req.event_key).await?;
+    let event = find_event_on_sale(&state, &parse_event_key(&req.event_key)?).await?;
     let found = bibs::search(&state, &event, &req.bib).await?;
     let images: Vec<PhotoBody> = found
         .photos
@@ -149,7 +149,7 @@ pub async fn manual(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<ManualRequest>,
 ) -> ShopResult<Json<ManualResponse>> {
-    let event = find_event(&state, &req.event_key).await?;
+    let event = find_event(&state, &parse_event_key(&req.event_key)?).await?;
     let paging = PageRequest::new(req.page, req.page_size)
         .map_err(|e| ShopError::field("page_size", e.to_string()))?;
     let filter = PhotoFilter {

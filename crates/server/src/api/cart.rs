@@ -15,8 +15,8 @@ use crate::api::contract;
 use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
 use crate::error::ShopResult;
-use crate::services::commerce::find_event;
 use crate::services::commerce::{AskedCart, price_cart};
+use crate::services::commerce::{find_event, parse_event_key};
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct QuoteRequest {
@@ -76,7 +76,7 @@ pub async fn quote(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<QuoteRequest>,
 ) -> ShopResult<Json<QuoteResponse>> {
-    let event = find_event(&state, &req.event_key).await?;
+    let event = find_event(&state, &parse_event_key(&req.event_key)?).await?;
     let asked = AskedCart {
         photo_ids: req.image_ids,
         deal: req.is_mhao.is_some_and(|f| f.0),

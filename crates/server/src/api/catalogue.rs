@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
 use raceshot_domain::event::{Package, SaleState, SaleStatus};
 use raceshot_domain::time::{format_bangkok, format_bangkok_short};
-use raceshot_domain::{Flag, Money, PageRequest};
+use raceshot_domain::{EventKey, Flag, Money, PageRequest};
 use raceshot_store::events::Event;
 use raceshot_store::photos::Photo;
 use serde::{Deserialize, Serialize};
@@ -24,7 +24,7 @@ use crate::api::media::derived_address;
 use crate::app::state::AppState;
 use crate::error::{ShopError, ShopResult};
 use crate::services::catalogue::Snapshot;
-use crate::services::commerce::{find_event, lookup};
+use crate::services::commerce::{find_event, lookup, parse_event_key};
 use crate::services::photos::derived_name;
 
 /// How many photos an event page shows before any search.
@@ -409,16 +409,13 @@ pub async fn event(
     Path(event_key): Path<String>,
 ) -> ShopResult<Response> {
     let snapshot = state.catalogue.snapshot().await?;
-    Ok(json_response(event_answer(
-        &snapshot,
-        &event_key,
-        state.now(),
-    )?))
+    let key = parse_event_key(&event_key)?;
+    Ok(json_response(event_answer(&snapshot, &key, state.now())?))
 }
 
 /// The answer of `/v1/events/{event_key}`, rendered once per snapshot.
-pub fn event_answer(snapshot: &Snapshot, raw_key: &str, now: DateTime<Utc>) -> ShopResult<Bytes> {
-    let event = lookup(snapshot, raw_key)?;
+pub fn event_answer(snapshot: &Snapshot, key: &EventKey, now: DateTime<Utc>) -> ShopResult<Bytes> {
+    let event = lookup(snapshot, key)?;
     snapshot.rendered(format!("event:{}", event.spec.key), || {
         json_bytes(&EventResponse {
             status: SUCCESS,
@@ -468,7 +465,7 @@ pub async fn highlight(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<HighlightRequest>,
 ) -> ShopResult<Json<ListBody<PhotoBody>>> {
-    let event = find_event(&state, &req.event_key).await?;
+    let event = find_event(&state, &parse_event_key(&req.event_key)?).await?;
     let photos = state
         .store
         .highlight_photos(event.id, HIGHLIGHT_LIMIT)

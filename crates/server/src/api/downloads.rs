@@ -5,7 +5,7 @@
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use raceshot_domain::EventKey;
+use raceshot_domain::OrderUuid;
 use raceshot_store::orders::{Order, OrderPhoto};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -16,7 +16,9 @@ use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::infra::delivery::{ZipEntry, object_response, zip_body};
 use crate::services::commerce::links::{self, Variant};
-use crate::services::commerce::{download_name, find_order, sold_photo_key};
+use crate::services::commerce::{
+    download_name, event_not_found, find_order, parse_event_key, parse_order_uuid, sold_photo_key,
+};
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -66,26 +68,30 @@ pub async fn photo(
 ) -> ShopResult<Response> {
     let variant = Variant::parse(&variant)
         .ok_or_else(|| ShopError::new(ErrorCode::NotFound, "no such file"))?;
-    if !links::download_signature_ok(
-        &state,
-        &order_uuid,
-        photo_id,
-        variant,
-        params.expires,
-        &params.signature,
-    ) {
+    // The server signs only ids it made, so a malformed one is a bad signature too.
+    let signed = OrderUuid::parse(&order_uuid).ok().filter(|uuid| {
+        links::download_signature_ok(
+            &state,
+            uuid,
+            photo_id,
+            variant,
+            params.expires,
+            &params.signature,
+        )
+    });
+    let Some(order_uuid) = signed else {
         return Err(ShopError::new(
             ErrorCode::InvalidSignature,
             "the download address is not valid",
         ));
-    }
+    };
     if params.expires < state.now().timestamp() {
         return Err(ShopError::new(
             ErrorCode::DownloadLinkExpired,
             "the download address has expired; open the order page again",
         ));
     }
-    let order = find_order(&state, &order_uuid).await?;
+    let order = find_order(&state, order_uuid).await?;
     check_deliverable(&order, variant)?;
     let photos = state.store.order_photos(order.id).await?;
     let photo = photos
@@ -136,7 +142,7 @@ pub async fn zip(
         Some(raw) => Variant::parse(raw)
             .ok_or_else(|| ShopError::field("variant", "must be original or logo"))?,
     };
-    let order = find_order(&state, &order_uuid).await?;
+    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
     check_deliverable(&order, variant)?;
     let photos = state.store.order_photos(order.id).await?;
     let kept: Vec<&OrderPhoto> = photos.iter().filter(|p| !p.original_purged).collect();
@@ -184,13 +190,12 @@ pub async fn free_photo(
     ApiPath((event_key, photo_id)): ApiPath<(String, i64)>,
     headers: HeaderMap,
 ) -> ShopResult<Response> {
-    let key = EventKey::parse(&event_key)
-        .map_err(|_| ShopError::new(ErrorCode::EventNotFound, "no such event"))?;
+    let key = parse_event_key(&event_key)?;
     let event = state
         .store
         .event_by_key(&key)
         .await?
-        .ok_or_else(|| ShopError::new(ErrorCode::EventNotFound, "no such event"))?;
+        .ok_or_else(event_not_found)?;
     if !event.spec.is_free_download {
         return Err(ShopError::new(
             ErrorCode::OrderNotPaid,
@@ -212,8 +217,8 @@ pub async fn free_photo(
         original_purged: false,
         held: false,
     };
-    let key = sold_photo_key(key.as_str(), &sold.storage_name, Variant::Original)
-        .map_err(ShopError::internal)?;
+    let key =
+        sold_photo_key(&key, &sold.storage_name, Variant::Original).map_err(ShopError::internal)?;
     let name = download_name(&sold, Variant::Original);
     let mut response = object_response(
         &state.objects,

@@ -26,14 +26,38 @@ use crate::api::extract::ClientIp;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::infra::signing;
-use crate::services::commerce::{deal, find_event, find_event_on_sale};
+use crate::services::commerce::{deal, find_event, find_event_on_sale, parse_event_key};
 use crate::services::search::{
-    Found, MAX_PEOPLE, Match, Narrowing, check_selfie_bytes, search_event, too_large,
-    too_many_selfies,
+    Found, MAX_PEOPLE, Match, Narrowing, SearchError, check_selfie_bytes, search_event,
 };
 use crate::services::selfies::{self, upload_key};
 
 pub use crate::services::search::MAX_SELFIE_BYTES;
+
+/// What each refusal of a search answers.
+impl From<SearchError> for ShopError {
+    fn from(e: SearchError) -> Self {
+        let message = e.to_string();
+        match e {
+            SearchError::TooLarge => ShopError::new(ErrorCode::FileTooLarge, message),
+            SearchError::UnsupportedType => {
+                ShopError::new(ErrorCode::UnsupportedImageType, message)
+            }
+            SearchError::Unreadable => ShopError::new(ErrorCode::UnreadableImage, message),
+            SearchError::TooManyPixels => ShopError::new(ErrorCode::ImageTooManyPixels, message),
+            SearchError::TooManySelfies => {
+                ShopError::new(ErrorCode::TooManySelfies, message).with_field("file")
+            }
+            SearchError::NoSelfie => ShopError::field("file", "is required"),
+            SearchError::NoFace { field } => {
+                ShopError::new(ErrorCode::NoFace, message).with_field(field)
+            }
+            SearchError::BadMatch => ShopError::field("match", message),
+            SearchError::Busy(busy) => busy.into(),
+            SearchError::Fault(e) => ShopError::internal(e),
+        }
+    }
+}
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SignRequest {
@@ -115,7 +139,7 @@ pub async fn sign(
     ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<SignRequest>,
 ) -> ShopResult<Json<SignResponse>> {
-    let event = find_event_on_sale(&state, &req.event_key).await?;
+    let event = find_event_on_sale(&state, &parse_event_key(&req.event_key)?).await?;
     if let Some(t) = req.file_type.as_deref()
         && !matches!(t, "image/jpeg" | "image/jpg" | "image/png")
     {
@@ -197,10 +221,10 @@ pub async fn upload(
     // Read one byte past the limit at most: enough to know the file is too large.
     let body = axum::body::to_bytes(body, MAX_SELFIE_BYTES + 1)
         .await
-        .map_err(|_| too_large())?;
+        .map_err(|_| ShopError::from(SearchError::TooLarge))?;
     // What is kept, for seconds, is the picture: EXIF (a phone's GPS position, its serial)
     // and comments never reach storage.
-    let checked = match check_selfie_bytes(&body) {
+    let checked = match check_selfie_bytes(&body).map_err(ShopError::from) {
         Ok(_) => state
             .cpu
             .run(move || strip_metadata(&body))
@@ -237,7 +261,7 @@ fn limit(state: &AppState, client: IpAddr) -> ShopResult<()> {
 /// A multipart body that broke off, or ran past the body limit (then: too large).
 pub(super) fn multipart_error(e: axum::extract::multipart::MultipartError) -> ShopError {
     if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-        too_large()
+        SearchError::TooLarge.into()
     } else {
         ShopError::new(ErrorCode::MalformedMultipart, e.body_text())
     }
@@ -270,7 +294,7 @@ pub async fn search(
         ));
     }
     if req.search_ids.len() > MAX_LISTED_IDS {
-        return Err(too_many_selfies().with_field("search_ids"));
+        return Err(ShopError::from(SearchError::TooManySelfies).with_field("search_ids"));
     }
     let mut ids = vec![Some(id)];
     ids.extend(
@@ -282,13 +306,16 @@ pub async fn search(
     // that is this client's is read and deleted before anything else is checked: whatever
     // happens next, none is left behind (another client's is left to its own search, or
     // the sweep).
-    let event_id = find_event(&state, &req.event_key).await.map(|e| e.id).ok();
+    let event_id = match parse_event_key(&req.event_key) {
+        Ok(key) => find_event(&state, &key).await.map(|e| e.id).ok(),
+        Err(_) => None,
+    };
     let mut selfies = Vec::with_capacity(ids.len());
     for id in ids.iter().flatten() {
         selfies.push(take_selfie(&state, id, client, event_id).await?);
     }
     if ids.len() > MAX_PEOPLE {
-        return Err(too_many_selfies().with_field("search_ids"));
+        return Err(ShopError::from(SearchError::TooManySelfies).with_field("search_ids"));
     }
     if let Some(bad) = ids.iter().position(Option::is_none) {
         return Err(ShopError::field(
@@ -302,7 +329,7 @@ pub async fn search(
     for _ in &selfies {
         limit(&state, client)?;
     }
-    let event = find_event_on_sale(&state, &req.event_key).await?;
+    let event = find_event_on_sale(&state, &parse_event_key(&req.event_key)?).await?;
     let narrowing = Narrowing {
         threshold: req.face_threshold,
         max: req.max_face_search,
@@ -412,12 +439,12 @@ pub async fn search_multipart(
         return Err(ShopError::field("file", "is required"));
     }
     if files.len() > MAX_PEOPLE {
-        return Err(too_many_selfies());
+        return Err(SearchError::TooManySelfies.into());
     }
     for _ in 1..files.len() {
         limit(&state, client)?;
     }
-    let event = find_event_on_sale(&state, &event_key).await?;
+    let event = find_event_on_sale(&state, &parse_event_key(&event_key)?).await?;
     let narrowing = Narrowing { threshold, max };
     let matching = matching.unwrap_or_default();
     find(&state, &event, files, narrowing, matching, file_field)
@@ -431,7 +458,7 @@ pub(super) async fn read_limited(
     let mut buf = Vec::new();
     while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
         if buf.len() + chunk.len() > MAX_SELFIE_BYTES {
-            return Err(too_large());
+            return Err(SearchError::TooLarge.into());
         }
         buf.extend_from_slice(&chunk);
     }

@@ -15,7 +15,12 @@ use crate::services::photos::derived_name;
 
 /// The public address of a photo's preview or thumbnail (`kind`): JPEGs named after the
 /// photo's stored name, whatever the original's format.
-pub fn derived_address(media_url: &str, event_key: &str, kind: &str, storage_name: &str) -> String {
+pub fn derived_address(
+    media_url: &str,
+    event_key: &EventKey,
+    kind: &str,
+    storage_name: &str,
+) -> String {
     format!(
         "{media_url}/{event_key}/{kind}/{}",
         derived_name(storage_name)

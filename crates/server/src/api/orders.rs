@@ -10,7 +10,9 @@ use axum::Json;
 use axum::extract::State;
 use raceshot_domain::order::{mask_email, mask_mobile, mask_order_uuid};
 use raceshot_domain::time::format_bangkok;
-use raceshot_domain::{Email, Flag, Mobile, Money, PaymentChannel, PaymentStatus, ReceiptRef};
+use raceshot_domain::{
+    Email, Flag, Mobile, Money, OrderUuid, PaymentChannel, PaymentStatus, ReceiptRef,
+};
 use raceshot_payments::GatewayKind;
 use raceshot_store::orders::{Order, OrderLookup, OrderPhoto};
 use serde::{Deserialize, Serialize};
@@ -29,7 +31,9 @@ use crate::services::commerce::AskedCart;
 use crate::services::commerce::access::{self, Destination};
 use crate::services::commerce::links::{self, Variant};
 use crate::services::commerce::orders::{PlaceOrder, place_order};
-use crate::services::commerce::{MAX_CART_PHOTOS, find_order, payment};
+use crate::services::commerce::{
+    MAX_CART_PHOTOS, find_order, parse_event_key, parse_order_uuid, payment,
+};
 use crate::services::photos::derived_name;
 
 /// A photo of the visitor's cart; only its `id` is trusted.
@@ -176,7 +180,7 @@ async fn create(
     let order = place_order(&state, ask).await?;
     Ok(Json(CreateOrderResponse {
         status: SUCCESS,
-        uuid: order.uuid,
+        uuid: order.uuid.to_string(),
     }))
 }
 
@@ -210,7 +214,7 @@ fn place_order_of(req: CreateOrderRequest, client: IpAddr) -> ShopResult<PlaceOr
         None => None,
     };
     Ok(PlaceOrder {
-        event_key: req.event_key,
+        event_key: parse_event_key(&req.event_key)?,
         mobile,
         email,
         cart: AskedCart {
@@ -313,7 +317,7 @@ pub async fn inquiry_v3(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<InquiryRequest>,
 ) -> ShopResult<Json<InquiryResponse>> {
-    inquiry(&state, &req.order_uuid, Inquiry::V3)
+    inquiry(&state, parse_order_uuid(&req.order_uuid)?, Inquiry::V3)
         .await
         .map(Json)
 }
@@ -327,7 +331,7 @@ pub async fn inquiry_v1(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<InquiryRequest>,
 ) -> ShopResult<Json<InquiryResponse>> {
-    inquiry(&state, &req.order_uuid, Inquiry::V1)
+    inquiry(&state, parse_order_uuid(&req.order_uuid)?, Inquiry::V1)
         .await
         .map(Json)
 }
@@ -358,13 +362,13 @@ enum Inquiry {
 
 async fn inquiry(
     state: &AppState,
-    raw_uuid: &str,
+    uuid: OrderUuid,
     version: Inquiry,
 ) -> ShopResult<InquiryResponse> {
-    let mut order = find_order(state, raw_uuid).await?;
+    let mut order = find_order(state, uuid).await?;
     if order.payment_status == PaymentStatus::Initial && order.gateway_ref.is_some() {
         payment::recheck(state, &order).await?;
-        order = find_order(state, &order.uuid).await?;
+        order = find_order(state, order.uuid).await?;
     }
     let photos = state.store.order_photos(order.id).await?;
     let storage_expired = !photos.is_empty() && photos.iter().all(|p| p.original_purged);
@@ -387,7 +391,7 @@ async fn inquiry(
         is_logo_image_created: Flag(order.is_logo_image_created),
         is_send_sms: Flag(order.is_send_sms),
         is_send_email: Flag(order.is_send_email),
-        event_key: order.event_key.clone(),
+        event_key: order.event_key.to_string(),
         event_title: order.event_title.clone(),
         payment_gateway: order.payment_gateway.as_str().to_owned(),
         payment_channel: order.payment_channel.as_str(),
@@ -396,8 +400,7 @@ async fn inquiry(
             .unwrap_or_default(),
         am_order_ref: order
             .am_order_ref
-            .as_deref()
-            .map(mask_order_uuid)
+            .map(|uuid| mask_order_uuid(&uuid.to_string()))
             .unwrap_or_default(),
         receipt_ref: order.receipt_ref.clone().unwrap_or_default(),
         images_order: json_text(&images_order),
@@ -522,7 +525,7 @@ pub async fn card_payment(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<CardPaymentRequest>,
 ) -> ShopResult<Json<CardPaymentResponse>> {
-    let order = find_order(&state, &req.uuid).await?;
+    let order = find_order(&state, parse_order_uuid(&req.uuid)?).await?;
     let token = req.token_key.trim();
     if token.is_empty() || token.len() > 64 || !raceshot_payments::opn::is_object_id(token) {
         return Err(ShopError::field("token_key", "must be a card token"));
@@ -724,7 +727,7 @@ pub async fn open_found_order(
     let order_id = access::open(&state, &order, &req.code).await?;
     Ok(Json(OpenOrderResponse {
         status: SUCCESS,
-        order_id,
+        order_id: order_id.to_string(),
     }))
 }
 

@@ -25,7 +25,7 @@ use crate::app::state::AppState;
 use crate::error::{ErrorCode, OrMissing, ShopError, ShopResult};
 use crate::infra::gateways::gateway_error;
 use crate::services::commerce::payment::{self, Receipt, SandboxResult};
-use crate::services::commerce::{find_order, links};
+use crate::services::commerce::{find_order, links, parse_order_uuid};
 
 /// Gateway messages are small; anything larger is not one.
 pub const MAX_CALLBACK_BYTES: usize = 64 * 1024;
@@ -50,13 +50,16 @@ pub async fn gbp_callback(
     Path((order_uuid, token)): Path<(String, String)>,
     body: Bytes,
 ) -> ShopResult<Json<Acknowledged>> {
-    if !links::gbp_callback_token_ok(&state, &order_uuid, &token) {
+    let signed = parse_order_uuid(&order_uuid)
+        .ok()
+        .filter(|uuid| links::gbp_callback_token_ok(&state, uuid, &token));
+    let Some(order_uuid) = signed else {
         return Err(ShopError::new(
             ErrorCode::InvalidSignature,
             "unknown callback address",
         ));
-    }
-    let order = find_order(&state, &order_uuid).await?;
+    };
+    let order = find_order(&state, order_uuid).await?;
     let callback = GbpCallback::parse(&body)
         .map_err(|e| ShopError::field("body", format!("not a GB Prime Pay callback: {e}")))?;
     payment::record(
@@ -110,6 +113,9 @@ pub async fn opn_webhook(
         tracing::info!(charge = %charge.id, "webhook for a charge of no order");
         return Ok(ack());
     };
+    let Ok(order_uuid) = parse_order_uuid(order_uuid) else {
+        return Ok(ack()); // not one of ours
+    };
     let order = match find_order(&state, order_uuid).await {
         Ok(order) => order,
         Err(e) if e.code() == ErrorCode::OrderNotFound => return Ok(ack()),
@@ -147,9 +153,9 @@ pub async fn sandbox_pay(
     ApiJson(req): ApiJson<SandboxPayRequest>,
 ) -> ShopResult<Json<SandboxPayResponse>> {
     sandbox_on(&state)?;
-    let order = find_order(&state, &order_uuid).await?;
+    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
     payment::sandbox_pay(&state, &order, req.result).await?;
-    let order = find_order(&state, &order_uuid).await?;
+    let order = find_order(&state, order.uuid).await?;
     Ok(Json(SandboxPayResponse {
         status: SUCCESS,
         payment_status: order.payment_status.as_str(),
@@ -181,7 +187,7 @@ pub async fn sandbox_page(
     Query(query): Query<SandboxPageQuery>,
 ) -> ShopResult<Response> {
     sandbox_on(&state)?;
-    let order = find_order(&state, &order_uuid).await?;
+    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
     if order.payment_gateway != GatewayKind::Sandbox {
         return Err(ShopError::new(ErrorCode::NotFound, "not a sandbox order"));
     }
@@ -190,7 +196,7 @@ pub async fn sandbox_page(
         order.payment_status,
         PaymentStatus::Initial | PaymentStatus::Expired
     );
-    let uuid = html_escape(&order.uuid);
+    let uuid = order.uuid; // hex digits and hyphens: nothing to escape
     let title = html_escape(&order.event_title);
     let step = if card { "3-D Secure" } else { "PromptPay" };
     let actions = if waiting {
@@ -252,7 +258,7 @@ pub async fn sandbox_page_submit(
     axum::Form(form): axum::Form<SandboxForm>,
 ) -> ShopResult<Response> {
     sandbox_on(&state)?;
-    let order = find_order(&state, &order_uuid).await?;
+    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
     payment::sandbox_pay(&state, &order, form.result).await?;
     Ok(Redirect::to(&format!("/download/{}", order.uuid)).into_response())
 }
@@ -262,7 +268,7 @@ pub async fn qr_image(
     State(state): State<AppState>,
     Path(order_uuid): Path<String>,
 ) -> ShopResult<Response> {
-    let order = find_order(&state, &order_uuid).await?;
+    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
     let key = payment::qr_image_key(&order.uuid)
         .ok_or_else(|| ShopError::new(ErrorCode::NotFound, "no QR image"))?;
     let png = state

@@ -18,7 +18,7 @@ use crate::api::error::ErrorAnswer;
 use crate::api::extract::ClientIp;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::services::commerce::find_event;
+use crate::services::commerce::{find_event, parse_event_key};
 use crate::services::privacy::{self, Contact, PrivacyError};
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -58,7 +58,7 @@ pub async fn create(
         }
     }
     let event_key = event_key.ok_or_else(|| ShopError::field("event_key", "is required"))?;
-    let event = find_event(&state, &event_key).await?;
+    let event = find_event(&state, &parse_event_key(&event_key)?).await?;
     let contact = Contact::parse(contact.as_deref().unwrap_or_default())?;
     let file = file.ok_or_else(|| ShopError::field("file", "is required"))?;
     let request_id = privacy::file(&state, &event, &contact, file, client).await?;
@@ -85,7 +85,7 @@ impl From<PrivacyError> for ShopError {
             PrivacyError::Exists => ShopError::new(ErrorCode::PrivacyRequestExists, message),
             PrivacyError::NotFound => ShopError::new(ErrorCode::NotFound, message),
             PrivacyError::Decided(_) => ShopError::new(ErrorCode::PrivacyRequestDecided, message),
-            PrivacyError::Selfie(refused) => refused,
+            PrivacyError::Selfie(refused) => refused.into(),
             PrivacyError::Store(e) => ShopError::internal(e),
             PrivacyError::Fault(e) => ShopError::internal(e),
         }
@@ -130,7 +130,7 @@ mod tests {
         );
         assert_eq!(answer(PrivacyError::BadContact).0, ErrorCode::InvalidField);
         assert_eq!(answer(PrivacyError::NotFound).0, ErrorCode::NotFound);
-        let busy = PrivacyError::Selfie(ShopError::busy(1));
+        let busy = PrivacyError::Selfie(crate::infra::search_slots::Busy.into());
         assert_eq!(answer(busy).0, ErrorCode::Busy);
 
         let fault = ShopError::from(PrivacyError::from(StoreError::Config("gone".into())));

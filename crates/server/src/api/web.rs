@@ -154,7 +154,10 @@ async fn preload(state: &AppState, path: &str) -> String {
             }
         }
         [key] | [key, "wholesale" | "manual"] => {
-            if let Ok(event) = catalogue::event_answer(&snapshot, key, now) {
+            let answer = raceshot_domain::EventKey::parse(key)
+                .ok()
+                .and_then(|key| catalogue::event_answer(&snapshot, &key, now).ok());
+            if let Some(event) = answer {
                 parts.push(("event", event));
             }
         }

@@ -4,9 +4,9 @@
 //! code, message and causes.
 
 use crate::app::state::AppState;
-use crate::services::commerce::find_order;
 use crate::services::commerce::operator;
 pub use crate::services::commerce::operator::Outcome;
+use crate::services::commerce::{find_order, parse_order_uuid};
 
 /// Confirms a PROMPTPAY order paid, the slip's last 4 characters becoming its receipt.
 pub async fn confirm(
@@ -15,12 +15,12 @@ pub async fn confirm(
     slip_ref: &str,
     actor: &str,
 ) -> anyhow::Result<Outcome> {
-    let order = find_order(state, uuid).await?;
+    let order = find_order(state, parse_order_uuid(uuid)?).await?;
     Ok(operator::confirm(state, &order, slip_ref, actor).await?)
 }
 
 /// Approves an all-photos (AM) order.
 pub async fn approve(state: &AppState, uuid: &str, actor: &str) -> anyhow::Result<Outcome> {
-    let order = find_order(state, uuid).await?;
+    let order = find_order(state, parse_order_uuid(uuid)?).await?;
     Ok(operator::approve(state, &order, actor).await?)
 }

@@ -14,6 +14,7 @@ use lettre::message::Mailbox;
 use lettre::message::header::ContentType;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use raceshot_domain::OrderUuid;
 use raceshot_domain::order::{mask_email, mask_mobile};
 
 /// How the connection to the SMTP server is protected.
@@ -234,7 +235,7 @@ impl SmsSender {
 /// What the order-ready messages say.
 #[derive(Debug, Clone, Copy)]
 pub struct OrderReady<'a> {
-    pub order_uuid: &'a str,
+    pub order_uuid: &'a OrderUuid,
     /// The order's page, where its files are downloaded.
     pub order_url: &'a str,
     pub event_title: &'a str,
@@ -416,9 +417,13 @@ mod tests {
         assert!(!is_undeliverable(&other));
     }
 
+    static UUID: std::sync::LazyLock<OrderUuid> = std::sync::LazyLock::new(|| {
+        OrderUuid::parse("5f0c1a2e-0000-4000-8000-000000000001").unwrap()
+    });
+
     fn order(free: bool, photo_count: usize) -> OrderReady<'static> {
         OrderReady {
-            order_uuid: "5f0c1a2e-0000-4000-8000-000000000001",
+            order_uuid: &UUID,
             order_url: "https://shop.example/order/5f0c1a2e?k=secret",
             event_title: "Bangkok Marathon 2026",
             photo_count,

@@ -7,7 +7,10 @@ use std::sync::Arc;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::error::ShopError;
+/// Every slot and every place in line is taken: the caller answers `busy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("too many requests of this kind at once")]
+pub struct Busy;
 
 pub struct SearchSlots {
     admitted: Arc<Semaphore>,
@@ -29,18 +32,18 @@ impl SearchSlots {
     }
 
     /// A running slot, after waiting in line if there is room in the line.
-    pub async fn acquire(&self) -> Result<SearchSlot, ShopError> {
+    pub async fn acquire(&self) -> Result<SearchSlot, Busy> {
         let admitted = self
             .admitted
             .clone()
             .try_acquire_owned()
-            .map_err(|_| ShopError::busy(1))?;
+            .map_err(|_| Busy)?;
         let running = self
             .running
             .clone()
             .acquire_owned()
             .await
-            .map_err(|_| ShopError::busy(1))?;
+            .map_err(|_| Busy)?;
         Ok(SearchSlot {
             _admitted: admitted,
             _running: running,

@@ -23,8 +23,9 @@ pub fn init(config: &LogConfig) {
 
 /// How logs name an order: a short hash of its uuid. The uuid opens the order's photos
 /// (docs/shop-contract.md, Visitors and roles), so it never goes into a log line.
-pub fn order_tag(uuid: &str) -> String {
+pub fn order_tag(uuid: impl std::fmt::Display) -> String {
     use sha2::{Digest, Sha256};
+    let uuid = uuid.to_string();
     format!("o-{}", &hex::encode(Sha256::digest(uuid.as_bytes()))[..12])
 }
 

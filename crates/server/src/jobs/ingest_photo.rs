@@ -6,7 +6,7 @@
 //! bibs (operators' bib corrections stay).
 
 use chrono::{DateTime, Utc};
-use raceshot_domain::{BibRule, EventKey};
+use raceshot_domain::BibRule;
 use raceshot_store::photos::{NewFace, PhotoState, ProcessedPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 use raceshot_vision::image_io::{DecodeOptions, decode, probe, resize_to_long_edge};
@@ -69,17 +69,16 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
     let Some(work) = state.store.photo_work(photo_id).await? else {
         return Ok(()); // deleted meanwhile
     };
-    if work.state == PhotoState::Ready.as_str() {
+    if work.state == PhotoState::Ready {
         return Ok(());
     }
-    let event = EventKey::parse(&work.event_key).map_err(|e| JobError::Permanent(e.to_string()))?;
-    let Some(spec) = state.store.any_event_by_key(&event).await?.map(|e| e.spec) else {
+    let event = &work.event_key;
+    let Some(spec) = state.store.any_event_by_key(event).await?.map(|e| e.spec) else {
         return Ok(()); // deleted meanwhile
     };
     let rule = spec.bib_rule;
-    let name = StoredName::parse(&work.storage_name)
-        .ok_or_else(|| JobError::Permanent(format!("bad stored name {}", work.storage_name)))?;
-    let derived = StoredName::parse(&derived_name(&work.storage_name))
+    let name = &work.storage_name;
+    let derived = StoredName::parse(&derived_name(name.as_str()))
         .ok_or_else(|| JobError::Permanent("bad derived name".to_owned()))?;
     state
         .store
@@ -89,7 +88,7 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
     let started = std::time::Instant::now();
     let original = match state
         .objects
-        .get(&ObjectKey::new(&event, ObjectKind::Original, &name))
+        .get(&ObjectKey::new(event, ObjectKind::Original, name))
         .await
     {
         Ok(bytes) => bytes,
@@ -120,14 +119,14 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
     state
         .objects
         .put(
-            &ObjectKey::new(&event, ObjectKind::Preview, &derived),
+            &ObjectKey::new(event, ObjectKind::Preview, &derived),
             processed.preview.into(),
         )
         .await?;
     state
         .objects
         .put(
-            &ObjectKey::new(&event, ObjectKind::Thumbnail, &derived),
+            &ObjectKey::new(event, ObjectKind::Thumbnail, &derived),
             processed.thumbnail.into(),
         )
         .await?;

@@ -5,9 +5,8 @@
 //! (retention) is left as it is.
 
 use chrono::{DateTime, Utc};
-use raceshot_domain::EventKey;
 use raceshot_store::photos::PhotoState;
-use raceshot_store::{ObjectKey, ObjectKind, StoredName};
+use raceshot_store::{ObjectKey, ObjectKind};
 use raceshot_vision::BBox;
 
 use super::ingest_photo::decode_original;
@@ -44,18 +43,17 @@ async fn read(state: &AppState, photo_id: i64) -> Result<(), JobError> {
     let Some(work) = state.store.photo_work(photo_id).await? else {
         return Ok(());
     };
-    if work.state != PhotoState::Ready.as_str() {
+    if work.state != PhotoState::Ready {
         return Ok(()); // ingestion reads it
     }
-    let key = EventKey::parse(&work.event_key).map_err(|e| JobError::Permanent(e.to_string()))?;
-    let Some(event) = state.store.any_event_by_key(&key).await? else {
+    let key = &work.event_key;
+    let Some(event) = state.store.any_event_by_key(key).await? else {
         return Ok(());
     };
-    let name = StoredName::parse(&work.storage_name)
-        .ok_or_else(|| JobError::Permanent(format!("bad stored name {}", work.storage_name)))?;
+    let name = &work.storage_name;
     let original = match state
         .objects
-        .get(&ObjectKey::new(&key, ObjectKind::Original, &name))
+        .get(&ObjectKey::new(key, ObjectKind::Original, name))
         .await
     {
         Ok(bytes) => bytes,

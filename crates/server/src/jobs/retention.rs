@@ -67,9 +67,12 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
         }
         for (photo_id, event_key, storage_name) in batch {
             for variant in [Variant::Original, Variant::Logo] {
-                let key = sold_photo_key(&event_key, &storage_name, variant).map_err(|e| {
-                    JobError::Permanent(format!("photo {photo_id} has an invalid storage key: {e}"))
-                })?;
+                let key =
+                    sold_photo_key(&event_key, storage_name.as_str(), variant).map_err(|e| {
+                        JobError::Permanent(format!(
+                            "photo {photo_id} has an invalid storage key: {e}"
+                        ))
+                    })?;
                 state.objects.delete(&key).await?;
             }
             state

@@ -26,7 +26,6 @@
 
 use std::net::IpAddr;
 
-use raceshot_domain::EventKey;
 use raceshot_domain::order::{Email, Mobile, mask_email, mask_mobile};
 use raceshot_store::events::Event;
 use raceshot_store::photos::NewFace;
@@ -37,11 +36,10 @@ use raceshot_vision::{BBox, Embedding, RgbImage, cosine};
 use sha2::{Digest, Sha256};
 
 use crate::app::state::AppState;
-use crate::error::ShopError;
 use crate::infra::imaging::{crop, encode_jpeg};
 use crate::jobs::notify_privacy::NotifyPrivacy;
 use crate::jobs::tasks;
-use crate::services::search::{by_photo, no_face, with_selfie_faces};
+use crate::services::search::{SearchError, by_photo, with_selfie_faces};
 
 /// The most photos one request is matched against: the shop's own cap on a search's
 /// answer (`MAX_FACE_SEARCH_LIMIT`) many times over; a runner is rarely in more.
@@ -91,7 +89,7 @@ pub enum PrivacyError {
     /// The selfie could not be read as a face search reads one (no face, an unreadable or
     /// oversized image, or the shop too busy to read it now): face search's own error.
     #[error(transparent)]
-    Selfie(ShopError),
+    Selfie(SearchError),
     /// The database or the object storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -149,9 +147,11 @@ async fn requester(state: &AppState, selfie: bytes::Bytes) -> Result<Requester, 
         .search_slots
         .acquire()
         .await
-        .map_err(PrivacyError::Selfie)?;
+        .map_err(|busy| PrivacyError::Selfie(busy.into()))?;
     with_selfie_faces(state, selfie, |img, faces| {
-        let faces = faces.ok_or_else(|| no_face("file"))?;
+        let faces = faces.ok_or_else(|| SearchError::NoFace {
+            field: "file".to_owned(),
+        })?;
         if people_in_selfie(&faces.boxes) > 1 {
             return Ok(Err(PrivacyError::ManyFaces));
         }
@@ -275,8 +275,7 @@ pub async fn matches(
     let Some(bytes) = &request.embedding else {
         return Ok(Vec::new());
     };
-    let key = EventKey::parse(&request.event_key).map_err(PrivacyError::fault)?;
-    let Some(event) = state.store.any_event_by_key(&key).await? else {
+    let Some(event) = state.store.any_event_by_key(&request.event_key).await? else {
         return Ok(Vec::new());
     };
     let face =

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use raceshot_store::selfies::Taken;
-use raceshot_store::{ObjectKey, StoredName};
+use raceshot_store::{ObjectKey, StoreError, StoredName};
 use sha2::{Digest, Sha256};
 use tokio::sync::watch;
 
@@ -69,12 +69,12 @@ pub async fn reserve(
 }
 
 /// Takes the address's one upload; the selfie then lives `search.selfie_ttl_secs` at most.
-pub async fn mark_uploaded(state: &AppState, search_id: &uuid::Uuid) -> ShopResult<bool> {
+pub async fn mark_uploaded(state: &AppState, search_id: &uuid::Uuid) -> Result<bool, StoreError> {
     let expires = after(Utc::now(), state.config.search.selfie_ttl);
-    Ok(state
+    state
         .store
         .mark_selfie_uploaded(&search_id.to_string(), expires)
-        .await?)
+        .await
 }
 
 /// Takes the address for its one search by `client` of `event_id`.
@@ -83,8 +83,8 @@ pub async fn take(
     search_id: &uuid::Uuid,
     client: IpAddr,
     event_id: i64,
-) -> ShopResult<Taken> {
-    Ok(state
+) -> Result<Taken, StoreError> {
+    state
         .store
         .take_selfie_upload(
             &search_id.to_string(),
@@ -92,15 +92,15 @@ pub async fn take(
             event_id,
             Utc::now(),
         )
-        .await?)
+        .await
 }
 
 /// Spends the address of a refused upload: it serves nothing any more.
-pub async fn spend(state: &AppState, search_id: &uuid::Uuid) -> ShopResult<bool> {
-    Ok(state
+pub async fn spend(state: &AppState, search_id: &uuid::Uuid) -> Result<bool, StoreError> {
+    state
         .store
         .spend_selfie_upload(&search_id.to_string(), Utc::now())
-        .await?)
+        .await
 }
 
 /// Deletes every selfie past its lifetime; answers how many addresses were swept.

@@ -13,7 +13,7 @@ use raceshot_store::Backend;
 use raceshot_store::privacy::NewPrivacyRequest;
 use serde_json::{Value, json};
 
-use crate::helpers::{TOKEN, TestApp, assert_error, event, json, now, photo};
+use crate::helpers::{TOKEN, TestApp, assert_error, event, json, now, oid, photo};
 
 crate::both_backends!(
     an_all_photos_request_names_the_earlier_order_and_opens_nothing,
@@ -372,7 +372,13 @@ async fn find_order_opens_nothing_with_default_settings() {
         .as_str()
         .unwrap()
         .to_owned();
-    let id = app.store.order_by_uuid(&uuid).await.unwrap().unwrap().id;
+    let id = app
+        .store
+        .order_by_uuid(oid(&uuid))
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
     let find = |filter: &str, text: &str| json!({ "tk": TOKEN, "filter_type": filter, "txt_search": text });
     let mut lookups = Vec::new();
     for (filter, text) in [("mobile", "0812345678"), ("payment_ref", receipt.as_str())] {
@@ -466,7 +472,7 @@ async fn a_withdrawn_photo_is_never_paid_for(backend: Backend) {
     // arrives, and the money is owed back.
     let (ids, raced) = app.promptpay_order("held", 2).await;
     hold(&app, "held", ids[1]).await;
-    let order = app.store.order_by_uuid(&raced).await.unwrap().unwrap();
+    let order = app.store.order_by_uuid(oid(&raced)).await.unwrap().unwrap();
     app.store
         .execute_raw(&format!(
             "UPDATE orders SET payment_status = 'INITIAL', end_reason = NULL WHERE id = {}",

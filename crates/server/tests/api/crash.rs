@@ -10,7 +10,7 @@ use raceshot_domain::PaymentStatus;
 use raceshot_store::orders::OrderFilter;
 use serde_json::{Value, json};
 
-use crate::helpers::{TOKEN, get_text, photo};
+use crate::helpers::{TOKEN, get_text, oid, photo};
 use crate::scale::{ScaleOut, counts, shop, sign_in, upload, variant, wait_until};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -218,16 +218,19 @@ async fn a_replica_killed_mid_checkout_and_mid_payment_loses_no_order_and_pays_e
             .unwrap()
     };
     for uuid in &confirmed {
-        assert!(stored.iter().any(|o| &o.uuid == uuid), "order {uuid} lost");
+        assert!(
+            stored.iter().any(|o| o.uuid.to_string() == *uuid),
+            "order {uuid} lost"
+        );
     }
     for o in &stored {
-        let answer = inquiry(&o.uuid).await;
+        let answer = inquiry(&o.uuid.to_string()).await;
         assert_eq!(answer["payment_status"], "INITIAL", "{answer}");
         assert_eq!(answer["image_length"], 1, "{answer}");
     }
 
     // Payments in flight when replica A dies again; the gateway then repeats every message.
-    let uuids: Vec<String> = stored.iter().map(|o| o.uuid.clone()).collect();
+    let uuids: Vec<String> = stored.iter().map(|o| o.uuid.to_string()).collect();
     let pay = {
         let client = client.clone();
         move |base: String, uuid: String| {
@@ -273,7 +276,7 @@ async fn a_replica_killed_mid_checkout_and_mid_payment_loses_no_order_and_pays_e
     for uuid in &uuids {
         let answer = inquiry(uuid).await;
         assert_eq!(answer["payment_status"], "PAID", "{answer}");
-        let order = store.order_by_uuid(uuid).await.unwrap().unwrap();
+        let order = store.order_by_uuid(oid(uuid)).await.unwrap().unwrap();
         let paid_messages = store
             .payment_trail(order.id)
             .await

@@ -22,7 +22,9 @@ use raceshot_store::Backend;
 use raceshot_store::orders::{Order, OrderLookup, PaymentRecord};
 use serde_json::json;
 
-use crate::helpers::{TOKEN, TestApp, TestAppBuilder, assert_error, event, json, models_dir, now};
+use crate::helpers::{
+    TOKEN, TestApp, TestAppBuilder, assert_error, event, json, models_dir, now, oid,
+};
 use crate::orders::{delivered, image_list};
 use crate::smtp_sink::{SmtpSink, parse};
 
@@ -138,7 +140,7 @@ async fn run_cli_enqueued_jobs(app: &TestApp) {
 }
 
 async fn stored(app: &TestApp, uuid: &str) -> Order {
-    app.store.order_by_uuid(uuid).await.unwrap().unwrap()
+    app.store.order_by_uuid(oid(uuid)).await.unwrap().unwrap()
 }
 
 async fn trail(app: &TestApp, order: &Order) -> Vec<PaymentRecord> {
@@ -286,7 +288,7 @@ async fn orders_of_buyer(app: &TestApp) -> Vec<String> {
         .await
         .unwrap()
         .into_iter()
-        .map(|o| o.uuid)
+        .map(|o| o.uuid.to_string())
         .collect()
 }
 
@@ -317,7 +319,7 @@ async fn gbp_promptpay_is_paid_on_the_gateways_word_once(backend: Backend) {
         None,
         "the token travels in the form"
     );
-    let token = links::gbp_callback_token(&app.state, &uuid);
+    let token = links::gbp_callback_token(&app.state, &oid(&uuid));
     let callback_url = app.url(&format!("/api/payments/gbp/{uuid}/{token}"));
     let paid_text = format!("{:.2}", body["paid_amount"].as_f64().unwrap());
     assert_eq!(paid_text, "126.00");
@@ -375,7 +377,8 @@ async fn gbp_promptpay_is_paid_on_the_gateways_word_once(backend: Backend) {
     let mut flipped = token.clone();
     let last = if flipped.ends_with('0') { "1" } else { "0" };
     flipped.replace_range(flipped.len() - 1.., last);
-    let foreign = links::gbp_callback_token(&app.state, "00000000-0000-4000-8000-000000000000");
+    let foreign =
+        links::gbp_callback_token(&app.state, &oid("00000000-0000-4000-8000-000000000000"));
     for bad in [flipped.as_str(), foreign.as_str(), "x"] {
         let resp = app
             .client

@@ -457,7 +457,7 @@ async fn hidden_photos_and_misses_are_not_served_from_caches() {
     let app = TestApp::with_one_event("hide").await;
     let ids = app.ready_photos("hide", 1).await;
     let photo = app.store.photo_owner(ids[0]).await.unwrap().unwrap();
-    let name = raceshot_server::services::photos::derived_name(&photo.storage_name);
+    let name = raceshot_server::services::photos::derived_name(photo.storage_name.as_str());
     let key = raceshot_domain::EventKey::parse("hide").unwrap();
     let stored = raceshot_store::StoredName::parse(&name).unwrap();
     let thumbnail =

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+use raceshot_domain::OrderUuid;
 use raceshot_domain::event::{EventInput, PackageInput};
 use raceshot_server::app::startup::{Application, Models};
 use raceshot_server::app::state::{AppState, Clock};
@@ -638,4 +639,9 @@ impl TestApp {
             .await
             .unwrap_or_else(|e| panic!("{e}"))
     }
+}
+
+/// An order id from an answer of the API (or a test's own literal).
+pub fn oid(raw: &str) -> OrderUuid {
+    OrderUuid::parse(raw).unwrap_or_else(|_| panic!("not an order id: {raw}"))
 }

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use base64::Engine as _;
-use raceshot_domain::{GatewayKind, Money, PaymentChannel, PaymentStatus};
+use raceshot_domain::{GatewayKind, Money, OrderUuid, PaymentChannel, PaymentStatus};
 use raceshot_payments::testing::{FakeGbp, FakeOpn};
 use raceshot_server::jobs::notify_order::NotifyOrder;
 use raceshot_server::jobs::{BackgroundJob, JobContext, JobError};
@@ -15,7 +15,7 @@ use raceshot_store::orders::{NewOrder, Order};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, assert_error, event, json, now};
+use crate::helpers::{TestApp, assert_error, event, json, now, oid};
 use crate::orders::delivered;
 use crate::smtp_sink::SmtpSink;
 
@@ -132,13 +132,13 @@ async fn gbp_callback_tokens_never_reach_the_logs() {
     let (_, uuid) = app.promptpay_order("gbp-logs", 1).await;
     let reference = app
         .store
-        .order_by_uuid(&uuid)
+        .order_by_uuid(oid(&uuid))
         .await
         .unwrap()
         .unwrap()
         .gateway_ref
         .unwrap();
-    let token = links::gbp_callback_token(&app.state, &uuid);
+    let token = links::gbp_callback_token(&app.state, &oid(&uuid));
     let path = format!("/api/payments/gbp/{uuid}/{token}");
 
     // The path as logs show it.
@@ -205,7 +205,7 @@ async fn stored_order(
         Money::from_satang(6_300).unwrap()
     };
     let order = NewOrder {
-        uuid: uuid::Uuid::new_v4().to_string(),
+        uuid: OrderUuid::new_random(),
         event_id: event.id,
         mobile: "0812345678".into(),
         email: email.map(str::to_owned),
@@ -274,7 +274,7 @@ async fn without_the_sandbox_no_page_or_answer_leads_to_it() {
     .await;
 
     // The page and its buttons answer 404, as JSON, for any order.
-    let unknown = uuid::Uuid::new_v4().to_string();
+    let unknown = OrderUuid::new_random();
     for uuid in [&qr.uuid, &card.uuid, &unknown] {
         for query in ["", "?card=1"] {
             let resp = app
@@ -294,7 +294,12 @@ async fn without_the_sandbox_no_page_or_answer_leads_to_it() {
             .await
             .unwrap();
         assert_error(resp, 404, "not_found").await;
-        assert_error(app.sandbox_pay(uuid, "paid").await, 404, "not_found").await;
+        assert_error(
+            app.sandbox_pay(&uuid.to_string(), "paid").await,
+            404,
+            "not_found",
+        )
+        .await;
     }
 
     // No answer carries a sandbox link: the inquiries, the card payment.
@@ -474,7 +479,7 @@ async fn order_emails_are_refused_or_stored_as_the_mail_transport_takes_them() {
     let mut thai = body.clone();
     thai["email"] = json!("runner@ตัวอย่าง.ไทย");
     let uuid = app.create_order("/v3/order/create", &thai).await;
-    let stored = app.store.order_by_uuid(&uuid).await.unwrap().unwrap();
+    let stored = app.store.order_by_uuid(oid(&uuid)).await.unwrap().unwrap();
     let email = stored.email.unwrap();
     assert_eq!(email, "runner@xn--72c1a1bt4awk9o.xn--o3cw4h");
     assert!(email.parse::<lettre::Address>().is_ok());
@@ -628,7 +633,7 @@ async fn etags_of_originals_show_no_inode_nor_modification_time() {
     let images: Value = serde_json::from_str(paid["images_paid"].as_str().unwrap()).unwrap();
     let url = images[0]["image"].as_str().unwrap().to_owned();
 
-    let order = app.store.order_by_uuid(&uuid).await.unwrap().unwrap();
+    let order = app.store.order_by_uuid(oid(&uuid)).await.unwrap().unwrap();
     let photo = app.store.order_photos(order.id).await.unwrap().remove(0);
     let file = app
         .data_dir

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use raceshot_domain::OrderUuid;
 use raceshot_server::infra::notify::{
     Mailer, OrderReady, OutgoingMail, SmtpSettings, SmtpTls, order_ready_mail,
 };
@@ -23,9 +24,12 @@ fn settings(port: u16) -> SmtpSettings {
     }
 }
 
+static ORDER_UUID: std::sync::LazyLock<OrderUuid> =
+    std::sync::LazyLock::new(|| OrderUuid::parse("5f0c1a2e-7b1d-4c55-9a57-2d5a3e0b9c11").unwrap());
+
 fn order() -> OrderReady<'static> {
     OrderReady {
-        order_uuid: "5f0c1a2e-7b1d-4c55-9a57-2d5a3e0b9c11",
+        order_uuid: &ORDER_UUID,
         order_url: "https://shop.raceshot.test/order/5f0c1a2e-7b1d-4c55-9a57-2d5a3e0b9c11?k=Zx9",
         event_title: "วิ่งด้วยกัน Bangkok 2026",
         photo_count: 3,

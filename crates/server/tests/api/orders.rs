@@ -6,7 +6,7 @@ use raceshot_server::services::commerce::links::{self, Variant};
 use serde_json::{Value, json};
 
 use crate::both_backends;
-use crate::helpers::{TOKEN, TestApp, assert_error, event, json, now};
+use crate::helpers::{TOKEN, TestApp, assert_error, event, json, now, oid};
 
 both_backends!(a_sandbox_purchase_goes_from_cart_to_zip);
 
@@ -185,7 +185,7 @@ async fn a_sandbox_purchase_goes_from_cart_to_zip(backend: raceshot_store::Backe
     assert_eq!(names, ["logo_7_IMG_0000.jpg", "logo_7_IMG_0001.jpg"]);
 
     // The trail holds the one payment.
-    let order = app.store.order_by_uuid(&uuid).await.unwrap().unwrap();
+    let order = app.store.order_by_uuid(oid(&uuid)).await.unwrap().unwrap();
     let trail = app.store.payment_trail(order.id).await.unwrap();
     assert_eq!(trail.iter().filter(|t| t.kind == "sandbox:paid").count(), 1);
 }
@@ -329,7 +329,7 @@ async fn download_addresses_are_signed_expire_and_need_a_paid_order() {
     let (ids, uuid) = app.promptpay_order("signed", 1).await;
     let later = now() + chrono::Duration::hours(1);
     // Unpaid: even a correctly signed address is refused.
-    let url = links::download_url(&app.state, &uuid, ids[0], Variant::Original, later);
+    let url = links::download_url(&app.state, &oid(&uuid), ids[0], Variant::Original, later);
     let resp = app.client.get(&url).send().await.unwrap();
     assert_error(resp, 403, "order_not_paid").await;
 
@@ -356,7 +356,7 @@ async fn download_addresses_are_signed_expire_and_need_a_paid_order() {
     .await;
     let past = links::download_url(
         &app.state,
-        &uuid,
+        &oid(&uuid),
         ids[0],
         Variant::Original,
         now() - chrono::Duration::seconds(1),
@@ -575,7 +575,7 @@ async fn the_sandbox_cannot_pay_once_it_is_switched_off() {
         .await;
     let (_, uuid) = app.promptpay_order("real-money", 1).await;
     // Even an order written while the sandbox ran stays unpaid.
-    let order = app.store.order_by_uuid(&uuid).await.unwrap().unwrap();
+    let order = app.store.order_by_uuid(oid(&uuid)).await.unwrap().unwrap();
     app.store
         .execute_raw(&format!(
             "UPDATE orders SET payment_gateway = 'SANDBOX' WHERE id = {}",

@@ -21,7 +21,7 @@ use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::jobs::notify_order;
 use crate::services::commerce::operator::{self, Outcome};
-use crate::services::commerce::{find_order, links};
+use crate::services::commerce::{find_order, links, parse_order_uuid};
 
 /// One message or step of an order's payment.
 #[derive(Debug, Serialize, ToSchema)]
@@ -65,7 +65,7 @@ pub async fn detail(
     _admin: Admin,
     Path(order_uuid): Path<String>,
 ) -> ShopResult<Json<AdminOrder>> {
-    let order = find_order(&state, &order_uuid).await?;
+    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
     let trail = state
         .store
         .payment_trail(order.id)
@@ -83,7 +83,7 @@ pub async fn detail(
         })
         .collect();
     Ok(Json(AdminOrder {
-        am_order_ref: order.am_order_ref.clone(),
+        am_order_ref: order.am_order_ref.map(|u| u.to_string()),
         paid_at: order.paid_at.map(format_bangkok),
         order_page_url: links::order_page_url(&state, &order.uuid),
         end_reason: order.end_reason.map(|r| r.as_str().to_owned()),
@@ -109,7 +109,7 @@ pub async fn approve(
     Admin(session): Admin,
     Path(order_uuid): Path<String>,
 ) -> ShopResult<Json<OperatorOutcome>> {
-    let order = find_order(&state, &order_uuid).await?;
+    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
     let outcome = operator::approve(&state, &order, &session.actor()).await?;
     Ok(Json(answer(outcome)))
 }
@@ -132,7 +132,7 @@ pub async fn confirm(
     Path(order_uuid): Path<String>,
     ApiJson(req): ApiJson<ConfirmRequest>,
 ) -> ShopResult<Json<OperatorOutcome>> {
-    let order = find_order(&state, &order_uuid).await?;
+    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
     let outcome = operator::confirm(&state, &order, &req.slip_ref, &session.actor()).await?;
     Ok(Json(answer(outcome)))
 }
@@ -264,8 +264,8 @@ pub async fn list(
 
 fn row(o: Order) -> AdminOrderRow {
     AdminOrderRow {
-        uuid: o.uuid,
-        event_key: o.event_key,
+        uuid: o.uuid.to_string(),
+        event_key: o.event_key.to_string(),
         event_title: o.event_title,
         mobile: o.mobile,
         email: o.email,
@@ -289,7 +289,7 @@ pub async fn resend_email(
     Admin(session): Admin,
     Path(order_uuid): Path<String>,
 ) -> ShopResult<StatusCode> {
-    let order = find_order(&state, &order_uuid).await?;
+    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
     let email = order
         .email
         .clone()
@@ -313,7 +313,7 @@ pub async fn resend_email(
         .audit(
             &session.actor(),
             "order.resend_email",
-            &order.uuid,
+            &order.uuid.to_string(),
             &serde_json::json!({}),
             state.now(),
         )

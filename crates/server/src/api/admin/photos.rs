@@ -257,9 +257,8 @@ pub async fn list(
                 })
                 .collect();
             AdminPhoto {
-                thumbnail_url: ready.then(|| {
-                    derived_address(&state.media_url, key.as_str(), "thumbnail", &p.storage_name)
-                }),
+                thumbnail_url: ready
+                    .then(|| derived_address(&state.media_url, &key, "thumbnail", &p.storage_name)),
                 id: p.id,
                 original_file_name: p.original_file_name,
                 state: p.state,
@@ -360,10 +359,9 @@ pub async fn correct_bib(
 ) -> ShopResult<StatusCode> {
     let owner = owned_photo(&state, &session, photo_id).await?;
     let req: BibCorrection = parse_json(body.to_string().as_bytes())?;
-    let key = EventKey::parse(&owner.event_key).map_err(ShopError::internal)?;
     let event = state
         .store
-        .any_event_by_key(&key)
+        .any_event_by_key(&owner.event_key)
         .await?
         .ok_or_else(|| ShopError::new(ErrorCode::EventNotFound, "no such event"))?;
     let bib = crate::services::bibs::parse_query(&event.spec.bib_rule, &req.bib)?;
@@ -408,8 +406,8 @@ pub async fn delete(
         }
         Deleted::Missing => return Err(ShopError::new(ErrorCode::ImageNotFound, "no such photo")),
     };
-    let key = EventKey::parse(&owner.event_key).map_err(ShopError::internal)?;
-    let derived = derived_name(&owner.storage_name);
+    let key = &owner.event_key;
+    let derived = derived_name(owner.storage_name.as_str());
     for (kind, name) in [
         (ObjectKind::Original, owner.storage_name.as_str()),
         (ObjectKind::Preview, derived.as_str()),
@@ -419,7 +417,7 @@ pub async fn delete(
             // The row is gone already: a file left behind is only wasted space.
             if let Err(e) = state
                 .objects
-                .delete(&ObjectKey::new(&key, kind, &name))
+                .delete(&ObjectKey::new(key, kind, &name))
                 .await
             {
                 tracing::warn!(photo_id, error = %e, "photo file not deleted");

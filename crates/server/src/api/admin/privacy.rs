@@ -109,7 +109,7 @@ async fn shown(state: &AppState, r: PrivacyRequest) -> ShopResult<AdminPrivacyRe
                     &state.media_url,
                     &owner.event_key,
                     "thumbnail",
-                    &owner.storage_name,
+                    owner.storage_name.as_str(),
                 ),
                 similarity,
             })
@@ -121,7 +121,7 @@ async fn shown(state: &AppState, r: PrivacyRequest) -> ShopResult<AdminPrivacyRe
         .then(|| format!("/api/admin/privacy/requests/{}/face", r.id));
     Ok(AdminPrivacyRequest {
         request_id: r.id,
-        event_key: r.event_key,
+        event_key: r.event_key.to_string(),
         event_title: r.event_title,
         contact: Contact::masked(&r.contact),
         state: r.state.as_str().to_owned(),

@@ -9,6 +9,7 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+use raceshot_domain::OrderUuid;
 use raceshot_domain::order::{mask_email, mask_mobile};
 use raceshot_store::access_codes::CodeCheck;
 use raceshot_store::orders::Order;
@@ -197,7 +198,7 @@ fn code_text(code: &str) -> String {
 }
 
 /// Opens `order` with a code: its uuid, once.
-pub async fn open(state: &AppState, order: &Order, code: &str) -> ShopResult<String> {
+pub async fn open(state: &AppState, order: &Order, code: &str) -> ShopResult<OrderUuid> {
     let code = code.trim();
     if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
         return Err(
@@ -210,7 +211,7 @@ pub async fn open(state: &AppState, order: &Order, code: &str) -> ShopResult<Str
         .try_access_code(order.id, &hash, MAX_TRIES, state.now())
         .await?
     {
-        CodeCheck::Opened => Ok(order.uuid.clone()),
+        CodeCheck::Opened => Ok(order.uuid),
         CodeCheck::Wrong => Err(ShopError::new(
             ErrorCode::AccessCodeInvalid,
             "the code is not the one sent",

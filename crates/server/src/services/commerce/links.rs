@@ -2,6 +2,7 @@
 //! its photos, the order's QR image, and the unguessable GB Prime Pay callback address.
 
 use chrono::{DateTime, Utc};
+use raceshot_domain::OrderUuid;
 
 use crate::app::state::AppState;
 use crate::infra::signing;
@@ -37,7 +38,7 @@ impl Variant {
 /// The signed address of one photo of an order, valid until `expires`.
 pub fn download_url(
     state: &AppState,
-    order_uuid: &str,
+    order_uuid: &OrderUuid,
     photo_id: i64,
     variant: Variant,
     expires: DateTime<Utc>,
@@ -53,7 +54,7 @@ pub fn download_url(
 
 fn download_signature(
     state: &AppState,
-    order_uuid: &str,
+    order_uuid: &OrderUuid,
     photo_id: i64,
     variant: Variant,
     expires: i64,
@@ -62,14 +63,14 @@ fn download_signature(
     signing::sign(
         &state.signing_key,
         DOWNLOAD,
-        &[order_uuid, &photo, variant.as_str(), &expires],
+        &[&order_uuid.to_string(), &photo, variant.as_str(), &expires],
     )
 }
 
 /// Whether a download address's signature is the server's (expiry is checked apart).
 pub fn download_signature_ok(
     state: &AppState,
-    order_uuid: &str,
+    order_uuid: &OrderUuid,
     photo_id: i64,
     variant: Variant,
     expires: i64,
@@ -80,11 +81,11 @@ pub fn download_signature_ok(
 }
 
 /// The token in an order's GB Prime Pay callback address.
-pub fn gbp_callback_token(state: &AppState, order_uuid: &str) -> String {
-    signing::sign(&state.signing_key, GBP_CALLBACK, &[order_uuid])
+pub fn gbp_callback_token(state: &AppState, order_uuid: &OrderUuid) -> String {
+    signing::sign(&state.signing_key, GBP_CALLBACK, &[&order_uuid.to_string()])
 }
 
-pub fn gbp_callback_url(state: &AppState, order_uuid: &str) -> String {
+pub fn gbp_callback_url(state: &AppState, order_uuid: &OrderUuid) -> String {
     format!(
         "{}/api/payments/gbp/{order_uuid}/{}",
         state.public_url,
@@ -92,18 +93,23 @@ pub fn gbp_callback_url(state: &AppState, order_uuid: &str) -> String {
     )
 }
 
-pub fn gbp_callback_token_ok(state: &AppState, order_uuid: &str, token: &str) -> bool {
-    signing::verify(&state.signing_key, GBP_CALLBACK, &[order_uuid], token)
+pub fn gbp_callback_token_ok(state: &AppState, order_uuid: &OrderUuid, token: &str) -> bool {
+    signing::verify(
+        &state.signing_key,
+        GBP_CALLBACK,
+        &[&order_uuid.to_string()],
+        token,
+    )
 }
 
 /// The order's QR image, for gateways that hand out an image (GB Prime Pay).
-pub fn qr_image_url(state: &AppState, order_uuid: &str) -> String {
+pub fn qr_image_url(state: &AppState, order_uuid: &OrderUuid) -> String {
     format!("{}/api/orders/{order_uuid}/qr.png", state.public_url)
 }
 
 /// The sandbox gateway's payment page of an order; `None` while the sandbox is off
 /// (`payments.allow_sandbox`), when that page answers 404 and no answer may lead to it.
-pub fn sandbox_page_url(state: &AppState, order_uuid: &str, card: bool) -> Option<String> {
+pub fn sandbox_page_url(state: &AppState, order_uuid: &OrderUuid, card: bool) -> Option<String> {
     if !state.config.payments.allow_sandbox {
         return None;
     }
@@ -115,6 +121,6 @@ pub fn sandbox_page_url(state: &AppState, order_uuid: &str, card: bool) -> Optio
 }
 
 /// The shop's order page.
-pub fn order_page_url(state: &AppState, order_uuid: &str) -> String {
+pub fn order_page_url(state: &AppState, order_uuid: &OrderUuid) -> String {
     format!("{}/download/{order_uuid}", state.public_url)
 }

@@ -11,9 +11,9 @@ pub mod operator;
 pub mod orders;
 pub mod payment;
 
-use raceshot_domain::EventKey;
 use raceshot_domain::event::{SaleState, SaleStatus};
 use raceshot_domain::pricing::{CartTotals, Deal, cart_totals};
+use raceshot_domain::{EventKey, OrderUuid};
 use raceshot_store::events::Event;
 use raceshot_store::orders::{Order, OrderPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
@@ -25,24 +25,30 @@ use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::services::catalogue::Snapshot;
 
-/// A visible event by key in a catalogue snapshot; unknown and malformed keys alike are
-/// `event_not_found`.
-pub fn lookup<'a>(snapshot: &'a Snapshot, raw_key: &str) -> ShopResult<&'a Event> {
-    EventKey::parse(raw_key)
-        .ok()
-        .and_then(|key| snapshot.by_key(key.as_str()))
-        .ok_or_else(|| ShopError::new(ErrorCode::EventNotFound, "no such event"))
+/// A visible event by key in a catalogue snapshot.
+pub fn lookup<'a>(snapshot: &'a Snapshot, key: &EventKey) -> ShopResult<&'a Event> {
+    snapshot.by_key(key.as_str()).ok_or_else(event_not_found)
+}
+
+/// What an unknown event answers, and a malformed key alike ([`parse_event_key`]).
+pub fn event_not_found() -> ShopError {
+    ShopError::new(ErrorCode::EventNotFound, "no such event")
+}
+
+/// An event key as a client sent it; a malformed one is an event that does not exist.
+pub fn parse_event_key(raw: &str) -> ShopResult<EventKey> {
+    EventKey::parse(raw).map_err(|_| event_not_found())
 }
 
 /// A visible event by key, from the catalogue.
-pub async fn find_event(state: &AppState, raw_key: &str) -> ShopResult<Event> {
+pub async fn find_event(state: &AppState, key: &EventKey) -> ShopResult<Event> {
     let snapshot = state.catalogue.snapshot().await?;
-    lookup(&snapshot, raw_key).cloned()
+    lookup(&snapshot, key).cloned()
 }
 
 /// A visible event that is on sale now: what searches and orders need.
-pub async fn find_event_on_sale(state: &AppState, raw_key: &str) -> ShopResult<Event> {
-    let event = find_event(state, raw_key).await?;
+pub async fn find_event_on_sale(state: &AppState, key: &EventKey) -> ShopResult<Event> {
+    let event = find_event(state, key).await?;
     let s = &event.spec;
     let sale = SaleState::at(
         s.on_sale_start,
@@ -178,17 +184,16 @@ pub async fn price_cart(
 /// The stored file of a sold photo (by its stored name): its original, or its copy with
 /// the logo (a JPEG named like its preview).
 pub fn sold_photo_key(
-    event_key: &str,
+    event: &EventKey,
     storage_name: &str,
     variant: Variant,
 ) -> anyhow::Result<ObjectKey> {
-    let event = EventKey::parse(event_key)?;
     let (kind, stored) = match variant {
         Variant::Original => (ObjectKind::Original, storage_name.to_owned()),
         Variant::Logo => (ObjectKind::WithLogo, derived_name(storage_name)),
     };
     let name = StoredName::parse(&stored).ok_or_else(|| anyhow::anyhow!("stored name {stored}"))?;
-    Ok(ObjectKey::new(&event, kind, &name))
+    Ok(ObjectKey::new(event, kind, &name))
 }
 
 /// The name a sold photo is saved as (docs/shop-contract.md, Delivery and retention):
@@ -209,13 +214,20 @@ pub fn download_name(photo: &OrderPhoto, variant: Variant) -> String {
     }
 }
 
-/// An order by the uuid a client sent; malformed and unknown alike are `order_not_found`.
-pub async fn find_order(state: &AppState, raw_uuid: &str) -> ShopResult<Order> {
-    let not_found = || ShopError::new(ErrorCode::OrderNotFound, "no such order");
-    let uuid = uuid::Uuid::parse_str(raw_uuid.trim()).map_err(|_| not_found())?;
+fn order_not_found() -> ShopError {
+    ShopError::new(ErrorCode::OrderNotFound, "no such order")
+}
+
+/// An order id as a client sent it; a malformed one is an order that does not exist.
+pub fn parse_order_uuid(raw: &str) -> ShopResult<OrderUuid> {
+    OrderUuid::parse(raw).map_err(|_| order_not_found())
+}
+
+/// An order by its id.
+pub async fn find_order(state: &AppState, uuid: OrderUuid) -> ShopResult<Order> {
     state
         .store
-        .order_by_uuid(&uuid.hyphenated().to_string())
+        .order_by_uuid(uuid)
         .await?
-        .ok_or_else(not_found)
+        .ok_or_else(order_not_found)
 }

@@ -44,7 +44,13 @@ pub async fn confirm(
     let detail = serde_json::json!({ "slip_ref": slip_ref });
     state
         .store
-        .audit(actor, "order.confirm", &order.uuid, &detail, state.now())
+        .audit(
+            actor,
+            "order.confirm",
+            &order.uuid.to_string(),
+            &detail,
+            state.now(),
+        )
         .await?;
     Ok(Outcome::of(changed))
 }
@@ -57,7 +63,7 @@ pub async fn approve(state: &AppState, order: &Order, actor: &str) -> ShopResult
         .audit(
             actor,
             "order.approve",
-            &order.uuid,
+            &order.uuid.to_string(),
             &serde_json::json!({}),
             state.now(),
         )

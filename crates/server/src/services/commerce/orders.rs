@@ -6,7 +6,9 @@
 
 use std::net::IpAddr;
 
-use raceshot_domain::{Email, GatewayKind, Mobile, Money, PaymentChannel, PaymentStatus};
+use raceshot_domain::{
+    Email, EventKey, GatewayKind, Mobile, Money, OrderUuid, PaymentChannel, PaymentStatus,
+};
 use raceshot_store::orders::{Created, NewOrder, Order};
 use sha2::{Digest, Sha256};
 
@@ -18,7 +20,7 @@ use crate::jobs::tasks;
 /// An order as a visitor asks for it, every field already parsed.
 #[derive(Debug, Clone)]
 pub struct PlaceOrder {
-    pub event_key: String,
+    pub event_key: EventKey,
     pub mobile: Mobile,
     pub email: Option<Email>,
     pub cart: AskedCart,
@@ -158,7 +160,7 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ShopResult<Order>
         None
     };
     let order = NewOrder {
-        uuid: uuid::Uuid::new_v4().to_string(),
+        uuid: OrderUuid::new_random(),
         event_id: event.id,
         mobile: ask.mobile.as_str().to_owned(),
         email: ask.email.as_ref().map(|e| e.as_str().to_owned()),

@@ -6,7 +6,7 @@
 //! the trail entry, the amount check, then the guarded mark-paid.
 
 use async_trait::async_trait;
-use raceshot_domain::{GatewayKind, PaymentChannel, PaymentStatus, ReceiptRef};
+use raceshot_domain::{GatewayKind, OrderUuid, PaymentChannel, PaymentStatus, ReceiptRef};
 use raceshot_payments::PaymentError;
 use raceshot_payments::gateway::{
     self, Confirmation, Gateway, Outcome, PaymentRequest, QrCode, Sandbox, TrailSink,
@@ -23,9 +23,8 @@ use crate::infra::telemetry::order_tag;
 use crate::jobs::tasks;
 
 /// Where an order's GB Prime Pay QR image is kept.
-pub fn qr_image_key(order_uuid: &str) -> Option<ObjectKey> {
-    let simple: String = order_uuid.chars().filter(|c| *c != '-').collect();
-    StoredName::parse(&format!("{simple}.png")).map(|n| ObjectKey::shared("qr", &n))
+pub fn qr_image_key(order_uuid: &OrderUuid) -> Option<ObjectKey> {
+    StoredName::parse(&format!("{}.png", order_uuid.simple())).map(|n| ObjectKey::shared("qr", &n))
 }
 
 /// `order_not_payable` unless the order may be paid (or confirmed) this way.
@@ -58,8 +57,8 @@ pub fn payment_links_shown(state: &AppState, order: &Order) -> bool {
 fn request_without_links(order: &Order) -> PaymentRequest {
     PaymentRequest {
         order_id: order.id,
-        order_uuid: order.uuid.clone(),
-        event_key: order.event_key.clone(),
+        order_uuid: order.uuid.to_string(),
+        event_key: order.event_key.to_string(),
         amount: order.paid_amount,
         mobile: order.mobile.clone(),
         email: order.email.clone(),
@@ -257,7 +256,7 @@ pub async fn settle(
 ) -> ShopResult<bool> {
     let decision = decide(order, &payment_request(state, order), confirmation);
     if decision == Decision::NotThisOrder {
-        tracing::warn!(order = %order_tag(&order.uuid), reference = ?confirmation.entry.external_ref, "confirmation of another order");
+        tracing::warn!(order = %order_tag(order.uuid), reference = ?confirmation.entry.external_ref, "confirmation of another order");
         return Ok(false);
     }
     record(state, order, &confirmation.entry).await?;
@@ -265,7 +264,7 @@ pub async fn settle(
         Decision::MarkPaid => mark_paid(state, order, receipt).await,
         Decision::AmountDiffers => {
             record(state, order, &confirmation.refused_entry()).await?;
-            tracing::error!(order = %order_tag(&order.uuid), reference = ?confirmation.entry.external_ref, "paid amount differs");
+            tracing::error!(order = %order_tag(order.uuid), reference = ?confirmation.entry.external_ref, "paid amount differs");
             Ok(false)
         }
         Decision::End(status) => {
@@ -303,11 +302,11 @@ async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> ShopRes
         MarkedPaid::Paid => {
             metrics::counter!("orders_paid_total", "gateway" => order.payment_gateway.as_str())
                 .increment(1);
-            tracing::info!(order = %order_tag(&order.uuid), gateway = %order.payment_gateway, "order paid");
+            tracing::info!(order = %order_tag(order.uuid), gateway = %order.payment_gateway, "order paid");
             return Ok(true);
         }
         MarkedPaid::Withdrawn => {
-            tracing::warn!(order = %order_tag(&order.uuid), "a withdrawn photo cancelled the order at payment");
+            tracing::warn!(order = %order_tag(order.uuid), "a withdrawn photo cancelled the order at payment");
         }
         MarkedPaid::Unchanged => {}
     }
@@ -321,7 +320,7 @@ async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> ShopRes
                 .await?;
             metrics::counter!("orders_refund_due_total", "gateway" => order.payment_gateway.as_str())
                 .increment(1);
-            tracing::error!(order = %order_tag(&order.uuid), gateway = %order.payment_gateway, "payment reached a cancelled order: refund due");
+            tracing::error!(order = %order_tag(order.uuid), gateway = %order.payment_gateway, "payment reached a cancelled order: refund due");
         }
     }
     Ok(false)
@@ -366,7 +365,7 @@ pub async fn recheck(state: &AppState, order: &Order) -> ShopResult<()> {
         return Ok(());
     }
     if let Err(e) = check(state, order).await {
-        tracing::warn!(order = %order_tag(&order.uuid), error = ?e, "payment re-check failed");
+        tracing::warn!(order = %order_tag(order.uuid), error = ?e, "payment re-check failed");
     }
     Ok(())
 }
@@ -463,9 +462,9 @@ mod tests {
     fn order(gateway: GatewayKind, channel: PaymentChannel) -> Order {
         Order {
             id: 7,
-            uuid: "5d1c3a5e-8f61-4b7e-9a57-0c2f1b8e4d21".into(),
+            uuid: OrderUuid::parse("5d1c3a5e-8f61-4b7e-9a57-0c2f1b8e4d21").unwrap(),
             event_id: 1,
-            event_key: "bangsaen-21".into(),
+            event_key: raceshot_domain::EventKey::parse("bangsaen-21").unwrap(),
             event_title: "Bangsaen 21".into(),
             event_date: "2026-12-06".into(),
             mobile: "0812345678".into(),
@@ -524,7 +523,7 @@ mod tests {
 
     /// An OPN charge as OPN tells it.
     fn opn_answer(
-        uuid: &str,
+        uuid: &OrderUuid,
         status: &str,
         paid: bool,
         satang: i64,
@@ -587,7 +586,7 @@ mod tests {
         assert_eq!(decision(&gbp, &confirmation), Decision::NotThisOrder);
 
         let opn = order(GatewayKind::Opn, PaymentChannel::Card);
-        let confirmation = opn_answer("another-uuid", "successful", true, 12_000, "thb");
+        let confirmation = opn_answer(&OrderUuid::new_random(), "successful", true, 12_000, "thb");
         assert_eq!(decision(&opn, &confirmation), Decision::NotThisOrder);
         // The charge the order remembers is its own, whatever its metadata says.
         let remembering = Order {

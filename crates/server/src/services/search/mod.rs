@@ -11,13 +11,14 @@ pub mod index;
 use raceshot_domain::{EventSpec, Money, pricing};
 use std::collections::HashMap;
 
+use raceshot_store::StoreError;
 use raceshot_store::events::Event;
 use raceshot_store::photos::Photo;
 use raceshot_vision::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
 use raceshot_vision::{Embedding, Hit, RgbImage, SelfieFaces};
 
 use crate::app::state::AppState;
-use crate::error::{ErrorCode, ShopError, ShopResult};
+use crate::infra::search_slots::Busy;
 
 /// A selfie is at most 5 MB, 1,000,000 bytes to the MB (docs/shop-contract.md, Photos and
 /// search).
@@ -25,29 +26,61 @@ pub const MAX_SELFIE_BYTES: usize = 5_000_000;
 /// A selfie declaring more pixels than this is refused before decoding.
 pub const MAX_SELFIE_PIXELS: u64 = 40_000_000;
 
-/// The error of a selfie over [`MAX_SELFIE_BYTES`].
-pub fn too_large() -> ShopError {
-    ShopError::new(ErrorCode::FileTooLarge, "the file is larger than 5 MB")
+/// Why a search, or the reading of a selfie, did not go through: refusals of the input,
+/// the shop too busy, or a fault (with its `source()`). `api::facesearch` maps each to its
+/// code; the privacy service passes a selfie's refusal on as its own.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// Over [`MAX_SELFIE_BYTES`].
+    #[error("the file is larger than 5 MB")]
+    TooLarge,
+    /// Neither JPEG nor PNG.
+    #[error("use a JPEG or PNG file")]
+    UnsupportedType,
+    /// A JPEG or PNG that does not decode.
+    #[error("the image cannot be read")]
+    Unreadable,
+    /// Over [`MAX_SELFIE_PIXELS`].
+    #[error("the image has too many pixels")]
+    TooManyPixels,
+    /// More than [`MAX_PEOPLE`] selfies.
+    #[error("at most {MAX_PEOPLE} selfies per search")]
+    TooManySelfies,
+    /// No selfie was sent.
+    #[error("a selfie is required")]
+    NoSelfie,
+    /// A selfie shows no face where one must; `field` names the part that sent it.
+    #[error("no face was found in the selfie")]
+    NoFace { field: String },
+    /// `match` is neither `any` nor `all`.
+    #[error("must be any or all")]
+    BadMatch,
+    /// Every search slot and place in line is taken.
+    #[error(transparent)]
+    Busy(#[from] Busy),
+    /// The database, the face index or the face engine failed.
+    #[error(transparent)]
+    Fault(anyhow::Error),
+}
+
+impl SearchError {
+    fn fault(e: impl Into<anyhow::Error>) -> Self {
+        SearchError::Fault(e.into())
+    }
+}
+
+impl From<StoreError> for SearchError {
+    fn from(e: StoreError) -> Self {
+        SearchError::fault(e)
+    }
 }
 
 /// A selfie small enough and in a format the shop reads.
-pub fn check_selfie_bytes(bytes: &[u8]) -> ShopResult<ImageFormat> {
+pub fn check_selfie_bytes(bytes: &[u8]) -> Result<ImageFormat, SearchError> {
     if bytes.len() > MAX_SELFIE_BYTES {
-        return Err(too_large());
+        return Err(SearchError::TooLarge);
     }
-    sniff(bytes)
-        .map_err(|_| ShopError::new(ErrorCode::UnsupportedImageType, "use a JPEG or PNG file"))
-}
-
-fn unreadable() -> ShopError {
-    ShopError::new(ErrorCode::UnreadableImage, "the image cannot be read")
-}
-
-fn too_many_pixels() -> ShopError {
-    ShopError::new(
-        ErrorCode::ImageTooManyPixels,
-        "the image has too many pixels",
-    )
+    sniff(bytes).map_err(|_| SearchError::UnsupportedType)
 }
 
 /// What a search may narrow: the event's own choices are the loosest allowed.
@@ -103,7 +136,7 @@ pub async fn shown_by_id(
     state: &AppState,
     event_id: i64,
     ids: &[i64],
-) -> ShopResult<HashMap<i64, Photo>> {
+) -> Result<HashMap<i64, Photo>, StoreError> {
     Ok(state
         .store
         .shown_photos(event_id, ids)
@@ -138,22 +171,13 @@ pub enum Match {
 
 impl Match {
     /// `any` or `all`, as the API spells them.
-    pub fn parse(raw: &str) -> ShopResult<Self> {
+    pub fn parse(raw: &str) -> Result<Self, SearchError> {
         match raw {
             "any" => Ok(Match::Any),
             "all" => Ok(Match::All),
-            _ => Err(ShopError::field("match", "must be any or all")),
+            _ => Err(SearchError::BadMatch),
         }
     }
-}
-
-/// More selfies than [`MAX_PEOPLE`].
-pub fn too_many_selfies() -> ShopError {
-    ShopError::new(
-        ErrorCode::TooManySelfies,
-        format!("at most {MAX_PEOPLE} selfies per search"),
-    )
-    .with_field("file")
 }
 
 /// A photo a search found: its best similarity to any of the people, and which of them
@@ -180,7 +204,10 @@ pub enum Found {
 
 /// Checks, decodes and embeds a selfie; `None` when it shows no face. Runs on a blocking
 /// thread; the caller holds a search slot.
-pub async fn embed_selfie(state: &AppState, selfie: bytes::Bytes) -> ShopResult<Option<Embedding>> {
+pub async fn embed_selfie(
+    state: &AppState,
+    selfie: bytes::Bytes,
+) -> Result<Option<Embedding>, SearchError> {
     with_selfie_faces(state, selfie, |_, faces| {
         Ok(faces.map(|f| f.primary.embedding))
     })
@@ -193,39 +220,34 @@ pub async fn embed_selfie(state: &AppState, selfie: bytes::Bytes) -> ShopResult<
 pub async fn with_selfie_faces<T: Send + 'static>(
     state: &AppState,
     selfie: bytes::Bytes,
-    then: impl FnOnce(&RgbImage, Option<SelfieFaces>) -> ShopResult<T> + Send + 'static,
-) -> ShopResult<T> {
+    then: impl FnOnce(&RgbImage, Option<SelfieFaces>) -> Result<T, SearchError> + Send + 'static,
+) -> Result<T, SearchError> {
     check_selfie_bytes(&selfie)?;
-    let info = probe(&selfie).map_err(|_| unreadable())?;
+    let info = probe(&selfie).map_err(|_| SearchError::Unreadable)?;
     if info.pixels() > MAX_SELFIE_PIXELS {
-        return Err(too_many_pixels());
+        return Err(SearchError::TooManyPixels);
     }
     let engine = state.engine.clone();
     let selfie_edge = engine.selfie_long_edge();
-    let found = tokio::task::spawn_blocking(move || -> raceshot_vision::Result<ShopResult<T>> {
-        let opts = DecodeOptions::default()
-            .with_max_pixels(MAX_SELFIE_PIXELS)
-            .with_target_long_edge(selfie_edge);
-        let img = decode(&selfie, &opts)?;
-        let faces = engine.analyze_selfie_faces(&img)?;
-        Ok(then(&img, faces))
-    })
-    .await
-    .map_err(ShopError::internal)?;
+    let found =
+        tokio::task::spawn_blocking(move || -> raceshot_vision::Result<Result<T, SearchError>> {
+            let opts = DecodeOptions::default()
+                .with_max_pixels(MAX_SELFIE_PIXELS)
+                .with_target_long_edge(selfie_edge);
+            let img = decode(&selfie, &opts)?;
+            let faces = engine.analyze_selfie_faces(&img)?;
+            Ok(then(&img, faces))
+        })
+        .await
+        .map_err(SearchError::fault)?;
     match found {
         Ok(answer) => answer,
         Err(raceshot_vision::Error::Decode(_) | raceshot_vision::Error::UnsupportedFormat) => {
-            Err(unreadable())
+            Err(SearchError::Unreadable)
         }
-        Err(raceshot_vision::Error::TooManyPixels { .. }) => Err(too_many_pixels()),
-        Err(e) => Err(ShopError::internal(e)),
+        Err(raceshot_vision::Error::TooManyPixels { .. }) => Err(SearchError::TooManyPixels),
+        Err(e) => Err(SearchError::fault(e)),
     }
-}
-
-/// The refusal of a selfie that shows no face, where one must (a search for several
-/// people, a privacy request); `field` names the part.
-pub fn no_face(field: impl Into<String>) -> ShopError {
-    ShopError::new(ErrorCode::NoFace, "no face was found in the selfie").with_field(field)
 }
 
 /// Checks, decodes and embeds each selfie (1 to [`MAX_PEOPLE`], one person each), then
@@ -239,12 +261,12 @@ pub async fn search_event(
     narrowing: Narrowing,
     matching: Match,
     field_of: fn(usize) -> String,
-) -> ShopResult<Found> {
+) -> Result<Found, SearchError> {
     if selfies.is_empty() {
-        return Err(ShopError::field("file", "is required"));
+        return Err(SearchError::NoSelfie);
     }
     if selfies.len() > MAX_PEOPLE {
-        return Err(too_many_selfies());
+        return Err(SearchError::TooManySelfies);
     }
     for selfie in &selfies {
         check_selfie_bytes(selfie)?;
@@ -255,7 +277,9 @@ pub async fn search_event(
     for (i, selfie) in selfies.into_iter().enumerate() {
         match embed_selfie(state, selfie).await? {
             Some(face) => faces.push(face),
-            None if group => return Err(no_face(field_of(i))),
+            None if group => {
+                return Err(SearchError::NoFace { field: field_of(i) });
+            }
             None => faces.clear(),
         }
     }
@@ -280,7 +304,7 @@ pub async fn search_event(
             .indexes
             .search(event.id, face.clone(), threshold as f32, k)
             .await
-            .map_err(ShopError::internal)?;
+            .map_err(SearchError::fault)?;
         searches.push(hits);
     }
     let everyone = faces.len();
