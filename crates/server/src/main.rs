@@ -111,6 +111,18 @@ enum EventCommand {
 enum AdminCommand {
     /// Create an operator account; the password is read from standard input.
     CreateUser(CreateUserArgs),
+    /// Make an upload token for an account (for a camera's FTP or `raceshot upload`);
+    /// the token is printed once, on the last line.
+    UploadToken(UploadTokenArgs),
+}
+
+#[derive(Args)]
+struct UploadTokenArgs {
+    #[arg(long)]
+    email: String,
+    /// What the token is for, as the console lists it (a camera, a laptop).
+    #[arg(long, default_value = "uploader")]
+    label: String,
 }
 
 #[derive(Args)]
@@ -193,6 +205,9 @@ async fn run(command: Configured, config: Config) -> anyhow::Result<ExitCode> {
         Configured::Admin {
             command: AdminCommand::CreateUser(args),
         } => create_user(&config, args).await,
+        Configured::Admin {
+            command: AdminCommand::UploadToken(args),
+        } => upload_token(&config, args).await,
         Configured::SeedDemo => seed_demo(config).await,
     }
 }
@@ -334,6 +349,19 @@ async fn create_user(config: &Config, args: CreateUserArgs) -> anyhow::Result<Ex
         role.as_str(),
         normalise_email(&email)
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn upload_token(config: &Config, args: UploadTokenArgs) -> anyhow::Result<ExitCode> {
+    let store = migrated(config).await?;
+    let issued = admin::upload_token(&store, &args.email, &args.label, chrono::Utc::now()).await;
+    store.close().await;
+    let issued = issued?;
+    println!(
+        "upload token {} ({}) for {}; it is shown only now:",
+        issued.token.id, issued.token.label, issued.token.operator_email
+    );
+    println!("{}", issued.secret);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -34,6 +34,7 @@ pub mod selfies;
 pub mod settings;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod upload_tokens;
 
 use std::str::FromStr;
 use std::time::Duration;

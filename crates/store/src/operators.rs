@@ -43,7 +43,7 @@ pub struct Operator {
 }
 
 #[derive(sqlx::FromRow)]
-struct OperatorRow {
+pub(crate) struct OperatorRow {
     id: i64,
     email: String,
     password_hash: String,
@@ -70,7 +70,7 @@ impl TryFrom<OperatorRow> for Operator {
     }
 }
 
-const COLUMNS: &str =
+pub(crate) const COLUMNS: &str =
     "o.id, o.email, o.password_hash, o.role, o.disabled, o.failed_logins, o.locked_until";
 
 impl Store {

@@ -77,6 +77,7 @@ contract!(
     what_searches_found_lasts_as_long_as_stated,
     a_held_photo_is_never_paid_for,
     selfie_uploads_serve_their_own_client_and_event,
+    upload_tokens_sign_in_their_account_until_revoked,
 );
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -2741,5 +2742,145 @@ async fn selfie_uploads_serve_their_own_client_and_event(store: Store) {
             .await
             .unwrap(),
         Taken::Gone
+    );
+}
+
+async fn upload_tokens_sign_in_their_account_until_revoked(store: Store) {
+    use raceshot_store::operators::Role;
+    use raceshot_store::upload_tokens::{NewUploadToken, TokenScope};
+    let account = |email: &'static str, role| {
+        let store = store.clone();
+        async move {
+            store
+                .create_operator(email, "hash", role, now())
+                .await
+                .unwrap()
+                .unwrap()
+        }
+    };
+    let (ann, boss) = (
+        account("ann@example.com", Role::Photographer).await,
+        account("boss@example.com", Role::Admin).await,
+    );
+    let new = |operator_id, token_hash, label| NewUploadToken {
+        operator_id,
+        token_hash,
+        label,
+        hint: "x9Zq",
+    };
+    let camera = store
+        .create_upload_token(&new(ann, "hash-camera", "Nikon Z6"), now())
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            camera.operator_email.as_str(),
+            camera.label.as_str(),
+            camera.hint.as_str()
+        ),
+        ("ann@example.com", "Nikon Z6", "x9Zq")
+    );
+    assert_eq!(
+        (camera.created_at, camera.last_used_at, camera.revoked_at),
+        (now(), None, None)
+    );
+    let laptop = store
+        .create_upload_token(&new(boss, "hash-laptop", "laptop"), now())
+        .await
+        .unwrap();
+
+    // Scopes: a photographer sees her own; an admin, everyone's, newest first.
+    let ids = |tokens: Vec<raceshot_store::upload_tokens::UploadToken>| {
+        tokens.into_iter().map(|t| t.id).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        ids(store
+            .upload_tokens(TokenScope::Operator(ann))
+            .await
+            .unwrap()),
+        [camera.id]
+    );
+    assert_eq!(
+        ids(store.upload_tokens(TokenScope::All).await.unwrap()),
+        [laptop.id, camera.id]
+    );
+
+    // A use signs the account in and is recorded, at most once a minute.
+    let (token_id, operator) = store
+        .upload_token_operator("hash-camera", now())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (token_id, operator.id, operator.role),
+        (camera.id, ann, Role::Photographer)
+    );
+    let used = |store: Store| async move {
+        store
+            .upload_tokens(TokenScope::Operator(ann))
+            .await
+            .unwrap()[0]
+            .last_used_at
+    };
+    assert_eq!(used(store.clone()).await, Some(now()));
+    store
+        .upload_token_operator("hash-camera", now() + ms(30_000))
+        .await
+        .unwrap();
+    assert_eq!(used(store.clone()).await, Some(now()), "within the minute");
+    store
+        .upload_token_operator("hash-camera", now() + ms(61_000))
+        .await
+        .unwrap();
+    assert_eq!(used(store.clone()).await, Some(now() + ms(61_000)));
+    assert!(
+        store
+            .upload_token_operator("hash-unknown", now())
+            .await
+            .unwrap()
+            .is_none()
+    );
+
+    // A photographer cannot revoke another account's token; a revoked one signs in nobody
+    // and stays listed, once.
+    assert!(
+        !store
+            .revoke_upload_token(laptop.id, TokenScope::Operator(ann), now())
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .revoke_upload_token(camera.id, TokenScope::Operator(ann), now())
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .revoke_upload_token(camera.id, TokenScope::All, now())
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .upload_token_operator("hash-camera", now())
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(
+        store
+            .upload_tokens(TokenScope::Operator(ann))
+            .await
+            .unwrap()[0]
+            .revoked_at,
+        Some(now())
+    );
+    assert!(
+        store
+            .upload_token_operator("hash-laptop", now())
+            .await
+            .unwrap()
+            .is_some()
     );
 }

@@ -387,6 +387,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/upload-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The upload tokens the caller may see, newest first, revoked ones included. */
+        get: operations["admin_upload_tokens_list"];
+        put?: never;
+        /** Makes an upload token; its secret is in this answer only. */
+        post: operations["admin_upload_tokens_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/upload-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revokes an upload token: it signs in nobody from now on. */
+        delete: operations["admin_upload_tokens_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cart/quote": {
         parameters: {
             query?: never;
@@ -1747,6 +1782,17 @@ export interface components {
             /** @description Events a photographer may work on (admins: every event, listed empty). */
             event_ids: number[];
         };
+        NewUploadTokenRequest: {
+            /** @description What the token is for (a camera, a laptop): 1 to 60 characters. */
+            label: string;
+            /** @description The account to make it for, by e-mail (admins only); the caller's own when absent. */
+            account_email?: string | null;
+        };
+        NewUploadTokenResponse: {
+            /** @description The token itself: shown this once, never stored or shown again. */
+            secret: string;
+            token: components["schemas"]["UploadTokenBody"];
+        };
         /** @description A number, or a string holding one. */
         NumberOrText: number | string;
         OpenOrderRequest: {
@@ -2074,6 +2120,23 @@ export interface components {
         UploadResponse: {
             /** @example success */
             status: string;
+        };
+        UploadTokenBody: {
+            /** Format: int64 */
+            id: number;
+            account_email: string;
+            label: string;
+            /** @description The secret's last characters, to tell tokens apart. */
+            hint: string;
+            /** @description RFC 3339, Bangkok time. */
+            created_at: string;
+            /** @description Its last use, to the minute; `null` if never used. */
+            last_used_at?: string | null;
+            /** @description When it was revoked; `null` while it is live. */
+            revoked_at?: string | null;
+        };
+        UploadTokenList: {
+            tokens: components["schemas"]["UploadTokenBody"][];
         };
         Uploaded: {
             /** Format: int64 */
@@ -2808,6 +2871,75 @@ export interface operations {
             413: components["responses"]["ErrorAnswer"];
             415: components["responses"]["ErrorAnswer"];
             422: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_upload_tokens_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadTokenList"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_upload_tokens_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewUploadTokenRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewUploadTokenResponse"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_upload_tokens_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
         };
     };
     quote: {

@@ -43,6 +43,7 @@ const EventFormPage = page(() => import('@/features/admin/events/EventFormPage')
 const PhotosPage = page(() => import('@/features/admin/photos/PhotosPage'), (m) => m.PhotosPage);
 const OrdersPage = page(() => import('@/features/admin/orders/OrdersPage'), (m) => m.OrdersPage);
 const OrderDetailPage = page(() => import('@/features/admin/orders/OrderDetailPage'), (m) => m.OrderDetailPage);
+const UploadTokensPage = page(() => import('@/features/admin/uploads/UploadTokensPage'), (m) => m.UploadTokensPage);
 const SettingsPage = page(() => import('@/features/admin/settings/SettingsPage'), (m) => m.SettingsPage);
 const PrivacyRequestsPage = page(
   () => import('@/features/admin/privacy/PrivacyRequestsPage'),
@@ -88,6 +89,7 @@ const routes: ReactNode = (
       <Route path="events/:eventKey/photos" element={<PhotosPage />} />
       <Route path="orders" element={<OrdersPage />} />
       <Route path="settings" element={<SettingsPage />} />
+      <Route path="uploads" element={<UploadTokensPage />} />
       <Route path="privacy" element={<PrivacyRequestsPage />} />
       <Route path="orders/:uuid" element={<OrderDetailPage />} />
       <Route path="*" element={<NotFoundPage />} />

@@ -1,5 +1,5 @@
 //! `raceshot admin …`: operator accounts from the command line, for the first admin and
-//! for photographers with the events they may work on.
+//! for photographers with the events they may work on, and their upload tokens.
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
@@ -8,6 +8,7 @@ use raceshot_store::Store;
 use raceshot_store::operators::Role;
 
 use crate::services::operators::{actor_of, cli_actor, hash_password, normalise_email};
+use crate::services::uploads::{self, IssuedToken};
 
 /// Passwords shorter than this are refused.
 pub const MIN_PASSWORD_CHARS: usize = 10;
@@ -54,4 +55,20 @@ pub async fn create_user(
         .audit(&cli_actor(), "operator.create", &actor_of(id), &detail, now)
         .await?;
     Ok(id)
+}
+
+/// Makes an upload token for the account of `email`.
+pub async fn upload_token(
+    store: &Store,
+    email: &str,
+    label: &str,
+    now: DateTime<Utc>,
+) -> anyhow::Result<IssuedToken> {
+    let email = normalise_email(email);
+    let operator = store
+        .operator_by_email(&email)
+        .await?
+        .with_context(|| format!("{email} has no account"))?;
+    anyhow::ensure!(!operator.disabled, "the account of {email} is disabled");
+    Ok(uploads::issue(store, operator.id, label, &cli_actor(), now).await?)
 }

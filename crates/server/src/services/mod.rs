@@ -1,8 +1,9 @@
 //! The shop's rules, one module per capability: the catalogue, commerce (carts, orders,
 //! payments, access to bought files), searching by face and by bib, selfies' lifetime,
-//! adding photos, hiding one's photos, and operators' accounts. They take parsed domain
-//! types and answer `ShopError`s, which name an error code and keep their cause but know no
-//! HTTP status; the edges (`api`, `commands`, `jobs`) call them.
+//! adding photos and the upload tokens photographers send them with, hiding one's photos,
+//! and operators' accounts. They take parsed domain types and answer `ShopError`s (a code
+//! and a cause, no HTTP status) or, where callers tell refusals apart, their own error
+//! enums; the edges (`api`, `commands`, `jobs`) call them.
 
 pub mod bibs;
 pub mod catalogue;
@@ -12,3 +13,4 @@ pub mod photos;
 pub mod privacy;
 pub mod search;
 pub mod selfies;
+pub mod uploads;

@@ -5,7 +5,7 @@
 use argon2::password_hash::SaltString;
 use argon2::{Argon2, PasswordHash, PasswordHasher, PasswordVerifier};
 use chrono::{DateTime, Duration, Utc};
-use raceshot_store::operators::Operator;
+use raceshot_store::operators::{Operator, Role};
 use raceshot_store::{Store, StoreError};
 use sha2::{Digest, Sha256};
 
@@ -110,7 +110,7 @@ pub struct SignInContext<'a> {
 }
 
 /// A sign-in that succeeded: the operator and the session token, which only the browser
-/// keeps (the store holds its SHA-256, [`session_token_hash`]).
+/// keeps (the store holds its SHA-256, [`secret_hash`]).
 pub struct SignedIn {
     pub operator: Operator,
     pub token: String,
@@ -132,8 +132,25 @@ pub enum SignInRefused {
     Store(#[from] StoreError),
 }
 
-/// The stored form of a session token.
-pub fn session_token_hash(token: &str) -> String {
+/// Whether `operator` may work on (upload to, moderate) the event `event_id`: an admin on
+/// every event, a photographer on the events assigned to them.
+pub async fn may_work_on(
+    store: &Store,
+    operator: &Operator,
+    event_id: i64,
+) -> Result<bool, StoreError> {
+    Ok(match operator.role {
+        Role::Admin => true,
+        Role::Photographer => store
+            .operator_event_ids(operator.id)
+            .await?
+            .contains(&event_id),
+    })
+}
+
+/// The stored form of a secret the shop hands out (a console session's token, an upload
+/// token): its SHA-256, so a copy of the database opens nothing.
+pub fn secret_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
@@ -212,7 +229,7 @@ pub async fn sign_in(
     let token = hex::encode(rand::random::<[u8; 32]>());
     let ttl = Duration::from_std(cx.config.session_ttl).unwrap_or(Duration::hours(12));
     store
-        .create_session(&session_token_hash(&token), operator.id, now + ttl, now)
+        .create_session(&secret_hash(&token), operator.id, now + ttl, now)
         .await?;
     store
         .audit(

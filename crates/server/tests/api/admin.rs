@@ -27,7 +27,8 @@ fn console_routes(order_uuid: &str, photo_id: i64) -> Vec<(Method, String)> {
             let filled = path
                 .replace("{event_key}", "demo-run")
                 .replace("{order_uuid}", order_uuid)
-                .replace("{photo_id}", &photo_id.to_string());
+                .replace("{photo_id}", &photo_id.to_string())
+                .replace("{id}", "1");
             routes.push((
                 Method::from_bytes(method.to_uppercase().as_bytes()).unwrap(),
                 filled,
@@ -51,7 +52,13 @@ async fn every_console_route_needs_a_session_and_admins_only_routes_refuse_photo
     let photographer = app.sign_in("photo@example.com").await;
 
     // Sign-in, and what a photographer may do on their own events, are the only exceptions.
-    let open_to_photographers = ["/api/admin/me", "/api/admin/logout", "/api/admin/events"];
+    let open_to_photographers = [
+        "/api/admin/me",
+        "/api/admin/logout",
+        "/api/admin/events",
+        "/api/admin/upload-tokens",
+        "/api/admin/upload-tokens/1",
+    ];
     for (method, path) in console_routes(&uuid, ids[0]) {
         if path == "/api/admin/login" {
             continue;

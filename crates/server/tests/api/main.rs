@@ -33,4 +33,5 @@ mod orders;
 mod people;
 mod scale;
 mod selfies;
+mod uploads;
 mod web;

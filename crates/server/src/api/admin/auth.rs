@@ -21,7 +21,8 @@ use crate::api::extract::ClientIp;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::services::operators::{
-    SignInContext, SignInRefused, SignedIn, actor_of, session_token_hash as token_hash, sign_in,
+    SignInContext, SignInRefused, SignedIn, actor_of, may_work_on, secret_hash as token_hash,
+    sign_in,
 };
 
 pub const SESSION_COOKIE: &str = "raceshot_admin";
@@ -83,13 +84,7 @@ impl Session {
     }
 
     pub async fn require_event(&self, state: &AppState, event_id: i64) -> ShopResult<()> {
-        if self.operator.role == Role::Admin
-            || state
-                .store
-                .operator_event_ids(self.operator.id)
-                .await?
-                .contains(&event_id)
-        {
+        if may_work_on(&state.store, &self.operator, event_id).await? {
             Ok(())
         } else {
             Err(forbidden())

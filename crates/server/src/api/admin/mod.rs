@@ -10,6 +10,7 @@ pub mod orders;
 pub mod photos;
 pub mod privacy;
 pub mod settings;
+pub mod upload_tokens;
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, header};
@@ -44,6 +45,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(audit::list))
         .routes(routes!(settings::get, settings::put))
         .routes(routes!(settings::get_logo, settings::put_logo))
+        .routes(routes!(upload_tokens::list, upload_tokens::create))
+        .routes(routes!(upload_tokens::revoke))
 }
 
 /// Refuses a state-changing console call that a browser says comes from another site (or

@@ -29,6 +29,7 @@ const NAV_ITEMS: NavItem[] = [
   { id: 'orders', path: '/admin/orders', label: 'shell.menu.orders', adminOnly: true },
   { id: 'audit', path: '/admin/audit', label: 'shell.menu.audit', adminOnly: true },
   { id: 'privacy', path: '/admin/privacy', label: 'shell.menu.privacy', adminOnly: true },
+  { id: 'uploads', path: '/admin/uploads', label: 'shell.menu.uploads' },
   { id: 'settings', path: '/admin/settings', label: 'shell.menu.settings', adminOnly: true },
   { id: 'shop', path: '/', label: 'shell.menu.shop', end: true },
 ];
