@@ -89,6 +89,9 @@ error_codes! {
     NotFound                   => "not_found";
     MethodNotAllowed           => "method_not_allowed";
     PayloadTooLarge            => "payload_too_large";
+    UploadOffsetConflict       => "upload_offset_conflict";
+    UploadExpired              => "upload_expired";
+    TusVersionUnsupported      => "tus_version_unsupported";
     UnsupportedMediaType       => "unsupported_media_type";
     Timeout                    => "timeout";
     Unavailable                => "unavailable";

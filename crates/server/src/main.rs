@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use raceshot_server::app::startup::{Application, load_state, shutdown_signal};
 use raceshot_server::app::state::{AppState, Clock};
-use raceshot_server::commands::{admin, bibs, demo, import, ingest, orders};
+use raceshot_server::commands::{admin, bibs, demo, import, ingest, orders, upload};
 use raceshot_server::config::Config;
 use raceshot_server::infra::telemetry;
 use raceshot_server::services::operators::{cli_actor, normalise_email};
@@ -41,6 +41,31 @@ enum Command {
     Openapi,
     /// Print the table of every setting (the README's configuration table).
     Settings,
+    /// Send photos to an event of a shop over resumable uploads (a photographer's
+    /// uploader; needs no configuration).
+    Upload(UploadArgs),
+}
+
+#[derive(Args)]
+struct UploadArgs {
+    /// The shop's address, e.g. https://photos.example.com
+    #[arg(long)]
+    server: String,
+    /// The event's key.
+    #[arg(long)]
+    event: String,
+    /// An upload token (the console's "Upload tokens" page or `raceshot admin upload-token`).
+    #[arg(long, env = "RACESHOT_UPLOAD_TOKEN", hide_env_values = true)]
+    token: String,
+    /// Keep sending new files as they appear under the paths, until interrupted.
+    #[arg(long)]
+    watch: bool,
+    /// Where files half sent are remembered [default: .raceshot-upload-EVENT.json].
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// Files, or folders searched for JPEG and PNG files.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
 }
 
 /// The subcommands that read the configuration.
@@ -161,6 +186,7 @@ fn main() -> ExitCode {
             print!("{}", raceshot_server::config::markdown_table());
             return ExitCode::SUCCESS;
         }
+        Command::Upload(args) => return upload(args),
         Command::Configured(command) => command,
     };
     let config = match Config::load(cli.config.as_deref()) {
@@ -187,6 +213,52 @@ fn main() -> ExitCode {
             } else {
                 ExitCode::FAILURE
             }
+        }
+    }
+}
+
+/// The photographer's uploader: a client of a shop, so it reads no configuration.
+fn upload(args: UploadArgs) -> ExitCode {
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let settings = upload::UploadSettings {
+        state_file: args
+            .state
+            .unwrap_or_else(|| PathBuf::from(format!(".raceshot-upload-{}.json", args.event))),
+        server: args.server,
+        event: args.event,
+        token: args.token,
+        first_pause: std::time::Duration::from_secs(1),
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    };
+    let stop = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    match runtime.block_on(upload::upload(settings, &args.paths, args.watch, stop)) {
+        Ok(report) => {
+            println!(
+                "{} sent, {} already in the event, {} failed",
+                report.sent.len(),
+                report.skipped,
+                report.failed.len()
+            );
+            for (path, why) in &report.failed {
+                eprintln!("not sent: {}: {why}", path.display());
+            }
+            if report.failed.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
         }
     }
 }

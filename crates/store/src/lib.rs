@@ -35,6 +35,7 @@ pub mod settings;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod upload_tokens;
+pub mod uploads;
 
 use std::str::FromStr;
 use std::time::Duration;

@@ -285,6 +285,28 @@ impl Store {
         row.map(|(id, s)| Ok((id, parse_state(&s)?))).transpose()
     }
 
+    /// Which of `hashes` (SHA-256, hex) the event holds already: what an uploader asks
+    /// before sending files.
+    pub async fn known_hashes(&self, event_id: i64, hashes: &[String]) -> Result<Vec<String>> {
+        let mut known = Vec::new();
+        for chunk in hashes.chunks(500) {
+            let list: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+            let sql = format!(
+                "SELECT content_hash FROM photos WHERE event_id = $1 AND content_hash IN ({})",
+                list.join(", ")
+            );
+            let rows: Vec<(String,)> = on_pool!(self, pool => {
+                let mut q = sqlx::query_as(AssertSqlSafe(sql.clone())).bind(event_id);
+                for hash in chunk {
+                    q = q.bind(hash);
+                }
+                q.fetch_all(pool).await
+            })?;
+            known.extend(rows.into_iter().map(|(h,)| h));
+        }
+        Ok(known)
+    }
+
     pub async fn photo_work(&self, photo_id: i64) -> Result<Option<PhotoWork>> {
         Ok(on_pool!(self, pool => sqlx::query_as(
             "SELECT p.id, p.event_id, e.event_key, p.original_file_name, p.storage_name, p.state \

@@ -567,6 +567,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Announces a photo file: `Upload-Length` and `Upload-Metadata` (`event`, `filename`).
+         *     Answers its address in `Location`.
+         */
+        post: operations["uploads_create"];
+        delete?: never;
+        /** What the server supports. */
+        options: operations["uploads_options"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/known": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which files an event holds already, by their SHA-256: what an uploader asks before
+         *     sending, so a card synced twice sends nothing twice.
+         */
+        post: operations["uploads_known"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Abandons an upload: what arrived is deleted. */
+        delete: operations["uploads_terminate"];
+        options?: never;
+        /** Where the upload stands: `Upload-Offset` and `Upload-Length`. */
+        head: operations["uploads_status"];
+        /**
+         * Sends bytes from `Upload-Offset`, which must be where the upload stands (409 otherwise:
+         *     ask with HEAD). The answer's `Upload-Offset` is where it stands now; the request that
+         *     brings the last byte adds the photo to its event (`Raceshot-Photo-Id`).
+         */
+        patch: operations["uploads_patch"];
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1346,7 +1410,7 @@ export interface components {
              * @description Stable snake_case error code.
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
+            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "upload_offset_conflict" | "upload_expired" | "tus_version_unsupported" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
             /** @description English explanation for developers; the web app shows its own text for `code`. */
             message: string;
             /** @description The offending field, when one is to blame (`package[1].price`). */
@@ -1615,6 +1679,16 @@ export interface components {
             photos_withdrawn: number;
             /** @description v1 only: JSON text holding `qrcode`. */
             api_response?: string | null;
+        };
+        KnownRequest: {
+            /** @description The event's key. */
+            event: string;
+            /** @description SHA-256 digests of whole files, 64 hex digits each; at most 1,000. */
+            hashes: string[];
+        };
+        KnownResponse: {
+            /** @description The asked hashes whose files the event holds already. */
+            known: string[];
         };
         /** @description `{"status": "success", "body": [...]}` */
         ListBody_BannerBody: {
@@ -3196,6 +3270,151 @@ export interface operations {
             404: components["responses"]["ErrorAnswer"];
             409: components["responses"]["ErrorAnswer"];
             422: components["responses"]["ErrorAnswer"];
+        };
+    };
+    uploads_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Location, Upload-Expires */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            412: components["responses"]["ErrorAnswer"];
+            413: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+        };
+    };
+    uploads_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tus-Version, Tus-Extension and Tus-Max-Size */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    uploads_known: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KnownRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnownResponse"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+        };
+    };
+    uploads_terminate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            410: components["responses"]["ErrorAnswer"];
+        };
+    };
+    uploads_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Upload-Offset, Upload-Length, Upload-Expires */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            410: components["responses"]["ErrorAnswer"];
+        };
+    };
+    uploads_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/offset+octet-stream": number[];
+            };
+        };
+        responses: {
+            /** @description Upload-Offset */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            409: components["responses"]["ErrorAnswer"];
+            410: components["responses"]["ErrorAnswer"];
+            413: components["responses"]["ErrorAnswer"];
+            415: components["responses"]["ErrorAnswer"];
         };
     };
     healthz: {

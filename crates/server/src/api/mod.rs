@@ -18,6 +18,7 @@ pub mod ops;
 pub mod orders;
 pub mod payments;
 pub mod privacy;
+pub mod uploads;
 pub mod web;
 
 use std::sync::Arc;
@@ -164,6 +165,18 @@ fn signed_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(facesearch::upload))
 }
 
+/// Resumable photo uploads (tus), signed in by an upload token or the console's session.
+fn upload_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(uploads::options, uploads::create))
+        .routes(routes!(uploads::status, uploads::patch, uploads::terminate))
+}
+
+/// What an uploader asks before sending: a small JSON body.
+fn upload_check_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(uploads::known))
+}
+
 fn ops_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(ops::healthz))
@@ -193,6 +206,8 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .merge(gateway_routes())
         .merge(delivery_routes())
         .merge(ops_routes())
+        .merge(upload_routes())
+        .merge(upload_check_routes())
         .merge(metrics_routes())
         .merge(admin::routes())
         .split_for_parts();
@@ -272,6 +287,15 @@ pub fn router(state: AppState) -> Router {
     let gateway = gateway.layer(DefaultBodyLimit::max(payments::MAX_CALLBACK_BYTES));
     let (delivery, _) = delivery_routes().split_for_parts();
     let (ops, _) = ops_routes().split_for_parts();
+    // A PATCH's bytes are streamed to storage part by part and bounded by the upload's
+    // announced length (`services::uploads::resumable`), not held whole.
+    let (upload, _) = upload_routes().split_for_parts();
+    let (tus_name, tus_value) = uploads::version_header();
+    let (upload_check, _) = upload_check_routes().split_for_parts();
+    let upload = upload
+        .layer(DefaultBodyLimit::disable())
+        .layer(SetResponseHeaderLayer::overriding(tus_name, tus_value))
+        .merge(upload_check.layer(DefaultBodyLimit::max(uploads::KNOWN_BODY_LIMIT)));
     let (console, _) = admin::routes().split_for_parts();
     let console = console
         .layer(DefaultBodyLimit::max(ADMIN_BODY_LIMIT))
@@ -292,6 +316,7 @@ pub fn router(state: AppState) -> Router {
         .merge(gateway)
         .merge(delivery)
         .merge(ops)
+        .merge(upload)
         .merge(console)
         .route("/api/orders/{order_uuid}/qr.png", get(payments::qr_image))
         .route(

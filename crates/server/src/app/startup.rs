@@ -186,7 +186,7 @@ fn text_reader_config(config: &Config) -> TextReaderConfig {
     }
 }
 
-/// Console uploads held in memory at once (each up to `MAX_UPLOAD_BYTES`), and waiting:
+/// Console uploads held in memory at once (each up to `MAX_PHOTO_BYTES`), and waiting:
 /// a bound of about 1 GB however many browsers upload.
 const UPLOADS_AT_ONCE: usize = 4;
 const UPLOADS_WAITING: usize = 12;

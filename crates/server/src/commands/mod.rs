@@ -1,5 +1,6 @@
 //! Command-line tasks besides serving: importing events, ingesting photos, an operator's
-//! hand in orders, and seeding the demo shop.
+//! hand in orders, seeding the demo shop, and the photographer's uploader (a client of a
+//! shop over HTTP, the one command that needs no configuration).
 
 pub mod admin;
 pub mod bibs;
@@ -7,3 +8,4 @@ pub mod demo;
 pub mod import;
 pub mod ingest;
 pub mod orders;
+pub mod upload;

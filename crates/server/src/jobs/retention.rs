@@ -4,8 +4,9 @@
 //! templates of approved and undecided privacy requests of those events and deletes the
 //! face crops of their requests never decided (and any crop a decision failed to delete).
 //! Previews and thumbnails stay for the shop's pages. It also deletes console sessions
-//! past their end (a session lasts `admin.session_ttl_hours`). Enqueued hourly by the housekeeping loop; a
-//! re-run finds only what is left.
+//! past their end (a session lasts `admin.session_ttl_hours`) and unfinished resumable
+//! uploads past theirs (24 hours), parts and all. Enqueued hourly by the housekeeping
+//! loop; a re-run finds only what is left.
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::time::bangkok_date;
@@ -55,6 +56,10 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
     let sessions = state.store.purge_sessions(state.now()).await?;
     if sessions > 0 {
         tracing::info!(sessions, "console sessions past their end deleted");
+    }
+    let uploads = crate::services::uploads::resumable::sweep_expired(state, state.now()).await?;
+    if uploads > 0 {
+        tracing::info!(uploads, "unfinished uploads past their end deleted");
     }
     let crops = crate::services::privacy::delete_due_face_crops(state, &cutoff).await?;
     if crops > 0 {

@@ -12,6 +12,10 @@ use crate::app::state::AppState;
 use crate::jobs::ingest_photo::IngestPhoto;
 use crate::jobs::tasks;
 
+/// The largest photo file the shop takes, however it arrives (the console, resumable
+/// uploads, FTP).
+pub const MAX_PHOTO_BYTES: usize = 60 * 1024 * 1024;
+
 /// The name of a photo's preview and thumbnail: its stored name as a JPEG.
 pub fn derived_name(storage_name: &str) -> String {
     let stem = storage_name

@@ -21,10 +21,8 @@ use crate::api::extract::{ApiJson, ApiPath, ApiQuery, parse_json};
 use crate::api::media::derived_address;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::services::photos::{FileAdded, add_file, derived_name};
+use crate::services::photos::{FileAdded, MAX_PHOTO_BYTES, add_file, derived_name};
 
-/// The largest photo a browser may upload.
-pub const MAX_UPLOAD_BYTES: usize = 60 * 1024 * 1024;
 const PAGE_SIZE: i64 = 60;
 
 async fn event_for(
@@ -77,7 +75,7 @@ pub async fn upload(
     let (key, event) = event_for(&state, &session, &event_key).await?;
     // The browser retries a 503 `busy` later; memory stays bounded meanwhile.
     let _slot = state.upload_slots.acquire().await?;
-    let bytes = axum::body::to_bytes(body, MAX_UPLOAD_BYTES)
+    let bytes = axum::body::to_bytes(body, MAX_PHOTO_BYTES)
         .await
         .map_err(|_| {
             ShopError::new(

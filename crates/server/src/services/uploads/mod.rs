@@ -12,6 +12,8 @@ use raceshot_store::operators::{Operator, Role};
 use raceshot_store::upload_tokens::{NewUploadToken, TokenScope, UploadToken};
 use raceshot_store::{Store, StoreError};
 
+pub mod resumable;
+
 use crate::services::operators::{actor_of, secret_hash};
 
 /// What every upload token starts with, so a leaked one is recognised (by secret scanners

@@ -1,0 +1,374 @@
+//! Resumable uploads (the tus 1.0 protocol's rules, without its HTTP): a photographer's
+//! client announces a file (its event, name and length), then sends its bytes, from
+//! wherever the server says it stands, in as many requests as the network allows. The
+//! bytes go to object storage in parts of at most [`PART_BYTES`] as they arrive, so a
+//! request holds one part in memory, and a cut connection keeps every part that arrived
+//! whole plus the piece in hand. A part counts only if it starts where the upload stands
+//! (`Store::commit_upload_part`): two clients resuming at once cannot interleave. When the
+//! last byte is in, the file is added to its event as the console's uploads are
+//! ([`add_file`]: hash dedupe, the same limits, the same audit) and the parts are deleted.
+//! An unfinished upload lives [`UPLOAD_TTL`]; the retention job deletes it after.
+
+use bytes::{Bytes, BytesMut};
+use chrono::{DateTime, Utc};
+use futures::{Stream, StreamExt};
+use raceshot_domain::EventKey;
+use raceshot_store::operators::Operator;
+use raceshot_store::uploads::{NewUpload, Upload, UploadPart};
+use raceshot_store::{ObjectKey, StoreError, StoredName};
+
+use crate::app::state::AppState;
+use crate::services::operators::{actor_of, may_work_on};
+use crate::services::photos::{FileAdded, MAX_PHOTO_BYTES, add_file};
+
+/// Bytes held in memory per request before they are written out as a part.
+pub const PART_BYTES: usize = 8 * 1024 * 1024;
+/// How long an unfinished upload may be resumed.
+pub const UPLOAD_TTL: chrono::Duration = chrono::Duration::hours(24);
+/// The longest file name kept (characters).
+const MAX_NAME_CHARS: usize = 200;
+
+/// Why an upload call did not go through.
+#[derive(Debug, thiserror::Error)]
+pub enum ResumableError {
+    /// No such upload, or another account's.
+    #[error("no such upload")]
+    NotFound,
+    /// Past its end: start again.
+    #[error("the upload has expired; start it again")]
+    Expired,
+    /// The bytes sent do not start where the upload stands (`at`).
+    #[error("the upload stands at byte {at}")]
+    OffsetConflict { at: i64 },
+    /// More bytes than the announced length, or a length over the limit.
+    #[error("a photo file is at most 60 MB, and no longer than announced")]
+    TooLarge,
+    /// The announced length or metadata is missing or malformed.
+    #[error("{0}")]
+    BadRequest(&'static str),
+    /// The event does not exist.
+    #[error("no such event")]
+    EventNotFound,
+    /// The account may not upload to the event.
+    #[error("this account may not upload to this event")]
+    Forbidden,
+    /// The whole file is not a JPEG or PNG photo.
+    #[error("not a JPEG or PNG file")]
+    NotAPhoto,
+    /// The connection broke off; what arrived is kept.
+    #[error("the upload broke off at byte {at}")]
+    Cut { at: i64 },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Fault(anyhow::Error),
+}
+
+impl ResumableError {
+    fn fault(e: impl Into<anyhow::Error>) -> Self {
+        ResumableError::Fault(e.into())
+    }
+}
+
+/// The file name as the client sent it: its last path segment, without control
+/// characters, at most [`MAX_NAME_CHARS`]; `photo.jpg` when nothing is left.
+pub fn clean_file_name(raw: &str) -> String {
+    let name: String = raw
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME_CHARS)
+        .collect();
+    if name.trim().is_empty() {
+        "photo.jpg".to_owned()
+    } else {
+        name
+    }
+}
+
+/// Announces a file of `length` bytes for the event `event_key`.
+pub async fn start(
+    state: &AppState,
+    operator: &Operator,
+    event_key: &str,
+    file_name: &str,
+    length: i64,
+) -> Result<Upload, ResumableError> {
+    if length <= 0 {
+        return Err(ResumableError::BadRequest(
+            "Upload-Length must be a positive number",
+        ));
+    }
+    if length > MAX_PHOTO_BYTES as i64 {
+        return Err(ResumableError::TooLarge);
+    }
+    let key = EventKey::parse(event_key).map_err(|_| ResumableError::EventNotFound)?;
+    let event = state
+        .store
+        .any_event_by_key(&key)
+        .await?
+        .ok_or(ResumableError::EventNotFound)?;
+    if !may_work_on(&state.store, operator, event.id).await? {
+        return Err(ResumableError::Forbidden);
+    }
+    let id = hex::encode(rand::random::<[u8; 16]>());
+    let now = state.now();
+    state
+        .store
+        .create_upload(
+            &NewUpload {
+                id: &id,
+                operator_id: operator.id,
+                event_id: event.id,
+                file_name: &clean_file_name(file_name),
+                length,
+                expires_at: now + UPLOAD_TTL,
+            },
+            now,
+        )
+        .await?;
+    state
+        .store
+        .upload(&id)
+        .await?
+        .ok_or(ResumableError::NotFound)
+}
+
+/// The operator's own upload `id`, unexpired (a finished one stays readable until then).
+pub async fn find(
+    state: &AppState,
+    operator: &Operator,
+    id: &str,
+) -> Result<Upload, ResumableError> {
+    let upload = state
+        .store
+        .upload(id)
+        .await?
+        .filter(|u| u.operator_id == operator.id)
+        .ok_or(ResumableError::NotFound)?;
+    if upload.expires_at <= state.now() {
+        return Err(ResumableError::Expired);
+    }
+    Ok(upload)
+}
+
+/// Where a part is kept: `_shop/uploads/{name}`.
+fn part_key(name: &str) -> Option<ObjectKey> {
+    StoredName::parse(name).map(|n| ObjectKey::shared("uploads", &n))
+}
+
+fn key_of(part: &UploadPart) -> Option<ObjectKey> {
+    part_key(&part.name)
+}
+
+/// Writes `bytes` as the part starting at `start`; answers whether it was committed (a
+/// part that lost a race is deleted again).
+async fn write_part(
+    state: &AppState,
+    upload: &Upload,
+    start: i64,
+    bytes: Bytes,
+) -> Result<bool, ResumableError> {
+    // Named by where it starts and a nonce, so a part that loses a race never overwrites
+    // the winner's.
+    let nonce = hex::encode(rand::random::<[u8; 4]>());
+    let name = format!("{}-{start:012}-{nonce}", upload.id);
+    let key = part_key(&name).ok_or(ResumableError::NotFound)?;
+    let size = bytes.len() as i64;
+    state.objects.put(&key, bytes).await?;
+    let part = UploadPart { start, size, name };
+    if state.store.commit_upload_part(&upload.id, &part).await? {
+        return Ok(true);
+    }
+    if let Err(e) = state.objects.delete(&key).await {
+        tracing::warn!(upload = %upload.id, error = %e, "a part that lost a race was not deleted");
+    }
+    Ok(false)
+}
+
+/// What a request's bytes did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Appended {
+    /// Where the upload stands now.
+    pub received: i64,
+    /// The photo it became, when this request brought its last byte.
+    pub photo_id: Option<i64>,
+}
+
+/// Takes the bytes of one request, which must start at `offset`, where the upload stands.
+pub async fn append<S, E>(
+    state: &AppState,
+    upload: &Upload,
+    offset: i64,
+    body: S,
+) -> Result<Appended, ResumableError>
+where
+    S: Stream<Item = Result<Bytes, E>> + Unpin,
+    E: std::fmt::Display,
+{
+    if upload.photo_id.is_some() || offset != upload.received {
+        return Err(ResumableError::OffsetConflict {
+            at: upload.received,
+        });
+    }
+    let mut body = body;
+    let mut at = offset;
+    let mut held = BytesMut::new();
+    let mut cut = false;
+    let mut over = false;
+    while let Some(chunk) = body.next().await {
+        let chunk = match chunk {
+            Ok(chunk) => chunk,
+            Err(e) => {
+                tracing::info!(upload = %upload.id, error = %e, "upload broke off");
+                cut = true;
+                break;
+            }
+        };
+        let room = (upload.length - at - held.len() as i64).max(0) as usize;
+        if chunk.len() > room {
+            held.extend_from_slice(&chunk[..room]);
+            over = true;
+            break;
+        }
+        held.extend_from_slice(&chunk);
+        if held.len() >= PART_BYTES {
+            let part = held.split().freeze();
+            let size = part.len() as i64;
+            if !write_part(state, upload, at, part).await? {
+                return Err(ResumableError::OffsetConflict { at });
+            }
+            at += size;
+        }
+    }
+    if !held.is_empty() {
+        let size = held.len() as i64;
+        if !write_part(state, upload, at, held.freeze()).await? {
+            return Err(ResumableError::OffsetConflict { at });
+        }
+        at += size;
+    }
+    if over {
+        return Err(ResumableError::TooLarge);
+    }
+    if cut {
+        return Err(ResumableError::Cut { at });
+    }
+    let photo_id = if at == upload.length {
+        Some(complete(state, upload).await?)
+    } else {
+        None
+    };
+    Ok(Appended {
+        received: at,
+        photo_id,
+    })
+}
+
+/// Adds the whole file to its event and deletes its parts; answers the photo's id.
+async fn complete(state: &AppState, upload: &Upload) -> Result<i64, ResumableError> {
+    let parts = state.store.upload_parts(&upload.id).await?;
+    let mut file = Vec::with_capacity(usize::try_from(upload.length).unwrap_or(0));
+    for part in &parts {
+        let key = key_of(part).ok_or(ResumableError::NotFound)?;
+        file.extend_from_slice(&state.objects.get(&key).await?);
+    }
+    if file.len() as i64 != upload.length {
+        return Err(ResumableError::fault(anyhow::anyhow!(
+            "upload {} has {} of {} bytes in its parts",
+            upload.id,
+            file.len(),
+            upload.length
+        )));
+    }
+    let added = add_file(
+        state,
+        &upload.event_key,
+        upload.event_id,
+        &upload.file_name,
+        upload.operator_id,
+        file,
+    )
+    .await
+    .map_err(ResumableError::fault)?;
+    let photo_id = match added {
+        FileAdded::Queued(id) => {
+            let detail = serde_json::json!({
+                "photo_id": id, "file_name": upload.file_name, "via": "resumable upload",
+            });
+            state
+                .store
+                .audit(
+                    &actor_of(upload.operator_id),
+                    "photo.upload",
+                    &format!("event:{}", upload.event_key),
+                    &detail,
+                    state.now(),
+                )
+                .await?;
+            id
+        }
+        FileAdded::Exists(id) => id,
+        FileAdded::Refused(_) => {
+            delete_parts(state, &parts).await;
+            state.store.delete_upload(&upload.id).await?;
+            return Err(ResumableError::NotAPhoto);
+        }
+    };
+    state.store.finish_upload(&upload.id, photo_id).await?;
+    delete_parts(state, &parts).await;
+    Ok(photo_id)
+}
+
+/// Deletes parts' objects; one left behind is only wasted space until the sweep.
+async fn delete_parts(state: &AppState, parts: &[UploadPart]) {
+    for part in parts {
+        let Some(key) = key_of(part) else { continue };
+        if let Err(e) = state.objects.delete(&key).await {
+            tracing::warn!(part = %part.name, error = %e, "upload part not deleted");
+        }
+    }
+}
+
+/// Ends an upload at the client's request: its parts and its row are deleted.
+pub async fn terminate(state: &AppState, upload: &Upload) -> Result<(), ResumableError> {
+    let parts = state.store.upload_parts(&upload.id).await?;
+    delete_parts(state, &parts).await;
+    state.store.delete_upload(&upload.id).await?;
+    Ok(())
+}
+
+/// Deletes every upload past its end, parts and all; answers how many.
+pub async fn sweep_expired(state: &AppState, now: DateTime<Utc>) -> Result<usize, StoreError> {
+    let mut swept = 0;
+    loop {
+        let due = state.store.expired_uploads(now, 100).await?;
+        if due.is_empty() {
+            return Ok(swept);
+        }
+        for id in &due {
+            let parts = state.store.upload_parts(id).await?;
+            delete_parts(state, &parts).await;
+            state.store.delete_upload(id).await?;
+        }
+        swept += due.len();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_keep_their_last_segment_without_control_characters() {
+        assert_eq!(
+            clean_file_name("DCIM/100NIKON/DSC_0001.JPG"),
+            "DSC_0001.JPG"
+        );
+        assert_eq!(clean_file_name("C:\\cards\\a\u{7}b.jpg"), "ab.jpg");
+        assert_eq!(clean_file_name("  "), "photo.jpg");
+        assert_eq!(clean_file_name(&"x".repeat(500)).len(), MAX_NAME_CHARS);
+    }
+}
