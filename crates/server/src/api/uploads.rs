@@ -34,8 +34,11 @@ const TUS_VERSION: &str = "1.0.0";
 const TUS_EXTENSIONS: &str = "creation,termination,expiration";
 /// The content type of a PATCH's bytes.
 const OFFSET_STREAM: &str = "application/offset+octet-stream";
-/// The photo a finished upload became (not part of tus: our uploader reads it).
+/// The photo a finished upload became (not part of tus: our uploaders read it).
 pub const PHOTO_ID_HEADER: &str = "raceshot-photo-id";
+/// `queued` (a new photo) or `exists` (the event held the file already), as the console's
+/// one-request upload answers `result`.
+pub const PHOTO_RESULT_HEADER: &str = "raceshot-photo-result";
 /// `Upload-Metadata` is a few short pairs; anything longer is refused unread.
 const MAX_METADATA_BYTES: usize = 2048;
 
@@ -273,8 +276,10 @@ pub async fn patch(
     let h = response.headers_mut();
     h.insert(tus("upload-offset"), value(appended.received));
     h.insert(tus("upload-expires"), expires(&upload));
-    if let Some(photo) = appended.photo_id {
-        h.insert(tus(PHOTO_ID_HEADER), value(photo));
+    if let Some(photo) = appended.photo {
+        h.insert(tus(PHOTO_ID_HEADER), value(photo.photo_id));
+        let result = if photo.new { "queued" } else { "exists" };
+        h.insert(tus(PHOTO_RESULT_HEADER), HeaderValue::from_static(result));
     }
     Ok(response)
 }

@@ -502,6 +502,7 @@ async fn resumable_uploads_follow_tus_resume_after_a_cut_and_become_photos_once(
         assert_eq!(done.status(), 204);
         assert_eq!(header(&done, "upload-offset"), len.to_string());
         let photo_id: i64 = header(&done, "raceshot-photo-id").parse().unwrap();
+        assert_eq!(header(&done, "raceshot-photo-result"), "queued");
         let work = app.store.photo_work(photo_id).await.unwrap().unwrap();
         assert_eq!(work.original_file_name, "DSC_0001.JPG");
         assert_eq!(work.event_key.as_str(), "bkk-run");
@@ -531,6 +532,7 @@ async fn resumable_uploads_follow_tus_resume_after_a_cut_and_become_photos_once(
         let again_at = header(&again, "location");
         let repeat = send(&app, &bob, &again_at, 0, file.clone()).await;
         assert_eq!(header(&repeat, "raceshot-photo-id"), photo_id.to_string());
+        assert_eq!(header(&repeat, "raceshot-photo-result"), "exists");
 
         // Abandoned: deleted with what arrived. Expired: 410, then swept.
         let other = noisy_jpeg(2);

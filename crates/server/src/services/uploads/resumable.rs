@@ -194,7 +194,15 @@ pub struct Appended {
     /// Where the upload stands now.
     pub received: i64,
     /// The photo it became, when this request brought its last byte.
-    pub photo_id: Option<i64>,
+    pub photo: Option<Became>,
+}
+
+/// What a whole file became.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Became {
+    pub photo_id: i64,
+    /// A new photo (`false`: the event held this file already).
+    pub new: bool,
 }
 
 /// Takes the bytes of one request, which must start at `offset`, where the upload stands.
@@ -256,19 +264,19 @@ where
     if cut {
         return Err(ResumableError::Cut { at });
     }
-    let photo_id = if at == upload.length {
+    let photo = if at == upload.length {
         Some(complete(state, upload).await?)
     } else {
         None
     };
     Ok(Appended {
         received: at,
-        photo_id,
+        photo,
     })
 }
 
-/// Adds the whole file to its event and deletes its parts; answers the photo's id.
-async fn complete(state: &AppState, upload: &Upload) -> Result<i64, ResumableError> {
+/// Adds the whole file to its event and deletes its parts; answers the photo.
+async fn complete(state: &AppState, upload: &Upload) -> Result<Became, ResumableError> {
     let parts = state.store.upload_parts(&upload.id).await?;
     let mut file = Vec::with_capacity(usize::try_from(upload.length).unwrap_or(0));
     for part in &parts {
@@ -293,7 +301,7 @@ async fn complete(state: &AppState, upload: &Upload) -> Result<i64, ResumableErr
     )
     .await
     .map_err(ResumableError::fault)?;
-    let photo_id = match added {
+    let became = match added {
         FileAdded::Queued(id) => {
             let detail = serde_json::json!({
                 "photo_id": id, "file_name": upload.file_name, "via": "resumable upload",
@@ -308,18 +316,27 @@ async fn complete(state: &AppState, upload: &Upload) -> Result<i64, ResumableErr
                     state.now(),
                 )
                 .await?;
-            id
+            Became {
+                photo_id: id,
+                new: true,
+            }
         }
-        FileAdded::Exists(id) => id,
+        FileAdded::Exists(id) => Became {
+            photo_id: id,
+            new: false,
+        },
         FileAdded::Refused(_) => {
             delete_parts(state, &parts).await;
             state.store.delete_upload(&upload.id).await?;
             return Err(ResumableError::NotAPhoto);
         }
     };
-    state.store.finish_upload(&upload.id, photo_id).await?;
+    state
+        .store
+        .finish_upload(&upload.id, became.photo_id)
+        .await?;
     delete_parts(state, &parts).await;
-    Ok(photo_id)
+    Ok(became)
 }
 
 /// Deletes parts' objects; one left behind is only wasted space until the sweep.

@@ -6,7 +6,7 @@ import { useToast } from '@/components/Toast';
 import { useErrorText } from '@/i18n/errors';
 import { useSessionCheck } from '../shell/operator';
 import { useAdminPhotosT, type AdminPhotosT } from './i18n';
-import { MAX_PHOTO_MB, PHOTO_TYPES, photoContentType, summarize, UploadQueue, xhrUploader, type Uploader, type UploadItem } from './uploadQueue';
+import { MAX_PHOTO_MB, PHOTO_TYPES, photoContentType, summarize, UploadQueue, resumableUploader, type Uploader, type UploadItem } from './uploadQueue';
 
 type Props = {
   eventKey: string;
@@ -37,7 +37,7 @@ export function UploadPanel({ eventKey, onUploaded, onIdle, uploader }: Props) {
   const [queue] = useState(
     () =>
       new UploadQueue({
-        upload: uploader ?? xhrUploader(eventKey),
+        upload: uploader ?? resumableUploader(eventKey),
         onUploaded: () => callbacks.current.onUploaded(),
         onIdle: () => callbacks.current.onIdle(),
         onSignedOut: () => callbacks.current.onSignedOut(),

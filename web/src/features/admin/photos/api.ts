@@ -1,7 +1,6 @@
 //! The console photos page's calls and server state: one page of an event's photos (asked
-//! again while photos are still being ingested), a photo's flags and bibs, deleting one,
-//! and the upload. The upload alone goes by XMLHttpRequest (for its progress), and its
-//! answer still goes through `unwrap`.
+//! again while photos are still being ingested), a photo's flags and bibs, and deleting
+//! one. Uploads go over the resumable-upload protocol (`resumable.ts`).
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '@/api/client';
@@ -50,63 +49,6 @@ export function setPhotoBib(photoId: number, correction: BibCorrection): Promise
 /** Refused with 409 `photo_sold` when the photo is in an order (hide it instead). */
 export function deletePhoto(photoId: number): Promise<void> {
   return expectNoContent(api.DELETE('/api/admin/photos/{photo_id}', { params: { path: { photo_id: photoId } } }));
-}
-
-const isUploaded = (v: unknown): v is Uploaded =>
-  typeof v === 'object' &&
-  v !== null &&
-  'photo_id' in v &&
-  typeof v.photo_id === 'number' &&
-  'result' in v &&
-  typeof v.result === 'string';
-
-/** The XMLHttpRequest's answer in the shape `unwrap` reads, so an upload fails the same way
- * as every other call. A success that cannot be read counts as server trouble (502). */
-function xhrAnswer(xhr: XMLHttpRequest): { data?: Uploaded; error?: unknown; response: Response } {
-  const text = typeof xhr.responseText === 'string' ? xhr.responseText : '';
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    // A proxy's HTML page or an empty body: the status alone says what happened.
-  }
-  if (xhr.status >= 200 && xhr.status < 300) {
-    if (isUploaded(body)) return { data: body, response: new Response(null, { status: xhr.status }) };
-    return { response: new Response(null, { status: 502, statusText: 'unreadable answer' }) };
-  }
-  return { error: body, response: new Response(null, { status: xhr.status, statusText: xhr.statusText }) };
-}
-
-/** `PUT /api/admin/events/{event_key}/photos`: the raw file as the body, sent with
- * XMLHttpRequest because (unlike `fetch`) it reports upload progress. */
-export function uploadPhoto(
-  eventKey: string,
-  file: File,
-  contentType: string,
-  onProgress: (fraction: number) => void,
-  signal: AbortSignal,
-): Promise<Uploaded> {
-  const answer = new Promise<ReturnType<typeof xhrAnswer>>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    const path = `/api/admin/events/${encodeURIComponent(eventKey)}/photos?file_name=${encodeURIComponent(file.name)}`;
-    xhr.open('PUT', `${window.location.origin}${path}`);
-    xhr.setRequestHeader('Content-Type', contentType);
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
-    };
-    xhr.onload = () => {
-      // `Response` takes only HTTP statuses; anything else is no answer at all.
-      if (xhr.status < 200 || xhr.status > 599) reject(new Error(`no answer (${xhr.status})`));
-      else resolve(xhrAnswer(xhr));
-    };
-    xhr.onerror = () => reject(new Error('network error'));
-    xhr.ontimeout = () => reject(new Error('timed out'));
-    xhr.onabort = () => reject(new Error('aborted'));
-    signal.addEventListener('abort', () => xhr.abort(), { once: true });
-    xhr.send(file);
-  });
-  return unwrap(answer);
 }
 
 export function useAdminPhotos(eventKey: string, shown: PhotoQuery) {

@@ -1,10 +1,9 @@
-//! The upload queue's rules with a stand-in uploader, and the XMLHttpRequest uploader
-//! against a stand-in XMLHttpRequest.
+//! The upload queue's rules with a stand-in uploader. The real uploader (resumable
+//! uploads) runs against the real server in the browser suite.
 
 import { ApiFailure } from '@/api/client';
-import { FakeXhr } from '@/test/fakeXhr';
 import type { Uploaded } from './api';
-import { UploadQueue, xhrUploader, type Uploader } from './uploadQueue';
+import { UploadQueue, type Uploader } from './uploadQueue';
 
 type Pending = {
   file: File;
@@ -161,49 +160,5 @@ describe('UploadQueue', () => {
     u.sent.length = 0;
     q.start();
     expect(u.sent).toEqual(['a.jpg', 'b.jpg', 'c.jpg']);
-  });
-});
-
-describe('xhrUploader', () => {
-  beforeEach(() => {
-    FakeXhr.reset();
-    FakeXhr.manual = true;
-    vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-  });
-
-  it('PUTs the raw file with its type and name, reporting progress', async () => {
-    const file = new File(['x'], 'ก้าว 1.png', { type: 'image/png' });
-    const progress = vi.fn();
-    const answer = xhrUploader('run-2025')(file, progress, new AbortController().signal);
-    const xhr = FakeXhr.last!;
-    expect(xhr.method).toBe('PUT');
-    expect(xhr.url).toBe(`${window.location.origin}/api/admin/events/run-2025/photos?file_name=${encodeURIComponent('ก้าว 1.png')}`);
-    expect(xhr.headers['Content-Type']).toBe('image/png');
-    expect(xhr.body).toBe(file);
-    xhr.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 200 });
-    expect(progress).toHaveBeenCalledWith(0.25);
-    xhr.finish(200, JSON.stringify({ photo_id: 9, result: 'exists' }));
-    await expect(answer).resolves.toEqual({ photo_id: 9, result: 'exists' });
-  });
-
-  it('turns error answers and network errors into failures with their codes', async () => {
-    const send = xhrUploader('run-2025');
-    const refused = send(jpeg('a.jpg'), vi.fn(), new AbortController().signal);
-    FakeXhr.last!.finish(415, JSON.stringify({ status: 'error', code: 'unsupported_image_type', message: 'no' }));
-    await expect(refused).rejects.toMatchObject({ code: 'unsupported_image_type', status: 415 });
-
-    const offline = send(jpeg('b.jpg'), vi.fn(), new AbortController().signal);
-    FakeXhr.last!.onerror?.();
-    await expect(offline).rejects.toMatchObject({ code: 'network', status: 0 });
-  });
-
-  it('aborts the request when told to', async () => {
-    const controller = new AbortController();
-    const sending = xhrUploader('e')(jpeg('a.jpg'), vi.fn(), controller.signal);
-    controller.abort();
-    await expect(sending).rejects.toMatchObject({ code: 'network' });
   });
 });

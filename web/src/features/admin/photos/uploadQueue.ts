@@ -4,7 +4,8 @@
 //! refusal of files the server would refuse anyway.
 
 import { ApiFailure } from '@/api/client';
-import { uploadPhoto, type Uploaded } from './api';
+import type { Uploaded } from './api';
+import { uploadResumably } from './resumable';
 
 export const UPLOAD_CONCURRENCY = 3;
 export const PHOTO_TYPES = ['image/jpeg', 'image/png'] as const;
@@ -217,7 +218,8 @@ export function summarize(items: readonly UploadItem[]): UploadSummary {
   return { done, failed, left, total: items.length };
 }
 
-/** The real uploader: the console's upload call (a PUT of the raw file, with progress). */
-export function xhrUploader(eventKey: string): Uploader {
-  return (file, onProgress, signal) => uploadPhoto(eventKey, file, photoContentType(file) ?? file.type, onProgress, signal);
+/** The real uploader: resumable uploads (`resumable.ts`), which pick up a file cut off by
+ * the network, or by a reload of the page, from where the server stands. */
+export function resumableUploader(eventKey: string): Uploader {
+  return (file, onProgress, signal) => uploadResumably(eventKey, file, onProgress, signal);
 }
