@@ -103,6 +103,21 @@ impl FromRequestParts<AppState> for Uploader {
     }
 }
 
+/// An upload of the signed-in account, by the `{id}` of its address, for a request of
+/// this protocol version: what HEAD, PATCH and DELETE act on.
+pub struct OwnUpload(pub Upload);
+
+impl FromRequestParts<AppState> for OwnUpload {
+    type Rejection = ShopError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ShopResult<Self> {
+        check_version(&parts.headers)?;
+        let Uploader(operator) = Uploader::from_request_parts(parts, state).await?;
+        let ApiPath(id) = ApiPath::<String>::from_request_parts(parts, state).await?;
+        Ok(OwnUpload(resumable::find(state, &operator, &id).await?))
+    }
+}
+
 /// Refuses a request for another version of the protocol (412, naming ours).
 fn check_version(headers: &HeaderMap) -> ShopResult<()> {
     match headers.get("tus-resumable").and_then(|v| v.to_str().ok()) {
@@ -222,14 +237,7 @@ pub async fn create(
     responses((status = 200, description = "Upload-Offset, Upload-Length, Upload-Expires"),
         (status = 401, response = ErrorAnswer), (status = 404, response = ErrorAnswer),
         (status = 410, response = ErrorAnswer)))]
-pub async fn status(
-    State(state): State<AppState>,
-    Uploader(operator): Uploader,
-    ApiPath(id): ApiPath<String>,
-    headers: HeaderMap,
-) -> ShopResult<Response> {
-    check_version(&headers)?;
-    let upload = resumable::find(&state, &operator, &id).await?;
+pub async fn status(OwnUpload(upload): OwnUpload) -> ShopResult<Response> {
     let mut response = StatusCode::OK.into_response();
     let h = response.headers_mut();
     h.insert(tus("upload-offset"), value(upload.received));
@@ -253,12 +261,10 @@ pub async fn status(
         (status = 413, response = ErrorAnswer), (status = 415, response = ErrorAnswer)))]
 pub async fn patch(
     State(state): State<AppState>,
-    Uploader(operator): Uploader,
-    ApiPath(id): ApiPath<String>,
+    OwnUpload(upload): OwnUpload,
     headers: HeaderMap,
     body: Body,
 ) -> ShopResult<Response> {
-    check_version(&headers)?;
     let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok());
@@ -270,7 +276,6 @@ pub async fn patch(
     }
     let offset = number(&headers, "upload-offset")
         .ok_or(ResumableError::BadRequest("Upload-Offset must be a number"))?;
-    let upload = resumable::find(&state, &operator, &id).await?;
     let appended = resumable::append(&state, &upload, offset, body.into_data_stream()).await?;
     let mut response = StatusCode::NO_CONTENT.into_response();
     let h = response.headers_mut();
@@ -290,12 +295,8 @@ pub async fn patch(
         (status = 404, response = ErrorAnswer), (status = 410, response = ErrorAnswer)))]
 pub async fn terminate(
     State(state): State<AppState>,
-    Uploader(operator): Uploader,
-    ApiPath(id): ApiPath<String>,
-    headers: HeaderMap,
+    OwnUpload(upload): OwnUpload,
 ) -> ShopResult<Response> {
-    check_version(&headers)?;
-    let upload = resumable::find(&state, &operator, &id).await?;
     resumable::terminate(&state, &upload).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }

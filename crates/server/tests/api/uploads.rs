@@ -329,6 +329,23 @@ async fn send(
         .unwrap()
 }
 
+/// A photographer's account on `events`, and an upload token of it.
+async fn photographer(app: &TestApp, email: &str, events: &[&str]) -> (i64, String) {
+    app.account(email, Role::Photographer, events).await;
+    let id = app
+        .store
+        .operator_by_email(email)
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    let token = raceshot_server::services::uploads::issue(&app.store, id, "camera", "test", now())
+        .await
+        .unwrap()
+        .secret;
+    (id, token)
+}
+
 #[tokio::test]
 async fn resumable_uploads_follow_tus_resume_after_a_cut_and_become_photos_once() {
     for backend in [Backend::Sqlite, Backend::Postgres] {
@@ -337,31 +354,8 @@ async fn resumable_uploads_follow_tus_resume_after_a_cut_and_become_photos_once(
             .with_event(event("other-run"))
             .spawn()
             .await;
-        app.account("ann@example.com", Role::Photographer, &["bkk-run"])
-            .await;
-        app.account("bob@example.com", Role::Photographer, &["bkk-run"])
-            .await;
-        let ann_id = app
-            .store
-            .operator_by_email("ann@example.com")
-            .await
-            .unwrap()
-            .unwrap()
-            .id;
-        let bob_id = app
-            .store
-            .operator_by_email("bob@example.com")
-            .await
-            .unwrap()
-            .unwrap()
-            .id;
-        let issue = async |id: i64| {
-            raceshot_server::services::uploads::issue(&app.store, id, "camera", "test", now())
-                .await
-                .unwrap()
-                .secret
-        };
-        let (ann, bob) = (issue(ann_id).await, issue(bob_id).await);
+        let (ann_id, ann) = photographer(&app, "ann@example.com", &["bkk-run"]).await;
+        let (_, bob) = photographer(&app, "bob@example.com", &["bkk-run"]).await;
 
         // What the server offers.
         let options = app
@@ -641,20 +635,7 @@ async fn the_uploader_skips_what_the_event_has_resumes_from_its_state_and_watche
         .with_event(event("other-run"))
         .spawn()
         .await;
-    app.account("ann@example.com", Role::Photographer, &["bkk-run"])
-        .await;
-    let ann_id = app
-        .store
-        .operator_by_email("ann@example.com")
-        .await
-        .unwrap()
-        .unwrap()
-        .id;
-    let token =
-        raceshot_server::services::uploads::issue(&app.store, ann_id, "laptop", "test", now())
-            .await
-            .unwrap()
-            .secret;
+    let (_, token) = photographer(&app, "ann@example.com", &["bkk-run"]).await;
     let event_id = app.stored_event("bkk-run").await.1.id;
     let dir = tempfile::tempdir().unwrap();
     let card = dir.path().join("card");
