@@ -141,6 +141,14 @@ impl Store {
         Ok(())
     }
 
+    /// How many unfinished uploads an account has open.
+    pub async fn open_uploads(&self, operator_id: i64) -> Result<i64> {
+        let (n,): (i64,) = on_pool!(self, pool => sqlx::query_as(
+            "SELECT COUNT(*) FROM uploads WHERE operator_id = $1 AND photo_id IS NULL")
+            .bind(operator_id).fetch_one(pool).await)?;
+        Ok(n)
+    }
+
     /// Uploads past their end, at most `limit`: what the retention sweep deletes.
     pub async fn expired_uploads(&self, now: DateTime<Utc>, limit: i64) -> Result<Vec<String>> {
         let rows: Vec<(String,)> = on_pool!(self, pool => sqlx::query_as(

@@ -578,7 +578,8 @@ export interface paths {
         put?: never;
         /**
          * Announces a photo file: `Upload-Length` and `Upload-Metadata` (`event`, `filename`).
-         *     Answers its address in `Location`.
+         *     Answers its address in `Location`. An account may hold 500 unfinished uploads (429
+         *     past that).
          */
         post: operations["uploads_create"];
         delete?: never;
@@ -3294,6 +3295,7 @@ export interface operations {
             412: components["responses"]["ErrorAnswer"];
             413: components["responses"]["ErrorAnswer"];
             422: components["responses"]["ErrorAnswer"];
+            429: components["responses"]["ErrorAnswer"];
         };
     };
     uploads_options: {

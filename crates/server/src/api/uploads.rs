@@ -56,6 +56,9 @@ impl From<ResumableError> for ShopError {
                 ShopError::new(ErrorCode::UploadOffsetConflict, message)
             }
             ResumableError::TooLarge => ShopError::new(ErrorCode::PayloadTooLarge, message),
+            ResumableError::TooManyOpen => {
+                ShopError::new(ErrorCode::RateLimited, message).retry_after(60)
+            }
             ResumableError::BadRequest(field) => ShopError::field("headers", field),
             ResumableError::EventNotFound => ShopError::new(ErrorCode::EventNotFound, message),
             ResumableError::Forbidden => ShopError::new(ErrorCode::Forbidden, message),
@@ -205,12 +208,14 @@ pub async fn options() -> Response {
 }
 
 /// Announces a photo file: `Upload-Length` and `Upload-Metadata` (`event`, `filename`).
-/// Answers its address in `Location`.
+/// Answers its address in `Location`. An account may hold 500 unfinished uploads (429
+/// past that).
 #[utoipa::path(operation_id = "uploads_create", post, path = "/api/uploads", tag = "uploads",
     responses((status = 201, description = "Location, Upload-Expires"),
         (status = 401, response = ErrorAnswer), (status = 403, response = ErrorAnswer),
         (status = 404, response = ErrorAnswer), (status = 412, response = ErrorAnswer),
-        (status = 413, response = ErrorAnswer), (status = 422, response = ErrorAnswer)))]
+        (status = 413, response = ErrorAnswer), (status = 422, response = ErrorAnswer),
+        (status = 429, response = ErrorAnswer)))]
 pub async fn create(
     State(state): State<AppState>,
     Uploader(operator): Uploader,

@@ -355,7 +355,7 @@ async fn resumable_uploads_follow_tus_resume_after_a_cut_and_become_photos_once(
             .spawn()
             .await;
         let (ann_id, ann) = photographer(&app, "ann@example.com", &["bkk-run"]).await;
-        let (_, bob) = photographer(&app, "bob@example.com", &["bkk-run"]).await;
+        let (bob_id, bob) = photographer(&app, "bob@example.com", &["bkk-run"]).await;
 
         // What the server offers.
         let options = app
@@ -576,6 +576,23 @@ async fn resumable_uploads_follow_tus_resume_after_a_cut_and_become_photos_once(
                 .unwrap()
                 .is_none()
         );
+
+        // An account holds at most 500 unfinished uploads.
+        let open = raceshot_server::services::uploads::resumable::MAX_OPEN_UPLOADS;
+        for i in 0..open {
+            let id = format!("{i:032x}");
+            let new = raceshot_store::uploads::NewUpload {
+                id: &id,
+                operator_id: bob_id,
+                event_id,
+                file_name: "open.jpg",
+                length: 10,
+                expires_at: now() + chrono::Duration::hours(1),
+            };
+            app.store.create_upload(&new, now()).await.unwrap();
+        }
+        let crowded = announce(&app, &bob, "bkk-run", "d.jpg", 10).await;
+        assert_error(crowded, 429, "rate_limited").await;
 
         // A revoked token sends nothing more.
         let tokens = app

@@ -25,6 +25,9 @@ use crate::services::photos::{FileAdded, MAX_PHOTO_BYTES, add_file};
 pub const PART_BYTES: usize = 8 * 1024 * 1024;
 /// How long an unfinished upload may be resumed.
 pub const UPLOAD_TTL: chrono::Duration = chrono::Duration::hours(24);
+/// Unfinished uploads one account may have open at once: a camera card's worth, and a
+/// bound on what a leaked token can make the shop keep.
+pub const MAX_OPEN_UPLOADS: i64 = 500;
 /// The longest file name kept (characters).
 const MAX_NAME_CHARS: usize = 200;
 
@@ -40,6 +43,9 @@ pub enum ResumableError {
     /// The bytes sent do not start where the upload stands (`at`).
     #[error("the upload stands at byte {at}")]
     OffsetConflict { at: i64 },
+    /// The account has [`MAX_OPEN_UPLOADS`] unfinished uploads already.
+    #[error("too many unfinished uploads; finish or delete some first")]
+    TooManyOpen,
     /// More bytes than the announced length, or a length over the limit.
     #[error("a photo file is at most 60 MB, and no longer than announced")]
     TooLarge,
@@ -112,6 +118,9 @@ pub async fn start(
         .ok_or(ResumableError::EventNotFound)?;
     if !may_work_on(&state.store, operator, event.id).await? {
         return Err(ResumableError::Forbidden);
+    }
+    if state.store.open_uploads(operator.id).await? >= MAX_OPEN_UPLOADS {
+        return Err(ResumableError::TooManyOpen);
     }
     let id = hex::encode(rand::random::<[u8; 16]>());
     let now = state.now();
