@@ -45,6 +45,7 @@ if [ "$what" = test ]; then
     "postgresql-client|command -v pg_isready"
     "chromium|command -v chromium || [ -n \"\${CHROMIUM_PATH:-}\" ]"
     "fonts-thai-tlwg|[ -d /usr/share/fonts/truetype/tlwg ]"
+    "openssl|command -v openssl"
   )
 fi
 

@@ -2,7 +2,7 @@
 //! it. The only crate that depends on all the others.
 //!
 //! Its folders are its layers. The edges parse what comes in and answer: `api` (HTTP),
-//! `commands` (the command line) and `jobs` (the background queue). `services` holds the
+//! `ftp` (cameras), `commands` (the command line) and `jobs` (the background queue). `services` holds the
 //! shop's rules, one module per capability. `infra` is plumbing the rules use (image
 //! files, signatures, rate limits, messages, gateways, the connection listener). `app`
 //! wires them together: the shared state, settings that change while running, startup.
@@ -13,6 +13,7 @@ pub mod app;
 pub mod commands;
 pub mod config;
 pub mod error;
+pub mod ftp;
 pub mod infra;
 pub mod jobs;
 pub mod services;

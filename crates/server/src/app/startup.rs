@@ -284,6 +284,11 @@ impl Application {
             };
             tokio::spawn(listener::serve(listener, router, limits, signal.clone()))
         });
+        // Cameras' FTP, when `ftp.addr` is set; it stops with the process.
+        let ftp = match crate::ftp::spawn(&self.state, &self.state.config.ftp) {
+            Ok(ftp) => ftp,
+            Err(e) => return Err(std::io::Error::other(e.to_string())),
+        };
         let server = listener::serve(self.listener, self.router, self.limits, signal.clone());
         let drained = async {
             server.await;
@@ -304,6 +309,9 @@ impl Application {
         fresh.abort();
         if let Some(metrics) = metrics {
             metrics.abort();
+        }
+        if let Some(ftp) = ftp {
+            ftp.abort();
         }
         self.state.store.close().await;
         result

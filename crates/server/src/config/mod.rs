@@ -39,6 +39,7 @@ pub struct Config {
     pub orders: OrdersConfig,
     pub notify: NotifyConfig,
     pub admin: AdminConfig,
+    pub ftp: FtpConfig,
     /// What this configuration was read from, so that operators' settings can be laid
     /// over it (`with_overrides`).
     sources: std::sync::Arc<BaseSources>,
@@ -59,6 +60,16 @@ impl fmt::Debug for BaseSources {
 }
 
 /// The operator console's sign-in rules.
+/// The FTP server for cameras (`crate::ftp`).
+#[derive(Debug, Clone)]
+pub struct FtpConfig {
+    /// Off when `None`.
+    pub addr: Option<SocketAddr>,
+    pub passive_ports: std::ops::RangeInclusive<u16>,
+    /// Explicit FTPS: the certificate chain and key files.
+    pub tls: Option<(PathBuf, PathBuf)>,
+}
+
 #[derive(Debug, Clone)]
 pub struct AdminConfig {
     /// How long a sign-in lasts.
@@ -351,6 +362,7 @@ impl Config {
         let orders = orders(&mut s);
         let notify = notify(&mut s);
         let admin = admin(&mut s);
+        let ftp = ftp(&mut s);
         s.finish()?;
         Ok(Config {
             data_dir,
@@ -368,6 +380,7 @@ impl Config {
             orders,
             notify,
             admin,
+            ftp,
             sources,
         })
     }
@@ -547,6 +560,40 @@ fn orders(s: &mut Sources) -> OrdersConfig {
         ),
         find_per_client_per_minute: s.value("orders.find_per_client_per_minute"),
         create_per_client_per_minute: s.value("orders.create_per_client_per_minute"),
+    }
+}
+
+fn ftp(s: &mut Sources) -> FtpConfig {
+    let addr: Option<SocketAddr> = s.get("ftp.addr");
+    let raw: String = s.value("ftp.passive_ports");
+    let ports = raw
+        .split_once('-')
+        .and_then(|(a, b)| Some((a.trim().parse::<u16>().ok()?, b.trim().parse::<u16>().ok()?)))
+        .filter(|(a, b)| a <= b && *a > 0);
+    let passive_ports = match ports {
+        Some((a, b)) => a..=b,
+        None => {
+            s.problem(
+                "ftp.passive_ports",
+                "must be FIRST-LAST, two ports in order",
+            );
+            50000..=50100
+        }
+    };
+    let cert: Option<PathBuf> = s.get("ftp.tls_cert");
+    let key: Option<PathBuf> = s.get("ftp.tls_key");
+    let tls = match (cert, key) {
+        (Some(c), Some(k)) => Some((c, k)),
+        (None, None) => None,
+        _ => {
+            s.problem("ftp.tls_cert", "needs ftp.tls_key, and the other way round");
+            None
+        }
+    };
+    FtpConfig {
+        addr,
+        passive_ports,
+        tls,
     }
 }
 

@@ -4,8 +4,8 @@
 //! templates of approved and undecided privacy requests of those events and deletes the
 //! face crops of their requests never decided (and any crop a decision failed to delete).
 //! Previews and thumbnails stay for the shop's pages. It also deletes console sessions
-//! past their end (a session lasts `admin.session_ttl_hours`) and unfinished resumable
-//! uploads past theirs (24 hours), parts and all. Enqueued hourly by the housekeeping
+//! past their end (a session lasts `admin.session_ttl_hours`), unfinished resumable
+//! uploads past theirs (24 hours), parts and all, and FTP files half sent a day ago. Enqueued hourly by the housekeeping
 //! loop; a re-run finds only what is left.
 
 use chrono::{DateTime, Utc};
@@ -60,6 +60,11 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
     let uploads = crate::services::uploads::resumable::sweep_expired(state, state.now()).await?;
     if uploads > 0 {
         tracing::info!(uploads, "unfinished uploads past their end deleted");
+    }
+    match crate::ftp::sweep_incoming(&state.config.data_dir).await {
+        Ok(0) => {}
+        Ok(files) => tracing::info!(files, "FTP files never finished deleted"),
+        Err(e) => tracing::warn!(error = %e, "the FTP incoming folder was not swept"),
     }
     let crops = crate::services::privacy::delete_due_face_crops(state, &cutoff).await?;
     if crops > 0 {

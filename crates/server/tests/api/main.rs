@@ -23,6 +23,7 @@ mod connections;
 mod contract;
 mod crash;
 mod facesearch;
+mod ftp;
 mod gateways;
 mod hardening;
 mod hostile_json;
