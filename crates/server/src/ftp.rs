@@ -420,6 +420,13 @@ impl StorageBackend<Camera> for ShopStorage {
         if let Some(parent) = local.parent() {
             tokio::fs::create_dir_all(parent).await?;
         }
+        // A `REST` past what arrived would leave a hole: the camera asks `SIZE` first.
+        if start_pos > 0 {
+            let have = tokio::fs::metadata(&local).await.map_or(0, |m| m.len());
+            if start_pos > have {
+                return Err(refused(ErrorKind::PermanentFileNotAvailable));
+            }
+        }
         let mut file = tokio::fs::OpenOptions::new()
             .create(true)
             .write(true)

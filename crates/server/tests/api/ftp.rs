@@ -144,6 +144,7 @@ async fn cameras_upload_over_ftp_and_ftps_resume_a_cut_transfer_and_every_file_b
             "other event refused",
             "renamed",
             "resumed from",
+            "rest past the end refused",
             "stored",
         ] {
             assert!(said.contains(step), "{said}");

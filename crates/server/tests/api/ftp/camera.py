@@ -92,6 +92,18 @@ else:
     ftp.voidresp()
     print("resumed from", size)
 
+    # A REST past what arrived would leave a hole: refused.
+    ftp.voidcmd("TYPE I")
+    try:
+        conn = ftp.transfercmd("STOR IMG_0009.JPG", rest=1000)
+        conn.close()
+        ftp.voidresp()
+        sys.exit("a REST past the file's end was taken")
+    except ftplib.error_perm:
+        print("rest past the end refused")
+    # The server keeps a REST for the next transfer; start over from 0.
+    ftp.sendcmd("REST 0")
+
 stor(ftp, "DSC_0003.JPG", c)
 print("stored")
 ftp.quit()
