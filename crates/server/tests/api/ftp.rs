@@ -7,7 +7,7 @@ use std::net::TcpListener;
 
 use raceshot_store::Backend;
 
-use crate::helpers::{TestApp, event, now};
+use crate::helpers::{TestApp, event, noisy_jpeg, now, sha256};
 
 /// A port free now (the FTP server binds it itself).
 fn free_port() -> u16 {
@@ -16,27 +16,6 @@ fn free_port() -> u16 {
         .local_addr()
         .unwrap()
         .port()
-}
-
-/// A real JPEG that does not compress away.
-fn noisy_jpeg(seed: u8) -> Vec<u8> {
-    let (w, h) = (600u32, 400u32);
-    let mut x: u32 = 0x2545_f491 ^ u32::from(seed);
-    let data = (0..w * h * 3)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x.to_le_bytes()[0]
-        })
-        .collect();
-    let image = raceshot_vision::RgbImage::new(w, h, data).unwrap();
-    raceshot_server::infra::imaging::encode_jpeg(&image, 90).unwrap()
-}
-
-fn sha256(bytes: &[u8]) -> String {
-    use sha2::Digest as _;
-    hex::encode(sha2::Sha256::digest(bytes))
 }
 
 async fn camera(port: u16, token: &str, files: &[std::path::PathBuf], tls: bool) -> String {

@@ -645,3 +645,26 @@ impl TestApp {
 pub fn oid(raw: &str) -> OrderUuid {
     OrderUuid::parse(raw).unwrap_or_else(|_| panic!("not an order id: {raw}"))
 }
+
+/// A real JPEG of a few hundred kilobytes, different for each seed: noise does not
+/// compress away.
+pub fn noisy_jpeg(seed: u8) -> Vec<u8> {
+    let (w, h) = (900u32, 600u32);
+    let mut x: u32 = 0x9e37_79b9 ^ u32::from(seed);
+    let data = (0..w * h * 3)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x.to_le_bytes()[0]
+        })
+        .collect();
+    let image = raceshot_vision::RgbImage::new(w, h, data).unwrap();
+    raceshot_server::infra::imaging::encode_jpeg(&image, 90).unwrap()
+}
+
+/// The SHA-256 of a file, hex, as the shop keeps it.
+pub fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    hex::encode(sha2::Sha256::digest(bytes))
+}

@@ -12,7 +12,7 @@ use raceshot_store::testing::TestDatabase;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, assert_error, event, json, now};
+use crate::helpers::{TestApp, assert_error, event, json, noisy_jpeg, now, sha256};
 
 const TOKENS: &str = "/api/admin/upload-tokens";
 
@@ -252,22 +252,6 @@ async fn the_command_line_prints_a_new_token_on_its_last_line() {
     let unknown = run("nobody@example.com");
     assert!(!unknown.status.success());
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("has no account"));
-}
-
-/// A real JPEG of a few hundred kilobytes: noise does not compress.
-fn noisy_jpeg(seed: u8) -> Vec<u8> {
-    let (w, h) = (900u32, 600u32);
-    let mut x: u32 = 0x9e37_79b9 ^ u32::from(seed);
-    let data = (0..w * h * 3)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x.to_le_bytes()[0]
-        })
-        .collect();
-    let image = raceshot_vision::RgbImage::new(w, h, data).unwrap();
-    raceshot_server::infra::imaging::encode_jpeg(&image, 90).unwrap()
 }
 
 fn b64(text: &str) -> String {
@@ -638,11 +622,6 @@ fn uploader(
     .args(["--token", token, "--state"])
     .arg(state);
     cmd
-}
-
-fn sha256(bytes: &[u8]) -> String {
-    use sha2::Digest as _;
-    hex::encode(sha2::Sha256::digest(bytes))
 }
 
 #[tokio::test]
