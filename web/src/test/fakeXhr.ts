@@ -1,4 +1,4 @@
-//! A stand-in XMLHttpRequest for the upload tests (the selfie PUT, the console's photo PUT):
+//! A stand-in XMLHttpRequest for the upload tests (the selfie PUT):
 //! it records each request sent, and answers at once unless `FakeXhr.manual` is set (the
 //! test then calls `progress` and `finish`), or loses the connection when
 //! `FakeXhr.networkError` is.

@@ -14,7 +14,7 @@ type Props = {
   onUploaded: () => void;
   /** Nothing left to send. */
   onIdle: () => void;
-  /** Stand-in for the network in tests; the real one PUTs with XMLHttpRequest. */
+  /** Stand-in for the network in tests; the real one sends resumable uploads (`resumable.ts`). */
   uploader?: Uploader;
 };
 
