@@ -37,9 +37,8 @@ use unftp_core::storage::{
 use crate::app::state::AppState;
 use crate::config::FtpConfig;
 use crate::services::operators::{actor_of, may_work_on, normalise_email};
-use crate::services::photos::{FileAdded, MAX_PHOTO_BYTES, add_file};
+use crate::services::photos::{FileAdded, MAX_PHOTO_BYTES, add_file, clean_file_name};
 use crate::services::uploads as tokens;
-use crate::services::uploads::resumable::clean_file_name;
 
 /// A signed-in camera: the account its token belongs to.
 #[derive(Debug, Clone)]

@@ -1,5 +1,6 @@
-//! Adding a photo to an event, the one way `raceshot ingest` and the console's uploads
-//! both take, and the names of the pictures derived from a stored photo.
+//! Adding a photo to an event, the one way every path takes (`raceshot ingest`, the
+//! console, resumable uploads, cameras' FTP), with the file name as it is kept, and the
+//! names of the pictures derived from a stored photo.
 
 use anyhow::Context;
 use raceshot_domain::EventKey;
@@ -15,6 +16,27 @@ use crate::jobs::tasks;
 /// The largest photo file the shop takes, however it arrives (the console, resumable
 /// uploads, FTP).
 pub const MAX_PHOTO_BYTES: usize = 60 * 1024 * 1024;
+
+/// The longest file name kept (characters).
+const MAX_NAME_CHARS: usize = 200;
+
+/// The file name as the client sent it: its last path segment, without control
+/// characters, at most [`MAX_NAME_CHARS`]; `photo.jpg` when nothing is left.
+pub fn clean_file_name(raw: &str) -> String {
+    let name: String = raw
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME_CHARS)
+        .collect();
+    if name.trim().is_empty() {
+        "photo.jpg".to_owned()
+    } else {
+        name
+    }
+}
 
 /// The name of a photo's preview and thumbnail: its stored name as a JPEG.
 pub fn derived_name(storage_name: &str) -> String {
@@ -89,5 +111,21 @@ pub async fn add_file(
             state.objects.delete(&original).await?;
             Ok(FileAdded::Exists(id))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_keep_their_last_segment_without_control_characters() {
+        assert_eq!(
+            clean_file_name("DCIM/100NIKON/DSC_0001.JPG"),
+            "DSC_0001.JPG"
+        );
+        assert_eq!(clean_file_name("C:\\cards\\a\u{7}b.jpg"), "ab.jpg");
+        assert_eq!(clean_file_name("  "), "photo.jpg");
+        assert_eq!(clean_file_name(&"x".repeat(500)).len(), MAX_NAME_CHARS);
     }
 }

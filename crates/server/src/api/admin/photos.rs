@@ -21,7 +21,9 @@ use crate::api::extract::{ApiJson, ApiPath, ApiQuery, parse_json};
 use crate::api::media::derived_address;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::services::photos::{FileAdded, MAX_PHOTO_BYTES, add_file, derived_name};
+use crate::services::photos::{
+    FileAdded, MAX_PHOTO_BYTES, add_file, clean_file_name, derived_name,
+};
 
 const PAGE_SIZE: i64 = 60;
 
@@ -83,22 +85,7 @@ pub async fn upload(
                 "photos up to 60 MB are accepted",
             )
         })?;
-    let name: String = q
-        .file_name
-        .as_deref()
-        .unwrap_or_default()
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or_default()
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(200)
-        .collect();
-    let name = if name.trim().is_empty() {
-        "photo.jpg".to_owned()
-    } else {
-        name
-    };
+    let name = clean_file_name(q.file_name.as_deref().unwrap_or_default());
     let added = add_file(
         &state,
         &key,

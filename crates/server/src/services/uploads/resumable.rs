@@ -19,7 +19,7 @@ use raceshot_store::{ObjectKey, StoreError, StoredName};
 
 use crate::app::state::AppState;
 use crate::services::operators::{actor_of, may_work_on};
-use crate::services::photos::{FileAdded, MAX_PHOTO_BYTES, add_file};
+use crate::services::photos::{FileAdded, MAX_PHOTO_BYTES, add_file, clean_file_name};
 
 /// Bytes held in memory per request before they are written out as a part.
 pub const PART_BYTES: usize = 8 * 1024 * 1024;
@@ -28,8 +28,6 @@ pub const UPLOAD_TTL: chrono::Duration = chrono::Duration::hours(24);
 /// Unfinished uploads one account may have open at once: a camera card's worth, and a
 /// bound on what a leaked token can make the shop keep.
 pub const MAX_OPEN_UPLOADS: i64 = 500;
-/// The longest file name kept (characters).
-const MAX_NAME_CHARS: usize = 200;
 
 /// Why an upload call did not go through.
 #[derive(Debug, thiserror::Error)]
@@ -73,24 +71,6 @@ pub enum ResumableError {
 impl ResumableError {
     fn fault(e: impl Into<anyhow::Error>) -> Self {
         ResumableError::Fault(e.into())
-    }
-}
-
-/// The file name as the client sent it: its last path segment, without control
-/// characters, at most [`MAX_NAME_CHARS`]; `photo.jpg` when nothing is left.
-pub fn clean_file_name(raw: &str) -> String {
-    let name: String = raw
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or_default()
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(MAX_NAME_CHARS)
-        .collect();
-    if name.trim().is_empty() {
-        "photo.jpg".to_owned()
-    } else {
-        name
     }
 }
 
@@ -335,8 +315,7 @@ async fn complete(state: &AppState, upload: &Upload) -> Result<Became, Resumable
             new: false,
         },
         FileAdded::Refused(_) => {
-            delete_parts(state, &parts).await;
-            state.store.delete_upload(&upload.id).await?;
+            discard(state, &upload.id).await?;
             return Err(ResumableError::NotAPhoto);
         }
     };
@@ -360,10 +339,14 @@ async fn delete_parts(state: &AppState, parts: &[UploadPart]) {
 
 /// Ends an upload at the client's request: its parts and its row are deleted.
 pub async fn terminate(state: &AppState, upload: &Upload) -> Result<(), ResumableError> {
-    let parts = state.store.upload_parts(&upload.id).await?;
+    Ok(discard(state, &upload.id).await?)
+}
+
+/// Deletes an upload's parts, then the upload.
+async fn discard(state: &AppState, id: &str) -> Result<(), StoreError> {
+    let parts = state.store.upload_parts(id).await?;
     delete_parts(state, &parts).await;
-    state.store.delete_upload(&upload.id).await?;
-    Ok(())
+    state.store.delete_upload(id).await
 }
 
 /// Deletes every upload past its end, parts and all; answers how many.
@@ -375,26 +358,8 @@ pub async fn sweep_expired(state: &AppState, now: DateTime<Utc>) -> Result<usize
             return Ok(swept);
         }
         for id in &due {
-            let parts = state.store.upload_parts(id).await?;
-            delete_parts(state, &parts).await;
-            state.store.delete_upload(id).await?;
+            discard(state, id).await?;
         }
         swept += due.len();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn file_names_keep_their_last_segment_without_control_characters() {
-        assert_eq!(
-            clean_file_name("DCIM/100NIKON/DSC_0001.JPG"),
-            "DSC_0001.JPG"
-        );
-        assert_eq!(clean_file_name("C:\\cards\\a\u{7}b.jpg"), "ab.jpg");
-        assert_eq!(clean_file_name("  "), "photo.jpg");
-        assert_eq!(clean_file_name(&"x".repeat(500)).len(), MAX_NAME_CHARS);
     }
 }
