@@ -94,11 +94,13 @@ impl Store {
              VALUES ($1, $2, $3, $4, $5) RETURNING id")
             .bind(new.operator_id).bind(new.token_hash).bind(new.label).bind(new.hint)
             .bind(millis(now)).fetch_one(pool).await)?;
-        self.upload_tokens(TokenScope::All)
-            .await?
-            .into_iter()
-            .find(|t| t.id == id)
-            .ok_or(crate::StoreError::NotFound)
+        let sql = format!(
+            "SELECT {TOKEN_COLUMNS} FROM upload_tokens t JOIN operators o ON o.id = t.operator_id \
+             WHERE t.id = $1"
+        );
+        let row: TokenRow = on_pool!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.clone()))
+            .bind(id).fetch_one(pool).await)?;
+        token(row)
     }
 
     /// The tokens in `scope`, newest first, revoked ones included.
