@@ -393,15 +393,6 @@ pub struct EventStats {
 }
 
 impl Store {
-    /// Counts one face search of the event.
-    pub async fn count_search(&self, event_id: i64) -> Result<()> {
-        on_pool!(self, pool => sqlx::query(
-            "INSERT INTO event_searches (event_id, searches) VALUES ($1, 1) \
-             ON CONFLICT (event_id) DO UPDATE SET searches = event_searches.searches + 1")
-            .bind(event_id).execute(pool).await.map(|_| ()))?;
-        Ok(())
-    }
-
     /// Every event's figures.
     pub async fn event_stats(&self) -> Result<Vec<EventStats>> {
         Ok(on_pool!(self, pool => sqlx::query_as(

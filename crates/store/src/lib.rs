@@ -18,6 +18,7 @@ mod macros;
 use macros::on_pool;
 
 pub mod access_codes;
+pub mod activity;
 pub mod audit;
 pub mod bibs;
 pub mod cart_logs;

@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::macros::on_pool;
+use crate::macros::{on_pool, rows_with_ids};
 use crate::{Result, Store, StoreError, from_millis, millis};
 
 /// What an operator may do: admins everything, photographers their assigned events only.
@@ -211,6 +211,13 @@ impl Store {
             "INSERT INTO operator_events (operator_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING")
             .bind(operator_id).bind(event_id).execute(pool).await.map(|_| ()))?;
         Ok(())
+    }
+
+    /// The e-mail addresses of the operators `ids` (unknown ids are left out).
+    pub async fn operator_emails(&self, ids: &[i64]) -> Result<Vec<(i64, String)>> {
+        Ok(rows_with_ids!(self, ids, [], |list| format!(
+            "SELECT id, email FROM operators WHERE id IN ({list}) ORDER BY id"
+        )))
     }
 
     pub async fn operator_event_ids(&self, operator_id: i64) -> Result<Vec<i64>> {

@@ -359,7 +359,8 @@ impl Store {
             }
             sqlx::query(
                 "UPDATE photos SET state = 'ready', failure_reason = NULL, face_count = $1, \
-                    width = $2, height = $3, taken_at = $4, updated_at = $5 WHERE id = $6")
+                    width = $2, height = $3, taken_at = $4, updated_at = $5, \
+                    ready_at = COALESCE(ready_at, $5) WHERE id = $6")
                 .bind(processed.faces.len() as i64).bind(i64::from(width)).bind(i64::from(height))
                 .bind(processed.taken_at.map(millis)).bind(millis(now)).bind(photo_id)
                 .execute(&mut *tx).await?;

@@ -345,6 +345,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/race-day": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Race day at a glance: what arrived, what is searchable, what runners search. */
+        get: operations["admin_race_day"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/settings": {
         parameters: {
             query?: never;
@@ -433,6 +450,23 @@ export interface paths {
         put?: never;
         /** Prices a cart from the event's tiers. */
         post: operations["quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{event_key}/arrivals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many of an event's photos became searchable since a moment. */
+        get: operations["event_arrivals"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1251,6 +1285,19 @@ export interface components {
             /** @description Pending: the event's photos showing the face; approved: those it hides. */
             photos: components["schemas"]["PrivacyPhoto"][];
         };
+        ArrivalsBody: {
+            /**
+             * Format: int64
+             * @description The event's shown photos that became searchable after `since` (at most 1000).
+             */
+            new_photos: number;
+            /**
+             * Format: int64
+             * @description The server's moment of this answer (Unix milliseconds): the `since` of the next
+             *     question.
+             */
+            as_of: number;
+        };
         AuditEntryBody: {
             /** Format: int64 */
             id: number;
@@ -1476,6 +1523,26 @@ export interface components {
             status: string;
             /** @description The event's key, or `-` when the photo is unknown. */
             event_key: string;
+        };
+        EventRaceDay: {
+            event_key: string;
+            title: string;
+            /**
+             * Format: int64
+             * @description Photos received in the last `recent_minutes`.
+             */
+            received_recent: number;
+            /**
+             * Format: int64
+             * @description Photos queued or being processed.
+             */
+            waiting: number;
+            /** @description Per bucket, oldest first. */
+            received: number[];
+            searchable: number[];
+            searches: number[];
+            /** @description The busiest first. */
+            photographers: components["schemas"]["PhotographerRaceDay"][];
         };
         /** @description `{"status": "success", ...event fields}` */
         EventResponse: components["schemas"]["EventBody"] & {
@@ -1965,6 +2032,17 @@ export interface components {
             /** Format: int64 */
             photos: number;
         };
+        PhotographerRaceDay: {
+            /**
+             * Format: int64
+             * @description The uploading account (0: photos added by `raceshot ingest` or another way).
+             */
+            photographer_id: number;
+            /** @description The account's e-mail: shown to admins, and to a photographer for their own. */
+            email?: string | null;
+            /** @description Photos received per bucket. */
+            received: number[];
+        };
         PrivacyApproved: {
             /** @description Photos hidden by this approval. */
             photos_hidden: number;
@@ -1984,6 +2062,24 @@ export interface components {
             /** @example success */
             status: string;
             request_id: string;
+        };
+        QueueBody: {
+            /**
+             * Format: int64
+             * @description Processing jobs waiting or running, across events.
+             */
+            depth: number;
+            /**
+             * Format: double
+             * @description Photos that became searchable per minute over the last 10 minutes.
+             */
+            per_minute: number;
+            /**
+             * Format: int64
+             * @description How long a photo sent now waits to be searchable; null when the queue has no pace
+             *     yet (no photo became searchable in the last 10 minutes).
+             */
+            expected_wait_secs?: number | null;
         };
         QuoteRequest: {
             event_key: string;
@@ -2046,6 +2142,25 @@ export interface components {
              * @description To send as `paid_amount` with order creation (= `cart_final_payment`).
              */
             paid_amount: number;
+        };
+        RaceDay: {
+            /** @description RFC 3339, Bangkok time: the first bucket's start. */
+            since: string;
+            /** @description RFC 3339, Bangkok time: the moment of this answer (in the last bucket). */
+            as_of: string;
+            /** Format: int64 */
+            bucket_minutes: number;
+            /**
+             * Format: int64
+             * @description `received_recent` counts this many minutes.
+             */
+            recent_minutes: number;
+            queue: components["schemas"]["QueueBody"];
+            /**
+             * @description Events with photos received, made searchable or searched in the window, or photos
+             *     waiting; the most received first.
+             */
+            events: components["schemas"]["EventRaceDay"][];
         };
         SandboxPayRequest: {
             /** @description `paid` or `failed`. */
@@ -2843,6 +2958,29 @@ export interface operations {
             409: components["responses"]["ErrorAnswer"];
         };
     };
+    admin_race_day: {
+        parameters: {
+            query?: {
+                /** @description The window charted, in hours (1 to 12; default 3). */
+                hours?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RaceDay"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+        };
+    };
     admin_settings_get: {
         parameters: {
             query?: never;
@@ -3042,6 +3180,36 @@ export interface operations {
             404: components["responses"]["ErrorAnswer"];
             409: components["responses"]["ErrorAnswer"];
             422: components["responses"]["ErrorAnswer"];
+        };
+    };
+    event_arrivals: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The `as_of` of an earlier answer (Unix milliseconds). Without it, the answer only
+                 *     gives the moment to ask from next time. Read as at most 24 hours ago.
+                 */
+                since?: number;
+            };
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArrivalsBody"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            429: components["responses"]["ErrorAnswer"];
         };
     };
     free_photo: {

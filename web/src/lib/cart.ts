@@ -29,6 +29,9 @@ export type LatestSearch = {
   people?: number;
   /** The search's reference for the deal (`found_ref`); absent in searches kept before it. */
   found_ref?: string;
+  /** The server's moment of the search (`as_of` of the arrivals call), to ask how many
+   * photos became searchable since; absent when it was not known. */
+  since?: number;
 };
 
 const cartKey = (kind: CartKind) =>
@@ -138,7 +141,8 @@ function isLatestSearch(v: unknown): v is LatestSearch {
   return (
     typeof o.event_key === 'string' && Array.isArray(o.images) && (o.bib === undefined || typeof o.bib === 'string') &&
     (o.people === undefined || typeof o.people === 'number') &&
-    (o.found_ref === undefined || typeof o.found_ref === 'string')
+    (o.found_ref === undefined || typeof o.found_ref === 'string') &&
+    (o.since === undefined || typeof o.since === 'number')
   );
 }
 

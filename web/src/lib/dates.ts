@@ -30,3 +30,10 @@ export function formatBangkokDate(value: string, lang: Language): string {
   if (Number.isNaN(d.getTime())) return value;
   return new Intl.DateTimeFormat(LOCALES[lang], { timeZone: 'Asia/Bangkok', dateStyle: 'medium' }).format(d);
 }
+
+/** An instant (a `Date`, or as the server sent it) → its Bangkok clock time, `09:30`. */
+export function formatBangkokTime(value: string | Date, lang: Language): string {
+  const d = typeof value === 'string' ? parseInstant(value) : value;
+  if (!d) return String(value);
+  return new Intl.DateTimeFormat(LOCALES[lang], { timeZone: 'Asia/Bangkok', timeStyle: 'short' }).format(d);
+}

@@ -3,6 +3,7 @@
 //! error answers (status, body, `Retry-After`) is decided here alone, in `error.rs`.
 
 pub mod admin;
+pub mod arrivals;
 pub mod auth;
 pub mod bibsearch;
 pub mod cart;
@@ -111,6 +112,7 @@ fn shop_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(catalogue::event))
         .routes(routes!(catalogue::event_key_of_image))
         .routes(routes!(catalogue::highlight))
+        .routes(routes!(arrivals::arrivals))
         .routes(routes!(facesearch::sign))
         .routes(routes!(facesearch::search))
         .routes(routes!(cart::quote))

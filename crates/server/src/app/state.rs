@@ -23,6 +23,8 @@ pub struct RateLimits {
     pub search: RateLimiter,
     /// Selfie upload addresses (`search.sign_per_client_per_minute`).
     pub sign: RateLimiter,
+    /// "New photos since I searched?" (`search.arrivals_per_client_per_minute`).
+    pub arrivals: RateLimiter,
     /// Find-order searches (`orders.find_per_client_per_minute`).
     pub find: RateLimiter,
     /// Order creations (`orders.create_per_client_per_minute`).
@@ -38,6 +40,7 @@ impl RateLimits {
         Self {
             search: RateLimiter::new(config.search.per_client_per_minute),
             sign: RateLimiter::new(config.search.sign_per_client_per_minute),
+            arrivals: RateLimiter::new(config.search.arrivals_per_client_per_minute),
             find: RateLimiter::new(config.orders.find_per_client_per_minute),
             order: RateLimiter::new(config.orders.create_per_client_per_minute),
             login: RateLimiter::new(config.admin.login_per_client_per_minute),

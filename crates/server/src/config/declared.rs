@@ -108,6 +108,7 @@ pub const SETTINGS: &[Setting] = &[
     setting("search.selfie_ttl_secs", Value("60"), "the longest a selfie upload address, and a selfie uploaded but never searched, lives; a sweep every 5 s deletes it (on local storage and S3, from any process)"),
     setting("search.found_ttl_secs", Value("7200"), "how long the photos a face, bib or group search found may be bought with the all-photos deal; the record (photo ids only) is deleted by the sweep after it"),
     setting("search.sign_per_client_per_minute", Value("30"), "selfie upload addresses per client address and minute"),
+    setting("search.arrivals_per_client_per_minute", Value("120"), "questions \"new photos since I searched?\" per client address and minute (an event page asks once a minute; 0: no limit); past it, 429 `rate_limited`"),
     setting("search.max_pending_uploads", Value("3"), "upload addresses one client may hold unsearched at once (429 past it)"),
     setting("search.index_memory_mb", Value("1024"), "memory the face indexes of one process may hold; past it the least recently searched events' indexes are dropped and reloaded by their next search (`face_index_resident_bytes` in the metrics)"),
     setting("bibs.read", Value("true"), "read bib numbers on photos at ingestion (the text models in `{faces.models_dir}/ocr`); `raceshot bibs --event KEY` reads an event's photos again"),

@@ -153,6 +153,9 @@ pub struct SearchConfig {
     pub selfie_ttl: Duration,
     /// Selfie upload addresses one client address may ask for per minute (0: no limit).
     pub sign_per_client_per_minute: u32,
+    /// "New photos since I searched?" questions per client address and minute (0: no
+    /// limit).
+    pub arrivals_per_client_per_minute: u32,
     /// Live upload addresses one client address may hold at once.
     pub max_pending_uploads: u32,
     /// How long what a search found may be bought with the all-photos deal
@@ -519,6 +522,7 @@ fn search(s: &mut Sources, cores: usize) -> SearchConfig {
         per_client_per_minute: s.value("search.per_client_per_minute"),
         selfie_ttl: Duration::from_secs(s.value("search.selfie_ttl_secs")),
         sign_per_client_per_minute: s.value("search.sign_per_client_per_minute"),
+        arrivals_per_client_per_minute: s.value("search.arrivals_per_client_per_minute"),
         max_pending_uploads: s.value("search.max_pending_uploads"),
         found_ttl: Duration::from_secs(s.value("search.found_ttl_secs")),
         index_memory: s

@@ -5,7 +5,8 @@
 //! face crops of their requests never decided (and any crop a decision failed to delete).
 //! Previews and thumbnails stay for the shop's pages. It also deletes console sessions
 //! past their end (a session lasts `admin.session_ttl_hours`), unfinished resumable
-//! uploads past theirs (24 hours), parts and all, and FTP files half sent a day ago. Enqueued hourly by the housekeeping
+//! uploads past theirs (24 hours), parts and all, FTP files half sent a day ago, and the
+//! race-day view's search counts after 30 days. Enqueued hourly by the housekeeping
 //! loop; a re-run finds only what is left.
 
 use chrono::{DateTime, Utc};
@@ -15,6 +16,9 @@ use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
 use crate::services::commerce::links::Variant;
 use crate::services::commerce::sold_photo_key;
+
+/// The race-day view's search counts (per five minutes) are kept this many days.
+const SEARCH_COUNTS_DAYS: i64 = 30;
 
 /// Photos purged per batch, between lease renewals.
 const BATCH: i64 = 200;
@@ -56,6 +60,16 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
     let sessions = state.store.purge_sessions(state.now()).await?;
     if sessions > 0 {
         tracing::info!(sessions, "console sessions past their end deleted");
+    }
+    let counts = state
+        .store
+        .forget_search_counts_before(state.now() - chrono::Duration::days(SEARCH_COUNTS_DAYS))
+        .await?;
+    if counts > 0 {
+        tracing::info!(
+            counts,
+            "search counts of the race-day view past their time deleted"
+        );
     }
     let uploads = crate::services::uploads::resumable::sweep_expired(state, state.now()).await?;
     if uploads > 0 {

@@ -11,6 +11,7 @@ pub mod commerce;
 pub mod operators;
 pub mod photos;
 pub mod privacy;
+pub mod raceday;
 pub mod search;
 pub mod selfies;
 pub mod uploads;

@@ -56,6 +56,7 @@ async fn every_console_route_needs_a_session_and_admins_only_routes_refuse_photo
         "/api/admin/me",
         "/api/admin/logout",
         "/api/admin/events",
+        "/api/admin/race-day",
         "/api/admin/upload-tokens",
         "/api/admin/upload-tokens/1",
     ];

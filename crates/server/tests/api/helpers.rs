@@ -70,6 +70,7 @@ pub struct TestAppBuilder {
     events: Vec<EventInput>,
     env: Vec<(String, String)>,
     models: Models,
+    jobs: bool,
 }
 
 impl TestApp {
@@ -87,6 +88,7 @@ impl TestApp {
             events: Vec::new(),
             env: Vec::new(),
             models: Models::StandIns,
+            jobs: true,
         }
     }
 
@@ -170,6 +172,12 @@ impl TestAppBuilder {
             .with_env("RACESHOT__PAYMENTS__PROMPTPAY_ID", "0801234567")
     }
 
+    /// No job runner: what is queued stays queued (as with `serve --no-jobs` and no worker).
+    pub fn without_jobs(mut self) -> Self {
+        self.jobs = false;
+        self
+    }
+
     /// A configuration setting of this app, as its `RACESHOT__…` variable.
     pub fn with_env(mut self, key: &str, value: &str) -> Self {
         self.env.push((key.to_owned(), value.to_owned()));
@@ -198,7 +206,7 @@ impl TestAppBuilder {
             .into_iter()
             .chain(self.env);
         let config = Config::from_sources(None, env).unwrap_or_else(|e| panic!("{e}"));
-        let app = Application::build_with(config, Clock::Fixed(now()), true, self.models)
+        let app = Application::build_with(config, Clock::Fixed(now()), self.jobs, self.models)
             .await
             .unwrap_or_else(|e| panic!("build: {e:#}"));
         let addr = app.local_addr().unwrap_or_else(|e| panic!("{e}"));

@@ -32,6 +32,7 @@ mod notify;
 mod ops;
 mod orders;
 mod people;
+mod raceday;
 mod scale;
 mod selfies;
 mod uploads;

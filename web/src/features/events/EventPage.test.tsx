@@ -8,6 +8,7 @@ import type { EventBody, PhotoBody } from '@/api/types';
 import { consentKey } from '@/lib/storage';
 import { errorResponse, fakeFetch, renderWithProviders } from '@/test/render';
 import { EventPage } from './EventPage';
+import { forgetLatestQueries } from './usePhotoSearch';
 import { FakeXhr } from '@/test/fakeXhr';
 import { jpeg, makeEvent, makePhoto } from '@/test/fixtures';
 
@@ -297,6 +298,73 @@ describe('face search', () => {
     expect(error).toHaveTextContent('อัปโหลดหรือค้นหาผิดพลาด กรุณาลองใหม่');
     expect(error).toHaveTextContent('กรุณาใช้ไฟล์ jpg หรือ png เท่านั้น');
     expect(keys(calls)).not.toContain('POST /v2/facesearch');
+  });
+});
+
+describe('new photos since the search', () => {
+  const ARRIVALS = `GET /api/events/${KEY}/arrivals`;
+  beforeEach(() => {
+    english();
+    forgetLatestQueries();
+  });
+
+  it('tells of photos made searchable since, and searches again with the same selfie', async () => {
+    const { calls } = setup(makeEvent(), {
+      ...searchAnswer([makePhoto(1)]),
+      [ARRIVALS]: { new_photos: 3, as_of: 1_800_000_000_000 },
+    });
+    await choose(jpeg());
+    await screen.findByTestId('search-results');
+    const notice = await screen.findByTestId('new-photos');
+    expect(notice).toHaveTextContent('3 new photos since you searched');
+    // The moment was asked before the search, and kept with it.
+    expect(keys(calls).indexOf(ARRIVALS)).toBeLessThan(keys(calls).indexOf('POST /v2/facesearch'));
+    const latest = JSON.parse(localStorage.getItem('latest_search') ?? 'null') as { since?: number };
+    expect(latest.since).toBe(1_800_000_000_000);
+
+    await userEvent.click(within(notice).getByRole('button', { name: 'Search again' }));
+    await waitFor(() => expect(keys(calls).filter((k) => k === 'POST /v2/facesearch')).toHaveLength(2));
+    expect(keys(calls).filter((k) => k === 'POST /v2/facesearch/sign')).toHaveLength(2);
+    // The same selfie went up again: nothing was chosen.
+    expect(FakeXhr.instances).toHaveLength(2);
+    expect(FakeXhr.instances[1]!.body).toBe(FakeXhr.instances[0]!.body);
+  });
+
+  it('says nothing while no photo arrived', async () => {
+    setup(makeEvent(), { ...searchAnswer([makePhoto(1)]), [ARRIVALS]: { new_photos: 0, as_of: 5 } });
+    await choose(jpeg());
+    await screen.findByTestId('search-results');
+    await waitFor(() => expect(screen.queryByTestId('search-spinner')).not.toBeInTheDocument());
+    expect(screen.queryByTestId('new-photos')).not.toBeInTheDocument();
+  });
+
+  it('after a reload, asks for the selfie again, since the page kept none', async () => {
+    localStorage.setItem(
+      'latest_search',
+      JSON.stringify({ event_key: KEY, wholesale: false, images: [makePhoto(3)], avg_price: 120, since: 5 }),
+    );
+    const { calls } = setup(makeEvent(), { [ARRIVALS]: { new_photos: 2, as_of: 9 } });
+    const notice = await screen.findByTestId('new-photos');
+    expect(notice).toHaveTextContent('2 new photos since you searched');
+    expect(notice).toHaveTextContent('Choose your selfie again');
+    expect(within(notice).queryByRole('button')).not.toBeInTheDocument();
+    expect(calls.find((c) => c.key === ARRIVALS)).toBeDefined();
+  });
+
+  it('after a reload, searches a bib again by itself', async () => {
+    localStorage.setItem(
+      'latest_search',
+      JSON.stringify({ event_key: KEY, wholesale: false, images: [makePhoto(3)], avg_price: 120, bib: '42', since: 5 }),
+    );
+    const { calls } = setup(makeEvent(), {
+      [ARRIVALS]: { new_photos: 1, as_of: 9 },
+      'POST /v1/bibsearch': { status: 'success', image_length: 1, images: [makePhoto(4)], avg_price: 80, found_ref: FOUND_REF },
+    });
+    const notice = await screen.findByTestId('new-photos');
+    await userEvent.click(within(notice).getByRole('button', { name: 'Search again' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.key === 'POST /v1/bibsearch')?.body).toEqual({ event_key: KEY, bib: '42' }),
+    );
   });
 });
 

@@ -4,7 +4,8 @@
 //! whom it shows); the search states, the results or the highlight masonry, and the actions
 //! on the photos found either way (`SearchActions`; "not me" on each photo). Both searches
 //! wait for the terms consent. Buy all and download all cover exactly the photos shown: a
-//! photo dismissed as "not me" leaves the results, the kept search and the cart. `kind`
+//! photo dismissed as "not me" leaves the results, the kept search and the cart. After a
+//! search, photos that became searchable since are told of, with "search again" (`NewPhotos`). `kind`
 //! picks the cart: the standard one on the event page, the wholesale one on the wholesale page.
 
 import { useState } from 'react';
@@ -16,6 +17,7 @@ import { BibSearchForm } from './BibSearchForm';
 import { hasConsent } from './ConsentDialog';
 import { GroupSelfies } from './GroupSelfies';
 import { HighlightGallery } from './HighlightGallery';
+import { NewPhotos } from './NewPhotos';
 import { SearchActions } from './SearchActions';
 import { NotFound, refusedBib, SearchError } from './SearchOutcome';
 import { SearchResults, takeOutOfCart, type CardAction } from './SearchResults';
@@ -48,6 +50,7 @@ export function FaceSearch({ event, kind, uploader }: Props) {
   const key = event.event_key;
   const cardAction: CardAction = event.freeDownload ? 'download' : wholesale ? 'none' : 'cart';
   const refused = refusedBib(state);
+  const since = state.phase === 'found' || state.phase === 'notFound' ? state.since : null;
 
   const onFile = async (file: File) => {
     // The consent dialog covers the page until answered; a selfie chosen around it anyway
@@ -80,6 +83,12 @@ export function FaceSearch({ event, kind, uploader }: Props) {
     if (!hasConsent(key)) return;
     if (cartStays() && !(await confirmCartGoes())) return;
     search.startBib(bib);
+  };
+
+  const onAgain = async () => {
+    const again = search.again;
+    if (again === null || (cartStays() && !(await confirmCartGoes()))) return;
+    again();
   };
 
   const notMe = (photoId: number) => {
@@ -122,6 +131,13 @@ export function FaceSearch({ event, kind, uploader }: Props) {
           initial={state.phase === 'found' ? (state.bib ?? '') : ''}
         />
       </div>
+      {since !== null && (
+        <NewPhotos
+          eventKey={key}
+          since={since}
+          onAgain={search.again && (() => void onAgain())}
+        />
+      )}
       {state.phase === 'error' && refused === null && <SearchError state={state} />}
       {state.phase === 'notFound' && <NotFound noFace={state.noFace} bib={state.bib} all={state.all} />}
       <SearchActions event={event} kind={kind} state={state} images={images} busy={busy} />

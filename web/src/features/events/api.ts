@@ -13,6 +13,7 @@ import { preloadedAt, takePreloaded } from '@/lib/config';
 
 type SignResponse = components['schemas']['SignResponse'];
 type PrivacyRequestCreated = components['schemas']['PrivacyRequestCreated'];
+export type Arrivals = components['schemas']['ArrivalsBody'];
 
 export const eventQueryKeys = {
   event: (eventKey: string) => ['event', eventKey] as const,
@@ -90,6 +91,16 @@ export function searchFaces(event: ShopEvent, signed: SignResponse, others: Sign
         max_face_search: event.max_face_search,
         ...(others.length > 0 ? { search_ids: others.map((o) => o.search_id), match } : {}),
       },
+    }),
+  );
+}
+
+/** How many of the event's photos became searchable after `since` (the `as_of` of an
+ * earlier answer, the server's clock); without it, only the moment to ask from next. */
+export function fetchArrivals(eventKey: string, since?: number): Promise<Arrivals> {
+  return unwrap(
+    api.GET('/api/events/{event_key}/arrivals', {
+      params: { path: { event_key: eventKey }, query: since === undefined ? {} : { since } },
     }),
   );
 }

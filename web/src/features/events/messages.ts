@@ -124,6 +124,9 @@ export const eventsMessages = defineMessages(
     'event.notMe': 'ไม่ใช่ฉัน',
     'event.notMe.label': 'ไม่ใช่ฉัน — รูปที่ {id}',
     'event.notMe.done': 'นำออกจากผลการค้นหาแล้ว',
+    'event.newPhotos': 'มีรูปใหม่ {count} รูปตั้งแต่คุณค้นหา อาจมีรูปของคุณด้วย',
+    'event.newPhotos.again': 'ค้นหาอีกครั้ง',
+    'event.newPhotos.chooseAgain': 'เลือกเซลฟี่อีกครั้งเพื่อค้นหารูปใหม่',
 
     'event.deal.default': 'ซื้อทุกรูป',
     'event.deal.avg': 'เฉลี่ยรูปละ {price} บาท',
@@ -293,6 +296,9 @@ export const eventsMessages = defineMessages(
     'event.notMe': 'Not me',
     'event.notMe.label': 'Not me — photo {id}',
     'event.notMe.done': 'Removed from your results',
+    'event.newPhotos': '{count} new photos since you searched: some may be of you',
+    'event.newPhotos.again': 'Search again',
+    'event.newPhotos.chooseAgain': 'Choose your selfie again to search the new photos',
 
     'event.deal.default': 'Buy all photos',
     'event.deal.avg': 'Average {price} THB per photo',

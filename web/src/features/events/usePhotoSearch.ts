@@ -7,7 +7,11 @@
 //! face where the bib is hidden). Found results, whichever way, are kept as the latest
 //! search so they are back when the visitor returns from the cart. A photo the visitor
 //! dismisses ("not me") leaves the results and the kept search; dismissing the last one goes
-//! back to idle with no search kept. An error says which step failed, told
+//! back to idle with no search kept. Each search also takes the server's moment (`since`),
+//! so the page can tell of photos that became searchable after it, and `again` searches
+//! once more the same way: the same bib, or the same selfies, which stay in this tab's
+//! memory only (never in the browser's storage; after a reload a face search needs its
+//! selfie chosen again, and `again` is null). An error says which step failed, told
 //! apart: the upload (signing, the PUT, or no answer at all), or the search itself answering
 //! anything but success. A bib search has no upload: its every failure is the search's.
 
@@ -18,7 +22,7 @@ import type { ShopEvent } from '@/api/event';
 import type { BibSearchResponse, PhotoBody, SearchResponse } from '@/api/types';
 import { readLatestSearch, writeLatestSearch } from '@/lib/cart';
 import type { components } from '@/api/schema';
-import { searchBib, searchFaces, signSelfie, type GroupMatch } from './api';
+import { fetchArrivals, searchBib, searchFaces, signSelfie, type GroupMatch } from './api';
 import { putWithProgress, type Uploader } from './upload';
 
 type SignResponse = components['schemas']['SignResponse'];
@@ -26,16 +30,27 @@ type SignResponse = components['schemas']['SignResponse'];
 /** How the visitor searched: with a selfie, or with the number on their bib. */
 export type SearchBy = 'face' | 'bib';
 
+/** What a search found, as shown and as kept. */
+type Kept = {
+  images: PhotoBody[];
+  avgPrice: number;
+  bib: string | null;
+  people: number;
+  foundRef: string | null;
+  since: number | null;
+};
+
 export type PhotoSearchState =
   | { phase: 'idle' }
   | { phase: 'uploading'; percent: number }
   | { phase: 'searching'; by: SearchBy }
   /** `bib` is the number searched for, or null for a selfie's results; `people` how many
    * people a group search looked for (1 for one selfie or a bib); `foundRef` the search's
-   * reference for the all-photos deal (null for a search kept from before it existed). */
-  | { phase: 'found'; images: PhotoBody[]; avgPrice: number; bib: string | null; people: number; foundRef: string | null }
+   * reference for the all-photos deal (null for a search kept from before it existed);
+   * `since` the server's moment of the search (null when not known). */
+  | ({ phase: 'found' } & Kept)
   /** `all`: a group search for photos showing all of its people together. */
-  | { phase: 'notFound'; noFace: boolean; bib: string | null; all?: boolean }
+  | { phase: 'notFound'; noFace: boolean; bib: string | null; all?: boolean; since: number | null }
   /** `error` is the failure to translate, or null when the search only said it failed. */
   | { phase: 'error'; failed: 'upload' | 'search'; error: unknown; by: SearchBy };
 
@@ -51,7 +66,16 @@ class SearchFailed extends Error {
 }
 
 type Query = { by: 'face'; files: File[]; match: GroupMatch } | { by: 'bib'; bib: string };
-type Answer = { found: SearchResponse | BibSearchResponse; bib: string | null; people: number };
+type Answer = { found: SearchResponse | BibSearchResponse; bib: string | null; people: number; since: number | null };
+
+/** The latest query of each event page (by event and cart) in this tab, to search again. */
+const lastQueries = new Map<string, Query>();
+const queryKey = (eventKey: string, wholesale: boolean) => `${wholesale ? 'w' : 's'}:${eventKey}`;
+
+/** Forgets every page's latest query, as a reload does (for tests). */
+export function forgetLatestQueries() {
+  lastQueries.clear();
+}
 
 type Options = {
   /** Start from the event's kept search (the event pages), or from idle (the manual search
@@ -71,14 +95,14 @@ function restored(eventKey: string, wholesale: boolean): PhotoSearchState {
         bib: latest.bib ?? null,
         people: latest.people ?? 1,
         foundRef: latest.found_ref ?? null,
+        since: latest.since ?? null,
       }
     : { phase: 'idle' };
 }
 
-type Kept = { images: PhotoBody[]; avgPrice: number; bib: string | null; people: number; foundRef: string | null };
 
 /** Keeps found photos as the event's latest search, or forgets it when none are left. */
-function remember(eventKey: string, wholesale: boolean, { images, avgPrice, bib, people, foundRef }: Kept) {
+function remember(eventKey: string, wholesale: boolean, { images, avgPrice, bib, people, foundRef, since }: Kept) {
   writeLatestSearch(
     images.length > 0
       ? {
@@ -89,6 +113,7 @@ function remember(eventKey: string, wholesale: boolean, { images, avgPrice, bib,
           ...(bib === null ? {} : { bib }),
           ...(people > 1 ? { people } : {}),
           ...(foundRef ? { found_ref: foundRef } : {}),
+          ...(since === null ? {} : { since }),
         }
       : null,
   );
@@ -116,12 +141,18 @@ export function usePhotoSearch(event: ShopEvent, wholesale: boolean, { restore =
 
   const mutation = useMutation({
     mutationFn: async (query: Query): Promise<Answer> => {
+      // The moment is asked before the search, so no photo made searchable meanwhile is
+      // missed; without an answer, the page only does not tell of new photos.
+      const mark = fetchArrivals(event.event_key).then(
+        (a) => a.as_of,
+        () => null,
+      );
       if (query.by === 'bib') {
         const found = await searchBib(event.event_key, query.bib).catch((e: unknown) => {
           throw new SearchFailed(e instanceof ApiFailure ? e : null);
         });
         if (found.status !== 'success') throw new SearchFailed(null);
-        return { found, bib: query.bib, people: 1 };
+        return { found, bib: query.bib, people: 1, since: await mark };
       }
       const [first, ...others] = await uploadAll(event, query.files, upload, (percent) =>
         setState({ phase: 'uploading', percent }),
@@ -134,16 +165,29 @@ export function usePhotoSearch(event: ShopEvent, wholesale: boolean, { restore =
         throw e instanceof ApiFailure && e.code !== 'network' ? new SearchFailed(e) : e;
       });
       if (found.status !== 'success') throw new SearchFailed(null);
-      return { found, bib: null, people: query.files.length };
+      return { found, bib: null, people: query.files.length, since: await mark };
     },
-    onSuccess: ({ found, bib, people }, query) => {
+    onSuccess: ({ found, bib, people, since }, query) => {
       if (found.image_length > 0 && found.images.length > 0) {
-        const kept = { images: found.images, avgPrice: found.avg_price, bib, people, foundRef: found.found_ref || null };
+        const kept = {
+          images: found.images,
+          avgPrice: found.avg_price,
+          bib,
+          people,
+          foundRef: found.found_ref || null,
+          since,
+        };
         remember(event.event_key, wholesale, kept);
         setState({ phase: 'found', ...kept });
       } else {
         const all = query.by === 'face' && people > 1 && query.match === 'all';
-        setState({ phase: 'notFound', noFace: 'reason' in found && found.reason === 'no_face', bib, ...(all ? { all } : {}) });
+        setState({
+          phase: 'notFound',
+          noFace: 'reason' in found && found.reason === 'no_face',
+          bib,
+          since,
+          ...(all ? { all } : {}),
+        });
       }
     },
     onError: (error, query) =>
@@ -157,6 +201,7 @@ export function usePhotoSearch(event: ShopEvent, wholesale: boolean, { restore =
   const begin = (query: Query) => {
     // Earlier results go away while a search runs.
     writeLatestSearch(null);
+    lastQueries.set(queryKey(event.event_key, wholesale), query);
     setState(query.by === 'face' ? { phase: 'uploading', percent: 0 } : { phase: 'searching', by: 'bib' });
     mutation.mutate(query);
   };
@@ -179,10 +224,24 @@ export function usePhotoSearch(event: ShopEvent, wholesale: boolean, { restore =
   /** Leaves the results (the manual page's way back to its listing); nothing stays kept. */
   const reset = () => {
     writeLatestSearch(null);
+    lastQueries.delete(queryKey(event.event_key, wholesale));
     setState({ phase: 'idle' });
   };
 
+  /** Searches again the way the latest search did (its bib, or its selfies while this tab
+   * still holds them); null when there is no such way. */
+  const kept = lastQueries.get(queryKey(event.event_key, wholesale));
+  const settled = state.phase === 'found' || state.phase === 'notFound';
+  const bibAgain = settled && state.bib !== null ? state.bib : null;
+  const again = !settled
+    ? null
+    : kept !== undefined
+      ? () => begin(kept)
+      : bibAgain !== null
+        ? () => begin({ by: 'bib', bib: bibAgain })
+        : null;
+
   const busy = state.phase === 'uploading' || state.phase === 'searching';
   const images = state.phase === 'found' ? state.images : [];
-  return { state, start, startGroup, startBib, busy, images, dismiss, reset };
+  return { state, start, startGroup, startBib, again, busy, images, dismiss, reset };
 }

@@ -9,6 +9,7 @@ pub mod events;
 pub mod orders;
 pub mod photos;
 pub mod privacy;
+pub mod raceday;
 pub mod settings;
 pub mod upload_tokens;
 
@@ -28,6 +29,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(auth::logout))
         .routes(routes!(auth::me))
         .routes(routes!(events::list))
+        .routes(routes!(raceday::race_day))
         .routes(routes!(events::get, events::put))
         .routes(routes!(events::close))
         .routes(routes!(orders::list))

@@ -284,7 +284,7 @@ pub async fn search_event(
         }
     }
     // Every search counts, found face or not. A lost count only dims the dashboard.
-    if let Err(e) = state.store.count_search(event.id).await {
+    if let Err(e) = state.store.count_search(event.id, state.now()).await {
         tracing::warn!(event_id = event.id, error = %e, "search not counted");
     }
     if faces.is_empty() {

@@ -1,5 +1,6 @@
-//! The console's dashboard (`/admin`): the ingestion queue's depth and the operator's event
-//! count at the top, then one card per event with its key, sale window, state, and the
+//! The console's dashboard (`/admin`): the race-day view first (`RaceDay`: what arrives, what
+//! is searchable, what runners search), then the ingestion queue's depth and the operator's
+//! event count, then one card per event with its key, sale window, state, and the
 //! server's figures: photos ready, waiting (queued or processing) and failed, faces found,
 //! face searches, paid orders and revenue. Every figure is the server's; none is added up here.
 
@@ -14,6 +15,7 @@ import { useIsAdmin } from '../shell/operator';
 import { RetryAlert } from '../shell/RetryAlert';
 import type { AdminEvent } from '../shell/types';
 import { dashboardMessages, type DashboardMessageKey } from './messages';
+import { RaceDay } from './RaceDay';
 
 function Statuses({ event, now }: { event: AdminEvent; now: number }) {
   const t = useDictionary(dashboardMessages);
@@ -132,6 +134,7 @@ export function DashboardPage() {
   return (
     <section className="admin-page" data-testid="dashboard">
       <h1>{t('adminDashboard.title')}</h1>
+      <RaceDay />
       {list.isPending && <Spinner label={common('loading')} />}
       {list.isError && <RetryAlert query={list} />}
       {list.isSuccess && (
