@@ -1,8 +1,10 @@
 //! The operator console in a real Chromium against the real server: sign in, create an
 //! event, upload 20 photos and watch them become ready (and searchable in the shop), then
-//! approve an AM order, after which the visitor's order page shows PAID.
+//! approve an AM order, after which the visitor's order page shows PAID; a file cut off by
+//! a page reload resumes from where the server stands.
 
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +30,31 @@ function variant(jpeg: Buffer, n: number): Buffer {
   segment.writeUInt16BE(0xfffe, 0);
   segment.writeUInt16BE(text.length + 2, 2);
   return Buffer.concat([jpeg.subarray(0, 2), segment, text, jpeg.subarray(2)]);
+}
+
+/** `jpeg` padded with comment segments to at least `bytes`: a file of several parts. */
+function padded(jpeg: Buffer, bytes: number): Buffer {
+  const chunks = [jpeg.subarray(0, 2)];
+  let size = jpeg.length;
+  for (let n = 0; size < bytes; n += 1) {
+    const text = Buffer.alloc(65_000, 0x20 + (n % 90));
+    const head = Buffer.alloc(4);
+    head.writeUInt16BE(0xfffe, 0);
+    head.writeUInt16BE(text.length + 2, 2);
+    chunks.push(head, text);
+    size += text.length + 4;
+  }
+  chunks.push(jpeg.subarray(2));
+  return Buffer.concat(chunks);
+}
+
+/** Signs the console's admin in, on the dashboard. */
+async function signIn(page: Page) {
+  await page.goto('/admin/login');
+  await page.getByTestId('login-email').fill(ADMIN.email);
+  await page.getByTestId('login-password').fill(ADMIN.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((url) => url.pathname === '/admin');
 }
 
 const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -164,14 +191,62 @@ describe('the operator console', () => {
     await context.close();
   });
 
+  it('resumes a file cut off by a page reload from where the server stands', async () => {
+    const context = await openContext(browser);
+    const { page } = await newPage(context);
+    await signIn(page);
+    // The event the first test made (the demo event's photos are counted elsewhere).
+    await page.goto(`/admin/events/${EVENT}/photos`);
+
+    // 20 MB: three parts of 8 MiB. On disk, so that the file chosen again is the same file.
+    const file = join(mkdtempSync(join(tmpdir(), 'raceshot-e2e-')), 'BIG_0001.jpg');
+    writeFileSync(file, padded(readFileSync(join(photosDir(), 'gdp.jpg')), 20_000_000));
+    const part = 8 * 1024 * 1024;
+    const offsets: string[] = [];
+    const standing: string[] = [];
+    let creations = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/uploads') creations += 1;
+      if (r.method() === 'PATCH') offsets.push(r.headers()['upload-offset'] ?? '');
+    });
+    page.on('response', (r) => {
+      if (r.request().method() === 'HEAD') standing.push(r.headers()['upload-offset'] ?? '');
+    });
+    // The network gives out after the first part: every later part fails.
+    let cut = 0;
+    await page.route('**/api/uploads/*', async (route) => {
+      if (route.request().method() === 'PATCH' && route.request().headers()['upload-offset'] !== '0') {
+        cut += 1;
+        await route.abort('connectionreset');
+      } else {
+        await route.continue();
+      }
+    });
+    await page.getByTestId('photo-input').setInputFiles(file);
+    await expect.poll(() => cut, { timeout: 60_000 }).toBeGreaterThan(0);
+
+    // The page is reloaded, the network is back, and the same file is chosen again.
+    await page.reload();
+    await page.unroute('**/api/uploads/*');
+    offsets.length = 0;
+    standing.length = 0;
+    await page.getByTestId('photo-input').setInputFiles(file);
+    const done = page.locator('[data-testid="upload-row"][data-state="done"]');
+    await expect.poll(() => done.count(), { timeout: 60_000 }).toBe(1);
+    // No new upload was made: the client asked where the server stands, and went on from
+    // there (the first part, at least, was not sent again).
+    expect(creations).toBe(1);
+    expect(standing[0]).toBeDefined();
+    expect(offsets[0]).toBe(standing[0]);
+    expect(Number(offsets[0])).toBeGreaterThanOrEqual(part);
+    expect(offsets).not.toContain('0');
+    await context.close();
+  });
+
   it('fits a 375 px screen', async () => {
     const context = await openContext(browser, { width: 375, height: 812 });
     const { page } = await newPage(context);
-    await page.goto('/admin/login');
-    await page.getByTestId('login-email').fill(ADMIN.email);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL((url) => url.pathname === '/admin');
+    await signIn(page);
     for (const path of ['/admin', '/admin/events', '/admin/orders', `/admin/events/${EVENT}/photos`]) {
       await page.goto(path);
       await page.waitForLoadState('networkidle');

@@ -85,6 +85,10 @@ else:
         print("cut answered", str(e).split()[0])
     size = ftp.size("IMG_0002.JPG")
     assert 0 < size <= len(data) // 2, (size, len(data))
+    # Cameras compare the time of what arrived before they resume.
+    mdtm = ftp.sendcmd("MDTM IMG_0002.JPG")
+    assert mdtm.startswith("213 ") and len(mdtm.split()[1]) >= 14, mdtm
+    print("mdtm", mdtm.split()[1][:8])
     ftp.voidcmd("TYPE I")
     conn = ftp.transfercmd("STOR IMG_0002.JPG", rest=size)
     conn.sendall(data[size:])
@@ -104,6 +108,21 @@ else:
     # The server keeps a REST for the next transfer; start over from 0.
     ftp.sendcmd("REST 0")
 
-stor(ftp, "DSC_0003.JPG", c)
+if tls:
+    stor(ftp, "DSC_0003.JPG", c)
+else:
+    # Extended passive mode (EPSV), as IPv6-minded clients and many cameras use.
+    ftp.voidcmd("TYPE I")
+    answer = ftp.sendcmd("EPSV")
+    assert answer.startswith("229 "), answer
+    data_port = int(answer.split("(")[1].split("|")[3])
+    conn = socket.create_connection((host, data_port), timeout=20)
+    ftp.putcmd("STOR DSC_0003.JPG")
+    started = ftp.getresp()
+    assert started.startswith(("125", "150")), started
+    conn.sendall(read(c))
+    conn.close()
+    ftp.voidresp()
+    print("epsv")
 print("stored")
 ftp.quit()
