@@ -54,8 +54,13 @@ async fn main() -> Result<()> {
         ("RACESHOT__FACES__MODELS_DIR", models.display().to_string()),
         ("RACESHOT__LOG__FILTER", "warn".to_owned()),
         ("RACESHOT__PAYMENTS__ALLOW_SANDBOX", "true".to_owned()),
-        // One client makes every search here.
+        // One client makes every search here, signing an upload for each (one at a time,
+        // so never more than one pending).
         ("RACESHOT__SEARCH__PER_CLIENT_PER_MINUTE", "0".to_owned()),
+        (
+            "RACESHOT__SEARCH__SIGN_PER_CLIENT_PER_MINUTE",
+            "0".to_owned(),
+        ),
     ];
     let config = Config::from_sources(None, env.map(|(k, v)| (k.to_owned(), v)))?;
     let app = Application::build(config, Clock::System, true).await?;
