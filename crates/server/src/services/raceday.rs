@@ -9,6 +9,8 @@
 //! oldest first whatever their event, so a photo sent now waits for the whole queue. With
 //! a queue and no pace yet (the workers just started, or none run), the wait is unknown.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Duration, Utc};
 use raceshot_store::activity::SEARCH_BUCKET_MS;
 use raceshot_store::{Store, StoreError};
@@ -152,13 +154,19 @@ pub async fn activity(
         .iter()
         .map(|&id| EventActivity::new(id, window.buckets))
         .collect();
-    let position = |events: &[EventActivity], id: i64| events.iter().position(|e| e.event_id == id);
+    let at: HashMap<i64, usize> = event_ids
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| (id, i))
+        .collect();
+    // The event and bucket a row counts in; none for rows outside the window.
+    let slot = |event_id: i64, bucket: i64| Some((*at.get(&event_id)?, window.index(bucket)?));
 
     let received = store
         .received_per_bucket(event_ids, window.since, window.bucket_ms)
         .await?;
     for row in received {
-        let (Some(e), Some(b)) = (position(&events, row.event_id), window.index(row.bucket)) else {
+        let Some((e, b)) = slot(row.event_id, row.bucket) else {
             continue;
         };
         let event = &mut events[e];
@@ -179,40 +187,30 @@ pub async fn activity(
         };
         event.photographers[who].received[b] += row.photos;
     }
-    for (series, rows) in [
-        (
-            Series::Searchable,
-            store
-                .searchable_per_bucket(event_ids, window.since, window.bucket_ms)
-                .await?,
-        ),
-        (
-            Series::Searches,
-            store
-                .searches_per_bucket(event_ids, window.since, window.bucket_ms)
-                .await?,
-        ),
-    ] {
-        for row in rows {
-            let (Some(e), Some(b)) = (position(&events, row.event_id), window.index(row.bucket))
-            else {
-                continue;
-            };
-            let event = &mut events[e];
-            match series {
-                Series::Searchable => event.searchable[b] += row.count,
-                Series::Searches => event.searches[b] += row.count,
-            }
+    let searchable = store
+        .searchable_per_bucket(event_ids, window.since, window.bucket_ms)
+        .await?;
+    for row in searchable {
+        if let Some((e, b)) = slot(row.event_id, row.bucket) {
+            events[e].searchable[b] += row.count;
+        }
+    }
+    let searches = store
+        .searches_per_bucket(event_ids, window.since, window.bucket_ms)
+        .await?;
+    for row in searches {
+        if let Some((e, b)) = slot(row.event_id, row.bucket) {
+            events[e].searches[b] += row.count;
         }
     }
     let recent = now - Duration::minutes(RECENT_MINUTES);
     for (id, n) in store.received_since(event_ids, recent).await? {
-        if let Some(e) = position(&events, id) {
+        if let Some(&e) = at.get(&id) {
             events[e].received_recent = n;
         }
     }
     for (id, n) in store.waiting_photos(event_ids).await? {
-        if let Some(e) = position(&events, id) {
+        if let Some(&e) = at.get(&id) {
             events[e].waiting = n;
         }
     }
@@ -233,12 +231,6 @@ pub async fn activity(
         )
     });
     Ok(events)
-}
-
-#[derive(Clone, Copy)]
-enum Series {
-    Searchable,
-    Searches,
 }
 
 /// The ingestion queue now.
