@@ -12,7 +12,8 @@ use raceshot_store::Store;
 
 use crate::config::{Config, console_settings};
 use crate::infra::gateways::{Gateways, PAYMENT_GATEWAY_SETTING};
-use crate::infra::notify::Mailer;
+use crate::infra::notify::{Mailer, SmsSender};
+use crate::infra::sms::ThaiBulkSms;
 
 /// Settings rows of the console carry this prefix before the configuration key.
 const PREFIX: &str = "console.";
@@ -21,6 +22,7 @@ const PREFIX: &str = "console.";
 pub struct Live {
     pub gateways: Gateways,
     pub mailer: Mailer,
+    pub sms: SmsSender,
     /// Originals and logo copies are deleted this many days after the event.
     pub retention_days: u32,
 }
@@ -34,6 +36,12 @@ impl Live {
             mailer: match &config.notify.smtp {
                 Some(smtp) => Mailer::smtp(smtp).context("setting up SMTP")?,
                 None => Mailer::Log,
+            },
+            sms: match &config.notify.sms {
+                Some(sms) => SmsSender::ThaiBulkSms(
+                    ThaiBulkSms::new(sms.clone()).context("setting up the SMS provider")?,
+                ),
+                None => SmsSender::Log,
             },
             retention_days: config.orders.retention_days,
         })

@@ -23,7 +23,6 @@ use crate::config::Config;
 use crate::infra::cpu::CpuPool;
 use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::infra::listener::{self, Limits};
-use crate::infra::notify::SmsSender;
 use crate::infra::open_files;
 use crate::infra::search_slots::SearchSlots;
 use crate::services::catalogue::Catalogue;
@@ -138,7 +137,6 @@ pub async fn load_state_with(
         rate_limits,
         signing_key,
         live,
-        sms: SmsSender::Log,
         cpu: CpuPool::per_core(),
         jobs_queued: tokio::sync::Notify::new(),
         jobs_finished: tokio::sync::watch::Sender::new(0),

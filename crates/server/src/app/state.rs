@@ -11,7 +11,6 @@ use raceshot_vision::{BibReader, FaceAnalyzer};
 use crate::app::live::{Live, LiveCell};
 use crate::config::Config;
 use crate::infra::cpu::CpuPool;
-use crate::infra::notify::SmsSender;
 use crate::infra::rate_limit::RateLimiter;
 use crate::infra::search_slots::SearchSlots;
 use crate::services::catalogue::Catalogue;
@@ -93,9 +92,9 @@ pub struct Inner {
     /// Key of the HMAC signatures on upload and download addresses and callback tokens,
     /// shared by replicas via the store.
     pub signing_key: Vec<u8>,
-    /// The gateways, the mailer and the retention window: what operators' settings change.
+    /// The gateways, the mailer, the SMS provider and the retention window: what operators'
+    /// settings change.
     pub live: LiveCell,
-    pub sms: SmsSender,
     /// CPU-heavy work of requests, off the async runtime and bounded.
     pub cpu: CpuPool,
     /// Wakes this process's idle job workers when it queues a job, so a photo is worked

@@ -16,6 +16,7 @@ use raceshot_vision::FaceEngineConfig;
 use serde::de::DeserializeOwned;
 
 use crate::infra::notify::{SmtpSettings, SmtpTls};
+use crate::infra::sms::SmsSettings;
 
 mod declared;
 pub use declared::{Initial, SETTINGS, Setting, console_settings, markdown_table};
@@ -138,6 +139,8 @@ pub struct OrdersConfig {
 pub struct NotifyConfig {
     /// `None`: e-mails are written to the log only.
     pub smtp: Option<SmtpSettings>,
+    /// `None`: text messages are written to the log only.
+    pub sms: Option<SmsSettings>,
 }
 
 #[derive(Debug, Clone)]
@@ -763,7 +766,43 @@ fn notify(s: &mut Sources) -> NotifyConfig {
             None
         }
     };
-    NotifyConfig { smtp }
+    let sms = sms(s);
+    NotifyConfig { smtp, sms }
+}
+
+/// The SMS provider and its credentials, required when a provider is chosen.
+fn sms(s: &mut Sources) -> Option<SmsSettings> {
+    let provider: Option<String> = s.get("sms.provider");
+    let api_base: String = s.value("sms.api_base");
+    let key = secret(s, "sms.key");
+    let secret_value = secret(s, "sms.secret");
+    let sender: Option<String> = s
+        .get::<String>("sms.sender")
+        .filter(|v| !v.trim().is_empty());
+    let timeout = Duration::from_secs(s.value("sms.timeout_secs"));
+    match provider.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some("thaibulksms") => match (key, secret_value) {
+            (Some(key), Some(secret)) => Some(SmsSettings {
+                api_base: api_base.trim_end_matches('/').to_owned(),
+                key: key.expose().to_owned(),
+                secret: secret.expose().to_owned(),
+                sender,
+                timeout,
+            }),
+            _ => {
+                s.problem(
+                    "sms.key",
+                    "sms.key and sms.secret are required with sms.provider",
+                );
+                None
+            }
+        },
+        Some(_) => {
+            s.problem("sms.provider", "must be thaibulksms");
+            None
+        }
+    }
 }
 
 /// The face engine's keys (documented in `raceshot_vision::config`), under `faces.`.

@@ -1,6 +1,6 @@
 //! Plumbing the rules use, with no rules of the shop in it: the CPU pool, bounded slots
 //! for heavy requests, rate limits, signatures, image files, streamed deliveries from
-//! storage, customer messages, payment gateways, the connection listener and logging.
+//! storage, customer messages (e-mail, and SMS through a provider), payment gateways, the connection listener and logging.
 
 pub mod cpu;
 pub mod delivery;
@@ -12,4 +12,5 @@ pub mod open_files;
 pub mod rate_limit;
 pub mod search_slots;
 pub mod signing;
+pub mod sms;
 pub mod telemetry;

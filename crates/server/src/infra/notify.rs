@@ -1,7 +1,7 @@
 //! Telling a customer that an order is ready to download, or the code that opens an order
 //! they found: an e-mail (through an SMTP server, or only logged when none is configured)
-//! and an SMS (only logged until an SMS gateway is chosen; a gateway becomes another
-//! [`SmsSender`] variant). A message only logged is never counted as sent. The texts are
+//! and an SMS (through the provider of `sms.provider`, `infra/sms.rs`, or only logged
+//! when none is chosen). A message only logged is never counted as sent. The texts are
 //! Thai first, then English.
 //!
 //! Logs never carry a whole address, number or order link: the link opens the order.
@@ -207,6 +207,8 @@ pub enum SmsSender {
     /// Nowhere: one log line per message, with the number masked and without the text
     /// (it holds the order link).
     Log,
+    /// ThaiBulkSMS's HTTP API.
+    ThaiBulkSms(crate::infra::sms::ThaiBulkSms),
 }
 
 impl SmsSender {
@@ -214,6 +216,7 @@ impl SmsSender {
     pub fn delivers(&self) -> bool {
         match self {
             SmsSender::Log => false,
+            SmsSender::ThaiBulkSms(_) => true,
         }
     }
 
@@ -227,6 +230,10 @@ impl SmsSender {
                     "SMS logged, not sent (no SMS gateway configured)"
                 );
                 Ok(Sent::Logged)
+            }
+            SmsSender::ThaiBulkSms(provider) => {
+                provider.send(mobile, text).await?;
+                Ok(Sent::Delivered)
             }
         }
     }

@@ -82,6 +82,7 @@ async fn notify(state: &AppState, order_id: i64) -> Result<(), JobError> {
     if !order.is_send_sms {
         let url = links::order_page_url(state, &order.uuid);
         let sent = state
+            .live()
             .sms
             .send(&order.mobile, &order_ready_sms(&ready(state, &order, &url)))
             .await?;

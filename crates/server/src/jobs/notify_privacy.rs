@@ -47,6 +47,7 @@ async fn notify(state: &AppState, id: &str) -> Result<(), JobError> {
             .await?
     } else {
         state
+            .live()
             .sms
             .send(&request.contact, &privacy_decision_sms(&decision))
             .await?

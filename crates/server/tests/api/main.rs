@@ -35,5 +35,6 @@ mod people;
 mod raceday;
 mod scale;
 mod selfies;
+mod sms;
 mod uploads;
 mod web;

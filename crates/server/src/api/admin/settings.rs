@@ -62,6 +62,7 @@ pub struct SettingsBody {
 fn value_of(config: &Config, key: &str) -> Option<String> {
     let p = &config.payments;
     let smtp = config.notify.smtp.as_ref();
+    let sms = config.notify.sms.as_ref();
     match key {
         "payments.gateway" => Some(p.gateway.as_str().to_owned()),
         "payments.promptpay_id" => p.promptpay_id.as_ref().map(ToString::to_string),
@@ -85,6 +86,10 @@ fn value_of(config: &Config, key: &str) -> Option<String> {
             }
             .to_owned()
         }),
+        "sms.provider" => sms.map(|_| "thaibulksms".to_owned()),
+        "sms.key" => sms.map(|s| s.key.clone()),
+        "sms.secret" => sms.map(|s| s.secret.clone()),
+        "sms.sender" => sms.and_then(|s| s.sender.clone()),
         "orders.retention_days" => Some(config.orders.retention_days.to_string()),
         _ => None,
     }
@@ -113,7 +118,11 @@ async fn body(state: &AppState, effective: &Config) -> ShopResult<SettingsBody> 
     Ok(SettingsBody {
         settings,
         gateways: gateways.into_iter().map(GatewayKind::as_str).collect(),
-        sms_provider: "log",
+        sms_provider: if effective.notify.sms.is_some() {
+            "thaibulksms"
+        } else {
+            "log"
+        },
         shop_logo: state.store.setting(SHOP_LOGO_SETTING).await?.is_some(),
     })
 }

@@ -45,7 +45,7 @@ impl Destination {
             Some(email) if state.live().mailer.delivers() => {
                 Some(Destination::Email(email.to_owned()))
             }
-            _ if state.sms.delivers() => Some(Destination::Mobile(mobile.to_owned())),
+            _ if state.live().sms.delivers() => Some(Destination::Mobile(mobile.to_owned())),
             _ => None,
         }
     }
@@ -161,7 +161,7 @@ pub async fn send_code(state: &AppState, order: &Order) -> ShopResult<CodeSent> 
             };
             state.live().mailer.send(&mail).await
         }
-        Destination::Mobile(mobile) => state.sms.send(mobile, &text).await,
+        Destination::Mobile(mobile) => state.live().sms.send(mobile, &text).await,
     };
     // A code that did not go out is forgotten, so the runner may ask again at once.
     let sent = match sent {

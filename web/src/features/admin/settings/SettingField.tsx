@@ -8,8 +8,10 @@ import { useDictionary } from '@/i18n';
 import { settingsMessages } from './messages';
 import {
   changeOf,
+  isSmsProvider,
   isTlsMode,
   shownText,
+  SMS_PROVIDERS,
   TLS_MODES,
   type Edit,
   type FieldProblem,
@@ -101,6 +103,8 @@ export function SettingField({ spec, setting, edit, problems, gateways, onEdit }
     input = options(gateways, (g) => gatewayName(t, g));
   } else if (spec.control === 'tls') {
     input = options(TLS_MODES, (m) => (isTlsMode(m) ? t(`adminSettings.tls.${m}`) : m));
+  } else if (spec.control === 'smsProvider') {
+    input = options(SMS_PROVIDERS, (p) => (isSmsProvider(p) ? t(`adminSettings.smsProvider.${p}`) : p));
   } else {
     input = (
       <input

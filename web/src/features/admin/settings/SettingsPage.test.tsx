@@ -40,6 +40,10 @@ const inForce: Settings = {
     secret('notify.smtp.password', true),
     setting('notify.smtp.from', 'Raceshot <shop@example.com>'),
     setting('notify.smtp.tls', 'starttls'),
+    setting('sms.provider', null),
+    secret('sms.key', false),
+    secret('sms.secret', false),
+    setting('sms.sender', null),
     setting('orders.retention_days', '90', { from_console: true }),
   ],
   gateways: ['GBP', 'OPN', 'PROMPTPAY'],
@@ -115,7 +119,11 @@ describe('SettingsPage', () => {
     expect(screen.getByLabelText('SMTP password')).toBe(field('notify.smtp.password'));
     expect(screen.getByLabelText('Days kept after the event')).toBe(field('orders.retention_days'));
 
-    expect(screen.getByTestId('sms-provider')).toHaveTextContent('log');
+    // Text messages: no provider yet (only logged); its keys are secrets like the others.
+    expect(field('sms.provider')).toHaveValue('');
+    expect(within(field('sms.provider')).getByRole('option', { name: 'ThaiBulkSMS' })).toBeInTheDocument();
+    expect(field('sms.key')).toHaveAttribute('type', 'password');
+    expect(field('sms.secret')).toHaveAttribute('type', 'password');
     expect(screen.getByText(/written to the server’s log only/)).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'The shop’s current logo' })).toHaveAttribute(
       'src',

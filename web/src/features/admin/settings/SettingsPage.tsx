@@ -1,5 +1,5 @@
-//! Console settings (/admin/settings, admins only): payments, e-mail, text messages (read
-//! only), retention and the shop's logo. Values set here lie over the server's
+//! Console settings (/admin/settings, admins only): payments, e-mail, text messages (the
+//! SMS provider and its keys), retention and the shop's logo. Values set here lie over the server's
 //! configuration; a save sends only the keys that really changed (`null` goes back to the
 //! configuration), secrets are write-only, switching the gateway asks first, and a 422's
 //! problems appear beside their inputs and in a summary. Photographers read the forbidden text.
@@ -52,23 +52,6 @@ export function SettingsPage() {
           <LogoSection shopLogo={settings.data.shop_logo} />
         </>
       )}
-    </section>
-  );
-}
-
-function SmsGroup({ provider }: { provider: string }) {
-  const t = useDictionary(settingsMessages);
-  return (
-    <section className="card admin-settings-group" aria-labelledby="admin-settings-sms-title">
-      <h2 id="admin-settings-sms-title">{t('adminSettings.group.sms')}</h2>
-      <dl className="admin-settings-readonly">
-        <dt>{t('adminSettings.sms.provider')}</dt>
-        <dd>
-          <code data-testid="sms-provider">{provider}</code>
-        </dd>
-      </dl>
-      {provider === 'log' && <p className="admin-settings-help">{t('adminSettings.sms.log')}</p>}
-      <p className="admin-settings-help">{t('adminSettings.sms.configured')}</p>
     </section>
   );
 }
@@ -193,7 +176,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
       )}
       {group('payments')}
       {group('email')}
-      <SmsGroup provider={settings.sms_provider} />
+      {group('sms')}
       {group('retention')}
       {saveError !== null && (
         <p className="alert alert-danger" role="alert" data-testid="settings-save-error">

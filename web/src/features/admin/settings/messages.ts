@@ -15,6 +15,8 @@ export const settingsMessages = defineMessages(
     'adminSettings.group.retention': 'การเก็บไฟล์',
     'adminSettings.group.retention.help': 'ระยะเวลาที่เก็บไฟล์ต้นฉบับและรูปพร้อมโลโก้ไว้ให้ดาวน์โหลด',
     'adminSettings.group.sms': 'ข้อความ SMS',
+    'adminSettings.group.sms.help':
+      'ผู้ให้บริการที่ส่งรหัสเปิดคำสั่งซื้อทาง SMS ถึงคำสั่งซื้อที่ไม่มีอีเมลหรือส่งอีเมลไม่ได้ หากไม่ตั้ง ข้อความจะถูกเขียนลงบันทึกของเซิร์ฟเวอร์เท่านั้น',
     'adminSettings.group.logo': 'โลโก้ร้าน',
 
     'adminSettings.field.payments.gateway': 'ช่องทางชำระเงิน',
@@ -31,6 +33,10 @@ export const settingsMessages = defineMessages(
     'adminSettings.field.notify.smtp.from': 'ผู้ส่ง (From)',
     'adminSettings.field.notify.smtp.tls': 'การเข้ารหัสการเชื่อมต่อ',
     'adminSettings.field.orders.retention_days': 'จำนวนวันที่เก็บไฟล์หลังวันงาน',
+    'adminSettings.field.sms.provider': 'ผู้ให้บริการส่งข้อความ',
+    'adminSettings.field.sms.key': 'API key',
+    'adminSettings.field.sms.secret': 'API secret',
+    'adminSettings.field.sms.sender': 'ชื่อผู้ส่ง',
 
     'adminSettings.help.payments.gateway': 'คำสั่งซื้อใหม่ทุกรายการจะชำระผ่านช่องทางนี้',
     'adminSettings.help.payments.promptpay_id': 'เบอร์มือถือหรือเลขประจำตัวผู้เสียภาษีที่รับเงินผ่าน QR พร้อมเพย์',
@@ -45,6 +51,10 @@ export const settingsMessages = defineMessages(
     'adminSettings.help.notify.smtp.password': 'รหัสผ่านสำหรับเข้าสู่ระบบ SMTP',
     'adminSettings.help.notify.smtp.from': 'ชื่อและอีเมลผู้ส่ง เช่น Raceshot <shop@example.com>',
     'adminSettings.help.notify.smtp.tls': 'วิธีเข้ารหัสการเชื่อมต่อกับเซิร์ฟเวอร์ SMTP',
+    'adminSettings.help.sms.provider': 'ผู้ให้บริการ SMS ที่ใช้ส่งข้อความ (ThaiBulkSMS)',
+    'adminSettings.help.sms.key': 'API key จากหน้านักพัฒนาของผู้ให้บริการ',
+    'adminSettings.help.sms.secret': 'API secret คู่กับ API key',
+    'adminSettings.help.sms.sender': 'ชื่อผู้ส่งที่ลงทะเบียนไว้กับผู้ให้บริการ หากไม่ตั้งจะใช้ชื่อเริ่มต้นของบัญชี',
     'adminSettings.help.orders.retention_days':
       'ไฟล์ต้นฉบับและรูปพร้อมโลโก้จะถูกเก็บไว้กี่วันหลังวันงาน หลังจากนั้นจะถูกลบ',
 
@@ -60,6 +70,7 @@ export const settingsMessages = defineMessages(
     'adminSettings.tls.starttls': 'STARTTLS (ปกติพอร์ต 587)',
     'adminSettings.tls.tls': 'TLS ตั้งแต่เริ่มเชื่อมต่อ (ปกติพอร์ต 465)',
     'adminSettings.tls.none': 'ไม่เข้ารหัส (ไม่แนะนำ)',
+    'adminSettings.smsProvider.thaibulksms': 'ThaiBulkSMS',
     'adminSettings.notSetOption': '— ยังไม่ได้ตั้ง —',
 
     'adminSettings.badge.set': 'ตั้งค่าแล้ว',
@@ -88,11 +99,6 @@ export const settingsMessages = defineMessages(
     'adminSettings.noChanges': 'ยังไม่มีการเปลี่ยนแปลงให้บันทึก',
     'adminSettings.problems.title': 'ยังไม่ได้บันทึก กรุณาแก้ไข {count} รายการ',
 
-    'adminSettings.sms.provider': 'ผู้ให้บริการส่งข้อความ',
-    'adminSettings.sms.log':
-      'log หมายถึงข้อความจะถูกเขียนลงบันทึก (log) ของเซิร์ฟเวอร์เท่านั้น ไม่มีการส่ง SMS ถึงลูกค้าจริง',
-    'adminSettings.sms.configured': 'ผู้ให้บริการส่งข้อความกำหนดในการตั้งค่าของเซิร์ฟเวอร์ เปลี่ยนจากหน้านี้ไม่ได้',
-
     'adminSettings.logo.help':
       'โลโก้นี้ประทับบนรูปพร้อมโลโก้ของอีเวนต์ที่ไม่มีโลโก้ของตัวเอง ใช้ไฟล์ PNG หรือ JPEG ขนาดไม่เกิน {mb} MB',
     'adminSettings.logo.current': 'โลโก้ปัจจุบันของร้าน',
@@ -116,6 +122,8 @@ export const settingsMessages = defineMessages(
     'adminSettings.group.retention': 'Retention',
     'adminSettings.group.retention.help': 'How long originals and logo copies are kept for download.',
     'adminSettings.group.sms': 'Text messages',
+    'adminSettings.group.sms.help':
+      'The provider that texts order codes to orders without a delivered e-mail. Without one, messages are written to the server’s log only.',
     'adminSettings.group.logo': 'Shop logo',
 
     'adminSettings.field.payments.gateway': 'Payment gateway',
@@ -132,6 +140,10 @@ export const settingsMessages = defineMessages(
     'adminSettings.field.notify.smtp.from': 'Sender (From)',
     'adminSettings.field.notify.smtp.tls': 'Connection security',
     'adminSettings.field.orders.retention_days': 'Days kept after the event',
+    'adminSettings.field.sms.provider': 'Text-message provider',
+    'adminSettings.field.sms.key': 'API key',
+    'adminSettings.field.sms.secret': 'API secret',
+    'adminSettings.field.sms.sender': 'Sender name',
 
     'adminSettings.help.payments.gateway': 'Every new order is paid through this gateway.',
     'adminSettings.help.payments.promptpay_id': 'The mobile number or tax ID that receives PromptPay QR payments.',
@@ -146,6 +158,10 @@ export const settingsMessages = defineMessages(
     'adminSettings.help.notify.smtp.password': 'The password to sign in to the SMTP server.',
     'adminSettings.help.notify.smtp.from': 'The sender’s name and address, for example Raceshot <shop@example.com>',
     'adminSettings.help.notify.smtp.tls': 'How the connection to the SMTP server is secured.',
+    'adminSettings.help.sms.provider': 'The SMS provider that sends the messages (ThaiBulkSMS).',
+    'adminSettings.help.sms.key': 'The API key from the provider’s developer page.',
+    'adminSettings.help.sms.secret': 'The API secret that goes with the key.',
+    'adminSettings.help.sms.sender': 'The sender name registered with the provider; without it, the account’s default.',
     'adminSettings.help.orders.retention_days':
       'How many days after the event originals and logo copies are kept; they are deleted afterwards.',
 
@@ -161,6 +177,7 @@ export const settingsMessages = defineMessages(
     'adminSettings.tls.starttls': 'STARTTLS (usually port 587)',
     'adminSettings.tls.tls': 'TLS from the start (usually port 465)',
     'adminSettings.tls.none': 'None (not recommended)',
+    'adminSettings.smsProvider.thaibulksms': 'ThaiBulkSMS',
     'adminSettings.notSetOption': '— not set —',
 
     'adminSettings.badge.set': 'Set',
@@ -189,10 +206,6 @@ export const settingsMessages = defineMessages(
     'adminSettings.pendingCount': 'Unsaved changes: {count}',
     'adminSettings.noChanges': 'Nothing has changed yet.',
     'adminSettings.problems.title': 'Not saved. Please fix these {count} problems',
-
-    'adminSettings.sms.provider': 'Text-message provider',
-    'adminSettings.sms.log': '“log” means messages are written to the server’s log only; no text message reaches the customer.',
-    'adminSettings.sms.configured': 'The text-message provider is set in the server’s configuration; it cannot be changed here.',
 
     'adminSettings.logo.help':
       'Stamped on the logo copies of events without a logo of their own. A PNG or JPEG file, up to {mb} MB.',

@@ -23,6 +23,10 @@ export const SETTING_KEYS = [
   'notify.smtp.password',
   'notify.smtp.from',
   'notify.smtp.tls',
+  'sms.provider',
+  'sms.key',
+  'sms.secret',
+  'sms.sender',
   'orders.retention_days',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -30,9 +34,9 @@ export type SettingKey = (typeof SETTING_KEYS)[number];
 export const isSettingKey = (key: string): key is SettingKey => (SETTING_KEYS as readonly string[]).includes(key);
 
 /** How a setting is typed in. Whether it is a secret comes from the server (`secret`). */
-export type Control = 'text' | 'number' | 'gateway' | 'tls';
+export type Control = 'text' | 'number' | 'gateway' | 'tls' | 'smsProvider';
 
-export type GroupId = 'payments' | 'email' | 'retention';
+export type GroupId = 'payments' | 'email' | 'sms' | 'retention';
 export type FieldSpec = { key: SettingKey; control: Control };
 
 export const GROUPS: readonly { id: GroupId; fields: readonly FieldSpec[] }[] = [
@@ -59,6 +63,15 @@ export const GROUPS: readonly { id: GroupId; fields: readonly FieldSpec[] }[] = 
       { key: 'notify.smtp.tls', control: 'tls' },
     ],
   },
+  {
+    id: 'sms',
+    fields: [
+      { key: 'sms.provider', control: 'smsProvider' },
+      { key: 'sms.key', control: 'text' },
+      { key: 'sms.secret', control: 'text' },
+      { key: 'sms.sender', control: 'text' },
+    ],
+  },
   { id: 'retention', fields: [{ key: 'orders.retention_days', control: 'number' }] },
 ];
 
@@ -66,6 +79,11 @@ export const GROUPS: readonly { id: GroupId; fields: readonly FieldSpec[] }[] = 
 export const TLS_MODES = ['starttls', 'tls', 'none'] as const;
 export type TlsMode = (typeof TLS_MODES)[number];
 export const isTlsMode = (v: string): v is TlsMode => (TLS_MODES as readonly string[]).includes(v);
+
+/** The SMS providers the server speaks to (`sms.provider`). */
+export const SMS_PROVIDERS = ['thaibulksms'] as const;
+export type SmsProvider = (typeof SMS_PROVIDERS)[number];
+export const isSmsProvider = (v: string): v is SmsProvider => (SMS_PROVIDERS as readonly string[]).includes(v);
 
 /** What the operator did to one setting: typed a value, or asked for the server's
  * configuration again (sent as `null`; for a secret this is "clear"). */

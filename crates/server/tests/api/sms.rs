@@ -1,0 +1,272 @@
+//! SMS through ThaiBulkSMS's HTTP API, against a local fake that speaks its contract
+//! (`POST /sms`, HTTP Basic with the API key and secret, a form of `msisdn`, `message`
+//! and `sender`; success lists the numbers taken, errors are `{"error": {…}}`): with a
+//! provider set, a found order's code goes by SMS to the order's mobile number and opens
+//! the order; a provider that refuses leaves no code behind.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::IntoResponse;
+use axum::routing::post;
+use base64::Engine as _;
+use raceshot_store::Backend;
+use serde_json::{Value, json};
+
+use raceshot_store::operators::Role;
+use reqwest::Method;
+
+use crate::helpers::{TOKEN, TestApp, assert_error, event, json};
+
+const KEY: &str = "tbs-key";
+const SECRET: &str = "tbs-secret";
+
+/// What the fake provider received: the Basic credentials and the form.
+#[derive(Debug, Clone)]
+struct Received {
+    auth: String,
+    content_type: String,
+    form: Vec<(String, String)>,
+}
+
+impl Received {
+    fn field(&self, name: &str) -> Option<&str> {
+        self.form
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+type Inbox = Arc<Mutex<Vec<Received>>>;
+
+/// A ThaiBulkSMS account on 127.0.0.1 that takes messages only with `KEY:SECRET`.
+struct FakeThaiBulkSms {
+    addr: SocketAddr,
+    inbox: Inbox,
+}
+
+async fn send(State(inbox): State<Inbox>, headers: HeaderMap, body: String) -> impl IntoResponse {
+    let auth = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let expected = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{KEY}:{SECRET}"))
+    );
+    if auth != expected {
+        let error = json!({"error": {"code": 401, "name": "UNAUTHORIZED", "description": "Invalid API key or secret"}});
+        return (StatusCode::UNAUTHORIZED, axum::Json(error));
+    }
+    let form: Vec<(String, String)> = serde_urlencoded::from_str(&body).unwrap();
+    let received = Received {
+        auth,
+        content_type: headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned(),
+        form,
+    };
+    let number = received.field("msisdn").unwrap_or_default().to_owned();
+    inbox.lock().unwrap().push(received);
+    let answer = json!({
+        "remaining_credit": 99,
+        "total_use_credit": 1,
+        "credit_type": "standard",
+        "phone_number_list": [{"number": number, "message_id": "m-1", "used_credit": 1}],
+        "bad_phone_number_list": [],
+    });
+    (StatusCode::CREATED, axum::Json(answer))
+}
+
+impl FakeThaiBulkSms {
+    async fn start() -> Self {
+        let inbox: Inbox = Arc::default();
+        let app = axum::Router::new()
+            .route("/sms", post(send))
+            .with_state(inbox.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Self { addr, inbox }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    fn messages(&self) -> Vec<Received> {
+        self.inbox.lock().unwrap().clone()
+    }
+}
+
+async fn app_with_sms(backend: Backend, fake: &FakeThaiBulkSms, key: &str) -> TestApp {
+    TestApp::builder(backend)
+        .with_event(event("finder"))
+        .with_env("RACESHOT__SMS__PROVIDER", "thaibulksms")
+        .with_env("RACESHOT__SMS__API_BASE", &fake.url())
+        .with_env("RACESHOT__SMS__KEY", key)
+        .with_env("RACESHOT__SMS__SECRET", SECRET)
+        .with_env("RACESHOT__SMS__SENDER", "RaceShot")
+        .with_env("RACESHOT__ORDERS__FIND_PER_CLIENT_PER_MINUTE", "100")
+        .spawn()
+        .await
+}
+
+/// Places an order of 0812345678 (its e-mail is not delivered: no SMTP server) and finds
+/// it: the lookup reference and the masked contact a code goes to.
+async fn found_order(app: &TestApp) -> (String, Value) {
+    let (_, uuid) = app.promptpay_order("finder", 1).await;
+    let found = json(
+        app.post(
+            "/v1/order/find-order",
+            &json!({ "tk": TOKEN, "filter_type": "mobile", "txt_search": "0812345678" }),
+        )
+        .await,
+    )
+    .await;
+    let row = found["body"][0].clone();
+    assert!(!found.to_string().contains(&uuid), "{found}");
+    (uuid, row)
+}
+
+#[tokio::test]
+async fn a_found_orders_code_goes_by_sms_through_thaibulksms_and_opens_the_order() {
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        let fake = FakeThaiBulkSms::start().await;
+        let app = app_with_sms(backend, &fake, KEY).await;
+        let (uuid, row) = found_order(&app).await;
+        assert_eq!(row["contact"], "******5678", "{row}");
+        let lookup = row["lookup"].as_str().unwrap();
+
+        let sent = app
+            .post(
+                "/v1/order/find-order/send-code",
+                &json!({ "lookup": lookup }),
+            )
+            .await;
+        assert_eq!(sent.status(), 200);
+        assert_eq!(json(sent).await["contact"], "******5678");
+        let messages = fake.messages();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        let sms = &messages[0];
+        assert!(sms.auth.starts_with("Basic "));
+        assert_eq!(sms.content_type, "application/x-www-form-urlencoded");
+        assert_eq!(sms.field("msisdn"), Some("0812345678"));
+        assert_eq!(sms.field("sender"), Some("RaceShot"));
+        let text = sms.field("message").unwrap();
+        assert!(
+            !text.contains(&uuid),
+            "the text does not carry the order's id"
+        );
+        let code: String = text
+            .split(|c: char| !c.is_ascii_digit())
+            .find(|w| w.len() == 6)
+            .unwrap_or_else(|| panic!("no code in {text}"))
+            .to_owned();
+
+        let opened = json(
+            app.post(
+                "/v1/order/find-order/open",
+                &json!({ "lookup": lookup, "code": code }),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(opened["order_id"], uuid.as_str(), "{opened}");
+    }
+}
+
+#[tokio::test]
+async fn a_provider_that_refuses_leaves_no_code_and_says_so() {
+    let fake = FakeThaiBulkSms::start().await;
+    let app = app_with_sms(Backend::Sqlite, &fake, "a-revoked-key").await;
+    let (_, row) = found_order(&app).await;
+    let lookup = row["lookup"].as_str().unwrap();
+    let refused = app
+        .post(
+            "/v1/order/find-order/send-code",
+            &json!({ "lookup": lookup }),
+        )
+        .await;
+    assert_error(refused, 503, "unavailable").await;
+    assert!(fake.messages().is_empty());
+    // Nothing was kept of the code that did not go out: asking again is not "too soon".
+    let again = app
+        .post(
+            "/v1/order/find-order/send-code",
+            &json!({ "lookup": lookup }),
+        )
+        .await;
+    assert_error(again, 503, "unavailable").await;
+}
+
+#[tokio::test]
+async fn an_admin_sets_the_sms_provider_in_the_console_and_its_secrets_are_never_shown() {
+    let fake = FakeThaiBulkSms::start().await;
+    // The provider's address is the server's configuration; the rest is the console's.
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("finder"))
+        .with_env("RACESHOT__SMS__API_BASE", &fake.url())
+        .spawn()
+        .await;
+    app.account("boss@example.com", Role::Admin, &[]).await;
+    let boss = app.sign_in("boss@example.com").await;
+    let (_, row) = found_order(&app).await;
+    // No channel: nothing opens a found order.
+    assert_eq!(row["contact"], "", "{row}");
+
+    // A provider without its keys is refused, naming the key.
+    let half = app
+        .call(
+            Method::PUT,
+            "/api/admin/settings",
+            Some(&boss),
+            Some(json!({"changes": {"sms.provider": "thaibulksms"}})),
+        )
+        .await;
+    let body = assert_error(half, 422, "invalid_field").await;
+    assert!(body.to_string().contains("sms.key"), "{body}");
+
+    let saved = app
+        .call(
+            Method::PUT,
+            "/api/admin/settings",
+            Some(&boss),
+            Some(json!({"changes": {
+                "sms.provider": "thaibulksms",
+                "sms.key": KEY,
+                "sms.secret": SECRET,
+                "sms.sender": "RaceShot",
+            }})),
+        )
+        .await;
+    let saved = json(saved).await;
+    assert_eq!(saved["sms_provider"], "thaibulksms", "{saved}");
+    let settings = saved["settings"].as_array().unwrap();
+    for key in ["sms.key", "sms.secret"] {
+        let s = settings.iter().find(|s| s["key"] == key).unwrap();
+        assert_eq!(s["value"], Value::Null, "{s}");
+        assert_eq!(s["set"], true);
+    }
+    assert!(!saved.to_string().contains(SECRET));
+
+    // At once, a found order's code goes by SMS.
+    let (_, row) = found_order(&app).await;
+    assert_eq!(row["contact"], "******5678", "{row}");
+    let sent = app
+        .post(
+            "/v1/order/find-order/send-code",
+            &json!({ "lookup": row["lookup"] }),
+        )
+        .await;
+    assert_eq!(sent.status(), 200);
+    let messages = fake.messages();
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0].field("sender"), Some("RaceShot"));
+}
