@@ -21,7 +21,7 @@ pub const MAX_HOURS: u32 = 12;
 pub const RECENT_MINUTES: i64 = 10;
 /// The pace behind the expected wait is measured over this many minutes.
 pub const PACE_WINDOW_MINUTES: i64 = 10;
-/// Bars of a chart, whatever its window.
+/// The most bars of a chart, whatever its window.
 const BUCKETS: i64 = 36;
 /// A runner hears of at most this many new photos: the count stops there, and so does
 /// the work of counting.
@@ -44,7 +44,9 @@ impl Window {
     /// the one `now` is in.
     pub fn last_hours(hours: u32, now: DateTime<Utc>) -> Self {
         let hours = i64::from(hours.clamp(1, MAX_HOURS));
-        let minutes = (hours * 60 / BUCKETS).max(5) / 5 * 5;
+        // The shortest whole five minutes that fit the window in BUCKETS bars.
+        let fit = (hours * 60 + BUCKETS - 1) / BUCKETS;
+        let minutes = ((fit + 4) / 5 * 5).max(5);
         let bucket_ms = minutes * 60_000;
         debug_assert_eq!(bucket_ms % SEARCH_BUCKET_MS, 0);
         let buckets = hours * 60 / minutes;
@@ -279,6 +281,15 @@ mod tests {
         assert_eq!(Window::last_hours(3, now).buckets, 36);
         assert_eq!(Window::last_hours(12, now).bucket_ms, 20 * 60_000);
         assert_eq!(Window::last_hours(1, now).buckets, 12);
+        for hours in 1..=MAX_HOURS {
+            let w = Window::last_hours(hours, now);
+            assert!(w.buckets <= 36, "{hours} h: {} buckets", w.buckets);
+            assert_eq!(
+                w.buckets as i64 * w.bucket_ms,
+                i64::from(hours) * 3_600_000,
+                "{hours} h"
+            );
+        }
     }
 
     #[test]
