@@ -1,6 +1,7 @@
 //! Starts the shop the end-to-end tests talk to: a fresh data directory, migrations, the
 //! demo event, a free-download event and a second paid event made through the command
-//! line, then `raceshot serve` with the SANDBOX gateway on a free local port. Stops it after.
+//! line, then `raceshot serve` with the SANDBOX gateway on a free local port, and LINE pointed
+//! at a local stand-in (`fakeLine.ts`). Stops both after.
 
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startFakeLine, LINE } from './fakeLine';
 import { ADMIN, FREE_EVENT, SECOND_EVENT, eventJson } from './fixtures';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -43,6 +45,8 @@ export default async function setup(project: TestProject) {
   const data = mkdtempSync(join(tmpdir(), 'raceshot-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  // "Send to my LINE" goes through a local stand-in for LINE.
+  const line = await startFakeLine();
   // `raceshot serve` finds the built app at its default, `web/dist` under the repository,
   // as it does for `make run`.
   const env = {
@@ -51,6 +55,11 @@ export default async function setup(project: TestProject) {
     RACESHOT__SERVER__ADDR: `127.0.0.1:${port}`,
     RACESHOT__PAYMENTS__ALLOW_SANDBOX: 'true',
     RACESHOT__LOG__FORMAT: 'json',
+    RACESHOT__LINE__LOGIN_CHANNEL_ID: LINE.channelId,
+    RACESHOT__LINE__LOGIN_CHANNEL_SECRET: LINE.channelSecret,
+    RACESHOT__LINE__CHANNEL_ACCESS_TOKEN: LINE.accessToken,
+    RACESHOT__LINE__ACCESS_BASE: line.url,
+    RACESHOT__LINE__API_BASE: line.url,
     RUST_LOG: process.env.RUST_LOG ?? 'warn',
   };
   const run = (...args: string[]) => execFileSync(bin, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -73,9 +82,11 @@ export default async function setup(project: TestProject) {
   await waitReady(baseUrl, server);
   project.provide('baseUrl', baseUrl);
   project.provide('photosDir', photos);
+  project.provide('lineUrl', line.url);
 
   return () => {
     server.kill('SIGTERM');
+    void line.stop();
     rmSync(data, { recursive: true, force: true });
   };
 }
@@ -84,5 +95,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     photosDir: string;
+    lineUrl: string;
   }
 }

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ARTIFACTS, acceptConsent, clientToken, launch, newPage, openContext, photosDir, screenshot } from './browser';
 import { ADMIN, DEMO_EVENT, FREE_EVENT, SECOND_EVENT } from './fixtures';
 
@@ -102,12 +102,24 @@ describe('the shop', () => {
     expect(await readCart(page)).toEqual([]);
 
     await expect.poll(() => page.getByTestId('order-status').getAttribute('data-status')).toBe('INITIAL');
+    // "Send to my LINE": through LINE Login (a local stand-in) and back to the order; the
+    // order's link is pushed to the runner's LINE at once, its news when it is paid.
+    const pushed = async () => (await (await fetch(`${inject('lineUrl')}/_pushed`)).json()) as { to: string; messages: { altText: string }[] }[];
+    const before = (await pushed()).length;
+    await page.getByTestId('send-to-line-link').click();
+    await page.waitForURL(`**/download/${bought.uuid}?line=linked`);
+    await expect.poll(() => page.getByTestId('line-outcome').getAttribute('data-outcome')).toBe('linked');
+    await expect.poll(async () => (await pushed()).length, { timeout: 30_000 }).toBe(before + 1);
+    expect((await pushed())[before]!.messages[0]!.altText).toContain('Your order');
     await expect.poll(() => page.getByTestId('payment-qr').isVisible()).toBe(true);
     await page.getByTestId('sandbox-pay-link').click();
     await page.waitForURL('**/sandbox/pay/**');
     await page.getByRole('button', { name: /Paid/ }).click();
     await page.waitForURL(`**/download/${bought.uuid}`);
     await expect.poll(() => page.getByTestId('order-status').getAttribute('data-status'), { timeout: 30_000 }).toBe('PAID');
+
+    await expect.poll(async () => (await pushed()).length, { timeout: 30_000 }).toBe(before + 2);
+    expect((await pushed())[before + 1]!.messages[0]!.altText).toContain('Your photos are ready');
 
     const downloadAll = page.getByTestId('download-all');
     await expect.poll(() => downloadAll.isEnabled(), { timeout: 60_000 }).toBe(true);

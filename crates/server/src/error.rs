@@ -69,6 +69,7 @@ error_codes! {
     AccessCodeInvalid          => "access_code_invalid";
     AccessCodeExpired          => "access_code_expired";
     AccessCodeUndeliverable    => "access_code_undeliverable";
+    LineUnavailable            => "line_unavailable";
     AmountMismatch             => "amount_mismatch";
     PaymentGatewayChanged      => "payment_gateway_changed";
     PaymentChannelNotAvailable => "payment_channel_not_available";

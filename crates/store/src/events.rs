@@ -312,6 +312,14 @@ impl Store {
         Ok(row.and_then(|(k,)| k).filter(|k| !k.is_empty()))
     }
 
+    /// The event's cover picture address, if it has one.
+    pub async fn event_cover(&self, event_id: i64) -> Result<Option<String>> {
+        let row: Option<(String,)> = on_pool!(self, pool => sqlx::query_as(
+            "SELECT cover_url FROM events WHERE id = $1")
+            .bind(event_id).fetch_optional(pool).await)?;
+        Ok(row.map(|(u,)| u).filter(|u| !u.is_empty()))
+    }
+
     /// Every visible event with its tiers, pinned first, then the newest race: the
     /// catalogue a process keeps in memory.
     pub async fn visible_events(&self) -> Result<Vec<Event>> {

@@ -26,6 +26,7 @@ pub mod error;
 pub mod events;
 pub mod finds;
 pub mod jobs;
+pub mod messages;
 pub mod objects;
 pub mod operators;
 pub mod orders;

@@ -78,6 +78,8 @@ contract!(
     a_held_photo_is_never_paid_for,
     selfie_uploads_serve_their_own_client_and_event,
     upload_tokens_sign_in_their_account_until_revoked,
+    a_message_is_sent_once_under_its_key,
+    line_logins_are_taken_once_and_links_end_with_retention,
 );
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -2883,4 +2885,122 @@ async fn upload_tokens_sign_in_their_account_until_revoked(store: Store) {
             .unwrap()
             .is_some()
     );
+}
+
+async fn a_message_is_sent_once_under_its_key(store: Store) {
+    use raceshot_store::messages::{MessageState, NewMessage};
+    let new = |key: &'static str, retry: &'static str| NewMessage {
+        dedupe_key: key,
+        channel: "line",
+        kind: "order_ready",
+        retry_key: retry,
+    };
+    let first = store
+        .outbox_entry(&new("order_ready:1:line", "r-1"), now())
+        .await
+        .unwrap();
+    assert_eq!(first.state, MessageState::Sending);
+    // Asked again (a retry): the same row, with its first retry key.
+    let again = store
+        .outbox_entry(&new("order_ready:1:line", "r-2"), now())
+        .await
+        .unwrap();
+    assert_eq!((again.id, again.retry_key.as_str()), (first.id, "r-1"));
+    assert!(
+        store
+            .finish_message(first.id, MessageState::Sent, None, now() + secs(1))
+            .await
+            .unwrap()
+    );
+    // The first outcome stays.
+    assert!(
+        !store
+            .finish_message(first.id, MessageState::Failed, Some("x"), now() + secs(2))
+            .await
+            .unwrap()
+    );
+    let done = store
+        .outbox_entry(&new("order_ready:1:line", "r-3"), now())
+        .await
+        .unwrap();
+    assert_eq!(done.state, MessageState::Sent);
+
+    let other = store
+        .outbox_entry(&new("order_ready:2:line", "r-4"), now())
+        .await
+        .unwrap();
+    store
+        .finish_message(other.id, MessageState::Capped, None, now())
+        .await
+        .unwrap();
+    assert_eq!(store.messages_sent_since("line", now()).await.unwrap(), 1);
+    assert_eq!(
+        store
+            .messages_sent_since("line", now() + secs(2))
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(store.messages_sent_since("sms", now()).await.unwrap(), 0);
+    let counts = store.message_counts(now() - secs(60)).await.unwrap();
+    let states: Vec<_> = counts.iter().map(|c| (c.state, c.count)).collect();
+    assert_eq!(states, [(MessageState::Capped, 1), (MessageState::Sent, 1)]);
+    // Kept 30 days by the retention run.
+    assert_eq!(store.purge_messages_before(now()).await.unwrap(), 0);
+    assert_eq!(
+        store.purge_messages_before(now() + secs(1)).await.unwrap(),
+        2
+    );
+}
+
+async fn line_logins_are_taken_once_and_links_end_with_retention(store: Store) {
+    use raceshot_store::messages::LineLogin;
+    let event = dated_event(&store, "line", "2026-11-30").await;
+    let photos = ready_photos(&store, event, 1).await;
+    let order = place(&store, &new_order(event, "l1", &photos), now()).await;
+    let login = LineLogin {
+        order_id: order.id,
+        nonce: "n".to_owned(),
+        verifier: "v".to_owned(),
+        expires_at: now() + secs(600),
+    };
+    store.put_line_login("s1", &login).await.unwrap();
+    store.put_line_login("s2", &login).await.unwrap();
+    assert_eq!(
+        store.take_line_login("s1", now()).await.unwrap(),
+        Some(login.clone())
+    );
+    // Once only.
+    assert_eq!(store.take_line_login("s1", now()).await.unwrap(), None);
+    // Not after its ten minutes.
+    assert_eq!(
+        store
+            .take_line_login("s2", now() + secs(600))
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        store.take_line_login("s2", now()).await.unwrap(),
+        None,
+        "deleted when expired"
+    );
+
+    assert_eq!(store.line_user_of_order(order.id).await.unwrap(), None);
+    store.link_line(order.id, "U1", now()).await.unwrap();
+    store.link_line(order.id, "U2", now()).await.unwrap();
+    assert_eq!(
+        store.line_user_of_order(order.id).await.unwrap().as_deref(),
+        Some("U2")
+    );
+    // Kept while the event's files are: its date is 2026-11-30.
+    assert_eq!(
+        store.forget_line_links_before("2026-11-30").await.unwrap(),
+        0
+    );
+    assert_eq!(
+        store.forget_line_links_before("2026-12-01").await.unwrap(),
+        1
+    );
+    assert_eq!(store.line_user_of_order(order.id).await.unwrap(), None);
 }

@@ -145,6 +145,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Messages to runners: channels and counts. */
+        get: operations["admin_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/messages/trial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a test message through one channel. */
+        post: operations["admin_messages_trial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/orders": {
         parameters: {
             query?: never;
@@ -1394,6 +1428,22 @@ export interface components {
             list?: string | null;
             event_key: string;
         };
+        ChannelBody: {
+            /** @description `email`, `sms` or `line`. */
+            channel: string;
+            /** @description A provider is set up: messages reach people (else they are only logged). */
+            delivers: boolean;
+            /**
+             * Format: int32
+             * @description Messages it sends per day at most (0: no cap).
+             */
+            daily_cap: number;
+            /**
+             * Format: int64
+             * @description Messages a provider accepted since midnight in Bangkok.
+             */
+            sent_today: number;
+        };
         CloseRequest: {
             /** @description `true` ends the sale now; `false` reopens it within its window. */
             closed: boolean;
@@ -1401,7 +1451,8 @@ export interface components {
         ConfRequest: {
             /**
              * @description `PAYMENT_GATEWAY`; `PAYMENT_CHANNELS` (the channels of a paid order that gateway
-             *     takes, comma-separated: `PP` or `PP,CC`); or `OPN_PUBLIC_KEY` for card tokens.
+             *     takes, comma-separated: `PP` or `PP,CC`); `OPN_PUBLIC_KEY` for card tokens; or
+             *     `LINE_LOGIN` (`on` when orders can be sent to the runner's LINE).
              */
             conf_name: string;
         };
@@ -1416,6 +1467,18 @@ export interface components {
         ConfirmRequest: {
             /** @description The bank slip's transaction reference; its last 4 characters become the receipt. */
             slip_ref: string;
+        };
+        CountBody: {
+            channel: string;
+            /** @description `order_link`, `order_ready`, `order_code`, `privacy_decision` or `trial`. */
+            kind: string;
+            /**
+             * @description `sent`, `logged`, `capped`, `failed` (refused for good) or `sending` (under way,
+             *     or waiting to be tried again).
+             */
+            outcome: string;
+            /** Format: int64 */
+            count: number;
         };
         CountRequest: {
             event_status?: components["schemas"]["EventStatus"] | null;
@@ -1458,7 +1521,7 @@ export interface components {
              * @description Stable snake_case error code.
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "upload_offset_conflict" | "upload_expired" | "tus_version_unsupported" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
+            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "line_unavailable" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "upload_offset_conflict" | "upload_expired" | "tus_version_unsupported" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
             /** @description English explanation for developers; the web app shows its own text for `code`. */
             message: string;
             /** @description The offending field, when one is to blame (`package[1].price`). */
@@ -1924,6 +1987,12 @@ export interface components {
             /** @description Events a photographer may work on (admins: every event, listed empty). */
             event_ids: number[];
         };
+        MessagesBody: {
+            /** @description RFC 3339, Bangkok time: the counts are of messages made since. */
+            since: string;
+            channels: components["schemas"]["ChannelBody"][];
+            counts: components["schemas"]["CountBody"][];
+        };
         NewUploadTokenRequest: {
             /** @description What the token is for (a camera, a laptop): 1 to 60 characters. */
             label: string;
@@ -2307,6 +2376,19 @@ export interface components {
             /** @description RFC 3339, Bangkok time. */
             at: string;
         };
+        TrialBody: {
+            /** @description `sent` (a provider took it), `logged` (no provider set up) or `capped`. */
+            outcome: string;
+        };
+        TrialRequest: {
+            /** @description `email`, `sms` or `line`. */
+            channel: string;
+            /**
+             * @description An e-mail address, a Thai mobile number, or a LINE user id (`U` and 32 hex
+             *     characters: the LINE Developers console shows one's own).
+             */
+            to: string;
+        };
         UploadResponse: {
             /** @example success */
             status: string;
@@ -2640,6 +2722,57 @@ export interface operations {
                 };
             };
             401: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_messages: {
+        parameters: {
+            query?: {
+                /** @description Messages of the last this many days (1 to 30; default 1). */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesBody"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_messages_trial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrialRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialBody"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+            503: components["responses"]["ErrorAnswer"];
         };
     };
     admin_orders_list: {

@@ -39,6 +39,7 @@ const th: ErrorTexts = {
   access_code_expired: 'รหัสหมดอายุหรือกรอกผิดหลายครั้งเกินไป กรุณาขอรหัสใหม่',
   access_code_undeliverable:
     'คำสั่งซื้อนี้ไม่มีเบอร์มือถือหรืออีเมลสำหรับรับรหัส เปิดได้จากลิงก์ของคำสั่งซื้อ หรือติดต่อร้านค้าเท่านั้น',
+  line_unavailable: 'ร้านนี้ยังไม่เปิดให้ส่งคำสั่งซื้อไปที่ LINE',
   amount_mismatch: 'ราคามีการเปลี่ยนแปลง กรุณาตรวจสอบยอดอีกครั้ง',
   payment_gateway_changed: 'ช่องทางชำระเงินมีการเปลี่ยนแปลง กรุณาโหลดหน้าใหม่',
   payment_channel_not_available: 'ช่องทางชำระเงินนี้ยังไม่พร้อมใช้งาน',
@@ -101,6 +102,7 @@ const en: ErrorTexts = {
   access_code_expired: 'The code has expired or was entered wrongly too many times. Please ask for a new code.',
   access_code_undeliverable:
     'This order has no mobile number or e-mail to send a code to: it opens only from its link or through the shop’s contact.',
+  line_unavailable: 'This shop does not send orders to LINE.',
   amount_mismatch: 'Prices have changed. Please check the total again.',
   payment_gateway_changed: 'The payment method has changed. Please reload the page.',
   payment_channel_not_available: 'This payment method is not available yet.',

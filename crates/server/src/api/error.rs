@@ -42,6 +42,7 @@ pub fn status(code: ErrorCode) -> StatusCode {
         ErrorCode::AccessCodeInvalid => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorCode::AccessCodeExpired => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorCode::AccessCodeUndeliverable => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::LineUnavailable => StatusCode::NOT_FOUND,
         ErrorCode::AmountMismatch => StatusCode::CONFLICT,
         ErrorCode::PaymentGatewayChanged => StatusCode::CONFLICT,
         ErrorCode::PaymentChannelNotAvailable => StatusCode::CONFLICT,

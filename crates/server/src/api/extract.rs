@@ -1,15 +1,16 @@
 //! Request extractors that turn bad input into the API's own errors: malformed JSON, a
 //! field of the wrong type (named by its path), a body that does not say it is JSON, a
 //! body over the limit, a malformed query string; and the client's address, as far as the
-//! shop can trust it, for the rate limits.
+//! shop can trust it, for the rate limits; and the shop's cookies, read and set.
 
 use std::net::{IpAddr, SocketAddr};
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
-use axum::http::header::CONTENT_TYPE;
+use axum::http::header::{CONTENT_TYPE, COOKIE};
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue};
 use serde::de::DeserializeOwned;
 
 use crate::app::state::AppState;
@@ -166,4 +167,37 @@ where
             .map(|axum::extract::Path(t)| ApiPath(t))
             .map_err(|_| ShopError::new(ErrorCode::NotFound, "no such address"))
     }
+}
+
+/// The value of the cookie `name` among those a request carries.
+pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(n, _)| *n == name)
+        .map(|(_, value)| value.to_owned())
+}
+
+/// A `Set-Cookie` value of the shop: `HttpOnly`, for `path`, with `same_site` (`Strict`
+/// or `Lax`), and `Secure` when the shop is served over https. `max_age` 0 deletes it.
+pub fn set_cookie(
+    state: &AppState,
+    name: &str,
+    value: &str,
+    path: &str,
+    same_site: &str,
+    max_age: i64,
+) -> Result<HeaderValue, ShopError> {
+    let secure = if state.public_url.starts_with("https://") {
+        "; Secure"
+    } else {
+        ""
+    };
+    HeaderValue::from_str(&format!(
+        "{name}={value}; Path={path}; HttpOnly; SameSite={same_site}; Max-Age={max_age}{secure}"
+    ))
+    .map_err(ShopError::internal)
 }

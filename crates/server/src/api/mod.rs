@@ -13,6 +13,7 @@ pub mod downloads;
 pub mod error;
 pub mod extract;
 pub mod facesearch;
+pub mod line;
 pub mod logs;
 pub mod media;
 pub mod ops;
@@ -321,6 +322,8 @@ pub fn router(state: AppState) -> Router {
         .merge(upload)
         .merge(console)
         .route("/api/orders/{order_uuid}/qr.png", get(payments::qr_image))
+        .route("/api/line/link/order/{order_uuid}", get(line::link_order))
+        .route("/api/line/callback", get(line::callback))
         .route(
             "/sandbox/pay/{order_uuid}",
             get(payments::sandbox_page).post(payments::sandbox_page_submit),

@@ -734,7 +734,8 @@ pub async fn open_found_order(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ConfRequest {
     /// `PAYMENT_GATEWAY`; `PAYMENT_CHANNELS` (the channels of a paid order that gateway
-    /// takes, comma-separated: `PP` or `PP,CC`); or `OPN_PUBLIC_KEY` for card tokens.
+    /// takes, comma-separated: `PP` or `PP,CC`); `OPN_PUBLIC_KEY` for card tokens; or
+    /// `LINE_LOGIN` (`on` when orders can be sent to the runner's LINE).
     pub conf_name: String,
 }
 
@@ -779,10 +780,16 @@ pub async fn conf(
             .opn_public_key
             .clone()
             .unwrap_or_default(),
+        "LINE_LOGIN" => if state.live().line.api().is_some() {
+            "on"
+        } else {
+            "off"
+        }
+        .to_owned(),
         _ => {
             return Err(ShopError::field(
                 "conf_name",
-                "must be PAYMENT_GATEWAY, PAYMENT_CHANNELS or OPN_PUBLIC_KEY",
+                "must be PAYMENT_GATEWAY, PAYMENT_CHANNELS, OPN_PUBLIC_KEY or LINE_LOGIN",
             ));
         }
     };

@@ -1,7 +1,7 @@
 //! Settings operators change from the console while the shop runs: the payment gateway
-//! and its keys, SMTP, the retention window. They are kept in the `settings` table under
+//! and its keys, SMTP, SMS, LINE, the daily message caps, the retention window. They are kept in the `settings` table under
 //! their configuration keys (the `console` settings of `config::SETTINGS`) and laid over the configuration, checked
-//! exactly as the configuration is; the gateways and the mailer built from the result are
+//! exactly as the configuration is; the gateways and the message channels built from the result are
 //! swapped in at once here, and other processes reload them within a minute.
 
 use std::sync::{Arc, RwLock};
@@ -10,10 +10,12 @@ use anyhow::Context;
 use raceshot_payments::GatewayKind;
 use raceshot_store::Store;
 
+use crate::config::DailyCaps;
 use crate::config::{Config, console_settings};
+use crate::infra::channels::email::Mailer;
+use crate::infra::channels::line::{LineApi, LineSender};
+use crate::infra::channels::sms::{SmsSender, ThaiBulkSms};
 use crate::infra::gateways::{Gateways, PAYMENT_GATEWAY_SETTING};
-use crate::infra::notify::{Mailer, SmsSender};
-use crate::infra::sms::ThaiBulkSms;
 
 /// Settings rows of the console carry this prefix before the configuration key.
 const PREFIX: &str = "console.";
@@ -23,6 +25,8 @@ pub struct Live {
     pub gateways: Gateways,
     pub mailer: Mailer,
     pub sms: SmsSender,
+    pub line: LineSender,
+    pub daily_caps: DailyCaps,
     /// Originals and logo copies are deleted this many days after the event.
     pub retention_days: u32,
 }
@@ -43,6 +47,13 @@ impl Live {
                 ),
                 None => SmsSender::Log,
             },
+            line: match &config.notify.line {
+                Some(line) => {
+                    LineSender::Api(LineApi::new(line.clone()).context("setting up LINE")?)
+                }
+                None => LineSender::Log,
+            },
+            daily_caps: config.notify.daily_caps,
             retention_days: config.orders.retention_days,
         })
     }

@@ -32,6 +32,8 @@ pub struct RateLimits {
     pub login: RateLimiter,
     /// Requests to hide one's photos (`privacy.per_client_per_minute`).
     pub privacy: RateLimiter,
+    /// LINE logins started and finished (`line.per_client_per_minute`).
+    pub line: RateLimiter,
 }
 
 impl RateLimits {
@@ -44,6 +46,7 @@ impl RateLimits {
             order: RateLimiter::new(config.orders.create_per_client_per_minute),
             login: RateLimiter::new(config.admin.login_per_client_per_minute),
             privacy: RateLimiter::new(config.privacy.per_client_per_minute),
+            line: RateLimiter::new(config.notify.line_per_client_per_minute),
         }
     }
 }

@@ -15,8 +15,10 @@ use raceshot_store::{Backend, DatabaseSettings, StorageSettings};
 use raceshot_vision::FaceEngineConfig;
 use serde::de::DeserializeOwned;
 
-use crate::infra::notify::{SmtpSettings, SmtpTls};
-use crate::infra::sms::SmsSettings;
+use crate::infra::channels::ChannelKind;
+use crate::infra::channels::email::{SmtpSettings, SmtpTls};
+use crate::infra::channels::line::LineSettings;
+use crate::infra::channels::sms::SmsSettings;
 
 mod declared;
 pub use declared::{Initial, SETTINGS, Setting, console_settings, markdown_table};
@@ -141,6 +143,31 @@ pub struct NotifyConfig {
     pub smtp: Option<SmtpSettings>,
     /// `None`: text messages are written to the log only.
     pub sms: Option<SmsSettings>,
+    /// `None`: no "Send to my LINE", and LINE messages are written to the log only.
+    pub line: Option<LineSettings>,
+    /// Messages each channel sends per day at most (0: no cap).
+    pub daily_caps: DailyCaps,
+    /// LINE logins one client address may start or finish per minute (0: no limit).
+    pub line_per_client_per_minute: u32,
+}
+
+/// Messages each channel sends per day at most, counted from midnight in Bangkok (0: no
+/// cap): text and LINE messages cost money each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DailyCaps {
+    pub email: u32,
+    pub sms: u32,
+    pub line: u32,
+}
+
+impl DailyCaps {
+    pub fn of(self, channel: ChannelKind) -> u32 {
+        match channel {
+            ChannelKind::Email => self.email,
+            ChannelKind::Sms => self.sms,
+            ChannelKind::Line => self.line,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -767,7 +794,56 @@ fn notify(s: &mut Sources) -> NotifyConfig {
         }
     };
     let sms = sms(s);
-    NotifyConfig { smtp, sms }
+    let line = line(s);
+    let daily_caps = DailyCaps {
+        email: s.value("messages.daily_cap.email"),
+        sms: s.value("messages.daily_cap.sms"),
+        line: s.value("messages.daily_cap.line"),
+    };
+    NotifyConfig {
+        smtp,
+        sms,
+        line,
+        daily_caps,
+        line_per_client_per_minute: s.value("line.per_client_per_minute"),
+    }
+}
+
+/// LINE's channels: the login channel's id and secret and the Messaging API's token go
+/// together.
+fn line(s: &mut Sources) -> Option<LineSettings> {
+    let id: Option<String> = s
+        .get::<String>("line.login_channel_id")
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty());
+    let secret_value = secret(s, "line.login_channel_secret");
+    let token = secret(s, "line.channel_access_token");
+    let access_base: String = s.value("line.access_base");
+    let api_base: String = s.value("line.api_base");
+    let timeout = Duration::from_secs(s.value("line.timeout_secs"));
+    match (id, secret_value, token) {
+        (Some(id), Some(secret), Some(token)) => {
+            if !id.bytes().all(|b| b.is_ascii_digit()) {
+                s.problem("line.login_channel_id", "is the channel's number");
+            }
+            Some(LineSettings {
+                login_channel_id: id,
+                login_channel_secret: secret.expose().to_owned(),
+                channel_access_token: token.expose().to_owned(),
+                access_base: access_base.trim_end_matches('/').to_owned(),
+                api_base: api_base.trim_end_matches('/').to_owned(),
+                timeout,
+            })
+        }
+        (None, None, None) => None,
+        _ => {
+            s.problem(
+                "line.login_channel_id",
+                "line.login_channel_id, line.login_channel_secret and line.channel_access_token go together",
+            );
+            None
+        }
+    }
 }
 
 /// The SMS provider and its credentials, required when a provider is chosen.

@@ -14,6 +14,7 @@ pub mod notify_privacy;
 pub mod read_bibs;
 pub mod registry;
 pub mod retention;
+pub mod send_message;
 pub mod tasks;
 
 use std::time::Duration;

@@ -12,6 +12,7 @@ use super::notify_order::NotifyOrder;
 use super::notify_privacy::NotifyPrivacy;
 use super::read_bibs::ReadBibs;
 use super::retention::Retention;
+use super::send_message::SendMessage;
 
 /// Every kind the workers run.
 const KINDS: &[Kind] = &[
@@ -21,6 +22,7 @@ const KINDS: &[Kind] = &[
     kind::<NotifyOrder>(),
     kind::<NotifyPrivacy>(),
     kind::<Retention>(),
+    kind::<SendMessage>(),
 ];
 
 /// A job read from its row, of whichever kind: what the runner calls.
@@ -98,7 +100,8 @@ mod tests {
                 "notify_order",
                 "notify_privacy",
                 "read_bibs",
-                "retention"
+                "retention",
+                "send_message"
             ]
         );
     }
@@ -158,6 +161,21 @@ mod tests {
                     "notify_privacy",
                     json!({ "request_id": "r-1" }),
                     "notify_privacy:r-1".to_owned(),
+                ),
+            ),
+            (
+                stored(
+                    &SendMessage {
+                        kind: crate::services::messages::MessageKind::OrderReady,
+                        subject: "3".to_owned(),
+                        channel: crate::infra::channels::ChannelKind::Line,
+                    },
+                    at,
+                ),
+                (
+                    "send_message",
+                    json!({ "kind": "order_ready", "subject": "3", "channel": "line" }),
+                    "send_message:order_ready:3:line".to_owned(),
                 ),
             ),
             (

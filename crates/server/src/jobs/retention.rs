@@ -6,7 +6,8 @@
 //! Previews and thumbnails stay for the shop's pages. It also deletes console sessions
 //! past their end (a session lasts `admin.session_ttl_hours`), unfinished resumable
 //! uploads past theirs (24 hours), parts and all, FTP files half sent a day ago, and the
-//! race-day view's search counts after 30 days. Enqueued hourly by the housekeeping
+//! race-day view's search counts after 30 days, the LINE accounts linked to orders of
+//! events past retention, and the outbox's records of messages after 30 days. Enqueued hourly by the housekeeping
 //! loop; a re-run finds only what is left.
 
 use chrono::{DateTime, Utc};
@@ -56,6 +57,17 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
     let cleared = state.store.clear_privacy_templates_before(&cutoff).await?;
     if cleared > 0 {
         tracing::info!(cleared, "privacy request templates deleted after retention");
+    }
+    let links = state.store.forget_line_links_before(&cutoff).await?;
+    if links > 0 {
+        tracing::info!(links, "LINE accounts of orders deleted after retention");
+    }
+    let messages = state
+        .store
+        .purge_messages_before(state.now() - crate::services::messages::KEPT)
+        .await?;
+    if messages > 0 {
+        tracing::info!(messages, "message records past their time deleted");
     }
     let sessions = state.store.purge_sessions(state.now()).await?;
     if sessions > 0 {

@@ -7,9 +7,11 @@ use chrono::{DateTime, Utc};
 use raceshot_store::jobs::NewJob;
 
 use super::deliver_order::DeliverOrder;
-use super::job::BackgroundJob;
-use super::notify_order::NotifyOrder;
+use super::job::{BackgroundJob, JobError};
+use super::send_message::SendMessage;
 use crate::app::state::AppState;
+use crate::infra::channels::ChannelKind;
+use crate::services::messages::MessageKind;
 
 /// Photo processing: CPU-heavy, one job per core.
 pub const HEAVY: &str = "heavy";
@@ -40,8 +42,39 @@ pub fn dedupe_key<J: BackgroundJob>(job: &J, at: DateTime<Utc>) -> String {
 /// The jobs a paid order sets off, enqueued with the payment: its files, then the news.
 pub fn paid_order(state: &AppState, order_id: i64) -> Vec<NewJob> {
     let now = state.now();
-    vec![
-        new_job(state, &DeliverOrder { order_id }, now),
-        new_job(state, &NotifyOrder { order_id }, now),
-    ]
+    let mut jobs = vec![new_job(state, &DeliverOrder { order_id }, now)];
+    jobs.extend(messages(
+        state,
+        MessageKind::OrderReady,
+        &order_id.to_string(),
+    ));
+    jobs
+}
+
+/// The jobs that send a message about `subject` through every channel; each finds whether
+/// its recipient has that channel.
+pub fn messages(state: &AppState, kind: MessageKind, subject: &str) -> Vec<NewJob> {
+    ChannelKind::ALL
+        .into_iter()
+        .map(|channel| message(state, kind, subject, channel))
+        .collect()
+}
+
+/// The job that sends a message about `subject` through one channel.
+pub fn message(state: &AppState, kind: MessageKind, subject: &str, channel: ChannelKind) -> NewJob {
+    let job = SendMessage {
+        kind,
+        subject: subject.to_owned(),
+        channel,
+    };
+    new_job(state, &job, state.now())
+}
+
+/// Enqueues `jobs` (each at most once, by its dedupe key) and wakes the workers.
+pub async fn enqueue_all(state: &AppState, jobs: &[NewJob]) -> Result<(), JobError> {
+    for job in jobs {
+        state.store.enqueue(job, state.now()).await?;
+    }
+    state.wake_workers();
+    Ok(())
 }

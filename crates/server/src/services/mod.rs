@@ -8,6 +8,7 @@
 pub mod bibs;
 pub mod catalogue;
 pub mod commerce;
+pub mod messages;
 pub mod operators;
 pub mod photos;
 pub mod privacy;

@@ -37,8 +37,8 @@ use sha2::{Digest, Sha256};
 
 use crate::app::state::AppState;
 use crate::infra::imaging::{crop, encode_jpeg};
-use crate::jobs::notify_privacy::NotifyPrivacy;
 use crate::jobs::tasks;
+use crate::services::messages::MessageKind;
 use crate::services::search::{SearchError, by_photo, with_selfie_faces};
 
 /// The most photos one request is matched against: the shop's own cap on a search's
@@ -400,19 +400,9 @@ async fn decided(
     hidden: usize,
 ) -> Result<(), PrivacyError> {
     let now = state.now();
-    state
-        .store
-        .enqueue(
-            &tasks::new_job(
-                state,
-                &NotifyPrivacy {
-                    request_id: request.id.clone(),
-                },
-                now,
-            ),
-            now,
-        )
-        .await?;
+    for job in tasks::messages(state, MessageKind::PrivacyDecision, &request.id) {
+        state.store.enqueue(&job, now).await?;
+    }
     state.wake_workers();
     let detail = serde_json::json!({
         "contact": Contact::masked(&request.contact),

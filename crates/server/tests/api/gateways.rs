@@ -14,8 +14,8 @@ use raceshot_domain::{Flag, PaymentStatus};
 use raceshot_payments::promptpay::{parse_fields, verify_crc};
 use raceshot_payments::testing::{FAKE_QR_PNG, FakeGbp, FakeOpn, RecordedRequest};
 use raceshot_server::jobs::deliver_order::DeliverOrder;
-use raceshot_server::jobs::notify_order::NotifyOrder;
 use raceshot_server::jobs::retention::Retention;
+use raceshot_server::jobs::send_message::SendMessage;
 use raceshot_server::jobs::{self, BackgroundJob, JobContext};
 use raceshot_server::services::commerce::links;
 use raceshot_store::Backend;
@@ -122,7 +122,7 @@ async fn run_cli_enqueued_jobs(app: &TestApp) {
         .await
         .unwrap()
     {
-        let expected = [DeliverOrder::KIND, NotifyOrder::KIND, Retention::KIND];
+        let expected = [DeliverOrder::KIND, SendMessage::KIND, Retention::KIND];
         assert!(
             expected.contains(&job.kind.as_str()),
             "unexpected job {}",

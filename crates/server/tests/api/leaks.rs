@@ -6,9 +6,11 @@ use std::sync::{Arc, Mutex};
 use base64::Engine as _;
 use raceshot_domain::{GatewayKind, Money, OrderUuid, PaymentChannel, PaymentStatus};
 use raceshot_payments::testing::{FakeGbp, FakeOpn};
-use raceshot_server::jobs::notify_order::NotifyOrder;
+use raceshot_server::infra::channels::ChannelKind;
+use raceshot_server::jobs::send_message::SendMessage;
 use raceshot_server::jobs::{BackgroundJob, JobContext, JobError};
 use raceshot_server::services::commerce::{links, payment};
+use raceshot_server::services::messages::MessageKind;
 use raceshot_store::Backend;
 use raceshot_store::operators::Role;
 use raceshot_store::orders::{NewOrder, Order};
@@ -499,14 +501,19 @@ async fn order_emails_are_refused_or_stored_as_the_mail_transport_takes_them() {
     }
 }
 
-/// Runs the order's notify job once, as a worker would.
+/// Runs the job that mails the order's news once, as a worker would.
 async fn notify(app: &TestApp, order_id: i64) -> Result<(), JobError> {
     let ctx = JobContext {
         state: &app.state,
         job_id: 0,
         worker: "test",
     };
-    NotifyOrder { order_id }.run(&ctx).await
+    let job = SendMessage {
+        kind: MessageKind::OrderReady,
+        subject: order_id.to_string(),
+        channel: ChannelKind::Email,
+    };
+    job.run(&ctx).await
 }
 
 #[tokio::test]

@@ -28,6 +28,7 @@ mod gateways;
 mod hardening;
 mod hostile_json;
 mod leaks;
+mod line;
 mod notify;
 mod ops;
 mod orders;

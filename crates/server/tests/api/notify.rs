@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use raceshot_domain::OrderUuid;
-use raceshot_server::infra::notify::{
-    Mailer, OrderReady, OutgoingMail, SmtpSettings, SmtpTls, order_ready_mail,
-};
+use raceshot_server::infra::channels::email::{Mailer, OutgoingMail, SmtpSettings, SmtpTls};
+use raceshot_server::services::messages::OrderReady;
+use raceshot_server::services::messages::templates::order_ready;
 
 use crate::smtp_sink::{SmtpSink, decode_header, parse};
 
@@ -35,6 +35,17 @@ fn order() -> OrderReady<'static> {
         photo_count: 3,
         free: false,
         kept_days: 35,
+        image: None,
+    }
+}
+
+/// The order-ready message as the mail channel sends it.
+fn order_ready_mail(to: &str, o: &OrderReady) -> OutgoingMail {
+    let message = order_ready(o);
+    OutgoingMail {
+        to: to.to_owned(),
+        subject: message.subject,
+        text: message.text,
     }
 }
 

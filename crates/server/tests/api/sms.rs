@@ -103,6 +103,20 @@ impl FakeThaiBulkSms {
     fn messages(&self) -> Vec<Received> {
         self.inbox.lock().unwrap().clone()
     }
+
+    /// Waits until `n` messages came (jobs send them in the background).
+    async fn wait_for(&self, n: usize) {
+        for _ in 0..200 {
+            if self.messages().len() >= n {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!(
+            "the provider got {} messages, not {n}",
+            self.messages().len()
+        );
+    }
 }
 
 async fn app_with_sms(backend: Backend, fake: &FakeThaiBulkSms, key: &str) -> TestApp {
@@ -142,6 +156,8 @@ async fn a_found_orders_code_goes_by_sms_through_thaibulksms_and_opens_the_order
         let app = app_with_sms(backend, &fake, KEY).await;
         let (uuid, row) = found_order(&app).await;
         assert_eq!(row["contact"], "******5678", "{row}");
+        // The order's link is texted when it is placed.
+        fake.wait_for(1).await;
         let lookup = row["lookup"].as_str().unwrap();
 
         let sent = app
@@ -152,9 +168,10 @@ async fn a_found_orders_code_goes_by_sms_through_thaibulksms_and_opens_the_order
             .await;
         assert_eq!(sent.status(), 200);
         assert_eq!(json(sent).await["contact"], "******5678");
+        // The order's link went out when it was placed; the code is the one after it.
         let messages = fake.messages();
-        assert_eq!(messages.len(), 1, "{messages:?}");
-        let sms = &messages[0];
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        let sms = &messages[1];
         assert!(sms.auth.starts_with("Basic "));
         assert_eq!(sms.content_type, "application/x-www-form-urlencoded");
         assert_eq!(sms.field("msisdn"), Some("0812345678"));
@@ -267,6 +284,62 @@ async fn an_admin_sets_the_sms_provider_in_the_console_and_its_secrets_are_never
         .await;
     assert_eq!(sent.status(), 200);
     let messages = fake.messages();
-    assert_eq!(messages.len(), 1);
-    assert_eq!(messages[0].field("sender"), Some("RaceShot"));
+    let code = messages
+        .iter()
+        .find(|m| m.field("message").is_some_and(|t| t.contains("Your code")))
+        .unwrap();
+    assert_eq!(code.field("sender"), Some("RaceShot"));
+}
+
+/// With SMS set up, an order's link is texted when it is placed, and its news when it is
+/// paid, each once.
+#[tokio::test]
+async fn orders_are_texted_their_link_when_placed_and_when_ready() {
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        let fake = FakeThaiBulkSms::start().await;
+        let app = app_with_sms(backend, &fake, KEY).await;
+        let (_, uuid) = app.promptpay_order("finder", 2).await;
+        app.jobs_done().await;
+        let messages = fake.messages();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        let link = format!("{}/download/{uuid}", app.url(""));
+        let placed = messages[0].field("message").unwrap();
+        assert!(
+            placed.contains(&link) && placed.contains("Your order"),
+            "{placed}"
+        );
+
+        let paid = json(app.sandbox_pay(&uuid, "paid").await).await;
+        assert_eq!(paid["payment_status"], "PAID", "{paid}");
+        app.jobs_done().await;
+        let messages = fake.messages();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        let ready = messages[1].field("message").unwrap();
+        assert!(
+            ready.contains(&link) && ready.contains("Your photos are ready"),
+            "{ready}"
+        );
+        let order = app
+            .store
+            .order_by_uuid(crate::helpers::oid(&uuid))
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(order.is_send_sms);
+        // The news again (a replayed job): nothing more is sent.
+        let ctx = raceshot_server::jobs::JobContext {
+            state: &app.state,
+            job_id: 0,
+            worker: "test",
+        };
+        let again = raceshot_server::jobs::send_message::SendMessage {
+            kind: raceshot_server::services::messages::MessageKind::OrderReady,
+            subject: order.id.to_string(),
+            channel: raceshot_server::infra::channels::ChannelKind::Sms,
+        };
+        raceshot_server::jobs::BackgroundJob::run(&again, &ctx)
+            .await
+            .unwrap();
+        assert_eq!(fake.messages().len(), 2);
+    }
 }

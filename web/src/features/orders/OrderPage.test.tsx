@@ -617,7 +617,10 @@ describe('OrderPage', () => {
     renderOrder();
     await user.click(await screen.findByTestId('pay-by-card'));
     await waitFor(() => expect(open).toHaveBeenCalled());
-    expect(calls.find((c) => c.key === 'POST /v1/utils/conf')!.body).toEqual({ conf_name: 'OPN_PUBLIC_KEY' });
+    // The page also asks whether LINE is set up.
+    expect(calls.filter((c) => c.key === 'POST /v1/utils/conf').map((c) => c.body)).toContainEqual({
+      conf_name: 'OPN_PUBLIC_KEY',
+    });
     expect(configure).toHaveBeenCalledWith({ publicKey: 'pkey_test_123' });
     const options = open.mock.calls[0]![0] as {
       amount: number;
@@ -659,5 +662,40 @@ describe('OrderPage', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'OK' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('Send to my LINE', () => {
+  const conf = (value: string) => (body: unknown) =>
+    (body as { conf_name?: string }).conf_name === 'LINE_LOGIN'
+      ? { status: 'success', body: { value } }
+      : errorResponse(422, 'invalid_field');
+
+  it('links the order through LINE Login when the shop has LINE set up', async () => {
+    english();
+    fakeFetch({ 'POST /v3/order/inquiry': inquiry(), 'POST /v1/utils/conf': conf('on') });
+    renderOrder();
+    const link = await screen.findByTestId('send-to-line-link');
+    expect(link).toHaveTextContent('Send to my LINE');
+    // A plain navigation (LINE's in-app browser follows it as any other).
+    expect(link).toHaveAttribute('href', `/api/line/link/order/${UUID}`);
+    expect(screen.queryByTestId('line-outcome')).toBeNull();
+  });
+
+  it('says how the login went when LINE sends the runner back', async () => {
+    english();
+    fakeFetch({ 'POST /v3/order/inquiry': paid(), 'POST /v1/utils/conf': conf('on') });
+    renderWithProviders(<OrderPage />, { path: '/download/:q', route: `/download/${UUID}?line=linked` });
+    const outcome = await screen.findByTestId('line-outcome');
+    expect(outcome).toHaveAttribute('data-outcome', 'linked');
+    expect(outcome).toHaveTextContent('Linked to LINE');
+    expect(screen.getByTestId('send-to-line-link')).toHaveTextContent('Send to another LINE account');
+  });
+
+  it('offers nothing where LINE is not set up', async () => {
+    fakeFetch({ 'POST /v3/order/inquiry': inquiry(), 'POST /v1/utils/conf': conf('off') });
+    renderOrder();
+    await waitFor(() => expect(screen.getByTestId('order-status')).toHaveAttribute('data-status', 'INITIAL'));
+    expect(screen.queryByTestId('send-to-line')).toBeNull();
   });
 });

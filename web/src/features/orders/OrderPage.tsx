@@ -13,6 +13,7 @@ import { useErrorText } from '@/i18n/errors';
 import { isFreeOrder, parseOrderImages, parsePaidImages, statusKey, thumbnailUrl } from './orderData';
 import { PaidBlock } from './PaidBlock';
 import { PaymentBlock } from './PaymentBlock';
+import { SendToLine } from './SendToLine';
 import { useOrderInquiry } from './api';
 import { useOrderFailurePopup } from './useOrder';
 import { BangkokTime } from '@/components/BangkokTime';
@@ -81,6 +82,7 @@ export function OrderPage() {
       ) : (
         <OrderBody order={order} uuid={uuid} onRefresh={() => void refresh()} refreshing={refreshing} />
       )}
+      {order !== undefined && <SendToLine uuid={uuid} />}
       <footer className="card stack order-footer">
         {order !== undefined && order.receipt_ref !== '' && (
           <p data-testid="receipt-ref">{t('order.receipt', { ref: order.receipt_ref })}</p>

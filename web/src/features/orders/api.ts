@@ -13,6 +13,7 @@ type CardPaymentRequest = components['schemas']['CardPaymentRequest'];
 export const orderQueryKeys = {
   inquiry: (uuid: string) => ['orders', 'inquiry', uuid] as const,
   opnPublicKey: ['orders', 'conf', 'OPN_PUBLIC_KEY'] as const,
+  lineLogin: ['orders', 'conf', 'LINE_LOGIN'] as const,
 };
 
 export function fetchInquiry(uuid: string) {
@@ -32,6 +33,13 @@ export function useOrderInquiry(uuid: string) {
 export const opnPublicKeyQuery = queryOptions({
   queryKey: orderQueryKeys.opnPublicKey,
   queryFn: () => unwrap(api.POST('/v1/utils/conf', { body: { conf_name: 'OPN_PUBLIC_KEY' } })),
+  staleTime: Infinity,
+});
+
+/** Whether orders can be sent to the runner's LINE (`on`); asked once per page. */
+export const lineLoginQuery = queryOptions({
+  queryKey: orderQueryKeys.lineLogin,
+  queryFn: () => unwrap(api.POST('/v1/utils/conf', { body: { conf_name: 'LINE_LOGIN' } })),
   staleTime: Infinity,
 });
 

@@ -6,7 +6,7 @@
 use axum::Json;
 
 use axum::extract::{FromRequestParts, State};
-use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::header::SET_COOKIE;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 
 use super::super::extract::ApiJson;
 use crate::api::error::{ErrorAnswer, ErrorBody};
-use crate::api::extract::ClientIp;
+use crate::api::extract::{ClientIp, cookie, set_cookie};
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::services::operators::{
@@ -28,27 +28,12 @@ use crate::services::operators::{
 pub const SESSION_COOKIE: &str = "raceshot_admin";
 
 fn cookie_token(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
-        .map(|(_, value)| value.to_owned())
+    cookie(headers, SESSION_COOKIE)
         .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 fn session_cookie(state: &AppState, value: &str, max_age: i64) -> ShopResult<HeaderValue> {
-    let secure = if state.public_url.starts_with("https://") {
-        "; Secure"
-    } else {
-        ""
-    };
-    HeaderValue::from_str(&format!(
-        "{SESSION_COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}{secure}"
-    ))
-    .map_err(ShopError::internal)
+    set_cookie(state, SESSION_COOKIE, value, "/", "Strict", max_age)
 }
 
 /// A signed-in operator, for every console route.
@@ -235,6 +220,7 @@ pub async fn me(State(state): State<AppState>, session: Session) -> ShopResult<J
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::header::COOKIE;
 
     #[test]
     fn the_cookie_token_is_read_among_others() {

@@ -6,6 +6,7 @@
 pub mod audit;
 pub mod auth;
 pub mod events;
+pub mod messages;
 pub mod orders;
 pub mod photos;
 pub mod privacy;
@@ -30,6 +31,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(auth::me))
         .routes(routes!(events::list))
         .routes(routes!(raceday::race_day))
+        .routes(routes!(messages::list))
+        .routes(routes!(messages::trial))
         .routes(routes!(events::get, events::put))
         .routes(routes!(events::close))
         .routes(routes!(orders::list))

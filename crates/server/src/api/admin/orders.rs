@@ -19,9 +19,10 @@ use crate::api::error::ErrorAnswer;
 use crate::api::extract::{ApiJson, ApiQuery};
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::jobs::notify_order;
+use crate::infra::channels::ChannelKind;
 use crate::services::commerce::operator::{self, Outcome};
 use crate::services::commerce::{find_order, links, parse_order_uuid};
+use crate::services::messages::{self, MessageKind};
 
 /// One message or step of an order's payment.
 #[derive(Debug, Serialize, ToSchema)]
@@ -300,14 +301,26 @@ pub async fn resend_email(
                 "only paid orders with an e-mail address get one",
             )
         })?;
-    notify_order::mail_order_ready(&state, &order, &email)
-        .await
-        .map_err(|e| {
-            ShopError::new(
-                ErrorCode::Unavailable,
-                format!("the mail server refused: {e}"),
-            )
-        })?;
+    let sent = messages::send_again(
+        &state,
+        MessageKind::OrderReady,
+        &order.id.to_string(),
+        ChannelKind::Email,
+        &email,
+    )
+    .await
+    .map_err(|e| {
+        ShopError::new(
+            ErrorCode::Unavailable,
+            format!("the mail server refused: {e}"),
+        )
+    })?;
+    if sent == messages::Outcome::Capped {
+        return Err(ShopError::new(
+            ErrorCode::Unavailable,
+            "the shop sent all the e-mails it may send today",
+        ));
+    }
     state
         .store
         .audit(

@@ -24,8 +24,8 @@ use crate::app::live::{self, Refused};
 use crate::app::state::AppState;
 use crate::config::{Config, console_settings};
 use crate::error::{ErrorCode, FieldProblem, OrMissing, ShopError, ShopResult};
+use crate::infra::channels::email::SmtpTls;
 use crate::infra::imaging::LOGO_MAX_PIXELS;
-use crate::infra::notify::SmtpTls;
 use crate::jobs::deliver_order::SHOP_LOGO_SETTING;
 
 /// Logos are small pictures.
@@ -63,6 +63,7 @@ fn value_of(config: &Config, key: &str) -> Option<String> {
     let p = &config.payments;
     let smtp = config.notify.smtp.as_ref();
     let sms = config.notify.sms.as_ref();
+    let line = config.notify.line.as_ref();
     match key {
         "payments.gateway" => Some(p.gateway.as_str().to_owned()),
         "payments.promptpay_id" => p.promptpay_id.as_ref().map(ToString::to_string),
@@ -90,6 +91,12 @@ fn value_of(config: &Config, key: &str) -> Option<String> {
         "sms.key" => sms.map(|s| s.key.clone()),
         "sms.secret" => sms.map(|s| s.secret.clone()),
         "sms.sender" => sms.and_then(|s| s.sender.clone()),
+        "line.login_channel_id" => line.map(|l| l.login_channel_id.clone()),
+        "line.login_channel_secret" => line.map(|l| l.login_channel_secret.clone()),
+        "line.channel_access_token" => line.map(|l| l.channel_access_token.clone()),
+        "messages.daily_cap.email" => Some(config.notify.daily_caps.email.to_string()),
+        "messages.daily_cap.sms" => Some(config.notify.daily_caps.sms.to_string()),
+        "messages.daily_cap.line" => Some(config.notify.daily_caps.line.to_string()),
         "orders.retention_days" => Some(config.orders.retention_days.to_string()),
         _ => None,
     }

@@ -16,8 +16,9 @@ use raceshot_store::orders::Order;
 
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::infra::notify::{OutgoingMail, Sent};
+use crate::infra::channels::{Channel as _, ChannelKind};
 use crate::infra::signing;
+use crate::services::messages::{self, MessageKind, Outcome, SendError, templates};
 
 /// How long a code works.
 pub const CODE_TTL: Duration = Duration::from_secs(600);
@@ -151,26 +152,35 @@ pub async fn send_code(state: &AppState, order: &Order) -> ShopResult<CodeSent> 
         .store
         .put_access_code(order.id, &code_hash(state, order.id, &code), expires, now)
         .await?;
-    let text = code_text(&code);
-    let sent = match &to {
-        Destination::Email(email) => {
-            let mail = OutgoingMail {
-                to: email.clone(),
-                subject: "รหัสเปิดคำสั่งซื้อ / Your order code".to_owned(),
-                text,
-            };
-            state.live().mailer.send(&mail).await
-        }
-        Destination::Mobile(mobile) => state.live().sms.send(mobile, &text).await,
+    let message = templates::order_code(&code, CODE_TTL.as_secs() / 60);
+    let (via, address) = match &to {
+        Destination::Email(email) => (ChannelKind::Email, email),
+        Destination::Mobile(mobile) => (ChannelKind::Sms, mobile),
     };
+    // Each code is a message of its own: its key holds a part of the code's hash.
+    let hash = code_hash(state, order.id, &code);
+    let key = format!(
+        "order_code:{}:{}:{}",
+        order.id,
+        &hash[..16.min(hash.len())],
+        via.as_str()
+    );
+    let sent =
+        messages::send_once(state, &key, MessageKind::OrderCode, via, address, &message).await;
     // A code that did not go out is forgotten, so the runner may ask again at once.
     let sent = match sent {
-        Ok(Sent::Delivered) => Ok(()),
-        Ok(Sent::Logged) => Err(ShopError::new(
+        Ok(Outcome::Sent) => Ok(()),
+        Ok(Outcome::Capped) => Err(ShopError::new(
+            ErrorCode::AccessCodeUndeliverable,
+            "the shop sent all the messages it may send today",
+        )),
+        Ok(_) => Err(ShopError::new(
             ErrorCode::AccessCodeUndeliverable,
             "the code could not be delivered",
         )),
-        Err(e) => Err(ShopError::unavailable(e.context("sending an order code"))),
+        Err(SendError::Undeliverable(e) | SendError::Failed(e)) => {
+            Err(ShopError::unavailable(e.context("sending an order code")))
+        }
     };
     if let Err(e) = sent {
         state.store.forget_access_code(order.id).await?;
@@ -186,15 +196,6 @@ pub async fn send_code(state: &AppState, order: &Order) -> ShopResult<CodeSent> 
 fn resend_wait(sent: DateTime<Utc>, now: DateTime<Utc>) -> u64 {
     let next = sent + chrono::Duration::from_std(RESEND_AFTER).unwrap_or_default();
     u64::try_from((next - now).num_seconds()).unwrap_or(0)
-}
-
-fn code_text(code: &str) -> String {
-    let minutes = CODE_TTL.as_secs() / 60;
-    format!(
-        "รหัสเปิดคำสั่งซื้อของคุณคือ {code} ใช้ได้ {minutes} นาที หากคุณไม่ได้ขอรหัสนี้ ไม่ต้องทำอะไร\n\
-         Your code to open your order is {code}. It works for {minutes} minutes. \
-         If you did not ask for it, do nothing.\n"
-    )
 }
 
 /// Opens `order` with a code: its uuid, once.
@@ -235,15 +236,5 @@ mod tests {
         assert_eq!(resend_wait(t, t + chrono::Duration::seconds(59)), 1);
         assert_eq!(resend_wait(t, t + chrono::Duration::seconds(60)), 0);
         assert_eq!(resend_wait(t, t + chrono::Duration::hours(1)), 0);
-    }
-
-    #[test]
-    fn the_message_holds_the_code_in_both_languages() {
-        let text = code_text("042917");
-        assert_eq!(text.matches("042917").count(), 2);
-        assert!(
-            text.contains("10 นาที") && text.contains("10 minutes"),
-            "{text}"
-        );
     }
 }

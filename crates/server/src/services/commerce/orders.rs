@@ -15,7 +15,9 @@ use sha2::{Digest, Sha256};
 use super::{AskedCart, find_event_on_sale, payment, price_cart};
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
+use crate::infra::channels::{Channel as _, ChannelKind};
 use crate::jobs::tasks;
+use crate::services::messages::MessageKind;
 
 /// An order as a visitor asks for it, every field already parsed.
 #[derive(Debug, Clone)]
@@ -186,10 +188,19 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ShopResult<Order>
             .map(|t| now + t),
     };
     let window = chrono::Duration::from_std(state.config.orders.dedupe_window).unwrap_or_default();
-    // A free order is paid as it is placed: its jobs are enqueued with it.
-    let jobs = |id| {
+    // A free order is paid as it is placed: its jobs are enqueued with it. Any other is
+    // texted its link, when text messages reach people: the way back to it.
+    let texts = state.live().sms.delivers();
+    let jobs = |id: i64| {
         if free {
             tasks::paid_order(state, id)
+        } else if texts {
+            vec![tasks::message(
+                state,
+                MessageKind::OrderLink,
+                &id.to_string(),
+                ChannelKind::Sms,
+            )]
         } else {
             Vec::new()
         }

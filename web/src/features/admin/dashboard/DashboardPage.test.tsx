@@ -163,4 +163,42 @@ describe('DashboardPage', () => {
     await screen.findByText('No photos arrived and nobody searched in the last 12 hours');
     expect(calls.filter((c) => c.key === 'GET /api/admin/race-day')).toHaveLength(2);
   });
+
+  it('shows admins each channel today against its cap, and the last day by outcome', async () => {
+    const { calls } = fakeFetch({
+      ...quietDay,
+      'GET /api/admin/events': eventList([], 0),
+      'GET /api/admin/messages': {
+        since: '2026-11-25T09:00:00+07:00',
+        channels: [
+          { channel: 'email', delivers: false, daily_cap: 0, sent_today: 0 },
+          { channel: 'sms', delivers: true, daily_cap: 1000, sent_today: 12 },
+          { channel: 'line', delivers: true, daily_cap: 1000, sent_today: 3 },
+        ],
+        counts: [
+          { channel: 'sms', kind: 'order_ready', outcome: 'sent', count: 9 },
+          { channel: 'sms', kind: 'order_link', outcome: 'sent', count: 3 },
+          { channel: 'sms', kind: 'order_ready', outcome: 'failed', count: 1 },
+          { channel: 'line', kind: 'order_link', outcome: 'capped', count: 2 },
+        ],
+      },
+    });
+    renderDashboard();
+    const panel = await screen.findByTestId('dashboard-messages');
+    const sms = within(panel).getByTestId('messages-sms');
+    expect(sms).toHaveTextContent('12 / 1000');
+    expect(sms.querySelector('[data-outcome="sent"]')).toHaveTextContent('12');
+    expect(sms.querySelector('[data-outcome="failed"]')).toHaveTextContent('1');
+    expect(within(panel).getByTestId('messages-line').querySelector('[data-outcome="capped"]')).toHaveTextContent('2');
+    expect(within(panel).getByTestId('messages-email')).toHaveTextContent('log only');
+    expect(calls.some((c) => c.key === 'GET /api/admin/messages')).toBe(true);
+  });
+
+  it('shows photographers no message counts', async () => {
+    const { calls } = fakeFetch({ ...quietDay, 'GET /api/admin/events': eventList(events.slice(0, 1)) });
+    renderDashboard(photographerMe);
+    await screen.findByTestId('dashboard-event');
+    expect(screen.queryByTestId('dashboard-messages')).toBeNull();
+    expect(calls.some((c) => c.key === 'GET /api/admin/messages')).toBe(false);
+  });
 });

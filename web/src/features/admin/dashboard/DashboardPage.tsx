@@ -1,5 +1,6 @@
 //! The console's dashboard (`/admin`): the race-day view first (`RaceDay`: what arrives, what
-//! is searchable, what runners search), then the ingestion queue's depth and the operator's
+//! is searchable, what runners search), for admins the messages to runners per channel
+//! (`MessagesPanel`), then the ingestion queue's depth and the operator's
 //! event count, then one card per event with its key, sale window, state, and the
 //! server's figures: photos ready, waiting (queued or processing) and failed, faces found,
 //! face searches, paid orders and revenue. Every figure is the server's; none is added up here.
@@ -15,6 +16,7 @@ import { useIsAdmin } from '../shell/operator';
 import { RetryAlert } from '../shell/RetryAlert';
 import type { AdminEvent } from '../shell/types';
 import { dashboardMessages, type DashboardMessageKey } from './messages';
+import { MessagesPanel } from './MessagesPanel';
 import { RaceDay } from './RaceDay';
 
 function Statuses({ event, now }: { event: AdminEvent; now: number }) {
@@ -135,6 +137,7 @@ export function DashboardPage() {
     <section className="admin-page" data-testid="dashboard">
       <h1>{t('adminDashboard.title')}</h1>
       <RaceDay />
+      {admin && <MessagesPanel />}
       {list.isPending && <Spinner label={common('loading')} />}
       {list.isError && <RetryAlert query={list} />}
       {list.isSuccess && (

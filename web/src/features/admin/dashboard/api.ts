@@ -1,5 +1,5 @@
-//! The dashboard's own call: the race-day view (`GET /api/admin/race-day`), refreshed while
-//! the dashboard is open.
+//! The dashboard's own calls: the race-day view (`GET /api/admin/race-day`), refreshed while
+//! the dashboard is open, and the messages to runners (`GET /api/admin/messages`).
 
 import { api, unwrap } from '@/api/client';
 import type { components } from '@/api/schema';
@@ -8,6 +8,7 @@ type Schemas = components['schemas'];
 
 export type RaceDay = Schemas['RaceDay'];
 export type EventRaceDay = Schemas['EventRaceDay'];
+export type MessagesBody = Schemas['MessagesBody'];
 
 /** The windows an operator may chart, in hours. */
 export const RACE_DAY_HOURS = [1, 3, 6, 12] as const;
@@ -20,4 +21,11 @@ export const raceDayKey = (hours: RaceDayHours) => ['admin', 'race-day', hours] 
 
 export function fetchRaceDay(hours: RaceDayHours): Promise<RaceDay> {
   return unwrap(api.GET('/api/admin/race-day', { params: { query: { hours } } }));
+}
+
+export const messagesKey = ['admin', 'messages'] as const;
+
+/** Messages to runners: each channel today, and the last day's counts (admins only). */
+export function fetchMessages(): Promise<MessagesBody> {
+  return unwrap(api.GET('/api/admin/messages', { params: { query: { days: 1 } } }));
 }

@@ -361,6 +361,30 @@ describe('SettingsPage', () => {
     expect(uploads).toHaveLength(1);
   });
 
+  it('sends a test message through the chosen channel and says what became of it', async () => {
+    const { calls } = fakeFetch({
+      'GET /api/admin/settings': inForce,
+      'POST /api/admin/messages/trial': (body: unknown) =>
+        (body as { channel: string }).channel === 'sms'
+          ? errorResponse(503, 'unavailable', { body: { message: 'the provider refused the test message: HTTP 401' } })
+          : { outcome: 'sent' },
+    });
+    const user = userEvent.setup();
+    renderPage();
+    const form = await screen.findByTestId('trial-form');
+    await user.selectOptions(within(form).getByTestId('trial-channel'), 'line');
+    await user.type(within(form).getByTestId('trial-to'), ' U4af4980629a0b0c0d0e0f0a0b0c0d0e0 ');
+    await user.click(within(form).getByTestId('trial-send'));
+    expect(await within(form).findByTestId('trial-outcome')).toHaveTextContent('The provider took the message.');
+    expect(calls.find((c) => c.key === 'POST /api/admin/messages/trial')!.body).toEqual({
+      channel: 'line',
+      to: 'U4af4980629a0b0c0d0e0f0a0b0c0d0e0',
+    });
+    await user.selectOptions(within(form).getByTestId('trial-channel'), 'sms');
+    await user.click(within(form).getByTestId('trial-send'));
+    expect(await within(form).findByTestId('trial-error')).toBeInTheDocument();
+  });
+
   it('shows a photographer the forbidden text', async () => {
     fakeFetch({ 'GET /api/admin/settings': errorAnswer(403, 'forbidden') });
     renderPage();

@@ -17,6 +17,7 @@ import { useErrorText } from '@/i18n/errors';
 import { ApiFailure } from '@/api/client';
 import { fetchSettings, saveSettings, settingsKey } from './api';
 import { LogoSection } from './LogoSection';
+import { TrialSection } from './TrialSection';
 import { settingsMessages } from './messages';
 import { fieldId, gatewayWarning, SettingField } from './SettingField';
 import {
@@ -49,6 +50,7 @@ export function SettingsPage() {
         <>
           <p className="admin-settings-intro">{t('adminSettings.intro')}</p>
           <SettingsForm settings={settings.data} />
+          <TrialSection />
           <LogoSection shopLogo={settings.data.shop_logo} />
         </>
       )}
@@ -177,6 +179,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
       {group('payments')}
       {group('email')}
       {group('sms')}
+      {group('line')}
+      {group('caps')}
       {group('retention')}
       {saveError !== null && (
         <p className="alert alert-danger" role="alert" data-testid="settings-save-error">

@@ -37,3 +37,8 @@ export async function uploadLogo(bytes: Uint8Array, type: ImageKind): Promise<vo
       .then(({ error, response }) => (response.ok ? { data: true, response } : { error, response })),
   );
 }
+
+/** Sends a test message through `channel` to `to`; answers what became of it. */
+export function sendTrial(channel: string, to: string) {
+  return unwrap(api.POST('/api/admin/messages/trial', { body: { channel, to } }));
+}

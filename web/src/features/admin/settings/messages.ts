@@ -17,6 +17,26 @@ export const settingsMessages = defineMessages(
     'adminSettings.group.sms': 'ข้อความ SMS',
     'adminSettings.group.sms.help':
       'ผู้ให้บริการที่ส่งรหัสเปิดคำสั่งซื้อทาง SMS ถึงคำสั่งซื้อที่ไม่มีอีเมลหรือส่งอีเมลไม่ได้ หากไม่ตั้ง ข้อความจะถูกเขียนลงบันทึกของเซิร์ฟเวอร์เท่านั้น',
+    'adminSettings.group.line': 'LINE',
+    'adminSettings.group.line.help':
+      'ช่อง LINE Login และ Messaging API ของ Official Account ของร้าน (ภายใต้ provider เดียวกัน) ตั้งครบทั้งสามค่าแล้ว หน้าคำสั่งซื้อจะมีปุ่ม "ส่งไปที่ LINE ของฉัน"',
+    'adminSettings.group.caps': 'จำนวนข้อความต่อวัน',
+    'adminSettings.group.caps.help':
+      'จำนวนข้อความสูงสุดที่แต่ละช่องทางส่งได้ต่อวัน (นับตามเวลาไทย; 0 คือไม่จำกัด) SMS และ LINE มีค่าใช้จ่ายต่อข้อความ',
+    'adminSettings.field.line.login_channel_id': 'LINE Login: Channel ID',
+    'adminSettings.field.line.login_channel_secret': 'LINE Login: Channel secret',
+    'adminSettings.field.line.channel_access_token': 'Messaging API: Channel access token',
+    'adminSettings.field.messages.daily_cap.email': 'อีเมลต่อวัน',
+    'adminSettings.field.messages.daily_cap.sms': 'SMS ต่อวัน',
+    'adminSettings.field.messages.daily_cap.line': 'ข้อความ LINE ต่อวัน',
+    'adminSettings.trial.title': 'ส่งข้อความทดสอบ',
+    'adminSettings.trial.help': 'ส่งข้อความทดสอบผ่านช่องทางที่ตั้งไว้ เพื่อตรวจว่าผู้ให้บริการรับข้อความ (นับรวมในจำนวนต่อวัน)',
+    'adminSettings.trial.channel': 'ช่องทาง',
+    'adminSettings.trial.to': 'ส่งถึง (อีเมล เบอร์มือถือ หรือ LINE user ID)',
+    'adminSettings.trial.send': 'ส่งข้อความทดสอบ',
+    'adminSettings.trial.sent': 'ผู้ให้บริการรับข้อความแล้ว',
+    'adminSettings.trial.logged': 'ยังไม่ได้ตั้งผู้ให้บริการของช่องทางนี้ ข้อความถูกเขียนลงบันทึกเท่านั้น',
+    'adminSettings.trial.capped': 'ช่องทางนี้ส่งครบจำนวนต่อวันแล้ว',
     'adminSettings.group.logo': 'โลโก้ร้าน',
 
     'adminSettings.field.payments.gateway': 'ช่องทางชำระเงิน',
@@ -55,6 +75,12 @@ export const settingsMessages = defineMessages(
     'adminSettings.help.sms.key': 'API key จากหน้านักพัฒนาของผู้ให้บริการ',
     'adminSettings.help.sms.secret': 'API secret คู่กับ API key',
     'adminSettings.help.sms.sender': 'ชื่อผู้ส่งที่ลงทะเบียนไว้กับผู้ให้บริการ หากไม่ตั้งจะใช้ชื่อเริ่มต้นของบัญชี',
+    'adminSettings.help.line.login_channel_id': 'Channel ID ของช่อง LINE Login (ตัวเลข) จาก LINE Developers',
+    'adminSettings.help.line.login_channel_secret': 'Channel secret ของช่อง LINE Login ใช้ตรวจ ID token',
+    'adminSettings.help.line.channel_access_token': 'Channel access token (long-lived) ของช่อง Messaging API ของ Official Account',
+    'adminSettings.help.messages.daily_cap.email': 'จำนวนอีเมลสูงสุดต่อวัน (0 คือไม่จำกัด)',
+    'adminSettings.help.messages.daily_cap.sms': 'จำนวน SMS สูงสุดต่อวัน (0 คือไม่จำกัด)',
+    'adminSettings.help.messages.daily_cap.line': 'จำนวนข้อความ LINE สูงสุดต่อวัน (0 คือไม่จำกัด)',
     'adminSettings.help.orders.retention_days':
       'ไฟล์ต้นฉบับและรูปพร้อมโลโก้จะถูกเก็บไว้กี่วันหลังวันงาน หลังจากนั้นจะถูกลบ',
 
@@ -124,6 +150,26 @@ export const settingsMessages = defineMessages(
     'adminSettings.group.sms': 'Text messages',
     'adminSettings.group.sms.help':
       'The provider that texts order codes to orders without a delivered e-mail. Without one, messages are written to the server’s log only.',
+    'adminSettings.group.line': 'LINE',
+    'adminSettings.group.line.help':
+      'The LINE Login channel and the Messaging API channel of the shop’s Official Account (under one provider). With all three set, order pages offer "Send to my LINE".',
+    'adminSettings.group.caps': 'Messages per day',
+    'adminSettings.group.caps.help':
+      'The most messages each channel sends per day (Bangkok time; 0: no cap). Text and LINE messages cost money each.',
+    'adminSettings.field.line.login_channel_id': 'LINE Login: channel ID',
+    'adminSettings.field.line.login_channel_secret': 'LINE Login: channel secret',
+    'adminSettings.field.line.channel_access_token': 'Messaging API: channel access token',
+    'adminSettings.field.messages.daily_cap.email': 'E-mails per day',
+    'adminSettings.field.messages.daily_cap.sms': 'Text messages per day',
+    'adminSettings.field.messages.daily_cap.line': 'LINE messages per day',
+    'adminSettings.trial.title': 'Send a test message',
+    'adminSettings.trial.help': 'Sends a test message through a channel as set up, to check that its provider takes it (it counts towards the day’s cap).',
+    'adminSettings.trial.channel': 'Channel',
+    'adminSettings.trial.to': 'To (an e-mail address, a mobile number or a LINE user ID)',
+    'adminSettings.trial.send': 'Send a test message',
+    'adminSettings.trial.sent': 'The provider took the message.',
+    'adminSettings.trial.logged': 'This channel has no provider set up: the message was only written to the log.',
+    'adminSettings.trial.capped': 'This channel has sent all it may today.',
     'adminSettings.group.logo': 'Shop logo',
 
     'adminSettings.field.payments.gateway': 'Payment gateway',
@@ -162,6 +208,12 @@ export const settingsMessages = defineMessages(
     'adminSettings.help.sms.key': 'The API key from the provider’s developer page.',
     'adminSettings.help.sms.secret': 'The API secret that goes with the key.',
     'adminSettings.help.sms.sender': 'The sender name registered with the provider; without it, the account’s default.',
+    'adminSettings.help.line.login_channel_id': 'The LINE Login channel’s ID (a number), from LINE Developers.',
+    'adminSettings.help.line.login_channel_secret': 'The LINE Login channel’s secret: it signs the ID tokens.',
+    'adminSettings.help.line.channel_access_token': 'The long-lived channel access token of the Official Account’s Messaging API channel.',
+    'adminSettings.help.messages.daily_cap.email': 'The most e-mails per day (0: no cap).',
+    'adminSettings.help.messages.daily_cap.sms': 'The most text messages per day (0: no cap).',
+    'adminSettings.help.messages.daily_cap.line': 'The most LINE messages per day (0: no cap).',
     'adminSettings.help.orders.retention_days':
       'How many days after the event originals and logo copies are kept; they are deleted afterwards.',
 

@@ -27,6 +27,12 @@ export const SETTING_KEYS = [
   'sms.key',
   'sms.secret',
   'sms.sender',
+  'line.login_channel_id',
+  'line.login_channel_secret',
+  'line.channel_access_token',
+  'messages.daily_cap.email',
+  'messages.daily_cap.sms',
+  'messages.daily_cap.line',
   'orders.retention_days',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -36,7 +42,7 @@ export const isSettingKey = (key: string): key is SettingKey => (SETTING_KEYS as
 /** How a setting is typed in. Whether it is a secret comes from the server (`secret`). */
 export type Control = 'text' | 'number' | 'gateway' | 'tls' | 'smsProvider';
 
-export type GroupId = 'payments' | 'email' | 'sms' | 'retention';
+export type GroupId = 'payments' | 'email' | 'sms' | 'line' | 'caps' | 'retention';
 export type FieldSpec = { key: SettingKey; control: Control };
 
 export const GROUPS: readonly { id: GroupId; fields: readonly FieldSpec[] }[] = [
@@ -70,6 +76,22 @@ export const GROUPS: readonly { id: GroupId; fields: readonly FieldSpec[] }[] = 
       { key: 'sms.key', control: 'text' },
       { key: 'sms.secret', control: 'text' },
       { key: 'sms.sender', control: 'text' },
+    ],
+  },
+  {
+    id: 'line',
+    fields: [
+      { key: 'line.login_channel_id', control: 'text' },
+      { key: 'line.login_channel_secret', control: 'text' },
+      { key: 'line.channel_access_token', control: 'text' },
+    ],
+  },
+  {
+    id: 'caps',
+    fields: [
+      { key: 'messages.daily_cap.email', control: 'number' },
+      { key: 'messages.daily_cap.sms', control: 'number' },
+      { key: 'messages.daily_cap.line', control: 'number' },
     ],
   },
   { id: 'retention', fields: [{ key: 'orders.retention_days', control: 'number' }] },

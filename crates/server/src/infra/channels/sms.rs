@@ -1,9 +1,10 @@
-//! Text messages through a Thai SMS provider's HTTP API: ThaiBulkSMS (`POST {api_base}/sms`,
+//! The SMS channel: text messages through a Thai SMS provider's HTTP API: ThaiBulkSMS (`POST {api_base}/sms`,
 //! HTTP Basic with the account's API key and secret, a form of `msisdn`, `message` and
 //! the registered `sender`). A message counts as sent only when the provider answers
 //! success and lists the number among those it took; a number it lists as bad, or any
 //! error answer, is an error naming the provider's code, never the message (it may hold a
-//! code or an order link) nor the whole number.
+//! code or an order link) nor the whole number. A number the provider lists as bad is
+//! [`Undeliverable`]. Without a provider set up, messages are only logged.
 
 use std::fmt;
 use std::time::Duration;
@@ -11,6 +12,8 @@ use std::time::Duration;
 use anyhow::Context as _;
 use raceshot_domain::order::mask_mobile;
 use serde::Deserialize;
+
+use super::{Channel, ChannelKind, Message, Sent, Undeliverable};
 
 /// ThaiBulkSMS's API.
 pub const THAIBULKSMS_API_BASE: &str = "https://api-v2.thaibulksms.com";
@@ -112,9 +115,57 @@ impl ThaiBulkSms {
         let answer: SendAnswer = serde_json::from_slice(&bytes)
             .with_context(|| format!("sending an SMS to {masked}: an unreadable answer"))?;
         if answer.phone_number_list.is_empty() || !answer.bad_phone_number_list.is_empty() {
-            anyhow::bail!("the SMS provider did not take {masked} as a number to send to");
+            return Err(anyhow::Error::new(Undeliverable(masked))
+                .context("the SMS provider did not take the number"));
         }
         tracing::info!(to = %masked, "SMS sent");
         Ok(())
+    }
+}
+
+/// Where text messages go.
+#[derive(Debug, Clone)]
+pub enum SmsSender {
+    /// Nowhere: one log line per message, with the number masked and without the text
+    /// (it holds the order link).
+    Log,
+    /// ThaiBulkSMS's HTTP API.
+    ThaiBulkSms(ThaiBulkSms),
+}
+
+#[async_trait::async_trait]
+impl Channel for SmsSender {
+    fn kind(&self) -> ChannelKind {
+        ChannelKind::Sms
+    }
+
+    fn delivers(&self) -> bool {
+        match self {
+            SmsSender::Log => false,
+            SmsSender::ThaiBulkSms(_) => true,
+        }
+    }
+
+    async fn send(
+        &self,
+        mobile: &str,
+        message: &Message,
+        _retry_key: &str,
+    ) -> anyhow::Result<Sent> {
+        let text = &message.short;
+        match self {
+            SmsSender::Log => {
+                tracing::info!(
+                    to = %mask_mobile(mobile),
+                    chars = text.chars().count(),
+                    "SMS logged, not sent (no SMS gateway configured)"
+                );
+                Ok(Sent::Logged)
+            }
+            SmsSender::ThaiBulkSms(provider) => {
+                provider.send(mobile, text).await?;
+                Ok(Sent::Delivered)
+            }
+        }
     }
 }

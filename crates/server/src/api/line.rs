@@ -1,0 +1,123 @@
+//! "Send to my LINE": two browser navigations, not JSON calls (no client token; LINE's
+//! own in-app browser follows them as any other). `GET /api/line/link/order/{uuid}`
+//! redirects to LINE Login and keeps the login's `state` in a cookie for this path;
+//! `GET /api/line/callback` is where LINE returns, and redirects to the order's page with
+//! `?line=linked`, or `declined`, `failed`, `expired` for the page to explain. Both are
+//! rate-limited per client address (`line.per_client_per_minute`).
+
+use axum::extract::{Query, State};
+use axum::http::header::{CACHE_CONTROL, LOCATION, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use crate::api::extract::{ApiPath, ClientIp, cookie, set_cookie};
+use crate::app::state::AppState;
+use crate::error::{ErrorCode, ShopError, ShopResult};
+use crate::services::commerce::{find_order, links, parse_order_uuid};
+use crate::services::messages::line_link::{self, Callback, LOGIN_TTL, LinkError};
+
+/// The cookie that holds a LINE login's `state` between the two navigations.
+const STATE_COOKIE: &str = "raceshot_line";
+/// Only these paths ever see it.
+const COOKIE_PATH: &str = "/api/line";
+
+fn state_cookie(state: &AppState, value: &str, max_age: u64) -> ShopResult<HeaderValue> {
+    // Lax: LINE's redirect back is a top-level navigation from another site.
+    let max_age = i64::try_from(max_age).unwrap_or(0);
+    set_cookie(state, STATE_COOKIE, value, COOKIE_PATH, "Lax", max_age)
+}
+
+fn kept_state(headers: &HeaderMap) -> Option<String> {
+    cookie(headers, STATE_COOKIE)
+}
+
+fn redirect(to: &str, cookie: Option<HeaderValue>) -> ShopResult<Response> {
+    let mut resp = StatusCode::SEE_OTHER.into_response();
+    let headers = resp.headers_mut();
+    headers.insert(
+        LOCATION,
+        HeaderValue::from_str(to).map_err(ShopError::internal)?,
+    );
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Some(cookie) = cookie {
+        headers.insert(SET_COOKIE, cookie);
+    }
+    Ok(resp)
+}
+
+/// Sends the browser to LINE Login to link the order to the runner's LINE account.
+#[utoipa::path(operation_id = "line_link_order", get, path = "/api/line/link/order/{order_uuid}", tag = "orders",
+    params(("order_uuid" = String, Path)),
+    responses((status = 303, description = "To LINE Login"), (status = 404, description = "No such order, or LINE is not set up (`order_not_found`, `line_unavailable`)"),
+        (status = 429, description = "Too many tries (`rate_limited`)")))]
+pub async fn link_order(
+    State(state): State<AppState>,
+    ClientIp(client): ClientIp,
+    ApiPath(order_uuid): ApiPath<String>,
+) -> ShopResult<Response> {
+    state.rate_limits.line.check(client)?;
+    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
+    let started = line_link::start(&state, &order).await.map_err(link_error)?;
+    let cookie = state_cookie(&state, &started.state, LOGIN_TTL.as_secs())?;
+    redirect(&started.authorize_url, Some(cookie))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct CallbackQuery {
+    #[serde(default)]
+    state: String,
+    code: Option<String>,
+    error: Option<String>,
+}
+
+/// Where LINE Login returns: links the order and goes back to its page.
+#[utoipa::path(operation_id = "line_callback", get, path = "/api/line/callback", tag = "orders",
+    params(("state" = String, Query), ("code" = Option<String>, Query), ("error" = Option<String>, Query)),
+    responses((status = 303, description = "To the order's page, `?line=linked|declined|failed|expired`"),
+        (status = 429, description = "Too many tries (`rate_limited`)")))]
+pub async fn callback(
+    State(state): State<AppState>,
+    ClientIp(client): ClientIp,
+    headers: HeaderMap,
+    Query(query): Query<CallbackQuery>,
+) -> ShopResult<Response> {
+    state.rate_limits.line.check(client)?;
+    let kept = kept_state(&headers);
+    let done = line_link::finish(
+        &state,
+        &Callback {
+            state: &query.state,
+            code: query.code.as_deref(),
+            error: query.error.as_deref(),
+            cookie: kept.as_deref(),
+        },
+    )
+    .await;
+    let clear = state_cookie(&state, "", 0)?;
+    let page =
+        |uuid, outcome: &str| format!("{}?line={outcome}", links::order_page_url(&state, &uuid));
+    let to = match done {
+        Ok(uuid) => page(uuid, "linked"),
+        Err(LinkError::Declined(uuid)) => page(uuid, "declined"),
+        Err(LinkError::UnknownLogin) => format!("{}/?line=expired", state.public_url),
+        Err(LinkError::OtherBrowser(uuid)) => {
+            tracing::warn!("a LINE login came back without its cookie");
+            page(uuid, "failed")
+        }
+        Err(LinkError::Refused(uuid, e)) => {
+            tracing::warn!(error = %format!("{e:#}"), "LINE login refused");
+            page(uuid, "failed")
+        }
+        Err(e @ (LinkError::Unavailable | LinkError::Store(_))) => return Err(link_error(e)),
+    };
+    redirect(&to, Some(clear))
+}
+
+fn link_error(e: LinkError) -> ShopError {
+    match e {
+        LinkError::Unavailable => ShopError::new(ErrorCode::LineUnavailable, "LINE is not set up"),
+        LinkError::Store(e) => e.into(),
+        other => ShopError::internal(other),
+    }
+}

@@ -1,0 +1,76 @@
+//! `send_message`: sends one message (its kind, its subject, one channel) to the subject's
+//! recipient on that channel, through `services::messages`, which keeps it to once ever
+//! and within the channel's daily cap. A subject with nothing to say any more, or a
+//! recipient without that channel, ends the job; a recipient the channel can never reach
+//! fails it for good at once; a provider's failure is retried with the same retry key.
+
+use chrono::{DateTime, Utc};
+
+use super::{BackgroundJob, JobContext, JobError};
+use crate::infra::channels::ChannelKind;
+use crate::services::messages::{self, MessageKind, SendError};
+
+/// One message through one channel.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SendMessage {
+    pub kind: MessageKind,
+    /// What it is about: an order's id, a privacy request's id.
+    pub subject: String,
+    pub channel: ChannelKind,
+}
+
+impl SendMessage {
+    /// The message's key in the outbox, which is also the job's dedupe key.
+    pub fn key(&self) -> String {
+        format!(
+            "{}:{}:{}",
+            self.kind.as_str(),
+            self.subject,
+            self.channel.as_str()
+        )
+    }
+}
+
+impl BackgroundJob for SendMessage {
+    const KIND: &'static str = "send_message";
+
+    fn dedupe_key(&self, _at: DateTime<Utc>) -> String {
+        self.key()
+    }
+
+    async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
+        let state = ctx.state;
+        let Some(composed) = messages::compose(state, self.kind, &self.subject)
+            .await
+            .map_err(job_error)?
+        else {
+            return Ok(());
+        };
+        let Some(to) = composed.to.get(&self.channel) else {
+            return Ok(());
+        };
+        let outcome = messages::send_once(
+            state,
+            &self.key(),
+            self.kind,
+            self.channel,
+            to,
+            &composed.message,
+        )
+        .await
+        .map_err(job_error)?;
+        if outcome.was_sent() {
+            messages::sent(state, self.kind, &self.subject, self.channel)
+                .await
+                .map_err(job_error)?;
+        }
+        Ok(())
+    }
+}
+
+fn job_error(e: SendError) -> JobError {
+    match e {
+        SendError::Undeliverable(e) => JobError::Permanent(format!("{e:#}")),
+        SendError::Failed(e) => JobError::Retry(e),
+    }
+}

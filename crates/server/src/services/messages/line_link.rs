@@ -1,0 +1,161 @@
+//! "Send to my LINE": linking an order to the runner's LINE account through LINE Login.
+//! Starting keeps a login under the SHA-256 of a fresh `state` (with its nonce and PKCE
+//! verifier, for [`LOGIN_TTL`]) and answers LINE's authorize address; the browser also
+//! keeps the `state` in a cookie, so the callback is known to come back to the browser
+//! that started. The callback takes the login once (a replayed callback finds nothing),
+//! has LINE Login check the code, the PKCE verifier and the ID token, links the order to
+//! the token's user and enqueues the order's link (or, when it is paid already, its news)
+//! as a LINE message; the order's news
+//! (ready to download) goes there too from then on. The LINE user id is deleted with the
+//! event's files (retention).
+
+use std::time::Duration;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use raceshot_domain::OrderUuid;
+use raceshot_store::messages::LineLogin;
+use raceshot_store::orders::Order;
+use sha2::{Digest, Sha256};
+
+use super::MessageKind;
+use crate::app::state::AppState;
+use crate::infra::channels::ChannelKind;
+use crate::infra::signing;
+use crate::jobs::tasks;
+
+/// How long a runner has to log in with LINE.
+pub const LOGIN_TTL: Duration = Duration::from_secs(600);
+
+/// Why linking failed; the order page shows which.
+#[derive(Debug, thiserror::Error)]
+pub enum LinkError {
+    /// LINE is not set up.
+    #[error("LINE is not set up")]
+    Unavailable,
+    /// No login under way with this `state`: unknown, used already or expired.
+    #[error("no LINE login is waiting for this answer")]
+    UnknownLogin,
+    /// The callback came back to another browser than the one that started.
+    #[error("the LINE login came back to another browser")]
+    OtherBrowser(OrderUuid),
+    /// The runner said no on LINE's page.
+    #[error("the runner did not allow the login")]
+    Declined(OrderUuid),
+    /// LINE's answer did not hold (a code, a token or its verification).
+    #[error("LINE login failed: {1:#}")]
+    Refused(OrderUuid, anyhow::Error),
+    #[error(transparent)]
+    Store(#[from] raceshot_store::StoreError),
+}
+
+/// Where the browser goes to log in, and the `state` it keeps in its cookie.
+pub struct Started {
+    pub authorize_url: String,
+    pub state: String,
+}
+
+/// The address LINE returns to.
+pub fn callback_url(state: &AppState) -> String {
+    format!("{}/api/line/callback", state.public_url)
+}
+
+fn random_token(bytes: usize) -> String {
+    let raw: Vec<u8> = (0..bytes).map(|_| rand::random::<u8>()).collect();
+    URL_SAFE_NO_PAD.encode(raw)
+}
+
+fn state_hash(login_state: &str) -> String {
+    hex::encode(Sha256::digest(login_state.as_bytes()))
+}
+
+/// Starts linking `order` to a LINE account.
+pub async fn start(state: &AppState, order: &Order) -> Result<Started, LinkError> {
+    let live = state.live();
+    let api = live.line.api().ok_or(LinkError::Unavailable)?;
+    let login_state = random_token(32);
+    let nonce = random_token(16);
+    // 43 characters: the shortest verifier PKCE allows, from 256 random bits.
+    let verifier = random_token(32);
+    let expires_at = state.now() + chrono::Duration::from_std(LOGIN_TTL).unwrap_or_default();
+    state
+        .store
+        .put_line_login(
+            &state_hash(&login_state),
+            &LineLogin {
+                order_id: order.id,
+                nonce: nonce.clone(),
+                verifier: verifier.clone(),
+                expires_at,
+            },
+        )
+        .await?;
+    Ok(Started {
+        authorize_url: api.authorize_url(&callback_url(state), &login_state, &nonce, &verifier),
+        state: login_state,
+    })
+}
+
+/// What LINE's callback carries.
+pub struct Callback<'a> {
+    pub state: &'a str,
+    pub code: Option<&'a str>,
+    /// LINE's `error` (the runner declined: `access_denied`).
+    pub error: Option<&'a str>,
+    /// The `state` the browser kept in its cookie.
+    pub cookie: Option<&'a str>,
+}
+
+/// Finishes a login: links the order and enqueues its link as a LINE message; answers the
+/// order.
+pub async fn finish(state: &AppState, callback: &Callback<'_>) -> Result<OrderUuid, LinkError> {
+    let live = state.live();
+    let api = live.line.api().ok_or(LinkError::Unavailable)?;
+    let now = state.now();
+    let login = state
+        .store
+        .take_line_login(&state_hash(callback.state), now)
+        .await?
+        .ok_or(LinkError::UnknownLogin)?;
+    let order = state
+        .store
+        .order_by_id(login.order_id)
+        .await?
+        .ok_or(LinkError::UnknownLogin)?;
+    let uuid = order.uuid;
+    if !callback
+        .cookie
+        .is_some_and(|kept| signing::same(callback.state, kept))
+    {
+        return Err(LinkError::OtherBrowser(uuid));
+    }
+    if callback.error.is_some() {
+        return Err(LinkError::Declined(uuid));
+    }
+    let code = callback
+        .code
+        .filter(|c| !c.is_empty() && c.len() <= 512)
+        .ok_or_else(|| LinkError::Refused(uuid, anyhow::anyhow!("no code")))?;
+    let user = api
+        .log_in(
+            code,
+            &callback_url(state),
+            &login.verifier,
+            &login.nonce,
+            now,
+        )
+        .await
+        .map_err(|e| LinkError::Refused(uuid, e))?;
+    state.store.link_line(order.id, &user, state.now()).await?;
+    // The order's link now; a paid order's news went out before it was linked, so that
+    // follows on LINE instead.
+    let kind = if order.is_deliverable() {
+        MessageKind::OrderReady
+    } else {
+        MessageKind::OrderLink
+    };
+    let job = tasks::message(state, kind, &order.id.to_string(), ChannelKind::Line);
+    state.store.enqueue(&job, state.now()).await?;
+    state.wake_workers();
+    Ok(uuid)
+}
