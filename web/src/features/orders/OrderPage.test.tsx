@@ -699,3 +699,15 @@ describe('Send to my LINE', () => {
     expect(screen.queryByTestId('send-to-line')).toBeNull();
   });
 });
+
+describe('Send to my LINE on an ended order', () => {
+  it('is not offered once the order expired', async () => {
+    fakeFetch({
+      'POST /v3/order/inquiry': inquiry({ payment_status: 'EXPIRED' }),
+      'POST /v1/utils/conf': { status: 'success', body: { value: 'on' } },
+    });
+    renderOrder();
+    await waitFor(() => expect(screen.getByTestId('order-status')).toHaveAttribute('data-status', 'EXPIRED'));
+    expect(screen.queryByTestId('send-to-line')).toBeNull();
+  });
+});

@@ -82,7 +82,8 @@ export function OrderPage() {
       ) : (
         <OrderBody order={order} uuid={uuid} onRefresh={() => void refresh()} refreshing={refreshing} />
       )}
-      {order !== undefined && <SendToLine uuid={uuid} />}
+      {/* Orders that can still be paid, or are: an ended one has no news to send. */}
+      {(order?.payment_status === 'INITIAL' || order?.payment_status === 'PAID') && <SendToLine uuid={uuid} />}
       <footer className="card stack order-footer">
         {order !== undefined && order.receipt_ref !== '' && (
           <p data-testid="receipt-ref">{t('order.receipt', { ref: order.receipt_ref })}</p>
