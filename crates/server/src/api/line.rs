@@ -5,13 +5,13 @@
 //! `?line=linked`, or `declined`, `failed`, `expired` for the page to explain. Both are
 //! rate-limited per client address (`line.per_client_per_minute`).
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::header::{CACHE_CONTROL, LOCATION, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::api::extract::{ApiPath, ClientIp, cookie, set_cookie};
+use crate::api::extract::{ApiPath, ApiQuery, ClientIp, cookie, set_cookie};
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::services::commerce::{find_order, links, parse_order_uuid};
@@ -47,10 +47,6 @@ fn redirect(to: &str, cookie: Option<HeaderValue>) -> ShopResult<Response> {
 }
 
 /// Sends the browser to LINE Login to link the order to the runner's LINE account.
-#[utoipa::path(operation_id = "line_link_order", get, path = "/api/line/link/order/{order_uuid}", tag = "orders",
-    params(("order_uuid" = String, Path)),
-    responses((status = 303, description = "To LINE Login"), (status = 404, description = "No such order, or LINE is not set up (`order_not_found`, `line_unavailable`)"),
-        (status = 429, description = "Too many tries (`rate_limited`)")))]
 pub async fn link_order(
     State(state): State<AppState>,
     ClientIp(client): ClientIp,
@@ -72,15 +68,11 @@ pub struct CallbackQuery {
 }
 
 /// Where LINE Login returns: links the order and goes back to its page.
-#[utoipa::path(operation_id = "line_callback", get, path = "/api/line/callback", tag = "orders",
-    params(("state" = String, Query), ("code" = Option<String>, Query), ("error" = Option<String>, Query)),
-    responses((status = 303, description = "To the order's page, `?line=linked|declined|failed|expired`"),
-        (status = 429, description = "Too many tries (`rate_limited`)")))]
 pub async fn callback(
     State(state): State<AppState>,
     ClientIp(client): ClientIp,
     headers: HeaderMap,
-    Query(query): Query<CallbackQuery>,
+    ApiQuery(query): ApiQuery<CallbackQuery>,
 ) -> ShopResult<Response> {
     state.rate_limits.line.check(client)?;
     let kept = kept_state(&headers);

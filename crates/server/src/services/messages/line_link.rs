@@ -11,8 +11,6 @@
 
 use std::time::Duration;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use raceshot_domain::OrderUuid;
 use raceshot_store::messages::LineLogin;
 use raceshot_store::orders::Order;
@@ -60,11 +58,6 @@ pub fn callback_url(state: &AppState) -> String {
     format!("{}/api/line/callback", state.public_url)
 }
 
-fn random_token(bytes: usize) -> String {
-    let raw: Vec<u8> = (0..bytes).map(|_| rand::random::<u8>()).collect();
-    URL_SAFE_NO_PAD.encode(raw)
-}
-
 fn state_hash(login_state: &str) -> String {
     hex::encode(Sha256::digest(login_state.as_bytes()))
 }
@@ -73,10 +66,10 @@ fn state_hash(login_state: &str) -> String {
 pub async fn start(state: &AppState, order: &Order) -> Result<Started, LinkError> {
     let live = state.live();
     let api = live.line.api().ok_or(LinkError::Unavailable)?;
-    let login_state = random_token(32);
-    let nonce = random_token(16);
-    // 43 characters: the shortest verifier PKCE allows, from 256 random bits.
-    let verifier = random_token(32);
+    let login_state = hex::encode(rand::random::<[u8; 32]>());
+    let nonce = hex::encode(rand::random::<[u8; 16]>());
+    // 64 characters (PKCE takes 43 to 128), from 256 random bits.
+    let verifier = hex::encode(rand::random::<[u8; 32]>());
     let expires_at = state.now() + chrono::Duration::from_std(LOGIN_TTL).unwrap_or_default();
     state
         .store
