@@ -148,9 +148,10 @@ pub async fn send_code(state: &AppState, order: &Order) -> ShopResult<CodeSent> 
     }
     let code = format!("{:06}", rand::random_range(0..1_000_000u32));
     let expires = now + chrono::Duration::from_std(CODE_TTL).unwrap_or_default();
+    let hash = code_hash(state, order.id, &code);
     state
         .store
-        .put_access_code(order.id, &code_hash(state, order.id, &code), expires, now)
+        .put_access_code(order.id, &hash, expires, now)
         .await?;
     let message = templates::order_code(&code, CODE_TTL.as_secs() / 60);
     let (via, address) = match &to {
@@ -158,7 +159,6 @@ pub async fn send_code(state: &AppState, order: &Order) -> ShopResult<CodeSent> 
         Destination::Mobile(mobile) => (ChannelKind::Sms, mobile),
     };
     // Each code is a message of its own: its key holds a part of the code's hash.
-    let hash = code_hash(state, order.id, &code);
     let key = format!(
         "order_code:{}:{}:{}",
         order.id,
