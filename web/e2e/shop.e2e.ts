@@ -1,13 +1,13 @@
 //! The shop as a visitor uses it, in a real Chromium against a real `raceshot serve`:
 //! language, the whole purchase with the SANDBOX gateway down to the ZIP's contents,
 //! refusals, find-order, the QR page, a free-download event with "not me", the bib search
-//! and the manual search page, small screens, the group search, and a request to hide one's
-//! photos decided in the console.
+//! and the manual search page, small screens, the group search, a request to hide one's
+//! photos decided in the console, and an alert of new photos on LINE.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ARTIFACTS, acceptConsent, clientToken, launch, newPage, openContext, photosDir, screenshot } from './browser';
 import { ADMIN, DEMO_EVENT, FREE_EVENT, SECOND_EVENT } from './fixtures';
@@ -32,6 +32,31 @@ async function searchSelfie(page: Page, file = join(photosDir(), 'yaoming.jpg'))
 
 async function readCart(page: Page, key = 'cart'): Promise<CartItem[]> {
   return page.evaluate((k) => JSON.parse(localStorage.getItem(k) ?? '[]') as CartItem[], key);
+}
+
+/** Signs in to the console as the admin in a page of `context` and makes an event on sale
+ * from yesterday for a month, through the event form; answers the console's page. */
+async function consoleWithEvent(context: BrowserContext, event: string, title: string): Promise<Page> {
+  const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  const { page: admin } = await newPage(context);
+  await admin.goto('/admin/login');
+  await admin.getByTestId('login-email').fill(ADMIN.email);
+  await admin.getByTestId('login-password').fill(ADMIN.password);
+  await admin.getByTestId('login-submit').click();
+  await admin.waitForURL((url) => url.pathname === '/admin');
+  await admin.goto('/admin/events/new');
+  await admin.getByTestId('field-event_key').fill(event);
+  await admin.getByTestId('field-title').fill(title);
+  await admin.getByTestId('field-eventdate').fill(day(-1));
+  await admin.getByTestId('field-on_sale_start').fill(day(-1));
+  await admin.getByTestId('field-on_sale_end').fill(day(30));
+  await admin.getByTestId('field-package-0-name').fill('1 รูป');
+  await admin.getByTestId('field-package-0-name_en').fill('1 photo');
+  await admin.getByTestId('field-package-0-number_of_photo').fill('1');
+  await admin.getByTestId('field-package-0-price').fill('60');
+  await admin.getByTestId('save-event').click();
+  await admin.waitForURL((url) => url.pathname === '/admin/events');
+  return admin;
 }
 
 describe('the shop', () => {
@@ -442,26 +467,8 @@ describe('the shop', () => {
     // Its own event: approving hides his photos for good, which the other scenarios (and
     // the other suites on this server) still search for on the demo event.
     const event = 'hide-run';
-    const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
     const context = await openContext(browser);
-    const { page: admin } = await newPage(context);
-    await admin.goto('/admin/login');
-    await admin.getByTestId('login-email').fill(ADMIN.email);
-    await admin.getByTestId('login-password').fill(ADMIN.password);
-    await admin.getByTestId('login-submit').click();
-    await admin.waitForURL((url) => url.pathname === '/admin');
-    await admin.goto('/admin/events/new');
-    await admin.getByTestId('field-event_key').fill(event);
-    await admin.getByTestId('field-title').fill('Hide Run 2026');
-    await admin.getByTestId('field-eventdate').fill(day(-1));
-    await admin.getByTestId('field-on_sale_start').fill(day(-1));
-    await admin.getByTestId('field-on_sale_end').fill(day(30));
-    await admin.getByTestId('field-package-0-name').fill('1 รูป');
-    await admin.getByTestId('field-package-0-name_en').fill('1 photo');
-    await admin.getByTestId('field-package-0-number_of_photo').fill('1');
-    await admin.getByTestId('field-package-0-price').fill('60');
-    await admin.getByTestId('save-event').click();
-    await admin.waitForURL((url) => url.pathname === '/admin/events');
+    const admin = await consoleWithEvent(context, event, 'Hide Run 2026');
     await admin.goto(`/admin/events/${event}/photos`);
     await admin.getByTestId('photo-input').setInputFiles(join(photosDir(), 'players.jpg'));
     const ready = admin.locator('[data-testid="admin-photo"][data-state="ready"]');
@@ -508,6 +515,54 @@ describe('the shop', () => {
     await searchSelfie(page);
     await expect.poll(() => page.getByTestId('search-not-found').isVisible(), { timeout: 60_000 }).toBe(true);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('(l) tells a runner on LINE when a photo of him arrives; the link shows it, and stop deletes the alert', async () => {
+    const event = 'alert-run';
+    const context = await openContext(browser);
+    const admin = await consoleWithEvent(context, event, 'Alert Run 2026');
+
+    // No photo of him yet: he asks to be told, by LINE, with the selfie just searched with.
+    const { page, errors } = await newPage(context);
+    await page.goto(`/${event}`);
+    await acceptConsent(page);
+    await searchSelfie(page);
+    await expect.poll(() => page.getByTestId('search-not-found').isVisible(), { timeout: 60_000 }).toBe(true);
+    await page.getByTestId('alert-open').click();
+    await page.getByTestId('alert-channel-line').click();
+    // Its own consent: nothing is asked for until it is given.
+    expect(await page.getByTestId('alert-submit').isDisabled()).toBe(true);
+    await page.getByTestId('alert-consent').check();
+    await screenshot(page, 'alert-offer');
+    await page.getByTestId('alert-submit').click();
+    await page.waitForURL(`**/${event}?alert=linked`);
+    await expect.poll(() => page.getByTestId('alert-outcome').getAttribute('data-outcome')).toBe('linked');
+
+    // A photographer's photo of him arrives: LINE gets the news, with a link to it.
+    type Pushed = { to: string; messages: { altText: string; contents: { footer: { contents: { action: { uri: string } }[] } } }[] };
+    const pushed = async () => (await (await fetch(`${inject('lineUrl')}/_pushed`)).json()) as Pushed[];
+    const before = (await pushed()).length;
+    await admin.goto(`/admin/events/${event}/photos`);
+    await admin.getByTestId('photo-input').setInputFiles(join(photosDir(), 'players.jpg'));
+    const ready = admin.locator('[data-testid="admin-photo"][data-state="ready"]');
+    await expect.poll(() => ready.count(), { timeout: 180_000, interval: 1000 }).toBe(1);
+    await expect.poll(async () => (await pushed()).length, { timeout: 60_000 }).toBe(before + 1);
+    const news = (await pushed())[before]!.messages[0]!;
+    expect(news.altText).toContain('new photo');
+    const link = news.contents.footer.contents[0]!.action.uri;
+    expect(link).toContain('/alerts/');
+
+    // The link shows the photo, no selfie asked; "stop" deletes the alert and its face.
+    await page.goto(link);
+    const cards = page.getByTestId('alert-photos').getByTestId('photo-card');
+    await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(1);
+    await screenshot(page, 'alert-page');
+    await page.getByTestId('alert-stop').click();
+    await expect.poll(() => page.getByTestId('alert-stopped').isVisible()).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('alert-ended').isVisible(), { timeout: 30_000 }).toBe(true);
+    expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
     await context.close();
   });
 

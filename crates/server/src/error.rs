@@ -70,6 +70,9 @@ error_codes! {
     AccessCodeExpired          => "access_code_expired";
     AccessCodeUndeliverable    => "access_code_undeliverable";
     LineUnavailable            => "line_unavailable";
+    AlertConsentRequired       => "alert_consent_required";
+    AlertsUnavailable          => "alerts_unavailable";
+    AlertNotFound              => "alert_not_found";
     AmountMismatch             => "amount_mismatch";
     PaymentGatewayChanged      => "payment_gateway_changed";
     PaymentChannelNotAvailable => "payment_channel_not_available";

@@ -195,6 +195,15 @@ impl Store {
         Ok(n)
     }
 
+    /// Jobs of `queue` due at `now` and not done: waiting and due, or running.
+    pub async fn jobs_due(&self, queue: &str, now: DateTime<Utc>) -> Result<i64> {
+        let (n,): (i64,) = on_pool!(self, pool => sqlx::query_as(
+            "SELECT COUNT(*) FROM jobs WHERE queue = $1 \
+             AND (state = 'running' OR (state = 'queued' AND run_at <= $2))")
+            .bind(queue).bind(millis(now)).fetch_one(pool).await)?;
+        Ok(n)
+    }
+
     /// Jobs of `queue` waiting or running: the queue depth an operator watches.
     pub async fn pending_jobs(&self, queue: &str) -> Result<i64> {
         let (n,): (i64,) = on_pool!(self, pool => sqlx::query_as(

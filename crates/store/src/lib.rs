@@ -19,6 +19,7 @@ use macros::on_pool;
 
 pub mod access_codes;
 pub mod activity;
+pub mod alerts;
 pub mod audit;
 pub mod bibs;
 pub mod cart_logs;

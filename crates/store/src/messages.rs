@@ -2,8 +2,8 @@
 //! under a key, so that a message is sent at most once whichever job or replay asks, with
 //! the retry key a deduplicating provider is given on each attempt and the outcome. The
 //! daily caps count the rows sent since a moment; the console counts rows per channel,
-//! kind and outcome. Also the LINE side of an order: LINE Logins under way (their nonce
-//! and PKCE verifier, taken once by the callback) and the LINE account an order's news
+//! kind and outcome. Also the LINE side of an order or an alert: LINE Logins under way (their
+//! nonce and PKCE verifier, taken once by the callback) and the LINE account an order's news
 //! goes to. No address, number or text is kept in the outbox.
 
 use chrono::{DateTime, Utc};
@@ -82,14 +82,26 @@ pub struct MessageCount {
     pub count: i64,
 }
 
+/// What a LINE Login is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoginFor {
+    /// Linking an order (its row id).
+    Order(i64),
+    /// Confirming an alert (its row id).
+    Alert(i64),
+}
+
 /// A LINE Login under way, as the callback needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineLogin {
-    pub order_id: i64,
+    pub target: LoginFor,
     pub nonce: String,
     pub verifier: String,
     pub expires_at: DateTime<Utc>,
 }
+
+/// A LINE login's row: order, alert, nonce, verifier, expiry.
+type LoginRow = (Option<i64>, Option<i64>, String, String, i64);
 
 impl Store {
     /// The row of the message `new` names: made (as `sending`) the first time it is asked
@@ -168,10 +180,14 @@ impl Store {
 
     /// Keeps a LINE Login under way under the hash of its `state`.
     pub async fn put_line_login(&self, state_hash: &str, login: &LineLogin) -> Result<()> {
+        let (order, alert) = match login.target {
+            LoginFor::Order(id) => (Some(id), None),
+            LoginFor::Alert(id) => (None, Some(id)),
+        };
         on_pool!(self, pool => sqlx::query(
-            "INSERT INTO line_logins (state_hash, order_id, nonce, verifier, expires_at) \
-             VALUES ($1, $2, $3, $4, $5)")
-            .bind(state_hash).bind(login.order_id).bind(&login.nonce).bind(&login.verifier)
+            "INSERT INTO line_logins (state_hash, order_id, alert_id, nonce, verifier, expires_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)")
+            .bind(state_hash).bind(order).bind(alert).bind(&login.nonce).bind(&login.verifier)
             .bind(millis(login.expires_at)).execute(pool).await.map(|_| ()))?;
         Ok(())
     }
@@ -185,13 +201,18 @@ impl Store {
     ) -> Result<Option<LineLogin>> {
         on_pool!(self, pool => sqlx::query("DELETE FROM line_logins WHERE expires_at <= $1")
             .bind(millis(now)).execute(pool).await.map(|_| ()))?;
-        let row: Option<(i64, String, String, i64)> = on_pool!(self, pool => sqlx::query_as(
+        let row: Option<LoginRow> = on_pool!(self, pool => sqlx::query_as(
             "DELETE FROM line_logins WHERE state_hash = $1 \
-             RETURNING order_id, nonce, verifier, expires_at")
+             RETURNING order_id, alert_id, nonce, verifier, expires_at")
             .bind(state_hash).fetch_optional(pool).await)?;
-        row.map(|(order_id, nonce, verifier, expires)| {
+        row.map(|(order, alert, nonce, verifier, expires)| {
+            let target = match (order, alert) {
+                (Some(id), None) => LoginFor::Order(id),
+                (None, Some(id)) => LoginFor::Alert(id),
+                _ => return Err(StoreError::Corrupt("a LINE login for nothing".to_owned())),
+            };
             Ok(LineLogin {
-                order_id,
+                target,
                 nonce,
                 verifier,
                 expires_at: from_millis(expires)?,

@@ -80,6 +80,7 @@ contract!(
     upload_tokens_sign_in_their_account_until_revoked,
     a_message_is_sent_once_under_its_key,
     line_logins_are_taken_once_and_links_end_with_retention,
+    alerts_live_as_long_as_stated_and_tell_at_most_once_a_gap,
 );
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -2954,12 +2955,12 @@ async fn a_message_is_sent_once_under_its_key(store: Store) {
 }
 
 async fn line_logins_are_taken_once_and_links_end_with_retention(store: Store) {
-    use raceshot_store::messages::LineLogin;
+    use raceshot_store::messages::{LineLogin, LoginFor};
     let event = dated_event(&store, "line", "2026-11-30").await;
     let photos = ready_photos(&store, event, 1).await;
     let order = place(&store, &new_order(event, "l1", &photos), now()).await;
     let login = LineLogin {
-        order_id: order.id,
+        target: LoginFor::Order(order.id),
         nonce: "n".to_owned(),
         verifier: "v".to_owned(),
         expires_at: now() + secs(600),
@@ -3003,4 +3004,168 @@ async fn line_logins_are_taken_once_and_links_end_with_retention(store: Store) {
         1
     );
     assert_eq!(store.line_user_of_order(order.id).await.unwrap(), None);
+}
+
+async fn alerts_live_as_long_as_stated_and_tell_at_most_once_a_gap(store: Store) {
+    use raceshot_store::alerts::{AlertMatch, AlertState, NewAlert};
+    use raceshot_store::messages::{LineLogin, LoginFor};
+    let event = dated_event(&store, "alerts", "2026-11-30").await;
+    let photos = ready_photos(&store, event, 4).await;
+    let ask = |public_id: &str, channel: &str| NewAlert {
+        public_id: public_id.to_owned(),
+        event_id: event,
+        channel: channel.to_owned(),
+        mobile: (channel == "sms").then(|| "0812345678".to_owned()),
+        embedding: vec![1, 2, 3, 4],
+        code_hash: (channel == "sms").then(|| "hash".to_owned()),
+        client: "c".to_owned(),
+        consented_at: now(),
+        expires_at: now() + secs(600),
+    };
+    let sms = store.add_alert(&ask("a1", "sms"), now()).await.unwrap();
+    let line = store.add_alert(&ask("a2", "line"), now()).await.unwrap();
+    // Asked for: not matched until confirmed.
+    assert!(
+        store
+            .alert_templates(event, now())
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let a1 = store.alert("a1", now()).await.unwrap().unwrap();
+    assert_eq!(
+        (a1.state, a1.mobile.as_deref(), a1.code_tries),
+        (AlertState::Pending, Some("0812345678"), 0)
+    );
+    assert_eq!(store.count_alert_code_try(sms).await.unwrap(), 1);
+    // An alert never confirmed is gone after its ten minutes.
+    assert!(
+        store
+            .alert("a1", now() + secs(600))
+            .await
+            .unwrap()
+            .is_none()
+    );
+
+    // A LINE login may confirm an alert.
+    let login = LineLogin {
+        target: LoginFor::Alert(line),
+        nonce: "n".to_owned(),
+        verifier: "v".to_owned(),
+        expires_at: now() + secs(600),
+    };
+    store.put_line_login("s", &login).await.unwrap();
+    assert_eq!(
+        store.take_line_login("s", now()).await.unwrap(),
+        Some(login)
+    );
+
+    let end = now() + secs(30 * 86_400);
+    assert!(store.activate_alert(sms, None, end).await.unwrap());
+    assert!(!store.activate_alert(sms, None, end).await.unwrap(), "once");
+    assert!(store.activate_alert(line, Some("U1"), end).await.unwrap());
+    let a2 = store.alert_by_id(line).await.unwrap().unwrap();
+    assert_eq!(
+        (a2.state, a2.line_user_id.as_deref(), a2.expires_at),
+        (AlertState::Active, Some("U1"), end)
+    );
+    assert_eq!(
+        store.alert_templates(event, now()).await.unwrap(),
+        [(sms, vec![1, 2, 3, 4]), (line, vec![1, 2, 3, 4])]
+    );
+    assert_eq!(store.alert_counts(now()).await.unwrap(), [(event, 2)]);
+
+    // The first match is told at once; a second photo within the gap waits for the first
+    // message, and a repeated match counts once.
+    let gap = chrono::Duration::minutes(15);
+    let m = |alert_id| AlertMatch {
+        alert_id,
+        similarity: 0.8,
+    };
+    let first = store
+        .record_alert_matches(photos[0], &[m(sms)], gap, now())
+        .await
+        .unwrap();
+    assert_eq!(first, [(sms, now())]);
+    let t1 = now() + secs(60);
+    assert!(
+        store
+            .record_alert_matches(photos[1], &[m(sms)], gap, t1)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        store
+            .record_alert_matches(photos[1], &[m(sms)], gap, t1)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        store.untold_alert_matches(sms, now()).await.unwrap(),
+        [photos[0]]
+    );
+    // The first message done: the photo after it is owed a message a gap after it.
+    assert!(store.alert_message_done(sms, now()).await.unwrap());
+    assert!(!store.alert_message_done(sms, now()).await.unwrap(), "once");
+    assert!(
+        store
+            .schedule_alert_message(sms, now() + gap)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .schedule_alert_message(sms, now() + gap)
+            .await
+            .unwrap()
+    );
+    let a1 = store.alert_by_id(sms).await.unwrap().unwrap();
+    assert_eq!(
+        (a1.last_message_at, a1.message_due_at),
+        (Some(now()), Some(now() + gap))
+    );
+    assert_eq!(
+        store.untold_alert_matches(sms, now() + gap).await.unwrap(),
+        [photos[1]]
+    );
+    // After that message, all is told, and a new match is due a gap after it.
+    assert!(!store.alert_message_done(sms, now() + gap).await.unwrap());
+    assert!(
+        store
+            .untold_alert_matches(sms, t1)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        store.alert_photos(sms).await.unwrap(),
+        [photos[1], photos[0]]
+    );
+    let t2 = now() + secs(16 * 60);
+    assert_eq!(
+        store
+            .record_alert_matches(photos[2], &[m(sms), m(line)], gap, t2)
+            .await
+            .unwrap(),
+        [(sms, now() + gap + gap), (line, t2)]
+    );
+
+    // Stopped: the template, the number and the matches go.
+    assert!(store.delete_alert(line).await.unwrap());
+    assert!(store.alert_by_id(line).await.unwrap().is_none());
+    assert!(!store.delete_alert(line).await.unwrap());
+    // Past its end, or its event's sale over: deleted by the retention run.
+    assert_eq!(store.events_with_alerts().await.unwrap().len(), 1);
+    assert_eq!(
+        store.delete_alerts_due(end - secs(1), &[]).await.unwrap(),
+        0
+    );
+    assert_eq!(store.delete_alerts_due(end, &[]).await.unwrap(), 1);
+    assert!(store.alert_by_id(sms).await.unwrap().is_none());
+    let again = store.add_alert(&ask("a3", "sms"), now()).await.unwrap();
+    assert!(store.activate_alert(again, None, end).await.unwrap());
+    assert_eq!(store.delete_alerts_due(now(), &[event]).await.unwrap(), 1);
+    assert!(store.events_with_alerts().await.unwrap().is_empty());
 }

@@ -473,6 +473,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Asks to be told of new photos of the selfie's face at the event, by `channel` (`sms` to
+         *     `mobile`, or `line`). `consent` must be `yes`: the alert keeps a face template until
+         *     the event's sale ends, `alerts.days` pass or it is stopped (422
+         *     `alert_consent_required`). A channel the shop has not set up is 404
+         *     `alerts_unavailable`; an event not on sale 422 `event_not_on_sale`; a selfie without a
+         *     face 422 `no_face`; a code that cannot be texted 422 `access_code_undeliverable`.
+         */
+        post: operations["ask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/{alert_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The photos found for an alert since it was confirmed, by its message's link: no selfie
+         *     is sent, and nothing of the face is answered. A link that does not fit, or an alert
+         *     stopped or past its end, is 404 `alert_not_found`. Rate-limited as the event page's
+         *     question "new photos since I searched?" (`search.arrivals_per_client_per_minute`).
+         */
+        get: operations["photos"];
+        put?: never;
+        post?: never;
+        /**
+         * Stops an alert: its face template, its number or LINE account and its matches are
+         *     deleted now. A working alert is stopped by its message's link (`t`); one never
+         *     confirmed by its id alone. Anything else is 404 `alert_not_found`.
+         */
+        delete: operations["stop"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/{alert_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms an SMS alert with the code texted to its number: from now on new photos of the
+         *     runner are told of. A wrong code is 422 `access_code_invalid`; five wrong codes void it
+         *     (422 `access_code_expired`: ask again); an unknown or expired alert 404
+         *     `alert_not_found`.
+         */
+        post: operations["confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cart/quote": {
         parameters: {
             query?: never;
@@ -1207,6 +1280,11 @@ export interface components {
             /** Format: int64 */
             orders_paid: number;
             /**
+             * Format: int64
+             * @description Working alerts of new photos (runners waiting to be told): a count, nothing of them.
+             */
+            alerts: number;
+            /**
              * Format: double
              * @description Baht paid for the event's orders.
              */
@@ -1318,6 +1396,57 @@ export interface components {
             face_url?: string | null;
             /** @description Pending: the event's photos showing the face; approved: those it hides. */
             photos: components["schemas"]["PrivacyPhoto"][];
+        };
+        AlertAsked: {
+            /** @example success */
+            status: string;
+            /** @description The alert's id (32 hex digits): what confirming and stopping name. */
+            alert_id: string;
+            /** @description `sms` or `line`. */
+            channel: string;
+            /** @description What confirms it: `code` (the code texted to `contact`) or `line` (open `line_url`). */
+            next: string;
+            /** @description Where the code went, masked (SMS). */
+            contact?: string | null;
+            /** @description Where the browser goes to confirm with LINE Login (LINE). */
+            line_url?: string | null;
+            /**
+             * Format: int64
+             * @description Seconds left to confirm.
+             */
+            expires_in: number;
+        };
+        /** @description An alert as its owner sees it: nothing of the face, the number masked. */
+        AlertBody: {
+            alert_id: string;
+            event_key: string;
+            event_title: string;
+            /** @description `sms` or `line`. */
+            channel: string;
+            /** @description The number messages go to, masked (SMS). */
+            contact?: string | null;
+            /**
+             * Format: date-time
+             * @description When the alert and its face template are deleted at the latest (RFC 3339).
+             */
+            expires_at: string;
+        };
+        AlertConfirmed: {
+            /** @example success */
+            status: string;
+            alert: components["schemas"]["AlertBody"];
+        };
+        AlertPhotos: {
+            /** @example success */
+            status: string;
+            alert: components["schemas"]["AlertBody"];
+            image_length: number;
+            /** @description The photos found since the alert was confirmed, newest first. */
+            images: components["schemas"]["PhotoBody"][];
+        };
+        AlertStopped: {
+            /** @example success */
+            status: string;
         };
         ArrivalsBody: {
             /**
@@ -1452,7 +1581,9 @@ export interface components {
             /**
              * @description `PAYMENT_GATEWAY`; `PAYMENT_CHANNELS` (the channels of a paid order that gateway
              *     takes, comma-separated: `PP` or `PP,CC`); `OPN_PUBLIC_KEY` for card tokens; or
-             *     `LINE_LOGIN` (`on` when orders can be sent to the runner's LINE).
+             *     `LINE_LOGIN` (`on` when orders can be sent to the runner's LINE); `ALERTS` (the
+             *     channels alerts of new photos can go through, comma-separated: `line`, `sms`, both,
+             *     or empty).
              */
             conf_name: string;
         };
@@ -1463,6 +1594,10 @@ export interface components {
         };
         ConfValue: {
             value: string;
+        };
+        ConfirmAlert: {
+            /** @description The six-digit code texted to the alert's number. */
+            code: string;
         };
         ConfirmRequest: {
             /** @description The bank slip's transaction reference; its last 4 characters become the receipt. */
@@ -1521,7 +1656,7 @@ export interface components {
              * @description Stable snake_case error code.
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "line_unavailable" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "upload_offset_conflict" | "upload_expired" | "tus_version_unsupported" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
+            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "line_unavailable" | "alert_consent_required" | "alerts_unavailable" | "alert_not_found" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "upload_offset_conflict" | "upload_expired" | "tus_version_unsupported" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
             /** @description English explanation for developers; the web app shows its own text for `code`. */
             message: string;
             /** @description The offending field, when one is to blame (`package[1].price`). */
@@ -3286,6 +3421,122 @@ export interface operations {
             };
             401: components["responses"]["ErrorAnswer"];
             404: components["responses"]["ErrorAnswer"];
+        };
+    };
+    ask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": Record<string, unknown>;
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertAsked"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            413: components["responses"]["ErrorAnswer"];
+            415: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+            429: components["responses"]["ErrorAnswer"];
+            503: components["responses"]["ErrorAnswer"];
+        };
+    };
+    photos: {
+        parameters: {
+            query?: {
+                /** @description The token of the message's link (omitted only to stop an alert never confirmed). */
+                t?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the alert's id */
+                alert_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertPhotos"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            429: components["responses"]["ErrorAnswer"];
+        };
+    };
+    stop: {
+        parameters: {
+            query?: {
+                /** @description The token of the message's link (omitted only to stop an alert never confirmed). */
+                t?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the alert's id */
+                alert_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertStopped"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            429: components["responses"]["ErrorAnswer"];
+        };
+    };
+    confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the alert's id */
+                alert_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmAlert"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertConfirmed"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+            429: components["responses"]["ErrorAnswer"];
         };
     };
     quote: {

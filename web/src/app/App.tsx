@@ -1,14 +1,17 @@
-//! The app's providers (server state, language, toasts, dialogs) around the router.
+//! The app's providers (server state, language, toasts, dialogs, the features' slots) around
+//! the router.
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import { DialogProvider } from '@/components/Dialog';
 import { Spinner } from '@/components/Spinner';
+import { SlotsProvider } from '@/components/slots';
 import { ToastProvider } from '@/components/Toast';
 import { I18nProvider, useT } from '@/i18n';
 import { ApiFailure } from '@/api/client';
 import { AppRoutes } from './routes';
+import { slots } from './slots';
 
 function makeQueryClient() {
   return new QueryClient({
@@ -36,11 +39,13 @@ export function App() {
       <I18nProvider>
         <ToastProvider>
           <DialogProvider>
-            <BrowserRouter>
-              <Suspense fallback={<Loading />}>
-                <AppRoutes />
-              </Suspense>
-            </BrowserRouter>
+            <SlotsProvider value={slots}>
+              <BrowserRouter>
+                <Suspense fallback={<Loading />}>
+                  <AppRoutes />
+                </Suspense>
+              </BrowserRouter>
+            </SlotsProvider>
           </DialogProvider>
         </ToastProvider>
       </I18nProvider>

@@ -1,9 +1,10 @@
 //! The route table: a page whose chunk `loadPage` has fetched renders at once (the first
-//! page, asked for as the app starts); legacy addresses lead to their new page. (Pages
+//! page, asked for as the app starts); legacy addresses lead to their new page; an alert's
+//! link opens its page, not an event's. (Pages
 //! loading on navigation are exercised by the browser suite.)
 
 import { screen } from '@testing-library/react';
-import { renderWithProviders } from '@/test/render';
+import { errorAnswer, fakeFetch, renderWithProviders } from '@/test/render';
 import { AppRoutes, loadPage } from './routes';
 
 describe('routes', () => {
@@ -13,6 +14,7 @@ describe('routes', () => {
   });
 
   afterEach(() => {
+    vi.unstubAllGlobals();
     vi.restoreAllMocks();
   });
 
@@ -26,5 +28,12 @@ describe('routes', () => {
   it('send legacy addresses to the page that replaced them', async () => {
     const { router } = renderWithProviders(<AppRoutes />, { route: '/d/abc' });
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/download/abc'));
+  });
+
+  it('open an alert’s page from its messages’ links', async () => {
+    fakeFetch({ 'GET /api/alerts/abc': errorAnswer(404, 'alert_not_found') });
+    await loadPage('/alerts/abc');
+    renderWithProviders(<AppRoutes />, { route: '/alerts/abc?t=x' });
+    expect(await screen.findByTestId('alert-ended')).toBeInTheDocument();
   });
 });

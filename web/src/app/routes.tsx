@@ -66,6 +66,7 @@ const WholesalePage = page(() => import('@/features/events/WholesalePage'), (m) 
 const ManualPage = page(() => import('@/features/events/ManualPage'), (m) => m.ManualPage);
 const HideMyPhotosPage = page(() => import('@/features/events/HideMyPhotosPage'), (m) => m.HideMyPhotosPage);
 const HidePickEventPage = page(() => import('@/features/events/HideMyPhotosPage'), (m) => m.HidePickEventPage);
+const AlertPage = page(() => import('@/features/alerts/AlertPage'), (m) => m.AlertPage);
 
 /** Sends `/{prefix}/{param}` style legacy paths to their new address. */
 function Redirect({ to }: { to: (params: Record<string, string | undefined>) => string }) {
@@ -114,6 +115,8 @@ const routes: ReactNode = (
       <Route path="how-to-use" element={<HowToUsePage />} />
       {/* Hiding one's photos (PDPA objection): the event chosen first, then its form. */}
       <Route path="hide-my-photos" element={<HidePickEventPage />} />
+      {/* An alert of new photos, from its messages' links (`?t=`, and `&stop=1` to stop it). */}
+      <Route path="alerts/:alertId" element={<AlertPage />} />
       <Route path="404" element={<NotFoundPage />} />
       <Route path="event/:eventKey" element={<Redirect to={toEvent} />} />
       <Route path=":eventKey" element={<EventPage />} />

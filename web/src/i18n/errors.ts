@@ -40,6 +40,9 @@ const th: ErrorTexts = {
   access_code_undeliverable:
     'คำสั่งซื้อนี้ไม่มีเบอร์มือถือหรืออีเมลสำหรับรับรหัส เปิดได้จากลิงก์ของคำสั่งซื้อ หรือติดต่อร้านค้าเท่านั้น',
   line_unavailable: 'ร้านนี้ยังไม่เปิดให้ส่งคำสั่งซื้อไปที่ LINE',
+  alert_consent_required: 'กรุณาทำเครื่องหมายยินยอมให้เก็บแม่แบบใบหน้าก่อนเปิดการแจ้งเตือนรูปใหม่',
+  alerts_unavailable: 'ร้านนี้ยังไม่เปิดให้แจ้งเตือนรูปใหม่ทางช่องทางนี้',
+  alert_not_found: 'การแจ้งเตือนนี้สิ้นสุดแล้วหรือถูกหยุดไปแล้ว',
   amount_mismatch: 'ราคามีการเปลี่ยนแปลง กรุณาตรวจสอบยอดอีกครั้ง',
   payment_gateway_changed: 'ช่องทางชำระเงินมีการเปลี่ยนแปลง กรุณาโหลดหน้าใหม่',
   payment_channel_not_available: 'ช่องทางชำระเงินนี้ยังไม่พร้อมใช้งาน',
@@ -103,6 +106,9 @@ const en: ErrorTexts = {
   access_code_undeliverable:
     'This order has no mobile number or e-mail to send a code to: it opens only from its link or through the shop’s contact.',
   line_unavailable: 'This shop does not send orders to LINE.',
+  alert_consent_required: 'Please tick the box agreeing to the face template being kept before turning alerts on.',
+  alerts_unavailable: 'This shop does not offer alerts of new photos this way.',
+  alert_not_found: 'This alert has ended or was stopped.',
   amount_mismatch: 'Prices have changed. Please check the total again.',
   payment_gateway_changed: 'The payment method has changed. Please reload the page.',
   payment_channel_not_available: 'This payment method is not available yet.',

@@ -7,7 +7,15 @@
 import { messages } from './messages';
 
 /** Every key prefix of a feature dictionary, and the feature directory that owns it. */
-const OWNERS = { cart: 'cart', content: 'content', event: 'events', home: 'home', order: 'orders', qr: 'qr' } as const;
+const OWNERS = {
+  alert: 'alerts',
+  cart: 'cart',
+  content: 'content',
+  event: 'events',
+  home: 'home',
+  order: 'orders',
+  qr: 'qr',
+} as const;
 
 const sources = import.meta.glob<string>(['/src/**/*.{ts,tsx}', '!/src/**/*.test.{ts,tsx}', '!/src/test/**'], {
   query: '?raw',
@@ -28,6 +36,7 @@ describe('feature texts', () => {
 
   it('each carry only their own prefix, so a key names the feature that loads it', async () => {
     const dictionaries = {
+      alert: (await import('@/features/alerts/messages')).alertsMessages,
       cart: (await import('@/features/cart/messages')).cartMessages,
       content: (await import('@/features/content/messages')).contentMessages,
       event: (await import('@/features/events/messages')).eventsMessages,
@@ -45,7 +54,7 @@ describe('feature texts', () => {
   it('are used only inside their feature', () => {
     const strays: string[] = [];
     for (const [path, text] of Object.entries(sources)) {
-      for (const m of text.matchAll(/['`](cart|content|event|home|order|qr)\.[A-Za-z$]/g)) {
+      for (const m of text.matchAll(/['`](alert|cart|content|event|home|order|qr)\.[A-Za-z$]/g)) {
         const owner = OWNERS[m[1] as keyof typeof OWNERS];
         // `import './home.css'` and the like name files, not texts.
         if (text.slice(m.index, m.index + 40).match(/^['`]\w+\.css['`]/)) continue;

@@ -1,6 +1,6 @@
 //! Bangkok dates in both languages, whatever form the server wrote them in.
 
-import { formatBangkokDate, formatBangkokDateTime } from './dates';
+import { formatBangkokDate, formatBangkokDateTime, formatBangkokDayOf } from './dates';
 
 describe('dates', () => {
   it('shows instants in Bangkok time, with the Buddhist year in Thai', () => {
@@ -15,5 +15,12 @@ describe('dates', () => {
     expect(formatBangkokDate('2026-11-30', 'th')).toContain('2569');
     expect(formatBangkokDate('soon', 'en')).toBe('soon');
     expect(formatBangkokDateTime('', 'th')).toBe('');
+  });
+
+  it('shows the Bangkok day of an instant', () => {
+    // 20:00 UTC is already the next day in Bangkok.
+    expect(formatBangkokDayOf('2026-11-30T20:00:00Z', 'en')).toBe('1 Dec 2026');
+    expect(formatBangkokDayOf('2026-11-30T20:00:00Z', 'th')).toContain('2569');
+    expect(formatBangkokDayOf('later', 'en')).toBe('later');
   });
 });

@@ -31,6 +31,14 @@ export function formatBangkokDate(value: string, lang: Language): string {
   return new Intl.DateTimeFormat(LOCALES[lang], { timeZone: 'Asia/Bangkok', dateStyle: 'medium' }).format(d);
 }
 
+/** An instant as the server sent it → its day in Bangkok, `1 ธ.ค. 2569` / `1 Dec 2026` (an
+ * end that only its day matters for); unreadable text as sent. */
+export function formatBangkokDayOf(value: string, lang: Language): string {
+  const d = parseInstant(value);
+  if (!d) return value;
+  return new Intl.DateTimeFormat(LOCALES[lang], { timeZone: 'Asia/Bangkok', dateStyle: 'medium' }).format(d);
+}
+
 /** An instant (a `Date`, or as the server sent it) → its Bangkok clock time, `09:30`. */
 export function formatBangkokTime(value: string | Date, lang: Language): string {
   const d = typeof value === 'string' ? parseInstant(value) : value;

@@ -1,9 +1,11 @@
-//! "Send to my LINE": two browser navigations, not JSON calls (no client token; LINE's
-//! own in-app browser follows them as any other). `GET /api/line/link/order/{uuid}`
-//! redirects to LINE Login and keeps the login's `state` in a cookie for this path;
+//! LINE Login, as browser navigations, not JSON calls (no client token; LINE's own in-app
+//! browser follows them as any other). `GET /api/line/link/order/{uuid}` ("Send to my
+//! LINE") and `GET /api/line/link/alert/{alert_id}` (a LINE alert of new photos) redirect
+//! to LINE Login and keep the login's `state` in a cookie for this path;
 //! `GET /api/line/callback` is where LINE returns, and redirects to the order's page with
-//! `?line=linked`, or `declined`, `failed`, `expired` for the page to explain. Both are
-//! rate-limited per client address (`line.per_client_per_minute`).
+//! `?line=linked`, or `declined`, `failed`, `expired` for the page to explain (an alert's:
+//! the event's page with `?alert=`). All are rate-limited per client address
+//! (`line.per_client_per_minute`).
 
 use axum::extract::State;
 use axum::http::header::{CACHE_CONTROL, LOCATION, SET_COOKIE};
@@ -15,7 +17,7 @@ use crate::api::extract::{ApiPath, ApiQuery, ClientIp, cookie, set_cookie};
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::services::commerce::{find_order, links, parse_order_uuid};
-use crate::services::messages::line_link::{self, Callback, LOGIN_TTL, LinkError};
+use crate::services::messages::line_link::{self, Back, Callback, LOGIN_TTL, LinkError};
 
 /// The cookie that holds a LINE login's `state` between the two navigations.
 const STATE_COOKIE: &str = "raceshot_line";
@@ -59,6 +61,25 @@ pub async fn link_order(
     redirect(&started.authorize_url, Some(cookie))
 }
 
+/// Sends the browser to LINE Login to confirm a LINE alert of new photos it just asked for.
+pub async fn link_alert(
+    State(state): State<AppState>,
+    ClientIp(client): ClientIp,
+    ApiPath(public_id): ApiPath<String>,
+) -> ShopResult<Response> {
+    state.rate_limits.line.check(client)?;
+    let alert = state
+        .store
+        .alert(public_id.trim(), state.now())
+        .await?
+        .ok_or_else(|| ShopError::new(ErrorCode::AlertNotFound, "no such alert"))?;
+    let started = line_link::start_alert(&state, &alert)
+        .await
+        .map_err(link_error)?;
+    let cookie = state_cookie(&state, &started.state, LOGIN_TTL.as_secs())?;
+    redirect(&started.authorize_url, Some(cookie))
+}
+
 #[derive(Debug, Deserialize)]
 pub struct CallbackQuery {
     #[serde(default)]
@@ -87,19 +108,21 @@ pub async fn callback(
     )
     .await;
     let clear = state_cookie(&state, "", 0)?;
-    let page =
-        |uuid, outcome: &str| format!("{}?line={outcome}", links::order_page_url(&state, &uuid));
+    let page = |back: Back, outcome: &str| match back {
+        Back::Order(uuid) => format!("{}?line={outcome}", links::order_page_url(&state, &uuid)),
+        Back::Alert(key) => format!("{}/{key}?alert={outcome}", state.public_url),
+    };
     let to = match done {
-        Ok(uuid) => page(uuid, "linked"),
-        Err(LinkError::Declined(uuid)) => page(uuid, "declined"),
+        Ok(back) => page(back, "linked"),
+        Err(LinkError::Declined(back)) => page(back, "declined"),
         Err(LinkError::UnknownLogin) => format!("{}/?line=expired", state.public_url),
-        Err(LinkError::OtherBrowser(uuid)) => {
+        Err(LinkError::OtherBrowser(back)) => {
             tracing::warn!("a LINE login came back without its cookie");
-            page(uuid, "failed")
+            page(back, "failed")
         }
-        Err(LinkError::Refused(uuid, e)) => {
+        Err(LinkError::Refused(back, e)) => {
             tracing::warn!(error = %format!("{e:#}"), "LINE login refused");
-            page(uuid, "failed")
+            page(back, "failed")
         }
         Err(e @ (LinkError::Unavailable | LinkError::Store(_))) => return Err(link_error(e)),
     };
@@ -110,6 +133,9 @@ fn link_error(e: LinkError) -> ShopError {
     match e {
         LinkError::Unavailable => ShopError::new(ErrorCode::LineUnavailable, "LINE is not set up"),
         LinkError::Store(e) => e.into(),
+        LinkError::UnknownLogin => {
+            ShopError::new(ErrorCode::AlertNotFound, "no alert waits for LINE")
+        }
         other => ShopError::internal(other),
     }
 }

@@ -3,6 +3,7 @@
 //! error answers (status, body, `Retry-After`) is decided here alone, in `error.rs`.
 
 pub mod admin;
+pub mod alerts;
 pub mod arrivals;
 pub mod auth;
 pub mod bibsearch;
@@ -61,6 +62,7 @@ use crate::error::{ErrorCode, ShopError};
         (name = "payments", description = "Messages from payment gateways"),
         (name = "operations", description = "Health, readiness and metrics"),
         (name = "privacy", description = "Runners' requests to hide the photos that show them"),
+        (name = "alerts", description = "Runners told of new photos of them: asked for with a selfie, confirmed, shown and stopped by link"),
         (name = "console", description = "The operator console: sign-in, events, orders, audit log"),
     )
 )]
@@ -127,11 +129,16 @@ fn shop_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(orders::send_order_code))
         .routes(routes!(orders::open_found_order))
         .routes(routes!(orders::conf))
+        .routes(routes!(alerts::confirm))
+        .routes(routes!(alerts::photos, alerts::stop))
 }
 
-/// A request to hide one's photos, with its selfie; requires the client token.
+/// Forms that carry a selfie besides a search: a request to hide one's photos, an alert of
+/// new photos; require the client token.
 fn privacy_routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(privacy::create))
+    OpenApiRouter::new()
+        .routes(routes!(privacy::create))
+        .routes(routes!(alerts::ask))
 }
 
 /// Bib search and the manual page's listing: a few short fields; require the client token.
@@ -323,6 +330,7 @@ pub fn router(state: AppState) -> Router {
         .merge(console)
         .route("/api/orders/{order_uuid}/qr.png", get(payments::qr_image))
         .route("/api/line/link/order/{order_uuid}", get(line::link_order))
+        .route("/api/line/link/alert/{alert_id}", get(line::link_alert))
         .route("/api/line/callback", get(line::callback))
         .route(
             "/sandbox/pay/{order_uuid}",

@@ -27,6 +27,7 @@ use crate::api::media::derived_address;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
+use crate::services::alerts::AlertChannel;
 use crate::services::commerce::AskedCart;
 use crate::services::commerce::access::{self, Destination};
 use crate::services::commerce::links::{self, Variant};
@@ -735,7 +736,9 @@ pub async fn open_found_order(
 pub struct ConfRequest {
     /// `PAYMENT_GATEWAY`; `PAYMENT_CHANNELS` (the channels of a paid order that gateway
     /// takes, comma-separated: `PP` or `PP,CC`); `OPN_PUBLIC_KEY` for card tokens; or
-    /// `LINE_LOGIN` (`on` when orders can be sent to the runner's LINE).
+    /// `LINE_LOGIN` (`on` when orders can be sent to the runner's LINE); `ALERTS` (the
+    /// channels alerts of new photos can go through, comma-separated: `line`, `sms`, both,
+    /// or empty).
     pub conf_name: String,
 }
 
@@ -786,10 +789,15 @@ pub async fn conf(
             "off"
         }
         .to_owned(),
+        "ALERTS" => AlertChannel::available(&state)
+            .into_iter()
+            .map(AlertChannel::as_str)
+            .collect::<Vec<_>>()
+            .join(","),
         _ => {
             return Err(ShopError::field(
                 "conf_name",
-                "must be PAYMENT_GATEWAY, PAYMENT_CHANNELS, OPN_PUBLIC_KEY or LINE_LOGIN",
+                "must be PAYMENT_GATEWAY, PAYMENT_CHANNELS, OPN_PUBLIC_KEY, LINE_LOGIN or ALERTS",
             ));
         }
     };

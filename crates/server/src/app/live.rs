@@ -29,6 +29,8 @@ pub struct Live {
     pub daily_caps: DailyCaps,
     /// Originals and logo copies are deleted this many days after the event.
     pub retention_days: u32,
+    /// The longest an alert of new photos lives, in days (`alerts.days`).
+    pub alert_days: u32,
 }
 
 impl Live {
@@ -55,6 +57,7 @@ impl Live {
             },
             daily_caps: config.notify.daily_caps,
             retention_days: config.orders.retention_days,
+            alert_days: config.alerts.days,
         })
     }
 }

@@ -25,6 +25,7 @@ use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::infra::listener::{self, Limits};
 use crate::infra::open_files;
 use crate::infra::search_slots::SearchSlots;
+use crate::services::alerts::watch::AlertTemplates;
 use crate::services::catalogue::Catalogue;
 use crate::services::search::index::FaceIndexes;
 use crate::services::selfies;
@@ -110,6 +111,7 @@ pub async fn load_state_with(
         .as_deref()
         .map(|u| u.trim_end_matches('/').to_owned())
         .unwrap_or_else(|| format!("{public_url}/media"));
+    let alerts = AlertTemplates::new(engine.embedding_dim());
     let indexes = FaceIndexes::new(
         store.clone(),
         engine.embedding_dim(),
@@ -130,6 +132,7 @@ pub async fn load_state_with(
         metrics: metrics_handle(),
         engine,
         reader,
+        alerts,
         indexes,
         catalogue,
         search_slots,

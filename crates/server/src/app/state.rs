@@ -13,6 +13,7 @@ use crate::config::Config;
 use crate::infra::cpu::CpuPool;
 use crate::infra::rate_limit::RateLimiter;
 use crate::infra::search_slots::SearchSlots;
+use crate::services::alerts::watch::AlertTemplates;
 use crate::services::catalogue::Catalogue;
 use crate::services::search::index::FaceIndexes;
 
@@ -34,6 +35,8 @@ pub struct RateLimits {
     pub privacy: RateLimiter,
     /// LINE logins started and finished (`line.per_client_per_minute`).
     pub line: RateLimiter,
+    /// Alerts asked for and their codes tried (`alerts.per_client_per_minute`).
+    pub alerts: RateLimiter,
 }
 
 impl RateLimits {
@@ -47,6 +50,7 @@ impl RateLimits {
             login: RateLimiter::new(config.admin.login_per_client_per_minute),
             privacy: RateLimiter::new(config.privacy.per_client_per_minute),
             line: RateLimiter::new(config.notify.line_per_client_per_minute),
+            alerts: RateLimiter::new(config.alerts.per_client_per_minute),
         }
     }
 }
@@ -86,6 +90,8 @@ pub struct Inner {
     /// Reads bib numbers at ingestion; `None` when `bibs.read` is off.
     pub reader: Option<Arc<dyn BibReader>>,
     pub indexes: FaceIndexes,
+    /// The templates of the events' alerts, matched against each new photo.
+    pub alerts: AlertTemplates,
     pub catalogue: Catalogue,
     pub search_slots: SearchSlots,
     /// Photo uploads from the console, each held in memory until stored.

@@ -114,6 +114,8 @@ pub const SETTINGS: &[Setting] = &[
     setting("bibs.read", Value("true"), "read bib numbers on photos at ingestion (the text models in `{faces.models_dir}/ocr`); `raceshot bibs --event KEY` reads an event's photos again"),
     setting("bibs.min_confidence", Value("0.8"), "the least confidence (0 to 1) of a bib read that is kept"),
     setting("privacy.per_client_per_minute", Value("2"), "requests to hide one's photos per client address and minute (0: no limit); past it, 429 `rate_limited`"),
+    setting("alerts.days", Value("30"), "the longest a \"tell me when new photos of me arrive\" alert (and its face template) lives; it ends sooner when the event's sale ends or the runner stops it").console(),
+    setting("alerts.per_client_per_minute", Value("3"), "alerts asked for, and their codes tried, per client address and minute (0: no limit); past it, 429 `rate_limited`"),
     setting("payments.gateway", Value("SANDBOX"), "`GBP` (GB Prime Pay QR), `OPN` (OPN Payments: cards and PromptPay), `PROMPTPAY` (the shop's own PromptPay id, slips checked by an operator) or `SANDBOX` (no money moves)").console(),
     setting("payments.allow_sandbox", Value("false"), "`serve` refuses `SANDBOX` unless this is `true` (`make run` sets it)"),
     setting("payments.promptpay_id", Unset, "the shop's PromptPay mobile number, tax id or e-wallet id (`PROMPTPAY`)").console(),

@@ -38,6 +38,7 @@ pub struct Config {
     pub search: SearchConfig,
     pub bibs: BibsConfig,
     pub privacy: PrivacyConfig,
+    pub alerts: AlertsConfig,
     pub payments: PaymentsConfig,
     pub orders: OrdersConfig,
     pub notify: NotifyConfig,
@@ -200,6 +201,15 @@ pub struct SearchConfig {
 #[derive(Debug, Clone)]
 pub struct PrivacyConfig {
     /// Requests one client address may file per minute (0: no limit).
+    pub per_client_per_minute: u32,
+}
+
+/// "Tell me when new photos of me arrive" (`crate::services::alerts`).
+#[derive(Debug, Clone)]
+pub struct AlertsConfig {
+    /// The longest an alert lives, in days.
+    pub days: u32,
+    /// Alerts asked for and codes tried per client address and minute (0: no limit).
     pub per_client_per_minute: u32,
 }
 
@@ -391,6 +401,10 @@ impl Config {
         let privacy = PrivacyConfig {
             per_client_per_minute: s.value("privacy.per_client_per_minute"),
         };
+        let alerts = AlertsConfig {
+            days: s.value("alerts.days"),
+            per_client_per_minute: s.value("alerts.per_client_per_minute"),
+        };
         let payments = payments(&mut s);
         let orders = orders(&mut s);
         let notify = notify(&mut s);
@@ -409,6 +423,7 @@ impl Config {
             search,
             bibs,
             privacy,
+            alerts,
             payments,
             orders,
             notify,

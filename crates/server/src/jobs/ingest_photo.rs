@@ -2,7 +2,8 @@
 //! a thumbnail (long edge 400) and a watermarked preview (long edge 1600) written to
 //! storage, faces detected and embedded, bib numbers read under them (`crate::services::bibs`), the
 //! time taken read from EXIF, then the photo marked ready with its faces and bibs in one
-//! transaction (hidden at once when an approved privacy request's face is on it). Running it again rewrites the same files and replaces the same faces and
+//! transaction (hidden at once when an approved privacy request's face is on it), then
+//! matched against the event's alerts (`crate::services::alerts::watch`). Running it again rewrites the same files and replaces the same faces and
 //! bibs (operators' bib corrections stay).
 
 use chrono::{DateTime, Utc};
@@ -15,6 +16,7 @@ use raceshot_vision::{BBox, BibReader, FaceAnalyzer, RgbImage};
 use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
 use crate::infra::imaging::{encode_jpeg, watermark};
+use crate::services::alerts;
 use crate::services::bibs::{read_photo_bibs, taken_at};
 use crate::services::photos::derived_name;
 use crate::services::privacy::held_for;
@@ -134,6 +136,23 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
         .store
         .save_processed_photo(photo_id, work.event_id, &processed.found, state.now())
         .await?;
+    // Runners who asked to be told of new photos of them. A photo held for a privacy
+    // request tells no one. The photo is ready now and is not processed again, so a
+    // failure here is logged, not retried: that photo is not told of.
+    let alerts_started = std::time::Instant::now();
+    if processed.found.held_for.is_empty()
+        && let Err(e) = alerts::watch::photo_ingested(
+            state,
+            work.event_id,
+            photo_id,
+            &processed.found.faces,
+            spec.face_threshold as f32,
+        )
+        .await
+    {
+        tracing::warn!(photo = photo_id, error = %e, "cannot match the photo against the event's alerts");
+    }
+    let alerts_s = alerts_started.elapsed().as_secs_f64();
     let [decode_s, faces_s, bibs_s, images_s] = processed.stages;
     let store_s = stored.elapsed().as_secs_f64() + read;
     for (stage, secs) in [
@@ -142,6 +161,7 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
         ("bibs", bibs_s),
         ("images", images_s),
         ("storage", store_s),
+        ("alerts", alerts_s),
     ] {
         metrics::histogram!("ingest_stage_seconds", "stage" => stage).record(secs);
     }
@@ -155,6 +175,7 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
         bibs_s,
         images_s,
         store_s,
+        alerts_s,
         total_s = started.elapsed().as_secs_f64(),
         "photo ingested"
     );

@@ -67,6 +67,12 @@ pub trait BackgroundJob: Serialize + DeserializeOwned + Send + Sync + 'static {
     /// kinds that run once per request or per hour.
     fn dedupe_key(&self, at: DateTime<Utc>) -> String;
 
+    /// The queue its jobs wait in: [`super::HEAVY`] (photo work, one worker per core)
+    /// unless a kind says otherwise.
+    fn queue() -> &'static str {
+        super::HEAVY
+    }
+
     /// Does the work. A job whose worker died runs again once its lease lapses, so this
     /// must be idempotent.
     fn run(&self, ctx: &JobContext<'_>) -> impl Future<Output = Result<(), JobError>> + Send;

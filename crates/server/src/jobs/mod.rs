@@ -26,7 +26,7 @@ use self::retention::Retention;
 use crate::app::state::AppState;
 
 pub use self::job::{BackgroundJob, JobContext, JobError};
-pub use self::tasks::HEAVY;
+pub use self::tasks::{HEAVY, LIGHT};
 
 /// The paid order an order job is about; `None` when it is gone or no longer paid (the
 /// job then has nothing to do).
@@ -76,8 +76,10 @@ pub async fn run_workers(state: AppState, stop: watch::Receiver<bool>) {
     let mut workers = tokio::task::JoinSet::new();
     for n in 0..state.config.jobs.workers {
         let name = format!("{}-{}-{n}", hostname(), std::process::id());
-        workers.spawn(worker(state.clone(), name, stop.clone()));
+        workers.spawn(worker(state.clone(), HEAVY, name, stop.clone()));
     }
+    let name = format!("{}-{}-light", hostname(), std::process::id());
+    workers.spawn(worker(state.clone(), LIGHT, name, stop.clone()));
     workers.spawn(housekeeping(state.clone(), stop.clone()));
     while workers.join_next().await.is_some() {}
 }
@@ -154,7 +156,12 @@ fn hostname() -> String {
         .map_or_else(|_| "host".to_owned(), |h| h.trim().to_owned())
 }
 
-async fn worker(state: AppState, name: String, mut stop: watch::Receiver<bool>) {
+async fn worker(
+    state: AppState,
+    queue: &'static str,
+    name: String,
+    mut stop: watch::Receiver<bool>,
+) {
     let cfg = &state.config.jobs;
     loop {
         if *stop.borrow() {
@@ -167,7 +174,7 @@ async fn worker(state: AppState, name: String, mut stop: watch::Receiver<bool>) 
         queued.as_mut().enable();
         let claimed = state
             .store
-            .claim_job(HEAVY, &name, cfg.lease, state.now())
+            .claim_job(queue, &name, cfg.lease, state.now())
             .await;
         match claimed {
             Ok(Some(job)) => run_one(&state, &name, job).await,

@@ -7,8 +7,10 @@
 //! past their end (a session lasts `admin.session_ttl_hours`), unfinished resumable
 //! uploads past theirs (24 hours), parts and all, FTP files half sent a day ago, and the
 //! race-day view's search counts after 30 days, the LINE accounts linked to orders of
-//! events past retention, and the outbox's records of messages after 30 days. Enqueued hourly by the housekeeping
-//! loop; a re-run finds only what is left.
+//! events past retention, the outbox's records of messages after 30 days, and the alerts
+//! (face templates, numbers, LINE accounts, matches) whose time is up: past their end, or
+//! of an event whose sale has ended. Enqueued hourly by the housekeeping loop; a re-run
+//! finds only what is left.
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::time::bangkok_date;
@@ -61,6 +63,13 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
     let links = state.store.forget_line_links_before(&cutoff).await?;
     if links > 0 {
         tracing::info!(links, "LINE accounts of orders deleted after retention");
+    }
+    let alerts = crate::services::alerts::delete_due(state).await?;
+    if alerts > 0 {
+        tracing::info!(
+            alerts,
+            "alerts past their end deleted, with their face templates"
+        );
     }
     let messages = state
         .store

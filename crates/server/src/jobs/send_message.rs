@@ -3,18 +3,22 @@
 //! and within the channel's daily cap. A subject with nothing to say any more, or a
 //! recipient without that channel, ends the job; a recipient the channel can never reach
 //! fails it for good at once; a provider's failure is retried with the same retry key.
+//! Messages have a queue of their own ([`LIGHT`]), so race morning's photos never hold
+//! them back.
 
 use chrono::{DateTime, Utc};
 
-use super::{BackgroundJob, JobContext, JobError};
+use super::{BackgroundJob, JobContext, JobError, LIGHT};
 use crate::infra::channels::ChannelKind;
+use crate::services::alerts;
 use crate::services::messages::{self, MessageKind, SendError};
 
 /// One message through one channel.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SendMessage {
     pub kind: MessageKind,
-    /// What it is about: an order's id, a privacy request's id.
+    /// What it is about: an order's id, a privacy request's id, an alert's id and the
+    /// moment its message was due.
     pub subject: String,
     pub channel: ChannelKind,
 }
@@ -38,7 +42,33 @@ impl BackgroundJob for SendMessage {
         self.key()
     }
 
+    fn queue() -> &'static str {
+        LIGHT
+    }
+
     async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
+        let result = self.send(ctx).await;
+        // An alert's next message waits for this one to be done with, sent or not; a
+        // failure to be retried is not done with yet.
+        if self.kind == MessageKind::NewPhotos && !matches!(result, Err(JobError::Retry(_))) {
+            alerts::watch::message_done(ctx.state, &self.subject)
+                .await
+                .map_err(JobError::Retry)?;
+        }
+        result
+    }
+
+    async fn gave_up(&self, ctx: &JobContext<'_>, error: &str) {
+        if self.kind == MessageKind::NewPhotos
+            && let Err(e) = alerts::watch::message_done(ctx.state, &self.subject).await
+        {
+            tracing::error!(error = %e, after = error, "cannot schedule an alert's next message");
+        }
+    }
+}
+
+impl SendMessage {
+    async fn send(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
         let state = ctx.state;
         let Some(composed) = messages::compose(state, self.kind, &self.subject)
             .await

@@ -15,6 +15,9 @@ use crate::services::messages::MessageKind;
 
 /// Photo processing: CPU-heavy, one job per core.
 pub const HEAVY: &str = "heavy";
+/// Messages: short waits on providers, one worker per process beside the heavy ones, so
+/// a message never waits behind a morning's photos.
+pub const LIGHT: &str = "light";
 
 /// The row for `job`, enqueued at `at` and due then.
 pub fn new_job<J: BackgroundJob>(state: &AppState, job: &J, at: DateTime<Utc>) -> NewJob {
@@ -25,7 +28,7 @@ pub fn new_job<J: BackgroundJob>(state: &AppState, job: &J, at: DateTime<Utc>) -
         serde_json::Value::Null
     });
     NewJob {
-        queue: HEAVY.to_owned(),
+        queue: J::queue().to_owned(),
         kind: J::KIND.to_owned(),
         payload,
         dedupe_key: Some(dedupe_key(job, at)),

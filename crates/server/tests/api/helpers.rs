@@ -105,6 +105,40 @@ impl TestApp {
             .unwrap_or_else(|e| panic!("GET {path}: {e}"))
     }
 
+    pub async fn delete(&self, path: &str) -> reqwest::Response {
+        self.client
+            .delete(self.url(path))
+            .bearer_auth(TOKEN)
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("DELETE {path}: {e}"))
+    }
+
+    /// Asks for an alert of new photos at `event_key` with `selfie` and the form's `fields`
+    /// (`channel`, `mobile`, `consent`).
+    pub async fn ask_alert(
+        &self,
+        event_key: &str,
+        fields: &[(&str, &str)],
+        selfie: Vec<u8>,
+    ) -> reqwest::Response {
+        let mut form = reqwest::multipart::Form::new().text("event_key", event_key.to_owned());
+        for (name, value) in fields {
+            form = form.text(name.to_string(), value.to_string());
+        }
+        form = form.part(
+            "file",
+            reqwest::multipart::Part::bytes(selfie).file_name("me.png"),
+        );
+        self.client
+            .post(self.url("/api/alerts"))
+            .bearer_auth(TOKEN)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap()
+    }
+
     pub async fn post(&self, path: &str, body: &Value) -> reqwest::Response {
         self.client
             .post(self.url(path))
@@ -469,15 +503,21 @@ impl TestApp {
     }
 
     /// Waits until the app has no job left: deliveries and notifications are done.
+    /// Waits until the jobs due now are done: photo work, and the messages due (an
+    /// alert's next message may be due later, and waits).
     pub async fn jobs_done(&self) {
         for _ in 0..300 {
-            if self
+            let heavy = self
                 .store
                 .pending_jobs(raceshot_server::jobs::HEAVY)
                 .await
-                .unwrap()
-                == 0
-            {
+                .unwrap();
+            let light = self
+                .store
+                .jobs_due(raceshot_server::jobs::LIGHT, now())
+                .await
+                .unwrap();
+            if heavy == 0 && light == 0 {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(100)).await;

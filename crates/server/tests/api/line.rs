@@ -31,14 +31,14 @@ use sha2::{Digest, Sha256};
 
 use crate::helpers::{TOKEN, TestApp, event, json};
 
-const CHANNEL_ID: &str = "1650000001";
-const CHANNEL_SECRET: &str = "login-channel-secret";
-const ACCESS_TOKEN: &str = "messaging-access-token";
-const USER: &str = "U4af4980629a0b0c0d0e0f0a0b0c0d0e0";
+pub(crate) const CHANNEL_ID: &str = "1650000001";
+pub(crate) const CHANNEL_SECRET: &str = "login-channel-secret";
+pub(crate) const ACCESS_TOKEN: &str = "messaging-access-token";
+pub(crate) const USER: &str = "U4af4980629a0b0c0d0e0f0a0b0c0d0e0";
 
 /// How the fake behaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
+pub(crate) enum Mode {
     Normal,
     /// The authorize page: the runner says no.
     Decline,
@@ -58,9 +58,9 @@ enum Mode {
 
 /// A push LINE took.
 #[derive(Debug, Clone)]
-struct Pushed {
-    retry_key: String,
-    body: Value,
+pub(crate) struct Pushed {
+    pub(crate) retry_key: String,
+    pub(crate) body: Value,
 }
 
 #[derive(Default)]
@@ -76,13 +76,13 @@ struct Line {
 
 type Shared = Arc<Mutex<Line>>;
 
-struct FakeLine {
+pub(crate) struct FakeLine {
     addr: SocketAddr,
     line: Shared,
 }
 
 impl FakeLine {
-    async fn start() -> Self {
+    pub(crate) async fn start() -> Self {
         let line: Shared = Arc::default();
         let app = axum::Router::new()
             .route("/oauth2/v2.1/authorize", get(authorize))
@@ -96,15 +96,15 @@ impl FakeLine {
         Self { addr, line }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
 
-    fn set(&self, mode: Mode) {
+    pub(crate) fn set(&self, mode: Mode) {
         self.line.lock().unwrap().mode = Some(mode);
     }
 
-    fn pushed(&self) -> Vec<Pushed> {
+    pub(crate) fn pushed(&self) -> Vec<Pushed> {
         self.line.lock().unwrap().pushed.clone()
     }
 
@@ -303,14 +303,14 @@ async fn app_with_line(backend: Backend, fake: &FakeLine, extra: &[(&str, &str)]
     builder.spawn().await
 }
 
-fn browser() -> reqwest::Client {
+pub(crate) fn browser() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap()
 }
 
-fn location(resp: &reqwest::Response) -> String {
+pub(crate) fn location(resp: &reqwest::Response) -> String {
     resp.headers()[header::LOCATION]
         .to_str()
         .unwrap()
@@ -318,7 +318,7 @@ fn location(resp: &reqwest::Response) -> String {
 }
 
 /// What the browser keeps of a LINE login between the two navigations.
-fn cookie_of(resp: &reqwest::Response) -> String {
+pub(crate) fn cookie_of(resp: &reqwest::Response) -> String {
     let set = resp.headers()[header::SET_COOKIE]
         .to_str()
         .unwrap()
@@ -348,7 +348,7 @@ async fn through_line(app: &TestApp, uuid: &str) -> (String, String) {
     (back, cookie)
 }
 
-async fn callback(back: &str, cookie: Option<&str>) -> String {
+pub(crate) async fn callback(back: &str, cookie: Option<&str>) -> String {
     let mut req = browser().get(back);
     if let Some(cookie) = cookie {
         req = req.header(header::COOKIE, cookie);
@@ -367,7 +367,7 @@ async fn order_id(app: &TestApp, uuid: &str) -> i64 {
         .id
 }
 
-async fn wait_pushed(fake: &FakeLine, n: usize) -> Vec<Pushed> {
+pub(crate) async fn wait_pushed(fake: &FakeLine, n: usize) -> Vec<Pushed> {
     for _ in 0..100 {
         let pushed = fake.pushed();
         if pushed.len() >= n {

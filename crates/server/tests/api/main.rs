@@ -14,6 +14,7 @@ mod smtp_sink;
 
 mod abuse;
 mod admin;
+mod alerts;
 mod bibs;
 mod cart;
 mod catalogue;

@@ -20,19 +20,21 @@ use reqwest::Method;
 
 use crate::helpers::{TOKEN, TestApp, assert_error, event, json};
 
-const KEY: &str = "tbs-key";
-const SECRET: &str = "tbs-secret";
+/// Numbers the fake provider lists as bad.
+pub(crate) const BAD_PREFIX: &str = "0899";
+pub(crate) const KEY: &str = "tbs-key";
+pub(crate) const SECRET: &str = "tbs-secret";
 
 /// What the fake provider received: the Basic credentials and the form.
 #[derive(Debug, Clone)]
-struct Received {
+pub(crate) struct Received {
     auth: String,
     content_type: String,
     form: Vec<(String, String)>,
 }
 
 impl Received {
-    fn field(&self, name: &str) -> Option<&str> {
+    pub(crate) fn field(&self, name: &str) -> Option<&str> {
         self.form
             .iter()
             .find(|(k, _)| k == name)
@@ -43,7 +45,7 @@ impl Received {
 type Inbox = Arc<Mutex<Vec<Received>>>;
 
 /// A ThaiBulkSMS account on 127.0.0.1 that takes messages only with `KEY:SECRET`.
-struct FakeThaiBulkSms {
+pub(crate) struct FakeThaiBulkSms {
     addr: SocketAddr,
     inbox: Inbox,
 }
@@ -74,18 +76,29 @@ async fn send(State(inbox): State<Inbox>, headers: HeaderMap, body: String) -> i
     };
     let number = received.field("msisdn").unwrap_or_default().to_owned();
     inbox.lock().unwrap().push(received);
-    let answer = json!({
-        "remaining_credit": 99,
-        "total_use_credit": 1,
-        "credit_type": "standard",
-        "phone_number_list": [{"number": number, "message_id": "m-1", "used_credit": 1}],
-        "bad_phone_number_list": [],
-    });
+    // Numbers of 0899 are ones the provider cannot deliver to: it says so per number.
+    let answer = if number.starts_with(BAD_PREFIX) {
+        json!({
+            "remaining_credit": 99,
+            "total_use_credit": 0,
+            "credit_type": "standard",
+            "phone_number_list": [],
+            "bad_phone_number_list": [{"number": number, "message": "Invalid phone number"}],
+        })
+    } else {
+        json!({
+            "remaining_credit": 99,
+            "total_use_credit": 1,
+            "credit_type": "standard",
+            "phone_number_list": [{"number": number, "message_id": "m-1", "used_credit": 1}],
+            "bad_phone_number_list": [],
+        })
+    };
     (StatusCode::CREATED, axum::Json(answer))
 }
 
 impl FakeThaiBulkSms {
-    async fn start() -> Self {
+    pub(crate) async fn start() -> Self {
         let inbox: Inbox = Arc::default();
         let app = axum::Router::new()
             .route("/sms", post(send))
@@ -96,16 +109,16 @@ impl FakeThaiBulkSms {
         Self { addr, inbox }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
 
-    fn messages(&self) -> Vec<Received> {
+    pub(crate) fn messages(&self) -> Vec<Received> {
         self.inbox.lock().unwrap().clone()
     }
 
     /// Waits until `n` messages came (jobs send them in the background).
-    async fn wait_for(&self, n: usize) {
+    pub(crate) async fn wait_for(&self, n: usize) {
         for _ in 0..200 {
             if self.messages().len() >= n {
                 return;

@@ -1,10 +1,12 @@
 //! Event page: header and sale states, consent, selfie checks, the three-step face search,
 //! the bib search, the cart actions and their storage, buy-all, free downloads, "not me" on
-//! the results and the unknown event.
+//! the results, the slots other features fill (after a face search, at the top) and the
+//! unknown event.
 
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EventBody, PhotoBody } from '@/api/types';
+import { SlotsProvider, type Slots } from '@/components/slots';
 import { consentKey } from '@/lib/storage';
 import { errorResponse, fakeFetch, renderWithProviders } from '@/test/render';
 import { EventPage } from './EventPage';
@@ -23,7 +25,7 @@ const SIGNED = {
 
 type Answers = Parameters<typeof fakeFetch>[0];
 
-function setup(event: EventBody, extra: Answers = {}, { consent = true } = {}) {
+function setup(event: EventBody, extra: Answers = {}, { consent = true, slots }: { consent?: boolean; slots?: Slots } = {}) {
   if (consent) localStorage.setItem(consentKey(KEY), 'Y');
   const net = fakeFetch({
     [`GET /v1/events/${KEY}`]: { status: 'success', ...event },
@@ -31,7 +33,14 @@ function setup(event: EventBody, extra: Answers = {}, { consent = true } = {}) {
     'POST /v1/logs/': { status: 'success' },
     ...extra,
   });
-  const view = renderWithProviders(<EventPage />, {
+  const page = slots ? (
+    <SlotsProvider value={slots}>
+      <EventPage />
+    </SlotsProvider>
+  ) : (
+    <EventPage />
+  );
+  const view = renderWithProviders(page, {
     path: '/:eventKey',
     route: `/${KEY}`,
     routes: [
@@ -365,6 +374,67 @@ describe('new photos since the search', () => {
     await waitFor(() =>
       expect(calls.find((c) => c.key === 'POST /v1/bibsearch')?.body).toEqual({ event_key: KEY, bib: '42' }),
     );
+  });
+});
+
+describe('slots other features fill', () => {
+  /** Stand-ins for the app's parts: what they were given, shown. */
+  const slots: Slots = {
+    afterFaceSearch: ({ eventKey, selfie }) => <p data-testid="after-face-search">{`${eventKey} ${selfie.name}`}</p>,
+    eventNotice: () => <p data-testid="event-notice">notice</p>,
+  };
+  const withSlots = { slots };
+
+  beforeEach(() => forgetLatestQueries());
+
+  it('put the event’s notice at the top, search or not', async () => {
+    setup(makeEvent(), {}, withSlots);
+    expect(await screen.findByTestId('event-notice')).toBeInTheDocument();
+    expect(screen.queryByTestId('after-face-search')).not.toBeInTheDocument();
+  });
+
+  it('follow a face search that found photos with the selfie searched with', async () => {
+    setup(makeEvent(), searchAnswer([makePhoto(1)]), withSlots);
+    await choose(jpeg('runner.jpg'));
+    await screen.findByTestId('search-results');
+    expect(screen.getByTestId('after-face-search')).toHaveTextContent(`${KEY} runner.jpg`);
+  });
+
+  const nothingFound = (reason: string | null) => ({
+    'POST /v2/facesearch/sign': SIGNED,
+    'POST /v2/facesearch': { status: 'success', image_length: 0, images: [], avg_price: 0, reason },
+  });
+
+  it('follow a face search that found nothing yet', async () => {
+    setup(makeEvent(), nothingFound(null), withSlots);
+    await choose(jpeg());
+    await screen.findByTestId('search-not-found');
+    expect(screen.getByTestId('after-face-search')).toBeInTheDocument();
+  });
+
+  it('do not follow a selfie without a face', async () => {
+    setup(makeEvent(), nothingFound('no_face'), withSlots);
+    await choose(jpeg());
+    expect(await screen.findByTestId('search-not-found')).toHaveTextContent('ไม่พบใบหน้าในรูปที่อัปโหลด');
+    expect(screen.queryByTestId('after-face-search')).not.toBeInTheDocument();
+  });
+
+  it('are not offered after a bib search, nor for a search kept from before (no selfie in hand)', async () => {
+    localStorage.setItem(
+      'latest_search',
+      JSON.stringify({ event_key: KEY, wholesale: false, images: [makePhoto(3)], avg_price: 120 }),
+    );
+    setup(
+      makeEvent(),
+      { 'POST /v1/bibsearch': { status: 'success', image_length: 1, images: [makePhoto(4)], avg_price: 80, found_ref: FOUND_REF } },
+      withSlots,
+    );
+    await screen.findByTestId('search-results');
+    expect(screen.queryByTestId('after-face-search')).not.toBeInTheDocument();
+    await userEvent.type(screen.getByTestId('bib-input'), '42');
+    await userEvent.click(screen.getByTestId('bib-submit'));
+    await waitFor(() => expect(screen.getByTestId('photo-card')).toHaveAttribute('data-photo-id', '4'));
+    expect(screen.queryByTestId('after-face-search')).not.toBeInTheDocument();
   });
 });
 

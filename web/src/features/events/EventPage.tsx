@@ -1,10 +1,12 @@
 //! Event page (/{event_key}): the event's header and sale state, links to the
 //! wholesale deal and the stage events' manual search, the face and bib search with their
 //! results, a small link to ask for one's photos to be hidden, and the terms consent asked
-//! once per event.
+//! once per event. At the top, the slot `eventNotice`: what the address brought back (the
+//! answer LINE gave to a request for alerts of new photos).
 
 import './events.css';
 import { Link } from 'react-router';
+import { useSlot } from '@/components/slots';
 import { Spinner } from '@/components/Spinner';
 import { CONTACT } from '@/lib/constants';
 import { ConsentDialog } from './ConsentDialog';
@@ -16,11 +18,13 @@ import { useT } from './messages';
 export function EventPage() {
   const t = useT();
   const event = useAddressEvent();
+  const EventNotice = useSlot('eventNotice');
   if (!event) return <Spinner label={t('event.loading')} />;
   const key = event.event_key;
   return (
     <section className="page event-page stack">
       <title>{`${event.title} | Raceshot`}</title>
+      {EventNotice && <EventNotice />}
       <EventHeader event={event} packages={event.packages} />
       {(event.wholesale || event.manualSearch) && (
         <div className="stack">

@@ -5,11 +5,14 @@
 //! on the photos found either way (`SearchActions`; "not me" on each photo). Both searches
 //! wait for the terms consent. Buy all and download all cover exactly the photos shown: a
 //! photo dismissed as "not me" leaves the results, the kept search and the cart. After a
-//! search, photos that became searchable since are told of, with "search again" (`NewPhotos`). `kind`
-//! picks the cart: the standard one on the event page, the wholesale one on the wholesale page.
+//! search, photos that became searchable since are told of, with "search again" (`NewPhotos`);
+//! after a face search, while the page holds the selfie, the slot `afterFaceSearch` (the
+//! app's offer of alerts of new photos of that face). `kind` picks the cart: the standard one
+//! on the event page, the wholesale one on the wholesale page.
 
 import { useState } from 'react';
 import type { ShopEvent } from '@/api/event';
+import { useSlot } from '@/components/slots';
 import { useToast } from '@/components/Toast';
 import { useErrorText } from '@/i18n/errors';
 import { dealOffered, type CartKind } from '@/lib/cart';
@@ -51,6 +54,10 @@ export function FaceSearch({ event, kind, uploader }: Props) {
   const cardAction: CardAction = event.freeDownload ? 'download' : wholesale ? 'none' : 'cart';
   const refused = refusedBib(state);
   const since = state.phase === 'found' || state.phase === 'notFound' ? state.since : null;
+  const AfterFaceSearch = useSlot('afterFaceSearch');
+  // A face search ran, its selfie had a face; `lastSelfie` is that selfie while the page holds it.
+  const faceSearched =
+    (state.phase === 'found' || (state.phase === 'notFound' && !state.noFace)) && state.bib === null;
 
   const onFile = async (file: File) => {
     // The consent dialog covers the page until answered; a selfie chosen around it anyway
@@ -138,6 +145,7 @@ export function FaceSearch({ event, kind, uploader }: Props) {
           onAgain={search.again && (() => void onAgain())}
         />
       )}
+      {AfterFaceSearch && faceSearched && lastSelfie !== null && <AfterFaceSearch eventKey={key} selfie={lastSelfie} />}
       {state.phase === 'error' && refused === null && <SearchError state={state} />}
       {state.phase === 'notFound' && <NotFound noFace={state.noFace} bib={state.bib} all={state.all} />}
       <SearchActions event={event} kind={kind} state={state} images={images} busy={busy} />

@@ -40,6 +40,8 @@ pub struct AdminEvent {
     pub faces: i64,
     pub searches: i64,
     pub orders_paid: i64,
+    /// Working alerts of new photos (runners waiting to be told): a count, nothing of them.
+    pub alerts: i64,
     /// Baht paid for the event's orders.
     #[schema(value_type = f64)]
     pub revenue: Money,
@@ -76,6 +78,7 @@ pub async fn list(
         Role::Photographer => Some(state.store.operator_event_ids(session.operator.id).await?),
     };
     let stats = state.store.event_stats().await?;
+    let alerts = state.store.alert_counts(state.now()).await?;
     let mut events = Vec::new();
     for e in state.store.all_events().await? {
         let s = stats
@@ -101,6 +104,10 @@ pub async fn list(
             faces: s.faces,
             searches: s.searches,
             orders_paid: s.orders_paid,
+            alerts: alerts
+                .iter()
+                .find(|(id, _)| *id == e.id)
+                .map_or(0, |(_, n)| *n),
             revenue: Money::from_satang(s.revenue).map_err(ShopError::internal)?,
         });
     }

@@ -1,4 +1,5 @@
-//! "Send to my LINE": linking an order to the runner's LINE account through LINE Login.
+//! LINE Login for the shop: "Send to my LINE" links an order to the runner's LINE account,
+//! and a LINE alert of new photos is confirmed by the account it goes to.
 //! Starting keeps a login under the SHA-256 of a fresh `state` (with its nonce and PKCE
 //! verifier, for [`LOGIN_TTL`]) and answers LINE's authorize address; the browser also
 //! keeps the `state` in a cookie, so the callback is known to come back to the browser
@@ -7,12 +8,14 @@
 //! the token's user and enqueues the order's link (or, when it is paid already, its news)
 //! as a LINE message; the order's news
 //! (ready to download) goes there too from then on. The LINE user id is deleted with the
-//! event's files (retention).
+//! event's files (retention). For an alert, the callback confirms it with the token's user
+//! (`crate::services::alerts::activate`), whose id goes with the alert.
 
 use std::time::Duration;
 
-use raceshot_domain::OrderUuid;
-use raceshot_store::messages::LineLogin;
+use raceshot_domain::{EventKey, OrderUuid};
+use raceshot_store::alerts::{Alert, AlertState};
+use raceshot_store::messages::{LineLogin, LoginFor};
 use raceshot_store::orders::Order;
 use sha2::{Digest, Sha256};
 
@@ -21,11 +24,19 @@ use crate::app::state::AppState;
 use crate::infra::channels::ChannelKind;
 use crate::infra::signing;
 use crate::jobs::tasks;
+use crate::services::alerts;
 
 /// How long a runner has to log in with LINE.
 pub const LOGIN_TTL: Duration = Duration::from_secs(600);
 
-/// Why linking failed; the order page shows which.
+/// The page a login returns to: the order's, or the event's of an alert.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Back {
+    Order(OrderUuid),
+    Alert(EventKey),
+}
+
+/// Why linking failed; the page returned to shows which.
 #[derive(Debug, thiserror::Error)]
 pub enum LinkError {
     /// LINE is not set up.
@@ -36,13 +47,13 @@ pub enum LinkError {
     UnknownLogin,
     /// The callback came back to another browser than the one that started.
     #[error("the LINE login came back to another browser")]
-    OtherBrowser(OrderUuid),
+    OtherBrowser(Back),
     /// The runner said no on LINE's page.
     #[error("the runner did not allow the login")]
-    Declined(OrderUuid),
+    Declined(Back),
     /// LINE's answer did not hold (a code, a token or its verification).
     #[error("LINE login failed: {1:#}")]
-    Refused(OrderUuid, anyhow::Error),
+    Refused(Back, anyhow::Error),
     #[error(transparent)]
     Store(#[from] raceshot_store::StoreError),
 }
@@ -64,6 +75,18 @@ fn state_hash(login_state: &str) -> String {
 
 /// Starts linking `order` to a LINE account.
 pub async fn start(state: &AppState, order: &Order) -> Result<Started, LinkError> {
+    begin(state, LoginFor::Order(order.id)).await
+}
+
+/// Starts confirming a LINE alert still waiting for it.
+pub async fn start_alert(state: &AppState, alert: &Alert) -> Result<Started, LinkError> {
+    if alert.state != AlertState::Pending || alert.channel != "line" {
+        return Err(LinkError::UnknownLogin);
+    }
+    begin(state, LoginFor::Alert(alert.id)).await
+}
+
+async fn begin(state: &AppState, target: LoginFor) -> Result<Started, LinkError> {
     let live = state.live();
     let api = live.line.api().ok_or(LinkError::Unavailable)?;
     let login_state = hex::encode(rand::random::<[u8; 32]>());
@@ -76,7 +99,7 @@ pub async fn start(state: &AppState, order: &Order) -> Result<Started, LinkError
         .put_line_login(
             &state_hash(&login_state),
             &LineLogin {
-                order_id: order.id,
+                target,
                 nonce: nonce.clone(),
                 verifier: verifier.clone(),
                 expires_at,
@@ -99,9 +122,9 @@ pub struct Callback<'a> {
     pub cookie: Option<&'a str>,
 }
 
-/// Finishes a login: links the order and enqueues its link as a LINE message; answers the
-/// order.
-pub async fn finish(state: &AppState, callback: &Callback<'_>) -> Result<OrderUuid, LinkError> {
+/// Finishes a login: links the order and enqueues its link as a LINE message, or confirms
+/// the alert; answers the page to return to.
+pub async fn finish(state: &AppState, callback: &Callback<'_>) -> Result<Back, LinkError> {
     let live = state.live();
     let api = live.line.api().ok_or(LinkError::Unavailable)?;
     let now = state.now();
@@ -110,25 +133,46 @@ pub async fn finish(state: &AppState, callback: &Callback<'_>) -> Result<OrderUu
         .take_line_login(&state_hash(callback.state), now)
         .await?
         .ok_or(LinkError::UnknownLogin)?;
-    let order = state
-        .store
-        .order_by_id(login.order_id)
-        .await?
-        .ok_or(LinkError::UnknownLogin)?;
-    let uuid = order.uuid;
+    let (order, alert) = match login.target {
+        LoginFor::Order(id) => (
+            Some(
+                state
+                    .store
+                    .order_by_id(id)
+                    .await?
+                    .ok_or(LinkError::UnknownLogin)?,
+            ),
+            None,
+        ),
+        LoginFor::Alert(id) => (
+            None,
+            Some(
+                state
+                    .store
+                    .alert_by_id(id)
+                    .await?
+                    .ok_or(LinkError::UnknownLogin)?,
+            ),
+        ),
+    };
+    let back = match (&order, &alert) {
+        (Some(order), _) => Back::Order(order.uuid),
+        (_, Some(alert)) => Back::Alert(alert.event_key.clone()),
+        (None, None) => return Err(LinkError::UnknownLogin),
+    };
     if !callback
         .cookie
         .is_some_and(|kept| signing::same(callback.state, kept))
     {
-        return Err(LinkError::OtherBrowser(uuid));
+        return Err(LinkError::OtherBrowser(back));
     }
     if callback.error.is_some() {
-        return Err(LinkError::Declined(uuid));
+        return Err(LinkError::Declined(back));
     }
     let code = callback
         .code
         .filter(|c| !c.is_empty() && c.len() <= 512)
-        .ok_or_else(|| LinkError::Refused(uuid, anyhow::anyhow!("no code")))?;
+        .ok_or_else(|| LinkError::Refused(back.clone(), anyhow::anyhow!("no code")))?;
     let user = api
         .log_in(
             code,
@@ -138,7 +182,15 @@ pub async fn finish(state: &AppState, callback: &Callback<'_>) -> Result<OrderUu
             now,
         )
         .await
-        .map_err(|e| LinkError::Refused(uuid, e))?;
+        .map_err(|e| LinkError::Refused(back.clone(), e))?;
+    let Some(order) = order else {
+        if let Some(alert) = alert {
+            alerts::activate(state, &alert, Some(&user))
+                .await
+                .map_err(|e| LinkError::Refused(back.clone(), e.into()))?;
+        }
+        return Ok(back);
+    };
     state.store.link_line(order.id, &user, state.now()).await?;
     // The order's link now; a paid order's news went out before it was linked, so that
     // follows on LINE instead.
@@ -150,5 +202,5 @@ pub async fn finish(state: &AppState, callback: &Callback<'_>) -> Result<OrderUu
     let job = tasks::message(state, kind, &order.id.to_string(), ChannelKind::Line);
     state.store.enqueue(&job, state.now()).await?;
     state.wake_workers();
-    Ok(uuid)
+    Ok(back)
 }

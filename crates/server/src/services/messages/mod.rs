@@ -24,6 +24,7 @@ use raceshot_store::privacy::PrivacyState;
 use crate::app::live::Live;
 use crate::app::state::AppState;
 use crate::infra::channels::{Channel, ChannelKind, Message, Sent, is_undeliverable};
+use crate::services::alerts;
 use crate::services::commerce::links;
 
 pub use templates::{OrderPlaced, OrderReady, PrivacyDecision};
@@ -40,6 +41,10 @@ pub enum MessageKind {
     OrderCode,
     /// The decision on a request to hide one's photos.
     PrivacyDecision,
+    /// The one-time code that confirms an alert's mobile number.
+    AlertCode,
+    /// New photos of a runner who asked to be told (subject `{alert id}:{due}`).
+    NewPhotos,
     /// An operator trying a channel from the console.
     Trial,
 }
@@ -47,7 +52,10 @@ pub enum MessageKind {
 impl MessageKind {
     /// Whether this kind is sent while someone waits (no job retries it).
     pub fn sent_at_once(self) -> bool {
-        matches!(self, MessageKind::OrderCode | MessageKind::Trial)
+        matches!(
+            self,
+            MessageKind::OrderCode | MessageKind::AlertCode | MessageKind::Trial
+        )
     }
 
     pub fn as_str(self) -> &'static str {
@@ -56,6 +64,8 @@ impl MessageKind {
             MessageKind::OrderReady => "order_ready",
             MessageKind::OrderCode => "order_code",
             MessageKind::PrivacyDecision => "privacy_decision",
+            MessageKind::AlertCode => "alert_code",
+            MessageKind::NewPhotos => "new_photos",
             MessageKind::Trial => "trial",
         }
     }
@@ -328,8 +338,47 @@ pub async fn compose(
                 to: HashMap::from([(via, request.contact.clone())]),
             }))
         }
-        MessageKind::OrderCode | MessageKind::Trial => Ok(None),
+        MessageKind::NewPhotos => new_photos(state, subject).await,
+        MessageKind::OrderCode | MessageKind::AlertCode | MessageKind::Trial => Ok(None),
     }
+}
+
+/// The new photos an alert's message due at its subject's moment tells of: those matched
+/// by then and not told of before; `None` when the alert is gone or none is left to tell
+/// of (hidden meanwhile).
+async fn new_photos(state: &AppState, subject: &str) -> Result<Option<Composed>, SendError> {
+    let Some((alert_id, due)) = alerts::watch::parse_subject(subject) else {
+        return Ok(None);
+    };
+    let Some(alert) = state.store.alert_by_id(alert_id).await? else {
+        return Ok(None);
+    };
+    if alert.expires_at <= state.now() {
+        return Ok(None);
+    }
+    let photos = state.store.untold_alert_matches(alert.id, due).await?;
+    if photos.is_empty() {
+        return Ok(None);
+    }
+    let (view_url, stop_url) = alerts::links(state, &alert);
+    let image = state
+        .store
+        .event_cover(alert.event_id)
+        .await?
+        .filter(|u| u.starts_with("https://"));
+    let message = templates::new_photos(&templates::NewPhotos {
+        event_title: &alert.event_title,
+        count: photos.len(),
+        view_url: &view_url,
+        stop_url: &stop_url,
+        image: image.as_deref(),
+    });
+    let to = match (alert.mobile, alert.line_user_id) {
+        (_, Some(line)) => HashMap::from([(ChannelKind::Line, line)]),
+        (Some(mobile), None) => HashMap::from([(ChannelKind::Sms, mobile)]),
+        (None, None) => HashMap::new(),
+    };
+    Ok(Some(Composed { message, to }))
 }
 
 /// The event's cover picture for LINE's card, when it is one LINE can show.

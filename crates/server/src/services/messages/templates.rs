@@ -240,6 +240,82 @@ pub fn trial(shop_url: &str) -> Message {
     }
 }
 
+/// The one-time code that confirms an alert's mobile number.
+pub fn alert_code(code: &str, minutes: u64) -> Message {
+    let text = format!(
+        "รหัสยืนยันการแจ้งเตือนรูปใหม่ของคุณคือ {code} ใช้ได้ {minutes} นาที หากคุณไม่ได้ขอ ไม่ต้องทำอะไร\n\
+         Your code to turn on new-photo alerts is {code}. It works for {minutes} minutes. \
+         If you did not ask for it, do nothing.\n"
+    );
+    Message {
+        subject: "รหัสยืนยันการแจ้งเตือน / Your alert code".to_owned(),
+        short: text.clone(),
+        card: Card {
+            alt_text: format!("รหัสยืนยันการแจ้งเตือน / Your alert code: {code}"),
+            title: "รหัสยืนยันการแจ้งเตือน / Your alert code".to_owned(),
+            lines: text.lines().map(str::to_owned).collect(),
+            image: None,
+            button: None,
+            footnote: None,
+        },
+        text,
+    }
+}
+
+/// What a new-photos alert says.
+#[derive(Debug, Clone, Copy)]
+pub struct NewPhotos<'a> {
+    pub event_title: &'a str,
+    /// New photos of the runner since the last message.
+    pub count: usize,
+    /// The page showing them (a signed link, working while the alert does).
+    pub view_url: &'a str,
+    /// The page that stops the alerts in one tap.
+    pub stop_url: &'a str,
+    /// The first new photo's thumbnail, for LINE's card.
+    pub image: Option<&'a str>,
+}
+
+/// New photos of the runner were found.
+pub fn new_photos(n: &NewPhotos) -> Message {
+    let title = one_line(n.event_title);
+    let (count, view, stop) = (n.count, n.view_url, n.stop_url);
+    let english = english_photos(count, "new ");
+    let text = format!(
+        "พบรูปใหม่ของคุณจากงาน {title} จำนวน {count} รูป\n\
+         ดูรูปได้ที่:\n\
+         {view}\n\
+         \n\
+         หยุดการแจ้งเตือน (ลบข้อมูลใบหน้าของคุณ):\n\
+         {stop}\n\
+         \n\
+         --\n\
+         \n\
+         {english} of you from {title}.\n\
+         See them here:\n\
+         {view}\n\
+         \n\
+         Stop these alerts (and delete your face data):\n\
+         {stop}\n"
+    );
+    Message {
+        subject: format!("พบรูปใหม่ของคุณ / New photos of you — {title}"),
+        short: format!("พบรูปใหม่ของคุณ {count} รูป / {english} of you\n{view}\nหยุด / Stop: {stop}"),
+        card: Card {
+            alt_text: format!("พบรูปใหม่ของคุณ {count} รูป / {english} of you — {title}"),
+            title,
+            lines: vec![
+                format!("พบรูปใหม่ของคุณ {count} รูป"),
+                format!("{english} of you"),
+            ],
+            image: n.image.map(str::to_owned),
+            button: Some(("ดูรูป / See them".to_owned(), view.to_owned())),
+            footnote: Some(("หยุดการแจ้งเตือน / Stop alerts".to_owned(), stop.to_owned())),
+        },
+        text,
+    }
+}
+
 fn english_photos(n: usize, adjective: &str) -> String {
     if n == 1 {
         format!("1 {adjective}photo")

@@ -1,5 +1,5 @@
-//! Console events list: rows with their links, admin-only controls, and closing a sale only
-//! after the operator confirms.
+//! Console events list: rows with their counts (working alerts too) and links, admin-only
+//! controls, and closing a sale only after the operator confirms.
 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -37,6 +37,9 @@ describe('EventsPage', () => {
     expect(rows[0]).toHaveTextContent('In sale window');
     expect(rows[0]).toHaveTextContent('1200');
     expect(rows[0]).toHaveTextContent('3400');
+    expect(screen.getByRole('columnheader', { name: 'New-photo alerts' })).toBeInTheDocument();
+    expect(first.getByTestId('event-alerts')).toHaveTextContent('5');
+    expect(within(rows[1]!).getByTestId('event-alerts')).toHaveTextContent('0');
     expect(first.queryByTestId('badge-closed')).not.toBeInTheDocument();
     expect(first.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/admin/events/bkk-run-2026/edit');
     expect(first.getByRole('link', { name: 'Photos' })).toHaveAttribute('href', '/admin/events/bkk-run-2026/photos');

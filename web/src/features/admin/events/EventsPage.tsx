@@ -1,6 +1,7 @@
 //! Console events list (/admin/events): every event the operator may work on, with its
-//! sale window, photo and face counts and state; admins edit, create, and end or reopen a
-//! sale from here, everyone reaches the photos, the shop page and the organiser's QR page.
+//! sale window, photo and face counts, its working alerts of new photos (a count only) and
+//! state; admins edit, create, and end or reopen a sale from here, everyone reaches the
+//! photos, the shop page and the organiser's QR page.
 
 import './admin-events.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -77,6 +78,7 @@ export function EventsPage() {
             t('adminEvents.col.saleWindow'),
             { label: t('adminEvents.col.photosReady'), num: true },
             { label: t('adminEvents.col.faces'), num: true },
+            { label: t('adminEvents.col.alerts'), num: true },
             t('adminEvents.col.status'),
             t('adminEvents.col.actions'),
           ]}
@@ -97,6 +99,9 @@ export function EventsPage() {
                 </td>
                 <td className="num">{event.photos_ready}</td>
                 <td className="num">{event.faces}</td>
+                <td className="num" data-testid="event-alerts">
+                  {event.alerts}
+                </td>
                 <td>
                   <span className="admin-events-badges">
                     <span className={`admin-events-badge admin-events-badge-${state}`}>{t(`adminEvents.window.${state}`)}</span>

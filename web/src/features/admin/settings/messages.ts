@@ -28,6 +28,7 @@ export const settingsMessages = defineMessages(
     'adminSettings.field.line.channel_access_token': 'Messaging API: Channel access token',
     'adminSettings.field.messages.daily_cap.email': 'อีเมลต่อวัน',
     'adminSettings.field.messages.daily_cap.sms': 'SMS ต่อวัน',
+    'adminSettings.field.alerts.days': 'อายุสูงสุดของการแจ้งเตือนรูปใหม่ (วัน)',
     'adminSettings.field.messages.daily_cap.line': 'ข้อความ LINE ต่อวัน',
     'adminSettings.trial.title': 'ส่งข้อความทดสอบ',
     'adminSettings.trial.help': 'ส่งข้อความทดสอบผ่านช่องทางที่ตั้งไว้ เพื่อตรวจว่าผู้ให้บริการรับข้อความ (นับรวมในจำนวนต่อวัน)',
@@ -80,6 +81,8 @@ export const settingsMessages = defineMessages(
     'adminSettings.help.line.channel_access_token': 'Channel access token (long-lived) ของช่อง Messaging API ของ Official Account',
     'adminSettings.help.messages.daily_cap.email': 'จำนวนอีเมลสูงสุดต่อวัน (0 คือไม่จำกัด)',
     'adminSettings.help.messages.daily_cap.sms': 'จำนวน SMS สูงสุดต่อวัน (0 คือไม่จำกัด)',
+    'adminSettings.help.alerts.days':
+      'การแจ้งเตือนเมื่อมีรูปใหม่และข้อมูลใบหน้าของนักวิ่งจะถูกลบเมื่อครบจำนวนวันนี้ เมื่อปิดการขาย หรือเมื่อนักวิ่งกดหยุด แล้วแต่อย่างใดถึงก่อน',
     'adminSettings.help.messages.daily_cap.line': 'จำนวนข้อความ LINE สูงสุดต่อวัน (0 คือไม่จำกัด)',
     'adminSettings.help.orders.retention_days':
       'ไฟล์ต้นฉบับและรูปพร้อมโลโก้จะถูกเก็บไว้กี่วันหลังวันงาน หลังจากนั้นจะถูกลบ',
@@ -161,6 +164,7 @@ export const settingsMessages = defineMessages(
     'adminSettings.field.line.channel_access_token': 'Messaging API: channel access token',
     'adminSettings.field.messages.daily_cap.email': 'E-mails per day',
     'adminSettings.field.messages.daily_cap.sms': 'Text messages per day',
+    'adminSettings.field.alerts.days': 'New-photo alerts live at most (days)',
     'adminSettings.field.messages.daily_cap.line': 'LINE messages per day',
     'adminSettings.trial.title': 'Send a test message',
     'adminSettings.trial.help': 'Sends a test message through a channel as set up, to check that its provider takes it (it counts towards the day’s cap).',
@@ -213,6 +217,8 @@ export const settingsMessages = defineMessages(
     'adminSettings.help.line.channel_access_token': 'The long-lived channel access token of the Official Account’s Messaging API channel.',
     'adminSettings.help.messages.daily_cap.email': 'The most e-mails per day (0: no cap).',
     'adminSettings.help.messages.daily_cap.sms': 'The most text messages per day (0: no cap).',
+    'adminSettings.help.alerts.days':
+      'An alert of new photos, with the runner\'s face template, is deleted after this many days, when the event\'s sale ends, or when the runner stops it, whichever comes first.',
     'adminSettings.help.messages.daily_cap.line': 'The most LINE messages per day (0: no cap).',
     'adminSettings.help.orders.retention_days':
       'How many days after the event originals and logo copies are kept; they are deleted afterwards.',

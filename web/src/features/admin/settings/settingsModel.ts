@@ -34,6 +34,7 @@ export const SETTING_KEYS = [
   'messages.daily_cap.sms',
   'messages.daily_cap.line',
   'orders.retention_days',
+  'alerts.days',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -94,7 +95,13 @@ export const GROUPS: readonly { id: GroupId; fields: readonly FieldSpec[] }[] = 
       { key: 'messages.daily_cap.line', control: 'number' },
     ],
   },
-  { id: 'retention', fields: [{ key: 'orders.retention_days', control: 'number' }] },
+  {
+    id: 'retention',
+    fields: [
+      { key: 'orders.retention_days', control: 'number' },
+      { key: 'alerts.days', control: 'number' },
+    ],
+  },
 ];
 
 /** The ways an SMTP connection is secured (`notify.smtp.tls`). */
