@@ -5,8 +5,8 @@
 
 import { lazy, Suspense, useState } from 'react';
 import type { PhotoBody } from '@/api/types';
+import { PhotoCard } from '@/components/PhotoCard';
 import { useToast } from '@/components/Toast';
-import { thumbnailProps } from '@/components/thumbnail';
 import { addToCart, readCart, removeFromCart, setDeal, toCartItem, useCart } from '@/lib/cart';
 import { logCart } from '@/lib/cartLog';
 import { useT } from './messages';
@@ -39,31 +39,21 @@ export function AlertPhotoGrid({ eventKey, photos }: Props) {
         {photos.map((photo, i) => {
           const has = inCart.has(photo.id);
           return (
-            <div
+            <PhotoCard
               key={photo.id}
-              className={`photo-card${has ? ' in-cart' : ''}`}
-              data-testid="photo-card"
-              data-photo-id={photo.id}
-            >
-              <button
-                type="button"
-                className="alert-photo-open"
-                aria-label={t('alert.photo.open', { id: photo.id })}
-                onClick={() => setOpen(i)}
-              >
-                <img src={photo.thumbnail_url} alt={t('alert.photo.alt', { id: photo.id })} {...thumbnailProps(i)} />
-              </button>
-              <div className="photo-actions">
-                <button
-                  type="button"
-                  className={`btn btn-small ${has ? 'btn-danger' : 'btn-primary'}`}
-                  data-testid={has ? 'remove-from-cart' : 'add-to-cart'}
-                  onClick={() => change(photo, !has)}
-                >
-                  {t(has ? 'alert.cart.remove' : 'alert.cart.add')}
-                </button>
-              </div>
-            </div>
+              photo={photo}
+              index={i}
+              inCart={has}
+              labels={{
+                open: t('alert.photo.open', { id: photo.id }),
+                alt: t('alert.photo.alt', { id: photo.id }),
+                add: t('alert.cart.add'),
+                remove: t('alert.cart.remove'),
+              }}
+              openClassName="alert-photo-open"
+              onOpen={() => setOpen(i)}
+              onToggleCart={() => change(photo, !has)}
+            />
           );
         })}
       </div>

@@ -4,6 +4,7 @@
 
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { recordForms } from '@/test/formData';
 import { errorAnswer, fakeFetch, renderWithProviders } from '@/test/render';
 import { HideMyPhotosPage, HidePickEventPage, isContact } from './HideMyPhotosPage';
 import { jpeg, makeEvent } from '@/test/fixtures';
@@ -15,15 +16,7 @@ type Answers = Parameters<typeof fakeFetch>[0];
 let forms: Record<string, unknown>[] = [];
 
 beforeEach(() => {
-  forms = [];
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- applied to the form below
-  const set = FormData.prototype.set;
-  vi.spyOn(FormData.prototype, 'set').mockImplementation(function (this: FormData, ...args: [string, string | Blob, string?]) {
-    const [name, value] = args;
-    if (forms.length === 0 || name === 'event_key') forms.push({});
-    forms[forms.length - 1]![name] = value;
-    Reflect.apply(set, this, args);
-  });
+  forms = recordForms();
 });
 
 afterEach(() => {

@@ -6,8 +6,8 @@
 
 import { useState, type ReactNode } from 'react';
 import type { PhotoBody } from '@/api/types';
+import { PhotoCard } from '@/components/PhotoCard';
 import { useToast } from '@/components/Toast';
-import { thumbnailProps } from '@/components/thumbnail';
 import { addToCart, readCart, removeFromCart, setDeal, toCartItem, useCart, type CartKind } from '@/lib/cart';
 import { logCart } from '@/lib/cartLog';
 import { MatchBadge } from './MatchBadge';
@@ -85,65 +85,49 @@ export function SearchResults<P extends PhotoBody>({
         {photos.map((photo, i) => {
           const has = inCart.has(photo.id);
           return (
-            <div
+            <PhotoCard
               key={photo.id}
-              className={`photo-card${has ? ' in-cart' : ''}`}
-              data-testid="photo-card"
-              data-photo-id={photo.id}
+              photo={photo}
+              index={i}
+              inCart={has}
+              labels={{
+                open: t('event.openPhoto', { id: photo.id }),
+                alt: t('event.photoAlt', { id: photo.id }),
+                add: t('event.cart.add'),
+                remove: t('event.cart.remove'),
+              }}
+              onOpen={() => setOpen(i)}
+              onToggleCart={action === 'cart' ? () => (has ? remove(photo) : add(photo)) : undefined}
+              actions={
+                <>
+                  {action === 'download' && (
+                    <a
+                      className="btn btn-primary btn-small"
+                      data-testid="download-photo"
+                      href={photoDownloadUrl(eventKey, photo.id)}
+                      download
+                    >
+                      {t('event.download')}
+                    </a>
+                  )}
+                  {onNotMe && (
+                    <button
+                      type="button"
+                      className="btn btn-secondary btn-small"
+                      data-testid="not-me"
+                      aria-label={t('event.notMe.label', { id: photo.id })}
+                      onClick={() => onNotMe(photo.id)}
+                    >
+                      {t('event.notMe')}
+                    </button>
+                  )}
+                </>
+              }
             >
-              <button
-                type="button"
-                className="photo-open"
-                aria-label={t('event.openPhoto', { id: photo.id })}
-                onClick={() => setOpen(i)}
-              >
-                <img src={photo.thumbnail_url} alt={t('event.photoAlt', { id: photo.id })} {...thumbnailProps(i)} />
-              </button>
               <MatchBadge matchedBy={photo.matched_by} />
               {people > 1 && <PeopleChips people={photo.people ?? []} />}
               {caption?.(photo)}
-              <div className="photo-actions">
-                {action === 'none' ? null : action === 'download' ? (
-                  <a
-                    className="btn btn-primary btn-small"
-                    data-testid="download-photo"
-                    href={photoDownloadUrl(eventKey, photo.id)}
-                    download
-                  >
-                    {t('event.download')}
-                  </a>
-                ) : has ? (
-                  <button
-                    type="button"
-                    className="btn btn-danger btn-small"
-                    data-testid="remove-from-cart"
-                    onClick={() => remove(photo)}
-                  >
-                    {t('event.cart.remove')}
-                  </button>
-                ) : (
-                  <button
-                    type="button"
-                    className="btn btn-primary btn-small"
-                    data-testid="add-to-cart"
-                    onClick={() => add(photo)}
-                  >
-                    {t('event.cart.add')}
-                  </button>
-                )}
-                {onNotMe && (
-                  <button
-                    type="button"
-                    className="btn btn-secondary btn-small"
-                    data-testid="not-me"
-                    aria-label={t('event.notMe.label', { id: photo.id })}
-                    onClick={() => onNotMe(photo.id)}
-                  >
-                    {t('event.notMe')}
-                  </button>
-                )}
-              </div>
-            </div>
+            </PhotoCard>
           );
         })}
       </div>

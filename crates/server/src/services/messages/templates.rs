@@ -132,17 +132,26 @@ pub fn order_link(o: &OrderPlaced) -> Message {
 
 /// The one-time code that opens an order found through find-order.
 pub fn order_code(code: &str, minutes: u64) -> Message {
-    let text = format!(
-        "รหัสเปิดคำสั่งซื้อของคุณคือ {code} ใช้ได้ {minutes} นาที หากคุณไม่ได้ขอรหัสนี้ ไม่ต้องทำอะไร\n\
-         Your code to open your order is {code}. It works for {minutes} minutes. \
-         If you did not ask for it, do nothing.\n"
-    );
+    one_time_code(
+        "รหัสเปิดคำสั่งซื้อ / Your order code",
+        &format!("รหัสเปิดคำสั่งซื้อของคุณคือ {code} ใช้ได้ {minutes} นาที หากคุณไม่ได้ขอรหัสนี้ ไม่ต้องทำอะไร"),
+        &format!(
+            "Your code to open your order is {code}. It works for {minutes} minutes. \
+             If you did not ask for it, do nothing."
+        ),
+        code,
+    )
+}
+
+/// A one-time code's message: `title` (Thai / English) and the two lines saying it.
+fn one_time_code(title: &str, thai: &str, english: &str, code: &str) -> Message {
+    let text = format!("{thai}\n{english}\n");
     Message {
-        subject: "รหัสเปิดคำสั่งซื้อ / Your order code".to_owned(),
+        subject: title.to_owned(),
         short: text.clone(),
         card: Card {
-            alt_text: format!("รหัสเปิดคำสั่งซื้อ / Your order code: {code}"),
-            title: "รหัสเปิดคำสั่งซื้อ / Your order code".to_owned(),
+            alt_text: format!("{title}: {code}"),
+            title: title.to_owned(),
             lines: text.lines().map(str::to_owned).collect(),
             image: None,
             button: None,
@@ -242,24 +251,15 @@ pub fn trial(shop_url: &str) -> Message {
 
 /// The one-time code that confirms an alert's mobile number.
 pub fn alert_code(code: &str, minutes: u64) -> Message {
-    let text = format!(
-        "รหัสยืนยันการแจ้งเตือนรูปใหม่ของคุณคือ {code} ใช้ได้ {minutes} นาที หากคุณไม่ได้ขอ ไม่ต้องทำอะไร\n\
-         Your code to turn on new-photo alerts is {code}. It works for {minutes} minutes. \
-         If you did not ask for it, do nothing.\n"
-    );
-    Message {
-        subject: "รหัสยืนยันการแจ้งเตือน / Your alert code".to_owned(),
-        short: text.clone(),
-        card: Card {
-            alt_text: format!("รหัสยืนยันการแจ้งเตือน / Your alert code: {code}"),
-            title: "รหัสยืนยันการแจ้งเตือน / Your alert code".to_owned(),
-            lines: text.lines().map(str::to_owned).collect(),
-            image: None,
-            button: None,
-            footnote: None,
-        },
-        text,
-    }
+    one_time_code(
+        "รหัสยืนยันการแจ้งเตือน / Your alert code",
+        &format!("รหัสยืนยันการแจ้งเตือนรูปใหม่ของคุณคือ {code} ใช้ได้ {minutes} นาที หากคุณไม่ได้ขอ ไม่ต้องทำอะไร"),
+        &format!(
+            "Your code to turn on new-photo alerts is {code}. It works for {minutes} minutes. \
+             If you did not ask for it, do nothing."
+        ),
+        code,
+    )
 }
 
 /// What a new-photos alert says.
