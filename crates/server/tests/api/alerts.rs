@@ -63,12 +63,8 @@ fn blank_photo() -> Vec<u8> {
 }
 
 async fn sms_app(backend: Backend, fake: &FakeThaiBulkSms, extra: &[(&str, &str)]) -> TestApp {
-    let mut builder = TestApp::builder(backend)
+    let mut builder = crate::sms::sms_builder(backend, fake, crate::sms::KEY)
         .with_event(event("race"))
-        .with_env("RACESHOT__SMS__PROVIDER", "thaibulksms")
-        .with_env("RACESHOT__SMS__API_BASE", &fake.url())
-        .with_env("RACESHOT__SMS__KEY", crate::sms::KEY)
-        .with_env("RACESHOT__SMS__SECRET", crate::sms::SECRET)
         .with_env("RACESHOT__ALERTS__PER_CLIENT_PER_MINUTE", "100");
     for (k, v) in extra {
         builder = builder.with_env(k, v);

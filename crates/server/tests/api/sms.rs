@@ -44,13 +44,38 @@ impl Received {
 
 type Inbox = Arc<Mutex<Vec<Received>>>;
 
+/// How the fake provider fails, when it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// 500, with the provider's error body.
+    Broken,
+    /// Answers after 3 s (past the shop's timeout).
+    Slow,
+}
+
+type Failing = Arc<Mutex<Option<Failure>>>;
+
 /// A ThaiBulkSMS account on 127.0.0.1 that takes messages only with `KEY:SECRET`.
 pub(crate) struct FakeThaiBulkSms {
     addr: SocketAddr,
     inbox: Inbox,
+    failing: Failing,
 }
 
-async fn send(State(inbox): State<Inbox>, headers: HeaderMap, body: String) -> impl IntoResponse {
+async fn send(
+    State((inbox, failing)): State<(Inbox, Failing)>,
+    headers: HeaderMap,
+    body: String,
+) -> impl IntoResponse {
+    let failure = *failing.lock().unwrap();
+    match failure {
+        Some(Failure::Broken) => {
+            let error = json!({"error": {"code": 500, "name": "INTERNAL_SERVER_ERROR", "description": "Internal server error"}});
+            return (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(error));
+        }
+        Some(Failure::Slow) => tokio::time::sleep(std::time::Duration::from_secs(3)).await,
+        None => {}
+    }
     let auth = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -100,13 +125,23 @@ async fn send(State(inbox): State<Inbox>, headers: HeaderMap, body: String) -> i
 impl FakeThaiBulkSms {
     pub(crate) async fn start() -> Self {
         let inbox: Inbox = Arc::default();
+        let failing: Failing = Arc::default();
         let app = axum::Router::new()
             .route("/sms", post(send))
-            .with_state(inbox.clone());
+            .with_state((inbox.clone(), failing.clone()));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         tokio::spawn(async move { axum::serve(listener, app).await });
-        Self { addr, inbox }
+        Self {
+            addr,
+            inbox,
+            failing,
+        }
+    }
+
+    /// Fails every message from now on as `failure` says; `None` takes them again.
+    pub(crate) fn fail(&self, failure: Option<Failure>) {
+        *self.failing.lock().unwrap() = failure;
     }
 
     pub(crate) fn url(&self) -> String {
@@ -132,7 +167,12 @@ impl FakeThaiBulkSms {
     }
 }
 
-async fn app_with_sms(backend: Backend, fake: &FakeThaiBulkSms, key: &str) -> TestApp {
+/// An app texting through `fake` with the API key `key`, with the event `finder`.
+pub(crate) fn sms_builder(
+    backend: Backend,
+    fake: &FakeThaiBulkSms,
+    key: &str,
+) -> crate::helpers::TestAppBuilder {
     TestApp::builder(backend)
         .with_event(event("finder"))
         .with_env("RACESHOT__SMS__PROVIDER", "thaibulksms")
@@ -141,8 +181,10 @@ async fn app_with_sms(backend: Backend, fake: &FakeThaiBulkSms, key: &str) -> Te
         .with_env("RACESHOT__SMS__SECRET", SECRET)
         .with_env("RACESHOT__SMS__SENDER", "RaceShot")
         .with_env("RACESHOT__ORDERS__FIND_PER_CLIENT_PER_MINUTE", "100")
-        .spawn()
-        .await
+}
+
+async fn app_with_sms(backend: Backend, fake: &FakeThaiBulkSms, key: &str) -> TestApp {
+    sms_builder(backend, fake, key).spawn().await
 }
 
 /// Places an order of 0812345678 (its e-mail is not delivered: no SMTP server) and finds
@@ -355,4 +397,84 @@ async fn orders_are_texted_their_link_when_placed_and_when_ready() {
             .unwrap();
         assert_eq!(fake.messages().len(), 2);
     }
+}
+
+/// A provider that fails (a server error, an answer past the timeout) leaves the message to
+/// be tried again, with nothing counted as sent; once it takes messages again, the retry
+/// sends it, once. A number it lists as bad ends the message at once.
+#[tokio::test]
+async fn a_failing_provider_is_tried_again_and_a_bad_number_is_given_up() {
+    use raceshot_server::infra::channels::ChannelKind;
+    use raceshot_server::jobs::send_message::SendMessage;
+    use raceshot_server::jobs::{BackgroundJob, JobContext, JobError};
+    use raceshot_server::services::messages::MessageKind;
+    let fake = FakeThaiBulkSms::start().await;
+    let app = sms_builder(Backend::Sqlite, &fake, KEY)
+        .with_env("RACESHOT__SMS__TIMEOUT_SECS", "1")
+        .without_jobs()
+        .spawn()
+        .await;
+    let (_, uuid) = app.promptpay_order("finder", 1).await;
+    let order = app
+        .store
+        .order_by_uuid(crate::helpers::oid(&uuid))
+        .await
+        .unwrap()
+        .unwrap();
+    let ctx = JobContext {
+        state: &app.state,
+        job_id: 0,
+        worker: "test",
+    };
+    let link = SendMessage {
+        kind: MessageKind::OrderLink,
+        subject: order.id.to_string(),
+        channel: ChannelKind::Sms,
+    };
+    for failure in [Failure::Broken, Failure::Slow] {
+        fake.fail(Some(failure));
+        let tried = link.run(&ctx).await;
+        assert!(
+            matches!(tried, Err(JobError::Retry(_))),
+            "{failure:?}: {tried:?}"
+        );
+    }
+    assert_eq!(
+        app.store
+            .messages_sent_since("sms", crate::helpers::now() - chrono::Duration::days(1))
+            .await
+            .unwrap(),
+        0
+    );
+    fake.fail(None);
+    link.run(&ctx).await.unwrap();
+    link.run(&ctx).await.unwrap();
+    let texted: Vec<_> = fake
+        .messages()
+        .into_iter()
+        .filter(|m| m.field("message").is_some_and(|t| t.contains("Your order")))
+        .collect();
+    assert_eq!(texted.len(), 1);
+
+    // An order of a number the provider cannot reach: its message is given up at once.
+    let mut body = app
+        .order_body("finder", &app.ready_photos("finder", 1).await, "PP")
+        .await;
+    body["mobile"] = json!(format!("{BAD_PREFIX}123456"));
+    let bad_uuid = app.create_order("/v3/order/create", &body).await;
+    let bad = app
+        .store
+        .order_by_uuid(crate::helpers::oid(&bad_uuid))
+        .await
+        .unwrap()
+        .unwrap();
+    let to_bad = SendMessage {
+        subject: bad.id.to_string(),
+        ..link
+    };
+    let given_up = to_bad.run(&ctx).await;
+    assert!(
+        matches!(given_up, Err(JobError::Permanent(_))),
+        "{given_up:?}"
+    );
 }
