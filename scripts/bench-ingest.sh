@@ -7,7 +7,9 @@
 # (`RACESHOT__BIBS__READ=false`), the same work. Two sets: `race` (48 course photos, 2-30
 # faces) and `crowd` (start lines and grids, ~36 faces). Prints photos/s, the CPU time and
 # the mean time of each stage per photo, the ratio, and what bib reading adds
-# (`BIBS_COST`). A run of 48 photos lasts seconds, and two runs of the same work differ by
+# (`BIBS_COST`) and what 10,000 runners' alerts on the event add (`ALERTS_COST`: each photo
+# matched against them all, `scripts/bench/seed_alerts.py`). A run of 48 photos lasts
+# seconds, and two runs of the same work differ by
 # up to a tenth here, so raceshot runs BENCH_REPEAT times (default 3) with and without
 # bib reading, and the peer as often, alternately, and the medians are compared.
 #
@@ -36,6 +38,9 @@ ingest() {
   local photos="$1" work
   work="$(mktemp -d)"
   RACESHOT__DATA_DIR="$work/data" bench_event "$BIN"
+  if [ -n "${BENCH_ALERTS:-}" ]; then
+    "$PY" "$ROOT/scripts/bench/seed_alerts.py" "$work/data/raceshot.db" bench "$BENCH_ALERTS" >/dev/null
+  fi
   local start end cpu
   start="$(date +%s.%N)"
   # The process's CPU time (user + system, all threads), which other load on the
@@ -67,7 +72,7 @@ faces = sum(int(r["faces"]) for r in rows) / n
 print(f"photos/s end to end: {n / wall:.2f}  ({n} photos in {wall:.1f} s, {faces:.1f} faces per photo)")
 print(f"cpu per photo: {float(sys.argv[4]) / n * 1000:.0f} ms  (the whole process's user + system time)")
 print("mean per photo (one worker's time; workers run in parallel):")
-for k, label in [("decode_s", "decode"), ("faces_s", "detect+align+embed"), ("bibs_s", "bib numbers"), ("images_s", "preview+thumbnail"), ("store_s", "storage"), ("total_s", "total")]:
+for k, label in [("decode_s", "decode"), ("faces_s", "detect+align+embed"), ("bibs_s", "bib numbers"), ("images_s", "preview+thumbnail"), ("store_s", "storage"), ("alerts_s", "alerts"), ("total_s", "total")]:
     if k not in rows[0]:
         continue
     print(f"  {label:20s} {mean(k):7.1f} ms")
@@ -92,7 +97,9 @@ for set in race crowd; do
   for i in $(seq "$REPEAT"); do
     echo "== $set, run $i of $REPEAT: raceshot ingest --wait of $count photos from $photos on $(nproc) cores"
     ingest "$photos" | tee "$OUT/bibs-$set-$i.txt"
-    echo "== $set, run $i of $REPEAT: the same with bib reading off"
+    echo "== $set, run $i of $REPEAT: the same with 10,000 runners' alerts on the event"
+    BENCH_ALERTS=10000 ingest "$photos" | tee "$OUT/alerts-$set-$i.txt"
+    echo "== $set, run $i of $REPEAT: the same with bib reading off (and no alerts)"
     RACESHOT__BIBS__READ=false ingest "$photos" | tee "$OUT/rust-$set-$i.txt"
     echo "== $set, run $i of $REPEAT: the Python peer (scripts/bench/ingest_peer.py, one photo at a time) on the same photos"
     start="$(date +%s.%N)"
@@ -104,6 +111,9 @@ for set in race crowd; do
   bibs_pps="$(median $(pps "$OUT"/bibs-"$set"-*.txt))"
   rust_cpu="$(median $(cpu "$OUT"/rust-"$set"-*.txt))"
   bibs_cpu="$(median $(cpu "$OUT"/bibs-"$set"-*.txt))"
+  alerts_pps="$(median $(pps "$OUT"/alerts-"$set"-*.txt))"
+  alerts_cpu="$(median $(cpu "$OUT"/alerts-"$set"-*.txt))"
+  echo "ALERTS_COST $set: $(pct "$bibs_pps" "$alerts_pps") time per photo with 10,000 alerts (median photos/s of $REPEAT runs: $alerts_pps with them, $bibs_pps without); $(pct "$alerts_cpu" "$bibs_cpu") CPU per photo ($alerts_cpu against $bibs_cpu ms)"
   echo "BIBS_COST $set: $(pct "$rust_pps" "$bibs_pps") time per photo (median photos/s of $REPEAT runs: $bibs_pps with bib reading, $rust_pps without); $(pct "$bibs_cpu" "$rust_cpu") CPU per photo ($bibs_cpu against $rust_cpu ms)"
   echo "RATIO $set raceshot/python photos/s (whole processes): $(python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}')" "$rust_pps" "$python_pps") (medians of $REPEAT runs: raceshot $rust_pps, python $python_pps)"
 done
