@@ -158,6 +158,19 @@ impl Store {
         row.map(Row::into_alert).transpose()
     }
 
+    /// The alerts asked for with `mobile` since `since` (codes texted to it): how many, and
+    /// when the latest was.
+    pub async fn alerts_asked_by_mobile(
+        &self,
+        mobile: &str,
+        since: DateTime<Utc>,
+    ) -> Result<(i64, Option<DateTime<Utc>>)> {
+        let (n, latest): (i64, Option<i64>) = on_pool!(self, pool => sqlx::query_as(
+            "SELECT COUNT(*), MAX(created_at) FROM alerts WHERE mobile = $1 AND created_at >= $2")
+            .bind(mobile).bind(millis(since)).fetch_one(pool).await)?;
+        Ok((n, latest.map(from_millis).transpose()?))
+    }
+
     /// Counts a wrong code against a pending alert; answers the tries so far.
     pub async fn count_alert_code_try(&self, id: i64) -> Result<i64> {
         let (n,): (i64,) = on_pool!(self, pool => sqlx::query_as(

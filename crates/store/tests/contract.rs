@@ -3038,6 +3038,21 @@ async fn alerts_live_as_long_as_stated_and_tell_at_most_once_a_gap(store: Store)
         (AlertState::Pending, Some("0812345678"), 0)
     );
     assert_eq!(store.count_alert_code_try(sms).await.unwrap(), 1);
+    // Codes texted to a number lately, for the shop's limit per number.
+    assert_eq!(
+        store
+            .alerts_asked_by_mobile("0812345678", now() - secs(600))
+            .await
+            .unwrap(),
+        (1, Some(now()))
+    );
+    assert_eq!(
+        store
+            .alerts_asked_by_mobile("0812345678", now() + secs(1))
+            .await
+            .unwrap(),
+        (0, None)
+    );
     // An alert never confirmed is gone after its ten minutes.
     assert!(
         store

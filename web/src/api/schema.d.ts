@@ -488,7 +488,9 @@ export interface paths {
          *     the event's sale ends, `alerts.days` pass or it is stopped (422
          *     `alert_consent_required`). A channel the shop has not set up is 404
          *     `alerts_unavailable`; an event not on sale 422 `event_not_on_sale`; a selfie without a
-         *     face 422 `no_face`; a code that cannot be texted 422 `access_code_undeliverable`.
+         *     face 422 `no_face`; a code that cannot be texted 422 `access_code_undeliverable`; a
+         *     number texted a code within a minute, or three times within ten minutes, 429
+         *     `rate_limited` with `Retry-After`.
          */
         post: operations["ask"];
         delete?: never;

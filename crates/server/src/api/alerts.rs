@@ -51,7 +51,9 @@ pub struct AlertAsked {
 /// the event's sale ends, `alerts.days` pass or it is stopped (422
 /// `alert_consent_required`). A channel the shop has not set up is 404
 /// `alerts_unavailable`; an event not on sale 422 `event_not_on_sale`; a selfie without a
-/// face 422 `no_face`; a code that cannot be texted 422 `access_code_undeliverable`.
+/// face 422 `no_face`; a code that cannot be texted 422 `access_code_undeliverable`; a
+/// number texted a code within a minute, or three times within ten minutes, 429
+/// `rate_limited` with `Retry-After`.
 #[utoipa::path(post, path = "/api/alerts", tag = "alerts",
     request_body(content_type = "multipart/form-data", content = Object),
     responses((status = 201, body = AlertAsked), (status = 401, response = ErrorAnswer),
@@ -286,6 +288,9 @@ impl From<AlertError> for ShopError {
             AlertError::CodeVoid => ShopError::new(ErrorCode::AccessCodeExpired, message),
             AlertError::Undeliverable(_) => {
                 ShopError::new(ErrorCode::AccessCodeUndeliverable, message)
+            }
+            AlertError::TooSoon(wait) => {
+                ShopError::new(ErrorCode::RateLimited, message).retry_after(wait)
             }
             AlertError::Selfie(refused) => refused.into(),
             AlertError::Store(e) => ShopError::internal(e),

@@ -204,6 +204,11 @@ async fn an_sms_alert_tells_of_new_photos_of_the_runner(backend: Backend) {
     assert!(!confirmed.to_string().contains(MOBILE));
     let alert = app.store.alert(&id, now()).await.unwrap().unwrap();
     assert_eq!(alert.state, AlertState::Active);
+    // The same number is not texted again within a minute, from whatever address.
+    let again = app.ask_alert("race", &consent, me.clone()).await;
+    assert_eq!(again.headers()["retry-after"], "60");
+    assert_error(again, 429, "rate_limited").await;
+    assert_eq!(fake.messages().len(), 2);
     assert_eq!(app.store.alert_counts(now()).await.unwrap().len(), 1);
 
     // A photo of the runner and one of a stranger: one message, at once, with the count

@@ -30,6 +30,7 @@ CREATE TABLE alerts (
 );
 CREATE INDEX alerts_event ON alerts (event_id, state);
 CREATE INDEX alerts_expires ON alerts (expires_at);
+CREATE INDEX alerts_mobile ON alerts (mobile, created_at);
 
 -- The new photos an alert's face was found on, as they were ingested; `told` once a
 -- message told of them (or was given up).

@@ -37,6 +37,11 @@ use crate::services::search::{SearchError, with_selfie_faces};
 pub const CONFIRM_TTL: Duration = Duration::from_secs(600);
 /// Wrong codes that void an alert's code (it may be asked for again).
 pub const MAX_TRIES: i64 = 5;
+/// How soon one number may be texted another code.
+pub const RESEND_AFTER: Duration = Duration::from_secs(60);
+/// Codes one number is texted within [`CONFIRM_TTL`] at most: nobody can make the shop
+/// text a stranger's phone more often, from however many addresses.
+pub const CODES_PER_NUMBER: i64 = 3;
 const CODE_PURPOSE: &str = "alert-code";
 const LINK_PURPOSE: &str = "alert-link";
 
@@ -114,6 +119,10 @@ pub enum AlertError {
     /// The code could not be sent.
     #[error("{0}")]
     Undeliverable(&'static str),
+    /// The number was texted a code a moment ago, or too many lately: try again after
+    /// this many seconds.
+    #[error("a code was sent to this number a moment ago")]
+    TooSoon(u64),
     /// The selfie could not be read as a face search reads one.
     #[error(transparent)]
     Selfie(SearchError),
@@ -185,6 +194,9 @@ pub async fn ask(
         ),
         AlertChannel::Line => None,
     };
+    if let Some(mobile) = &mobile {
+        texted_lately(state, mobile.as_str(), now).await?;
+    }
     let face = selfie_face(state, selfie).await?;
     let public_id = hex::encode(rand::random::<[u8; 16]>());
     let code = format!("{:06}", rand::random_range(0..1_000_000u32));
@@ -220,6 +232,31 @@ pub async fn ask(
         contact,
         expires_in: CONFIRM_TTL,
     })
+}
+
+/// Refuses a number texted a code within [`RESEND_AFTER`], or [`CODES_PER_NUMBER`] times
+/// within [`CONFIRM_TTL`].
+async fn texted_lately(
+    state: &AppState,
+    mobile: &str,
+    now: DateTime<Utc>,
+) -> Result<(), AlertError> {
+    let window = chrono::Duration::from_std(CONFIRM_TTL).unwrap_or_default();
+    let (n, latest) = state
+        .store
+        .alerts_asked_by_mobile(mobile, now - window)
+        .await?;
+    let resend = chrono::Duration::from_std(RESEND_AFTER).unwrap_or_default();
+    let wait = |until: DateTime<Utc>| {
+        u64::try_from((until - now).num_seconds())
+            .unwrap_or(0)
+            .max(1)
+    };
+    match latest {
+        Some(latest) if latest + resend > now => Err(AlertError::TooSoon(wait(latest + resend))),
+        Some(_) if n >= CODES_PER_NUMBER => Err(AlertError::TooSoon(CONFIRM_TTL.as_secs())),
+        _ => Ok(()),
+    }
 }
 
 /// The face a selfie shows (its largest), inside a search slot.
