@@ -232,7 +232,9 @@ pub async fn photos(
     let ids = alerts::found(&state, &alert).await?;
     let mut shown = state.store.shown_photos(alert.event_id, &ids).await?;
     // Newest first, as found.
-    shown.sort_by_key(|p| ids.iter().position(|id| *id == p.id));
+    let rank: std::collections::HashMap<i64, usize> =
+        ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    shown.sort_by_key(|p| rank.get(&p.id).copied());
     let images: Vec<PhotoBody> = shown
         .iter()
         .map(|p| PhotoBody::new(p, &state.media_url, None))

@@ -47,15 +47,15 @@ impl BackgroundJob for SendMessage {
     }
 
     async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
-        let result = self.send(ctx).await;
-        // An alert's next message waits for this one to be done with, sent or not; a
-        // failure to be retried is not done with yet.
-        if self.kind == MessageKind::NewPhotos && !matches!(result, Err(JobError::Retry(_))) {
+        self.send(ctx).await?;
+        // An alert's next message waits for this one to be done with: sent, or nothing to
+        // send ([`Self::gave_up`] for a failure for good).
+        if self.kind == MessageKind::NewPhotos {
             alerts::watch::message_done(ctx.state, &self.subject)
                 .await
                 .map_err(JobError::Retry)?;
         }
-        result
+        Ok(())
     }
 
     async fn gave_up(&self, ctx: &JobContext<'_>, error: &str) {

@@ -133,33 +133,12 @@ pub async fn finish(state: &AppState, callback: &Callback<'_>) -> Result<Back, L
         .take_line_login(&state_hash(callback.state), now)
         .await?
         .ok_or(LinkError::UnknownLogin)?;
-    let (order, alert) = match login.target {
-        LoginFor::Order(id) => (
-            Some(
-                state
-                    .store
-                    .order_by_id(id)
-                    .await?
-                    .ok_or(LinkError::UnknownLogin)?,
-            ),
-            None,
-        ),
-        LoginFor::Alert(id) => (
-            None,
-            Some(
-                state
-                    .store
-                    .alert_by_id(id)
-                    .await?
-                    .ok_or(LinkError::UnknownLogin)?,
-            ),
-        ),
-    };
-    let back = match (&order, &alert) {
-        (Some(order), _) => Back::Order(order.uuid),
-        (_, Some(alert)) => Back::Alert(alert.event_key.clone()),
-        (None, None) => return Err(LinkError::UnknownLogin),
-    };
+    let subject = match login.target {
+        LoginFor::Order(id) => state.store.order_by_id(id).await?.map(Subject::Order),
+        LoginFor::Alert(id) => state.store.alert_by_id(id).await?.map(Subject::Alert),
+    }
+    .ok_or(LinkError::UnknownLogin)?;
+    let back = subject.back();
     if !callback
         .cookie
         .is_some_and(|kept| signing::same(callback.state, kept))
@@ -183,15 +162,35 @@ pub async fn finish(state: &AppState, callback: &Callback<'_>) -> Result<Back, L
         )
         .await
         .map_err(|e| LinkError::Refused(back.clone(), e))?;
-    let Some(order) = order else {
-        if let Some(alert) = alert {
+    match subject {
+        Subject::Order(order) => link_order(state, &order, &user).await?,
+        Subject::Alert(alert) => {
             alerts::activate(state, &alert, Some(&user))
                 .await
                 .map_err(|e| LinkError::Refused(back.clone(), e.into()))?;
         }
-        return Ok(back);
-    };
-    state.store.link_line(order.id, &user, state.now()).await?;
+    }
+    Ok(back)
+}
+
+/// What a login is finished for.
+enum Subject {
+    Order(Order),
+    Alert(Alert),
+}
+
+impl Subject {
+    fn back(&self) -> Back {
+        match self {
+            Subject::Order(order) => Back::Order(order.uuid),
+            Subject::Alert(alert) => Back::Alert(alert.event_key.clone()),
+        }
+    }
+}
+
+/// Links `order` to the LINE account `user` and enqueues its link there.
+async fn link_order(state: &AppState, order: &Order, user: &str) -> Result<(), LinkError> {
+    state.store.link_line(order.id, user, state.now()).await?;
     // The order's link now; a paid order's news went out before it was linked, so that
     // follows on LINE instead.
     let kind = if order.is_deliverable() {
@@ -202,5 +201,5 @@ pub async fn finish(state: &AppState, callback: &Callback<'_>) -> Result<Back, L
     let job = tasks::message(state, kind, &order.id.to_string(), ChannelKind::Line);
     state.store.enqueue(&job, state.now()).await?;
     state.wake_workers();
-    Ok(back)
+    Ok(())
 }
