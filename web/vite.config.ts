@@ -4,38 +4,9 @@
 // `npm run build` then writes brotli and gzip copies of the text files (scripts/precompress.mjs).
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const api = process.env.RACESHOT_API ?? 'http://127.0.0.1:8080';
-
-/** Font files every page's first paint uses (src/main.tsx imports their faces), Thai first:
- * the shop's text is Thai by default. */
-const FIRST_PAINT_FONTS = ['sarabun-thai-400-normal', 'sarabun-thai-700-normal'];
-
-/** `<link rel="preload">` for the hashed files of `fonts`, so the browser fetches them with
- * the first script instead of after it has run, laid out the page and found the text
- * needs them. Build only: the development server serves the fonts from node_modules. */
-function preloadFonts(fonts: string[]): Plugin {
-  return {
-    name: 'raceshot-preload-fonts',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, ctx) {
-        const files = Object.keys(ctx.bundle ?? {});
-        return fonts.map((font): HtmlTagDescriptor => {
-          const file = files.find((f) => f.startsWith(`assets/${font}-`) && f.endsWith('.woff2'));
-          if (file === undefined) throw new Error(`no built font file for ${font}: is its face still imported?`);
-          return {
-            tag: 'link',
-            attrs: { rel: 'preload', as: 'font', type: 'font/woff2', href: `/${file}`, crossorigin: true },
-            injectTo: 'head',
-          };
-        });
-      },
-    },
-  };
-}
 
 /** `<script async>` for src/boot.ts, built as its own entry: fetched beside the app's entry
  * and run as soon as it arrives, ahead of the much larger app. */
@@ -62,7 +33,7 @@ function bootScript(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), bootScript(), preloadFonts(FIRST_PAINT_FONTS)],
+  plugins: [react(), bootScript()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     target: 'es2022',

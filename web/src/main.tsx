@@ -1,11 +1,6 @@
-//! Entry point: fonts shipped with the app (Sarabun for Thai and Latin, weights 400 and 700,
-//! `font-display: swap`; the build preloads the Thai files, see vite.config.ts), styles,
-//! the app. (src/boot.ts runs before it.)
+//! Entry point: styles, the app. (src/boot.ts runs before it.) The text is set in the
+//! phone's own fonts (index.css): no font file is downloaded.
 
-import '@fontsource/sarabun/thai-400.css';
-import '@fontsource/sarabun/thai-700.css';
-import '@fontsource/sarabun/latin-400.css';
-import '@fontsource/sarabun/latin-700.css';
 import './index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
