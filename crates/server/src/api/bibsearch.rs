@@ -16,7 +16,7 @@ use super::extract::ApiJson;
 use crate::api::error::ErrorAnswer;
 use crate::api::extract::ClientIp;
 use crate::app::state::AppState;
-use crate::error::{ShopError, ShopResult};
+use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::services::bibs;
 use crate::services::commerce::{deal, find_event, find_event_on_sale, parse_event_key};
 
@@ -200,4 +200,24 @@ pub async fn manual(
         page_size: u32::try_from(paging.limit()).unwrap_or(0),
         photographers,
     }))
+}
+
+/// A bib that does not fit the event's rule, from a visitor or an operator: `invalid_bib`
+/// on the `bib` field, saying why.
+impl From<raceshot_domain::BibError> for ShopError {
+    fn from(e: raceshot_domain::BibError) -> Self {
+        ShopError::new(ErrorCode::InvalidBib, e.to_string()).with_field("bib")
+    }
+}
+
+/// Bib search's errors by code: the bib's own refusal as above, faults as `internal`
+/// with their causes.
+impl From<bibs::BibSearchError> for ShopError {
+    fn from(e: bibs::BibSearchError) -> Self {
+        match e {
+            bibs::BibSearchError::Invalid(e) => e.into(),
+            bibs::BibSearchError::Store(e) => e.into(),
+            bibs::BibSearchError::Fault(e) => ShopError::internal(e),
+        }
+    }
 }

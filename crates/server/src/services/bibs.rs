@@ -10,6 +10,8 @@
 //! hidden, turned away or too small to read are found too (`matched_by: face`). A misread
 //! bib would bring a stranger's face, so when there are several anchors only those that
 //! agree with another anchor are used; a lone anchor is used as it is.
+//!
+//! The search answers its own [`BibSearchError`]; `api/bibsearch.rs` maps it to codes.
 
 use std::collections::HashSet;
 
@@ -22,8 +24,21 @@ use raceshot_vision::image_io::date_taken;
 use raceshot_vision::{BBox, BibReader, Embedding, RgbImage, cosine};
 
 use crate::app::state::AppState;
-use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::services::search::{average_price, by_photo, shown_by_id};
+
+/// Why a bib search found nothing to answer: the bib typed does not fit the event's rule,
+/// or the store or the face index failed. `api/` maps it to error codes.
+#[derive(Debug, thiserror::Error)]
+pub enum BibSearchError {
+    /// Not a bib of this event (its message says why).
+    #[error(transparent)]
+    Invalid(#[from] BibError),
+    #[error(transparent)]
+    Store(#[from] raceshot_store::StoreError),
+    /// The face index failed.
+    #[error(transparent)]
+    Fault(anyhow::Error),
+}
 
 /// At most this many anchor faces are searched for one bib.
 const MAX_ANCHORS: usize = 8;
@@ -83,11 +98,9 @@ fn offset_local(offset: FixedOffset, local: NaiveDateTime) -> Option<DateTime<Ut
         .map(|t| t.with_timezone(&Utc))
 }
 
-/// The bib a visitor typed, in normal form, or `invalid_bib` naming the field.
-pub fn parse_query(rule: &BibRule, text: &str) -> ShopResult<Bib> {
-    rule.parse(text).map_err(|e: BibError| {
-        ShopError::new(ErrorCode::InvalidBib, e.to_string()).with_field("bib")
-    })
+/// The bib a visitor typed, in normal form, or why it is not one of the event's.
+pub fn parse_query(rule: &BibRule, text: &str) -> Result<Bib, BibError> {
+    rule.parse(text)
 }
 
 /// The face whose runner wears the bib at `bib_box`: among the faces the box sits under
@@ -150,7 +163,11 @@ pub struct BibFound {
 }
 
 /// Searches the event for the photos of the runner wearing `text`.
-pub async fn search(state: &AppState, event: &Event, text: &str) -> ShopResult<BibFound> {
+pub async fn search(
+    state: &AppState,
+    event: &Event,
+    text: &str,
+) -> Result<BibFound, BibSearchError> {
     let spec = &event.spec;
     let bib = parse_query(&spec.bib_rule, text)?;
     let hits = state.store.photos_with_bib(event.id, &bib).await?;
@@ -181,7 +198,7 @@ pub async fn search(state: &AppState, event: &Event, text: &str) -> ShopResult<B
             .indexes
             .search(event.id, anchor, threshold, limit)
             .await
-            .map_err(ShopError::internal)?;
+            .map_err(BibSearchError::Fault)?;
         searches.push(found);
     }
     for p in by_photo(searches) {
