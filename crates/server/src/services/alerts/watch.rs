@@ -24,9 +24,9 @@ use raceshot_store::photos::NewFace;
 use raceshot_vision::{Embedding, FaceIndex};
 
 use crate::app::state::AppState;
-use crate::infra::channels::ChannelKind;
 use crate::jobs::send_message::SendMessage;
 use crate::jobs::tasks;
+use crate::services::alerts::AlertChannel;
 use crate::services::messages::MessageKind;
 
 /// The least time between two messages of one alert.
@@ -171,14 +171,13 @@ async fn enqueue_message(
     let Some(alert) = state.store.alert_by_id(alert_id).await? else {
         return Ok(());
     };
-    let channel = match alert.channel.as_str() {
-        "line" => ChannelKind::Line,
-        _ => ChannelKind::Sms,
+    let Some(channel) = AlertChannel::parse(&alert.channel) else {
+        return Ok(()); // the table allows no other channel
     };
     let job = SendMessage {
         kind: MessageKind::NewPhotos,
         subject: subject(alert_id, due),
-        channel,
+        channel: channel.kind(),
     };
     state
         .store

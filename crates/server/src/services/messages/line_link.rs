@@ -80,7 +80,9 @@ pub async fn start(state: &AppState, order: &Order) -> Result<Started, LinkError
 
 /// Starts confirming a LINE alert still waiting for it.
 pub async fn start_alert(state: &AppState, alert: &Alert) -> Result<Started, LinkError> {
-    if alert.state != AlertState::Pending || alert.channel != "line" {
+    if alert.state != AlertState::Pending
+        || alerts::AlertChannel::parse(&alert.channel) != Some(alerts::AlertChannel::Line)
+    {
         return Err(LinkError::UnknownLogin);
     }
     begin(state, LoginFor::Alert(alert.id)).await
