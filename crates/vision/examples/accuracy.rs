@@ -40,9 +40,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use raceshot_vision::{
-    DecodeOptions, Embedding, FaceEngine, FaceEngineConfig, FaceIndex, cosine, decode,
-};
+use raceshot_vision::{DecodeOptions, Embedding, FaceEngine, FaceIndex, cosine, decode};
 
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
 
@@ -164,9 +162,9 @@ fn run() -> Result<()> {
     }
     let labels = read_labels(&labels_path)?;
 
-    let mut config = FaceEngineConfig::with_models_dir(&models);
+    let mut config = common::engine_config(&models)?;
     if let Some(score) = min_score {
-        config.quality.min_score = score;
+        config.quality.min_score = Some(score);
     }
     let engine = FaceEngine::load(config).map_err(|e| {
         format!(

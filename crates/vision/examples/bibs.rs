@@ -31,9 +31,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use raceshot_vision::{
-    BBox, DecodeOptions, FaceEngine, FaceEngineConfig, TextReader, TextReaderConfig, decode,
-};
+use raceshot_vision::{BBox, DecodeOptions, FaceEngine, TextReader, TextReaderConfig, decode};
 use serde::Deserialize;
 
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
@@ -126,7 +124,7 @@ fn run() -> Result<()> {
     let models = common::models_dir(models);
     let labels: Labels = common::read_labels(&dir)?;
 
-    let engine = FaceEngine::load(FaceEngineConfig::with_models_dir(&models))?;
+    let engine = FaceEngine::load(common::engine_config(&models)?)?;
     let mut config = TextReaderConfig::with_models_dir(&models);
     if let Some(v) = frame_max_side {
         config.frame_max_side = v;

@@ -48,9 +48,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use raceshot_vision::{
-    AnalyzedFace, DecodeOptions, FaceEngine, FaceEngineConfig, FaceRuntime, align, decode, probe,
-};
+use raceshot_vision::{AnalyzedFace, DecodeOptions, FaceEngine, FaceRuntime, align, decode, probe};
 
 type Result<T> = std::result::Result<T, Box<dyn Error + Send + Sync>>;
 
@@ -234,9 +232,9 @@ struct Done {
 fn run() -> Result<()> {
     let args = parse_args()?;
     let photos = list_photos(&args.photos)?;
-    let mut config = FaceEngineConfig::with_models_dir(&args.models);
+    let mut config = common::engine_config(&args.models)?;
     if let Some(score) = args.min_score {
-        config.quality.min_score = score;
+        config.quality.min_score = Some(score);
     }
     if let Some(edge) = args.long_edge {
         config.detector.long_edge = edge;

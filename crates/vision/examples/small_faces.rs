@@ -32,9 +32,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use raceshot_vision::{
-    AnalyzedFace, BBox, DecodeOptions, Embedding, FaceEngine, FaceEngineConfig, cosine, decode,
-};
+use raceshot_vision::{AnalyzedFace, BBox, DecodeOptions, Embedding, FaceEngine, cosine, decode};
 use serde::Deserialize;
 
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
@@ -127,7 +125,7 @@ fn run() -> Result<()> {
     let models = common::models_dir(models);
     let labels: Labels = common::read_labels(&dir)?;
 
-    let mut config = FaceEngineConfig::with_models_dir(&models);
+    let mut config = common::engine_config(&models)?;
     if let Some(edge) = long_edge {
         config.detector.long_edge = edge;
     }
@@ -141,7 +139,7 @@ fn run() -> Result<()> {
         config.quality.min_face_px = px;
     }
     if let Some(score) = min_score {
-        config.quality.min_score = score;
+        config.quality.min_score = Some(score);
     }
     let engine = FaceEngine::load(config)?;
     let cfg = engine.config();
@@ -178,7 +176,7 @@ fn run() -> Result<()> {
         common::passes(&cfg.detector),
         decode_edge,
         cfg.quality.min_face_px,
-        cfg.quality.min_score,
+        cfg.min_score(),
         per_photo_ms,
     );
     println!("threshold  precision  recall     TP   FP   FN");

@@ -8,6 +8,7 @@
 //! | key (env form)                                   | default                              | meaning |
 //! |--------------------------------------------------|--------------------------------------|---------|
 //! | `RACESHOT__FACES__MODELS_DIR`                    | `./models`                           | directory the other defaults are relative to |
+//! | `RACESHOT__FACES__MODEL_PAIR`                    | `insightface`                        | the detector and recogniser, chosen together: `insightface` (SCRFD-500M + w600k_mbf, non-commercial research only) or `yunet-sface` (OpenCV Zoo's YuNet, MIT, + SFace, Apache-2.0) |
 //! | `RACESHOT__FACES__RUNTIME`                       | `openvino`                           | what runs the face models (and the server's bib reader): `openvino` or `onnxruntime` |
 //! | `RACESHOT__FACES__OPENVINO_LIBRARY`              | `<models_dir>/openvino/libopenvino_c.so` | OpenVINO's C library (>= 2025.1), beside its core, CPU plugin and ONNX front end |
 //! | `RACESHOT__FACES__OPENVINO_PRECISION`            | `auto`                               | `auto`: bf16 on CPUs that compute it natively, else f32; `f32`: always f32 |
@@ -15,7 +16,7 @@
 //! | `RACESHOT__FACES__INTRA_THREADS`                 | `1`                                  | threads one inference may use (0 = the runtime's choice) |
 //! | `RACESHOT__FACES__INTER_THREADS`                 | `1`                                  | threads for parallel graph branches (0 = ONNX Runtime's choice) |
 //! | `RACESHOT__FACES__SESSIONS`                      | `0`                                  | sessions (OpenVINO: streams) per model, i.e. inferences that may run at once (0 = one per CPU core) |
-//! | `RACESHOT__FACES__DETECTOR__PATH`                | `<models_dir>/scrfd_500m_bnkps.onnx` | any SCRFD-family ONNX export *with* 5 keypoints (e.g. `scrfd_2.5g_bnkps`, `scrfd_10g_bnkps`) |
+//! | `RACESHOT__FACES__DETECTOR__PATH`                | the pair's, in `<models_dir>`        | another export of the pair's detector family (SCRFD *with* 5 keypoints, e.g. `scrfd_10g_bnkps`; or YuNet) |
 //! | `RACESHOT__FACES__DETECTOR__LONG_EDGE`           | `1600`                               | event photos are scaled so their long edge is this for detection |
 //! | `RACESHOT__FACES__DETECTOR__SELFIE_LONG_EDGE`    | `640`                                | the same for selfies, whose faces are large |
 //! | `RACESHOT__FACES__DETECTOR__COARSE_LONG_EDGE`    | `640`                                | event photos get a second detection pass at this long edge for close-up faces, too large for the detector at `LONG_EDGE` (0 = off; never enlarges; skipped unless its input is at least 1.25x smaller than the main pass's) |
@@ -24,13 +25,13 @@
 //! | `RACESHOT__FACES__DETECTOR__MAX_UPSCALE`         | `2.0`                                | smaller images are enlarged towards the long edge by at most this factor (1 = never) |
 //! | `RACESHOT__FACES__DETECTOR__SCORE_THRESHOLD`     | `0.5`                                | detections below this score are dropped before NMS |
 //! | `RACESHOT__FACES__DETECTOR__NMS_IOU`             | `0.4`                                | IoU above which the weaker of two boxes is suppressed |
-//! | `RACESHOT__FACES__DETECTOR__MEAN` / `__STD`      | `127.5` / `128.0`                    | input normalisation `(x - mean) / std`, RGB, NCHW |
-//! | `RACESHOT__FACES__RECOGNIZER__PATH`              | `<models_dir>/w600k_mbf.onnx`        | any ArcFace-style recogniser (5-point aligned square crop in, embedding out) |
+//! | `RACESHOT__FACES__DETECTOR__MEAN` / `__STD`      | the pair's (SCRFD `127.5` / `128.0`, YuNet `0` / `1`) | input normalisation `(x - mean) / std`, NCHW (YuNet reads BGR) |
+//! | `RACESHOT__FACES__RECOGNIZER__PATH`              | the pair's, in `<models_dir>`        | another recogniser of the pair (5-point aligned square crop in, embedding out) |
 //! | `RACESHOT__FACES__RECOGNIZER__INPUT_SIZE`        | `112`                                | side of the square aligned crop; the ArcFace template is scaled to it |
-//! | `RACESHOT__FACES__RECOGNIZER__MEAN` / `__STD`    | `127.5` / `127.5`                    | input normalisation `(x - mean) / std`, RGB, NCHW |
-//! | `RACESHOT__FACES__RECOGNIZER__EMBEDDING_DIM`     | `512`                                | length of the output vector (checked at load) |
+//! | `RACESHOT__FACES__RECOGNIZER__MEAN` / `__STD`    | the pair's (w600k `127.5` / `127.5`, SFace `0` / `1`: it normalises itself) | input normalisation `(x - mean) / std`, RGB, NCHW |
+//! | `RACESHOT__FACES__RECOGNIZER__EMBEDDING_DIM`     | the pair's (`512`, SFace `128`)      | length of the output vector (checked at load) |
 //! | `RACESHOT__FACES__QUALITY__MIN_FACE_PX`          | `16`                                 | faces whose box's shorter side (in the decoded image's pixels, from which faces are aligned) is smaller are not kept |
-//! | `RACESHOT__FACES__QUALITY__MIN_SCORE`            | `0.5`                                | faces with a lower detector score are not kept |
+//! | `RACESHOT__FACES__QUALITY__MIN_SCORE`            | the pair's (SCRFD `0.5`, YuNet `0.7`) | faces with a lower detector score are not kept |
 //!
 //! Explicit paths are used as given (relative ones against the working directory); only
 //! the defaults are derived from `models_dir`.
@@ -50,8 +51,137 @@ use serde::Deserialize;
 /// Default file names inside the models directory (what `scripts/fetch-models.sh` writes).
 pub const DEFAULT_RUNTIME_LIBRARY: &str = "libonnxruntime.so";
 pub const DEFAULT_OPENVINO_LIBRARY: &str = "openvino/libopenvino_c.so";
-pub const DEFAULT_DETECTOR_FILE: &str = "scrfd_500m_bnkps.onnx";
-pub const DEFAULT_RECOGNIZER_FILE: &str = "w600k_mbf.onnx";
+
+/// The face detector and recogniser, chosen together (`faces.model_pair`): an embedding
+/// is only comparable with embeddings of the same recogniser, and each recogniser is
+/// aligned to its detector's landmarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+pub enum ModelPair {
+    /// InsightFace's SCRFD-500M detector and w600k_mbf (MobileFaceNet) recogniser, 512-d.
+    /// Licensed for non-commercial research only.
+    #[serde(rename = "insightface")]
+    InsightFace,
+    /// OpenCV Zoo's YuNet detector (MIT) and SFace recogniser (Apache-2.0), 128-d, from
+    /// their block-quantised files ([`crate::model_file`] folds them to floats at load).
+    #[serde(rename = "yunet-sface")]
+    YuNetSFace,
+}
+
+/// How a detector's outputs are decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DetectorFamily {
+    /// SCRFD: per stride, scores, box distances and keypoint offsets per anchor.
+    Scrfd,
+    /// YuNet: per stride, class and objectness scores, box centre offsets and log sizes,
+    /// and keypoints, one prediction per cell (OpenCV's `FaceDetectorYN`).
+    YuNet,
+}
+
+impl ModelPair {
+    pub const ALL: [ModelPair; 2] = [ModelPair::InsightFace, ModelPair::YuNetSFace];
+
+    /// Its name in the configuration and in the store.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::InsightFace => "insightface",
+            Self::YuNetSFace => "yunet-sface",
+        }
+    }
+
+    /// The models' licence, in words an operator reads.
+    pub fn licence(self) -> &'static str {
+        match self {
+            Self::InsightFace => {
+                "InsightFace SCRFD-500M + w600k_mbf: non-commercial research use only"
+            }
+            Self::YuNetSFace => {
+                "OpenCV Zoo YuNet (MIT) + SFace (Apache-2.0): commercial use allowed"
+            }
+        }
+    }
+
+    /// Whether a shop that sells photos may run it.
+    pub fn commercial(self) -> bool {
+        matches!(self, Self::YuNetSFace)
+    }
+
+    pub fn detector_family(self) -> DetectorFamily {
+        match self {
+            Self::InsightFace => DetectorFamily::Scrfd,
+            Self::YuNetSFace => DetectorFamily::YuNet,
+        }
+    }
+
+    pub fn detector_file(self) -> &'static str {
+        match self {
+            Self::InsightFace => "scrfd_500m_bnkps.onnx",
+            Self::YuNetSFace => "face_detection_yunet_2023mar_int8bq.onnx",
+        }
+    }
+
+    pub fn recognizer_file(self) -> &'static str {
+        match self {
+            Self::InsightFace => "w600k_mbf.onnx",
+            Self::YuNetSFace => "face_recognition_sface_2021dec_int8bq.onnx",
+        }
+    }
+
+    /// The detector's input normalisation `(mean, std)`: SCRFD's `(x - 127.5) / 128`;
+    /// YuNet takes the pixel values as they are (OpenCV's `blobFromImage` defaults).
+    pub fn detector_normalisation(self) -> (f32, f32) {
+        match self {
+            Self::InsightFace => (127.5, 128.0),
+            Self::YuNetSFace => (0.0, 1.0),
+        }
+    }
+
+    /// Whether the detector reads its channels in BGR order (OpenCV's), not RGB.
+    pub fn detector_bgr(self) -> bool {
+        matches!(self, Self::YuNetSFace)
+    }
+
+    /// The recogniser's input normalisation: ArcFace's `(x - 127.5) / 127.5`; SFace
+    /// subtracts and scales inside its graph, so it takes RGB values as they are.
+    pub fn recognizer_normalisation(self) -> (f32, f32) {
+        match self {
+            Self::InsightFace => (127.5, 127.5),
+            Self::YuNetSFace => (0.0, 1.0),
+        }
+    }
+
+    pub fn embedding_dim(self) -> usize {
+        match self {
+            Self::InsightFace => 512,
+            Self::YuNetSFace => 128,
+        }
+    }
+
+    /// The least detector score of a face worth indexing. YuNet scores the soft faces of
+    /// a crowd higher than SCRFD does: at 0.5 it embedded 51 faces a 24 MP crowd photo
+    /// against SCRFD's 31, making the face stage 15-20 % slower; at 0.7 it embeds 36, is
+    /// faster than the InsightFace pair, and finds every runner it found at 0.5 on the
+    /// small-face set whose selfies are other photos (docs/benchmarks.md).
+    pub fn min_score(self) -> f32 {
+        match self {
+            Self::InsightFace => 0.5,
+            Self::YuNetSFace => 0.7,
+        }
+    }
+}
+
+impl std::fmt::Display for ModelPair {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ModelPair {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        from_name(s)
+    }
+}
 
 /// Top-level face engine configuration. Every field has a default, so an empty TOML table
 /// (or no table at all) gives a working engine once the models are fetched.
@@ -59,6 +189,9 @@ pub const DEFAULT_RECOGNIZER_FILE: &str = "w600k_mbf.onnx";
 #[serde(default, deny_unknown_fields)]
 pub struct FaceEngineConfig {
     pub models_dir: PathBuf,
+    /// The detector and recogniser: the defaults of their files, normalisation and
+    /// embedding length, and how the detector is decoded.
+    pub model_pair: ModelPair,
     /// What runs the face models.
     pub runtime: FaceRuntime,
     /// `None` means `<models_dir>/openvino/libopenvino_c.so`.
@@ -84,6 +217,7 @@ impl Default for FaceEngineConfig {
     fn default() -> Self {
         Self {
             models_dir: PathBuf::from("./models"),
+            model_pair: ModelPair::InsightFace,
             runtime: FaceRuntime::OpenVino,
             openvino_library: None,
             openvino_precision: OpenVinoPrecision::Auto,
@@ -147,11 +281,11 @@ fn from_name<T: serde::de::DeserializeOwned>(name: &str) -> Result<T, String> {
     T::deserialize(name).map_err(|e| e.to_string())
 }
 
-/// The SCRFD-family detector.
+/// The detector (SCRFD or YuNet, as the model pair says).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DetectorConfig {
-    /// `None` means `<models_dir>/scrfd_500m_bnkps.onnx`.
+    /// `None` means the pair's file in `models_dir`.
     pub path: Option<PathBuf>,
     pub long_edge: u32,
     pub selfie_long_edge: u32,
@@ -179,8 +313,9 @@ pub struct DetectorConfig {
     pub max_upscale: f32,
     pub score_threshold: f32,
     pub nms_iou: f32,
-    pub mean: f32,
-    pub std: f32,
+    /// `None`: the pair's ([`ModelPair::detector_normalisation`]).
+    pub mean: Option<f32>,
+    pub std: Option<f32>,
 }
 
 impl DetectorConfig {
@@ -203,22 +338,24 @@ impl Default for DetectorConfig {
             max_upscale: 2.0,
             score_threshold: 0.5,
             nms_iou: 0.4,
-            mean: 127.5,
-            std: 128.0,
+            mean: None,
+            std: None,
         }
     }
 }
 
-/// The ArcFace-style recogniser.
+/// The recogniser (ArcFace-style: an aligned square crop in, an embedding out).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RecognizerConfig {
-    /// `None` means `<models_dir>/w600k_mbf.onnx`.
+    /// `None` means the pair's file in `models_dir`.
     pub path: Option<PathBuf>,
     pub input_size: u32,
-    pub mean: f32,
-    pub std: f32,
-    pub embedding_dim: usize,
+    /// `None`: the pair's ([`ModelPair::recognizer_normalisation`]).
+    pub mean: Option<f32>,
+    pub std: Option<f32>,
+    /// `None`: the pair's ([`ModelPair::embedding_dim`]).
+    pub embedding_dim: Option<usize>,
     /// On ONNX Runtime, load the recogniser with each `PRelu` computed as
     /// `max(x, slope * x)`: the same numbers, which ONNX Runtime computes about 1.8x faster
     /// on MobileFaceNet (`model_file::prelu_as_max`). `false` runs the file as it is.
@@ -231,32 +368,33 @@ impl Default for RecognizerConfig {
         Self {
             path: None,
             input_size: 112,
-            mean: 127.5,
-            std: 127.5,
-            embedding_dim: 512,
+            mean: None,
+            std: None,
+            embedding_dim: None,
             prelu_as_max: true,
         }
     }
 }
 
 /// Which detections are worth an embedding. Tiny or doubtful faces give embeddings that
-/// match strangers, so they are dropped rather than indexed. The defaults (16 px, score
-/// 0.5) are chosen by measured recall on the small-face set (`examples/small_faces.rs`,
-/// docs/benchmarks.md): the former 20 px / 0.6 dropped a third of the detected faces of
-/// 35-40 px runners in 24 MP photos, and lowering them cost no precision there nor on
-/// the dev set.
+/// match strangers, so they are dropped rather than indexed. The defaults (16 px, and the
+/// pair's least score: [`ModelPair::min_score`]) are chosen by measured recall on the
+/// small-face sets (`examples/small_faces.rs`, docs/benchmarks.md): for SCRFD, the former
+/// 20 px / 0.6 dropped a third of the detected faces of 35-40 px runners in 24 MP photos,
+/// and lowering them cost no precision there nor on the dev set.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct QualityConfig {
     pub min_face_px: f32,
-    pub min_score: f32,
+    /// `None`: the pair's ([`ModelPair::min_score`]).
+    pub min_score: Option<f32>,
 }
 
 impl Default for QualityConfig {
     fn default() -> Self {
         Self {
             min_face_px: 16.0,
-            min_score: 0.5,
+            min_score: None,
         }
     }
 }
@@ -299,7 +437,7 @@ impl FaceEngineConfig {
         resolve(
             &self.models_dir,
             self.detector.path.as_deref(),
-            DEFAULT_DETECTOR_FILE,
+            self.model_pair.detector_file(),
         )
     }
 
@@ -307,8 +445,40 @@ impl FaceEngineConfig {
         resolve(
             &self.models_dir,
             self.recognizer.path.as_deref(),
-            DEFAULT_RECOGNIZER_FILE,
+            self.model_pair.recognizer_file(),
         )
+    }
+
+    /// The detector's `(mean, std)`: as configured, else the pair's.
+    pub fn detector_normalisation(&self) -> (f32, f32) {
+        let (mean, std) = self.model_pair.detector_normalisation();
+        (
+            self.detector.mean.unwrap_or(mean),
+            self.detector.std.unwrap_or(std),
+        )
+    }
+
+    /// The recogniser's `(mean, std)`: as configured, else the pair's.
+    pub fn recognizer_normalisation(&self) -> (f32, f32) {
+        let (mean, std) = self.model_pair.recognizer_normalisation();
+        (
+            self.recognizer.mean.unwrap_or(mean),
+            self.recognizer.std.unwrap_or(std),
+        )
+    }
+
+    /// The least detector score of an indexed face: as configured, else the pair's.
+    pub fn min_score(&self) -> f32 {
+        self.quality
+            .min_score
+            .unwrap_or(self.model_pair.min_score())
+    }
+
+    /// The embedding length: as configured, else the pair's.
+    pub fn embedding_dim(&self) -> usize {
+        self.recognizer
+            .embedding_dim
+            .unwrap_or(self.model_pair.embedding_dim())
     }
 
     /// Every problem with the values (not the files: loading reports those), so start-up
@@ -360,12 +530,16 @@ impl FaceEngineConfig {
             ));
         }
         let r = &self.recognizer;
-        for (name, std) in [("detector.std", d.std), ("recognizer.std", r.std)] {
+        let ((det_mean, det_std), (rec_mean, rec_std)) = (
+            self.detector_normalisation(),
+            self.recognizer_normalisation(),
+        );
+        for (name, std) in [("detector.std", det_std), ("recognizer.std", rec_std)] {
             if !std.is_finite() || std == 0.0 {
                 p.push(format!("faces.{name} must be a non-zero number, got {std}"));
             }
         }
-        for (name, mean) in [("detector.mean", d.mean), ("recognizer.mean", r.mean)] {
+        for (name, mean) in [("detector.mean", det_mean), ("recognizer.mean", rec_mean)] {
             if !mean.is_finite() {
                 p.push(format!("faces.{name} must be a number, got {mean}"));
             }
@@ -376,10 +550,10 @@ impl FaceEngineConfig {
                 r.input_size
             ));
         }
-        if !(1..=4096).contains(&r.embedding_dim) {
+        if !(1..=4096).contains(&self.embedding_dim()) {
             p.push(format!(
                 "faces.recognizer.embedding_dim must be between 1 and 4096, got {}",
-                r.embedding_dim
+                self.embedding_dim()
             ));
         }
         let q = &self.quality;
@@ -389,10 +563,10 @@ impl FaceEngineConfig {
                 q.min_face_px
             ));
         }
-        if !(0.0..=1.0).contains(&q.min_score) {
+        if !(0.0..=1.0).contains(&self.min_score()) {
             p.push(format!(
                 "faces.quality.min_score must be in [0, 1], got {}",
-                q.min_score
+                self.min_score()
             ));
         }
         if self.sessions > 64 {
@@ -432,6 +606,33 @@ mod tests {
         assert_eq!(c.detector_path(), PathBuf::from("/m/scrfd_500m_bnkps.onnx"));
         assert_eq!(c.recognizer_path(), PathBuf::from("/m/w600k_mbf.onnx"));
         assert!(c.problems().is_empty());
+        let c = FaceEngineConfig {
+            model_pair: ModelPair::YuNetSFace,
+            ..c
+        };
+        assert_eq!(
+            c.detector_path(),
+            PathBuf::from("/m/face_detection_yunet_2023mar_int8bq.onnx")
+        );
+        assert_eq!(
+            c.recognizer_path(),
+            PathBuf::from("/m/face_recognition_sface_2021dec_int8bq.onnx")
+        );
+        assert_eq!(c.embedding_dim(), 128);
+        assert_eq!(c.detector_normalisation(), (0.0, 1.0));
+        assert!(c.problems().is_empty());
+    }
+
+    #[test]
+    fn model_pairs_parse_from_their_names() {
+        for pair in ModelPair::ALL {
+            assert_eq!(pair.name().parse(), Ok(pair));
+            assert_eq!(pair.to_string(), pair.name());
+        }
+        assert!("yunet".parse::<ModelPair>().is_err());
+        let c: FaceEngineConfig = serde_json::from_str(r#"{"model_pair": "yunet-sface"}"#).unwrap();
+        assert_eq!(c.model_pair, ModelPair::YuNetSFace);
+        assert!(ModelPair::YuNetSFace.commercial() && !ModelPair::InsightFace.commercial());
     }
 
     #[test]
@@ -442,9 +643,9 @@ mod tests {
             c.detector_path(),
             PathBuf::from("/opt/scrfd_10g_bnkps.onnx")
         );
-        c.detector.std = 0.0;
+        c.detector.std = Some(0.0);
         c.detector.long_edge = 8;
-        c.quality.min_score = 2.0;
+        c.quality.min_score = Some(2.0);
         assert_eq!(c.problems().len(), 3);
         c.detector.coarse_long_edge = 16;
         assert_eq!(c.problems().len(), 4);
@@ -476,7 +677,8 @@ mod tests {
         .unwrap();
         assert_eq!(c.detector.long_edge, 1280);
         assert_eq!(c.detector.nms_iou, 0.4);
-        assert_eq!(c.recognizer.std, 128.0);
+        assert_eq!(c.recognizer.std, Some(128.0));
+        assert_eq!(c.recognizer_normalisation(), (127.5, 128.0));
         assert_eq!(
             c.recognizer_path(),
             PathBuf::from("/srv/models/w600k_mbf.onnx")

@@ -1,11 +1,18 @@
-//! SCRFD face detection: input preparation, decoding of the per-stride outputs into boxes
-//! and 5 landmarks, and non-maximum suppression. The math is pure functions so it can be
-//! tested against hand-computed values; running the model lives in `engine`.
+//! Face detection (SCRFD and YuNet): input preparation, decoding of the per-stride outputs
+//! into boxes and 5 landmarks, and non-maximum suppression. The math is pure functions so
+//! it can be tested against hand-computed values; running the model lives in `engine`.
 //!
 //! SCRFD answers, per feature-map level (strides 8, 16, 32 for the common exports), three
 //! tensors: scores `[cells * A, 1]`, box distances `[cells * A, 4]` (left, top, right,
 //! bottom) and keypoint offsets `[cells * A, 10]`, all in stride units relative to the
 //! anchor centre `(x * stride, y * stride)`, cells row-major, `A` anchors per cell (2).
+//!
+//! YuNet (decoded as OpenCV's `FaceDetectorYN` does, `modules/objdetect/src/face_detect.cpp`)
+//! answers per level four: class and objectness scores `[cells, 1]`, each clamped to
+//! [0, 1], the face's score their geometric mean; a box `[cells, 4]` of centre offsets
+//! `(dx, dy)` in stride units from the cell's corner `(x, y)` and log sizes `(log w,
+//! log h)` in stride units; and keypoints `[cells, 10]`, each `(x + kx, y + ky)` times the
+//! stride. One prediction per cell.
 
 use crate::image_io::{self, RgbImage};
 
@@ -72,6 +79,8 @@ pub struct LevelOutputs<'a> {
     pub height: usize,
     pub anchors: usize,
     pub scores: &'a [f32],
+    /// YuNet's objectness scores (none for SCRFD).
+    pub objectness: Option<&'a [f32]>,
     pub boxes: &'a [f32],
     pub keypoints: &'a [f32],
 }
@@ -105,6 +114,51 @@ pub fn decode_level(level: &LevelOutputs<'_>, threshold: f32) -> Vec<Detection> 
         let mut landmarks = [[0.0f32; 2]; 5];
         for (j, lm) in landmarks.iter_mut().enumerate() {
             *lm = [cx + k[2 * j] * s, cy + k[2 * j + 1] * s];
+        }
+        out.push(Detection {
+            bbox,
+            landmarks,
+            score,
+        });
+    }
+    out
+}
+
+/// Decodes YuNet's detections of one level with score >= `threshold` (see the module's
+/// documentation), in network-input pixels. Slices shorter than the grid implies are
+/// read only as far as they go; a level without objectness scores yields nothing.
+pub fn decode_yunet_level(level: &LevelOutputs<'_>, threshold: f32) -> Vec<Detection> {
+    let Some(objectness) = level.objectness else {
+        return Vec::new();
+    };
+    let s = level.stride as f32;
+    let n = level.width * level.height;
+    let mut out = Vec::new();
+    for (i, (&class, &object)) in level.scores.iter().zip(objectness).take(n).enumerate() {
+        let score = (class.clamp(0.0, 1.0) * object.clamp(0.0, 1.0)).sqrt();
+        // NaN scores fail this comparison too, so a broken model output yields nothing.
+        if score < threshold || score.is_nan() {
+            continue;
+        }
+        let col = (i % level.width.max(1)) as f32;
+        let row = (i / level.width.max(1)) as f32;
+        let (Some(b), Some(k)) = (
+            level.boxes.get(i * 4..i * 4 + 4),
+            level.keypoints.get(i * 10..i * 10 + 10),
+        ) else {
+            break;
+        };
+        let (cx, cy) = ((col + b[0]) * s, (row + b[1]) * s);
+        let (w, h) = (b[2].exp() * s, b[3].exp() * s);
+        let bbox = BBox {
+            x1: cx - w / 2.0,
+            y1: cy - h / 2.0,
+            x2: cx + w / 2.0,
+            y2: cy + h / 2.0,
+        };
+        let mut landmarks = [[0.0f32; 2]; 5];
+        for (j, lm) in landmarks.iter_mut().enumerate() {
+            *lm = [(k[2 * j] + col) * s, (k[2 * j + 1] + row) * s];
         }
         out.push(Detection {
             bbox,
@@ -464,6 +518,7 @@ mod tests {
             height: 2,
             anchors: 2,
             scores: &scores,
+            objectness: None,
             boxes: &boxes,
             keypoints: &kps,
         };
@@ -494,6 +549,62 @@ mod tests {
     }
 
     #[test]
+    fn decodes_yunet_cells_as_opencv_does() {
+        // A 3x2 grid at stride 16, one prediction per cell. Cell 4 is (x 1, y 1); its class
+        // score 0.81 and objectness 1.2 (clamped to 1) give sqrt(0.81 * 1) = 0.9. Cell 5
+        // scores sqrt(0.36 * 0.64) = 0.48, under the threshold; cell 0 has a negative class
+        // score (clamped to 0).
+        let mut class = vec![0.0f32; 6];
+        let mut object = vec![0.0f32; 6];
+        (class[4], object[4]) = (0.81, 1.2);
+        (class[5], object[5]) = (0.36, 0.64);
+        (class[0], object[0]) = (-0.5, 1.0);
+        let mut boxes = vec![0.0f32; 24];
+        boxes[16..20].copy_from_slice(&[0.5, 0.25, 2f32.ln(), 3f32.ln()]);
+        let mut kps = vec![0.0f32; 60];
+        kps[40..50].copy_from_slice(&[0.0, 0.0, 1.0, 0.0, 0.5, 0.5, 0.0, 1.0, 1.0, 1.0]);
+        let level = LevelOutputs {
+            stride: 16,
+            width: 3,
+            height: 2,
+            anchors: 1,
+            scores: &class,
+            objectness: Some(&object),
+            boxes: &boxes,
+            keypoints: &kps,
+        };
+        let dets = decode_yunet_level(&level, 0.5);
+        assert_eq!(dets.len(), 1);
+        let d = dets[0];
+        assert!(approx(d.score, 0.9));
+        // Centre ((1 + 0.5) * 16, (1 + 0.25) * 16) = (24, 20); size (2 * 16, 3 * 16).
+        for (got, want) in [
+            (d.bbox.x1, 8.0),
+            (d.bbox.y1, -4.0),
+            (d.bbox.x2, 40.0),
+            (d.bbox.y2, 44.0),
+        ] {
+            assert!(approx(got, want), "{:?}", d.bbox);
+        }
+        assert_eq!(
+            d.landmarks,
+            [
+                [16.0, 16.0],
+                [32.0, 16.0],
+                [24.0, 24.0],
+                [16.0, 32.0],
+                [32.0, 32.0]
+            ]
+        );
+        // Without objectness scores (an SCRFD answer) nothing is decoded.
+        let scrfd = LevelOutputs {
+            objectness: None,
+            ..level
+        };
+        assert!(decode_yunet_level(&scrfd, 0.5).is_empty());
+    }
+
+    #[test]
     fn decodes_cell_order_row_major_for_wider_grids() {
         // 3 wide x 2 high, stride 16, 1 anchor: row 4 is cell (x 1, y 1) -> centre (16, 16).
         let mut scores = vec![0.0f32; 6];
@@ -504,6 +615,7 @@ mod tests {
             height: 2,
             anchors: 1,
             scores: &scores,
+            objectness: None,
             boxes: &[0.5; 24],
             keypoints: &[0.0; 60],
         };
@@ -528,6 +640,7 @@ mod tests {
             height: 4,
             anchors: 2,
             scores: &[0.9; 32],
+            objectness: None,
             boxes: &[0.0; 8],
             keypoints: &[0.0; 10],
         };

@@ -1,5 +1,8 @@
-//! The face engine: loads the inference runtime and the two models once, and runs
-//! detect -> quality gate -> align -> embed on decoded images.
+//! The face engine: loads the inference runtime and the two models of the configured pair
+//! (`faces.model_pair`: SCRFD + w600k_mbf, or YuNet + SFace) once, and runs
+//! detect -> quality gate -> align -> embed on decoded images. Both pairs align to the
+//! same 5-point ArcFace template at 112 x 112; only the detector's decoding, input order
+//! and normalisation, and the embedding's length differ ([`PreparedModels`]).
 //!
 //! Event photos are detected in at most two passes. An ordinary photo gets the configured
 //! long edge (1600: the crowd) and a coarse pass (640: close-up faces, which SCRFD misses
@@ -28,7 +31,7 @@
 //! `FaceEngine` is `Send + Sync` and meant to be shared in an `Arc`.
 
 use crate::align;
-use crate::config::{FaceEngineConfig, FaceRuntime};
+use crate::config::{DetectorFamily, FaceEngineConfig, FaceRuntime, ModelPair};
 use crate::detect::{self, BBox, Detection, InputGeometry, Landmarks, LevelOutputs};
 use crate::embed::{self, Embedding};
 use crate::error::{Error, Result};
@@ -60,6 +63,62 @@ pub struct SelfieFaces {
 /// cache); ingestion with 16 spent 8–9 % more CPU per photo than with 1
 /// (docs/benchmarks.md, Decisions the figures made).
 const EMBED_BATCH: usize = 2;
+
+/// YuNet's image input, as OpenCV names it.
+const YUNET_INPUT: &str = "input";
+
+/// The two model files as the runtime gets them, edited in memory ([`crate::model_file`]):
+/// on the YuNet/SFace pair, their block-quantised weights folded to floats and YuNet's
+/// input freed to any size; the detector reading 8-bit RGB (or BGR) rows; on ONNX Runtime,
+/// the recogniser's `PRelu`s as `Max`. The files on disk are never changed, so a file's
+/// checksum and the edits' (tested) identify what runs.
+pub struct PreparedModels {
+    pub detector_path: std::path::PathBuf,
+    pub detector: Vec<u8>,
+    /// The detector image input's NCHW dimensions as declared (-1 where any size goes).
+    pub detector_dims: Vec<i64>,
+    pub recognizer_path: std::path::PathBuf,
+    pub recognizer: Vec<u8>,
+    /// `DequantizeLinear` nodes folded, detector and recogniser.
+    pub folded: (usize, usize),
+    pub prelus_rewritten: usize,
+}
+
+impl PreparedModels {
+    /// Reads and edits the configured pair's files.
+    pub fn read(config: &FaceEngineConfig) -> Result<Self> {
+        let detector_path = existing(config.detector_path(), "face detector model")?;
+        let recognizer_path = existing(config.recognizer_path(), "face recognizer model")?;
+        let pair = config.model_pair;
+        let mut detector = read_model(&detector_path)?;
+        let mut recognizer = read_model(&recognizer_path)?;
+        let mut folded = (0, 0);
+        if pair == ModelPair::YuNetSFace {
+            (detector, folded.0) = model_file::fold_dequantize(&detector)?;
+            detector = model_file::free_image_size(&detector, YUNET_INPUT)?;
+            (recognizer, folded.1) = model_file::fold_dequantize(&recognizer)?;
+        }
+        // The detector reads 8-bit rows and normalises them itself.
+        let (mean, std) = config.detector_normalisation();
+        let (detector, detector_dims) =
+            model_file::rgb_u8_input(&detector, mean, std, pair.detector_bgr())?;
+        let (recognizer, prelus_rewritten) =
+            if config.runtime == FaceRuntime::OnnxRuntime && config.recognizer.prelu_as_max {
+                model_file::prelu_as_max(&recognizer)?
+            } else {
+                (recognizer, 0)
+            };
+        Ok(Self {
+            detector_path,
+            detector,
+            detector_dims,
+            recognizer_path,
+            recognizer,
+            folded,
+            prelus_rewritten,
+        })
+    }
+}
 
 /// The loaded engine. Cheap to share (`Arc<FaceEngine>`); all methods take `&self`.
 pub struct FaceEngine {
@@ -94,19 +153,20 @@ impl FaceEngine {
         if !problems.is_empty() {
             return Err(Error::Config(problems));
         }
-        let detector_path = existing(config.detector_path(), "face detector model")?;
-        let recognizer_path = existing(config.recognizer_path(), "face recognizer model")?;
         let threads = SessionThreads {
             sessions: config.effective_sessions(),
             intra: config.intra_threads,
             inter: config.inter_threads,
         };
-        // The detector reads 8-bit RGB rows and normalises them itself.
-        let (detector_model, detector_dims) = model_file::rgb_u8_input(
-            &read_model(&detector_path)?,
-            config.detector.mean,
-            config.detector.std,
-        )?;
+        let PreparedModels {
+            detector_path,
+            detector: detector_model,
+            detector_dims,
+            recognizer_path,
+            recognizer: recognizer_model,
+            prelus_rewritten,
+            ..
+        } = PreparedModels::read(&config)?;
         let on = RuntimeSetup {
             runtime: config.runtime,
             openvino_library: config.openvino_library_path(),
@@ -114,13 +174,6 @@ impl FaceEngine {
             onnxruntime_library: config.runtime_library_path(),
             threads,
         };
-        let recognizer_model = read_model(&recognizer_path)?;
-        let (recognizer_model, prelus_rewritten) =
-            if config.runtime == FaceRuntime::OnnxRuntime && config.recognizer.prelu_as_max {
-                model_file::prelu_as_max(&recognizer_model)?
-            } else {
-                (recognizer_model, 0)
-            };
         // Both load at once (on OpenVINO, each compiles on its own core).
         let (detector, recognizer) = std::thread::scope(|s| {
             let recognizer = s.spawn(|| {
@@ -151,6 +204,8 @@ impl FaceEngine {
         engine.detector_multiple = engine.probe_detector()?;
         engine.probe_recognizer()?;
         tracing::info!(
+            model_pair = %engine.config.model_pair,
+            licence = engine.config.model_pair.licence(),
             detector = %detector_path.display(),
             recognizer = %recognizer_path.display(),
             pad_multiple = engine.detector_multiple,
@@ -182,7 +237,13 @@ impl FaceEngine {
 
     /// Embedding dimension this engine produces (what a [`crate::FaceIndex`] must use).
     pub fn embedding_dim(&self) -> usize {
-        self.config.recognizer.embedding_dim
+        self.config.embedding_dim()
+    }
+
+    /// The detector and recogniser this engine runs: what its embeddings are comparable
+    /// with.
+    pub fn model_pair(&self) -> ModelPair {
+        self.config.model_pair
     }
 
     /// Runs the detector on a blank image to learn how many stride levels it has.
@@ -326,10 +387,14 @@ impl FaceEngine {
     /// pixels so that several passes can be merged.
     fn detect_pass(&self, img: &RgbImage, geo: &InputGeometry) -> Result<Vec<Detection>> {
         let cfg = &self.config.detector;
+        let decode = match self.config.model_pair.detector_family() {
+            DetectorFamily::Scrfd => detect::decode_level,
+            DetectorFamily::YuNet => detect::decode_yunet_level,
+        };
         let raw = self.run_detector(img, geo, |levels| {
             Ok(levels
                 .iter()
-                .flat_map(|l| detect::decode_level(l, cfg.score_threshold))
+                .flat_map(|l| decode(l, cfg.score_threshold))
                 .collect::<Vec<_>>())
         })?;
         Ok(detect::nms(raw, cfg.nms_iou))
@@ -362,6 +427,7 @@ impl FaceEngine {
                 &tensors,
                 geo.input_width as usize,
                 geo.input_height as usize,
+                self.config.model_pair.detector_family(),
             )?;
             f(&levels)
         })
@@ -388,7 +454,8 @@ impl FaceEngine {
         };
         let mut out = Vec::with_capacity(crops.len());
         for chunk in crops.chunks(batch) {
-            let data = embed::prepare_batch(chunk, cfg.mean, cfg.std);
+            let (mean, std) = self.config.recognizer_normalisation();
+            let data = embed::prepare_batch(chunk, mean, std);
             let shape = [chunk.len(), 3, size as usize, size as usize];
             let fill = |input: &mut [f32]| input.copy_from_slice(&data);
             let raw: Vec<f32> = self.recognizer.run(&shape, fill, |outputs| {
@@ -397,7 +464,7 @@ impl FaceEngine {
                     .ok_or_else(|| Error::Model("recognizer has no output".into()))?;
                 Ok(first.values.to_vec())
             })?;
-            let dim = cfg.embedding_dim;
+            let dim = self.embedding_dim();
             if raw.len() != dim * chunk.len() {
                 return Err(Error::Dimension {
                     expected: dim,
@@ -414,7 +481,7 @@ impl FaceEngine {
     /// Whether a detection is good enough to embed and index.
     pub fn passes_quality(&self, d: &Detection) -> bool {
         let q = &self.config.quality;
-        d.score >= q.min_score && d.bbox.min_side() >= q.min_face_px
+        d.score >= self.config.min_score() && d.bbox.min_side() >= q.min_face_px
     }
 
     /// Every face of an event photo: detect at both scales ([`FaceEngine::detect`]), drop
@@ -492,14 +559,17 @@ impl FaceEngine {
     }
 }
 
-/// Sorts SCRFD's outputs into levels by shape, whatever their names and order: the last
-/// dimension tells scores (1), boxes (4) and keypoints (10) apart; within each kind the
-/// level with the most rows has the smallest stride. Strides are 8, 16, 32, ... and the
-/// anchors per cell follow from the first level's row count.
+/// Sorts the detector's outputs into levels by shape, whatever their names and order: the
+/// last dimension tells scores (1), boxes (4) and keypoints (10) apart; within each kind
+/// the level with the most rows has the smallest stride. Strides are 8, 16, 32, ... and
+/// the anchors per cell follow from the first level's row count. YuNet answers two
+/// score tensors per level, its class and objectness scores: both go with the level of
+/// their length, in either order, since a face's score is the geometric mean of the two.
 fn group_levels<'a>(
     tensors: &[(usize, &'a [f32])],
     width: usize,
     height: usize,
+    family: DetectorFamily,
 ) -> Result<Vec<LevelOutputs<'a>>> {
     let mut kinds: [Vec<&'a [f32]>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     for &(last, values) in tensors {
@@ -517,7 +587,20 @@ fn group_levels<'a>(
     for k in &mut kinds {
         k.sort_by_key(|v| std::cmp::Reverse(v.len()));
     }
-    let [scores, boxes, kps] = kinds;
+    let [mut scores, boxes, kps] = kinds;
+    let mut objectness = Vec::new();
+    if family == DetectorFamily::YuNet {
+        if scores.len() != 2 * boxes.len() {
+            return Err(Error::Model(format!(
+                "detector answered {} score tensors for {} box tensors; expected two (class and objectness) per level (a YuNet model)",
+                scores.len(),
+                boxes.len()
+            )));
+        }
+        // Sorted by length, each level's two tensors are neighbours.
+        objectness = scores.iter().skip(1).step_by(2).copied().collect();
+        scores = scores.into_iter().step_by(2).collect();
+    }
     let levels = scores.len();
     if levels == 0 || boxes.len() != levels || kps.len() != levels {
         return Err(Error::Model(format!(
@@ -539,7 +622,12 @@ fn group_levels<'a>(
         let stride = 8u32 << l;
         let (fw, fh) = (width / stride as usize, height / stride as usize);
         let rows = fw * fh * anchors;
-        if scores[l].len() != rows || boxes[l].len() != rows * 4 || kps[l].len() != rows * 10 {
+        let objectness = objectness.get(l).copied();
+        if scores[l].len() != rows
+            || boxes[l].len() != rows * 4
+            || kps[l].len() != rows * 10
+            || objectness.is_some_and(|o| o.len() != rows)
+        {
             return Err(Error::Model(format!(
                 "detector level {l} (stride {stride}) has {} scores, expected {rows}",
                 scores[l].len()
@@ -551,6 +639,7 @@ fn group_levels<'a>(
             height: fh,
             anchors,
             scores: scores[l],
+            objectness,
             boxes: boxes[l],
             keypoints: kps[l],
         });
@@ -580,7 +669,7 @@ mod tests {
             (4, &b16),
             (10, &k32),
         ];
-        let levels = group_levels(&shuffled, 64, 32).unwrap();
+        let levels = group_levels(&shuffled, 64, 32, DetectorFamily::Scrfd).unwrap();
         assert_eq!(levels.len(), 3);
         assert_eq!(
             levels
@@ -596,9 +685,57 @@ mod tests {
     fn rejects_models_without_keypoints() {
         let (s, b) = (vec![0.0f32; 64], vec![0.0f32; 256]);
         let outs: Vec<(usize, &[f32])> = vec![(1, &s), (4, &b)];
-        assert!(matches!(group_levels(&outs, 64, 32), Err(Error::Model(_))));
+        let scrfd = DetectorFamily::Scrfd;
+        assert!(matches!(
+            group_levels(&outs, 64, 32, scrfd),
+            Err(Error::Model(_))
+        ));
         let weird: Vec<(usize, &[f32])> = vec![(7, &s)];
-        assert!(matches!(group_levels(&weird, 64, 32), Err(Error::Model(_))));
+        assert!(matches!(
+            group_levels(&weird, 64, 32, scrfd),
+            Err(Error::Model(_))
+        ));
+    }
+
+    #[test]
+    fn pairs_yunet_class_and_objectness_scores_by_level() {
+        // A 64x32 input, one prediction per cell: 32, 8 and 2 cells.
+        let (c8, c16, c32) = (vec![0.1f32; 32], vec![0.2f32; 8], vec![0.3f32; 2]);
+        let (o8, o16, o32) = (vec![0.4f32; 32], vec![0.5f32; 8], vec![0.6f32; 2]);
+        let (b8, b16, b32) = (vec![0.0f32; 128], vec![0.0f32; 32], vec![0.0f32; 8]);
+        let (k8, k16, k32) = (vec![0.0f32; 320], vec![0.0f32; 80], vec![0.0f32; 20]);
+        let outputs: Vec<(usize, &[f32])> = vec![
+            (1, &c8),
+            (1, &c16),
+            (1, &c32),
+            (1, &o8),
+            (1, &o16),
+            (1, &o32),
+            (4, &b8),
+            (4, &b16),
+            (4, &b32),
+            (10, &k8),
+            (10, &k16),
+            (10, &k32),
+        ];
+        let levels = group_levels(&outputs, 64, 32, DetectorFamily::YuNet).unwrap();
+        let pairs: Vec<(u32, usize, f32, f32)> = levels
+            .iter()
+            .map(|l| {
+                let o = l.objectness.unwrap();
+                (l.stride, l.anchors, l.scores[0] + o[0], l.scores[0] * o[0])
+            })
+            .collect();
+        assert_eq!(
+            pairs,
+            vec![
+                (8, 1, 0.1 + 0.4, 0.1 * 0.4),
+                (16, 1, 0.2 + 0.5, 0.2 * 0.5),
+                (32, 1, 0.3 + 0.6, 0.3 * 0.6)
+            ]
+        );
+        // Without the objectness tensors it is not a YuNet answer.
+        assert!(group_levels(&outputs[3..], 64, 32, DetectorFamily::YuNet).is_err());
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! What the shop sees in a photo: faces and bib numbers. The face engine (SCRFD
+//! What the shop sees in a photo: faces and bib numbers. The face engine (SCRFD or YuNet
 //! detection, 5-point alignment, ArcFace-style embeddings), the per-event in-memory face
 //! index, and the bib reader ([`ocr`]: PaddleOCR text detection
 //! and recognition on the same runtime as the faces: OpenVINO by default, ONNX Runtime as
@@ -21,8 +21,9 @@
 //! # }
 //! ```
 //!
-//! The default models (fetched by `scripts/fetch-models.sh`) are InsightFace's and licensed
-//! for non-commercial research only; see [`config`] for pointing the engine at others.
+//! Two model pairs are fetched by `scripts/fetch-models.sh` (`faces.model_pair`,
+//! [`ModelPair`]): InsightFace's SCRFD and w600k_mbf, licensed for non-commercial research
+//! only, and OpenCV Zoo's YuNet (MIT) and SFace (Apache-2.0), which a shop may sell with.
 
 pub mod align;
 pub mod analyzer;
@@ -40,12 +41,12 @@ pub mod testing;
 
 pub use analyzer::{BibReader, FaceAnalyzer};
 pub use config::{
-    DetectorConfig, FaceEngineConfig, FaceRuntime, OpenVinoPrecision, QualityConfig,
-    RecognizerConfig,
+    DetectorConfig, DetectorFamily, FaceEngineConfig, FaceRuntime, ModelPair, OpenVinoPrecision,
+    QualityConfig, RecognizerConfig,
 };
 pub use detect::{BBox, Detection, Landmarks};
 pub use embed::{Embedding, cosine};
-pub use engine::{AnalyzedFace, FaceEngine, SelfieFaces};
+pub use engine::{AnalyzedFace, FaceEngine, PreparedModels, SelfieFaces};
 pub use error::{Error, Result};
 pub use image_io::{
     DEFAULT_MAX_PIXELS, DateTaken, DecodeOptions, ImageFormat, ImageInfo, RgbImage, date_taken,

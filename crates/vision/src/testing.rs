@@ -27,7 +27,7 @@ impl FakeFaces {
     pub fn new(config: &FaceEngineConfig) -> Self {
         let detector = &config.detector;
         Self {
-            dim: config.recognizer.embedding_dim,
+            dim: config.embedding_dim(),
             decode_long_edge: detector.long_edge.max(detector.fine_long_edge),
             selfie_long_edge: detector.selfie_long_edge,
         }

@@ -1,5 +1,5 @@
 //! What the benchmark examples share: the workspace they run in, where the models fetched
-//! by `scripts/fetch-models.sh` are, a generated set's `labels.json`, and how a report
+//! by `scripts/fetch-models.sh` are, the model pair to run, a generated set's `labels.json`, and how a report
 //! names the detection passes.
 
 // Each example uses part of this module.
@@ -8,7 +8,7 @@
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
-use raceshot_vision::DetectorConfig;
+use raceshot_vision::{DetectorConfig, FaceEngineConfig, ModelPair};
 use serde::de::DeserializeOwned;
 
 /// The workspace's root directory.
@@ -23,6 +23,18 @@ pub fn models_dir(given: Option<PathBuf>) -> PathBuf {
     given
         .or_else(|| std::env::var_os("RACESHOT__FACES__MODELS_DIR").map(PathBuf::from))
         .unwrap_or_else(|| workspace().join("models"))
+}
+
+/// A default engine configuration at `models`, for the model pair
+/// `RACESHOT__FACES__MODEL_PAIR` names (`insightface` when unset), as the server reads it.
+pub fn engine_config(models: &Path) -> Result<FaceEngineConfig, String> {
+    let mut config = FaceEngineConfig::with_models_dir(models);
+    if let Ok(pair) = std::env::var("RACESHOT__FACES__MODEL_PAIR") {
+        config.model_pair = pair
+            .parse::<ModelPair>()
+            .map_err(|e| format!("RACESHOT__FACES__MODEL_PAIR: {e}"))?;
+    }
+    Ok(config)
 }
 
 /// The `labels.json` a set's generating script wrote into `dir`.

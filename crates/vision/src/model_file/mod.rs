@@ -1,6 +1,8 @@
 //! ONNX model files read and edited in memory at the protobuf wire level, before the
 //! runtime (OpenVINO or ONNX Runtime) loads them. Nothing is written back to disk, so a
-//! file's checksum still identifies the model that runs. Three edits:
+//! file's checksum still identifies the model that runs. Three edits here, and two in
+//! [`quantized`] for OpenCV Zoo's block-quantised YuNet and SFace (their weights folded to
+//! floats, YuNet's input freed to any size):
 //!
 //! - [`prelu_as_max`], for the face recogniser: each `PRelu(x, slope)` whose slopes are
 //!   all at most 1 becomes `Max(x, Mul(x, slope))`, which is the same function (for
@@ -20,7 +22,8 @@
 //!   them.
 //!
 //! - [`rgb_u8_input`], for the face detector: the network takes the photo's interleaved
-//!   8-bit RGB rows as they are (`[1, height, width, 3]`, `uint8`) and converts, transposes
+//!   8-bit RGB rows as they are (reversed to BGR by a `Gather` for YuNet, trained on
+//!   OpenCV's channel order) (`[1, height, width, 3]`, `uint8`) and converts, transposes
 //!   and normalises them itself (`Cast`, `Transpose`, `Sub`, `Mul` before its first
 //!   node). The engine then copies a quarter of the bytes into the runtime's input instead
 //!   of writing a normalised float plane per channel (72 MB for a 3000-px pass), and the
@@ -35,9 +38,13 @@
 //! byte. [`keep_classes`] drops the shape hints of `value_info` (ONNX Runtime infers them
 //! again), and a graph output's dimension equal to the class count becomes the kept count.
 
+mod quantized;
+
 use std::collections::HashSet;
 
 use crate::error::{Error, Result};
+
+pub(crate) use self::quantized::{fold_dequantize, free_image_size};
 
 /// `ModelProto` fields.
 const MODEL_GRAPH: u32 = 7;
@@ -79,6 +86,7 @@ const TENSOR_NAME: u32 = 8;
 const TENSOR_RAW_DATA: u32 = 9;
 const FLOAT: u64 = 1;
 const UINT8: u64 = 2;
+const INT64: u64 = 7;
 
 /// Protobuf wire types.
 const VARINT: u8 = 0;
@@ -283,10 +291,15 @@ pub(crate) const RGB_INPUT: &str = "raceshot/rgb";
 /// `Mul(1 / std)` compute the tensor it was, under its old name, before the first node.
 /// Also answers that input's NCHW dimensions as the file declares them (-1 where any
 /// size goes); a fixed height and width stay fixed in the new input.
-pub(crate) fn rgb_u8_input(model: &[u8], mean: f32, std: f32) -> Result<(Vec<u8>, Vec<i64>)> {
+pub(crate) fn rgb_u8_input(
+    model: &[u8],
+    mean: f32,
+    std: f32,
+    bgr: bool,
+) -> Result<(Vec<u8>, Vec<i64>)> {
     let dims = std::cell::RefCell::new(Vec::new());
     let out = map_field(model, MODEL_GRAPH, &|graph| {
-        let (graph, image_dims) = rgb_u8_graph(graph, mean, std)?;
+        let (graph, image_dims) = rgb_u8_graph(graph, mean, std, bgr)?;
         dims.borrow_mut().push(image_dims);
         Ok(graph)
     })?;
@@ -297,7 +310,7 @@ pub(crate) fn rgb_u8_input(model: &[u8], mean: f32, std: f32) -> Result<(Vec<u8>
 }
 
 /// [`rgb_u8_input`] of one `GraphProto`.
-fn rgb_u8_graph(graph: &[u8], mean: f32, std: f32) -> Result<(Vec<u8>, Vec<i64>)> {
+fn rgb_u8_graph(graph: &[u8], mean: f32, std: f32, bgr: bool) -> Result<(Vec<u8>, Vec<i64>)> {
     let graph_fields = fields(graph)?;
     let mut initializers = HashSet::new();
     for g in &graph_fields {
@@ -321,7 +334,12 @@ fn rgb_u8_graph(graph: &[u8], mean: f32, std: f32) -> Result<(Vec<u8>, Vec<i64>)
     let (mean_name, scale_name) = (name("mean"), name("inv_std"));
     let mut cast = node_bytes(&float, b"Cast", &[RGB_INPUT.as_bytes()], &[&float]);
     put_bytes(&mut cast, NODE_ATTRIBUTE, &int_attribute(b"to", FLOAT));
-    let mut transpose = node_bytes(&nchw, b"Transpose", &[&float], &[&nchw]);
+    // A network trained on OpenCV's BGR images gets its channels reversed.
+    let (bgr_name, order_name) = (name("bgr"), name("bgr_order"));
+    let mut gather = node_bytes(&bgr_name, b"Gather", &[&float, &order_name], &[&bgr_name]);
+    put_bytes(&mut gather, NODE_ATTRIBUTE, &int_attribute(b"axis", 3));
+    let channels = if bgr { &bgr_name } else { &float };
+    let mut transpose = node_bytes(&nchw, b"Transpose", &[channels], &[&nchw]);
     put_bytes(
         &mut transpose,
         NODE_ATTRIBUTE,
@@ -330,13 +348,18 @@ fn rgb_u8_graph(graph: &[u8], mean: f32, std: f32) -> Result<(Vec<u8>, Vec<i64>)
     let sub = node_bytes(&centred, b"Sub", &[&nchw, &mean_name], &[&centred]);
     let mul = node_bytes(image, b"Mul", &[&centred, &scale_name], &[image]);
 
-    let constants = [scalar(&mean_name, mean), scalar(&scale_name, 1.0 / std)];
+    let mut constants = vec![scalar(&mean_name, mean), scalar(&scale_name, 1.0 / std)];
+    let mut prologue = vec![&cast, &transpose, &sub, &mul];
+    if bgr {
+        constants.push(int64_vector(&order_name, &[2, 1, 0]));
+        prologue.insert(1, &gather);
+    }
     let mut out = Vec::with_capacity(graph.len() + 1024);
     let (mut nodes_placed, mut constants_placed) = (false, false);
     for g in &graph_fields {
         match (g.number, g.wire) {
             (GRAPH_NODE, BYTES) if !nodes_placed => {
-                for n in [&cast, &transpose, &sub, &mul] {
+                for n in &prologue {
                     put_bytes(&mut out, GRAPH_NODE, n);
                 }
                 nodes_placed = true;
@@ -441,6 +464,19 @@ fn scalar(name: &[u8], value: f32) -> Vec<u8> {
     put_varint(&mut t, FLOAT);
     put_bytes(&mut t, TENSOR_NAME, name);
     put_bytes(&mut t, TENSOR_RAW_DATA, &value.to_le_bytes());
+    t
+}
+
+/// A one-dimensional int64 initializer.
+fn int64_vector(name: &[u8], values: &[i64]) -> Vec<u8> {
+    let mut t = Vec::new();
+    put_key(&mut t, TENSOR_DIMS, VARINT);
+    put_varint(&mut t, values.len() as u64);
+    put_key(&mut t, TENSOR_DATA_TYPE, VARINT);
+    put_varint(&mut t, INT64);
+    put_bytes(&mut t, TENSOR_NAME, name);
+    let raw: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    put_bytes(&mut t, TENSOR_RAW_DATA, &raw);
     t
 }
 
@@ -688,7 +724,7 @@ fn output_dims(value_info: &[u8], classes: usize, kept: usize) -> Result<Vec<u8>
 mod tests {
     use super::*;
 
-    fn tensor(name: &str, dims: &[u64], values: &[f32]) -> Vec<u8> {
+    pub(super) fn tensor(name: &str, dims: &[u64], values: &[f32]) -> Vec<u8> {
         let mut t = Vec::new();
         for &d in dims {
             put_key(&mut t, TENSOR_DIMS, VARINT);
@@ -702,7 +738,7 @@ mod tests {
         t
     }
 
-    fn floats(tensor: &[u8]) -> (Vec<u64>, Vec<f32>) {
+    pub(super) fn floats(tensor: &[u8]) -> (Vec<u64>, Vec<f32>) {
         let fs = fields(tensor).unwrap();
         let dims = fs
             .iter()
@@ -775,7 +811,7 @@ mod tests {
     }
 
     /// A `ModelProto` of IR version 10 holding `graph`.
-    fn graph_model(graph: &[u8]) -> Vec<u8> {
+    pub(super) fn graph_model(graph: &[u8]) -> Vec<u8> {
         let mut m = Vec::new();
         put_key(&mut m, 1, VARINT);
         put_varint(&mut m, 10);
@@ -783,7 +819,7 @@ mod tests {
         m
     }
 
-    fn graph_fields(model: &[u8]) -> Vec<(u32, Vec<u8>)> {
+    pub(super) fn graph_fields(model: &[u8]) -> Vec<(u32, Vec<u8>)> {
         let m = fields(model).unwrap();
         let g = m.iter().find(|f| f.number == MODEL_GRAPH).unwrap().bytes;
         fields(g)
@@ -996,7 +1032,7 @@ mod tests {
         put_bytes(&mut graph, GRAPH_OUTPUT, &value_info("y"));
         let m = graph_model(&graph);
 
-        let (out, dims) = rgb_u8_input(&m, 127.5, 128.0).unwrap();
+        let (out, dims) = rgb_u8_input(&m, 127.5, 128.0, false).unwrap();
         assert_eq!(dims, vec![-1, 3, -1, 640]);
         assert_eq!(
             nodes(&out),
@@ -1059,13 +1095,26 @@ mod tests {
             vec![1, -1, 640, 3]
         );
         assert_eq!(of(GRAPH_OUTPUT), vec![value_info("y")]);
+        // For a network trained on BGR images the channels are reversed after the cast.
+        let (bgr, _) = rgb_u8_input(&m, 0.0, 1.0, true).unwrap();
+        assert_eq!(
+            nodes(&bgr)[1..3],
+            [
+                n(
+                    "Gather",
+                    &["raceshot/rgb/float", "raceshot/rgb/bgr_order"],
+                    &["raceshot/rgb/bgr"]
+                ),
+                n("Transpose", &["raceshot/rgb/bgr"], &["raceshot/rgb/nchw"]),
+            ]
+        );
         // A model whose inputs are all initializers, and a broken one, are refused.
         let mut only_w = Vec::new();
         put_bytes(&mut only_w, GRAPH_INPUT, &value_info("w"));
         put_bytes(&mut only_w, GRAPH_INITIALIZER, &tensor("w", &[1], &[2.0]));
         let mut m2 = Vec::new();
         put_bytes(&mut m2, MODEL_GRAPH, &only_w);
-        assert!(rgb_u8_input(&m2, 127.5, 128.0).is_err());
-        assert!(rgb_u8_input(&m[..m.len() - 2], 127.5, 128.0).is_err());
+        assert!(rgb_u8_input(&m2, 127.5, 128.0, false).is_err());
+        assert!(rgb_u8_input(&m[..m.len() - 2], 127.5, 128.0, false).is_err());
     }
 }
