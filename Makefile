@@ -11,6 +11,7 @@ WEB_DEPS := web/node_modules/.installed
 ## run: build everything, prepare models, seed the demo event, serve http://127.0.0.1:8080
 # The demo takes payments through the SANDBOX gateway: no real money moves.
 run: build
+	@$(RELEASE_BIN) faces licence
 	$(RELEASE_BIN) migrate
 	$(RELEASE_BIN) seed-demo
 	RACESHOT__PAYMENTS__ALLOW_SANDBOX=true $(RELEASE_BIN) serve

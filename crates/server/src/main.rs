@@ -109,6 +109,17 @@ enum Configured {
     },
     /// Create the demo event and its photos unless they exist.
     SeedDemo,
+    /// The face models in use.
+    Faces {
+        #[command(subcommand)]
+        command: FacesCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum FacesCommand {
+    /// Print the model pair in use (`faces.model_pair`) and its licence.
+    Licence,
 }
 
 #[derive(Args)]
@@ -281,6 +292,19 @@ async fn run(command: Configured, config: Config) -> anyhow::Result<ExitCode> {
             command: AdminCommand::UploadToken(args),
         } => upload_token(&config, args).await,
         Configured::SeedDemo => seed_demo(config).await,
+        Configured::Faces {
+            command: FacesCommand::Licence,
+        } => {
+            let pair = config.faces.model_pair;
+            println!("face models: {pair}: {}", pair.licence());
+            if !pair.commercial() {
+                println!(
+                    "  not for a shop that sells photos: set faces.model_pair = yunet-sface \
+                     (RACESHOT__FACES__MODEL_PAIR)"
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

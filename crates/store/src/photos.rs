@@ -430,6 +430,20 @@ impl Store {
         Ok(progress)
     }
 
+    /// Stored face templates whose length is not `bytes`: made by another recogniser
+    /// than the one in use (the two model pairs answer 512 and 128 floats), so no
+    /// embedding of it can be compared with them. Faces of photos, then the templates of
+    /// privacy requests and of alerts.
+    pub async fn templates_of_other_length(&self, bytes: usize) -> Result<(i64, i64, i64)> {
+        let bytes = bytes as i64;
+        Ok(on_pool!(self, pool => sqlx::query_as(
+            "SELECT (SELECT COUNT(*) FROM faces WHERE length(embedding) <> $1), \
+                    (SELECT COUNT(*) FROM privacy_requests \
+                        WHERE embedding IS NOT NULL AND length(embedding) <> $1), \
+                    (SELECT COUNT(*) FROM alerts WHERE length(embedding) <> $1)")
+            .bind(bytes).fetch_one(pool).await)?)
+    }
+
     /// Photos and faces of an event, for dashboards and benchmarks.
     pub async fn event_photo_counts(&self, event_id: i64) -> Result<(i64, i64)> {
         let (photos, faces): (i64, i64) = on_pool!(self, pool => sqlx::query_as(

@@ -1754,6 +1754,15 @@ export interface components {
          * @enum {string}
          */
         EventStatus: "SOON" | "ON_SALE" | "CLOSED";
+        /** @description The face detector and recogniser in use, and their licence. */
+        FaceModelsBody: {
+            /** @description `insightface` or `yunet-sface`. */
+            pair: string;
+            /** @description The models and their licences, in words. */
+            licence: string;
+            /** @description A shop that sells photos may run them (else the console warns). */
+            commercial: boolean;
+        };
         /** @description One field's problem. */
         FieldProblem: {
             field: string;
@@ -2466,6 +2475,8 @@ export interface components {
             sms_provider: string;
             /** @description A shop logo is uploaded (else logo copies carry the shop's name). */
             shop_logo: boolean;
+            /** @description The face models in use (`faces.model_pair`, set in the configuration). */
+            face_models: components["schemas"]["FaceModelsBody"];
         };
         SettingsChange: {
             /** @description Key → new value; `null` goes back to the configuration's value. Keys left out stay. */

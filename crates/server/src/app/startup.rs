@@ -111,6 +111,7 @@ pub async fn load_state_with(
         .as_deref()
         .map(|u| u.trim_end_matches('/').to_owned())
         .unwrap_or_else(|| format!("{public_url}/media"));
+    refuse_other_templates(&store, engine.embedding_dim(), &config.faces).await?;
     let alerts = AlertTemplates::new(engine.embedding_dim());
     let indexes = FaceIndexes::new(
         store.clone(),
@@ -146,6 +147,27 @@ pub async fn load_state_with(
     }))
 }
 
+/// Refuses to serve when the store holds face templates another model pair made (of
+/// another length): searches would compare embeddings of two recognisers, which mean
+/// nothing to each other. The operator sets `faces.model_pair` back (or, once an event's
+/// faces are reindexed, starts with the new pair).
+async fn refuse_other_templates(
+    store: &Store,
+    dim: usize,
+    faces: &raceshot_vision::FaceEngineConfig,
+) -> anyhow::Result<()> {
+    let (photos, privacy, alerts) = store.templates_of_other_length(dim * 4).await?;
+    if photos + privacy + alerts > 0 {
+        anyhow::bail!(
+            "faces.model_pair is {} ({dim}-float embeddings), but the store holds {photos} \
+             faces of photos, {privacy} privacy requests and {alerts} alerts made by another \
+             model pair: set faces.model_pair back to the pair that made them",
+            faces.model_pair
+        );
+    }
+    Ok(())
+}
+
 /// What reads photos: the face engine and, when `bibs.read` is on, the bib reader.
 struct Vision {
     engine: Arc<dyn FaceAnalyzer>,
@@ -157,7 +179,17 @@ fn load_models(
     faces: raceshot_vision::FaceEngineConfig,
     reader: Option<TextReaderConfig>,
 ) -> anyhow::Result<Vision> {
+    let pair = faces.model_pair;
     let engine = FaceEngine::load(faces).context("loading the face models (run `make models`)")?;
+    if pair.commercial() {
+        tracing::info!(model_pair = %pair, licence = pair.licence(), "face models");
+    } else {
+        tracing::warn!(
+            model_pair = %pair,
+            licence = pair.licence(),
+            "face models not licensed for a shop that sells photos: set faces.model_pair = yunet-sface"
+        );
+    }
     let reader = match reader {
         Some(config) => Some(Arc::new(
             TextReader::load(config)

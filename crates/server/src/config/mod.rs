@@ -901,6 +901,7 @@ fn faces(s: &mut Sources) -> FaceEngineConfig {
     let d = FaceEngineConfig::default();
     let mut c = FaceEngineConfig {
         models_dir: s.or("faces.models_dir", d.models_dir),
+        model_pair: s.or("faces.model_pair", d.model_pair),
         runtime: s.or("faces.runtime", d.runtime),
         openvino_library: s.get("faces.openvino_library"),
         openvino_precision: s.or("faces.openvino_precision", d.openvino_precision),
@@ -923,16 +924,16 @@ fn faces(s: &mut Sources) -> FaceEngineConfig {
     det.max_upscale = s.or("faces.detector.max_upscale", det.max_upscale);
     det.score_threshold = s.or("faces.detector.score_threshold", det.score_threshold);
     det.nms_iou = s.or("faces.detector.nms_iou", det.nms_iou);
-    det.mean = s.or("faces.detector.mean", det.mean);
-    det.std = s.or("faces.detector.std", det.std);
+    det.mean = s.get("faces.detector.mean");
+    det.std = s.get("faces.detector.std");
     rec.path = s.get("faces.recognizer.path");
     rec.input_size = s.or("faces.recognizer.input_size", rec.input_size);
-    rec.mean = s.or("faces.recognizer.mean", rec.mean);
-    rec.std = s.or("faces.recognizer.std", rec.std);
-    rec.embedding_dim = s.or("faces.recognizer.embedding_dim", rec.embedding_dim);
+    rec.mean = s.get("faces.recognizer.mean");
+    rec.std = s.get("faces.recognizer.std");
+    rec.embedding_dim = s.get("faces.recognizer.embedding_dim");
     rec.prelu_as_max = s.or("faces.recognizer.prelu_as_max", rec.prelu_as_max);
     q.min_face_px = s.or("faces.quality.min_face_px", q.min_face_px);
-    q.min_score = s.or("faces.quality.min_score", q.min_score);
+    q.min_score = s.get("faces.quality.min_score");
     for problem in c.problems() {
         s.problems.push((None, problem));
     }

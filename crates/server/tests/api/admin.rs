@@ -798,6 +798,15 @@ async fn settings_change_the_running_shop_and_never_show_secrets() {
         assert_eq!(setting(&current, "payments.gateway")["value"], "SANDBOX");
         assert_eq!(setting(&current, "payments.gateway")["from_console"], false);
         assert_eq!(setting(&current, "payments.gbp.token")["set"], false);
+        // The face models in use and their licence (the console warns on this pair).
+        assert_eq!(
+            current["face_models"],
+            json!({
+                "pair": "insightface",
+                "licence": "InsightFace SCRFD-500M + w600k_mbf: non-commercial research use only",
+                "commercial": false
+            })
+        );
         assert!(
             current["gateways"]
                 .as_array()

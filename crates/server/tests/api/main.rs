@@ -30,6 +30,7 @@ mod hardening;
 mod hostile_json;
 mod leaks;
 mod line;
+mod model_pairs;
 mod notify;
 mod ops;
 mod orders;

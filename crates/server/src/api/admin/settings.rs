@@ -12,6 +12,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use raceshot_payments::GatewayKind;
 use raceshot_store::{ObjectKey, StoredName};
+use raceshot_vision::ModelPair;
 use raceshot_vision::image_io::{ImageFormat, probe, sniff};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -56,6 +57,29 @@ pub struct SettingsBody {
     pub sms_provider: &'static str,
     /// A shop logo is uploaded (else logo copies carry the shop's name).
     pub shop_logo: bool,
+    /// The face models in use (`faces.model_pair`, set in the configuration).
+    pub face_models: FaceModelsBody,
+}
+
+/// The face detector and recogniser in use, and their licence.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FaceModelsBody {
+    /// `insightface` or `yunet-sface`.
+    pub pair: &'static str,
+    /// The models and their licences, in words.
+    pub licence: &'static str,
+    /// A shop that sells photos may run them (else the console warns).
+    pub commercial: bool,
+}
+
+impl FaceModelsBody {
+    pub fn of(pair: ModelPair) -> Self {
+        Self {
+            pair: pair.name(),
+            licence: pair.licence(),
+            commercial: pair.commercial(),
+        }
+    }
 }
 
 /// The value in force for a console key.
@@ -131,6 +155,7 @@ async fn body(state: &AppState, effective: &Config) -> ShopResult<SettingsBody> 
             "log"
         },
         shop_logo: state.store.setting(SHOP_LOGO_SETTING).await?.is_some(),
+        face_models: FaceModelsBody::of(state.config.faces.model_pair),
     })
 }
 

@@ -49,6 +49,11 @@ const inForce: Settings = {
   gateways: ['GBP', 'OPN', 'PROMPTPAY'],
   sms_provider: 'log',
   shop_logo: true,
+  face_models: {
+    pair: 'insightface',
+    licence: 'InsightFace SCRFD-500M + w600k_mbf: non-commercial research use only',
+    commercial: false,
+  },
 };
 
 /** The settings with some keys replaced, as the server answers a save. */
@@ -400,5 +405,27 @@ describe('SettingsPage', () => {
     expect(screen.getByRole('heading', { name: 'ตั้งค่าร้าน' })).toBeInTheDocument();
     expect(screen.getByTestId('setting-badges-payments.gbp.token')).toHaveTextContent('ตั้งค่าแล้ว');
     expect(screen.getByTestId('save-settings')).toHaveTextContent('บันทึกการตั้งค่า');
+  });
+  it('names the face models in use and warns while they may not be sold with', async () => {
+    fakeFetch({ 'GET /api/admin/settings': inForce });
+    renderPage();
+    const models = await screen.findByTestId('face-models');
+    expect(models).toHaveTextContent('In use: InsightFace SCRFD-500M + w600k_mbf: non-commercial research use only');
+    expect(screen.getByTestId('face-models-warning')).toHaveTextContent('licensed for non-commercial research only');
+  });
+
+  it('shows no warning for the pair a shop may sell with', async () => {
+    const commercial = {
+      ...inForce,
+      face_models: {
+        pair: 'yunet-sface',
+        licence: 'OpenCV Zoo YuNet (MIT) + SFace (Apache-2.0): commercial use allowed',
+        commercial: true,
+      },
+    };
+    fakeFetch({ 'GET /api/admin/settings': commercial });
+    renderPage();
+    expect(await screen.findByTestId('face-models')).toHaveTextContent('commercial use allowed');
+    expect(screen.queryByTestId('face-models-warning')).not.toBeInTheDocument();
   });
 });

@@ -49,11 +49,29 @@ export function SettingsPage() {
       ) : (
         <>
           <p className="admin-settings-intro">{t('adminSettings.intro')}</p>
+          <FaceModels models={settings.data.face_models} />
           <SettingsForm settings={settings.data} />
           <TrialSection />
           <LogoSection shopLogo={settings.data.shop_logo} />
         </>
       )}
+    </section>
+  );
+}
+
+/** The face models in use and their licence; a warning while they may not be sold with. */
+function FaceModels({ models }: { models: Settings['face_models'] }) {
+  const t = useDictionary(settingsMessages);
+  return (
+    <section className="card admin-settings-group" aria-labelledby="admin-settings-faces-title" data-testid="face-models">
+      <h2 id="admin-settings-faces-title">{t('adminSettings.faceModels.title')}</h2>
+      <p>{t('adminSettings.faceModels.inUse', { licence: models.licence })}</p>
+      {models.commercial ? null : (
+        <p className="alert alert-warning" role="alert" data-testid="face-models-warning">
+          {t('adminSettings.faceModels.nonCommercial')}
+        </p>
+      )}
+      <p className="admin-settings-help">{t('adminSettings.faceModels.help')}</p>
     </section>
   );
 }

@@ -6,6 +6,11 @@ import { defineMessages } from '@/i18n/define';
 export const settingsMessages = defineMessages(
   {
     'adminSettings.title': 'ตั้งค่าร้าน',
+    'adminSettings.faceModels.title': 'โมเดลใบหน้า',
+    'adminSettings.faceModels.inUse': 'ใช้อยู่: {licence}',
+    'adminSettings.faceModels.nonCommercial':
+      'โมเดลชุดนี้อนุญาตให้ใช้เพื่อการวิจัยที่ไม่ใช่เชิงพาณิชย์เท่านั้น ร้านที่ขายรูปต้องตั้ง faces.model_pair = yunet-sface ในการตั้งค่าของเซิร์ฟเวอร์ แล้วเริ่มเซิร์ฟเวอร์ใหม่',
+    'adminSettings.faceModels.help': 'เปลี่ยนได้ในการตั้งค่าของเซิร์ฟเวอร์เท่านั้น (faces.model_pair)',
     'adminSettings.intro':
       'ค่าที่ตั้งในหน้านี้ใช้แทนค่าในการตั้งค่าของเซิร์ฟเวอร์ และมีผลทันทีหลังบันทึก ค่าที่ไม่ได้แก้จะไม่ถูกส่งไป',
     'adminSettings.group.payments': 'การชำระเงิน',
@@ -142,6 +147,11 @@ export const settingsMessages = defineMessages(
   },
   {
     'adminSettings.title': 'Settings',
+    'adminSettings.faceModels.title': 'Face models',
+    'adminSettings.faceModels.inUse': 'In use: {licence}',
+    'adminSettings.faceModels.nonCommercial':
+      'These models are licensed for non-commercial research only. A shop that sells photos must set faces.model_pair = yunet-sface in the server configuration and restart the server.',
+    'adminSettings.faceModels.help': 'Set in the server configuration only (faces.model_pair).',
     'adminSettings.intro':
       'Values set here take the place of the server’s configuration and apply as soon as they are saved. Settings you do not change are not sent.',
     'adminSettings.group.payments': 'Payments',

@@ -47,6 +47,7 @@ describe('changesFrom', () => {
     const settings: Settings = {
       settings: [value('smtp.example.com'), secret],
       gateways: [],
+      face_models: { pair: 'yunet-sface', licence: 'MIT + Apache-2.0', commercial: true },
       sms_provider: 'log',
       shop_logo: false,
     };
