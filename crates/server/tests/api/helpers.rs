@@ -307,6 +307,21 @@ pub fn event(key: &str) -> EventInput {
     }
 }
 
+/// The original file names of a search answer's photos, sorted.
+pub fn found_names(body: &Value) -> Vec<String> {
+    let mut names: Vec<String> = body["images"]
+        .as_array()
+        .map(|images| {
+            images
+                .iter()
+                .filter_map(|i| i["original_file_name"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
 pub async fn json(resp: reqwest::Response) -> Value {
     resp.json()
         .await

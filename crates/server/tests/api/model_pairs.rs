@@ -6,7 +6,7 @@ use raceshot_server::app::state::Clock;
 use raceshot_store::Backend;
 use raceshot_vision::ModelPair;
 
-use crate::helpers::{TestApp, event, json, now, photo};
+use crate::helpers::{TestApp, event, found_names, json, now, photo};
 
 crate::both_backends!(a_shop_with_faces_of_another_pair_refuses_to_start);
 
@@ -58,12 +58,5 @@ async fn the_commercial_pair_finds_player_13_and_only_him() {
     .await
     .unwrap();
     let body = json(app.search_v1("demo", photo("yaoming.jpg")).await).await;
-    let mut names: Vec<String> = body["images"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["original_file_name"].as_str().unwrap().to_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, seeded.with_player_13, "{body}");
+    assert_eq!(found_names(&body), seeded.with_player_13, "{body}");
 }

@@ -162,6 +162,16 @@ fn fields(buf: &[u8]) -> Result<Vec<Field<'_>>> {
     Ok(out)
 }
 
+/// The values of a packed repeated varint field.
+fn packed_varints(bytes: &[u8]) -> Result<Vec<u64>> {
+    let mut values = Vec::new();
+    let mut pos = 0;
+    while pos < bytes.len() {
+        values.push(read_varint(bytes, &mut pos)?);
+    }
+    Ok(values)
+}
+
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8 & 0x7f) | 0x80);
@@ -469,14 +479,22 @@ fn scalar(name: &[u8], value: f32) -> Vec<u8> {
 
 /// A one-dimensional int64 initializer.
 fn int64_vector(name: &[u8], values: &[i64]) -> Vec<u8> {
-    let mut t = Vec::new();
-    put_key(&mut t, TENSOR_DIMS, VARINT);
-    put_varint(&mut t, values.len() as u64);
-    put_key(&mut t, TENSOR_DATA_TYPE, VARINT);
-    put_varint(&mut t, INT64);
-    put_bytes(&mut t, TENSOR_NAME, name);
     let raw: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-    put_bytes(&mut t, TENSOR_RAW_DATA, &raw);
+    raw_tensor(name, &[values.len() as u64], INT64, &raw)
+}
+
+/// A `TensorProto` initializer of `dims` and element type `data_type`, its values the
+/// little-endian bytes `raw`.
+fn raw_tensor(name: &[u8], dims: &[u64], data_type: u64, raw: &[u8]) -> Vec<u8> {
+    let mut t = Vec::with_capacity(raw.len() + name.len() + 32);
+    for &d in dims {
+        put_key(&mut t, TENSOR_DIMS, VARINT);
+        put_varint(&mut t, d);
+    }
+    put_key(&mut t, TENSOR_DATA_TYPE, VARINT);
+    put_varint(&mut t, data_type);
+    put_bytes(&mut t, TENSOR_NAME, name);
+    put_bytes(&mut t, TENSOR_RAW_DATA, raw);
     t
 }
 
@@ -643,12 +661,7 @@ fn cut_tensor(tensor: &[u8], classes: usize, keep: &[usize]) -> Result<Cut> {
     for f in &fs {
         match (f.number, f.wire) {
             (TENSOR_DIMS, VARINT) => dims.push(f.varint),
-            (TENSOR_DIMS, BYTES) => {
-                let mut pos = 0;
-                while pos < f.bytes.len() {
-                    dims.push(read_varint(f.bytes, &mut pos)?);
-                }
-            }
+            (TENSOR_DIMS, BYTES) => dims.extend(packed_varints(f.bytes)?),
             (TENSOR_DATA_TYPE, VARINT) => data_type = f.varint,
             (TENSOR_RAW_DATA, BYTES) => raw = Some(f.bytes),
             _ => {}

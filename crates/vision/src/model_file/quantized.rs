@@ -22,8 +22,8 @@ use super::{
     BYTES, DIM_PARAM, FIXED32, FLOAT, GRAPH_INITIALIZER, GRAPH_INPUT, GRAPH_NODE, GRAPH_OUTPUT,
     MODEL_GRAPH, NODE_ATTRIBUTE, Node, SHAPE_DIM, TENSOR_DATA_TYPE, TENSOR_DIMS, TENSOR_FLOAT_DATA,
     TENSOR_NAME, TENSOR_RAW_DATA, TENSOR_TYPE_SHAPE, TYPE_TENSOR, UINT8, VALUE_INFO_NAME,
-    VALUE_INFO_TYPE, VARINT, bytes_field, fields, malformed, map_field, put_bytes, put_key,
-    put_varint, read_varint,
+    VALUE_INFO_TYPE, VARINT, bytes_field, fields, malformed, map_field, packed_varints, put_bytes,
+    raw_tensor,
 };
 use crate::error::{Error, Result};
 
@@ -194,12 +194,7 @@ fn decode(tensor: &[u8]) -> Result<Values> {
     for f in fields(tensor)? {
         match (f.number, f.wire) {
             (TENSOR_DIMS, VARINT) => dims.push(f.varint),
-            (TENSOR_DIMS, BYTES) => {
-                let mut pos = 0;
-                while pos < f.bytes.len() {
-                    dims.push(read_varint(f.bytes, &mut pos)?);
-                }
-            }
+            (TENSOR_DIMS, BYTES) => dims.extend(packed_varints(f.bytes)?),
             (TENSOR_DATA_TYPE, VARINT) => data_type = f.varint,
             (TENSOR_RAW_DATA, BYTES) => raw = Some(f.bytes),
             (TENSOR_FLOAT_DATA, BYTES | FIXED32) => float_data.extend(
@@ -209,10 +204,11 @@ fn decode(tensor: &[u8]) -> Result<Values> {
             ),
             (TENSOR_INT32_DATA, VARINT) => int32_data.push(f.varint as i64 as f32),
             (TENSOR_INT32_DATA, BYTES) => {
-                let mut pos = 0;
-                while pos < f.bytes.len() {
-                    int32_data.push(read_varint(f.bytes, &mut pos)? as i64 as f32);
-                }
+                int32_data.extend(
+                    packed_varints(f.bytes)?
+                        .into_iter()
+                        .map(|v| v as i64 as f32),
+                );
             }
             _ => {}
         }
@@ -299,17 +295,8 @@ fn dequantize(tensors: &[&[u8]], axis: i64, block_size: u64) -> Result<Values> {
 
 /// A float initializer `name` of `dims`, raw little-endian data.
 fn float_initializer(name: &[u8], dims: &[u64], data: &[f32]) -> Vec<u8> {
-    let mut t = Vec::with_capacity(data.len() * 4 + 64);
-    for &d in dims {
-        put_key(&mut t, TENSOR_DIMS, VARINT);
-        put_varint(&mut t, d);
-    }
-    put_key(&mut t, TENSOR_DATA_TYPE, VARINT);
-    put_varint(&mut t, FLOAT);
-    put_bytes(&mut t, TENSOR_NAME, name);
     let raw: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
-    put_bytes(&mut t, TENSOR_RAW_DATA, &raw);
-    t
+    raw_tensor(name, dims, FLOAT, &raw)
 }
 
 /// The model with the height and width (NCHW dimensions 2 and 3) of its graph input
@@ -365,21 +352,12 @@ fn free_dims(value_info: &[u8]) -> Result<Vec<u8>> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use super::super::DIM_VALUE;
+    use super::super::{DIM_VALUE, put_key, put_varint};
     use super::*;
 
     fn int8_tensor(name: &str, dims: &[u64], values: &[i8]) -> Vec<u8> {
-        let mut t = Vec::new();
-        for &d in dims {
-            put_key(&mut t, TENSOR_DIMS, VARINT);
-            put_varint(&mut t, d);
-        }
-        put_key(&mut t, TENSOR_DATA_TYPE, VARINT);
-        put_varint(&mut t, INT8);
-        put_bytes(&mut t, TENSOR_NAME, name.as_bytes());
         let raw: Vec<u8> = values.iter().map(|v| *v as u8).collect();
-        put_bytes(&mut t, TENSOR_RAW_DATA, &raw);
-        t
+        super::super::raw_tensor(name.as_bytes(), dims, INT8, &raw)
     }
 
     fn attribute(name: &str, value: i64) -> Vec<u8> {
