@@ -149,8 +149,8 @@ pub async fn load_state_with(
 
 /// Refuses to serve when the store holds face templates another model pair made (of
 /// another length): searches would compare embeddings of two recognisers, which mean
-/// nothing to each other. The operator sets `faces.model_pair` back (or, once an event's
-/// faces are reindexed, starts with the new pair).
+/// nothing to each other. The operator sets `faces.model_pair` back to the pair that made
+/// them (moving stored faces to another pair is not built yet).
 async fn refuse_other_templates(
     store: &Store,
     dim: usize,
