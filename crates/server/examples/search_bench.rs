@@ -14,7 +14,7 @@ use raceshot_server::app::state::Clock;
 use raceshot_server::commands::ingest;
 use raceshot_server::config::Config;
 use raceshot_store::jobs::NewJob;
-use raceshot_store::photos::{Added, NewFace, NewPhoto, ProcessedPhoto};
+use raceshot_store::photos::{Added, FaceSet, NewFace, NewPhoto, ProcessedPhoto};
 use raceshot_vision::{Embedding, FaceIndex};
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
@@ -92,7 +92,7 @@ async fn main() -> Result<()> {
         .id;
 
     let t = Instant::now();
-    let dim = state.engine.embedding_dim();
+    let dim = state.faces.configured().embedding_dim();
     let mut vectors = Vec::with_capacity(photos * per_photo);
     for p in 0..photos {
         let photo = NewPhoto {
@@ -132,7 +132,10 @@ async fn main() -> Result<()> {
                 event_id,
                 &ProcessedPhoto {
                     size: (6000, 4000),
-                    faces,
+                    faces: FaceSet {
+                        pair: state.faces.configured().name().to_owned(),
+                        faces,
+                    },
                     ..ProcessedPhoto::default()
                 },
                 state.now(),

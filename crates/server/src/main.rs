@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use raceshot_server::app::startup::{Application, load_state, shutdown_signal};
 use raceshot_server::app::state::{AppState, Clock};
-use raceshot_server::commands::{admin, bibs, demo, import, ingest, orders, upload};
+use raceshot_server::commands::{admin, bibs, demo, faces, import, ingest, orders, upload};
 use raceshot_server::config::Config;
 use raceshot_server::infra::telemetry;
 use raceshot_server::services::operators::{cli_actor, normalise_email};
@@ -120,6 +120,14 @@ enum Configured {
 enum FacesCommand {
     /// Print the model pair in use (`faces.model_pair`) and its licence.
     Licence,
+    /// Move an event to the model pair in use: its photos analysed again (here and by
+    /// any worker), its searches unchanged until every photo is done. Run again after an
+    /// interruption.
+    Reindex {
+        /// The event's key.
+        #[arg(long)]
+        event: String,
+    },
 }
 
 #[derive(Args)]
@@ -293,14 +301,17 @@ async fn run(command: Configured, config: Config) -> anyhow::Result<ExitCode> {
         } => upload_token(&config, args).await,
         Configured::SeedDemo => seed_demo(config).await,
         Configured::Faces {
+            command: FacesCommand::Reindex { event },
+        } => reindex_faces(config, &event).await,
+        Configured::Faces {
             command: FacesCommand::Licence,
         } => {
             let pair = config.faces.model_pair;
             println!("face models: {pair}: {}", pair.licence());
             if !pair.commercial() {
                 println!(
-                    "  not for a shop that sells photos: set faces.model_pair = yunet-sface \
-                     (RACESHOT__FACES__MODEL_PAIR)"
+                    "  {} (RACESHOT__FACES__MODEL_PAIR)",
+                    raceshot_vision::ModelPair::NOT_FOR_SALE
                 );
             }
             Ok(ExitCode::SUCCESS)
@@ -381,6 +392,28 @@ async fn read_bibs(config: Config, event: &str, wait: bool) -> anyhow::Result<Ex
             "read: {} bibs on {} photos",
             report.bibs, report.photos_with_bibs
         );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn reindex_faces(config: Config, event: &str) -> anyhow::Result<ExitCode> {
+    let state = cli_state(config).await?;
+    let report = faces::reindex(&state, event, |done, total| {
+        eprintln!("{event}: {done} of {total} photos analysed by the new pair");
+    })
+    .await;
+    state.store.close().await;
+    match report? {
+        faces::Report::AlreadyOn(pair) => println!("{event} uses {pair} already"),
+        faces::Report::Moved {
+            pair,
+            queued,
+            carried,
+            old_faces,
+        } => println!(
+            "{event} moved to {pair}: {queued} photos analysed again, {carried} privacy and \
+             alert templates carried over, {old_faces} faces of the old pair deleted"
+        ),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -44,6 +44,8 @@ pub struct NewAlert {
     pub channel: String,
     pub mobile: Option<String>,
     pub embedding: Vec<u8>,
+    /// The model pair that made it: the event's.
+    pub model_pair: String,
     /// The keyed hash of an SMS alert's one-time code.
     pub code_hash: Option<String>,
     pub client: String,
@@ -130,15 +132,23 @@ pub struct AlertMatch {
 }
 
 impl Store {
-    /// Keeps an alert asked for, as `pending`; answers its id.
-    pub async fn add_alert(&self, a: &NewAlert, now: DateTime<Utc>) -> Result<i64> {
-        let (id,): (i64,) = on_pool!(self, pool => sqlx::query_as(
-            "INSERT INTO alerts (public_id, event_id, state, channel, mobile, embedding, \
-             code_hash, client, consented_at, created_at, expires_at) \
-             VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id")
-            .bind(&a.public_id).bind(a.event_id).bind(&a.channel).bind(&a.mobile)
-            .bind(&a.embedding).bind(&a.code_hash).bind(&a.client).bind(millis(a.consented_at))
-            .bind(millis(now)).bind(millis(a.expires_at)).fetch_one(pool).await)?;
+    /// Keeps an alert asked for, as `pending`; answers its id, or `None` when the event
+    /// uses another model pair than the template's now (it was moved meanwhile).
+    pub async fn add_alert(&self, a: &NewAlert, now: DateTime<Utc>) -> Result<Option<i64>> {
+        let is_postgres = matches!(self.pool, crate::Pool::Postgres(_));
+        let id = in_tx!(self, tx => {
+            crate::face_pairs::lock_event_templates!(is_postgres, tx, a.event_id);
+            let added: Option<(i64,)> = sqlx::query_as(
+                "INSERT INTO alerts (public_id, event_id, state, channel, mobile, embedding, \
+                 code_hash, client, consented_at, created_at, expires_at, model_pair) \
+                 SELECT $1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9, $10, $11 FROM events \
+                 WHERE id = $2 AND COALESCE(model_pair, $11) = $11 RETURNING id")
+                .bind(&a.public_id).bind(a.event_id).bind(&a.channel).bind(&a.mobile)
+                .bind(&a.embedding).bind(&a.code_hash).bind(&a.client)
+                .bind(millis(a.consented_at)).bind(millis(now)).bind(millis(a.expires_at))
+                .bind(&a.model_pair).fetch_optional(&mut *tx).await?;
+            added.map(|(id,)| id)
+        });
         Ok(id)
     }
 
@@ -208,12 +218,13 @@ impl Store {
     pub async fn alert_templates(
         &self,
         event_id: i64,
+        pair: &str,
         now: DateTime<Utc>,
     ) -> Result<Vec<(i64, Vec<u8>)>> {
         Ok(on_pool!(self, pool => sqlx::query_as(
-            "SELECT id, embedding FROM alerts \
-             WHERE event_id = $1 AND state = 'active' AND expires_at > $2 ORDER BY id")
-            .bind(event_id).bind(millis(now)).fetch_all(pool).await)?)
+            "SELECT id, embedding FROM alerts WHERE event_id = $1 AND model_pair = $3 \
+             AND state = 'active' AND expires_at > $2 ORDER BY id")
+            .bind(event_id).bind(millis(now)).bind(pair).fetch_all(pool).await)?)
     }
 
     /// Records that a new photo shows the faces of `matches`' alerts (those still working),

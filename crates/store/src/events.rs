@@ -20,6 +20,11 @@ pub struct Event {
     /// Hidden events are not listed and cannot be opened.
     pub visible: bool,
     pub updated_at: DateTime<Utc>,
+    /// The face model pair its search, privacy requests and alerts use; `None` until its
+    /// first photo is analysed.
+    pub model_pair: Option<String>,
+    /// The pair it is being moved to (`raceshot faces reindex`), if any.
+    pub reindex_to: Option<String>,
 }
 
 /// What writing an event did.
@@ -41,7 +46,7 @@ const COLUMNS: &str = "id, event_key, title, cover_url, event_date_text, event_d
     on_sale_start, on_sale_end, is_hybrid, is_mhao, mhao_price, is_mhao_hybrid, \
     hybrid_mhao_price, is_event_stage, is_free_download, is_free_download_keep_contract, \
     caption_button_buy_all, face_threshold, max_face_search, pin, bib_min_digits, \
-    bib_max_digits, bib_prefix, sale_closed, visible, updated_at";
+    bib_max_digits, bib_prefix, sale_closed, visible, updated_at, model_pair, reindex_to";
 
 #[derive(sqlx::FromRow)]
 struct EventRow {
@@ -72,6 +77,8 @@ struct EventRow {
     sale_closed: bool,
     visible: bool,
     updated_at: i64,
+    model_pair: Option<String>,
+    reindex_to: Option<String>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -154,6 +161,8 @@ impl EventRow {
             sale_closed: self.sale_closed,
             visible: self.visible,
             updated_at: from_millis(self.updated_at)?,
+            model_pair: self.model_pair,
+            reindex_to: self.reindex_to,
         })
     }
 }

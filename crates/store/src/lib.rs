@@ -25,6 +25,7 @@ pub mod bibs;
 pub mod cart_logs;
 pub mod error;
 pub mod events;
+pub mod face_pairs;
 pub mod finds;
 pub mod jobs;
 pub mod messages;

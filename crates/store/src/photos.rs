@@ -185,16 +185,36 @@ pub struct NewFace {
     pub score: f64,
 }
 
+/// The faces one model pair (`faces.model_pair`, by name) found on a photo.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FaceSet {
+    pub pair: String,
+    pub faces: Vec<NewFace>,
+}
+
 /// What processing a photo found: its displayed size, faces and bibs, and when it was
 /// taken.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ProcessedPhoto {
     pub size: (u32, u32),
-    pub faces: Vec<NewFace>,
+    /// The faces as the event's pair found them: searched, counted, and matched against
+    /// the event's templates.
+    pub faces: FaceSet,
+    /// While the event moves to another pair (`events.reindex_to`): that pair's faces.
+    pub next_faces: Option<FaceSet>,
     pub bibs: Vec<crate::bibs::NewBib>,
     pub taken_at: Option<DateTime<Utc>>,
     /// Approved privacy requests whose face is on the photo: it is held hidden for them.
     pub held_for: Vec<String>,
+}
+
+/// What saving a processed photo did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Saved {
+    Stored,
+    /// The event's pairs are no longer those its faces were found by (it moved, or began
+    /// to move, to another pair meanwhile): nothing was stored; process it again.
+    EventMoved,
 }
 
 /// A stored face with its box in the original's pixels.
@@ -202,15 +222,18 @@ pub struct ProcessedPhoto {
 pub struct StoredFace {
     pub id: i64,
     pub photo_id: i64,
+    /// The model pair that made it, by name.
+    pub model_pair: String,
     /// Little-endian f32 values.
     pub embedding: Vec<u8>,
     pub bbox: [f64; 4],
 }
 
 #[derive(sqlx::FromRow)]
-struct FaceRow {
+pub(crate) struct FaceRow {
     id: i64,
     photo_id: i64,
+    model_pair: String,
     embedding: Vec<u8>,
     box_x1: f64,
     box_y1: f64,
@@ -218,11 +241,16 @@ struct FaceRow {
     box_y2: f64,
 }
 
+/// The columns of [`FaceRow`].
+pub(crate) const FACE_COLUMNS: &str =
+    "id, photo_id, model_pair, embedding, box_x1, box_y1, box_x2, box_y2";
+
 impl FaceRow {
-    fn into_face(self) -> StoredFace {
+    pub(crate) fn into_face(self) -> StoredFace {
         StoredFace {
             id: self.id,
             photo_id: self.photo_id,
+            model_pair: self.model_pair,
             embedding: self.embedding,
             bbox: [self.box_x1, self.box_y1, self.box_x2, self.box_y2],
         }
@@ -329,29 +357,41 @@ impl Store {
         Ok(())
     }
 
-    /// Stores what processing found on a photo — its faces and bibs, replacing any from an
-    /// earlier attempt, when it was taken, and the privacy requests that hide it — and
-    /// marks it ready, all at once, so a photo never shows half of it.
+    /// Stores what processing found on a photo — its faces of each pair the event uses now
+    /// and bibs, replacing any from an earlier attempt, when it was taken, and the privacy
+    /// requests that hide it — and marks it ready, all at once, so a photo never shows half
+    /// of it. An event without a pair yet takes the pair of `processed.faces`; an event
+    /// whose pairs are not those of the sets (it began or finished a move meanwhile) stores
+    /// nothing ([`Saved::EventMoved`]).
     pub async fn save_processed_photo(
         &self,
         photo_id: i64,
         event_id: i64,
         processed: &ProcessedPhoto,
         now: DateTime<Utc>,
-    ) -> Result<()> {
+    ) -> Result<Saved> {
         let (width, height) = processed.size;
         let bibs = crate::bibs::best_first(&processed.bibs);
+        let sets: Vec<&FaceSet> = std::iter::once(&processed.faces)
+            .chain(&processed.next_faces)
+            .collect();
+        let newest = sets.last().map_or("", |s| s.pair.as_str());
         in_tx!(self, tx => {
+            // Written first: the event's row stays as read until the end (PostgreSQL holds
+            // its lock; SQLite the database's).
+            let (pair, next): (Option<String>, Option<String>) = sqlx::query_as(
+                "UPDATE events SET model_pair = COALESCE(model_pair, $2) WHERE id = $1 \
+                 RETURNING model_pair, reindex_to")
+                .bind(event_id).bind(&processed.faces.pair).fetch_one(&mut *tx).await?;
+            if pair.as_deref() != Some(processed.faces.pair.as_str())
+                || next.as_deref() != processed.next_faces.as_ref().map(|s| s.pair.as_str())
+            {
+                return Ok(Saved::EventMoved);
+            }
             sqlx::query("DELETE FROM faces WHERE photo_id = $1")
                 .bind(photo_id).execute(&mut *tx).await?;
-            for f in &processed.faces {
-                sqlx::query(
-                    "INSERT INTO faces (photo_id, event_id, embedding, box_x1, box_y1, box_x2, \
-                        box_y2, landmarks, score) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
-                    .bind(photo_id).bind(event_id).bind(&f.embedding)
-                    .bind(f.bbox[0]).bind(f.bbox[1]).bind(f.bbox[2]).bind(f.bbox[3])
-                    .bind(&f.landmarks).bind(f.score)
-                    .execute(&mut *tx).await?;
+            for set in &sets {
+                crate::face_pairs::insert_faces!(tx, photo_id, event_id, set);
             }
             crate::bibs::replace_reads!(tx, photo_id, event_id, &bibs);
             for request in &processed.held_for {
@@ -360,44 +400,47 @@ impl Store {
             sqlx::query(
                 "UPDATE photos SET state = 'ready', failure_reason = NULL, face_count = $1, \
                     width = $2, height = $3, taken_at = $4, updated_at = $5, \
-                    ready_at = COALESCE(ready_at, $5) WHERE id = $6")
-                .bind(processed.faces.len() as i64).bind(i64::from(width)).bind(i64::from(height))
-                .bind(processed.taken_at.map(millis)).bind(millis(now)).bind(photo_id)
+                    ready_at = COALESCE(ready_at, $5), faces_pair = $7 WHERE id = $6")
+                .bind(processed.faces.faces.len() as i64).bind(i64::from(width))
+                .bind(i64::from(height)).bind(processed.taken_at.map(millis)).bind(millis(now))
+                .bind(photo_id).bind(newest)
                 .execute(&mut *tx).await?;
         });
-        Ok(())
+        Ok(Saved::Stored)
     }
 
-    /// A photo's faces (boxes in the original's pixels), for reading its bibs again.
-    pub async fn faces_of_photo(&self, photo_id: i64) -> Result<Vec<StoredFace>> {
-        let rows: Vec<FaceRow> = on_pool!(self, pool => sqlx::query_as(
-            "SELECT id, photo_id, embedding, box_x1, box_y1, box_x2, box_y2 FROM faces \
-             WHERE photo_id = $1 ORDER BY id")
-            .bind(photo_id).fetch_all(pool).await)?;
+    /// A photo's faces made by `pair` (boxes in the original's pixels), for reading its
+    /// bibs again.
+    pub async fn faces_of_photo(&self, photo_id: i64, pair: &str) -> Result<Vec<StoredFace>> {
+        let sql = format!(
+            "SELECT {FACE_COLUMNS} FROM faces WHERE photo_id = $1 AND model_pair = $2 ORDER BY id"
+        );
+        let rows: Vec<FaceRow> = on_pool!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(photo_id).bind(pair).fetch_all(pool).await)?;
         Ok(rows.into_iter().map(FaceRow::into_face).collect())
     }
 
-    /// The faces of the photos `ids`, with their boxes and embeddings.
-    pub async fn faces_of_photos(&self, ids: &[i64]) -> Result<Vec<StoredFace>> {
-        let rows: Vec<FaceRow> = rows_with_ids!(self, ids, [], |list| format!(
-            "SELECT id, photo_id, embedding, box_x1, box_y1, box_x2, box_y2 FROM faces \
-             WHERE photo_id IN ({list})"
+    /// The faces `pair` made on the photos `ids`, with their boxes and embeddings.
+    pub async fn faces_of_photos(&self, ids: &[i64], pair: &str) -> Result<Vec<StoredFace>> {
+        let rows: Vec<FaceRow> = rows_with_ids!(self, ids, [pair], |list| format!(
+            "SELECT {FACE_COLUMNS} FROM faces WHERE model_pair = $1 AND photo_id IN ({list})"
         ));
         Ok(rows.into_iter().map(FaceRow::into_face).collect())
     }
 
-    /// Faces of an event with an id above `after`, in id order: the index loads an event
-    /// page by page and later picks up only what is new.
+    /// Faces `pair` made on an event's photos with an id above `after`, in id order: the
+    /// index loads an event page by page and later picks up only what is new.
     pub async fn faces_after(
         &self,
         event_id: i64,
+        pair: &str,
         after: i64,
         limit: i64,
     ) -> Result<Vec<FaceVector>> {
         Ok(on_pool!(self, pool => sqlx::query_as(
-            "SELECT id, photo_id, embedding FROM faces WHERE event_id = $1 AND id > $2 \
-             ORDER BY id LIMIT $3")
-            .bind(event_id).bind(after).bind(limit).fetch_all(pool).await)?)
+            "SELECT id, photo_id, embedding FROM faces \
+             WHERE event_id = $1 AND model_pair = $2 AND id > $3 ORDER BY id LIMIT $4")
+            .bind(event_id).bind(pair).bind(after).bind(limit).fetch_all(pool).await)?)
     }
 
     /// The shown (ready, not hidden) photos among `ids`, in no particular order.
@@ -430,25 +473,12 @@ impl Store {
         Ok(progress)
     }
 
-    /// Stored face templates whose length is not `bytes`: made by another recogniser
-    /// than the one in use (the two model pairs answer 512 and 128 floats), so no
-    /// embedding of it can be compared with them. Faces of photos, then the templates of
-    /// privacy requests and of alerts.
-    pub async fn templates_of_other_length(&self, bytes: usize) -> Result<(i64, i64, i64)> {
-        let bytes = bytes as i64;
-        Ok(on_pool!(self, pool => sqlx::query_as(
-            "SELECT (SELECT COUNT(*) FROM faces WHERE length(embedding) <> $1), \
-                    (SELECT COUNT(*) FROM privacy_requests \
-                        WHERE embedding IS NOT NULL AND length(embedding) <> $1), \
-                    (SELECT COUNT(*) FROM alerts WHERE length(embedding) <> $1)")
-            .bind(bytes).fetch_one(pool).await)?)
-    }
-
     /// Photos and faces of an event, for dashboards and benchmarks.
     pub async fn event_photo_counts(&self, event_id: i64) -> Result<(i64, i64)> {
         let (photos, faces): (i64, i64) = on_pool!(self, pool => sqlx::query_as(
             "SELECT (SELECT COUNT(*) FROM photos WHERE event_id = $1 AND state = 'ready'), \
-                    (SELECT COUNT(*) FROM faces WHERE event_id = $1)")
+                    (SELECT COUNT(*) FROM faces f JOIN events e ON e.id = f.event_id \
+                        WHERE f.event_id = $1 AND f.model_pair = e.model_pair)")
             .bind(event_id).fetch_one(pool).await)?;
         Ok((photos, faces))
     }

@@ -49,6 +49,8 @@ pub struct NewPrivacyRequest {
     pub contact: String,
     /// Little-endian f32 values.
     pub embedding: Vec<u8>,
+    /// The model pair that made it: the event's.
+    pub model_pair: String,
     /// The name of the picture of the face under `_shop/privacy/`, written after the row.
     pub face_crop: Option<String>,
     /// A hash of the requester's address.
@@ -126,11 +128,10 @@ pub enum Filed {
     New,
     /// An undecided or approved request of the event is for the same face.
     Exists,
+    /// The event uses another model pair than the template's now (it was moved
+    /// meanwhile): nothing was filed.
+    PairMoved,
 }
-
-/// The PostgreSQL advisory lock space (the first of the two-key form, which shares no key
-/// with the one-key form) of filing privacy requests; the second key is the event's id.
-const FILING_LOCK: i32 = 0x5052_5651;
 
 /// What a decision did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,25 +197,28 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<Filed> {
         let is_postgres = matches!(self.pool, Pool::Postgres(_));
-        // Ids beyond 32 bits share a key with another event: they wait on each other, no more.
-        let event_lock = i32::try_from(r.event_id & 0x7fff_ffff).unwrap_or_default();
         let filed = in_tx!(self, tx => {
-            if is_postgres {
-                sqlx::query("SELECT pg_advisory_xact_lock($1, $2)")
-                    .bind(FILING_LOCK).bind(event_lock).execute(&mut *tx).await?;
+            crate::face_pairs::lock_event_templates!(is_postgres, tx, r.event_id);
+            let (pair,): (Option<String>,) =
+                sqlx::query_as("SELECT model_pair FROM events WHERE id = $1")
+                    .bind(r.event_id).fetch_one(&mut *tx).await?;
+            if pair.as_ref().is_some_and(|p| *p != r.model_pair) {
+                return Ok(Filed::PairMoved);
             }
             let open: Vec<(Vec<u8>,)> = sqlx::query_as(
-                "SELECT embedding FROM privacy_requests WHERE event_id = $1 \
+                "SELECT embedding FROM privacy_requests WHERE event_id = $1 AND model_pair = $2 \
                  AND state IN ('pending', 'approved') AND embedding IS NOT NULL")
-                .bind(r.event_id).fetch_all(&mut *tx).await?;
+                .bind(r.event_id).bind(&r.model_pair).fetch_all(&mut *tx).await?;
             if open.iter().any(|(template,)| same_face(template)) {
                 Filed::Exists
             } else {
                 sqlx::query(
                     "INSERT INTO privacy_requests (id, event_id, contact, embedding, face_crop, \
-                        state, client, created_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7)")
+                        state, client, created_at, model_pair) \
+                     VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8)")
                     .bind(&r.id).bind(r.event_id).bind(&r.contact).bind(&r.embedding)
                     .bind(r.face_crop.as_deref()).bind(&r.client).bind(millis(now))
+                    .bind(&r.model_pair)
                     .execute(&mut *tx).await?;
                 Filed::New
             }
@@ -348,12 +352,16 @@ impl Store {
     }
 
     /// The approved requests of an event that still carry a template: what a photo
-    /// ingested now is checked against. (id, template)
-    pub async fn privacy_templates(&self, event_id: i64) -> Result<Vec<(String, Vec<u8>)>> {
+    /// ingested now is checked against, made by `pair`. (id, template)
+    pub async fn privacy_templates(
+        &self,
+        event_id: i64,
+        pair: &str,
+    ) -> Result<Vec<(String, Vec<u8>)>> {
         Ok(on_pool!(self, pool => sqlx::query_as(
-            "SELECT id, embedding FROM privacy_requests \
-             WHERE event_id = $1 AND state = 'approved' AND embedding IS NOT NULL ORDER BY id")
-            .bind(event_id).fetch_all(pool).await)?)
+            "SELECT id, embedding FROM privacy_requests WHERE event_id = $1 AND model_pair = $2 \
+             AND state = 'approved' AND embedding IS NOT NULL ORDER BY id")
+            .bind(event_id).bind(pair).fetch_all(pool).await)?)
     }
 
     /// Whether an approved request holds the photo hidden.

@@ -43,6 +43,7 @@ macro_rules! contract {
 
 contract!(
     writes_and_reads_an_event_whole,
+    a_move_to_another_pair_keeps_each_pairs_faces_apart,
     rewriting_an_event_replaces_it,
     a_failed_batch_writes_nothing,
     lists_visible_events_pinned_first_with_tiers,
@@ -2235,7 +2236,7 @@ async fn retention_lists_photos_of_old_events(store: Store) {
 async fn bibs_are_read_corrected_and_searched(store: Store) {
     use raceshot_domain::BibRule;
     use raceshot_store::bibs::{BibSource, NewBib};
-    use raceshot_store::photos::{PhotoFilter, ProcessedPhoto};
+    use raceshot_store::photos::{FaceSet, PhotoFilter, ProcessedPhoto};
 
     let mut spec = event("bibs", "2026-12-01", "2026-12-31");
     spec.bib_rule = BibRule::new(2, 5, "a").unwrap();
@@ -2254,7 +2255,11 @@ async fn bibs_are_read_corrected_and_searched(store: Store) {
     // Photo 0: processed with faces, bibs and a time; the repeated read keeps its best.
     let processed = ProcessedPhoto {
         size: (3000, 2000),
-        faces: Vec::new(),
+        faces: FaceSet {
+            pair: "insightface".into(),
+            faces: Vec::new(),
+        },
+        next_faces: None,
         bibs: vec![
             read("0042", 0.91, 10.0),
             read("42", 0.97, 20.0),
@@ -2386,6 +2391,7 @@ async fn privacy_templates_live_as_long_as_stated(store: Store) {
         event_id,
         contact: contact.into(),
         embedding: vec![face; 16],
+        model_pair: "insightface".into(),
         face_crop: Some(format!("{id}.jpg")),
         client: "c".into(),
     };
@@ -2512,7 +2518,10 @@ async fn privacy_templates_live_as_long_as_stated(store: Store) {
     assert!(!store.withdraw_privacy_request("a").await.unwrap());
     assert!(!store.withdraw_privacy_request("c").await.unwrap());
     assert_eq!(
-        store.privacy_templates(event_id).await.unwrap(),
+        store
+            .privacy_templates(event_id, "insightface")
+            .await
+            .unwrap(),
         vec![("a".to_owned(), vec![7; 16])]
     );
     // Until the event's originals go: retention clears it, and the photos stay hidden.
@@ -2531,7 +2540,13 @@ async fn privacy_templates_live_as_long_as_stated(store: Store) {
             .unwrap(),
         2
     );
-    assert!(store.privacy_templates(event_id).await.unwrap().is_empty());
+    assert!(
+        store
+            .privacy_templates(event_id, "insightface")
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert!(store.photo_privacy_held(ids[1]).await.unwrap());
     let a = store.privacy_request("a").await.unwrap().unwrap();
     assert_eq!(
@@ -2631,6 +2646,7 @@ async fn a_held_photo_is_never_paid_for(store: Store) {
         event_id,
         contact: "0811111111".into(),
         embedding: vec![7; 16],
+        model_pair: "insightface".into(),
         face_crop: None,
         client: "c".into(),
     };
@@ -3017,17 +3033,26 @@ async fn alerts_live_as_long_as_stated_and_tell_at_most_once_a_gap(store: Store)
         channel: channel.to_owned(),
         mobile: (channel == "sms").then(|| "0812345678".to_owned()),
         embedding: vec![1, 2, 3, 4],
+        model_pair: "insightface".to_owned(),
         code_hash: (channel == "sms").then(|| "hash".to_owned()),
         client: "c".to_owned(),
         consented_at: now(),
         expires_at: now() + secs(600),
     };
-    let sms = store.add_alert(&ask("a1", "sms"), now()).await.unwrap();
-    let line = store.add_alert(&ask("a2", "line"), now()).await.unwrap();
+    let sms = store
+        .add_alert(&ask("a1", "sms"), now())
+        .await
+        .unwrap()
+        .unwrap();
+    let line = store
+        .add_alert(&ask("a2", "line"), now())
+        .await
+        .unwrap()
+        .unwrap();
     // Asked for: not matched until confirmed.
     assert!(
         store
-            .alert_templates(event, now())
+            .alert_templates(event, "insightface", now())
             .await
             .unwrap()
             .is_empty()
@@ -3085,7 +3110,10 @@ async fn alerts_live_as_long_as_stated_and_tell_at_most_once_a_gap(store: Store)
         (AlertState::Active, Some("U1"), end)
     );
     assert_eq!(
-        store.alert_templates(event, now()).await.unwrap(),
+        store
+            .alert_templates(event, "insightface", now())
+            .await
+            .unwrap(),
         [(sms, vec![1, 2, 3, 4]), (line, vec![1, 2, 3, 4])]
     );
     assert_eq!(store.alert_counts(now()).await.unwrap(), [(event, 2)]);
@@ -3179,8 +3207,171 @@ async fn alerts_live_as_long_as_stated_and_tell_at_most_once_a_gap(store: Store)
     );
     assert_eq!(store.delete_alerts_due(end, &[]).await.unwrap(), 1);
     assert!(store.alert_by_id(sms).await.unwrap().is_none());
-    let again = store.add_alert(&ask("a3", "sms"), now()).await.unwrap();
+    let again = store
+        .add_alert(&ask("a3", "sms"), now())
+        .await
+        .unwrap()
+        .unwrap();
     assert!(store.activate_alert(again, None, end).await.unwrap());
     assert_eq!(store.delete_alerts_due(now(), &[event]).await.unwrap(), 1);
     assert!(store.events_with_alerts().await.unwrap().is_empty());
+}
+
+/// Moving an event from one face model pair to another: each pair's faces stored apart,
+/// nothing saved for pairs the event does not use, the move finished only once every photo
+/// has the new pair's faces and every template is carried, and nothing filed with the old
+/// pair afterwards.
+async fn a_move_to_another_pair_keeps_each_pairs_faces_apart(store: Store) {
+    use raceshot_store::alerts::NewAlert;
+    use raceshot_store::face_pairs::{Finished, ReindexStart, TemplateOwner};
+    use raceshot_store::photos::{FaceSet, NewFace, ProcessedPhoto, Saved};
+    use raceshot_store::privacy::{Filed, NewPrivacyRequest};
+    let (old, new) = ("insightface", "yunet-sface");
+    let event = dated_event(&store, "moving", "2026-11-30").await;
+    let photos = ready_photos(&store, event, 3).await;
+    let set = |pair: &str, byte: u8| FaceSet {
+        pair: pair.to_owned(),
+        faces: vec![NewFace {
+            embedding: vec![byte; 8],
+            bbox: [10.0, 10.0, 50.0, 60.0],
+            landmarks: vec![0; 40],
+            score: 0.9,
+        }],
+    };
+    let processed = |faces: FaceSet, next_faces: Option<FaceSet>| ProcessedPhoto {
+        size: (3000, 2000),
+        faces,
+        next_faces,
+        ..ProcessedPhoto::default()
+    };
+    let save = |photo: i64, p: ProcessedPhoto| {
+        let store = store.clone();
+        async move {
+            store
+                .save_processed_photo(photo, event, &p, now())
+                .await
+                .unwrap()
+        }
+    };
+    let faces_of = |pair: &'static str| {
+        let store = store.clone();
+        async move { store.faces_after(event, pair, 0, 100).await.unwrap().len() }
+    };
+
+    // The first photo gives the event its pair; another pair is refused then.
+    assert_eq!(
+        save(photos[0], processed(set(old, 1), None)).await,
+        Saved::Stored
+    );
+    assert_eq!(
+        save(photos[1], processed(set(new, 2), None)).await,
+        Saved::EventMoved
+    );
+    assert_eq!(
+        save(photos[1], processed(set(old, 2), None)).await,
+        Saved::Stored
+    );
+    assert_eq!(
+        store.start_reindex(event, old).await.unwrap(),
+        ReindexStart::AlreadyOn
+    );
+
+    // Moving: ingestion must bring both pairs' faces.
+    assert_eq!(
+        store.start_reindex(event, new).await.unwrap(),
+        ReindexStart::Moving
+    );
+    assert_eq!(
+        store.start_reindex(event, new).await.unwrap(),
+        ReindexStart::Moving
+    );
+    assert_eq!(
+        save(photos[2], processed(set(old, 3), None)).await,
+        Saved::EventMoved
+    );
+    let both = processed(set(old, 3), Some(set(new, 3)));
+    assert_eq!(save(photos[2], both).await, Saved::Stored);
+    assert_eq!(store.reindex_progress(event, new).await.unwrap(), (1, 3));
+    assert_eq!(
+        store.photos_to_reindex(event, new).await.unwrap(),
+        photos[..2]
+    );
+    assert_eq!(
+        store.finish_reindex(event, new, &[]).await.unwrap(),
+        Finished::PhotosLeft(2)
+    );
+    for (i, photo) in photos[..2].iter().enumerate() {
+        let faces = set(new, 10 + i as u8);
+        assert!(
+            store
+                .save_reindexed_faces(*photo, event, &faces)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .save_reindexed_faces(*photo, event, &faces)
+                .await
+                .unwrap(),
+            "once"
+        );
+    }
+    assert_eq!(store.reindex_progress(event, new).await.unwrap(), (3, 3));
+    assert_eq!((faces_of(old).await, faces_of(new).await), (3, 3));
+
+    // A template of the old pair waits for its carried one.
+    let request = NewPrivacyRequest {
+        id: "moving-1".into(),
+        event_id: event,
+        contact: "0811111111".into(),
+        embedding: vec![1; 8],
+        model_pair: old.into(),
+        face_crop: None,
+        client: "c".into(),
+    };
+    let filed = store.file_privacy_request(&request, |_| false, now()).await;
+    assert_eq!(filed.unwrap(), Filed::New);
+    assert_eq!(
+        store.finish_reindex(event, new, &[]).await.unwrap(),
+        Finished::TemplatesLeft(1)
+    );
+    let carried = [(TemplateOwner::Privacy("moving-1".into()), vec![10; 8])];
+    assert_eq!(
+        store.finish_reindex(event, new, &carried).await.unwrap(),
+        Finished::Moved
+    );
+    assert_eq!((faces_of(old).await, faces_of(new).await), (3, 3));
+    assert_eq!(store.delete_faces_of_other_pairs(event).await.unwrap(), 3);
+    assert_eq!((faces_of(old).await, faces_of(new).await), (0, 3));
+    let moved = store.all_events().await.unwrap();
+    let moved = moved.iter().find(|e| e.id == event).unwrap();
+    assert_eq!(
+        (moved.model_pair.as_deref(), moved.reindex_to.as_deref()),
+        (Some(new), None)
+    );
+    assert_eq!(
+        store.finish_reindex(event, new, &carried).await.unwrap(),
+        Finished::NotMoving
+    );
+
+    // Nothing more is filed with the old pair.
+    let late = NewPrivacyRequest {
+        id: "moving-2".into(),
+        ..request
+    };
+    let filed = store.file_privacy_request(&late, |_| false, now()).await;
+    assert_eq!(filed.unwrap(), Filed::PairMoved);
+    let alert = NewAlert {
+        public_id: "moving-alert".into(),
+        event_id: event,
+        channel: "sms".into(),
+        mobile: Some("0812345678".into()),
+        embedding: vec![1; 8],
+        model_pair: old.into(),
+        code_hash: None,
+        client: "c".into(),
+        consented_at: now(),
+        expires_at: now() + secs(600),
+    };
+    assert_eq!(store.add_alert(&alert, now()).await.unwrap(), None);
 }

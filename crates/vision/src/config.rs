@@ -105,6 +105,10 @@ impl ModelPair {
         matches!(self, Self::YuNetSFace)
     }
 
+    /// What an operator running a pair a shop may not sell with is told to do.
+    pub const NOT_FOR_SALE: &'static str =
+        "not for a shop that sells photos: set faces.model_pair = yunet-sface";
+
     pub fn detector_family(self) -> DetectorFamily {
         match self {
             Self::InsightFace => DetectorFamily::Scrfd,
@@ -406,6 +410,25 @@ impl FaceEngineConfig {
             models_dir: dir.into(),
             ..Self::default()
         }
+    }
+
+    /// This configuration for `pair`: itself for its own pair; for another, the same
+    /// runtime, threads and passes with that pair's own files, normalisation, embedding
+    /// length and least score (the keys that override them speak of the configured pair).
+    pub fn for_pair(&self, pair: ModelPair) -> Self {
+        let mut config = self.clone();
+        if pair != self.model_pair {
+            config.model_pair = pair;
+            config.detector.path = None;
+            config.detector.mean = None;
+            config.detector.std = None;
+            config.recognizer.path = None;
+            config.recognizer.mean = None;
+            config.recognizer.std = None;
+            config.recognizer.embedding_dim = None;
+            config.quality.min_score = None;
+        }
+        config
     }
 
     /// Sessions per model after resolving 0 to the number of CPU cores.

@@ -12,11 +12,12 @@ use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::Arc;
 
 use raceshot_store::{Objects, Store};
-use raceshot_vision::testing::{FakeFaces, NoBibs};
-use raceshot_vision::{BibReader, FaceAnalyzer, FaceEngine, TextReader, TextReaderConfig};
+use raceshot_vision::testing::NoBibs;
+use raceshot_vision::{BibReader, FaceAnalyzer, ModelPair, TextReader, TextReaderConfig};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
+use crate::app::faces::FaceModels;
 use crate::app::live::{self, Live, LiveCell};
 use crate::app::state::{AppState, Clock, Inner, RateLimits};
 use crate::config::Config;
@@ -78,7 +79,7 @@ pub async fn load_state_with(
         }
         Models::StandIns => {
             let stand_ins = Vision {
-                engine: Arc::new(FakeFaces::new(&config.faces)),
+                engine: FaceModels::load_configured(&config.faces, Models::StandIns)?,
                 reader: config
                     .bibs
                     .read
@@ -111,13 +112,9 @@ pub async fn load_state_with(
         .as_deref()
         .map(|u| u.trim_end_matches('/').to_owned())
         .unwrap_or_else(|| format!("{public_url}/media"));
-    refuse_other_templates(&store, engine.embedding_dim(), &config.faces).await?;
-    let alerts = AlertTemplates::new(engine.embedding_dim());
-    let indexes = FaceIndexes::new(
-        store.clone(),
-        engine.embedding_dim(),
-        config.search.index_memory,
-    );
+    let faces = FaceModels::new(config.faces.clone(), models, engine);
+    let alerts = AlertTemplates::default();
+    let indexes = FaceIndexes::new(store.clone(), config.search.index_memory);
     let catalogue = Catalogue::new(store.clone(), config.server.catalogue_ttl);
     let search_slots = SearchSlots::new(config.search.max_concurrent, config.search.max_waiting);
     let upload_slots = SearchSlots::new(UPLOADS_AT_ONCE, UPLOADS_WAITING);
@@ -131,7 +128,7 @@ pub async fn load_state_with(
         public_url,
         media_url,
         metrics: metrics_handle(),
-        engine,
+        faces,
         reader,
         alerts,
         indexes,
@@ -147,27 +144,6 @@ pub async fn load_state_with(
     }))
 }
 
-/// Refuses to serve when the store holds face templates another model pair made (of
-/// another length): searches would compare embeddings of two recognisers, which mean
-/// nothing to each other. The operator sets `faces.model_pair` back to the pair that made
-/// them (moving stored faces to another pair is not built yet).
-async fn refuse_other_templates(
-    store: &Store,
-    dim: usize,
-    faces: &raceshot_vision::FaceEngineConfig,
-) -> anyhow::Result<()> {
-    let (photos, privacy, alerts) = store.templates_of_other_length(dim * 4).await?;
-    if photos + privacy + alerts > 0 {
-        anyhow::bail!(
-            "faces.model_pair is {} ({dim}-float embeddings), but the store holds {photos} \
-             faces of photos, {privacy} privacy requests and {alerts} alerts made by another \
-             model pair: set faces.model_pair back to the pair that made them",
-            faces.model_pair
-        );
-    }
-    Ok(())
-}
-
 /// What reads photos: the face engine and, when `bibs.read` is on, the bib reader.
 struct Vision {
     engine: Arc<dyn FaceAnalyzer>,
@@ -180,14 +156,15 @@ fn load_models(
     reader: Option<TextReaderConfig>,
 ) -> anyhow::Result<Vision> {
     let pair = faces.model_pair;
-    let engine = FaceEngine::load(faces).context("loading the face models (run `make models`)")?;
+    let engine = FaceModels::load_configured(&faces, Models::Real)?;
     if pair.commercial() {
         tracing::info!(model_pair = %pair, licence = pair.licence(), "face models");
     } else {
         tracing::warn!(
             model_pair = %pair,
             licence = pair.licence(),
-            "face models not licensed for a shop that sells photos: set faces.model_pair = yunet-sface"
+            "face models {}",
+            ModelPair::NOT_FOR_SALE
         );
     }
     let reader = match reader {
@@ -197,10 +174,7 @@ fn load_models(
         ) as Arc<dyn BibReader>),
         None => None,
     };
-    Ok(Vision {
-        engine: Arc::new(engine),
-        reader,
-    })
+    Ok(Vision { engine, reader })
 }
 
 /// The bib reader runs beside the face engine, from the same models directory, on the same
@@ -397,15 +371,15 @@ async fn warm_indexes(state: AppState) {
         Ok(snapshot) => snapshot
             .in_status(raceshot_domain::SaleStatus::OnSale, state.now())
             .into_iter()
-            .map(|e| e.id)
+            .filter_map(|e| Some((e.id, state.faces.pairs_of(e).ok()?.pair)))
             .collect::<Vec<_>>(),
         Err(e) => {
             tracing::warn!(error = %e, "cannot list events to warm their face indexes");
             return;
         }
     };
-    for id in events {
-        if let Err(e) = state.indexes.warm(id).await {
+    for (id, pair) in events {
+        if let Err(e) = state.indexes.warm(id, pair).await {
             tracing::warn!(event = id, error = %e, "cannot warm the face index");
         }
     }

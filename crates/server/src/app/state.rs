@@ -6,8 +6,9 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use metrics_exporter_prometheus::PrometheusHandle;
 use raceshot_store::{Objects, Store};
-use raceshot_vision::{BibReader, FaceAnalyzer};
+use raceshot_vision::BibReader;
 
+use crate::app::faces::FaceModels;
 use crate::app::live::{Live, LiveCell};
 use crate::config::Config;
 use crate::infra::cpu::CpuPool;
@@ -85,8 +86,9 @@ pub struct Inner {
     /// Base of preview and thumbnail addresses, without a trailing slash.
     pub media_url: String,
     pub metrics: PrometheusHandle,
-    /// Finds and embeds faces: the face models, or a stand-in in tests not about them.
-    pub engine: Arc<dyn FaceAnalyzer>,
+    /// Finds and embeds faces, one engine per model pair: the face models, or stand-ins in
+    /// tests not about them.
+    pub faces: FaceModels,
     /// Reads bib numbers at ingestion; `None` when `bibs.read` is off.
     pub reader: Option<Arc<dyn BibReader>>,
     pub indexes: FaceIndexes,

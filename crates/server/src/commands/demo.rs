@@ -107,7 +107,7 @@ pub async fn seed(state: &AppState, photos_dir: &Path) -> anyhow::Result<Seeded>
         return Ok(seeded);
     }
     let dir = tempfile::tempdir()?;
-    let engine = state.engine.clone();
+    let (_, engine) = state.faces.of_event(&event).await?;
     let (src, out) = (photos_dir.to_owned(), dir.path().to_owned());
     let made =
         tokio::task::spawn_blocking(move || make_photos(engine.as_ref(), &src, &out)).await??;

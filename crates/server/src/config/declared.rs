@@ -167,7 +167,7 @@ pub const SETTINGS: &[Setting] = &[
     setting("messages.daily_cap.sms", Value("1000"), "text messages sent per day at most (each costs money; 0: no cap)").console(),
     setting("messages.daily_cap.line", Value("1000"), "LINE messages pushed per day at most (past the plan's free messages each costs money; 0: no cap)").console(),
     setting("faces.models_dir", FaceEngine, "face models, ONNX Runtime and OpenVINO (`make models` fills it)"),
-    setting("faces.model_pair", FaceEngine, "the face detector and recogniser, chosen together: `insightface` (the default; SCRFD-500M + w600k_mbf, non-commercial research use only) or `yunet-sface` (OpenCV Zoo's YuNet, MIT, + SFace, Apache-2.0; commercial use allowed); the server refuses to start while faces another pair made are stored"),
+    setting("faces.model_pair", FaceEngine, "the face detector and recogniser, chosen together: `insightface` (the default; SCRFD-500M + w600k_mbf, non-commercial research use only) or `yunet-sface` (OpenCV Zoo's YuNet, MIT, + SFace, Apache-2.0; commercial use allowed): the pair of new events; an event keeps the pair that made its faces until `raceshot faces reindex --event KEY` moves it"),
     setting("faces.runtime", FaceEngine, "what runs the face and bib models: `openvino` or `onnxruntime`"),
     setting("faces.openvino_library", Derived("`{models_dir}/openvino/libopenvino_c.so`"), "OpenVINO's C library"),
     setting("faces.openvino_precision", FaceEngine, "`auto`: bf16 on CPUs that compute it natively, else f32; `f32`: always f32"),

@@ -7,11 +7,11 @@
 //! bibs (operators' bib corrections stay).
 
 use chrono::{DateTime, Utc};
-use raceshot_domain::BibRule;
-use raceshot_store::photos::{NewFace, PhotoState, ProcessedPhoto};
+use raceshot_domain::{BibRule, EventKey};
+use raceshot_store::photos::{FaceSet, NewFace, PhotoState, ProcessedPhoto, Saved};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 use raceshot_vision::image_io::{DecodeOptions, decode, probe, resize_to_long_edge};
-use raceshot_vision::{BBox, BibReader, FaceAnalyzer, RgbImage};
+use raceshot_vision::{BBox, BibReader, FaceAnalyzer, ModelPair, RgbImage};
 
 use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
@@ -75,9 +75,24 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
         return Ok(());
     }
     let event = &work.event_key;
-    let Some(spec) = state.store.any_event_by_key(event).await?.map(|e| e.spec) else {
+    let Some(the_event) = state.store.any_event_by_key(event).await? else {
         return Ok(()); // deleted meanwhile
     };
+    // The event's pair and, while it moves to another, that one too.
+    let pairs = state.faces.pairs_of(&the_event).map_err(JobError::Retry)?;
+    let engine = state
+        .faces
+        .engine(pairs.pair)
+        .await
+        .map_err(JobError::Retry)?;
+    let next = match pairs.next {
+        Some(pair) => Some((
+            pair,
+            state.faces.engine(pair).await.map_err(JobError::Retry)?,
+        )),
+        None => None,
+    };
+    let spec = the_event.spec;
     let rule = spec.bib_rule;
     let name = &work.storage_name;
     let derived = StoredName::parse(&derived_name(name.as_str()))
@@ -88,34 +103,32 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
         .await?;
 
     let started = std::time::Instant::now();
-    let original = match state
-        .objects
-        .get(&ObjectKey::new(event, ObjectKind::Original, name))
-        .await
-    {
-        Ok(bytes) => bytes,
-        Err(e) if e.is_not_found() => {
-            let reason = "the original file is missing from storage";
-            return Err(JobError::Permanent(reason.to_owned()));
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let original = read_original(state, event, name).await?;
     let read = started.elapsed().as_secs_f64();
-    let engine = state.engine.clone();
     let reader = state.reader.clone();
+    let pair = pairs.pair;
     let processed = tokio::task::spawn_blocking(move || {
-        process(engine.as_ref(), reader.as_deref(), &rule, &original)
+        let next = next.as_ref().map(|(pair, engine)| (*pair, engine.as_ref()));
+        process(
+            (pair, engine.as_ref()),
+            next,
+            reader.as_deref(),
+            &rule,
+            &original,
+        )
     })
     .await
     .map_err(|e| JobError::Retry(e.into()))??;
     let mut processed = processed;
     // Approved requests to hide one's photos cover photos ingested after them too.
-    let templates = state.store.privacy_templates(work.event_id).await?;
+    let templates = (state.store)
+        .privacy_templates(work.event_id, pair.name())
+        .await?;
     processed.found.held_for = held_for(
         &templates,
-        &processed.found.faces,
+        &processed.found.faces.faces,
         spec.face_threshold as f32,
-        state.engine.embedding_dim(),
+        pair.embedding_dim(),
     );
     let stored = std::time::Instant::now();
     state
@@ -132,10 +145,13 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
             processed.thumbnail.into(),
         )
         .await?;
-    state
-        .store
+    let saved = (state.store)
         .save_processed_photo(photo_id, work.event_id, &processed.found, state.now())
         .await?;
+    if saved == Saved::EventMoved {
+        let moved = "the event moved to another face model pair meanwhile: processed again";
+        return Err(JobError::Retry(anyhow::anyhow!(moved)));
+    }
     // Runners who asked to be told of new photos of them. A photo held for a privacy
     // request tells no one. The photo is ready now and is not processed again, so a
     // failure here is logged, not retried: that photo is not told of.
@@ -168,7 +184,7 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
     metrics::counter!("photos_ingested_total").increment(1);
     tracing::debug!(
         photo = photo_id,
-        faces = processed.found.faces.len(),
+        faces = processed.found.faces.faces.len(),
         bibs = processed.found.bibs.len(),
         decode_s,
         faces_s,
@@ -180,6 +196,24 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
         "photo ingested"
     );
     Ok(())
+}
+
+/// A photo's original from storage; gone from it, the photo cannot be processed.
+pub(super) async fn read_original(
+    state: &AppState,
+    event: &EventKey,
+    name: &StoredName,
+) -> Result<bytes::Bytes, JobError> {
+    match (state.objects)
+        .get(&ObjectKey::new(event, ObjectKind::Original, name))
+        .await
+    {
+        Ok(bytes) => Ok(bytes),
+        Err(e) if e.is_not_found() => Err(JobError::Permanent(
+            "the original file is missing from storage".to_owned(),
+        )),
+        Err(e) => Err(e.into()),
+    }
 }
 
 fn image_error(e: raceshot_vision::Error) -> JobError {
@@ -195,35 +229,33 @@ fn image_error(e: raceshot_vision::Error) -> JobError {
 }
 
 /// The original as ingestion works on it — upright, DCT-scaled to a long edge of at least
-/// the preview's and the detector's passes' ([`FaceAnalyzer::decode_long_edge`]) — and its
+/// the preview's and each engine's passes' ([`FaceAnalyzer::decode_long_edge`]) — and its
 /// displayed size.
 pub(super) fn decode_original(
-    engine: &dyn FaceAnalyzer,
+    engines: &[&dyn FaceAnalyzer],
     original: &[u8],
 ) -> Result<(RgbImage, (u32, u32)), JobError> {
     let info = probe(original).map_err(image_error)?;
+    let edge = engines
+        .iter()
+        .map(|e| e.decode_long_edge())
+        .max()
+        .unwrap_or(0);
     let opts = DecodeOptions::default()
         .with_max_pixels(MAX_PHOTO_PIXELS)
-        .with_target_long_edge(PREVIEW_EDGE.max(engine.decode_long_edge()));
+        .with_target_long_edge(PREVIEW_EDGE.max(edge));
     let img = decode(original, &opts).map_err(image_error)?;
     Ok((img, info.display_size()))
 }
 
-fn process(
-    engine: &dyn FaceAnalyzer,
-    reader: Option<&dyn BibReader>,
-    rule: &BibRule,
-    original: &[u8],
-) -> Result<Processed, JobError> {
-    let t0 = std::time::Instant::now();
-    let (img, size) = decode_original(engine, original)?;
-    let t1 = std::time::Instant::now();
-
-    let faces = engine
-        .analyze(&img)
-        .map_err(|e| JobError::Retry(e.into()))?;
-    // Boxes are in the decoded image's pixels; the shop stores the original's.
-    let scale = f64::from(size.0) / f64::from(img.width().max(1));
+/// The faces `engine` (of `pair`) finds on `img`, with boxes and landmarks in the
+/// original's pixels (`scale` of the decoded image's).
+pub(super) fn find_faces(
+    (pair, engine): (ModelPair, &dyn FaceAnalyzer),
+    img: &RgbImage,
+    scale: f64,
+) -> Result<(FaceSet, Vec<BBox>), JobError> {
+    let faces = engine.analyze(img).map_err(|e| JobError::Retry(e.into()))?;
     let boxes: Vec<BBox> = faces.iter().map(|f| f.bbox).collect();
     let faces = faces
         .into_iter()
@@ -240,6 +272,35 @@ fn process(
             score: f64::from(f.score),
         })
         .collect();
+    let set = FaceSet {
+        pair: pair.name().to_owned(),
+        faces,
+    };
+    Ok((set, boxes))
+}
+
+/// Processes the original with the event's pair and, while it moves, the next one too.
+fn process(
+    engine: (ModelPair, &dyn FaceAnalyzer),
+    next: Option<(ModelPair, &dyn FaceAnalyzer)>,
+    reader: Option<&dyn BibReader>,
+    rule: &BibRule,
+    original: &[u8],
+) -> Result<Processed, JobError> {
+    let t0 = std::time::Instant::now();
+    let engines: Vec<&dyn FaceAnalyzer> = std::iter::once(engine.1)
+        .chain(next.map(|(_, e)| e))
+        .collect();
+    let (img, size) = decode_original(&engines, original)?;
+    let t1 = std::time::Instant::now();
+
+    // Boxes are in the decoded image's pixels; the shop stores the original's.
+    let scale = f64::from(size.0) / f64::from(img.width().max(1));
+    let (faces, boxes) = find_faces(engine, &img, scale)?;
+    let next_faces = match next {
+        Some(next) => Some(find_faces(next, &img, scale)?.0),
+        None => None,
+    };
 
     let t2 = std::time::Instant::now();
     let bibs = match reader {
@@ -259,6 +320,7 @@ fn process(
         found: ProcessedPhoto {
             size,
             faces,
+            next_faces,
             bibs,
             taken_at: taken_at(original),
             held_for: Vec::new(),

@@ -13,6 +13,7 @@ pub mod notify_order;
 pub mod notify_privacy;
 pub mod read_bibs;
 pub mod registry;
+pub mod reindex_photo;
 pub mod retention;
 pub mod send_message;
 pub mod tasks;

@@ -60,11 +60,15 @@ async fn read(state: &AppState, photo_id: i64) -> Result<(), JobError> {
         Err(e) if e.is_not_found() => return Ok(()),
         Err(e) => return Err(e.into()),
     };
-    let faces = state.store.faces_of_photo(photo_id).await?;
-    let engine = state.engine.clone();
+    let (pair, engine) = state
+        .faces
+        .of_event(&event)
+        .await
+        .map_err(JobError::Retry)?;
+    let faces = state.store.faces_of_photo(photo_id, pair.name()).await?;
     let rule = event.spec.bib_rule;
     let bibs = tokio::task::spawn_blocking(move || {
-        let (img, size) = decode_original(engine.as_ref(), &original)?;
+        let (img, size) = decode_original(&[engine.as_ref()], &original)?;
         // Stored boxes are in the original's pixels; the reader works in the decoded ones.
         let scale = f64::from(size.0) / f64::from(img.width().max(1));
         let boxes: Vec<BBox> = faces

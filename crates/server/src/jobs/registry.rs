@@ -11,6 +11,7 @@ use super::job::{BackgroundJob, JobContext, JobError};
 use super::notify_order::NotifyOrder;
 use super::notify_privacy::NotifyPrivacy;
 use super::read_bibs::ReadBibs;
+use super::reindex_photo::ReindexPhoto;
 use super::retention::Retention;
 use super::send_message::SendMessage;
 
@@ -18,6 +19,7 @@ use super::send_message::SendMessage;
 const KINDS: &[Kind] = &[
     kind::<IngestPhoto>(),
     kind::<ReadBibs>(),
+    kind::<ReindexPhoto>(),
     kind::<DeliverOrder>(),
     kind::<NotifyOrder>(),
     kind::<NotifyPrivacy>(),
@@ -100,6 +102,7 @@ mod tests {
                 "notify_order",
                 "notify_privacy",
                 "read_bibs",
+                "reindex_photo",
                 "retention",
                 "send_message"
             ]

@@ -179,8 +179,13 @@ pub async fn search(
         .collect();
 
     let hit_ids: Vec<i64> = hits.iter().map(|h| h.photo_id).collect();
-    let faces = state.store.faces_of_photos(&hit_ids).await?;
-    let dim = state.engine.embedding_dim();
+    let pair = state
+        .faces
+        .pairs_of(event)
+        .map_err(BibSearchError::Fault)?
+        .pair;
+    let faces = state.store.faces_of_photos(&hit_ids, pair.name()).await?;
+    let dim = pair.embedding_dim();
     let anchors: Vec<Embedding> = hits
         .iter()
         .filter_map(|h| {
@@ -196,7 +201,7 @@ pub async fn search(
     for anchor in agreeing(anchors, threshold) {
         let found = state
             .indexes
-            .search(event.id, anchor, threshold, limit)
+            .search(event.id, pair, anchor, threshold, limit)
             .await
             .map_err(BibSearchError::Fault)?;
         searches.push(found);
@@ -230,6 +235,7 @@ mod tests {
         StoredFace {
             id,
             photo_id: 1,
+            model_pair: "insightface".to_owned(),
             embedding: Vec::new(),
             bbox,
         }

@@ -25,6 +25,7 @@
 //! error codes (`api/privacy.rs`); this module names none.
 
 use std::net::IpAddr;
+use std::sync::Arc;
 
 use raceshot_domain::order::{Email, Mobile, mask_email, mask_mobile};
 use raceshot_store::events::Event;
@@ -32,7 +33,7 @@ use raceshot_store::photos::NewFace;
 use raceshot_store::privacy::{Decided, Filed, NewPrivacyRequest, PrivacyRequest, PrivacyState};
 use raceshot_store::{ObjectKey, StoreError, StoredName};
 use raceshot_vision::image_io::resize_to_long_edge;
-use raceshot_vision::{BBox, Embedding, RgbImage, cosine};
+use raceshot_vision::{BBox, Embedding, FaceAnalyzer, RgbImage, cosine};
 use sha2::{Digest, Sha256};
 
 use crate::app::state::AppState;
@@ -142,13 +143,17 @@ struct Requester {
 
 /// Reads the requester's face from the selfie, inside a search slot: refused when it shows
 /// no face or more than one person.
-async fn requester(state: &AppState, selfie: bytes::Bytes) -> Result<Requester, PrivacyError> {
+async fn requester(
+    engine: Arc<dyn FaceAnalyzer>,
+    state: &AppState,
+    selfie: bytes::Bytes,
+) -> Result<Requester, PrivacyError> {
     let _slot = state
         .search_slots
         .acquire()
         .await
         .map_err(|busy| PrivacyError::Selfie(busy.into()))?;
-    with_selfie_faces(state, selfie, |img, faces| {
+    with_selfie_faces(engine, selfie, |img, faces| {
         let faces = faces.ok_or_else(|| SearchError::NoFace {
             field: "file".to_owned(),
         })?;
@@ -214,7 +219,12 @@ pub async fn file(
     selfie: bytes::Bytes,
     client: IpAddr,
 ) -> Result<String, PrivacyError> {
-    let Requester { face, crop } = requester(state, selfie).await?;
+    let (pair, engine) = state
+        .faces
+        .of_event(event)
+        .await
+        .map_err(PrivacyError::fault)?;
+    let Requester { face, crop } = requester(engine, state, selfie).await?;
     let id = uuid::Uuid::new_v4().to_string();
     let crop_name = format!("{id}.jpg");
     let crop_key = face_crop_key(&crop_name)
@@ -224,24 +234,26 @@ pub async fn file(
         event_id: event.id,
         contact: contact.as_str().to_owned(),
         embedding: face.to_bytes(),
+        model_pair: pair.name().to_owned(),
         face_crop: Some(crop_name),
         client: hex::encode(Sha256::digest(client.to_string().as_bytes())),
     };
-    let (threshold, dim) = (
-        event.spec.face_threshold as f32,
-        state.engine.embedding_dim(),
-    );
+    let (threshold, dim) = (event.spec.face_threshold as f32, pair.embedding_dim());
     let same_face = |template: &[u8]| {
         Embedding::from_bytes(template, dim).is_ok_and(|t| cosine(&t, &face) >= threshold)
     };
     let now = state.now();
-    if state
+    match state
         .store
         .file_privacy_request(&request, same_face, now)
         .await?
-        == Filed::Exists
     {
-        return Err(PrivacyError::Exists);
+        Filed::New => {}
+        Filed::Exists => return Err(PrivacyError::Exists),
+        Filed::PairMoved => {
+            let moved = "the event moved to another face model pair meanwhile";
+            return Err(PrivacyError::fault(anyhow::anyhow!(moved)));
+        }
     }
     // The row names the crop before it is written, so no crop is ever stored that the
     // decision and the retention run cannot find. A request whose crop could not be
@@ -278,12 +290,17 @@ pub async fn matches(
     let Some(event) = state.store.any_event_by_key(&request.event_key).await? else {
         return Ok(Vec::new());
     };
-    let face =
-        Embedding::from_bytes(bytes, state.engine.embedding_dim()).map_err(PrivacyError::fault)?;
+    let pair = state
+        .faces
+        .pairs_of(&event)
+        .map_err(PrivacyError::fault)?
+        .pair;
+    let face = Embedding::from_bytes(bytes, pair.embedding_dim()).map_err(PrivacyError::fault)?;
     let hits = state
         .indexes
         .search(
             request.event_id,
+            pair,
             face,
             event.spec.face_threshold as f32,
             MATCH_LIMIT,

@@ -433,6 +433,7 @@ async fn hold(app: &TestApp, event_key: &str, photo: i64) {
         event_id: event.id,
         contact: format!("08{}", &id[..8].replace(|c: char| !c.is_ascii_digit(), "1")),
         embedding: vec![0; 16],
+        model_pair: app.state.faces.configured().name().to_owned(),
         face_crop: None,
         client: "test".into(),
     };

@@ -68,9 +68,7 @@ async fn the_page_is_told_the_configured_media_base() {
 #[tokio::test]
 async fn the_demo_has_a_real_cover_and_a_home_banner() {
     let app = TestApp::builder(Backend::Sqlite).spawn().await;
-    raceshot_server::commands::demo::seed(&app.state, &crate::helpers::models_dir().join("photos"))
-        .await
-        .unwrap();
+    app.seed_demo().await;
     let event = json(app.get("/v1/events/demo").await).await;
     let cover = event["coverurl"].as_str().unwrap_or_default().to_owned();
     let banners = json(app.get("/v1/events/slider-banner").await).await;

@@ -64,7 +64,11 @@ async fn a_worker_killed_mid_ingest_leaves_every_photo_processed_exactly_once() 
     let (photos, total) = store.list_photos(event_id, None, 0, 1000).await.unwrap();
     assert_eq!(total, 200);
     let mut stored: HashMap<i64, i64> = HashMap::new();
-    for face in store.faces_after(event_id, 0, 100_000).await.unwrap() {
+    for face in store
+        .faces_after(event_id, "insightface", 0, 100_000)
+        .await
+        .unwrap()
+    {
         *stored.entry(face.photo_id).or_default() += 1;
     }
     for p in &photos {

@@ -327,12 +327,7 @@ async fn the_demo_finds_player_13_and_only_him() {
         .with_models()
         .spawn()
         .await;
-    let seeded = raceshot_server::commands::demo::seed(
-        &app.state,
-        &crate::helpers::models_dir().join("photos"),
-    )
-    .await
-    .unwrap();
+    let seeded = app.seed_demo().await;
     assert!(seeded.event_created);
     assert_eq!(seeded.photos, 6);
     assert_eq!(

@@ -588,6 +588,13 @@ impl TestApp {
         assert_eq!(report.ready, 3, "{:?}", report.failed);
     }
 
+    /// Seeds the demo event and its photos from the shipped ones (`make run`'s first run).
+    pub async fn seed_demo(&self) -> raceshot_server::commands::demo::Seeded {
+        raceshot_server::commands::demo::seed(&self.state, &models_dir().join("photos"))
+            .await
+            .unwrap_or_else(|e| panic!("{e:#}"))
+    }
+
     /// The older one-step call: multipart with the file and the event's key.
     pub async fn search_v1(&self, event_key: &str, selfie: Vec<u8>) -> reqwest::Response {
         let form = reqwest::multipart::Form::new()
@@ -683,6 +690,10 @@ impl TestApp {
                     event.id,
                     &raceshot_store::photos::ProcessedPhoto {
                         size: (6000, 4000),
+                        faces: raceshot_store::photos::FaceSet {
+                            pair: self.state.faces.configured().name().to_owned(),
+                            faces: Vec::new(),
+                        },
                         ..Default::default()
                     },
                     now(),

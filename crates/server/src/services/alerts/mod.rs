@@ -17,6 +17,7 @@
 pub mod watch;
 
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -25,6 +26,7 @@ use raceshot_domain::order::{Mobile, mask_mobile};
 use raceshot_store::StoreError;
 use raceshot_store::alerts::{Alert, AlertState, NewAlert};
 use raceshot_store::events::Event;
+use raceshot_vision::FaceAnalyzer;
 use sha2::{Digest, Sha256};
 
 use crate::app::state::AppState;
@@ -197,7 +199,12 @@ pub async fn ask(
     if let Some(mobile) = &mobile {
         texted_lately(state, mobile.as_str(), now).await?;
     }
-    let face = selfie_face(state, selfie).await?;
+    let (pair, engine) = state
+        .faces
+        .of_event(event)
+        .await
+        .map_err(AlertError::Fault)?;
+    let face = selfie_face(engine, state, selfie).await?;
     let public_id = hex::encode(rand::random::<[u8; 16]>());
     let code = format!("{:06}", rand::random_range(0..1_000_000u32));
     let alert = NewAlert {
@@ -206,6 +213,7 @@ pub async fn ask(
         channel: ask.channel.as_str().to_owned(),
         mobile: mobile.as_ref().map(|m| m.as_str().to_owned()),
         embedding: face.to_bytes(),
+        model_pair: pair.name().to_owned(),
         code_hash: mobile
             .is_some()
             .then(|| code_hash(state, &public_id, &code)),
@@ -213,7 +221,11 @@ pub async fn ask(
         consented_at: now,
         expires_at: now + chrono::Duration::from_std(CONFIRM_TTL).unwrap_or_default(),
     };
-    let id = state.store.add_alert(&alert, now).await?;
+    let id = state.store.add_alert(&alert, now).await?.ok_or_else(|| {
+        AlertError::Fault(anyhow::anyhow!(
+            "the event moved to another face model pair meanwhile"
+        ))
+    })?;
     metrics::counter!("alerts_asked_total", "channel" => ask.channel.as_str()).increment(1);
     let contact = match &mobile {
         Some(mobile) => {
@@ -261,6 +273,7 @@ async fn texted_lately(
 
 /// The face a selfie shows (its largest), inside a search slot.
 async fn selfie_face(
+    engine: Arc<dyn FaceAnalyzer>,
     state: &AppState,
     selfie: bytes::Bytes,
 ) -> Result<raceshot_vision::Embedding, AlertError> {
@@ -269,7 +282,7 @@ async fn selfie_face(
         .acquire()
         .await
         .map_err(|busy| AlertError::Selfie(busy.into()))?;
-    with_selfie_faces(state, selfie, |_, faces| {
+    with_selfie_faces(engine, selfie, |_, faces| {
         faces
             .map(|f| f.primary.embedding)
             .ok_or_else(|| SearchError::NoFace {

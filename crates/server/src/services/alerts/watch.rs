@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use raceshot_store::alerts::AlertMatch;
-use raceshot_store::photos::NewFace;
-use raceshot_vision::{Embedding, FaceIndex};
+use raceshot_store::photos::{FaceSet, NewFace};
+use raceshot_vision::{Embedding, FaceIndex, ModelPair};
 
 use crate::app::state::AppState;
 use crate::jobs::send_message::SendMessage;
@@ -34,20 +34,16 @@ pub const GAP: chrono::Duration = chrono::Duration::minutes(15);
 /// How old an event's cached templates may be before they are read again.
 pub const REFRESH: Duration = Duration::from_secs(60);
 
-/// This process's alert templates, per event.
+/// This process's alert templates, per event and model pair.
+#[derive(Default)]
 pub struct AlertTemplates {
-    dim: usize,
-    events: Mutex<HashMap<i64, (Instant, Arc<FaceIndex>)>>,
+    events: Mutex<HashMap<i64, Cached>>,
 }
 
-impl AlertTemplates {
-    pub fn new(dim: usize) -> Self {
-        Self {
-            dim,
-            events: Mutex::new(HashMap::new()),
-        }
-    }
+/// An event's templates of one pair, and when they were read.
+type Cached = (ModelPair, Instant, Arc<FaceIndex>);
 
+impl AlertTemplates {
     /// Reads an event's templates again at its next photo.
     pub fn forget(&self, event_id: i64) {
         self.events
@@ -56,32 +52,38 @@ impl AlertTemplates {
             .remove(&event_id);
     }
 
-    /// The working alerts of an event as an index (each alert one row, its id as photo
-    /// id), read from the store when not cached or older than [`REFRESH`].
-    async fn of(&self, state: &AppState, event_id: i64) -> anyhow::Result<Arc<FaceIndex>> {
-        if let Some((at, index)) = self
+    /// The working alerts of an event whose templates `pair` made, as an index (each
+    /// alert one row, its id as photo id), read from the store when not cached (for that
+    /// pair) or older than [`REFRESH`].
+    async fn of(
+        &self,
+        state: &AppState,
+        event_id: i64,
+        pair: ModelPair,
+    ) -> anyhow::Result<Arc<FaceIndex>> {
+        if let Some((of_pair, at, index)) = self
             .events
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .get(&event_id)
+            && *of_pair == pair
             && at.elapsed() < REFRESH
         {
             return Ok(index.clone());
         }
-        let rows = state.store.alert_templates(event_id, state.now()).await?;
-        let mut index = FaceIndex::with_capacity(self.dim, rows.len());
+        let rows = (state.store)
+            .alert_templates(event_id, pair.name(), state.now())
+            .await?;
+        let dim = pair.embedding_dim();
+        let mut index = FaceIndex::with_capacity(dim, rows.len());
         for (id, bytes) in rows {
-            // A template of another model's size never matches; the alert stays until its
-            // end, as any other.
-            if let Ok(template) = Embedding::from_bytes(&bytes, self.dim) {
-                index.insert(id, id, &template)?;
-            }
+            index.insert(id, id, &Embedding::from_bytes(&bytes, dim)?)?;
         }
         let index = Arc::new(index);
         self.events
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .insert(event_id, (Instant::now(), index.clone()));
+            .insert(event_id, (pair, Instant::now(), index.clone()));
         Ok(index)
     }
 }
@@ -118,23 +120,25 @@ pub fn matching(
     matches
 }
 
-/// Matches a newly ingested photo against its event's alerts, records the matches and
-/// enqueues the messages now due. A photo hidden by a privacy request tells no one.
+/// Matches a newly ingested photo's faces (of the event's pair) against its event's
+/// alerts, records the matches and enqueues the messages now due. A photo hidden by a
+/// privacy request tells no one.
 pub async fn photo_ingested(
     state: &AppState,
     event_id: i64,
     photo_id: i64,
-    faces: &[NewFace],
+    faces: &FaceSet,
     threshold: f32,
 ) -> anyhow::Result<usize> {
-    if faces.is_empty() {
+    if faces.faces.is_empty() {
         return Ok(0);
     }
-    let index = state.alerts.of(state, event_id).await?;
+    let pair = crate::app::faces::parse(&faces.pair)?;
+    let index = state.alerts.of(state, event_id, pair).await?;
     if index.is_empty() {
         return Ok(0);
     }
-    let matches = matching(&index, faces, threshold, state.engine.embedding_dim());
+    let matches = matching(&index, &faces.faces, threshold, pair.embedding_dim());
     if matches.is_empty() {
         return Ok(0);
     }

@@ -1,5 +1,6 @@
 //! The per-event face indexes of this process: a cache over the embeddings stored in the
-//! database. An event's index is built on its first search and, before every search,
+//! database, each of one model pair's faces (an index never mixes pairs: an event moved to
+//! another pair is loaded afresh). An event's index is built on its first search and, before every search,
 //! catches up with faces stored since (by any process, through any replica), so a replica
 //! never needs a restart to find new photos. Hidden or deleted photos are filtered out when
 //! results are turned into photos.
@@ -13,14 +14,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use raceshot_store::Store;
-use raceshot_vision::{Embedding, FaceIndex, Hit};
+use raceshot_vision::{Embedding, FaceIndex, Hit, ModelPair};
 
 /// Faces read per query while loading an event.
 const PAGE: i64 = 20_000;
 
 pub struct FaceIndexes {
     store: Store,
-    dim: usize,
     /// The most bytes the indexes may hold before the least recently searched go.
     budget: usize,
     events: Mutex<HashMap<i64, Arc<EventIndex>>>,
@@ -29,6 +29,8 @@ pub struct FaceIndexes {
 }
 
 struct EventIndex {
+    /// The pair whose faces it holds.
+    pair: ModelPair,
     index: RwLock<FaceIndex>,
     /// Highest face id loaded; faces are only ever added with higher ids.
     loaded_up_to: tokio::sync::Mutex<i64>,
@@ -43,28 +45,31 @@ impl EventIndex {
 }
 
 impl FaceIndexes {
-    pub fn new(store: Store, dim: usize, budget_bytes: usize) -> Self {
+    pub fn new(store: Store, budget_bytes: usize) -> Self {
         Self {
             store,
-            dim,
             budget: budget_bytes,
             events: Mutex::new(HashMap::new()),
             clock: AtomicU64::new(0),
         }
     }
 
-    fn event(&self, event_id: i64) -> Arc<EventIndex> {
+    /// The event's index of `pair`'s faces; one of another pair is dropped.
+    fn event(&self, event_id: i64, pair: ModelPair) -> Arc<EventIndex> {
         let mut events = self.events.lock().unwrap_or_else(|p| p.into_inner());
-        events
-            .entry(event_id)
-            .or_insert_with(|| {
-                Arc::new(EventIndex {
-                    index: RwLock::new(FaceIndex::new(self.dim)),
-                    loaded_up_to: tokio::sync::Mutex::new(0),
-                    last_search: AtomicU64::new(0),
-                })
-            })
-            .clone()
+        if let Some(ev) = events.get(&event_id)
+            && ev.pair == pair
+        {
+            return ev.clone();
+        }
+        let ev = Arc::new(EventIndex {
+            pair,
+            index: RwLock::new(FaceIndex::new(pair.embedding_dim())),
+            loaded_up_to: tokio::sync::Mutex::new(0),
+            last_search: AtomicU64::new(0),
+        });
+        events.insert(event_id, ev.clone());
+        ev
     }
 
     /// Drops the least recently searched indexes (never `keep`) until the rest fit the
@@ -109,7 +114,9 @@ impl FaceIndexes {
     async fn catch_up(&self, event_id: i64, ev: &EventIndex) -> anyhow::Result<()> {
         let mut up_to = ev.loaded_up_to.lock().await;
         loop {
-            let faces = self.store.faces_after(event_id, *up_to, PAGE).await?;
+            let faces = (self.store)
+                .faces_after(event_id, ev.pair.name(), *up_to, PAGE)
+                .await?;
             let Some(last) = faces.last() else {
                 return Ok(());
             };
@@ -119,7 +126,7 @@ impl FaceIndexes {
                 parsed.push((
                     f.id,
                     f.photo_id,
-                    Embedding::from_bytes(&f.embedding, self.dim)?,
+                    Embedding::from_bytes(&f.embedding, ev.pair.embedding_dim())?,
                 ));
             }
             {
@@ -135,23 +142,25 @@ impl FaceIndexes {
         }
     }
 
-    /// Loads an event's faces ahead of its first search.
-    pub async fn warm(&self, event_id: i64) -> anyhow::Result<()> {
-        let ev = self.event(event_id);
+    /// Loads an event's faces of `pair` ahead of its first search.
+    pub async fn warm(&self, event_id: i64, pair: ModelPair) -> anyhow::Result<()> {
+        let ev = self.event(event_id, pair);
         self.catch_up(event_id, &ev).await?;
         self.evict(event_id);
         Ok(())
     }
 
-    /// The best face of each photo above `threshold`, best first, at most `k`.
+    /// The best face of each photo above `threshold` among the event's faces of `pair`
+    /// (the pair that embedded `query`), best first, at most `k`.
     pub async fn search(
         &self,
         event_id: i64,
+        pair: ModelPair,
         query: Embedding,
         threshold: f32,
         k: usize,
     ) -> anyhow::Result<Vec<Hit>> {
-        let ev = self.event(event_id);
+        let ev = self.event(event_id, pair);
         let now = self.clock.fetch_add(1, Ordering::Relaxed) + 1;
         ev.last_search.store(now, Ordering::Relaxed);
         self.catch_up(event_id, &ev).await?;

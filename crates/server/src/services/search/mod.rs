@@ -10,12 +10,13 @@ pub mod index;
 
 use raceshot_domain::{EventSpec, Money, pricing};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use raceshot_store::StoreError;
 use raceshot_store::events::Event;
 use raceshot_store::photos::Photo;
 use raceshot_vision::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
-use raceshot_vision::{Embedding, Hit, RgbImage, SelfieFaces};
+use raceshot_vision::{Embedding, FaceAnalyzer, Hit, RgbImage, SelfieFaces};
 
 use crate::app::state::AppState;
 use crate::infra::search_slots::Busy;
@@ -205,20 +206,21 @@ pub enum Found {
 /// Checks, decodes and embeds a selfie; `None` when it shows no face. Runs on a blocking
 /// thread; the caller holds a search slot.
 pub async fn embed_selfie(
-    state: &AppState,
+    engine: Arc<dyn FaceAnalyzer>,
     selfie: bytes::Bytes,
 ) -> Result<Option<Embedding>, SearchError> {
-    with_selfie_faces(state, selfie, |_, faces| {
+    with_selfie_faces(engine, selfie, |_, faces| {
         Ok(faces.map(|f| f.primary.embedding))
     })
     .await
 }
 
-/// Checks and decodes a selfie, finds its faces (`None`: no face) and hands them with the
-/// decoded picture to `then`, all on a blocking thread; only the primary face is embedded.
-/// The picture is dropped when `then` returns. The caller holds a search slot.
+/// Checks and decodes a selfie, finds its faces with `engine` (the event's pair; `None`:
+/// no face) and hands them with the decoded picture to `then`, all on a blocking thread;
+/// only the primary face is embedded. The picture is dropped when `then` returns. The
+/// caller holds a search slot.
 pub async fn with_selfie_faces<T: Send + 'static>(
-    state: &AppState,
+    engine: Arc<dyn FaceAnalyzer>,
     selfie: bytes::Bytes,
     then: impl FnOnce(&RgbImage, Option<SelfieFaces>) -> Result<T, SearchError> + Send + 'static,
 ) -> Result<T, SearchError> {
@@ -227,7 +229,6 @@ pub async fn with_selfie_faces<T: Send + 'static>(
     if info.pixels() > MAX_SELFIE_PIXELS {
         return Err(SearchError::TooManyPixels);
     }
-    let engine = state.engine.clone();
     let selfie_edge = engine.selfie_long_edge();
     let found =
         tokio::task::spawn_blocking(move || -> raceshot_vision::Result<Result<T, SearchError>> {
@@ -272,10 +273,15 @@ pub async fn search_event(
         check_selfie_bytes(selfie)?;
     }
     let _slot = state.search_slots.acquire().await?;
+    let (pair, engine) = state
+        .faces
+        .of_event(event)
+        .await
+        .map_err(SearchError::fault)?;
     let group = selfies.len() > 1;
     let mut faces = Vec::with_capacity(selfies.len());
     for (i, selfie) in selfies.into_iter().enumerate() {
-        match embed_selfie(state, selfie).await? {
+        match embed_selfie(engine.clone(), selfie).await? {
             Some(face) => faces.push(face),
             None if group => {
                 return Err(SearchError::NoFace { field: field_of(i) });
@@ -302,7 +308,7 @@ pub async fn search_event(
     for face in &faces {
         let hits = state
             .indexes
-            .search(event.id, face.clone(), threshold as f32, k)
+            .search(event.id, pair, face.clone(), threshold as f32, k)
             .await
             .map_err(SearchError::fault)?;
         searches.push(hits);

@@ -1,0 +1,128 @@
+//! The face engines of this process, one per model pair (`faces.model_pair`). The
+//! configured pair is loaded at start and analyses the photos of new events; an event
+//! keeps the pair that made its faces (`events.model_pair`) until `raceshot faces reindex`
+//! moves it, so a process may also need another pair: that one is loaded the first time an
+//! event asks for it, and kept.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use anyhow::Context;
+use raceshot_store::events::Event;
+use raceshot_vision::testing::FakeFaces;
+use raceshot_vision::{FaceAnalyzer, FaceEngine, FaceEngineConfig, ModelPair};
+
+use crate::app::startup::Models;
+
+pub struct FaceModels {
+    config: FaceEngineConfig,
+    models: Models,
+    loaded: Mutex<HashMap<ModelPair, Arc<dyn FaceAnalyzer>>>,
+    /// Serialises loading, so that two jobs asking at once load a pair once.
+    loading: tokio::sync::Mutex<()>,
+}
+
+/// The pairs an event's photos are analysed by now: its own (the configured one for an
+/// event without photos yet) and, while it moves, the one it moves to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventPairs {
+    pub pair: ModelPair,
+    pub next: Option<ModelPair>,
+}
+
+impl FaceModels {
+    /// The models of `config` with the configured pair's engine, loaded already.
+    pub fn new(config: FaceEngineConfig, models: Models, engine: Arc<dyn FaceAnalyzer>) -> Self {
+        let loaded = HashMap::from([(config.model_pair, engine)]);
+        Self {
+            config,
+            models,
+            loaded: Mutex::new(loaded),
+            loading: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    /// Loads the configured pair's engine (a blocking call: the models are read and
+    /// compiled).
+    pub fn load_configured(
+        config: &FaceEngineConfig,
+        models: Models,
+    ) -> anyhow::Result<Arc<dyn FaceAnalyzer>> {
+        load(config, models)
+    }
+
+    /// The pair new events are analysed by.
+    pub fn configured(&self) -> ModelPair {
+        self.config.model_pair
+    }
+
+    /// The configured pair's engine.
+    pub fn configured_engine(&self) -> Arc<dyn FaceAnalyzer> {
+        self.loaded_engine(self.config.model_pair)
+            .unwrap_or_else(|| unreachable!("the configured pair is loaded at start"))
+    }
+
+    fn loaded_engine(&self, pair: ModelPair) -> Option<Arc<dyn FaceAnalyzer>> {
+        self.loaded
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&pair)
+            .cloned()
+    }
+
+    /// `pair`'s engine, loaded on first use.
+    pub async fn engine(&self, pair: ModelPair) -> anyhow::Result<Arc<dyn FaceAnalyzer>> {
+        if let Some(engine) = self.loaded_engine(pair) {
+            return Ok(engine);
+        }
+        let _loading = self.loading.lock().await;
+        if let Some(engine) = self.loaded_engine(pair) {
+            return Ok(engine);
+        }
+        let (config, models) = (self.config.for_pair(pair), self.models);
+        let engine = tokio::task::spawn_blocking(move || load(&config, models)).await??;
+        self.loaded
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(pair, engine.clone());
+        Ok(engine)
+    }
+
+    /// The pairs `event`'s photos are analysed by now.
+    pub fn pairs_of(&self, event: &Event) -> anyhow::Result<EventPairs> {
+        Ok(EventPairs {
+            pair: match &event.model_pair {
+                Some(name) => parse(name)?,
+                None => self.configured(),
+            },
+            next: event.reindex_to.as_deref().map(parse).transpose()?,
+        })
+    }
+
+    /// The pair `event` is searched with, and its engine.
+    pub async fn of_event(
+        &self,
+        event: &Event,
+    ) -> anyhow::Result<(ModelPair, Arc<dyn FaceAnalyzer>)> {
+        let pair = self.pairs_of(event)?.pair;
+        Ok((pair, self.engine(pair).await?))
+    }
+}
+
+/// A pair's name as the store holds it.
+pub fn parse(name: &str) -> anyhow::Result<ModelPair> {
+    name.parse()
+        .map_err(|_| anyhow::anyhow!("the store names an unknown face model pair {name:?}"))
+}
+
+fn load(config: &FaceEngineConfig, models: Models) -> anyhow::Result<Arc<dyn FaceAnalyzer>> {
+    let pair = config.model_pair;
+    Ok(match models {
+        Models::Real => {
+            Arc::new(FaceEngine::load(config.clone()).with_context(|| {
+                format!("loading the face models of {pair} (run `make models`)")
+            })?)
+        }
+        Models::StandIns => Arc::new(FakeFaces::new(config)),
+    })
+}
