@@ -22,6 +22,13 @@
 //!   face's width and tells where a missed face was lost: never detected, detected but
 //!   dropped by the quality gate, or indexed but not similar enough.
 //!
+//! * A size-aware threshold is measured beside the fixed one: per width bin, a normal
+//!   distribution is fitted to the similarities of every selfie with every face that is not
+//!   that person's, and the bin's threshold is where it leaves one stranger in a million
+//!   ([`STRANGER_RATE`]: about 0.1 false faces per search of a 100,000-face event). The
+//!   tail is extrapolated from thousands of comparisons, not observed: the report prints
+//!   each bin's fit beside its largest stranger similarity.
+//!
 //! The last line, `SMALL_FACES recall … precision …`, is what `make bench` collects.
 
 mod common;
@@ -44,6 +51,8 @@ const SWEEP: [f32; 5] = [0.25, 0.30, 0.35, 0.40, 0.45];
 const PREVIEW_EDGE: u32 = 1600;
 /// A labelled face counts as detected by a box overlapping it this much.
 const MATCH_IOU: f32 = 0.3;
+/// The stranger false-match rate per comparison the size-aware thresholds allow.
+const STRANGER_RATE: f64 = 1e-6;
 /// Face widths (photo pixels) the recall is split by.
 const WIDTH_BINS: [f32; 4] = [50.0, 70.0, 90.0, f32::INFINITY];
 
@@ -197,6 +206,7 @@ fn run() -> Result<()> {
         );
     }
     explain_misses(&photos, &selfies);
+    size_aware(&photos, &selfies);
     list_false_matches(&photos, &selfies);
     let c = count(&photos, &selfies, DEFAULT_FACE_THRESHOLD);
     println!(
@@ -344,6 +354,122 @@ fn explain_misses(photos: &[Photo], selfies: &[(String, Embedding)]) {
         );
         low = high;
     }
+}
+
+fn width_bin(b: &BBox) -> usize {
+    let width = b.x2 - b.x1;
+    WIDTH_BINS.iter().position(|&w| width < w).unwrap_or(0)
+}
+
+fn bin_name(i: usize) -> String {
+    let low = if i == 0 { 0.0 } else { WIDTH_BINS[i - 1] };
+    let high = WIDTH_BINS[i];
+    if high.is_finite() {
+        format!("{low:.0}–{high:.0}")
+    } else {
+        format!("{low:.0}+")
+    }
+}
+
+/// Whether an analysed face is labelled as `who`.
+fn is_of(p: &Photo, f: &AnalyzedFace, who: &str) -> bool {
+    p.label
+        .faces
+        .iter()
+        .any(|l| l.identity == who && iou(&f.bbox, &l.bbox) >= MATCH_IOU)
+}
+
+/// The upper tail of the standard normal at `z` (Abramowitz and Stegun 7.1.26, error
+/// below 1.5e-7): enough to name the rate a threshold implies.
+fn normal_tail(z: f64) -> f64 {
+    let x = z.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let erfc = poly * (-x * x).exp();
+    if z >= 0.0 {
+        erfc / 2.0
+    } else {
+        1.0 - erfc / 2.0
+    }
+}
+
+/// The z at which [`normal_tail`] falls to `rate` (bisection).
+fn normal_quantile(rate: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, 10.0);
+    for _ in 0..60 {
+        let mid = (lo + hi) / 2.0;
+        if normal_tail(mid) > rate {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// The size-aware threshold: each width bin's where strangers' similarities, fitted by a
+/// normal, leave [`STRANGER_RATE`]; then recall and precision with it.
+fn size_aware(photos: &[Photo], selfies: &[(String, Embedding)]) {
+    let mut strangers: Vec<Vec<f64>> = vec![Vec::new(); WIDTH_BINS.len()];
+    for p in photos {
+        for (who, q) in selfies {
+            for f in p.faces.iter().filter(|f| !is_of(p, f, who)) {
+                strangers[width_bin(&f.bbox)].push(f64::from(cosine(q, &f.embedding)));
+            }
+        }
+    }
+    let z = normal_quantile(STRANGER_RATE);
+    println!(
+        "size-aware threshold (strangers fitted by a normal per bin, {STRANGER_RATE:e} per comparison):"
+    );
+    println!(
+        "face width (px)  strangers    mean     sd     max  threshold  rate at {DEFAULT_FACE_THRESHOLD}"
+    );
+    let mut thresholds = [DEFAULT_FACE_THRESHOLD; WIDTH_BINS.len()];
+    for (i, sims) in strangers.iter().enumerate() {
+        if sims.len() < 2 {
+            continue;
+        }
+        let n = sims.len() as f64;
+        let mean = sims.iter().sum::<f64>() / n;
+        let sd = (sims.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        let max = sims.iter().copied().fold(f64::MIN, f64::max);
+        let t = mean + z * sd;
+        thresholds[i] = t as f32;
+        let rate = normal_tail((f64::from(DEFAULT_FACE_THRESHOLD) - mean) / sd.max(1e-9));
+        println!(
+            "{:<16}{:>10}{mean:>8.3}{sd:>7.3}{max:>8.3}{t:>11.3}{rate:>12.1e}",
+            bin_name(i),
+            sims.len()
+        );
+    }
+    let mut c = Counts::default();
+    for p in photos {
+        let present: HashSet<&str> = p.label.faces.iter().map(|f| f.identity.as_str()).collect();
+        for (who, q) in selfies {
+            let found = p
+                .faces
+                .iter()
+                .any(|f| cosine(q, &f.embedding) >= thresholds[width_bin(&f.bbox)]);
+            match (found, present.contains(who.as_str())) {
+                (true, true) => c.tp += 1,
+                (true, false) => c.fp += 1,
+                (false, true) => c.fn_ += 1,
+                (false, false) => {}
+            }
+        }
+    }
+    println!(
+        "SIZE_AWARE recall {} precision {} ({} pairs found of {}, {} false)",
+        pct(c.recall()),
+        pct(c.precision()),
+        c.tp,
+        c.tp + c.fn_,
+        c.fp
+    );
 }
 
 /// Every false match at the default threshold, so a reader can look at it.
