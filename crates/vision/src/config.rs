@@ -105,6 +105,19 @@ impl ModelPair {
         matches!(self, Self::YuNetSFace)
     }
 
+    /// The least similarity a search of this pair's faces may match at, whatever an event's
+    /// threshold says: where strangers' similarities, fitted per face width on the
+    /// small-face sets, leave about one in a million comparisons (0.1 false faces a search
+    /// of a 100,000-face event; docs/benchmarks.md, "Face model pairs"). SFace spreads
+    /// strangers widely (0.45–0.49 across widths and frame sizes); w600k_mbf's lie below
+    /// the shop's default 0.35 (0.26–0.31), which stays the floor there.
+    pub fn least_threshold(self) -> f32 {
+        match self {
+            Self::InsightFace => 0.0,
+            Self::YuNetSFace => 0.47,
+        }
+    }
+
     /// What an operator running a pair a shop may not sell with is told to do.
     pub const NOT_FOR_SALE: &'static str =
         "not for a shop that sells photos: set faces.model_pair = yunet-sface";

@@ -109,6 +109,12 @@ impl FaceModels {
     }
 }
 
+/// The similarity a search of `pair`'s faces matches at: the event's threshold, raised to
+/// the pair's least ([`ModelPair::least_threshold`]).
+pub fn threshold(event_threshold: f64, pair: ModelPair) -> f32 {
+    (event_threshold as f32).max(pair.least_threshold())
+}
+
 /// A pair's name as the store holds it.
 pub fn parse(name: &str) -> anyhow::Result<ModelPair> {
     name.parse()
@@ -125,4 +131,16 @@ fn load(config: &FaceEngineConfig, models: Models) -> anyhow::Result<Arc<dyn Fac
         }
         Models::StandIns => Arc::new(FakeFaces::new(config)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pair_with_wide_strangers_raises_the_events_threshold() {
+        assert_eq!(threshold(0.35, ModelPair::InsightFace), 0.35);
+        assert_eq!(threshold(0.35, ModelPair::YuNetSFace), 0.47);
+        assert_eq!(threshold(0.6, ModelPair::YuNetSFace), 0.6);
+    }
 }

@@ -127,7 +127,7 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
     processed.found.held_for = held_for(
         &templates,
         &processed.found.faces.faces,
-        spec.face_threshold as f32,
+        crate::app::faces::threshold(spec.face_threshold, pair),
         pair.embedding_dim(),
     );
     let stored = std::time::Instant::now();
@@ -162,7 +162,7 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
             work.event_id,
             photo_id,
             &processed.found.faces,
-            spec.face_threshold as f32,
+            crate::app::faces::threshold(spec.face_threshold, pair),
         )
         .await
     {

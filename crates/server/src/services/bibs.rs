@@ -195,7 +195,7 @@ pub async fn search(
             Embedding::from_bytes(&face.embedding, dim).ok()
         })
         .collect();
-    let threshold = spec.face_threshold as f32;
+    let threshold = crate::app::faces::threshold(spec.face_threshold, pair);
     let mut seen: HashSet<i64> = ids.iter().map(|(id, _)| *id).collect();
     let mut searches = Vec::new();
     for anchor in agreeing(anchors, threshold) {

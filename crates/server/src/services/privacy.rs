@@ -238,7 +238,8 @@ pub async fn file(
         face_crop: Some(crop_name),
         client: hex::encode(Sha256::digest(client.to_string().as_bytes())),
     };
-    let (threshold, dim) = (event.spec.face_threshold as f32, pair.embedding_dim());
+    let threshold = crate::app::faces::threshold(event.spec.face_threshold, pair);
+    let dim = pair.embedding_dim();
     let same_face = |template: &[u8]| {
         Embedding::from_bytes(template, dim).is_ok_and(|t| cosine(&t, &face) >= threshold)
     };
@@ -302,7 +303,7 @@ pub async fn matches(
             request.event_id,
             pair,
             face,
-            event.spec.face_threshold as f32,
+            crate::app::faces::threshold(event.spec.face_threshold, pair),
             MATCH_LIMIT,
         )
         .await

@@ -101,7 +101,7 @@ pub async fn finish(state: &AppState, event: &Event, pair: ModelPair) -> anyhow:
             .store
             .templates_to_carry(event.id, pair.name())
             .await?;
-        let threshold = event.spec.face_threshold as f32;
+        let threshold = event.spec.face_threshold;
         let mut carried = Vec::with_capacity(old.len());
         let mut stranded = Vec::new();
         for template in old {
@@ -141,9 +141,10 @@ async fn carry(
     event_id: i64,
     template: &OldTemplate,
     to: ModelPair,
-    threshold: f32,
+    event_threshold: f64,
 ) -> anyhow::Result<Option<Vec<u8>>> {
     let from = faces::parse(&template.model_pair)?;
+    let threshold = faces::threshold(event_threshold, from);
     let old = Embedding::from_bytes(&template.embedding, from.embedding_dim())?;
     let mut photos = template.photos.clone();
     if photos.is_empty() {

@@ -308,7 +308,13 @@ pub async fn search_event(
     for face in &faces {
         let hits = state
             .indexes
-            .search(event.id, pair, face.clone(), threshold as f32, k)
+            .search(
+                event.id,
+                pair,
+                face.clone(),
+                crate::app::faces::threshold(threshold, pair),
+                k,
+            )
             .await
             .map_err(SearchError::fault)?;
         searches.push(hits);
