@@ -1,7 +1,8 @@
 //! `ingest_photo`: turns an uploaded original into a shop photo — EXIF orientation applied,
 //! a thumbnail (long edge 400) and a watermarked preview (long edge 1600) written to
-//! storage, faces detected and embedded, bib numbers read under them (`crate::services::bibs`), the
-//! time taken read from EXIF, then the photo marked ready with its faces and bibs in one
+//! storage, faces detected and embedded by the event's model pair (and by the pair it is
+//! moving to, during a move: `crate::services::reindex`), bib numbers read under them
+//! (`crate::services::bibs`), the time taken read from EXIF, then the photo marked ready with its faces and bibs in one
 //! transaction (hidden at once when an approved privacy request's face is on it), then
 //! matched against the event's alerts (`crate::services::alerts::watch`). Running it again rewrites the same files and replaces the same faces and
 //! bibs (operators' bib corrections stay).

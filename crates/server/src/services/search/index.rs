@@ -1,8 +1,8 @@
 //! The per-event face indexes of this process: a cache over the embeddings stored in the
 //! database, each of one model pair's faces (an index never mixes pairs: an event moved to
-//! another pair is loaded afresh). An event's index is built on its first search and, before every search,
-//! catches up with faces stored since (by any process, through any replica), so a replica
-//! never needs a restart to find new photos. Hidden or deleted photos are filtered out when
+//! another pair is loaded afresh). An event's index is built on its first search and,
+//! before every search, catches up with faces stored since (by any process, through any
+//! replica), so a replica never needs a restart to find new photos. Hidden or deleted photos are filtered out when
 //! results are turned into photos.
 //!
 //! The cache is bounded by memory (`search.index_memory_mb`): past it, the indexes searched
