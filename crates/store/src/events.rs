@@ -417,7 +417,8 @@ impl Store {
                 (SELECT COUNT(*) FROM photos p WHERE p.event_id = e.id AND p.state = 'ready') AS photos_ready, \
                 (SELECT COUNT(*) FROM photos p WHERE p.event_id = e.id AND p.state IN ('queued', 'processing')) AS photos_pending, \
                 (SELECT COUNT(*) FROM photos p WHERE p.event_id = e.id AND p.state = 'failed') AS photos_failed, \
-                (SELECT COUNT(*) FROM faces f WHERE f.event_id = e.id) AS faces, \
+                (SELECT COUNT(*) FROM faces f \
+                    WHERE f.event_id = e.id AND f.model_pair = e.model_pair) AS faces, \
                 COALESCE((SELECT s.searches FROM event_searches s WHERE s.event_id = e.id), 0) AS searches, \
                 (SELECT COUNT(*) FROM orders o WHERE o.event_id = e.id AND o.payment_status = 'PAID') AS orders_paid, \
                 CAST(COALESCE((SELECT SUM(o.paid_amount) FROM orders o WHERE o.event_id = e.id AND o.payment_status = 'PAID'), 0) AS BIGINT) AS revenue \

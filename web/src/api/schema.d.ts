@@ -1275,8 +1275,20 @@ export interface components {
             photos_pending: number;
             /** Format: int64 */
             photos_failed: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Faces of the pair its search uses.
+             */
             faces: number;
+            /**
+             * @description The face model pair its search uses (`insightface`, `yunet-sface`); none before its
+             *     first photo is analysed.
+             */
+            model_pair?: string | null;
+            /** @description Whether a shop that sells photos may use that pair (true without one). */
+            model_pair_for_sale: boolean;
+            /** @description The pair `raceshot faces reindex` is moving it to, if any. */
+            moving_to?: string | null;
             /** Format: int64 */
             searches: number;
             /** Format: int64 */

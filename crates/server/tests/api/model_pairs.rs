@@ -11,8 +11,11 @@ use raceshot_server::services::reindex::{self, Started};
 use raceshot_server::services::{privacy, search};
 use raceshot_store::Backend;
 use raceshot_store::alerts::NewAlert;
+use raceshot_store::operators::Role;
 use raceshot_store::privacy::NewPrivacyRequest;
 use raceshot_vision::ModelPair;
+use reqwest::Method;
+use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, event, found_names, json, now, photo};
 
@@ -102,6 +105,31 @@ async fn an_event_moves_to_another_pair_and_its_searches_stay_right(backend: Bac
     assert_eq!(started, Started::Moving { queued: 3 });
     // Searches still use the old pair (whatever the shop's workers did meanwhile).
     assert_eq!(search().await, ["yaoming.jpg"]);
+    app.account("admin@shop.test", Role::Admin, &[]).await;
+    let admin = app.sign_in("admin@shop.test").await;
+    let console_row = || async {
+        let list = app
+            .call(Method::GET, "/api/admin/events", Some(&admin), None)
+            .await;
+        let list = json(list).await;
+        let row = &list["events"][0];
+        (
+            row["model_pair"].clone(),
+            row["model_pair_for_sale"].clone(),
+            row["moving_to"].clone(),
+            row["faces"].clone(),
+        )
+    };
+    // The console shows the event still on the pair a shop may not sell with, and moving.
+    assert_eq!(
+        console_row().await,
+        (
+            json!("insightface"),
+            json!(false),
+            json!("yunet-sface"),
+            json!(3)
+        )
+    );
     let (_, moving) = app.stored_event("race").await;
     assert_eq!(
         (moving.model_pair.as_deref(), moving.reindex_to.as_deref()),
@@ -149,6 +177,10 @@ async fn an_event_moves_to_another_pair_and_its_searches_stay_right(backend: Bac
     assert_eq!(
         (app.store.alert_templates(event.id, new.name(), now()).await).unwrap(),
         [(alert, face_on(&app, ids["players.jpg"], new).await)]
+    );
+    assert_eq!(
+        console_row().await,
+        (json!("yunet-sface"), json!(true), Value::Null, json!(3))
     );
     // The shop, still configured for the old pair, searches the event with the new one.
     assert_eq!(search().await, ["yaoming.jpg"]);

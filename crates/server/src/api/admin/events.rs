@@ -37,7 +37,15 @@ pub struct AdminEvent {
     /// Queued or being processed.
     pub photos_pending: i64,
     pub photos_failed: i64,
+    /// Faces of the pair its search uses.
     pub faces: i64,
+    /// The face model pair its search uses (`insightface`, `yunet-sface`); none before its
+    /// first photo is analysed.
+    pub model_pair: Option<String>,
+    /// Whether a shop that sells photos may use that pair (true without one).
+    pub model_pair_for_sale: bool,
+    /// The pair `raceshot faces reindex` is moving it to, if any.
+    pub moving_to: Option<String>,
     pub searches: i64,
     pub orders_paid: i64,
     /// Working alerts of new photos (runners waiting to be told): a count, nothing of them.
@@ -102,6 +110,14 @@ pub async fn list(
             photos_pending: s.photos_pending,
             photos_failed: s.photos_failed,
             faces: s.faces,
+            model_pair_for_sale: match &e.model_pair {
+                Some(name) => crate::app::faces::parse(name)
+                    .map_err(ShopError::internal)?
+                    .commercial(),
+                None => true,
+            },
+            model_pair: e.model_pair.clone(),
+            moving_to: e.reindex_to.clone(),
             searches: s.searches,
             orders_paid: s.orders_paid,
             alerts: alerts

@@ -41,6 +41,8 @@ describe('EventsPage', () => {
     expect(first.getByTestId('event-alerts')).toHaveTextContent('5');
     expect(within(rows[1]!).getByTestId('event-alerts')).toHaveTextContent('0');
     expect(first.queryByTestId('badge-closed')).not.toBeInTheDocument();
+    expect(first.getByTestId('event-model-pair')).toHaveTextContent('yunet-sface');
+    expect(first.queryByTestId('badge-models')).not.toBeInTheDocument();
     expect(first.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/admin/events/bkk-run-2026/edit');
     expect(first.getByRole('link', { name: 'Photos' })).toHaveAttribute('href', '/admin/events/bkk-run-2026/photos');
     expect(first.getByRole('link', { name: 'Shop page' })).toHaveAttribute('href', '/bkk-run-2026');
@@ -51,6 +53,8 @@ describe('EventsPage', () => {
     expect(rows[1]).toHaveTextContent('Sale window over');
     expect(second.getByTestId('badge-closed')).toHaveTextContent('Closed');
     expect(second.getByTestId('badge-hidden')).toHaveTextContent('Hidden');
+    expect(second.getByTestId('event-model-pair')).toHaveTextContent('insightface → yunet-sface (moving)');
+    expect(second.getByTestId('badge-models')).toHaveTextContent('Face models not for sale');
     expect(second.getByTestId('close-sale')).toHaveTextContent('Reopen');
     expect(screen.getByTestId('new-event')).toHaveAttribute('href', '/admin/events/new');
   });

@@ -98,7 +98,16 @@ export function EventsPage() {
                   <span className="admin-events-block muted">– {formatBangkokDateTime(event.on_sale_end, lang)}</span>
                 </td>
                 <td className="num">{event.photos_ready}</td>
-                <td className="num">{event.faces}</td>
+                <td className="num">
+                  <span className="admin-events-block">{event.faces}</span>
+                  {event.model_pair && (
+                    <span className="admin-events-block muted" data-testid="event-model-pair">
+                      {event.moving_to
+                        ? t('adminEvents.modelPair.moving', { pair: event.model_pair, next: event.moving_to })
+                        : event.model_pair}
+                    </span>
+                  )}
+                </td>
                 <td className="num" data-testid="event-alerts">
                   {event.alerts}
                 </td>
@@ -108,6 +117,11 @@ export function EventsPage() {
                     {event.sale_closed && (
                       <span className="admin-events-badge admin-events-badge-closed" data-testid="badge-closed">
                         {t('adminEvents.badge.closed')}
+                      </span>
+                    )}
+                    {!event.model_pair_for_sale && (
+                      <span className="admin-events-badge admin-events-badge-models" data-testid="badge-models">
+                        {t('adminEvents.badge.models')}
                       </span>
                     )}
                     {!event.visible && (
