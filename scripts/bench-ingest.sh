@@ -8,7 +8,10 @@
 # faces) and `crowd` (start lines and grids, ~36 faces). Prints photos/s, the CPU time and
 # the mean time of each stage per photo, the ratio, and what bib reading adds
 # (`BIBS_COST`) and what 10,000 runners' alerts on the event add (`ALERTS_COST`: each photo
-# matched against them all, `scripts/bench/seed_alerts.py`). A run of 48 photos lasts
+# matched against them all, `scripts/bench/seed_alerts.py`). The peer runs three ways: on
+# ONNX Runtime (`RATIO`), on OpenVINO, the shop's runtime, with the same detection passes
+# (`RATIO_OPENVINO`), and on OpenVINO with one pass at 1600 px, as a peer that does not
+# look for small faces (`RATIO_OPENVINO_PLAIN`: it finds fewer faces and does less work). A run of 48 photos lasts
 # seconds, and two runs of the same work differ by
 # up to a tenth here, so raceshot runs BENCH_REPEAT times (default 3) with and without
 # bib reading, and the peer as often, alternately, and the medians are compared.
@@ -105,8 +108,18 @@ for set in race crowd; do
     start="$(date +%s.%N)"
     "$PY" "$ROOT/scripts/bench/ingest_peer.py" "$photos" 2>/dev/null
     echo "python peer, whole process: $(wall_pps "$count" "$start" "$(date +%s.%N)") photos/s" | tee "$OUT/python-$set-$i.txt"
+    echo "== $set, run $i of $REPEAT: the Python peer on OpenVINO, the same passes"
+    start="$(date +%s.%N)"
+    "$PY" "$ROOT/scripts/bench/ingest_peer.py" "$photos" --runtime openvino 2>/dev/null
+    echo "python peer on openvino, whole process: $(wall_pps "$count" "$start" "$(date +%s.%N)") photos/s" | tee "$OUT/python_ov-$set-$i.txt"
+    echo "== $set, run $i of $REPEAT: the plain Python peer on OpenVINO, one detection pass at 1600 px"
+    start="$(date +%s.%N)"
+    "$PY" "$ROOT/scripts/bench/ingest_peer.py" "$photos" --runtime openvino --plain 2>/dev/null
+    echo "plain python peer on openvino, whole process: $(wall_pps "$count" "$start" "$(date +%s.%N)") photos/s" | tee "$OUT/python_ov_plain-$set-$i.txt"
   done
-  python_pps="$(median $(awk '{print $5}' "$OUT"/python-"$set"-*.txt))"
+  python_pps="$(median $(awk '{print $(NF-1)}' "$OUT"/python-"$set"-*.txt))"
+  python_ov_pps="$(median $(awk '{print $(NF-1)}' "$OUT"/python_ov-"$set"-*.txt))"
+  python_ov_plain_pps="$(median $(awk '{print $(NF-1)}' "$OUT"/python_ov_plain-"$set"-*.txt))"
   rust_pps="$(median $(pps "$OUT"/rust-"$set"-*.txt))"
   bibs_pps="$(median $(pps "$OUT"/bibs-"$set"-*.txt))"
   rust_cpu="$(median $(cpu "$OUT"/rust-"$set"-*.txt))"
@@ -115,5 +128,8 @@ for set in race crowd; do
   alerts_cpu="$(median $(cpu "$OUT"/alerts-"$set"-*.txt))"
   echo "ALERTS_COST $set: $(pct "$bibs_pps" "$alerts_pps") time per photo with 10,000 alerts (median photos/s of $REPEAT runs: $alerts_pps with them, $bibs_pps without); $(pct "$alerts_cpu" "$bibs_cpu") CPU per photo ($alerts_cpu against $bibs_cpu ms)"
   echo "BIBS_COST $set: $(pct "$rust_pps" "$bibs_pps") time per photo (median photos/s of $REPEAT runs: $bibs_pps with bib reading, $rust_pps without); $(pct "$bibs_cpu" "$rust_cpu") CPU per photo ($bibs_cpu against $rust_cpu ms)"
-  echo "RATIO $set raceshot/python photos/s (whole processes): $(python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}')" "$rust_pps" "$python_pps") (medians of $REPEAT runs: raceshot $rust_pps, python $python_pps)"
+  ratio() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}')" "$@"; }
+  echo "RATIO $set raceshot/python photos/s (whole processes): $(ratio "$rust_pps" "$python_pps") (medians of $REPEAT runs: raceshot $rust_pps, python $python_pps)"
+  echo "RATIO_OPENVINO $set raceshot/python on OpenVINO, the same passes: $(ratio "$rust_pps" "$python_ov_pps") (raceshot $rust_pps, python $python_ov_pps)"
+  echo "RATIO_OPENVINO_PLAIN $set raceshot/plain python on OpenVINO, one pass at 1600 px: $(ratio "$rust_pps" "$python_ov_plain_pps") (raceshot $rust_pps, python $python_ov_plain_pps)"
 done

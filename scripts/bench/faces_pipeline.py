@@ -6,6 +6,7 @@ The same detect + align + embed pipeline as crates/vision (and its example
 be compared side by side (scripts/bench/faces.sh runs both on the same photos).
 
 Usage: faces_pipeline.py PHOTO_DIR [--models DIR] [--threads N] [--decode full|reduced2]
+                          [--runtime onnxruntime|openvino]
                           [--fine-long-edge N] [--coarse-long-edge N] [--dump FACES.jsonl]
                           [--compare OTHER.jsonl]
 
@@ -33,6 +34,10 @@ as process CPU time, with photos per CPU-second beside photos/s. ONNX Runtime ru
 Rust engine's settings: 1 intra-op and 1 inter-op thread, all graph optimisations, no
 spinning (--threads changes the intra-op count; 0 = onnxruntime's default), and OpenCV
 on one thread too when --threads is 1.
+
+--runtime openvino runs the same ONNX files on OpenVINO's Python runtime (the release whose
+C library the shop loads), bf16 where the CPU computes it natively as the shop's `auto`
+precision does, else f32; its thread count is --threads (0 = OpenVINO's default).
 
 --dump writes each photo's faces (box in photo pixels, score, embedding) as JSON lines,
 the format of the Rust example's --dump; --compare matches this run's faces to another
@@ -81,7 +86,45 @@ ARCFACE_TEMPLATE = np.array(
 )
 
 
-def session(path, threads):
+class _Named:
+    def __init__(self, name):
+        self.name = name
+
+
+class OpenVinoSession:
+    """An OpenVINO compiled model answering as an onnxruntime session does (`run`,
+    `get_inputs`, `get_outputs`), so the pipeline is the same on both runtimes."""
+
+    def __init__(self, path, threads):
+        import openvino as ov
+
+        core = ov.Core()
+        config = {}
+        if threads:
+            config["INFERENCE_NUM_THREADS"] = threads
+        if "BF16" in core.get_property("CPU", "OPTIMIZATION_CAPABILITIES"):
+            config["INFERENCE_PRECISION_HINT"] = "bf16"
+        else:
+            config["INFERENCE_PRECISION_HINT"] = "f32"
+        self.compiled = core.compile_model(path, "CPU", config)
+        self.request = self.compiled.create_infer_request()
+        self.output_names = [o.get_any_name() for o in self.compiled.outputs]
+
+    def get_inputs(self):
+        return [_Named(i.get_any_name()) for i in self.compiled.inputs]
+
+    def get_outputs(self):
+        return [_Named(n) for n in self.output_names]
+
+    def run(self, names, feeds):
+        result = self.request.infer(feeds)
+        by_name = {o.get_any_name(): result[o] for o in self.compiled.outputs}
+        return [by_name[n] for n in (names or self.output_names)]
+
+
+def session(path, threads, runtime="onnxruntime"):
+    if runtime == "openvino":
+        return OpenVinoSession(path, threads)
     so = ort.SessionOptions()
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     so.intra_op_num_threads = threads
@@ -93,12 +136,12 @@ def session(path, threads):
 
 class Pipeline:
     def __init__(self, models_dir, threads, coarse_long_edge=COARSE_LONG_EDGE, fine_long_edge=FINE_LONG_EDGE,
-                 with_fine_long_edge=WITH_FINE_LONG_EDGE):
+                 with_fine_long_edge=WITH_FINE_LONG_EDGE, runtime="onnxruntime"):
         self.coarse_long_edge = coarse_long_edge
         self.fine_long_edge = fine_long_edge
         self.with_fine_long_edge = with_fine_long_edge
-        self.det = session(os.path.join(models_dir, "scrfd_500m_bnkps.onnx"), threads)
-        self.rec = session(os.path.join(models_dir, "w600k_mbf.onnx"), threads)
+        self.det = session(os.path.join(models_dir, "scrfd_500m_bnkps.onnx"), threads, runtime)
+        self.rec = session(os.path.join(models_dir, "w600k_mbf.onnx"), threads, runtime)
         self.det_input = self.det.get_inputs()[0].name
         self.det_outputs = [o.name for o in self.det.get_outputs()]
         self.rec_input = self.rec.get_inputs()[0].name
@@ -346,6 +389,7 @@ def main():
     ap.add_argument("--models", default=default_models)
     ap.add_argument("--threads", type=int, default=1, help="intra-op threads (0 = default)")
     ap.add_argument("--decode", choices=("full", "reduced2"), default="full")
+    ap.add_argument("--runtime", choices=("onnxruntime", "openvino"), default="onnxruntime")
     ap.add_argument("--coarse-long-edge", type=int, default=COARSE_LONG_EDGE,
                     help="long edge of the coarse detection pass (0 = off)")
     ap.add_argument("--fine-long-edge", type=int, default=FINE_LONG_EDGE,
@@ -373,7 +417,7 @@ def main():
         flags, box_scale = cv2.IMREAD_REDUCED_COLOR_2, 2.0
 
     pipe = Pipeline(args.models, args.threads, args.coarse_long_edge, args.fine_long_edge,
-                    args.with_fine_long_edge)
+                    args.with_fine_long_edge, args.runtime)
     process(pipe, photos[0], flags, box_scale)  # warm-up
 
     totals = {"detected": 0, "embedded": 0}

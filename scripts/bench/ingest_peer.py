@@ -3,6 +3,7 @@
 team would write it, for the side-by-side benchmark (scripts/bench-ingest.sh).
 
 Usage: ingest_peer.py PHOTO_DIR [--models DIR] [--threads 0] [--decode full|reduced2]
+                       [--runtime onnxruntime|openvino] [--plain]
 
 One photo at a time, each through the whole pipeline:
 
@@ -10,8 +11,10 @@ One photo at a time, each through the whole pipeline:
 2. decode it (`cv2.imdecode`; `--decode reduced2` uses OpenCV's 1/2-scale JPEG decode);
 3. faces: the benchmark's Python pipeline (faces_pipeline.py: the same SCRFD and ArcFace
    ONNX files through onnxruntime, the same detection passes, quality gate and alignment);
-   `--threads` is ONNX Runtime's intra-op thread count (0, the default, lets it use every
-   core, as a script that does not set it does);
+   `--threads` is the runtime's thread count (0, the default, lets it use every core, as
+   a script that does not set it does); `--runtime openvino` runs the models on OpenVINO,
+   the runtime the shop uses; `--plain` detects in one pass at 1600 px, as a peer that
+   does not look for small faces would (no fine pass at 3000 px, no coarse pass);
 4. images: a 1600-px preview (`cv2.resize` INTER_AREA) with a tiled, semi-transparent text
    watermark, a 400-px thumbnail from the preview, both JPEG-encoded (quality 82 and 80);
 5. storage and database: both files written, the photo and its faces (embedding bytes,
@@ -72,12 +75,15 @@ def main():
     )
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--decode", choices=("full", "reduced2"), default="full")
+    ap.add_argument("--runtime", choices=("onnxruntime", "openvino"), default="onnxruntime")
+    ap.add_argument("--plain", action="store_true", help="one detection pass at 1600 px")
     args = ap.parse_args()
 
     files = sorted(f for f in os.listdir(args.photos) if f.lower().endswith(".jpg"))
     if not files:
         sys.exit(f"ingest_peer: no photos in {args.photos}")
-    pipe = Pipeline(args.models, args.threads)
+    passes = {"coarse_long_edge": 0, "fine_long_edge": 0} if args.plain else {}
+    pipe = Pipeline(args.models, args.threads, runtime=args.runtime, **passes)
     flags = cv2.IMREAD_REDUCED_COLOR_2 if args.decode == "reduced2" else cv2.IMREAD_COLOR
     box_scale = 2.0 if args.decode == "reduced2" else 1.0
 
