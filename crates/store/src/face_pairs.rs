@@ -103,6 +103,28 @@ pub enum Finished {
     TemplatesLeft(i64),
 }
 
+/// Each owner's template (id, pair, embedding) with the photos `links` give it (id, photo),
+/// in one pass over each.
+fn with_photos<K: Eq + std::hash::Hash>(
+    templates: Vec<(K, String, Vec<u8>)>,
+    links: Vec<(K, i64)>,
+    owner: impl Fn(K) -> TemplateOwner,
+) -> Vec<OldTemplate> {
+    let mut photos: std::collections::HashMap<K, Vec<i64>> = std::collections::HashMap::new();
+    for (id, photo) in links {
+        photos.entry(id).or_default().push(photo);
+    }
+    templates
+        .into_iter()
+        .map(|(id, model_pair, embedding)| OldTemplate {
+            photos: photos.remove(&id).unwrap_or_default(),
+            owner: owner(id),
+            model_pair,
+            embedding,
+        })
+        .collect()
+}
+
 impl Store {
     /// Starts moving an event to `pair`; again for a moving event, nothing new. Asked for
     /// the pair the event uses, a move under way is called off (the faces it made so far
@@ -190,33 +212,8 @@ impl Store {
             "SELECT m.alert_id, m.photo_id FROM alert_matches m \
              JOIN alerts a ON a.id = m.alert_id WHERE a.event_id = $1")
             .bind(event_id).fetch_all(pool).await)?;
-        let mut out = Vec::with_capacity(privacy.len() + alerts.len());
-        for (id, model_pair, embedding) in privacy {
-            let photos = held
-                .iter()
-                .filter(|(r, _)| *r == id)
-                .map(|(_, p)| *p)
-                .collect();
-            out.push(OldTemplate {
-                owner: TemplateOwner::Privacy(id),
-                model_pair,
-                embedding,
-                photos,
-            });
-        }
-        for (id, model_pair, embedding) in alerts {
-            let photos = matched
-                .iter()
-                .filter(|(a, _)| *a == id)
-                .map(|(_, p)| *p)
-                .collect();
-            out.push(OldTemplate {
-                owner: TemplateOwner::Alert(id),
-                model_pair,
-                embedding,
-                photos,
-            });
-        }
+        let mut out = with_photos(privacy, held, TemplateOwner::Privacy);
+        out.extend(with_photos(alerts, matched, TemplateOwner::Alert));
         Ok(out)
     }
 
