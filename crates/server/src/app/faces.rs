@@ -42,24 +42,9 @@ impl FaceModels {
         }
     }
 
-    /// Loads the configured pair's engine (a blocking call: the models are read and
-    /// compiled).
-    pub fn load_configured(
-        config: &FaceEngineConfig,
-        models: Models,
-    ) -> anyhow::Result<Arc<dyn FaceAnalyzer>> {
-        load(config, models)
-    }
-
     /// The pair new events are analysed by.
     pub fn configured(&self) -> ModelPair {
         self.config.model_pair
-    }
-
-    /// The configured pair's engine.
-    pub fn configured_engine(&self) -> Arc<dyn FaceAnalyzer> {
-        self.loaded_engine(self.config.model_pair)
-            .unwrap_or_else(|| unreachable!("the configured pair is loaded at start"))
     }
 
     fn loaded_engine(&self, pair: ModelPair) -> Option<Arc<dyn FaceAnalyzer>> {
@@ -121,7 +106,8 @@ pub fn parse(name: &str) -> anyhow::Result<ModelPair> {
         .map_err(|_| anyhow::anyhow!("the store names an unknown face model pair {name:?}"))
 }
 
-fn load(config: &FaceEngineConfig, models: Models) -> anyhow::Result<Arc<dyn FaceAnalyzer>> {
+/// Loads the engine of `config`'s pair (a blocking call: the models are read and compiled).
+pub fn load(config: &FaceEngineConfig, models: Models) -> anyhow::Result<Arc<dyn FaceAnalyzer>> {
     let pair = config.model_pair;
     Ok(match models {
         Models::Real => {

@@ -17,7 +17,7 @@ use raceshot_vision::{BibReader, FaceAnalyzer, ModelPair, TextReader, TextReader
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-use crate::app::faces::FaceModels;
+use crate::app::faces::{FaceModels, load as load_engine};
 use crate::app::live::{self, Live, LiveCell};
 use crate::app::state::{AppState, Clock, Inner, RateLimits};
 use crate::config::Config;
@@ -79,7 +79,7 @@ pub async fn load_state_with(
         }
         Models::StandIns => {
             let stand_ins = Vision {
-                engine: FaceModels::load_configured(&config.faces, Models::StandIns)?,
+                engine: load_engine(&config.faces, Models::StandIns)?,
                 reader: config
                     .bibs
                     .read
@@ -156,7 +156,7 @@ fn load_models(
     reader: Option<TextReaderConfig>,
 ) -> anyhow::Result<Vision> {
     let pair = faces.model_pair;
-    let engine = FaceModels::load_configured(&faces, Models::Real)?;
+    let engine = load_engine(&faces, Models::Real)?;
     if pair.commercial() {
         tracing::info!(model_pair = %pair, licence = pair.licence(), "face models");
     } else {

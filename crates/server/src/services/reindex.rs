@@ -20,7 +20,7 @@
 use raceshot_store::events::Event;
 use raceshot_store::face_pairs::{Finished, OldTemplate, ReindexStart, TemplateOwner};
 use raceshot_store::photos::StoredFace;
-use raceshot_vision::{Embedding, ModelPair, cosine};
+use raceshot_vision::{BBox, Embedding, ModelPair, cosine};
 
 use crate::app::faces;
 use crate::app::state::AppState;
@@ -28,7 +28,7 @@ use crate::jobs::reindex_photo::ReindexPhoto;
 use crate::jobs::tasks;
 
 /// The least overlap (intersection over union) of two pairs' boxes of one face.
-pub const SAME_FACE_IOU: f64 = 0.5;
+pub const SAME_FACE_IOU: f32 = 0.5;
 /// Photos of the event searched for a template that hid or matched none.
 const CANDIDATES: usize = 20;
 
@@ -179,20 +179,16 @@ fn same_person<'a>(
     faces
         .iter()
         .filter(|f| f.photo_id == best.photo_id && f.model_pair == to.name())
-        .map(|f| (iou(&f.bbox, &best.bbox), f))
+        .map(|f| (bbox(&f.bbox).iou(&bbox(&best.bbox)), f))
         .filter(|(overlap, _)| *overlap >= SAME_FACE_IOU)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, f)| f)
 }
 
-/// Intersection over union of two `[x1, y1, x2, y2]` boxes.
-fn iou(a: &[f64; 4], b: &[f64; 4]) -> f64 {
-    let w = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);
-    let h = (a[3].min(b[3]) - a[1].max(b[1])).max(0.0);
-    let inter = w * h;
-    let area = |r: &[f64; 4]| (r[2] - r[0]).max(0.0) * (r[3] - r[1]).max(0.0);
-    let union = area(a) + area(b) - inter;
-    if union > 0.0 { inter / union } else { 0.0 }
+/// A stored `[x1, y1, x2, y2]` box as the vision crate's.
+fn bbox(b: &[f64; 4]) -> BBox {
+    let [x1, y1, x2, y2] = b.map(|v| v as f32);
+    BBox { x1, y1, x2, y2 }
 }
 
 #[cfg(test)]
@@ -240,13 +236,5 @@ mod tests {
         assert_eq!(same_person(&faces[1..2], &old, from, to, 0.35), None);
         // The new pair saw no face there: nothing carried.
         assert_eq!(same_person(&faces[..3], &old, from, to, 0.35), None);
-    }
-
-    #[test]
-    fn overlap_is_intersection_over_union() {
-        let a = [0.0, 0.0, 10.0, 10.0];
-        assert!((iou(&a, &a) - 1.0).abs() < 1e-12);
-        assert!((iou(&a, &[5.0, 0.0, 15.0, 10.0]) - 50.0 / 150.0).abs() < 1e-12);
-        assert_eq!(iou(&a, &[20.0, 20.0, 30.0, 30.0]), 0.0);
     }
 }

@@ -217,7 +217,8 @@ async fn the_commercial_pair_finds_player_13_and_only_him() {
         .with_env("RACESHOT__FACES__MODEL_PAIR", "yunet-sface")
         .spawn()
         .await;
-    assert_eq!(app.state.faces.configured_engine().embedding_dim(), 128);
+    let engine = app.state.faces.engine(ModelPair::YuNetSFace).await.unwrap();
+    assert_eq!(engine.embedding_dim(), 128);
     let seeded = app.seed_demo().await;
     let body = json(app.search_v1("demo", photo("yaoming.jpg")).await).await;
     assert_eq!(found_names(&body), seeded.with_player_13, "{body}");
