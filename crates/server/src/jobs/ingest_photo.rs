@@ -162,7 +162,8 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
             state,
             work.event_id,
             photo_id,
-            &processed.found.faces,
+            pair,
+            &processed.found.faces.faces,
             crate::app::faces::threshold(spec.face_threshold, pair),
         )
         .await

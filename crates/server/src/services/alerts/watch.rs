@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use raceshot_store::alerts::AlertMatch;
-use raceshot_store::photos::{FaceSet, NewFace};
+use raceshot_store::photos::NewFace;
 use raceshot_vision::{Embedding, FaceIndex, ModelPair};
 
 use crate::app::state::AppState;
@@ -120,25 +120,25 @@ pub fn matching(
     matches
 }
 
-/// Matches a newly ingested photo's faces (of the event's pair) against its event's
+/// Matches a newly ingested photo's faces (`pair`'s, the event's) against its event's
 /// alerts, records the matches and enqueues the messages now due. A photo hidden by a
 /// privacy request tells no one.
 pub async fn photo_ingested(
     state: &AppState,
     event_id: i64,
     photo_id: i64,
-    faces: &FaceSet,
+    pair: ModelPair,
+    faces: &[NewFace],
     threshold: f32,
 ) -> anyhow::Result<usize> {
-    if faces.faces.is_empty() {
+    if faces.is_empty() {
         return Ok(0);
     }
-    let pair = crate::app::faces::parse(&faces.pair)?;
     let index = state.alerts.of(state, event_id, pair).await?;
     if index.is_empty() {
         return Ok(0);
     }
-    let matches = matching(&index, &faces.faces, threshold, pair.embedding_dim());
+    let matches = matching(&index, faces, threshold, pair.embedding_dim());
     if matches.is_empty() {
         return Ok(0);
     }
