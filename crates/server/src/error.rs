@@ -11,13 +11,13 @@
 //! ([`OrMissing::or_missing`]); rows the store may not have come back as `Option`, and the
 //! service decides what their absence means (`order_not_found`, `event_not_found`, …).
 //!
-//! Where a service has refusals of its own, they are a typed enum: `commerce::orders`'s
-//! `OrderRefused` converts into a `ShopError` at the service's boundary; `search` answers
-//! a `SearchError`, `privacy` a `PrivacyError` (a selfie's refusal inside it is the
-//! search's own) and `operators::sign_in` a `SignInRefused` (refusals, and faults with
-//! their `source()`), which the HTTP edge maps to codes (`api/facesearch.rs`,
-//! `api/privacy.rs`, `api/admin/auth.rs`), so that those services name no code at all.
-//! Services that only read and write rows answer the store's own `StoreError`.
+//! Services name no code: each answers an error enum of its own (refusals, and faults with
+//! their `source()`): `commerce` a `CommerceError`, `search` a `SearchError`, `privacy` a
+//! `PrivacyError`, `selfies::reserve` a `ReserveError`, `operators::sign_in` a
+//! `SignInRefused`, the rate limiter `Limited`, and so on. The HTTP edge alone maps them
+//! to codes (`api/error.rs` for commerce, the limiter and the gateways; the capability's
+//! own `api/` file for the rest). Services that only read and write rows answer the
+//! store's own `StoreError`.
 
 use raceshot_store::StoreError;
 use serde::Serialize;

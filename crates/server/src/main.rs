@@ -329,7 +329,12 @@ async fn serve(config: Config, no_jobs: bool) -> anyhow::Result<ExitCode> {
 async fn worker(config: Config) -> anyhow::Result<ExitCode> {
     let state = cli_state(config).await?;
     let (stop, stop_rx) = tokio::sync::watch::channel(false);
-    let sweep = tokio::spawn(selfies::sweep_until(state.clone(), stop_rx.clone()));
+    let sweep = tokio::spawn(selfies::sweep_until(
+        state.store.clone(),
+        state.objects.clone(),
+        state.config.search.selfie_ttl,
+        stop_rx.clone(),
+    ));
     let workers = tokio::spawn(jobs::run_workers(state.clone(), stop_rx));
     let fresh = tokio::spawn(app::startup::keep_settings_fresh(state.clone()));
     tracing::info!(workers = state.config.jobs.workers, "working");

@@ -81,7 +81,7 @@ pub async fn ask(
         }
     }
     let event_key = event_key.ok_or_else(|| ShopError::field("event_key", "is required"))?;
-    let event = find_event(&state, &parse_event_key(&event_key)?).await?;
+    let event = find_event(&state.catalogue, &parse_event_key(&event_key)?).await?;
     let channel = channel
         .as_deref()
         .and_then(AlertChannel::parse)

@@ -46,7 +46,7 @@ pub async fn arrivals(
     ApiQuery(query): ApiQuery<ArrivalsQuery>,
 ) -> ShopResult<Json<ArrivalsBody>> {
     state.rate_limits.arrivals.check(client)?;
-    let event = find_event(&state, &parse_event_key(&event_key)?).await?;
+    let event = find_event(&state.catalogue, &parse_event_key(&event_key)?).await?;
     let now = state.now();
     let new_photos = match query.since.and_then(DateTime::from_timestamp_millis) {
         Some(since) => raceday::arrivals_since(&state.store, event.id, since, now).await?,

@@ -60,7 +60,12 @@ pub async fn bib_search(
     ApiJson(req): ApiJson<BibSearchRequest>,
 ) -> ShopResult<Json<BibSearchResponse>> {
     state.rate_limits.search.check(client)?;
-    let event = find_event_on_sale(&state, &parse_event_key(&req.event_key)?).await?;
+    let event = find_event_on_sale(
+        &state.catalogue,
+        state.now(),
+        &parse_event_key(&req.event_key)?,
+    )
+    .await?;
     let found = bibs::search(&state, &event, &req.bib).await?;
     let images: Vec<PhotoBody> = found
         .photos
@@ -71,7 +76,8 @@ pub async fn bib_search(
         })
         .collect();
     let ids: Vec<i64> = images.iter().map(|p| p.id).collect();
-    let found_ref = deal::remember(&state, event.id, &ids).await?;
+    let found_ref =
+        deal::remember(&state.store, state.config.search.found_ttl, event.id, &ids).await?;
     Ok(Json(BibSearchResponse {
         status: SUCCESS,
         image_length: images.len(),
@@ -149,7 +155,7 @@ pub async fn manual(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<ManualRequest>,
 ) -> ShopResult<Json<ManualResponse>> {
-    let event = find_event(&state, &parse_event_key(&req.event_key)?).await?;
+    let event = find_event(&state.catalogue, &parse_event_key(&req.event_key)?).await?;
     let paging = PageRequest::new(req.page, req.page_size)
         .map_err(|e| ShopError::field("page_size", e.to_string()))?;
     let filter = PhotoFilter {

@@ -76,14 +76,14 @@ pub async fn quote(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<QuoteRequest>,
 ) -> ShopResult<Json<QuoteResponse>> {
-    let event = find_event(&state, &parse_event_key(&req.event_key)?).await?;
+    let event = find_event(&state.catalogue, &parse_event_key(&req.event_key)?).await?;
     let asked = AskedCart {
         photo_ids: req.image_ids,
         deal: req.is_mhao.is_some_and(|f| f.0),
         wholesale: req.wholesale.unwrap_or(false),
         found_refs: req.found_refs,
     };
-    let cart = price_cart(&state, &event, &asked).await?;
+    let cart = price_cart(&state.store, &event, &asked).await?;
     let totals = cart.totals;
     Ok(Json(QuoteResponse {
         status: SUCCESS,

@@ -465,7 +465,7 @@ pub async fn highlight(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<HighlightRequest>,
 ) -> ShopResult<Json<ListBody<PhotoBody>>> {
-    let event = find_event(&state, &parse_event_key(&req.event_key)?).await?;
+    let event = find_event(&state.catalogue, &parse_event_key(&req.event_key)?).await?;
     let photos = state
         .store
         .highlight_photos(event.id, HIGHLIGHT_LIMIT)

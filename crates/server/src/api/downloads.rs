@@ -11,13 +11,13 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::extract::{ApiPath, ApiQuery};
+use crate::api::delivery::{ZipEntry, object_response, zip_body};
 use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::infra::delivery::{ZipEntry, object_response, zip_body};
-use crate::services::commerce::links::{self, Variant};
+use crate::services::commerce::links::Variant;
 use crate::services::commerce::{
-    download_name, event_not_found, find_order, parse_event_key, parse_order_uuid, sold_photo_key,
+    CommerceError, download_name, find_order, parse_event_key, parse_order_uuid, sold_photo_key,
 };
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -70,8 +70,7 @@ pub async fn photo(
         .ok_or_else(|| ShopError::new(ErrorCode::NotFound, "no such file"))?;
     // The server signs only ids it made, so a malformed one is a bad signature too.
     let signed = OrderUuid::parse(&order_uuid).ok().filter(|uuid| {
-        links::download_signature_ok(
-            &state,
+        state.links.download_signature_ok(
             uuid,
             photo_id,
             variant,
@@ -91,7 +90,7 @@ pub async fn photo(
             "the download address has expired; open the order page again",
         ));
     }
-    let order = find_order(&state, order_uuid).await?;
+    let order = find_order(&state.store, order_uuid).await?;
     check_deliverable(&order, variant)?;
     let photos = state.store.order_photos(order.id).await?;
     let photo = photos
@@ -142,7 +141,7 @@ pub async fn zip(
         Some(raw) => Variant::parse(raw)
             .ok_or_else(|| ShopError::field("variant", "must be original or logo"))?,
     };
-    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
+    let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
     check_deliverable(&order, variant)?;
     let photos = state.store.order_photos(order.id).await?;
     let kept: Vec<&OrderPhoto> = photos.iter().filter(|p| !p.original_purged).collect();
@@ -195,7 +194,7 @@ pub async fn free_photo(
         .store
         .event_by_key(&key)
         .await?
-        .ok_or_else(event_not_found)?;
+        .ok_or(CommerceError::EventNotFound)?;
     if !event.spec.is_free_download {
         return Err(ShopError::new(
             ErrorCode::OrderNotPaid,

@@ -9,7 +9,13 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use raceshot_payments::{GatewayKind, PaymentError};
+
 use crate::error::{ErrorCode, FieldProblem, ShopError};
+use crate::infra::gateways::GatewayMissing;
+use crate::infra::rate_limit::Limited;
+use crate::services::commerce::CommerceError;
+use crate::services::commerce::orders::OrderRefused;
 
 /// The HTTP status each error code answers.
 pub fn status(code: ErrorCode) -> StatusCode {
@@ -132,6 +138,118 @@ impl IntoResponse for ShopError {
     }
 }
 
+/// A client that asked too often.
+impl From<Limited> for ShopError {
+    fn from(e: Limited) -> Self {
+        ShopError::new(ErrorCode::RateLimited, e.to_string()).retry_after(e.retry_after)
+    }
+}
+
+/// A gateway this process has no client for: the sandbox once it is off is gone; a
+/// PROMPTPAY gateway without its id is the server's fault (the configuration refuses it).
+impl From<GatewayMissing> for ShopError {
+    fn from(e: GatewayMissing) -> Self {
+        match e.0 {
+            GatewayKind::Sandbox => {
+                ShopError::new(ErrorCode::NotFound, "the sandbox gateway is off")
+            }
+            GatewayKind::PromptPay => {
+                ShopError::internal(anyhow::anyhow!("payments.promptpay_id is not set"))
+            }
+            _ => ShopError::new(ErrorCode::PaymentGatewayError, e.to_string()),
+        }
+    }
+}
+
+/// A failed gateway call: timeouts and outages are the gateway's, a refusal is the
+/// payment's.
+impl From<PaymentError> for ShopError {
+    fn from(e: PaymentError) -> Self {
+        match e {
+            PaymentError::Timeout => ShopError::new(
+                ErrorCode::PaymentGatewayTimeout,
+                "the payment gateway did not answer in time; try again",
+            ),
+            PaymentError::Unavailable { status } => ShopError::new(
+                ErrorCode::PaymentGatewayError,
+                format!("the payment gateway is unavailable (HTTP {status}); try again"),
+            )
+            .retry_after(5),
+            PaymentError::Rejected { code, message, .. } => ShopError::new(
+                ErrorCode::PaymentDeclined,
+                format!("the payment gateway refused the payment: {code}: {message}"),
+            ),
+            PaymentError::Protocol(message) => ShopError::new(
+                ErrorCode::PaymentGatewayError,
+                format!("the payment gateway's answer was not understood: {message}"),
+            ),
+            PaymentError::Trail(message) => {
+                ShopError::internal(anyhow::anyhow!("payment trail: {message}"))
+            }
+        }
+    }
+}
+
+impl From<OrderRefused> for ShopError {
+    fn from(refused: OrderRefused) -> Self {
+        let code = match refused {
+            OrderRefused::GatewayChanged { .. } => ErrorCode::PaymentGatewayChanged,
+            OrderRefused::FreeNotAllowed
+            | OrderRefused::NothingToPay
+            | OrderRefused::NoCards { .. } => ErrorCode::PaymentChannelNotAvailable,
+            OrderRefused::AmountMismatch { .. } => ErrorCode::AmountMismatch,
+            OrderRefused::NoEarlierDealOrder => ErrorCode::ApprovalNotAvailable,
+        };
+        ShopError::new(code, refused.to_string())
+    }
+}
+
+/// Commerce's refusals by code (and the field to blame); its faults answer `internal` or
+/// `unavailable`, their causes kept.
+impl From<CommerceError> for ShopError {
+    fn from(e: CommerceError) -> Self {
+        use CommerceError as E;
+        let message = e.to_string();
+        let refuse = |code| ShopError::new(code, &message);
+        match e {
+            E::EventNotFound => refuse(ErrorCode::EventNotFound),
+            E::EventNotOnSale => refuse(ErrorCode::EventNotOnSale),
+            E::OrderNotFound => refuse(ErrorCode::OrderNotFound),
+            E::CartSize => ShopError::field("image_ids", &message),
+            E::TooManyFoundRefs => ShopError::field("found_refs", &message),
+            E::MalformedFoundRef { index } => {
+                ShopError::field(format!("found_refs[{index}]"), &message)
+            }
+            E::MixedEvents => refuse(ErrorCode::MixedEvents),
+            E::PhotoNotOnSale => refuse(ErrorCode::ImageNotFound),
+            E::WholesaleNotAvailable => refuse(ErrorCode::WholesaleNotAvailable),
+            E::DealNotAvailable => refuse(ErrorCode::DealNotAvailable),
+            E::DealNeedsSearch => refuse(ErrorCode::DealNeedsSearch),
+            E::Refused(refused) => refused.into(),
+            E::NoContact | E::MessageCap | E::CodeNotDelivered => {
+                refuse(ErrorCode::AccessCodeUndeliverable)
+            }
+            E::CodeSentRecently { retry_after } => {
+                refuse(ErrorCode::RateLimited).retry_after(retry_after)
+            }
+            E::CodeSendFailed(cause) => {
+                ShopError::unavailable(cause.context("sending an order code"))
+            }
+            E::MalformedCode | E::WrongCode => {
+                refuse(ErrorCode::AccessCodeInvalid).with_field("code")
+            }
+            E::NoCodeWaiting => refuse(ErrorCode::AccessCodeExpired),
+            E::NotPayable(_) => refuse(ErrorCode::OrderNotPayable),
+            E::NoCards(_) => refuse(ErrorCode::PaymentChannelNotAvailable),
+            E::Declined { .. } => refuse(ErrorCode::PaymentDeclined),
+            E::MalformedSlipRef => ShopError::field("slip_ref", &message),
+            E::GatewayMissing(missing) => missing.into(),
+            E::Gateway(failed) => failed.into(),
+            fault @ (E::Store(_) | E::Internal(_)) => ShopError::internal(fault),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,6 +291,12 @@ mod tests {
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(retry.as_deref(), Some("3"));
         assert_eq!(body["code"], "busy");
+    }
+
+    #[test]
+    fn a_refused_order_answers_the_refusals_code() {
+        let refused: ShopError = OrderRefused::NothingToPay.into();
+        assert_eq!(refused.code(), ErrorCode::PaymentChannelNotAvailable);
     }
 
     #[test]

@@ -30,7 +30,7 @@ use crate::services::commerce::{deal, find_event, find_event_on_sale, parse_even
 use crate::services::search::{
     Found, MAX_PEOPLE, Match, Narrowing, SearchError, check_selfie_bytes, search_event,
 };
-use crate::services::selfies::{self, upload_key};
+use crate::services::selfies::{self, ReserveError, upload_key};
 
 pub use crate::services::search::MAX_SELFIE_BYTES;
 
@@ -55,6 +55,19 @@ impl From<SearchError> for ShopError {
             SearchError::BadMatch => ShopError::field("match", message),
             SearchError::Busy(busy) => busy.into(),
             SearchError::Fault(e) => ShopError::internal(e),
+        }
+    }
+}
+
+/// What a refused upload address answers: too many asked, or too many unused.
+impl From<ReserveError> for ShopError {
+    fn from(e: ReserveError) -> Self {
+        match e {
+            ReserveError::Limited(limited) => limited.into(),
+            ReserveError::TooManyWaiting { retry_after } => {
+                ShopError::new(ErrorCode::RateLimited, e.to_string()).retry_after(retry_after)
+            }
+            ReserveError::Store(fault) => ShopError::internal(fault),
         }
     }
 }
@@ -139,7 +152,12 @@ pub async fn sign(
     ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<SignRequest>,
 ) -> ShopResult<Json<SignResponse>> {
-    let event = find_event_on_sale(&state, &parse_event_key(&req.event_key)?).await?;
+    let event = find_event_on_sale(
+        &state.catalogue,
+        state.now(),
+        &parse_event_key(&req.event_key)?,
+    )
+    .await?;
     if let Some(t) = req.file_type.as_deref()
         && !matches!(t, "image/jpeg" | "image/jpg" | "image/png")
     {
@@ -148,7 +166,14 @@ pub async fn sign(
             "use a JPEG or PNG file",
         ));
     }
-    let (search_id, expires) = selfies::reserve(&state, client, event.id).await?;
+    let (search_id, expires) = selfies::reserve(
+        &state.store,
+        &state.rate_limits.sign,
+        &state.config.search,
+        client,
+        event.id,
+    )
+    .await?;
     let key =
         upload_key(&search_id).ok_or_else(|| ShopError::internal(anyhow::anyhow!("upload key")))?;
     let id = search_id.to_string();
@@ -237,12 +262,12 @@ pub async fn upload(
         Ok(clean) => clean,
         Err(refused) => {
             // Nothing was stored: the address is spent, and no longer counts as waiting.
-            selfies::spend(&state, &id).await?;
+            selfies::spend(&state.store, &id).await?;
             return Err(refused);
         }
     };
     // One upload per address, and none once its search has run or it has lapsed.
-    if !selfies::mark_uploaded(&state, &id).await? {
+    if !selfies::mark_uploaded(&state.store, state.config.search.selfie_ttl, &id).await? {
         return Err(ShopError::new(
             ErrorCode::InvalidSignature,
             "this upload address has been used",
@@ -255,7 +280,7 @@ pub async fn upload(
 
 /// The per-client limit on face searches.
 fn limit(state: &AppState, client: IpAddr) -> ShopResult<()> {
-    state.rate_limits.search.check(client)
+    Ok(state.rate_limits.search.check(client)?)
 }
 
 /// A multipart body that broke off, or ran past the body limit (then: too large).
@@ -307,7 +332,7 @@ pub async fn search(
     // happens next, none is left behind (another client's is left to its own search, or
     // the sweep).
     let event_id = match parse_event_key(&req.event_key) {
-        Ok(key) => find_event(&state, &key).await.map(|e| e.id).ok(),
+        Ok(key) => find_event(&state.catalogue, &key).await.map(|e| e.id).ok(),
         Err(_) => None,
     };
     let mut selfies = Vec::with_capacity(ids.len());
@@ -329,7 +354,12 @@ pub async fn search(
     for _ in &selfies {
         limit(&state, client)?;
     }
-    let event = find_event_on_sale(&state, &parse_event_key(&req.event_key)?).await?;
+    let event = find_event_on_sale(
+        &state.catalogue,
+        state.now(),
+        &parse_event_key(&req.event_key)?,
+    )
+    .await?;
     let narrowing = Narrowing {
         threshold: req.face_threshold,
         max: req.max_face_search,
@@ -379,7 +409,7 @@ async fn take_selfie(
     };
     // One search per address, by its own client: a second one, one after the lapse, or
     // anyone else's finds nothing.
-    let taken = selfies::take(state, id, client, event_id).await?;
+    let taken = selfies::take(&state.store, id, client, event_id).await?;
     if taken == Taken::NotYours {
         return Ok(Err(no_upload()));
     }
@@ -444,7 +474,8 @@ pub async fn search_multipart(
     for _ in 1..files.len() {
         limit(&state, client)?;
     }
-    let event = find_event_on_sale(&state, &parse_event_key(&event_key)?).await?;
+    let event =
+        find_event_on_sale(&state.catalogue, state.now(), &parse_event_key(&event_key)?).await?;
     let narrowing = Narrowing { threshold, max };
     let matching = matching.unwrap_or_default();
     find(&state, &event, files, narrowing, matching, file_field)
@@ -487,7 +518,8 @@ async fn find(
         })
         .collect();
     let ids: Vec<i64> = images.iter().map(|p| p.id).collect();
-    let found_ref = deal::remember(state, event.id, &ids).await?;
+    let found_ref =
+        deal::remember(&state.store, state.config.search.found_ttl, event.id, &ids).await?;
     Ok(SearchResponse {
         status: SUCCESS,
         image_length: images.len(),

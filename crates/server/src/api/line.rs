@@ -16,7 +16,7 @@ use serde::Deserialize;
 use crate::api::extract::{ApiPath, ApiQuery, ClientIp, cookie, set_cookie};
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::services::commerce::{find_order, links, parse_order_uuid};
+use crate::services::commerce::{find_order, parse_order_uuid};
 use crate::services::messages::line_link::{self, Back, Callback, LOGIN_TTL, LinkError};
 
 /// The cookie that holds a LINE login's `state` between the two navigations.
@@ -55,7 +55,7 @@ pub async fn link_order(
     ApiPath(order_uuid): ApiPath<String>,
 ) -> ShopResult<Response> {
     state.rate_limits.line.check(client)?;
-    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
+    let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
     let started = line_link::start(&state, &order).await.map_err(link_error)?;
     let cookie = state_cookie(&state, &started.state, LOGIN_TTL.as_secs())?;
     redirect(&started.authorize_url, Some(cookie))
@@ -109,7 +109,7 @@ pub async fn callback(
     .await;
     let clear = state_cookie(&state, "", 0)?;
     let page = |back: Back, outcome: &str| match back {
-        Back::Order(uuid) => format!("{}?line={outcome}", links::order_page_url(&state, &uuid)),
+        Back::Order(uuid) => format!("{}?line={outcome}", state.links.order_page_url(&uuid)),
         Back::Alert(key) => format!("{}/{key}?alert={outcome}", state.public_url),
     };
     let to = match done {

@@ -1,5 +1,6 @@
 //! The HTTP surface: the shop's calls (behind the client token), operations endpoints,
-//! public media, and the OpenAPI document generated from the handlers themselves. What an
+//! public media, bought files streamed from storage (`delivery`), and the OpenAPI document
+//! generated from the handlers themselves. What an
 //! error answers (status, body, `Retry-After`) is decided here alone, in `error.rs`.
 
 pub mod admin;
@@ -10,6 +11,7 @@ pub mod bibsearch;
 pub mod cart;
 pub mod catalogue;
 pub mod contract;
+pub mod delivery;
 pub mod downloads;
 pub mod error;
 pub mod extract;

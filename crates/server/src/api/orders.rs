@@ -30,7 +30,7 @@ use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::services::alerts::AlertChannel;
 use crate::services::commerce::AskedCart;
 use crate::services::commerce::access::{self, Destination};
-use crate::services::commerce::links::{self, Variant};
+use crate::services::commerce::links::Variant;
 use crate::services::commerce::orders::{PlaceOrder, place_order};
 use crate::services::commerce::{
     MAX_CART_PHOTOS, find_order, parse_event_key, parse_order_uuid, payment,
@@ -366,10 +366,10 @@ async fn inquiry(
     uuid: OrderUuid,
     version: Inquiry,
 ) -> ShopResult<InquiryResponse> {
-    let mut order = find_order(state, uuid).await?;
+    let mut order = find_order(&state.store, uuid).await?;
     if order.payment_status == PaymentStatus::Initial && order.gateway_ref.is_some() {
         payment::recheck(state, &order).await?;
-        order = find_order(state, order.uuid).await?;
+        order = find_order(&state.store, order.uuid).await?;
     }
     let photos = state.store.order_photos(order.id).await?;
     let storage_expired = !photos.is_empty() && photos.iter().all(|p| p.original_purged);
@@ -466,9 +466,13 @@ fn images_paid(state: &AppState, order: &Order, photos: &[OrderPhoto]) -> Vec<Pa
         .iter()
         .filter(|p| !p.original_purged)
         .map(|p| PaidImage {
-            image: links::download_url(state, &order.uuid, p.id, Variant::Original, expires),
+            image: state
+                .links
+                .download_url(&order.uuid, p.id, Variant::Original, expires),
             image_logo: if order.is_logo_image_created {
-                links::download_url(state, &order.uuid, p.id, Variant::Logo, expires)
+                state
+                    .links
+                    .download_url(&order.uuid, p.id, Variant::Logo, expires)
             } else {
                 String::new()
             },
@@ -526,7 +530,7 @@ pub async fn card_payment(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<CardPaymentRequest>,
 ) -> ShopResult<Json<CardPaymentResponse>> {
-    let order = find_order(&state, parse_order_uuid(&req.uuid)?).await?;
+    let order = find_order(&state.store, parse_order_uuid(&req.uuid)?).await?;
     let token = req.token_key.trim();
     if token.is_empty() || token.len() > 64 || !raceshot_payments::opn::is_object_id(token) {
         return Err(ShopError::field("token_key", "must be a card token"));
@@ -658,7 +662,7 @@ pub async fn find_orders(
 /// limit like the search itself.
 async fn found_order(state: &AppState, client: IpAddr, lookup: &str) -> ShopResult<Order> {
     state.rate_limits.find.check(client)?;
-    access::resolve(state, lookup).await
+    Ok(access::resolve(state, lookup).await?)
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -23,9 +23,8 @@ use crate::api::contract;
 use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, OrMissing, ShopError, ShopResult};
-use crate::infra::gateways::gateway_error;
 use crate::services::commerce::payment::{self, Receipt, SandboxResult};
-use crate::services::commerce::{find_order, links, parse_order_uuid};
+use crate::services::commerce::{CommerceError, find_order, parse_order_uuid};
 
 /// Gateway messages are small; anything larger is not one.
 pub const MAX_CALLBACK_BYTES: usize = 64 * 1024;
@@ -52,14 +51,14 @@ pub async fn gbp_callback(
 ) -> ShopResult<Json<Acknowledged>> {
     let signed = parse_order_uuid(&order_uuid)
         .ok()
-        .filter(|uuid| links::gbp_callback_token_ok(&state, uuid, &token));
+        .filter(|uuid| state.links.gbp_callback_token_ok(uuid, &token));
     let Some(order_uuid) = signed else {
         return Err(ShopError::new(
             ErrorCode::InvalidSignature,
             "unknown callback address",
         ));
     };
-    let order = find_order(&state, order_uuid).await?;
+    let order = find_order(&state.store, order_uuid).await?;
     let callback = GbpCallback::parse(&body)
         .map_err(|e| ShopError::field("body", format!("not a GB Prime Pay callback: {e}")))?;
     payment::record(
@@ -108,7 +107,7 @@ pub async fn opn_webhook(
         return Ok(ack());
     };
     // The event is only a hint: the charge as OPN tells it now is what counts.
-    let charge = client.get_charge(charge_id).await.map_err(gateway_error)?;
+    let charge = client.get_charge(charge_id).await?;
     let Some(order_uuid) = charge.order_uuid.as_deref() else {
         tracing::info!(charge = %charge.id, "webhook for a charge of no order");
         return Ok(ack());
@@ -116,10 +115,10 @@ pub async fn opn_webhook(
     let Ok(order_uuid) = parse_order_uuid(order_uuid) else {
         return Ok(ack()); // not one of ours
     };
-    let order = match find_order(&state, order_uuid).await {
+    let order = match find_order(&state.store, order_uuid).await {
         Ok(order) => order,
-        Err(e) if e.code() == ErrorCode::OrderNotFound => return Ok(ack()),
-        Err(e) => return Err(e),
+        Err(CommerceError::OrderNotFound) => return Ok(ack()),
+        Err(e) => return Err(e.into()),
     };
     let entry = event.trail_entry(&charge, &String::from_utf8_lossy(&body));
     payment::record(&state, &order, &entry).await?;
@@ -153,9 +152,9 @@ pub async fn sandbox_pay(
     ApiJson(req): ApiJson<SandboxPayRequest>,
 ) -> ShopResult<Json<SandboxPayResponse>> {
     sandbox_on(&state)?;
-    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
+    let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
     payment::sandbox_pay(&state, &order, req.result).await?;
-    let order = find_order(&state, order.uuid).await?;
+    let order = find_order(&state.store, order.uuid).await?;
     Ok(Json(SandboxPayResponse {
         status: SUCCESS,
         payment_status: order.payment_status.as_str(),
@@ -187,7 +186,7 @@ pub async fn sandbox_page(
     Query(query): Query<SandboxPageQuery>,
 ) -> ShopResult<Response> {
     sandbox_on(&state)?;
-    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
+    let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
     if order.payment_gateway != GatewayKind::Sandbox {
         return Err(ShopError::new(ErrorCode::NotFound, "not a sandbox order"));
     }
@@ -258,7 +257,7 @@ pub async fn sandbox_page_submit(
     axum::Form(form): axum::Form<SandboxForm>,
 ) -> ShopResult<Response> {
     sandbox_on(&state)?;
-    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
+    let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
     payment::sandbox_pay(&state, &order, form.result).await?;
     Ok(Redirect::to(&format!("/download/{}", order.uuid)).into_response())
 }
@@ -268,7 +267,7 @@ pub async fn qr_image(
     State(state): State<AppState>,
     Path(order_uuid): Path<String>,
 ) -> ShopResult<Response> {
-    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
+    let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
     let key = payment::qr_image_key(&order.uuid)
         .ok_or_else(|| ShopError::new(ErrorCode::NotFound, "no QR image"))?;
     let png = state

@@ -58,7 +58,7 @@ pub async fn create(
         }
     }
     let event_key = event_key.ok_or_else(|| ShopError::field("event_key", "is required"))?;
-    let event = find_event(&state, &parse_event_key(&event_key)?).await?;
+    let event = find_event(&state.catalogue, &parse_event_key(&event_key)?).await?;
     let contact = Contact::parse(contact.as_deref().unwrap_or_default())?;
     let file = file.ok_or_else(|| ShopError::field("file", "is required"))?;
     let request_id = privacy::file(&state, &event, &contact, file, client).await?;

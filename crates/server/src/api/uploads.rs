@@ -24,7 +24,7 @@ use crate::api::error::ErrorAnswer;
 use crate::api::extract::{ApiJson, ApiPath, ClientIp};
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::services::commerce::{event_not_found, parse_event_key};
+use crate::services::commerce::{CommerceError, parse_event_key};
 use crate::services::operators::may_work_on;
 use crate::services::photos::MAX_PHOTO_BYTES;
 use crate::services::uploads::resumable::{self, ResumableError};
@@ -351,7 +351,7 @@ pub async fn known(
         .store
         .any_event_by_key(&key)
         .await?
-        .ok_or_else(event_not_found)?;
+        .ok_or(CommerceError::EventNotFound)?;
     if !may_work_on(&state.store, &operator, event.id).await? {
         return Err(ShopError::new(
             ErrorCode::Forbidden,

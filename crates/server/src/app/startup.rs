@@ -28,6 +28,7 @@ use crate::infra::open_files;
 use crate::infra::search_slots::SearchSlots;
 use crate::services::alerts::watch::AlertTemplates;
 use crate::services::catalogue::Catalogue;
+use crate::services::commerce::links::Links;
 use crate::services::search::index::FaceIndexes;
 use crate::services::selfies;
 use crate::{api, jobs};
@@ -120,6 +121,11 @@ pub async fn load_state_with(
     let upload_slots = SearchSlots::new(UPLOADS_AT_ONCE, UPLOADS_WAITING);
     let rate_limits = RateLimits::new(&config);
     let live = LiveCell::new(Live::build(&live::effective(&config, &store).await?)?);
+    let links = Links::new(
+        public_url.clone(),
+        signing_key.clone(),
+        config.payments.allow_sandbox,
+    );
     Ok(AppState::new(Inner {
         store,
         objects,
@@ -136,6 +142,7 @@ pub async fn load_state_with(
         search_slots,
         upload_slots,
         rate_limits,
+        links,
         signing_key,
         live,
         cpu: CpuPool::per_core(),
@@ -276,7 +283,12 @@ impl Application {
         tokio::spawn(warm_indexes(self.state.clone()));
         let fresh = tokio::spawn(keep_settings_fresh(self.state.clone()));
         let (stop_jobs, stop_rx) = watch::channel(false);
-        let sweep = tokio::spawn(selfies::sweep_until(self.state.clone(), stop_rx.clone()));
+        let sweep = tokio::spawn(selfies::sweep_until(
+            self.state.store.clone(),
+            self.state.objects.clone(),
+            self.state.config.search.selfie_ttl,
+            stop_rx.clone(),
+        ));
         let workers = self
             .run_jobs
             .then(|| tokio::spawn(jobs::run_workers(self.state.clone(), stop_rx)));

@@ -16,6 +16,7 @@ use crate::infra::rate_limit::RateLimiter;
 use crate::infra::search_slots::SearchSlots;
 use crate::services::alerts::watch::AlertTemplates;
 use crate::services::catalogue::Catalogue;
+use crate::services::commerce::links::Links;
 use crate::services::search::index::FaceIndexes;
 
 /// The per-address rate limits, each set by its own setting.
@@ -100,6 +101,8 @@ pub struct Inner {
     pub upload_slots: SearchSlots,
     /// Requests per client address and minute, one limiter per kind of request.
     pub rate_limits: RateLimits,
+    /// The server's signed addresses for orders (downloads, callbacks, the order page).
+    pub links: Links,
     /// Key of the HMAC signatures on upload and download addresses and callback tokens,
     /// shared by replicas via the store.
     pub signing_key: Vec<u8>,

@@ -1,7 +1,7 @@
 //! `raceshot order …`: confirming a PROMPTPAY order against its bank slip and approving an
 //! all-photos (AM) order from the command line (`commerce::operator` does the work). A
-//! refusal or fault comes back as the service's `ShopError`, which `main` prints with its
-//! code, message and causes.
+//! refusal or fault comes back as commerce's `CommerceError`, which `main` prints with its
+//! causes.
 
 use crate::app::state::AppState;
 use crate::services::commerce::operator;
@@ -15,12 +15,12 @@ pub async fn confirm(
     slip_ref: &str,
     actor: &str,
 ) -> anyhow::Result<Outcome> {
-    let order = find_order(state, parse_order_uuid(uuid)?).await?;
+    let order = find_order(&state.store, parse_order_uuid(uuid)?).await?;
     Ok(operator::confirm(state, &order, slip_ref, actor).await?)
 }
 
 /// Approves an all-photos (AM) order.
 pub async fn approve(state: &AppState, uuid: &str, actor: &str) -> anyhow::Result<Outcome> {
-    let order = find_order(state, parse_order_uuid(uuid)?).await?;
+    let order = find_order(&state.store, parse_order_uuid(uuid)?).await?;
     Ok(operator::approve(state, &order, actor).await?)
 }

@@ -2,14 +2,13 @@
 //! orders go through the configured gateway; every gateway with credentials keeps a
 //! client, so that orders begun before a switch can still be confirmed.
 
+use raceshot_payments::GatewayKind;
 use raceshot_payments::gateway::{Gateway, Sandbox};
 use raceshot_payments::gbp::{GbpClient, GbpSettings};
 use raceshot_payments::opn::{OpnClient, OpnSettings};
 use raceshot_payments::promptpay::OwnPromptPay;
-use raceshot_payments::{GatewayKind, PaymentError};
 
 use crate::config::PaymentsConfig;
-use crate::error::{ErrorCode, ShopError};
 
 /// The settings row naming the gateway new orders use, which `/v1/utils/conf` answers.
 pub const PAYMENT_GATEWAY_SETTING: &str = "PAYMENT_GATEWAY";
@@ -63,7 +62,7 @@ impl Gateways {
     }
 
     /// The gateway of that kind, if this process can talk to it.
-    pub fn get(&self, kind: GatewayKind) -> Result<&dyn Gateway, ShopError> {
+    pub fn get(&self, kind: GatewayKind) -> Result<&dyn Gateway, GatewayMissing> {
         let gateway: Option<&dyn Gateway> = match kind {
             GatewayKind::Gbp => self.gbp.as_ref().map(|g| g as &dyn Gateway),
             GatewayKind::Opn => self.opn.as_ref().map(|g| g as &dyn Gateway),
@@ -73,54 +72,17 @@ impl Gateways {
             GatewayKind::Sandbox if self.sandbox => Some(&Sandbox),
             GatewayKind::Sandbox => None,
         };
-        gateway.ok_or_else(|| not_configured(kind))
+        gateway.ok_or(GatewayMissing(kind))
     }
 
     /// OPN's client itself: its webhooks are read before any order is known.
-    pub fn opn(&self) -> Result<&OpnClient, ShopError> {
-        self.opn
-            .as_ref()
-            .ok_or_else(|| not_configured(GatewayKind::Opn))
+    pub fn opn(&self) -> Result<&OpnClient, GatewayMissing> {
+        self.opn.as_ref().ok_or(GatewayMissing(GatewayKind::Opn))
     }
 }
 
-fn not_configured(kind: GatewayKind) -> ShopError {
-    if kind == GatewayKind::Sandbox {
-        return ShopError::new(ErrorCode::NotFound, "the sandbox gateway is off");
-    }
-    if kind == GatewayKind::PromptPay {
-        // The configuration refuses PROMPTPAY without an id: this is the server's fault.
-        return ShopError::internal(anyhow::anyhow!("payments.promptpay_id is not set"));
-    }
-    ShopError::new(
-        ErrorCode::PaymentGatewayError,
-        format!("the {kind} gateway is not configured"),
-    )
-}
-
-/// The API error for a failed gateway call: timeouts and outages are the gateway's, a
-/// refusal is the payment's.
-pub fn gateway_error(e: PaymentError) -> ShopError {
-    match e {
-        PaymentError::Timeout => ShopError::new(
-            ErrorCode::PaymentGatewayTimeout,
-            "the payment gateway did not answer in time; try again",
-        ),
-        PaymentError::Unavailable { status } => ShopError::new(
-            ErrorCode::PaymentGatewayError,
-            format!("the payment gateway is unavailable (HTTP {status}); try again"),
-        )
-        .retry_after(5),
-        PaymentError::Rejected { code, message, .. } => ShopError::new(
-            ErrorCode::PaymentDeclined,
-            format!("the payment gateway refused the payment: {code}: {message}"),
-        ),
-        PaymentError::Protocol(message) => ShopError::new(
-            ErrorCode::PaymentGatewayError,
-            format!("the payment gateway's answer was not understood: {message}"),
-        ),
-        PaymentError::Trail(message) => {
-            ShopError::internal(anyhow::anyhow!("payment trail: {message}"))
-        }
-    }
-}
+/// A gateway this process cannot talk to: the sandbox once it is off, or one whose
+/// settings are missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the {0} gateway is not configured")]
+pub struct GatewayMissing(pub GatewayKind);

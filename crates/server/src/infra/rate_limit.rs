@@ -9,8 +9,6 @@ use std::time::{Duration, Instant};
 
 use axum::http::HeaderMap;
 
-use crate::error::{ErrorCode, ShopError};
-
 /// The address a request comes from, as far as this shop can trust it.
 pub fn client_address(peer: SocketAddr, headers: &HeaderMap, trusted_proxies: &[IpAddr]) -> IpAddr {
     let peer = peer.ip();
@@ -33,6 +31,13 @@ pub fn client_address(peer: SocketAddr, headers: &HeaderMap, trusted_proxies: &[
         .unwrap_or(peer)
 }
 
+/// A client asked too often: it may ask again after `retry_after` seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("too many requests from this address")]
+pub struct Limited {
+    pub retry_after: u64,
+}
+
 /// `per_minute` requests per client, in bursts of up to `per_minute`; 0 turns it off.
 pub struct RateLimiter {
     per_minute: u32,
@@ -51,7 +56,7 @@ impl RateLimiter {
     }
 
     /// Takes one request from the client's bucket, or says when to come back.
-    pub fn check(&self, client: IpAddr) -> Result<(), ShopError> {
+    pub fn check(&self, client: IpAddr) -> Result<(), Limited> {
         if self.per_minute == 0 {
             return Ok(());
         }
@@ -71,11 +76,7 @@ impl RateLimiter {
             Ok(())
         } else {
             let wait = ((1.0 - *tokens) / per_second).ceil().max(1.0) as u64;
-            Err(ShopError::new(
-                ErrorCode::RateLimited,
-                "too many requests from this address",
-            )
-            .retry_after(wait))
+            Err(Limited { retry_after: wait })
         }
     }
 }
@@ -118,8 +119,8 @@ mod tests {
         for _ in 0..3 {
             assert!(limiter.check(a).is_ok());
         }
-        let refused = limiter.check(a).err().map(|e| e.code());
-        assert_eq!(refused, Some(ErrorCode::RateLimited));
+        let refused = limiter.check(a).err().map(|e| e.retry_after);
+        assert_eq!(refused, Some(20), "one request comes back every 20 s");
         assert!(limiter.check(b).is_ok());
         assert!((0..1000).all(|_| RateLimiter::new(0).check(a).is_ok()));
     }

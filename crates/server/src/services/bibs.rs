@@ -217,7 +217,7 @@ pub async fn search(
 
     let wanted: Vec<i64> = ids.iter().map(|(id, _)| *id).collect();
     // Hidden and deleted photos drop out here.
-    let shown = shown_by_id(state, event.id, &wanted).await?;
+    let shown = shown_by_id(&state.store, event.id, &wanted).await?;
     let photos: Vec<(Photo, MatchedBy)> = ids
         .iter()
         .filter_map(|(id, how)| Some((shown.get(id)?.clone(), *how)))

@@ -2,9 +2,15 @@
 //! payments, access to bought files), searching by face and by bib, selfies' lifetime,
 //! adding photos and the upload tokens photographers send them with, moving an event to
 //! another face model pair, hiding one's photos,
-//! telling runners (messages, and alerts of new photos of them), and operators' accounts. They take parsed domain types and answer `ShopError`s (a code
-//! and a cause, no HTTP status) or, where callers tell refusals apart, their own error
-//! enums; the edges (`api`, `commands`, `jobs`) call them.
+//! telling runners (messages, and alerts of new photos of them), and operators' accounts. They take parsed domain types and answer error enums of
+//! their own (refusals, and faults with their causes), never an error code: the HTTP edge
+//! maps them to codes; the edges (`api`, `commands`, `jobs`) call them.
+//!
+//! A service takes what it uses: the store, the catalogue, the order [`commerce::links::Links`],
+//! a limiter, a setting, or a context struct naming them (`operators::SignInContext`).
+//! Still taking the whole `AppState`: the flows that enqueue jobs or send messages
+//! (payments, find-order codes, placing orders, privacy, alerts, messages, reindexing,
+//! resumable uploads, face search), whose job and outbox helpers take it in turn.
 
 pub mod alerts;
 pub mod bibs;

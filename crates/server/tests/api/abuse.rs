@@ -295,7 +295,7 @@ async fn what_a_search_found_lapses() {
     )
     .await;
     // The sweep deletes the lapsed record.
-    raceshot_server::services::commerce::deal::forget_lapsed(&app.state)
+    raceshot_server::services::commerce::deal::forget_lapsed(&app.state.store)
         .await
         .unwrap();
     let kept: Vec<(String, String)> = app

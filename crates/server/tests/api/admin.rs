@@ -447,24 +447,6 @@ fn jpeg(w: u32, h: u32, shade: u8) -> Vec<u8> {
     raceshot_server::infra::imaging::encode_jpeg(&image, 90).unwrap()
 }
 
-async fn upload(
-    app: &TestApp,
-    cookie: &str,
-    event_key: &str,
-    name: &str,
-    bytes: Vec<u8>,
-) -> reqwest::Response {
-    app.client
-        .put(app.url(&format!("/api/admin/events/{event_key}/photos")))
-        .query(&[("file_name", name)])
-        .header("cookie", cookie)
-        .header("content-type", "image/jpeg")
-        .body(bytes)
-        .send()
-        .await
-        .unwrap()
-}
-
 #[tokio::test]
 async fn photographers_upload_to_their_events_and_moderate_what_they_uploaded() {
     for backend in [Backend::Sqlite, Backend::Postgres] {
@@ -477,8 +459,7 @@ async fn photographers_upload_to_their_events_and_moderate_what_they_uploaded() 
         let cam = app.sign_in("cam@example.com").await;
 
         let first = json(
-            upload(
-                &app,
+            app.upload_photo(
                 &cam,
                 "trail-run",
                 "C:\\cards\\IMG_0001.JPG",
@@ -489,29 +470,21 @@ async fn photographers_upload_to_their_events_and_moderate_what_they_uploaded() 
         .await;
         assert_eq!(first["result"], "queued", "{first}");
         let again = json(
-            upload(
-                &app,
-                &cam,
-                "trail-run",
-                "IMG_0001-copy.JPG",
-                jpeg(640, 480, 10),
-            )
-            .await,
+            app.upload_photo(&cam, "trail-run", "IMG_0001-copy.JPG", jpeg(640, 480, 10))
+                .await,
         )
         .await;
         assert_eq!(again["result"], "exists");
         assert_eq!(again["photo_id"], first["photo_id"]);
-        let text = upload(
-            &app,
-            &cam,
-            "trail-run",
-            "notes.txt",
-            b"not a photo".to_vec(),
+        let text = app
+            .upload_photo(&cam, "trail-run", "notes.txt", b"not a photo".to_vec())
+            .await;
+        assert_error(text, 415, "unsupported_image_type").await;
+        let second = json(
+            app.upload_photo(&cam, "trail-run", "IMG_0002.JPG", jpeg(800, 600, 200))
+                .await,
         )
         .await;
-        assert_error(text, 415, "unsupported_image_type").await;
-        let second =
-            json(upload(&app, &cam, "trail-run", "IMG_0002.JPG", jpeg(800, 600, 200)).await).await;
 
         // The in-process jobs make both ready; the list follows their progress.
         let mut listed = Value::Null;

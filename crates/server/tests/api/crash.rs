@@ -10,8 +10,9 @@ use raceshot_domain::PaymentStatus;
 use raceshot_store::orders::OrderFilter;
 use serde_json::{Value, json};
 
+use crate::helpers::sign_in_at;
 use crate::helpers::{TOKEN, get_text, oid, photo};
-use crate::scale::{ScaleOut, counts, shop, sign_in, upload, variant, wait_until};
+use crate::scale::{ScaleOut, counts, shop, upload, variant, wait_until};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_worker_killed_mid_ingest_leaves_every_photo_processed_exactly_once() {
@@ -20,7 +21,7 @@ async fn a_worker_killed_mid_ingest_leaves_every_photo_processed_exactly_once() 
     let scale = ScaleOut::start(&db, &[("RACESHOT__JOBS__LEASE_SECS", "3")]);
     let a = scale.url("a");
     let client = reqwest::Client::new();
-    let cookie = sign_in(&client, &a).await;
+    let cookie = sign_in_at(&client, &a, "ops@example.com").await;
     let gdp = photo("gdp.jpg");
     for n in 0..200 {
         upload(
@@ -92,7 +93,7 @@ async fn a_replica_killed_mid_checkout_and_mid_payment_loses_no_order_and_pays_e
     );
     let (a, b) = (scale.url("a"), scale.url("b"));
     let client = reqwest::Client::new();
-    let cookie = sign_in(&client, &a).await;
+    let cookie = sign_in_at(&client, &a, "ops@example.com").await;
     let gdp = photo("gdp.jpg");
     for n in 0..3 {
         upload(
@@ -311,7 +312,7 @@ async fn a_replica_killed_mid_upload_leaves_no_half_written_photo() {
         .trim()
         .to_owned();
     let client = reqwest::Client::new();
-    let cookie = sign_in(&client, &a).await;
+    let cookie = sign_in_at(&client, &a, "ops@example.com").await;
     upload(
         &client,
         &a,
@@ -352,7 +353,7 @@ async fn a_replica_killed_mid_upload_leaves_no_half_written_photo() {
     assert_eq!(stored_objects(&client, &s3).await, before);
 
     // Sent again whole, it is taken.
-    let cookie = sign_in(&client, &a).await;
+    let cookie = sign_in_at(&client, &a, "ops@example.com").await;
     upload(&client, &a, &cookie, "crash-upload", "IMG_0002.jpg", bytes).await;
     wait_until("the photo sent again processed", &scale, async || {
         counts(&client, &a, &cookie, "crash-upload").await["ready"] == 2

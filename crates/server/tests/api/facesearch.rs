@@ -7,37 +7,11 @@ use std::time::Duration;
 
 use raceshot_server::commands::ingest;
 use raceshot_store::Backend;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::helpers::{TOKEN, TestApp, assert_error, event, found_names, json, photo};
 
 crate::both_backends!(ingested_photos_are_found_by_a_selfie);
-
-/// sign → PUT → search, as the shop's web app does it.
-async fn search(app: &TestApp, selfie: Vec<u8>, extra: Value) -> reqwest::Response {
-    let signed = json(
-        app.post(
-            "/v2/facesearch/sign",
-            &json!({"event_key": "race", "file_name": "me.jpg", "file_type": "image/jpeg"}),
-        )
-        .await,
-    )
-    .await;
-    assert_eq!(signed["status"], "success", "{signed}");
-    let url = signed["url"].as_str().unwrap();
-    let put = app.client.put(url).body(selfie).send().await.unwrap();
-    if put.status() != 200 {
-        return put;
-    }
-    let mut body = json!({
-        "search_id": signed["search_id"], "file_location": signed["file_location"],
-        "event_id": 1, "event_key": "race", "face_threshold": 0.1, "mhao_price": 1, "max_face_search": 500
-    });
-    if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
-        b.extend(e.clone());
-    }
-    app.post("/v2/facesearch", &body).await
-}
 
 fn files_under(dir: &Path) -> BTreeSet<String> {
     fn walk(d: &Path, out: &mut BTreeSet<String>) {
@@ -101,7 +75,7 @@ async fn ingested_photos_are_found_by_a_selfie(backend: Backend) {
     assert_eq!((again.queued.len(), again.skipped), (0, 1));
 
     let before_files = files_under(&app.data_dir);
-    let resp = search(&app, photo("yaoming.jpg"), json!({})).await;
+    let resp = app.face_search(photo("yaoming.jpg"), json!({})).await;
     assert_eq!(resp.status(), 200);
     let body = json(resp).await;
     assert_eq!(body["status"], "success");
@@ -153,8 +127,11 @@ async fn ingested_photos_are_found_by_a_selfie(backend: Backend) {
 
     // A request may not loosen the event's threshold: 0.1 above was raised to 0.35, and
     // a stricter one than the match removes it.
-    let strict =
-        json(search(&app, photo("yaoming.jpg"), json!({"face_threshold": 0.95})).await).await;
+    let strict = json(
+        app.face_search(photo("yaoming.jpg"), json!({"face_threshold": 0.95}))
+            .await,
+    )
+    .await;
     assert_eq!(strict["image_length"], 0);
 
     // Nothing of any selfie remains: no stored object, no file, no row.
@@ -185,17 +162,19 @@ async fn bad_selfies_get_stable_codes_and_leave_nothing() {
     let app = TestApp::with_one_event("race").await;
     let before_files = files_under(&app.data_dir);
 
-    let text = search(&app, b"hello, this is not an image".to_vec(), json!({})).await;
+    let text = app
+        .face_search(b"hello, this is not an image".to_vec(), json!({}))
+        .await;
     assert_error(text, 415, "unsupported_image_type").await;
 
     for size in [5_000_001, 6_000_000] {
         let mut big = photo("yaoming.jpg");
         big.resize(size, 0);
-        assert_error(search(&app, big, json!({})).await, 413, "file_too_large").await;
+        assert_error(app.face_search(big, json!({})).await, 413, "file_too_large").await;
     }
 
     assert_error(
-        search(&app, png_bomb(100_000, 100_000), json!({})).await,
+        app.face_search(png_bomb(100_000, 100_000), json!({})).await,
         422,
         "image_too_many_pixels",
     )
@@ -203,7 +182,7 @@ async fn bad_selfies_get_stable_codes_and_leave_nothing() {
 
     let broken = photo("yaoming.jpg")[..2000].to_vec();
     assert_error(
-        search(&app, broken, json!({})).await,
+        app.face_search(broken, json!({})).await,
         422,
         "unreadable_image",
     )
@@ -214,7 +193,7 @@ async fn bad_selfies_get_stable_codes_and_leave_nothing() {
         85,
     )
     .unwrap();
-    let none = json(search(&app, blank, json!({})).await).await;
+    let none = json(app.face_search(blank, json!({})).await).await;
     assert_eq!(
         none,
         json!({"status": "success", "image_length": 0, "images": [], "avg_price": 0.0, "reason": "no_face", "found_ref": ""})
@@ -382,7 +361,7 @@ async fn search_with_s3_storage_and_presigned_uploads() {
         url.starts_with(&s3.endpoint) && url.contains("X-Amz-Signature="),
         "{url}"
     );
-    let body = json(search(&app, photo("yaoming.jpg"), json!({})).await).await;
+    let body = json(app.face_search(photo("yaoming.jpg"), json!({})).await).await;
     assert_eq!(body["image_length"], 1, "{body}");
     assert_eq!(body["images"][0]["original_file_name"], "players.jpg");
     app.assert_no_selfie_left().await;
@@ -466,12 +445,14 @@ async fn searches_are_limited_per_client() {
     // its uploaded selfie is gone all the same.
     for _ in 0..2 {
         assert_eq!(
-            search(&app, photo("yaoming.jpg"), json!({})).await.status(),
+            app.face_search(photo("yaoming.jpg"), json!({}))
+                .await
+                .status(),
             200
         );
     }
     assert_error(
-        search(&app, photo("yaoming.jpg"), json!({})).await,
+        app.face_search(photo("yaoming.jpg"), json!({})).await,
         429,
         "rate_limited",
     )

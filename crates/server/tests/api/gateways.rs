@@ -17,7 +17,6 @@ use raceshot_server::jobs::deliver_order::DeliverOrder;
 use raceshot_server::jobs::retention::Retention;
 use raceshot_server::jobs::send_message::SendMessage;
 use raceshot_server::jobs::{self, BackgroundJob, JobContext};
-use raceshot_server::services::commerce::links;
 use raceshot_store::Backend;
 use raceshot_store::orders::{Order, OrderLookup, PaymentRecord};
 use serde_json::json;
@@ -319,7 +318,7 @@ async fn gbp_promptpay_is_paid_on_the_gateways_word_once(backend: Backend) {
         None,
         "the token travels in the form"
     );
-    let token = links::gbp_callback_token(&app.state, &oid(&uuid));
+    let token = app.state.links.gbp_callback_token(&oid(&uuid));
     let callback_url = app.url(&format!("/api/payments/gbp/{uuid}/{token}"));
     let paid_text = format!("{:.2}", body["paid_amount"].as_f64().unwrap());
     assert_eq!(paid_text, "126.00");
@@ -377,8 +376,10 @@ async fn gbp_promptpay_is_paid_on_the_gateways_word_once(backend: Backend) {
     let mut flipped = token.clone();
     let last = if flipped.ends_with('0') { "1" } else { "0" };
     flipped.replace_range(flipped.len() - 1.., last);
-    let foreign =
-        links::gbp_callback_token(&app.state, &oid("00000000-0000-4000-8000-000000000000"));
+    let foreign = app
+        .state
+        .links
+        .gbp_callback_token(&oid("00000000-0000-4000-8000-000000000000"));
     for bad in [flipped.as_str(), foreign.as_str(), "x"] {
         let resp = app
             .client

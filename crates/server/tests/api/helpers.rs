@@ -596,6 +596,52 @@ impl TestApp {
     }
 
     /// The older one-step call: multipart with the file and the event's key.
+    /// sign → PUT → search of event `race`, as the shop's web app does it; `extra` adds
+    /// or replaces fields of the search request.
+    pub async fn face_search(&self, selfie: Vec<u8>, extra: Value) -> reqwest::Response {
+        let signed = json(
+            self.post(
+                "/v2/facesearch/sign",
+                &json!({"event_key": "race", "file_name": "me.jpg", "file_type": "image/jpeg"}),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(signed["status"], "success", "{signed}");
+        let url = signed["url"].as_str().unwrap();
+        let put = self.client.put(url).body(selfie).send().await.unwrap();
+        if put.status() != 200 {
+            return put;
+        }
+        let mut body = json!({
+            "search_id": signed["search_id"], "file_location": signed["file_location"],
+            "event_id": 1, "event_key": "race", "face_threshold": 0.1, "mhao_price": 1, "max_face_search": 500
+        });
+        if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
+            b.extend(e.clone());
+        }
+        self.post("/v2/facesearch", &body).await
+    }
+
+    /// A console upload of one photo to an event, signed in by `cookie`.
+    pub async fn upload_photo(
+        &self,
+        cookie: &str,
+        event_key: &str,
+        name: &str,
+        bytes: Vec<u8>,
+    ) -> reqwest::Response {
+        self.client
+            .put(self.url(&format!("/api/admin/events/{event_key}/photos")))
+            .query(&[("file_name", name)])
+            .header("cookie", cookie)
+            .header("content-type", "image/jpeg")
+            .body(bytes)
+            .send()
+            .await
+            .unwrap()
+    }
+
     pub async fn search_v1(&self, event_key: &str, selfie: Vec<u8>) -> reqwest::Response {
         let form = reqwest::multipart::Form::new()
             .text("event_key", event_key.to_owned())
@@ -709,9 +755,14 @@ impl TestApp {
     /// own code, as a face or bib search does): the all-photos deal covers those photos.
     pub async fn found_ref(&self, event_key: &str, ids: &[i64]) -> String {
         let (_, event) = self.stored_event(event_key).await;
-        raceshot_server::services::commerce::deal::remember(&self.state, event.id, ids)
-            .await
-            .unwrap_or_else(|e| panic!("{e}"))
+        raceshot_server::services::commerce::deal::remember(
+            &self.state.store,
+            self.state.config.search.found_ttl,
+            event.id,
+            ids,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
     }
 }
 

@@ -9,7 +9,7 @@ use raceshot_payments::testing::{FakeGbp, FakeOpn};
 use raceshot_server::infra::channels::ChannelKind;
 use raceshot_server::jobs::send_message::SendMessage;
 use raceshot_server::jobs::{BackgroundJob, JobContext, JobError};
-use raceshot_server::services::commerce::{links, payment};
+use raceshot_server::services::commerce::payment;
 use raceshot_server::services::messages::MessageKind;
 use raceshot_store::Backend;
 use raceshot_store::operators::Role;
@@ -140,7 +140,7 @@ async fn gbp_callback_tokens_never_reach_the_logs() {
         .unwrap()
         .gateway_ref
         .unwrap();
-    let token = links::gbp_callback_token(&app.state, &oid(&uuid));
+    let token = app.state.links.gbp_callback_token(&oid(&uuid));
     let path = format!("/api/payments/gbp/{uuid}/{token}");
 
     // The path as logs show it.

@@ -2,7 +2,7 @@
 //! (originals, logo copies, signed downloads, Range, ZIP), the refusals around them, FREE
 //! and AM orders, find-order and retention.
 
-use raceshot_server::services::commerce::links::{self, Variant};
+use raceshot_server::services::commerce::links::Variant;
 use serde_json::{Value, json};
 
 use crate::both_backends;
@@ -329,7 +329,10 @@ async fn download_addresses_are_signed_expire_and_need_a_paid_order() {
     let (ids, uuid) = app.promptpay_order("signed", 1).await;
     let later = now() + chrono::Duration::hours(1);
     // Unpaid: even a correctly signed address is refused.
-    let url = links::download_url(&app.state, &oid(&uuid), ids[0], Variant::Original, later);
+    let url = app
+        .state
+        .links
+        .download_url(&oid(&uuid), ids[0], Variant::Original, later);
     let resp = app.client.get(&url).send().await.unwrap();
     assert_error(resp, 403, "order_not_paid").await;
 
@@ -354,8 +357,7 @@ async fn download_addresses_are_signed_expire_and_need_a_paid_order() {
         "invalid_signature",
     )
     .await;
-    let past = links::download_url(
-        &app.state,
+    let past = app.state.links.download_url(
         &oid(&uuid),
         ids[0],
         Variant::Original,

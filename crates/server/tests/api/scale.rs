@@ -14,7 +14,7 @@ use raceshot_store::testing::TestDatabase;
 use raceshot_store::{Backend, Store};
 use serde_json::{Value, json};
 
-use crate::helpers::{TOKEN, event, photo};
+use crate::helpers::{TOKEN, event, photo, sign_in_at};
 
 /// The processes the script started (and any restarted since), ended by their pids when
 /// the test ends.
@@ -233,10 +233,6 @@ pub async fn shop(key: &str) -> (TestDatabase, Store, i64) {
     (db, store, id)
 }
 
-pub async fn sign_in(client: &reqwest::Client, base: &str) -> String {
-    crate::helpers::sign_in_at(client, base, "ops@example.com").await
-}
-
 pub async fn upload(
     client: &reqwest::Client,
     base: &str,
@@ -325,7 +321,7 @@ async fn photos_ingested_through_one_replica_are_found_bought_and_downloaded_thr
     assert_eq!(search(b.clone()).await["image_length"], 0);
 
     // Uploads through replica A; the worker processes them.
-    let cookie = sign_in(&client, &a).await;
+    let cookie = sign_in_at(&client, &a, "ops@example.com").await;
     for name in ["players.jpg", "gdp.jpg"] {
         upload(&client, &a, &cookie, "scale-run", name, photo(name)).await;
     }

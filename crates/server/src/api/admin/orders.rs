@@ -21,7 +21,7 @@ use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::infra::channels::ChannelKind;
 use crate::services::commerce::operator::{self, Outcome};
-use crate::services::commerce::{find_order, links, parse_order_uuid};
+use crate::services::commerce::{find_order, parse_order_uuid};
 use crate::services::messages::{self, MessageKind};
 
 /// One message or step of an order's payment.
@@ -66,7 +66,7 @@ pub async fn detail(
     _admin: Admin,
     Path(order_uuid): Path<String>,
 ) -> ShopResult<Json<AdminOrder>> {
-    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
+    let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
     let trail = state
         .store
         .payment_trail(order.id)
@@ -86,7 +86,7 @@ pub async fn detail(
     Ok(Json(AdminOrder {
         am_order_ref: order.am_order_ref.map(|u| u.to_string()),
         paid_at: order.paid_at.map(format_bangkok),
-        order_page_url: links::order_page_url(&state, &order.uuid),
+        order_page_url: state.links.order_page_url(&order.uuid),
         end_reason: order.end_reason.map(|r| r.as_str().to_owned()),
         refund_due: order.refund_due,
         order: row(order),
@@ -110,7 +110,7 @@ pub async fn approve(
     Admin(session): Admin,
     Path(order_uuid): Path<String>,
 ) -> ShopResult<Json<OperatorOutcome>> {
-    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
+    let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
     let outcome = operator::approve(&state, &order, &session.actor()).await?;
     Ok(Json(answer(outcome)))
 }
@@ -133,7 +133,7 @@ pub async fn confirm(
     Path(order_uuid): Path<String>,
     ApiJson(req): ApiJson<ConfirmRequest>,
 ) -> ShopResult<Json<OperatorOutcome>> {
-    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
+    let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
     let outcome = operator::confirm(&state, &order, &req.slip_ref, &session.actor()).await?;
     Ok(Json(answer(outcome)))
 }
@@ -290,7 +290,7 @@ pub async fn resend_email(
     Admin(session): Admin,
     Path(order_uuid): Path<String>,
 ) -> ShopResult<StatusCode> {
-    let order = find_order(&state, parse_order_uuid(&order_uuid)?).await?;
+    let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
     let email = order
         .email
         .clone()

@@ -14,8 +14,8 @@ use raceshot_domain::order::{mask_email, mask_mobile};
 use raceshot_store::access_codes::CodeCheck;
 use raceshot_store::orders::Order;
 
+use super::{CommerceError, CommerceResult};
 use crate::app::state::AppState;
-use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::infra::channels::{Channel as _, ChannelKind};
 use crate::infra::signing;
 use crate::services::messages::{self, MessageKind, Outcome, SendError, templates};
@@ -87,8 +87,8 @@ pub fn lookup(state: &AppState, order_id: i64) -> String {
 
 /// The order a lookup reference names; forged, malformed and expired alike are
 /// `order_not_found`.
-pub async fn resolve(state: &AppState, raw: &str) -> ShopResult<Order> {
-    let not_found = || ShopError::new(ErrorCode::OrderNotFound, "no such order");
+pub async fn resolve(state: &AppState, raw: &str) -> CommerceResult<Order> {
+    let not_found = || CommerceError::OrderNotFound;
     let mut parts = raw.trim().splitn(4, '.');
     let (Some(hidden), Some(nonce), Some(expires), Some(sig)) =
         (parts.next(), parts.next(), parts.next(), parts.next())
@@ -129,21 +129,14 @@ pub struct CodeSent {
 }
 
 /// Sends a new code for `order` to its own contact; at most one per `RESEND_AFTER`.
-pub async fn send_code(state: &AppState, order: &Order) -> ShopResult<CodeSent> {
-    let to = Destination::of(state, order.email.as_deref(), &order.mobile).ok_or_else(|| {
-        ShopError::new(
-            ErrorCode::AccessCodeUndeliverable,
-            "the shop cannot reach this order's buyer; open it from its link",
-        )
-    })?;
+pub async fn send_code(state: &AppState, order: &Order) -> CommerceResult<CodeSent> {
+    let to = Destination::of(state, order.email.as_deref(), &order.mobile)
+        .ok_or(CommerceError::NoContact)?;
     let now = state.now();
     if let Some(sent) = state.store.access_code_sent_at(order.id).await? {
         let wait = resend_wait(sent, now);
         if wait > 0 {
-            return Err(
-                ShopError::new(ErrorCode::RateLimited, "a code was sent a moment ago")
-                    .retry_after(wait),
-            );
+            return Err(CommerceError::CodeSentRecently { retry_after: wait });
         }
     }
     let code = format!("{:06}", rand::random_range(0..1_000_000u32));
@@ -170,16 +163,10 @@ pub async fn send_code(state: &AppState, order: &Order) -> ShopResult<CodeSent> 
     // A code that did not go out is forgotten, so the runner may ask again at once.
     let sent = match sent {
         Ok(Outcome::Sent) => Ok(()),
-        Ok(Outcome::Capped) => Err(ShopError::new(
-            ErrorCode::AccessCodeUndeliverable,
-            "the shop sent all the messages it may send today",
-        )),
-        Ok(_) => Err(ShopError::new(
-            ErrorCode::AccessCodeUndeliverable,
-            "the code could not be delivered",
-        )),
+        Ok(Outcome::Capped) => Err(CommerceError::MessageCap),
+        Ok(_) => Err(CommerceError::CodeNotDelivered),
         Err(SendError::Undeliverable(e) | SendError::Failed(e)) => {
-            Err(ShopError::unavailable(e.context("sending an order code")))
+            Err(CommerceError::CodeSendFailed(e))
         }
     };
     if let Err(e) = sent {
@@ -199,12 +186,10 @@ fn resend_wait(sent: DateTime<Utc>, now: DateTime<Utc>) -> u64 {
 }
 
 /// Opens `order` with a code: its uuid, once.
-pub async fn open(state: &AppState, order: &Order, code: &str) -> ShopResult<OrderUuid> {
+pub async fn open(state: &AppState, order: &Order, code: &str) -> CommerceResult<OrderUuid> {
     let code = code.trim();
     if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(
-            ShopError::new(ErrorCode::AccessCodeInvalid, "the code is 6 digits").with_field("code"),
-        );
+        return Err(CommerceError::MalformedCode);
     }
     let hash = code_hash(state, order.id, code);
     match state
@@ -213,15 +198,8 @@ pub async fn open(state: &AppState, order: &Order, code: &str) -> ShopResult<Ord
         .await?
     {
         CodeCheck::Opened => Ok(order.uuid),
-        CodeCheck::Wrong => Err(ShopError::new(
-            ErrorCode::AccessCodeInvalid,
-            "the code is not the one sent",
-        )
-        .with_field("code")),
-        CodeCheck::NoCode => Err(ShopError::new(
-            ErrorCode::AccessCodeExpired,
-            "no code is waiting: ask for a new one",
-        )),
+        CodeCheck::Wrong => Err(CommerceError::WrongCode),
+        CodeCheck::NoCode => Err(CommerceError::NoCodeWaiting),
     }
 }
 

@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use chrono::Utc;
 use sha2::{Digest, Sha256};
 
-use crate::app::state::AppState;
-use crate::error::{ShopError, ShopResult};
+use super::{CommerceError, CommerceResult};
+use raceshot_store::Store;
 
 /// The most search references one cart may name.
 pub const MAX_FOUND_REFS: usize = 8;
@@ -25,17 +25,20 @@ fn stored_id(reference: &str) -> String {
 
 /// Records the photos a search answered for an event and hands out the reference that
 /// lets its searcher take them at the deal's price; no record (and an empty reference)
-/// when it found none.
-pub async fn remember(state: &AppState, event_id: i64, photo_ids: &[i64]) -> ShopResult<String> {
+/// when it found none. The record lasts `ttl` (`search.found_ttl_secs`).
+pub async fn remember(
+    store: &Store,
+    ttl: std::time::Duration,
+    event_id: i64,
+    photo_ids: &[i64],
+) -> CommerceResult<String> {
     if photo_ids.is_empty() {
         return Ok(String::new());
     }
     let reference = hex::encode(rand::random::<[u8; 16]>());
     let now = Utc::now();
-    let expires =
-        now + chrono::Duration::from_std(state.config.search.found_ttl).unwrap_or_default();
-    state
-        .store
+    let expires = now + chrono::Duration::from_std(ttl).unwrap_or_default();
+    store
         .remember_found(&stored_id(&reference), event_id, photo_ids, expires, now)
         .await?;
     Ok(reference)
@@ -43,12 +46,13 @@ pub async fn remember(state: &AppState, event_id: i64, photo_ids: &[i64]) -> Sho
 
 /// The photos of the event that the searches named by `refs` found, while they last.
 /// Malformed references are refused by name; unknown and lapsed ones cover nothing.
-pub async fn covered(state: &AppState, event_id: i64, refs: &[String]) -> ShopResult<HashSet<i64>> {
+pub async fn covered(
+    store: &Store,
+    event_id: i64,
+    refs: &[String],
+) -> CommerceResult<HashSet<i64>> {
     if refs.len() > MAX_FOUND_REFS {
-        return Err(ShopError::field(
-            "found_refs",
-            format!("names at most {MAX_FOUND_REFS} searches"),
-        ));
+        return Err(CommerceError::TooManyFoundRefs);
     }
     let mut ids = Vec::with_capacity(refs.len());
     for (i, reference) in refs.iter().enumerate() {
@@ -58,23 +62,20 @@ pub async fn covered(state: &AppState, event_id: i64, refs: &[String]) -> ShopRe
                 .bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
         if !well_formed {
-            return Err(ShopError::field(
-                format!("found_refs[{i}]"),
-                "must be a found_ref from a search answer",
-            ));
+            return Err(CommerceError::MalformedFoundRef { index: i });
         }
         ids.push(stored_id(reference));
     }
     if ids.is_empty() {
         return Ok(HashSet::new());
     }
-    let found = state.store.found_photos(event_id, &ids, Utc::now()).await?;
+    let found = store.found_photos(event_id, &ids, Utc::now()).await?;
     Ok(found.into_iter().collect())
 }
 
 /// Deletes what searches found once it has lapsed (run by the selfie sweep).
-pub async fn forget_lapsed(state: &AppState) -> anyhow::Result<u64> {
-    Ok(state.store.forget_finds_before(Utc::now()).await?)
+pub async fn forget_lapsed(store: &Store) -> anyhow::Result<u64> {
+    Ok(store.forget_finds_before(Utc::now()).await?)
 }
 
 #[cfg(test)]

@@ -4,7 +4,6 @@
 use chrono::{DateTime, Utc};
 use raceshot_domain::OrderUuid;
 
-use crate::app::state::AppState;
 use crate::infra::signing;
 
 const DOWNLOAD: &str = "download";
@@ -35,92 +34,113 @@ impl Variant {
     }
 }
 
-/// The signed address of one photo of an order, valid until `expires`.
-pub fn download_url(
-    state: &AppState,
-    order_uuid: &OrderUuid,
-    photo_id: i64,
-    variant: Variant,
-    expires: DateTime<Utc>,
-) -> String {
-    let expires = expires.timestamp();
-    let signature = download_signature(state, order_uuid, photo_id, variant, expires);
-    format!(
-        "{}/api/orders/{order_uuid}/photos/{photo_id}/{}?expires={expires}&signature={signature}",
-        state.public_url,
-        variant.as_str()
-    )
+/// The server's own addresses for orders: its public base and the key that signs them.
+/// Built once at start; what needs an order's address takes this, not the whole state.
+#[derive(Clone)]
+pub struct Links {
+    /// Base of links this server writes, without a trailing slash.
+    public_url: String,
+    signing_key: Vec<u8>,
+    /// Whether the sandbox gateway's page exists (`payments.allow_sandbox`).
+    sandbox: bool,
 }
 
-fn download_signature(
-    state: &AppState,
-    order_uuid: &OrderUuid,
-    photo_id: i64,
-    variant: Variant,
-    expires: i64,
-) -> String {
-    let [photo, expires] = [photo_id.to_string(), expires.to_string()];
-    signing::sign(
-        &state.signing_key,
-        DOWNLOAD,
-        &[&order_uuid.to_string(), &photo, variant.as_str(), &expires],
-    )
-}
-
-/// Whether a download address's signature is the server's (expiry is checked apart).
-pub fn download_signature_ok(
-    state: &AppState,
-    order_uuid: &OrderUuid,
-    photo_id: i64,
-    variant: Variant,
-    expires: i64,
-    signature: &str,
-) -> bool {
-    let expected = download_signature(state, order_uuid, photo_id, variant, expires);
-    signing::same(&expected, signature)
-}
-
-/// The token in an order's GB Prime Pay callback address.
-pub fn gbp_callback_token(state: &AppState, order_uuid: &OrderUuid) -> String {
-    signing::sign(&state.signing_key, GBP_CALLBACK, &[&order_uuid.to_string()])
-}
-
-pub fn gbp_callback_url(state: &AppState, order_uuid: &OrderUuid) -> String {
-    format!(
-        "{}/api/payments/gbp/{order_uuid}/{}",
-        state.public_url,
-        gbp_callback_token(state, order_uuid)
-    )
-}
-
-pub fn gbp_callback_token_ok(state: &AppState, order_uuid: &OrderUuid, token: &str) -> bool {
-    signing::verify(
-        &state.signing_key,
-        GBP_CALLBACK,
-        &[&order_uuid.to_string()],
-        token,
-    )
-}
-
-/// The order's QR image, for gateways that hand out an image (GB Prime Pay).
-pub fn qr_image_url(state: &AppState, order_uuid: &OrderUuid) -> String {
-    format!("{}/api/orders/{order_uuid}/qr.png", state.public_url)
-}
-
-/// The sandbox gateway's payment page of an order; `None` while the sandbox is off
-/// (`payments.allow_sandbox`), when that page answers 404 and no answer may lead to it.
-pub fn sandbox_page_url(state: &AppState, order_uuid: &OrderUuid, card: bool) -> Option<String> {
-    if !state.config.payments.allow_sandbox {
-        return None;
+impl Links {
+    pub fn new(public_url: String, signing_key: Vec<u8>, sandbox: bool) -> Self {
+        Self {
+            public_url,
+            signing_key,
+            sandbox,
+        }
     }
-    let query = if card { "?card=1" } else { "" };
-    Some(format!(
-        "{}/sandbox/pay/{order_uuid}{query}",
-        state.public_url
-    ))
-}
 
-/// The shop's order page.
-pub fn order_page_url(state: &AppState, order_uuid: &OrderUuid) -> String {
-    format!("{}/download/{order_uuid}", state.public_url)
+    /// The signed address of one photo of an order, valid until `expires`.
+    pub fn download_url(
+        &self,
+        order_uuid: &OrderUuid,
+        photo_id: i64,
+        variant: Variant,
+        expires: DateTime<Utc>,
+    ) -> String {
+        let expires = expires.timestamp();
+        let signature = self.download_signature(order_uuid, photo_id, variant, expires);
+        format!(
+            "{}/api/orders/{order_uuid}/photos/{photo_id}/{}?expires={expires}&signature={signature}",
+            self.public_url,
+            variant.as_str()
+        )
+    }
+
+    fn download_signature(
+        &self,
+        order_uuid: &OrderUuid,
+        photo_id: i64,
+        variant: Variant,
+        expires: i64,
+    ) -> String {
+        let [photo, expires] = [photo_id.to_string(), expires.to_string()];
+        signing::sign(
+            &self.signing_key,
+            DOWNLOAD,
+            &[&order_uuid.to_string(), &photo, variant.as_str(), &expires],
+        )
+    }
+
+    /// Whether a download address's signature is the server's (expiry is checked apart).
+    pub fn download_signature_ok(
+        &self,
+        order_uuid: &OrderUuid,
+        photo_id: i64,
+        variant: Variant,
+        expires: i64,
+        signature: &str,
+    ) -> bool {
+        let expected = self.download_signature(order_uuid, photo_id, variant, expires);
+        signing::same(&expected, signature)
+    }
+
+    /// The token in an order's GB Prime Pay callback address.
+    pub fn gbp_callback_token(&self, order_uuid: &OrderUuid) -> String {
+        signing::sign(&self.signing_key, GBP_CALLBACK, &[&order_uuid.to_string()])
+    }
+
+    pub fn gbp_callback_url(&self, order_uuid: &OrderUuid) -> String {
+        format!(
+            "{}/api/payments/gbp/{order_uuid}/{}",
+            self.public_url,
+            self.gbp_callback_token(order_uuid)
+        )
+    }
+
+    pub fn gbp_callback_token_ok(&self, order_uuid: &OrderUuid, token: &str) -> bool {
+        signing::verify(
+            &self.signing_key,
+            GBP_CALLBACK,
+            &[&order_uuid.to_string()],
+            token,
+        )
+    }
+
+    /// The order's QR image, for gateways that hand out an image (GB Prime Pay).
+    pub fn qr_image_url(&self, order_uuid: &OrderUuid) -> String {
+        format!("{}/api/orders/{order_uuid}/qr.png", self.public_url)
+    }
+
+    /// The sandbox gateway's payment page of an order; `None` while the sandbox is off
+    /// (`payments.allow_sandbox`), when that page answers 404 and no answer may lead to it.
+    pub fn sandbox_page_url(&self, order_uuid: &OrderUuid, card: bool) -> Option<String> {
+        if !self.sandbox {
+            return None;
+        }
+        let query = if card { "?card=1" } else { "" };
+        Some(format!(
+            "{}/sandbox/pay/{order_uuid}{query}",
+            self.public_url
+        ))
+    }
+
+    /// The shop's order page.
+    pub fn order_page_url(&self, order_uuid: &OrderUuid) -> String {
+        format!("{}/download/{order_uuid}", self.public_url)
+    }
 }

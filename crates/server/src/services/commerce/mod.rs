@@ -6,61 +6,55 @@
 
 pub mod access;
 pub mod deal;
+pub mod error;
 pub mod links;
 pub mod operator;
 pub mod orders;
 pub mod payment;
 
+use chrono::{DateTime, Utc};
 use raceshot_domain::event::{SaleState, SaleStatus};
 use raceshot_domain::pricing::{CartTotals, Deal, cart_totals};
 use raceshot_domain::{EventKey, OrderUuid};
 use raceshot_store::events::Event;
 use raceshot_store::orders::{Order, OrderPhoto};
-use raceshot_store::{ObjectKey, ObjectKind, StoredName};
+use raceshot_store::{ObjectKey, ObjectKind, Store, StoredName};
 
+pub use self::error::{CommerceError, CommerceResult};
 use self::links::Variant;
 use crate::services::photos::derived_name;
 
-use crate::app::state::AppState;
-use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::services::catalogue::Snapshot;
+use crate::services::catalogue::{Catalogue, Snapshot};
 
 /// A visible event by key in a catalogue snapshot.
-pub fn lookup<'a>(snapshot: &'a Snapshot, key: &EventKey) -> ShopResult<&'a Event> {
-    snapshot.by_key(key.as_str()).ok_or_else(event_not_found)
-}
-
-/// What an unknown event answers, and a malformed key alike ([`parse_event_key`]).
-pub fn event_not_found() -> ShopError {
-    ShopError::new(ErrorCode::EventNotFound, "no such event")
+pub fn lookup<'a>(snapshot: &'a Snapshot, key: &EventKey) -> CommerceResult<&'a Event> {
+    snapshot
+        .by_key(key.as_str())
+        .ok_or(CommerceError::EventNotFound)
 }
 
 /// An event key as a client sent it; a malformed one is an event that does not exist.
-pub fn parse_event_key(raw: &str) -> ShopResult<EventKey> {
-    EventKey::parse(raw).map_err(|_| event_not_found())
+pub fn parse_event_key(raw: &str) -> CommerceResult<EventKey> {
+    EventKey::parse(raw).map_err(|_| CommerceError::EventNotFound)
 }
 
 /// A visible event by key, from the catalogue.
-pub async fn find_event(state: &AppState, key: &EventKey) -> ShopResult<Event> {
-    let snapshot = state.catalogue.snapshot().await?;
+pub async fn find_event(catalogue: &Catalogue, key: &EventKey) -> CommerceResult<Event> {
+    let snapshot = catalogue.snapshot().await?;
     lookup(&snapshot, key).cloned()
 }
 
-/// A visible event that is on sale now: what searches and orders need.
-pub async fn find_event_on_sale(state: &AppState, key: &EventKey) -> ShopResult<Event> {
-    let event = find_event(state, key).await?;
+/// A visible event that is on sale at `now`: what searches and orders need.
+pub async fn find_event_on_sale(
+    catalogue: &Catalogue,
+    now: DateTime<Utc>,
+    key: &EventKey,
+) -> CommerceResult<Event> {
+    let event = find_event(catalogue, key).await?;
     let s = &event.spec;
-    let sale = SaleState::at(
-        s.on_sale_start,
-        s.on_sale_end,
-        event.sale_closed,
-        state.now(),
-    );
+    let sale = SaleState::at(s.on_sale_start, s.on_sale_end, event.sale_closed, now);
     if sale.status != SaleStatus::OnSale {
-        return Err(ShopError::new(
-            ErrorCode::EventNotOnSale,
-            "the event is not on sale",
-        ));
+        return Err(CommerceError::EventNotOnSale);
     }
     Ok(event)
 }
@@ -101,10 +95,10 @@ pub struct PricedCart {
 /// photo of that event; the deal and the wholesale tiers only where the event offers them,
 /// and the deal only for photos the visitor's own searches found (the rest by the tiers).
 pub async fn price_cart(
-    state: &AppState,
+    store: &Store,
     event: &Event,
     cart: &AskedCart,
-) -> ShopResult<PricedCart> {
+) -> CommerceResult<PricedCart> {
     let mut seen = std::collections::HashSet::with_capacity(cart.photo_ids.len());
     let photo_ids: Vec<i64> = cart
         .photo_ids
@@ -113,28 +107,19 @@ pub async fn price_cart(
         .filter(|id| seen.insert(*id))
         .collect();
     if photo_ids.is_empty() || photo_ids.len() > MAX_CART_PHOTOS {
-        return Err(ShopError::field(
-            "image_ids",
-            format!("must hold 1 to {MAX_CART_PHOTOS} photos"),
-        ));
+        return Err(CommerceError::CartSize);
     }
-    let found = state.store.shown_photo_events(&photo_ids).await?;
+    let found = store.shown_photo_events(&photo_ids).await?;
     if found.iter().any(|(_, event_id)| *event_id != event.id) {
-        return Err(ShopError::new(ErrorCode::MixedEvents, MIXED_EVENTS_MESSAGE));
+        return Err(CommerceError::MixedEvents);
     }
     if found.len() != photo_ids.len() {
-        return Err(ShopError::new(
-            ErrorCode::ImageNotFound,
-            "a photo is unknown or not on sale",
-        ));
+        return Err(CommerceError::PhotoNotOnSale);
     }
 
     let s = &event.spec;
     if cart.wholesale && !s.wholesale {
-        return Err(ShopError::new(
-            ErrorCode::WholesaleNotAvailable,
-            "the event has no wholesale deal",
-        ));
+        return Err(CommerceError::WholesaleNotAvailable);
     }
     let (tiers, deal_on, cap) = if cart.wholesale {
         (
@@ -146,20 +131,14 @@ pub async fn price_cart(
         (&s.packages, s.deal, s.deal_price)
     };
     if cart.deal && !deal_on {
-        return Err(ShopError::new(
-            ErrorCode::DealNotAvailable,
-            "the event has no all-photos deal",
-        ));
+        return Err(CommerceError::DealNotAvailable);
     }
     let free = s.is_free_download || s.is_free_download_keep_contract;
     let deal = if cart.deal && !free {
-        let searched = deal::covered(state, event.id, &cart.found_refs).await?;
+        let searched = deal::covered(store, event.id, &cart.found_refs).await?;
         let covered = photo_ids.iter().filter(|id| searched.contains(id)).count();
         if covered == 0 {
-            return Err(ShopError::new(
-                ErrorCode::DealNeedsSearch,
-                "the all-photos deal covers photos your searches found: search again",
-            ));
+            return Err(CommerceError::DealNeedsSearch);
         }
         Some(Deal {
             covered: u32::try_from(covered).unwrap_or(u32::MAX),
@@ -170,7 +149,7 @@ pub async fn price_cart(
     };
     let count = u32::try_from(photo_ids.len()).unwrap_or(u32::MAX);
     let totals = cart_totals(count, tiers, deal, free).ok_or_else(|| {
-        ShopError::internal(anyhow::anyhow!("event {} has no 1-photo tier", s.key))
+        CommerceError::Internal(anyhow::anyhow!("event {} has no 1-photo tier", s.key))
     })?;
     Ok(PricedCart {
         photo_ids,
@@ -214,20 +193,15 @@ pub fn download_name(photo: &OrderPhoto, variant: Variant) -> String {
     }
 }
 
-fn order_not_found() -> ShopError {
-    ShopError::new(ErrorCode::OrderNotFound, "no such order")
-}
-
 /// An order id as a client sent it; a malformed one is an order that does not exist.
-pub fn parse_order_uuid(raw: &str) -> ShopResult<OrderUuid> {
-    OrderUuid::parse(raw).map_err(|_| order_not_found())
+pub fn parse_order_uuid(raw: &str) -> CommerceResult<OrderUuid> {
+    OrderUuid::parse(raw).map_err(|_| CommerceError::OrderNotFound)
 }
 
 /// An order by its id.
-pub async fn find_order(state: &AppState, uuid: OrderUuid) -> ShopResult<Order> {
-    state
-        .store
+pub async fn find_order(store: &Store, uuid: OrderUuid) -> CommerceResult<Order> {
+    store
         .order_by_uuid(uuid)
         .await?
-        .ok_or_else(order_not_found)
+        .ok_or(CommerceError::OrderNotFound)
 }

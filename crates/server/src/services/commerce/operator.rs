@@ -4,9 +4,9 @@
 
 use raceshot_store::orders::Order;
 
+use super::CommerceResult;
 use super::payment;
 use crate::app::state::AppState;
-use crate::error::ShopResult;
 
 /// What an operator did to an order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +39,7 @@ pub async fn confirm(
     order: &Order,
     slip_ref: &str,
     actor: &str,
-) -> ShopResult<Outcome> {
+) -> CommerceResult<Outcome> {
     let changed = payment::confirm_by_slip(state, order, slip_ref).await?;
     let detail = serde_json::json!({ "slip_ref": slip_ref });
     state
@@ -56,7 +56,7 @@ pub async fn confirm(
 }
 
 /// Approves an all-photos (AM) order.
-pub async fn approve(state: &AppState, order: &Order, actor: &str) -> ShopResult<Outcome> {
+pub async fn approve(state: &AppState, order: &Order, actor: &str) -> CommerceResult<Outcome> {
     let changed = payment::approve(state, order, actor).await?;
     state
         .store

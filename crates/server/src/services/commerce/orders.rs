@@ -12,9 +12,9 @@ use raceshot_domain::{
 use raceshot_store::orders::{Created, NewOrder, Order};
 use sha2::{Digest, Sha256};
 
+use super::CommerceResult;
 use super::{AskedCart, find_event_on_sale, payment, price_cart};
 use crate::app::state::AppState;
-use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::infra::channels::{Channel as _, ChannelKind};
 use crate::jobs::tasks;
 use crate::services::messages::MessageKind;
@@ -53,20 +53,6 @@ pub enum OrderRefused {
         "an all-photos request (AM) needs an earlier paid all-photos order of this mobile number for this event"
     )]
     NoEarlierDealOrder,
-}
-
-impl From<OrderRefused> for ShopError {
-    fn from(refused: OrderRefused) -> Self {
-        let code = match refused {
-            OrderRefused::GatewayChanged { .. } => ErrorCode::PaymentGatewayChanged,
-            OrderRefused::FreeNotAllowed
-            | OrderRefused::NothingToPay
-            | OrderRefused::NoCards { .. } => ErrorCode::PaymentChannelNotAvailable,
-            OrderRefused::AmountMismatch { .. } => ErrorCode::AmountMismatch,
-            OrderRefused::NoEarlierDealOrder => ErrorCode::ApprovalNotAvailable,
-        };
-        ShopError::new(code, refused.to_string())
-    }
 }
 
 /// The gateway the visitor was told must still be the one in force.
@@ -123,12 +109,12 @@ pub fn check_shown_amounts(
 }
 
 /// Places the order (or finds the same request's first order) and begins its payment.
-pub async fn place_order(state: &AppState, ask: PlaceOrder) -> ShopResult<Order> {
+pub async fn place_order(state: &AppState, ask: PlaceOrder) -> CommerceResult<Order> {
     let active = state.live().gateways.active;
     check_gateway(ask.gateway_seen.as_deref(), active)?;
-    let event = find_event_on_sale(state, &ask.event_key).await?;
+    let event = find_event_on_sale(&state.catalogue, state.now(), &ask.event_key).await?;
     let asked = &ask.cart;
-    let cart = price_cart(state, &event, asked).await?;
+    let cart = price_cart(&state.store, &event, asked).await?;
     let totals = cart.totals;
     let nothing_to_pay = totals.final_payment == Money::ZERO;
     let channel = choose_channel(
@@ -325,7 +311,5 @@ mod tests {
                 })
             );
         }
-        let refused: ShopError = OrderRefused::NothingToPay.into();
-        assert_eq!(refused.code(), ErrorCode::PaymentChannelNotAvailable);
     }
 }

@@ -15,10 +15,9 @@ use raceshot_payments::trail::{TrailEntry, TrailKind, TrailStatus};
 use raceshot_store::orders::{MarkedPaid, Order, PaymentEvent};
 use raceshot_store::{ObjectKey, StoredName};
 
-use super::links;
+use super::{CommerceError, CommerceResult};
 use crate::app::state::AppState;
-use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::infra::gateways::gateway_error;
+use crate::infra::gateways::GatewayMissing;
 use crate::infra::telemetry::order_tag;
 use crate::jobs::tasks;
 
@@ -28,20 +27,23 @@ pub fn qr_image_key(order_uuid: &OrderUuid) -> Option<ObjectKey> {
 }
 
 /// `order_not_payable` unless the order may be paid (or confirmed) this way.
-fn payable_only_if(payable: bool, why: &'static str) -> ShopResult<()> {
+fn payable_only_if(payable: bool, why: &'static str) -> CommerceResult<()> {
     if payable {
         Ok(())
     } else {
-        Err(ShopError::new(ErrorCode::OrderNotPayable, why))
+        Err(CommerceError::NotPayable(why))
     }
 }
 
 /// The order as its gateway is asked about it.
 pub fn payment_request(state: &AppState, order: &Order) -> PaymentRequest {
     PaymentRequest {
-        callback_url: links::gbp_callback_url(state, &order.uuid),
-        order_page_url: links::order_page_url(state, &order.uuid),
-        sandbox_page_url: links::sandbox_page_url(state, &order.uuid, false).unwrap_or_default(),
+        callback_url: state.links.gbp_callback_url(&order.uuid),
+        order_page_url: state.links.order_page_url(&order.uuid),
+        sandbox_page_url: state
+            .links
+            .sandbox_page_url(&order.uuid, false)
+            .unwrap_or_default(),
         ..request_without_links(order)
     }
 }
@@ -70,7 +72,7 @@ fn request_without_links(order: &Order) -> PaymentRequest {
 }
 
 /// Adds one entry to an order's payment trail; `false` when the trail held it already.
-pub async fn record(state: &AppState, order: &Order, entry: &TrailEntry) -> ShopResult<bool> {
+pub async fn record(state: &AppState, order: &Order, entry: &TrailEntry) -> CommerceResult<bool> {
     let (kind, status) = (entry.kind.to_string(), entry.status.to_string());
     let event = PaymentEvent {
         gateway: order.payment_gateway.as_str(),
@@ -103,14 +105,17 @@ impl TrailSink for OrderTrail<'_> {
 }
 
 /// The order's own gateway.
-fn gateway_of<'a>(live: &'a crate::app::live::Live, order: &Order) -> ShopResult<&'a dyn Gateway> {
-    live.gateways.get(order.payment_gateway)
+fn gateway_of<'a>(
+    live: &'a crate::app::live::Live,
+    order: &Order,
+) -> CommerceResult<&'a dyn Gateway> {
+    Ok(live.gateways.get(order.payment_gateway)?)
 }
 
 /// Starts paying a new PromptPay order: asks the gateway for a QR (or makes one) and
 /// stores where it is. Card orders wait for the card; AM and FREE orders pay nothing
 /// here. Safe to call again on an order whose QR is missing (a retried request).
-pub async fn start_payment(state: &AppState, order: &Order) -> ShopResult<()> {
+pub async fn start_payment(state: &AppState, order: &Order) -> CommerceResult<()> {
     if order.payment_channel != PaymentChannel::PromptPay
         || order.payment_status != PaymentStatus::Initial
         || order.qrcode_url.is_some()
@@ -123,15 +128,15 @@ pub async fn start_payment(state: &AppState, order: &Order) -> ShopResult<()> {
     let trail = OrderTrail { state, order };
     let qr = gateway_of(&live, order)?
         .start_qr(&payment_request(state, order), &trail)
-        .await
-        .map_err(gateway_error)?;
+        .await?;
     let shown = match qr.code {
         QrCode::Text(text) => text,
         QrCode::Png(png) => {
-            let key = qr_image_key(&order.uuid)
-                .ok_or_else(|| ShopError::internal(anyhow::anyhow!("order uuid {}", order.uuid)))?;
+            let key = qr_image_key(&order.uuid).ok_or_else(|| {
+                CommerceError::Internal(anyhow::anyhow!("order uuid {}", order.uuid))
+            })?;
             state.objects.put(&key, png).await?;
-            links::qr_image_url(state, &order.uuid)
+            state.links.qr_image_url(&order.uuid)
         }
     };
     let expires = qr.expires_at.unwrap_or(now + ttl);
@@ -159,24 +164,24 @@ pub struct CardRedirect {
 }
 
 /// Charges a card order with the browser's card token.
-pub async fn pay_by_card(state: &AppState, order: &Order, token: &str) -> ShopResult<CardRedirect> {
+pub async fn pay_by_card(
+    state: &AppState,
+    order: &Order,
+    token: &str,
+) -> CommerceResult<CardRedirect> {
     payable_only_if(
         order.payment_channel == PaymentChannel::Card
             && order.payment_status == PaymentStatus::Initial,
         "the order is not a card order waiting for payment",
     )?;
     if !order.payment_gateway.takes_cards() {
-        return Err(ShopError::new(
-            ErrorCode::PaymentChannelNotAvailable,
-            format!("the {} gateway takes no cards", order.payment_gateway),
-        ));
+        return Err(CommerceError::NoCards(order.payment_gateway));
     }
     let live = state.live();
     let trail = OrderTrail { state, order };
     let charge = gateway_of(&live, order)?
         .charge_card(&payment_request(state, order), token, &trail)
-        .await
-        .map_err(gateway_error)?;
+        .await?;
     if let Some(reference) = charge.gateway_ref.as_deref() {
         state
             .store
@@ -192,13 +197,12 @@ pub async fn pay_by_card(state: &AppState, order: &Order, token: &str) -> ShopRe
             };
             settle(state, &order, &confirmation, Receipt::Shop).await?;
             Ok(CardRedirect {
-                authorize_uri: links::order_page_url(state, &order.uuid),
+                authorize_uri: state.links.order_page_url(&order.uuid),
             })
         }
-        gateway::CardNext::Declined { code, message } => Err(ShopError::new(
-            ErrorCode::PaymentDeclined,
-            format!("the card was declined: {code}: {message}"),
-        )),
+        gateway::CardNext::Declined { code, message } => {
+            Err(CommerceError::Declined { code, message })
+        }
     }
 }
 
@@ -253,7 +257,7 @@ pub async fn settle(
     order: &Order,
     confirmation: &Confirmation,
     receipt: Receipt,
-) -> ShopResult<bool> {
+) -> CommerceResult<bool> {
     let decision = decide(order, &payment_request(state, order), confirmation);
     if decision == Decision::NotThisOrder {
         tracing::warn!(order = %order_tag(order.uuid), reference = ?confirmation.entry.external_ref, "confirmation of another order");
@@ -282,7 +286,7 @@ pub async fn settle(
 /// could not be. Money that reaches an order the shop had ended (a photo in it withdrawn,
 /// or a cancelled QR paid after all) is never kept silently: the order notes a refund due,
 /// which the order page and the console show.
-async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> ShopResult<bool> {
+async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> CommerceResult<bool> {
     let receipt = match receipt {
         Receipt::Shop => Some(ReceiptRef::from_random(rand::random())),
         Receipt::Slip(slip) => Some(slip),
@@ -328,13 +332,10 @@ async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> ShopRes
 
 /// Asks the order's gateway what became of its payment and applies the answer. Gateways
 /// that cannot be asked leave the order as it is.
-pub async fn check(state: &AppState, order: &Order) -> ShopResult<()> {
+pub async fn check(state: &AppState, order: &Order) -> CommerceResult<()> {
     let live = state.live();
     let req = payment_request(state, order);
-    let confirmation = gateway_of(&live, order)?
-        .check(&req)
-        .await
-        .map_err(gateway_error)?;
+    let confirmation = gateway_of(&live, order)?.check(&req).await?;
     if let Some(confirmation) = confirmation {
         settle(state, order, &confirmation, Receipt::Shop).await?;
     }
@@ -344,7 +345,7 @@ pub async fn check(state: &AppState, order: &Order) -> ShopResult<()> {
 /// Asks the order's gateway whether an unpaid order has been paid, at most once per
 /// `RECHECK` per order across replicas: the order page's Refresh must not wait for a
 /// callback that was lost. Gateway trouble leaves the order as it is.
-pub async fn recheck(state: &AppState, order: &Order) -> ShopResult<()> {
+pub async fn recheck(state: &AppState, order: &Order) -> CommerceResult<()> {
     const RECHECK: chrono::Duration = chrono::Duration::seconds(5);
     let waiting = order.payment_status == PaymentStatus::Initial
         && matches!(
@@ -380,13 +381,14 @@ pub enum SandboxResult {
 
 /// Applies a simulated payment to a sandbox order: paid marks it paid; failed declines a
 /// card (the order may be paid again) or cancels a PromptPay order.
-pub async fn sandbox_pay(state: &AppState, order: &Order, result: SandboxResult) -> ShopResult<()> {
+pub async fn sandbox_pay(
+    state: &AppState,
+    order: &Order,
+    result: SandboxResult,
+) -> CommerceResult<()> {
     // A shop that no longer allows the sandbox must not let its old orders be "paid".
     if !state.config.payments.allow_sandbox {
-        return Err(ShopError::new(
-            ErrorCode::NotFound,
-            "the sandbox gateway is off",
-        ));
+        return Err(GatewayMissing(GatewayKind::Sandbox).into());
     }
     let payable = order.payment_gateway == GatewayKind::Sandbox
         && matches!(
@@ -411,14 +413,13 @@ pub async fn sandbox_pay(state: &AppState, order: &Order, result: SandboxResult)
 
 /// An operator's confirmation of a PROMPTPAY order against the bank slip, whose last
 /// characters become the order's receipt reference.
-pub async fn confirm_by_slip(state: &AppState, order: &Order, slip: &str) -> ShopResult<bool> {
+pub async fn confirm_by_slip(state: &AppState, order: &Order, slip: &str) -> CommerceResult<bool> {
     payable_only_if(
         order.payment_gateway == GatewayKind::PromptPay
             && order.payment_channel == PaymentChannel::PromptPay,
         "only PROMPTPAY orders are confirmed against a slip; other gateways confirm themselves",
     )?;
-    let receipt = ReceiptRef::of_slip(slip)
-        .ok_or_else(|| ShopError::field("slip_ref", "needs at least 4 letters or digits"))?;
+    let receipt = ReceiptRef::of_slip(slip).ok_or(CommerceError::MalformedSlipRef)?;
     let entry = TrailEntry::new(TrailKind::OperatorConfirm, TrailStatus::Paid)
         .reference(slip)
         .amount(order.paid_amount);
@@ -427,7 +428,7 @@ pub async fn confirm_by_slip(state: &AppState, order: &Order, slip: &str) -> Sho
 }
 
 /// An operator's approval of an all-photos (AM) order.
-pub async fn approve(state: &AppState, order: &Order, actor: &str) -> ShopResult<bool> {
+pub async fn approve(state: &AppState, order: &Order, actor: &str) -> CommerceResult<bool> {
     payable_only_if(
         order.payment_channel == PaymentChannel::Approval,
         "only AM orders are approved",

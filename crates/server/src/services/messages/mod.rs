@@ -25,7 +25,6 @@ use crate::app::live::Live;
 use crate::app::state::AppState;
 use crate::infra::channels::{Channel, ChannelKind, Message, Sent, is_undeliverable};
 use crate::services::alerts;
-use crate::services::commerce::links;
 
 pub use templates::{OrderPlaced, OrderReady, PrivacyDecision};
 
@@ -280,7 +279,7 @@ pub async fn compose(
             if kind == MessageKind::OrderReady && !order.is_deliverable() {
                 return Ok(None);
             }
-            let url = links::order_page_url(state, &order.uuid);
+            let url = state.links.order_page_url(&order.uuid);
             let image = event_picture(state, &order).await?;
             let message = if kind == MessageKind::OrderReady {
                 templates::order_ready(&OrderReady {

@@ -12,9 +12,9 @@ use raceshot_domain::{EventSpec, Money, pricing};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use raceshot_store::StoreError;
 use raceshot_store::events::Event;
 use raceshot_store::photos::Photo;
+use raceshot_store::{Store, StoreError};
 use raceshot_vision::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
 use raceshot_vision::{Embedding, FaceAnalyzer, Hit, RgbImage, SelfieFaces};
 
@@ -134,12 +134,11 @@ pub fn by_photo(searches: Vec<Vec<Hit>>) -> Vec<PhotoHits> {
 /// The event's shown (ready, not hidden) photos among `ids`, by id: what a search's hits
 /// become, hidden and deleted photos dropping out.
 pub async fn shown_by_id(
-    state: &AppState,
+    store: &Store,
     event_id: i64,
     ids: &[i64],
 ) -> Result<HashMap<i64, Photo>, StoreError> {
-    Ok(state
-        .store
+    Ok(store
         .shown_photos(event_id, ids)
         .await?
         .into_iter()
@@ -325,7 +324,7 @@ pub async fn search_event(
     seen.truncate(k);
     let ids: Vec<i64> = seen.iter().map(|p| p.photo_id).collect();
     // Hidden and deleted photos drop out here.
-    let shown = shown_by_id(state, event.id, &ids).await?;
+    let shown = shown_by_id(&state.store, event.id, &ids).await?;
     let photos: Vec<FoundPhoto> = seen
         .into_iter()
         .filter_map(|p| {
