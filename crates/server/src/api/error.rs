@@ -300,6 +300,13 @@ mod tests {
     }
 
     #[test]
+    fn a_limited_client_answers_rate_limited_and_when_to_come_back() {
+        let limited: ShopError = Limited { retry_after: 20 }.into();
+        assert_eq!(limited.code(), ErrorCode::RateLimited);
+        assert_eq!(limited.retry_after_seconds(), Some(20));
+    }
+
+    #[test]
     fn every_code_answers_an_error_status() {
         for &code in ErrorCode::ALL {
             let s = status(code);
