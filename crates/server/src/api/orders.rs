@@ -397,7 +397,7 @@ async fn inquiry(
         payment_gateway: order.payment_gateway.as_str().to_owned(),
         payment_channel: order.payment_channel.as_str(),
         qrcode_url: (order.qrcode_url.clone())
-            .filter(|_| payment::payment_links_shown(state, &order))
+            .filter(|_| payment::payment_links_shown(&state.links, &order))
             .unwrap_or_default(),
         am_order_ref: order
             .am_order_ref
@@ -421,7 +421,7 @@ async fn inquiry(
         photos_withdrawn,
         api_response: (version == Inquiry::V1).then(|| {
             (order.api_response.clone())
-                .filter(|_| payment::payment_links_shown(state, &order))
+                .filter(|_| payment::payment_links_shown(&state.links, &order))
                 .unwrap_or_else(|| "{}".to_owned())
         }),
     })

@@ -126,10 +126,15 @@ impl Links {
         format!("{}/api/orders/{order_uuid}/qr.png", self.public_url)
     }
 
+    /// Whether the sandbox gateway's pages exist (`payments.allow_sandbox`).
+    pub fn sandbox_open(&self) -> bool {
+        self.sandbox
+    }
+
     /// The sandbox gateway's payment page of an order; `None` while the sandbox is off
     /// (`payments.allow_sandbox`), when that page answers 404 and no answer may lead to it.
     pub fn sandbox_page_url(&self, order_uuid: &OrderUuid, card: bool) -> Option<String> {
-        if !self.sandbox {
+        if !self.sandbox_open() {
             return None;
         }
         let query = if card { "?card=1" } else { "" };

@@ -15,6 +15,7 @@ use raceshot_payments::trail::{TrailEntry, TrailKind, TrailStatus};
 use raceshot_store::orders::{MarkedPaid, Order, PaymentEvent};
 use raceshot_store::{ObjectKey, StoredName};
 
+use super::links::Links;
 use super::{CommerceError, CommerceResult};
 use crate::app::state::AppState;
 use crate::infra::gateways::GatewayMissing;
@@ -51,8 +52,8 @@ pub fn payment_request(state: &AppState, order: &Order) -> PaymentRequest {
 /// Whether what the order stored about its payment (its QR text, the gateway's answer)
 /// may be shown: not for a sandbox order once the sandbox is off, as both lead to the
 /// sandbox's page, which is gone.
-pub fn payment_links_shown(state: &AppState, order: &Order) -> bool {
-    order.payment_gateway != GatewayKind::Sandbox || state.config.payments.allow_sandbox
+pub fn payment_links_shown(links: &Links, order: &Order) -> bool {
+    order.payment_gateway != GatewayKind::Sandbox || links.sandbox_open()
 }
 
 /// What a gateway is told of the order itself; the addresses are the server's to add.
