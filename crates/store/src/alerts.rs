@@ -131,6 +131,17 @@ pub struct AlertMatch {
     pub similarity: f32,
 }
 
+/// When an alert's next message may go, the last having gone at `last`: no sooner than
+/// `gap` after it, and never in the past. Matching a new photo and finishing a message
+/// both schedule by this rule.
+pub fn next_message_at(
+    last: DateTime<Utc>,
+    gap: chrono::Duration,
+    now: DateTime<Utc>,
+) -> DateTime<Utc> {
+    (last + gap).max(now)
+}
+
 impl Store {
     /// Keeps an alert asked for, as `pending`; answers its id, or `None` when the event
     /// uses another model pair than the template's now (it was moved meanwhile).
@@ -256,8 +267,8 @@ impl Store {
                 };
                 match last {
                     Some((last,)) => {
-                        let earliest = last.map_or(millis(now), |l| l + gap.num_milliseconds());
-                        let due = earliest.max(millis(now));
+                        let last = last.map(from_millis).transpose()?;
+                        let due = millis(last.map_or(now, |l| next_message_at(l, gap, now)));
                         let n = sqlx::query(
                             "UPDATE alerts SET message_due_at = $2 \
                              WHERE id = $1 AND message_due_at IS NULL")

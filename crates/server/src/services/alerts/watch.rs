@@ -199,7 +199,7 @@ pub async fn message_done(state: &AppState, subject: &str) -> anyhow::Result<()>
         return Ok(());
     };
     if state.store.alert_message_done(alert_id, due).await? {
-        let next = (due + GAP).max(state.now());
+        let next = raceshot_store::alerts::next_message_at(due, GAP, state.now());
         if state.store.schedule_alert_message(alert_id, next).await? {
             enqueue_message(state, alert_id, next).await?;
         }
