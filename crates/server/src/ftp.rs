@@ -282,9 +282,16 @@ impl ShopStorage {
             .unwrap_or_default();
         let name = clean_file_name(raw_name);
         let state = &self.state;
-        let added = add_file(state, &event.spec.key, event.id, &name, user.0.id, bytes)
-            .await
-            .map_err(failed)?;
+        let added = add_file(
+            state.intake(),
+            &event.spec.key,
+            event.id,
+            &name,
+            user.0.id,
+            bytes,
+        )
+        .await
+        .map_err(failed)?;
         tokio::fs::remove_file(local).await?;
         match added {
             FileAdded::Queued(photo_id) => {

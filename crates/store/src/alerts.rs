@@ -35,13 +35,40 @@ impl AlertState {
     }
 }
 
+/// How an alert reaches the runner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AlertChannel {
+    /// A mobile number, proven by a one-time code.
+    Sms,
+    /// A LINE account, proven by LINE Login.
+    Line,
+}
+
+impl AlertChannel {
+    /// The channel a client or a row names: `sms` or `line`.
+    pub fn parse(raw: &str) -> Option<Self> {
+        match raw.trim() {
+            "sms" => Some(AlertChannel::Sms),
+            "line" => Some(AlertChannel::Line),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AlertChannel::Sms => "sms",
+            AlertChannel::Line => "line",
+        }
+    }
+}
+
 /// An alert as asked for.
 #[derive(Debug, Clone)]
 pub struct NewAlert {
     pub public_id: String,
     pub event_id: i64,
-    /// `sms` or `line`.
-    pub channel: String,
+    pub channel: AlertChannel,
     pub mobile: Option<String>,
     pub embedding: Vec<u8>,
     /// The model pair that made it: the event's.
@@ -63,7 +90,7 @@ pub struct Alert {
     pub event_key: EventKey,
     pub event_title: String,
     pub state: AlertState,
-    pub channel: String,
+    pub channel: AlertChannel,
     pub mobile: Option<String>,
     pub line_user_id: Option<String>,
     pub embedding: Vec<u8>,
@@ -105,7 +132,8 @@ impl Row {
                 .map_err(|e| StoreError::Corrupt(format!("alert's event key: {e}")))?,
             event_title: self.event_title,
             state: AlertState::parse(&self.state)?,
-            channel: self.channel,
+            channel: AlertChannel::parse(&self.channel)
+                .ok_or_else(|| StoreError::Corrupt(format!("alert channel {:?}", self.channel)))?,
             mobile: self.mobile,
             line_user_id: self.line_user_id,
             embedding: self.embedding,
@@ -154,7 +182,7 @@ impl Store {
                  code_hash, client, consented_at, created_at, expires_at, model_pair) \
                  SELECT $1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9, $10, $11 FROM events \
                  WHERE id = $2 AND COALESCE(model_pair, $11) = $11 RETURNING id")
-                .bind(&a.public_id).bind(a.event_id).bind(&a.channel).bind(&a.mobile)
+                .bind(&a.public_id).bind(a.event_id).bind(a.channel.as_str()).bind(&a.mobile)
                 .bind(&a.embedding).bind(&a.code_hash).bind(&a.client)
                 .bind(millis(a.consented_at)).bind(millis(now)).bind(millis(a.expires_at))
                 .bind(&a.model_pair).fetch_optional(&mut *tx).await?;

@@ -3023,29 +3023,29 @@ async fn line_logins_are_taken_once_and_links_end_with_retention(store: Store) {
 }
 
 async fn alerts_live_as_long_as_stated_and_tell_at_most_once_a_gap(store: Store) {
-    use raceshot_store::alerts::{AlertMatch, AlertState, NewAlert};
+    use raceshot_store::alerts::{AlertChannel, AlertMatch, AlertState, NewAlert};
     use raceshot_store::messages::{LineLogin, LoginFor};
     let event = dated_event(&store, "alerts", "2026-11-30").await;
     let photos = ready_photos(&store, event, 4).await;
-    let ask = |public_id: &str, channel: &str| NewAlert {
+    let ask = |public_id: &str, channel: AlertChannel| NewAlert {
         public_id: public_id.to_owned(),
         event_id: event,
-        channel: channel.to_owned(),
-        mobile: (channel == "sms").then(|| "0812345678".to_owned()),
+        channel,
+        mobile: (channel == AlertChannel::Sms).then(|| "0812345678".to_owned()),
         embedding: vec![1, 2, 3, 4],
         model_pair: "insightface".to_owned(),
-        code_hash: (channel == "sms").then(|| "hash".to_owned()),
+        code_hash: (channel == AlertChannel::Sms).then(|| "hash".to_owned()),
         client: "c".to_owned(),
         consented_at: now(),
         expires_at: now() + secs(600),
     };
     let sms = store
-        .add_alert(&ask("a1", "sms"), now())
+        .add_alert(&ask("a1", AlertChannel::Sms), now())
         .await
         .unwrap()
         .unwrap();
     let line = store
-        .add_alert(&ask("a2", "line"), now())
+        .add_alert(&ask("a2", AlertChannel::Line), now())
         .await
         .unwrap()
         .unwrap();
@@ -3208,7 +3208,7 @@ async fn alerts_live_as_long_as_stated_and_tell_at_most_once_a_gap(store: Store)
     assert_eq!(store.delete_alerts_due(end, &[]).await.unwrap(), 1);
     assert!(store.alert_by_id(sms).await.unwrap().is_none());
     let again = store
-        .add_alert(&ask("a3", "sms"), now())
+        .add_alert(&ask("a3", AlertChannel::Sms), now())
         .await
         .unwrap()
         .unwrap();
@@ -3364,7 +3364,7 @@ async fn a_move_to_another_pair_keeps_each_pairs_faces_apart(store: Store) {
     let alert = NewAlert {
         public_id: "moving-alert".into(),
         event_id: event,
-        channel: "sms".into(),
+        channel: raceshot_store::alerts::AlertChannel::Sms,
         mobile: Some("0812345678".into()),
         embedding: vec![1; 8],
         model_pair: old.into(),

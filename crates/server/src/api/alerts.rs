@@ -88,7 +88,7 @@ pub async fn ask(
         .ok_or_else(|| ShopError::field("channel", "must be sms or line"))?;
     let file = file.ok_or_else(|| ShopError::field("file", "is required"))?;
     let asked = alerts::ask(
-        &state,
+        &state.alerting(),
         &event,
         &Ask {
             channel,
@@ -154,7 +154,7 @@ impl AlertBody {
             alert_id: a.public_id.clone(),
             event_key: a.event_key.to_string(),
             event_title: a.event_title.clone(),
-            channel: a.channel.clone(),
+            channel: a.channel.as_str().to_owned(),
             contact: a.mobile.as_deref().map(mask_mobile),
             expires_at: a.expires_at,
         }
@@ -186,7 +186,7 @@ pub async fn confirm(
     ApiJson(req): ApiJson<ConfirmAlert>,
 ) -> ShopResult<Json<AlertConfirmed>> {
     state.rate_limits.alerts.check(client)?;
-    let alert = alerts::confirm(&state, alert_id.trim(), &req.code).await?;
+    let alert = alerts::confirm(&state.alerting(), alert_id.trim(), &req.code).await?;
     Ok(Json(AlertConfirmed {
         status: SUCCESS,
         alert: AlertBody::new(&alert),
@@ -228,8 +228,8 @@ pub async fn photos(
     // As often as an event page asks "new photos since I searched?".
     state.rate_limits.arrivals.check(client)?;
     let token = link.t.unwrap_or_default();
-    let alert = alerts::by_link(&state, alert_id.trim(), &token).await?;
-    let ids = alerts::found(&state, &alert).await?;
+    let alert = alerts::by_link(&state.alerting(), alert_id.trim(), &token).await?;
+    let ids = alerts::found(&state.alerting(), &alert).await?;
     let mut shown = state.store.shown_photos(alert.event_id, &ids).await?;
     // Newest first, as found.
     let rank: std::collections::HashMap<i64, usize> =
@@ -268,7 +268,7 @@ pub async fn stop(
     ApiQuery(link): ApiQuery<AlertLink>,
 ) -> ShopResult<Json<AlertStopped>> {
     state.rate_limits.alerts.check(client)?;
-    alerts::stop(&state, alert_id.trim(), link.t.as_deref()).await?;
+    alerts::stop(&state.alerting(), alert_id.trim(), link.t.as_deref()).await?;
     Ok(Json(AlertStopped { status: SUCCESS }))
 }
 

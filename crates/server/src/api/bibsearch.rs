@@ -66,7 +66,7 @@ pub async fn bib_search(
         &parse_event_key(&req.event_key)?,
     )
     .await?;
-    let found = bibs::search(&state, &event, &req.bib).await?;
+    let found = bibs::search(state.search(), &event, &req.bib).await?;
     let images: Vec<PhotoBody> = found
         .photos
         .iter()

@@ -15,10 +15,10 @@ use crate::api::delivery::{ZipEntry, object_response, zip_body};
 use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::services::commerce::links::Variant;
 use crate::services::commerce::{
     CommerceError, download_name, find_order, parse_event_key, parse_order_uuid, sold_photo_key,
 };
+use crate::services::links::Variant;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

@@ -505,7 +505,15 @@ async fn find(
     matching: Match,
     field_of: fn(usize) -> String,
 ) -> ShopResult<SearchResponse> {
-    let found = search_event(state, event, selfies, narrowing, matching, field_of).await?;
+    let found = search_event(
+        state.search(),
+        event,
+        selfies,
+        narrowing,
+        matching,
+        field_of,
+    )
+    .await?;
     let (photos, avg_price, reason) = match found {
         Found::NoFace => (Vec::new(), Money::ZERO, Some("no_face")),
         Found::Photos { photos, avg_price } => (photos, avg_price, None),

@@ -56,7 +56,9 @@ pub async fn link_order(
 ) -> ShopResult<Response> {
     state.rate_limits.line.check(client)?;
     let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
-    let started = line_link::start(&state, &order).await.map_err(link_error)?;
+    let started = line_link::start(&state.alerting(), &order)
+        .await
+        .map_err(link_error)?;
     let cookie = state_cookie(&state, &started.state, LOGIN_TTL.as_secs())?;
     redirect(&started.authorize_url, Some(cookie))
 }
@@ -73,7 +75,7 @@ pub async fn link_alert(
         .alert(public_id.trim(), state.now())
         .await?
         .ok_or_else(|| ShopError::new(ErrorCode::AlertNotFound, "no such alert"))?;
-    let started = line_link::start_alert(&state, &alert)
+    let started = line_link::start_alert(&state.alerting(), &alert)
         .await
         .map_err(link_error)?;
     let cookie = state_cookie(&state, &started.state, LOGIN_TTL.as_secs())?;
@@ -98,7 +100,7 @@ pub async fn callback(
     state.rate_limits.line.check(client)?;
     let kept = kept_state(&headers);
     let done = line_link::finish(
-        &state,
+        &state.alerting(),
         &Callback {
             state: &query.state,
             code: query.code.as_deref(),

@@ -27,14 +27,14 @@ use crate::api::media::derived_address;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
-use crate::services::alerts::AlertChannel;
+use crate::services::alerts::{self, AlertChannel};
 use crate::services::commerce::AskedCart;
 use crate::services::commerce::access::{self, Destination};
-use crate::services::commerce::links::Variant;
 use crate::services::commerce::orders::{PlaceOrder, place_order};
 use crate::services::commerce::{
     MAX_CART_PHOTOS, find_order, parse_event_key, parse_order_uuid, payment,
 };
+use crate::services::links::Variant;
 use crate::services::photos::derived_name;
 
 /// A photo of the visitor's cart; only its `id` is trusted.
@@ -178,7 +178,7 @@ async fn create(
 ) -> ShopResult<Json<CreateOrderResponse>> {
     state.rate_limits.order.check(client)?;
     let ask = place_order_of(req, client)?;
-    let order = place_order(&state, ask).await?;
+    let order = place_order(&state.commerce(), ask).await?;
     Ok(Json(CreateOrderResponse {
         status: SUCCESS,
         uuid: order.uuid.to_string(),
@@ -368,7 +368,7 @@ async fn inquiry(
 ) -> ShopResult<InquiryResponse> {
     let mut order = find_order(&state.store, uuid).await?;
     if order.payment_status == PaymentStatus::Initial && order.gateway_ref.is_some() {
-        payment::recheck(state, &order).await?;
+        payment::recheck(&state.commerce(), &order).await?;
         order = find_order(&state.store, order.uuid).await?;
     }
     let photos = state.store.order_photos(order.id).await?;
@@ -558,7 +558,7 @@ pub async fn card_payment(
             format!("the order costs {}", order.paid_amount),
         ));
     }
-    let next = payment::pay_by_card(&state, &order, token).await?;
+    let next = payment::pay_by_card(&state.commerce(), &order, token).await?;
     Ok(Json(CardPaymentResponse {
         status: SUCCESS,
         data: CardPaymentData {
@@ -646,8 +646,8 @@ pub async fn find_orders(
             .into_iter()
             .map(|o| FoundOrderRow {
                 create_date: format_bangkok(o.created_at),
-                lookup: access::lookup(&state, o.id),
-                contact: Destination::of(&state, o.email.as_deref(), &o.mobile)
+                lookup: access::lookup(&state.commerce(), o.id),
+                contact: Destination::of(&state.commerce(), o.email.as_deref(), &o.mobile)
                     .map(|d| d.masked())
                     .unwrap_or_default(),
                 order_id: String::new(),
@@ -662,7 +662,7 @@ pub async fn find_orders(
 /// limit like the search itself.
 async fn found_order(state: &AppState, client: IpAddr, lookup: &str) -> ShopResult<Order> {
     state.rate_limits.find.check(client)?;
-    Ok(access::resolve(state, lookup).await?)
+    Ok(access::resolve(&state.commerce(), lookup).await?)
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -693,7 +693,7 @@ pub async fn send_order_code(
     ApiJson(req): ApiJson<SendCodeRequest>,
 ) -> ShopResult<Json<SendCodeResponse>> {
     let order = found_order(&state, client, &req.lookup).await?;
-    let sent = access::send_code(&state, &order).await?;
+    let sent = access::send_code(&state.commerce(), &order).await?;
     Ok(Json(SendCodeResponse {
         status: SUCCESS,
         contact: sent.contact,
@@ -729,7 +729,7 @@ pub async fn open_found_order(
     ApiJson(req): ApiJson<OpenOrderRequest>,
 ) -> ShopResult<Json<OpenOrderResponse>> {
     let order = found_order(&state, client, &req.lookup).await?;
-    let order_id = access::open(&state, &order, &req.code).await?;
+    let order_id = access::open(&state.commerce(), &order, &req.code).await?;
     Ok(Json(OpenOrderResponse {
         status: SUCCESS,
         order_id: order_id.to_string(),
@@ -793,7 +793,7 @@ pub async fn conf(
             "off"
         }
         .to_owned(),
-        "ALERTS" => AlertChannel::available(&state)
+        "ALERTS" => alerts::available_channels(&state.live())
             .into_iter()
             .map(AlertChannel::as_str)
             .collect::<Vec<_>>()

@@ -62,14 +62,14 @@ pub async fn gbp_callback(
     let callback = GbpCallback::parse(&body)
         .map_err(|e| ShopError::field("body", format!("not a GB Prime Pay callback: {e}")))?;
     payment::record(
-        &state,
+        &state.commerce(),
         &order,
         &callback.trail_entry(&String::from_utf8_lossy(&body)),
     )
     .await?;
     if callback.is_paid() && order.payment_status != PaymentStatus::Paid {
         // The callback is unsigned: only GB Prime Pay's own status check counts.
-        payment::check(&state, &order).await?;
+        payment::check(&state.commerce(), &order).await?;
     }
     Ok(ack())
 }
@@ -121,8 +121,14 @@ pub async fn opn_webhook(
         Err(e) => return Err(e.into()),
     };
     let entry = event.trail_entry(&charge, &String::from_utf8_lossy(&body));
-    payment::record(&state, &order, &entry).await?;
-    payment::settle(&state, &order, &charge.confirmation(), Receipt::Shop).await?;
+    payment::record(&state.commerce(), &order, &entry).await?;
+    payment::settle(
+        &state.commerce(),
+        &order,
+        &charge.confirmation(),
+        Receipt::Shop,
+    )
+    .await?;
     Ok(ack())
 }
 
@@ -153,7 +159,7 @@ pub async fn sandbox_pay(
 ) -> ShopResult<Json<SandboxPayResponse>> {
     sandbox_on(&state)?;
     let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
-    payment::sandbox_pay(&state, &order, req.result).await?;
+    payment::sandbox_pay(&state.commerce(), &order, req.result).await?;
     let order = find_order(&state.store, order.uuid).await?;
     Ok(Json(SandboxPayResponse {
         status: SUCCESS,
@@ -258,7 +264,7 @@ pub async fn sandbox_page_submit(
 ) -> ShopResult<Response> {
     sandbox_on(&state)?;
     let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
-    payment::sandbox_pay(&state, &order, form.result).await?;
+    payment::sandbox_pay(&state.commerce(), &order, form.result).await?;
     Ok(Redirect::to(&format!("/download/{}", order.uuid)).into_response())
 }
 

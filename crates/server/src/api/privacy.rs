@@ -61,7 +61,7 @@ pub async fn create(
     let event = find_event(&state.catalogue, &parse_event_key(&event_key)?).await?;
     let contact = Contact::parse(contact.as_deref().unwrap_or_default())?;
     let file = file.ok_or_else(|| ShopError::field("file", "is required"))?;
-    let request_id = privacy::file(&state, &event, &contact, file, client).await?;
+    let request_id = privacy::file(&state.privacy(), &event, &contact, file, client).await?;
     Ok((
         StatusCode::CREATED,
         Json(PrivacyRequestCreated {

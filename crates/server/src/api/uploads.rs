@@ -117,7 +117,9 @@ impl FromRequestParts<AppState> for OwnUpload {
         check_version(&parts.headers)?;
         let Uploader(operator) = Uploader::from_request_parts(parts, state).await?;
         let ApiPath(id) = ApiPath::<String>::from_request_parts(parts, state).await?;
-        Ok(OwnUpload(resumable::find(state, &operator, &id).await?))
+        Ok(OwnUpload(
+            resumable::find(state.intake(), &operator, &id).await?,
+        ))
     }
 }
 
@@ -225,7 +227,7 @@ pub async fn create(
     let length = number(&headers, "upload-length")
         .ok_or(ResumableError::BadRequest("Upload-Length must be a number"))?;
     let (event, file_name) = metadata(&headers)?;
-    let upload = resumable::start(&state, &operator, &event, &file_name, length).await?;
+    let upload = resumable::start(state.intake(), &operator, &event, &file_name, length).await?;
     let mut response = StatusCode::CREATED.into_response();
     let location = format!("{}/api/uploads/{}", state.public_url, upload.id);
     let h = response.headers_mut();
@@ -281,7 +283,8 @@ pub async fn patch(
     }
     let offset = number(&headers, "upload-offset")
         .ok_or(ResumableError::BadRequest("Upload-Offset must be a number"))?;
-    let appended = resumable::append(&state, &upload, offset, body.into_data_stream()).await?;
+    let appended =
+        resumable::append(state.intake(), &upload, offset, body.into_data_stream()).await?;
     let mut response = StatusCode::NO_CONTENT.into_response();
     let h = response.headers_mut();
     h.insert(tus("upload-offset"), value(appended.received));
@@ -302,7 +305,7 @@ pub async fn terminate(
     State(state): State<AppState>,
     OwnUpload(upload): OwnUpload,
 ) -> ShopResult<Response> {
-    resumable::terminate(&state, &upload).await?;
+    resumable::terminate(state.intake(), &upload).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 

@@ -12,14 +12,21 @@ use raceshot_store::events::Event;
 use raceshot_vision::testing::FakeFaces;
 use raceshot_vision::{FaceAnalyzer, FaceEngine, FaceEngineConfig, ModelPair};
 
-use crate::app::startup::Models;
-
 pub struct FaceModels {
     config: FaceEngineConfig,
     models: Models,
     loaded: Mutex<HashMap<ModelPair, Arc<dyn FaceAnalyzer>>>,
     /// Serialises loading, so that two jobs asking at once load a pair once.
     loading: tokio::sync::Mutex<()>,
+}
+
+/// What reads the photos: the real models, or stand-ins that need no model files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Models {
+    /// The face engine and bib reader the configuration names (`make models`).
+    Real,
+    /// [`raceshot_vision::testing`]'s: for tests that are not about the models.
+    StandIns,
 }
 
 /// The pairs an event's photos are analysed by now: its own (the configured one for an

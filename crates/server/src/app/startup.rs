@@ -26,9 +26,10 @@ use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::infra::listener::{self, Limits};
 use crate::infra::open_files;
 use crate::infra::search_slots::SearchSlots;
+use crate::jobs::queue::JobQueue;
 use crate::services::alerts::watch::AlertTemplates;
 use crate::services::catalogue::Catalogue;
-use crate::services::commerce::links::Links;
+use crate::services::links::Links;
 use crate::services::search::index::FaceIndexes;
 use crate::services::selfies;
 use crate::{api, jobs};
@@ -44,14 +45,7 @@ pub struct Application {
     limits: Limits,
 }
 
-/// What reads the photos: the real models, or stand-ins that need no model files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Models {
-    /// The face engine and bib reader the configuration names (`make models`).
-    Real,
-    /// [`raceshot_vision::testing`]'s: for tests that are not about the models.
-    StandIns,
-}
+pub use crate::app::faces::Models;
 
 /// Connects storage (migrating when configured), loads the face engine and builds the
 /// state shared by requests and jobs. `public_url` is the fallback base of links when
@@ -126,6 +120,7 @@ pub async fn load_state_with(
         signing_key.clone(),
         config.payments.allow_sandbox,
     );
+    let jobs = JobQueue::new(store.clone(), config.jobs.max_attempts, clock);
     Ok(AppState::new(Inner {
         store,
         objects,
@@ -146,7 +141,7 @@ pub async fn load_state_with(
         signing_key,
         live,
         cpu: CpuPool::per_core(),
-        jobs_queued: tokio::sync::Notify::new(),
+        jobs,
         jobs_finished: tokio::sync::watch::Sender::new(0),
     }))
 }

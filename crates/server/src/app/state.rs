@@ -11,12 +11,21 @@ use raceshot_vision::BibReader;
 use crate::app::faces::FaceModels;
 use crate::app::live::{Live, LiveCell};
 use crate::config::Config;
+pub use crate::infra::clock::Clock;
 use crate::infra::cpu::CpuPool;
 use crate::infra::rate_limit::RateLimiter;
 use crate::infra::search_slots::SearchSlots;
+use crate::jobs::queue::JobQueue;
+use crate::services::alerts::Alerting;
 use crate::services::alerts::watch::AlertTemplates;
 use crate::services::catalogue::Catalogue;
-use crate::services::commerce::links::Links;
+use crate::services::commerce::Commerce;
+use crate::services::links::Links;
+use crate::services::messages::Outbox;
+use crate::services::photos::Intake;
+use crate::services::privacy::Privacy;
+use crate::services::reindex::Reindexing;
+use crate::services::search::SearchContext;
 use crate::services::search::index::FaceIndexes;
 
 /// The per-address rate limits, each set by its own setting.
@@ -53,23 +62,6 @@ impl RateLimits {
             privacy: RateLimiter::new(config.privacy.per_client_per_minute),
             line: RateLimiter::new(config.notify.line_per_client_per_minute),
             alerts: RateLimiter::new(config.alerts.per_client_per_minute),
-        }
-    }
-}
-
-/// The time source; tests fix it so that derived sale fields are exact.
-#[derive(Debug, Clone, Copy, Default)]
-pub enum Clock {
-    #[default]
-    System,
-    Fixed(DateTime<Utc>),
-}
-
-impl Clock {
-    pub fn now(self) -> DateTime<Utc> {
-        match self {
-            Clock::System => Utc::now(),
-            Clock::Fixed(t) => t,
         }
     }
 }
@@ -111,9 +103,8 @@ pub struct Inner {
     pub live: LiveCell,
     /// CPU-heavy work of requests, off the async runtime and bounded.
     pub cpu: CpuPool,
-    /// Wakes this process's idle job workers when it queues a job, so a photo is worked
-    /// on at once rather than at their next poll (workers in other processes still poll).
-    pub jobs_queued: tokio::sync::Notify,
+    /// Where jobs are enqueued, and this process's idle workers woken.
+    pub jobs: JobQueue,
     /// How many jobs this process's workers have finished: the commands waiting on their
     /// jobs (`ingest --wait`, `bibs --wait`) look again once it has grown by what they
     /// wait for ([`crate::jobs::wait_until`]).
@@ -134,9 +125,88 @@ impl AppState {
         self.0.clock.now()
     }
 
-    /// Tells this process's idle job workers that a job was queued.
-    pub fn wake_workers(&self) {
-        self.0.jobs_queued.notify_waiters();
+    /// What searching an event uses.
+    pub fn search(&self) -> SearchContext<'_> {
+        SearchContext {
+            store: &self.store,
+            faces: &self.faces,
+            indexes: &self.indexes,
+            slots: &self.search_slots,
+            clock: self.clock,
+        }
+    }
+
+    /// What moving an event to another model pair uses.
+    pub fn reindexing(&self) -> Reindexing<'_> {
+        Reindexing {
+            store: &self.store,
+            faces: &self.faces,
+            indexes: &self.indexes,
+            alerts: &self.alerts,
+            jobs: &self.jobs,
+            clock: self.clock,
+            old_faces_kept: self.config.server.catalogue_ttl * 2,
+        }
+    }
+
+    /// What hiding one's photos uses.
+    pub fn privacy(&self) -> Privacy<'_> {
+        Privacy {
+            store: &self.store,
+            objects: &self.objects,
+            faces: &self.faces,
+            indexes: &self.indexes,
+            slots: &self.search_slots,
+            jobs: &self.jobs,
+            clock: self.clock,
+        }
+    }
+
+    /// What telling runners uses.
+    pub fn outbox(&self) -> Outbox<'_> {
+        Outbox::new(&self.store, &self.live, &self.links, self.clock)
+    }
+
+    /// What alerts of new photos, and LINE Login, use.
+    pub fn alerting(&self) -> Alerting<'_> {
+        Alerting {
+            store: &self.store,
+            templates: &self.alerts,
+            faces: &self.faces,
+            slots: &self.search_slots,
+            live: &self.live,
+            links: &self.links,
+            signing_key: &self.signing_key,
+            jobs: &self.jobs,
+            clock: self.clock,
+        }
+    }
+
+    /// What placing, paying and opening orders use.
+    pub fn commerce(&self) -> Commerce<'_> {
+        Commerce {
+            store: &self.store,
+            objects: &self.objects,
+            catalogue: &self.catalogue,
+            live: &self.live,
+            links: &self.links,
+            signing_key: &self.signing_key,
+            jobs: &self.jobs,
+            orders: &self.config.orders,
+            payments: &self.config.payments,
+            clock: self.clock,
+        }
+    }
+
+    /// What adding a photo uses.
+    pub fn intake(&self) -> Intake<'_> {
+        Intake {
+            store: &self.store,
+            objects: &self.objects,
+            cpu: &self.cpu,
+            jobs: &self.jobs,
+            clock: self.clock,
+        }
     }
 }
 

@@ -6,8 +6,8 @@ use anyhow::Context;
 use raceshot_domain::EventKey;
 
 use crate::app::state::AppState;
-use crate::jobs::read_bibs::ReadBibs;
-use crate::jobs::{self, BackgroundJob, tasks};
+use crate::jobs::kinds::ReadBibs;
+use crate::jobs::{self, Job as _};
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Report {
@@ -35,7 +35,7 @@ pub async fn reread(state: &AppState, event_key: &str, wait: bool) -> anyhow::Re
         state
             .store
             .enqueue(
-                &tasks::new_job(state, &ReadBibs { photo_id: *id }, requested),
+                &state.jobs.row(&ReadBibs { photo_id: *id }, requested),
                 requested,
             )
             .await?;

@@ -43,21 +43,22 @@ pub async fn reindex(
         .await?
         .with_context(|| format!("no event {event_key}"))?;
     let pair = state.faces.configured();
-    let queued = match reindex::start(state, &event, pair).await? {
+    let moving = &state.reindexing();
+    let queued = match reindex::start(moving, &event, pair).await? {
         Started::AlreadyOn => return Ok(Report::AlreadyOn(pair)),
         Started::Moving { queued } => queued,
     };
     let workers = jobs::Workers::start(state);
     let (shown, progress, event) = (&Cell::new(None), &RefCell::new(progress), &event);
     let finished = jobs::wait_until(&state.jobs_finished, || async move {
-        let (done, total) = reindex::progress(state, event.id, pair).await?;
+        let (done, total) = reindex::progress(moving, event.id, pair).await?;
         if shown.replace(Some(done)) != Some(done) {
             (progress.borrow_mut())(done, total);
         }
         if done < total {
             return Ok(jobs::Waiting::Pending((total - done).unsigned_abs()));
         }
-        match reindex::finish(state, event, pair).await? {
+        match reindex::finish(moving, event, pair).await? {
             Finish::PhotosLeft(n) => Ok(jobs::Waiting::Pending(n.unsigned_abs().max(1))),
             other => Ok::<_, anyhow::Error>(jobs::Waiting::Done(other)),
         }

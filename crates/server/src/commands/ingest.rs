@@ -125,7 +125,7 @@ async fn queue(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        match add_file(state, key, event_id, &name, photographer_id, bytes).await? {
+        match add_file(state.intake(), key, event_id, &name, photographer_id, bytes).await? {
             FileAdded::Queued(id) => report.queued.push(id),
             FileAdded::Exists(_) => report.skipped += 1,
             FileAdded::Refused(reason) => {

@@ -16,11 +16,11 @@ pub async fn confirm(
     actor: &str,
 ) -> anyhow::Result<Outcome> {
     let order = find_order(&state.store, parse_order_uuid(uuid)?).await?;
-    Ok(operator::confirm(state, &order, slip_ref, actor).await?)
+    Ok(operator::confirm(&state.commerce(), &order, slip_ref, actor).await?)
 }
 
 /// Approves an all-photos (AM) order.
 pub async fn approve(state: &AppState, uuid: &str, actor: &str) -> anyhow::Result<Outcome> {
     let order = find_order(&state.store, parse_order_uuid(uuid)?).await?;
-    Ok(operator::approve(state, &order, actor).await?)
+    Ok(operator::approve(&state.commerce(), &order, actor).await?)
 }

@@ -5,6 +5,7 @@
 //! the HTTP edge maps to codes.
 
 pub mod channels;
+pub mod clock;
 pub mod cpu;
 pub mod gateways;
 pub mod imaging;

@@ -3,18 +3,18 @@
 //! event's logo (or the shop's) stamped on (`is_logo_image_created`). Copies are shared by
 //! every order of the photo and skipped when present, so a re-run redoes nothing.
 
-use chrono::{DateTime, Utc};
 use raceshot_store::orders::DeliveryFlag;
 use raceshot_store::{ObjectKey, StoredName};
 use raceshot_vision::RgbImage;
 use raceshot_vision::image_io::{DecodeOptions, decode};
 
+use super::kinds::DeliverOrder;
 use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
 use crate::infra::imaging::{decode_logo, encode_jpeg, stamp_logo};
 use crate::jobs::ingest_photo::MAX_PHOTO_PIXELS;
-use crate::services::commerce::links::Variant;
 use crate::services::commerce::sold_photo_key;
+use crate::services::links::Variant;
 
 /// The settings row naming the shop's logo (`_shop/logo/{name}` in storage).
 pub const SHOP_LOGO_SETTING: &str = "SHOP_LOGO";
@@ -22,19 +22,7 @@ pub const SHOP_LOGO_SETTING: &str = "SHOP_LOGO";
 /// Copies are JPEGs at this quality: close to the original.
 const COPY_QUALITY: i32 = 92;
 
-/// Making the files of a paid order ready: at most one per order.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct DeliverOrder {
-    pub order_id: i64,
-}
-
 impl BackgroundJob for DeliverOrder {
-    const KIND: &'static str = "deliver_order";
-
-    fn dedupe_key(&self, _at: DateTime<Utc>) -> String {
-        self.order_id.to_string()
-    }
-
     async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
         deliver(ctx, self.order_id).await
     }

@@ -7,13 +7,13 @@
 //! matched against the event's alerts (`crate::services::alerts::watch`). Running it again rewrites the same files and replaces the same faces and
 //! bibs (operators' bib corrections stay).
 
-use chrono::{DateTime, Utc};
 use raceshot_domain::{BibRule, EventKey};
 use raceshot_store::photos::{FaceSet, NewFace, PhotoState, ProcessedPhoto, Saved};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 use raceshot_vision::image_io::{DecodeOptions, decode, probe, resize_to_long_edge};
 use raceshot_vision::{BBox, BibReader, FaceAnalyzer, ModelPair, RgbImage};
 
+use super::kinds::IngestPhoto;
 use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
 use crate::infra::imaging::{encode_jpeg, watermark};
@@ -35,19 +35,7 @@ struct Processed {
     stages: [f64; 4],
 }
 
-/// Processing one uploaded photo: at most one per photo.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct IngestPhoto {
-    pub photo_id: i64,
-}
-
 impl BackgroundJob for IngestPhoto {
-    const KIND: &'static str = "ingest_photo";
-
-    fn dedupe_key(&self, _at: DateTime<Utc>) -> String {
-        self.photo_id.to_string()
-    }
-
     async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
         ingest(ctx.state, self.photo_id).await
     }
@@ -159,7 +147,7 @@ async fn ingest(state: &AppState, photo_id: i64) -> Result<(), JobError> {
     let alerts_started = std::time::Instant::now();
     if processed.found.held_for.is_empty()
         && let Err(e) = alerts::watch::photo_ingested(
-            state,
+            &state.alerting(),
             work.event_id,
             photo_id,
             pair,

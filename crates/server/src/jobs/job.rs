@@ -1,15 +1,10 @@
-//! What a job kind is: a serde struct with the job's typed fields, which are its payload
-//! in the `jobs` table, and a [`BackgroundJob`] impl naming its kind, its dedupe key, its
-//! work and what happens when it fails for good. The kind and the field names are the
-//! stored format: rows queued by an earlier version must still read, so neither is ever
-//! renamed. `jobs::registry` lists the kinds the workers run; `jobs::tasks` enqueues them.
+//! What a job kind does: its stored format is a [`Job`] in `jobs::kinds`; its
+//! [`BackgroundJob`] impl, in a file of its own, is its work and what happens when it fails
+//! for good. `jobs::registry` lists the kinds the workers run; `jobs::queue` enqueues them.
 
 use std::future::Future;
 
-use chrono::{DateTime, Utc};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-
+use super::kinds::Job;
 use crate::app::state::AppState;
 
 /// How a job failed.
@@ -57,22 +52,8 @@ impl JobContext<'_> {
     }
 }
 
-/// One kind of background job; its value is the job's payload.
-pub trait BackgroundJob: Serialize + DeserializeOwned + Send + Sync + 'static {
-    /// The kind stored with each job, and the `kind` label of `job_duration_seconds`.
-    const KIND: &'static str;
-
-    /// What makes two jobs of this kind one: at most one job keyed `{KIND}:{dedupe_key}`
-    /// ever exists, and enqueueing it again does nothing. `at` is when it is enqueued, for
-    /// kinds that run once per request or per hour.
-    fn dedupe_key(&self, at: DateTime<Utc>) -> String;
-
-    /// The queue its jobs wait in: [`super::HEAVY`] (photo work, one worker per core)
-    /// unless a kind says otherwise.
-    fn queue() -> &'static str {
-        super::HEAVY
-    }
-
+/// What a kind of job does; its value (a [`Job`]) is the job's payload.
+pub trait BackgroundJob: Job {
     /// Does the work. A job whose worker died runs again once its lease lapses, so this
     /// must be idempotent.
     fn run(&self, ctx: &JobContext<'_>) -> impl Future<Output = Result<(), JobError>> + Send;

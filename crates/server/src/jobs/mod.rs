@@ -9,25 +9,27 @@
 pub mod deliver_order;
 pub mod ingest_photo;
 mod job;
+pub mod kinds;
 pub mod notify_order;
 pub mod notify_privacy;
+pub mod queue;
 pub mod read_bibs;
 pub mod registry;
 pub mod reindex_photo;
 pub mod retention;
 pub mod send_message;
-pub mod tasks;
 
 use std::time::Duration;
 
-use raceshot_store::jobs::{Job, Retry};
+use raceshot_store::jobs::{Job as Row, Retry};
 use tokio::sync::watch;
 
-use self::retention::Retention;
+use self::kinds::Retention;
 use crate::app::state::AppState;
 
 pub use self::job::{BackgroundJob, JobContext, JobError};
-pub use self::tasks::{HEAVY, LIGHT};
+pub use self::kinds::{HEAVY, Job, LIGHT};
+pub use self::queue::JobQueue;
 
 /// The paid order an order job is about; `None` when it is gone or no longer paid (the
 /// job then has nothing to do).
@@ -52,7 +54,7 @@ async fn housekeeping(state: AppState, mut stop: watch::Receiver<bool>) {
             Err(e) => tracing::warn!(error = %e, "cannot expire orders"),
         }
         let now = state.now();
-        let retention = tasks::new_job(&state, &Retention {}, now);
+        let retention = state.jobs.row(&Retention {}, now);
         if let Err(e) = state.store.enqueue(&retention, now).await {
             tracing::warn!(error = %e, "cannot enqueue the retention run");
         }
@@ -170,7 +172,7 @@ async fn worker(
         }
         // Listening before claiming: a job queued in this process between an empty claim
         // and the wait still wakes this worker.
-        let queued = state.jobs_queued.notified();
+        let queued = state.jobs.queued();
         tokio::pin!(queued);
         queued.as_mut().enable();
         let claimed = state
@@ -208,7 +210,7 @@ async fn stopped_while_waiting(stop: &mut watch::Receiver<bool>, pause: Duration
     }
 }
 
-async fn run_one(state: &AppState, worker: &str, job: Job) {
+async fn run_one(state: &AppState, worker: &str, job: Row) {
     let started = std::time::Instant::now();
     let ctx = JobContext {
         state,

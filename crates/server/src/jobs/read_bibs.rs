@@ -4,31 +4,17 @@
 //! corrections stay. A photo deleted meanwhile, not ready, or whose original is gone
 //! (retention) is left as it is.
 
-use chrono::{DateTime, Utc};
 use raceshot_store::photos::PhotoState;
 use raceshot_store::{ObjectKey, ObjectKind};
 use raceshot_vision::BBox;
 
 use super::ingest_photo::decode_original;
+use super::kinds::ReadBibs;
 use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
 use crate::services::bibs::read_photo_bibs;
 
-/// Reading a ready photo's bibs again. Each request to re-read (enqueued at its own
-/// instant) is a job of its own, so a second `raceshot bibs` after a rule change runs
-/// again.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ReadBibs {
-    pub photo_id: i64,
-}
-
 impl BackgroundJob for ReadBibs {
-    const KIND: &'static str = "read_bibs";
-
-    fn dedupe_key(&self, requested: DateTime<Utc>) -> String {
-        format!("{}:{}", self.photo_id, requested.timestamp_millis())
-    }
-
     async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
         read(ctx.state, self.photo_id).await
     }

@@ -5,15 +5,11 @@
 use futures::future::BoxFuture;
 use raceshot_store::jobs::Job;
 
-use super::deliver_order::DeliverOrder;
-use super::ingest_photo::IngestPhoto;
 use super::job::{BackgroundJob, JobContext, JobError};
-use super::notify_order::NotifyOrder;
-use super::notify_privacy::NotifyPrivacy;
-use super::read_bibs::ReadBibs;
-use super::reindex_photo::ReindexPhoto;
-use super::retention::Retention;
-use super::send_message::SendMessage;
+use super::kinds::{
+    DeliverOrder, IngestPhoto, NotifyOrder, NotifyPrivacy, ReadBibs, ReindexPhoto, Retention,
+    SendMessage,
+};
 
 /// Every kind the workers run.
 const KINDS: &[Kind] = &[
@@ -77,7 +73,7 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::jobs::tasks::dedupe_key;
+    use crate::jobs::queue::dedupe_key;
 
     fn row(kind: &str, payload: &str) -> Job {
         Job {

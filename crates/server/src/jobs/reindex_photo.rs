@@ -5,34 +5,15 @@
 //! them already, or an event no longer moving to the pair: running it again changes
 //! nothing.
 
-use chrono::{DateTime, Utc};
 use raceshot_store::photos::PhotoState;
 
 use super::ingest_photo::{decode_original, find_faces, read_original};
+use super::kinds::ReindexPhoto;
 use super::{BackgroundJob, JobContext, JobError};
 use crate::app::faces;
 use crate::app::state::AppState;
 
-/// One photo's faces of `pair`, asked for at one move.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ReindexPhoto {
-    pub photo_id: i64,
-    /// The pair's name.
-    pub pair: String,
-}
-
 impl BackgroundJob for ReindexPhoto {
-    const KIND: &'static str = "reindex_photo";
-
-    fn dedupe_key(&self, requested: DateTime<Utc>) -> String {
-        format!(
-            "{}:{}:{}",
-            self.photo_id,
-            self.pair,
-            requested.timestamp_millis()
-        )
-    }
-
     async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
         reindex(ctx.state, self.photo_id, &self.pair).await
     }

@@ -12,13 +12,13 @@
 //! of an event whose sale has ended. Enqueued hourly by the housekeeping loop; a re-run
 //! finds only what is left.
 
-use chrono::{DateTime, Utc};
 use raceshot_domain::time::bangkok_date;
 
+use super::kinds::Retention;
 use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
-use crate::services::commerce::links::Variant;
 use crate::services::commerce::sold_photo_key;
+use crate::services::links::Variant;
 
 /// The race-day view's search counts (per five minutes) are kept this many days.
 const SEARCH_COUNTS_DAYS: i64 = 30;
@@ -34,17 +34,7 @@ pub fn cutoff(state: &AppState) -> String {
         .to_string()
 }
 
-/// The retention run: one per hour, whoever enqueues it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Retention {}
-
 impl BackgroundJob for Retention {
-    const KIND: &'static str = "retention";
-
-    fn dedupe_key(&self, at: DateTime<Utc>) -> String {
-        at.format("%Y-%m-%dT%H").to_string()
-    }
-
     async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
         purge(ctx).await
     }
@@ -64,7 +54,7 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
     if links > 0 {
         tracing::info!(links, "LINE accounts of orders deleted after retention");
     }
-    let alerts = crate::services::alerts::delete_due(state).await?;
+    let alerts = crate::services::alerts::delete_due(&state.alerting()).await?;
     if alerts > 0 {
         tracing::info!(
             alerts,
@@ -92,7 +82,8 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
             "search counts of the race-day view past their time deleted"
         );
     }
-    let uploads = crate::services::uploads::resumable::sweep_expired(state, state.now()).await?;
+    let uploads =
+        crate::services::uploads::resumable::sweep_expired(state.intake(), state.now()).await?;
     if uploads > 0 {
         tracing::info!(uploads, "unfinished uploads past their end deleted");
     }
@@ -101,7 +92,7 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
         Ok(files) => tracing::info!(files, "FTP files never finished deleted"),
         Err(e) => tracing::warn!(error = %e, "the FTP incoming folder was not swept"),
     }
-    let crops = crate::services::privacy::delete_due_face_crops(state, &cutoff).await?;
+    let crops = crate::services::privacy::delete_due_face_crops(&state.privacy(), &cutoff).await?;
     if crops > 0 {
         tracing::info!(crops, "privacy request face crops deleted");
     }

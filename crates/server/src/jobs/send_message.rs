@@ -6,52 +6,18 @@
 //! Messages have a queue of their own ([`LIGHT`]), so race morning's photos never hold
 //! them back.
 
-use chrono::{DateTime, Utc};
-
-use super::{BackgroundJob, JobContext, JobError, LIGHT};
-use crate::infra::channels::ChannelKind;
+use super::kinds::SendMessage;
+use super::{BackgroundJob, JobContext, JobError};
 use crate::services::alerts;
 use crate::services::messages::{self, MessageKind, SendError};
 
-/// One message through one channel.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct SendMessage {
-    pub kind: MessageKind,
-    /// What it is about: an order's id, a privacy request's id, an alert's id and the
-    /// moment its message was due.
-    pub subject: String,
-    pub channel: ChannelKind,
-}
-
-impl SendMessage {
-    /// The message's key in the outbox, which is also the job's dedupe key.
-    pub fn key(&self) -> String {
-        format!(
-            "{}:{}:{}",
-            self.kind.as_str(),
-            self.subject,
-            self.channel.as_str()
-        )
-    }
-}
-
 impl BackgroundJob for SendMessage {
-    const KIND: &'static str = "send_message";
-
-    fn dedupe_key(&self, _at: DateTime<Utc>) -> String {
-        self.key()
-    }
-
-    fn queue() -> &'static str {
-        LIGHT
-    }
-
     async fn run(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
         self.send(ctx).await?;
         // An alert's next message waits for this one to be done with: sent, or nothing to
         // send ([`Self::gave_up`] for a failure for good).
         if self.kind == MessageKind::NewPhotos {
-            alerts::watch::message_done(ctx.state, &self.subject)
+            alerts::watch::message_done(&ctx.state.alerting(), &self.subject)
                 .await
                 .map_err(JobError::Retry)?;
         }
@@ -60,7 +26,7 @@ impl BackgroundJob for SendMessage {
 
     async fn gave_up(&self, ctx: &JobContext<'_>, error: &str) {
         if self.kind == MessageKind::NewPhotos
-            && let Err(e) = alerts::watch::message_done(ctx.state, &self.subject).await
+            && let Err(e) = alerts::watch::message_done(&ctx.state.alerting(), &self.subject).await
         {
             tracing::error!(error = %e, after = error, "cannot schedule an alert's next message");
         }
@@ -69,8 +35,8 @@ impl BackgroundJob for SendMessage {
 
 impl SendMessage {
     async fn send(&self, ctx: &JobContext<'_>) -> Result<(), JobError> {
-        let state = ctx.state;
-        let Some(composed) = messages::compose(state, self.kind, &self.subject)
+        let outbox = &ctx.state.outbox();
+        let Some(composed) = messages::compose(outbox, self.kind, &self.subject)
             .await
             .map_err(job_error)?
         else {
@@ -80,7 +46,7 @@ impl SendMessage {
             return Ok(());
         };
         let outcome = messages::send_once(
-            state,
+            outbox,
             &self.key(),
             self.kind,
             self.channel,
@@ -90,7 +56,7 @@ impl SendMessage {
         .await
         .map_err(job_error)?;
         if outcome.was_sent() {
-            messages::sent(state, self.kind, &self.subject, self.channel)
+            messages::sent(outbox, self.kind, &self.subject, self.channel)
                 .await
                 .map_err(job_error)?;
         }

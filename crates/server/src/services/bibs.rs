@@ -23,8 +23,7 @@ use raceshot_store::photos::{Photo, StoredFace};
 use raceshot_vision::image_io::date_taken;
 use raceshot_vision::{BBox, BibReader, Embedding, RgbImage, cosine};
 
-use crate::app::state::AppState;
-use crate::services::search::{average_price, by_photo, shown_by_id};
+use crate::services::search::{SearchContext, average_price, by_photo, shown_by_id};
 
 /// Why a bib search found nothing to answer: the bib typed does not fit the event's rule,
 /// or the store or the face index failed. `api/` maps it to error codes.
@@ -164,13 +163,13 @@ pub struct BibFound {
 
 /// Searches the event for the photos of the runner wearing `text`.
 pub async fn search(
-    state: &AppState,
+    cx: SearchContext<'_>,
     event: &Event,
     text: &str,
 ) -> Result<BibFound, BibSearchError> {
     let spec = &event.spec;
     let bib = parse_query(&spec.bib_rule, text)?;
-    let hits = state.store.photos_with_bib(event.id, &bib).await?;
+    let hits = cx.store.photos_with_bib(event.id, &bib).await?;
     let limit = spec.max_face_search as usize;
     let mut ids: Vec<(i64, MatchedBy)> = hits
         .iter()
@@ -179,12 +178,12 @@ pub async fn search(
         .collect();
 
     let hit_ids: Vec<i64> = hits.iter().map(|h| h.photo_id).collect();
-    let pair = state
+    let pair = cx
         .faces
         .pairs_of(event)
         .map_err(BibSearchError::Fault)?
         .pair;
-    let faces = state.store.faces_of_photos(&hit_ids, pair.name()).await?;
+    let faces = cx.store.faces_of_photos(&hit_ids, pair.name()).await?;
     let dim = pair.embedding_dim();
     let anchors: Vec<Embedding> = hits
         .iter()
@@ -199,7 +198,7 @@ pub async fn search(
     let mut seen: HashSet<i64> = ids.iter().map(|(id, _)| *id).collect();
     let mut searches = Vec::new();
     for anchor in agreeing(anchors, threshold) {
-        let found = state
+        let found = cx
             .indexes
             .search(event.id, pair, anchor, threshold, limit)
             .await
@@ -217,7 +216,7 @@ pub async fn search(
 
     let wanted: Vec<i64> = ids.iter().map(|(id, _)| *id).collect();
     // Hidden and deleted photos drop out here.
-    let shown = shown_by_id(&state.store, event.id, &wanted).await?;
+    let shown = shown_by_id(cx.store, event.id, &wanted).await?;
     let photos: Vec<(Photo, MatchedBy)> = ids
         .iter()
         .filter_map(|(id, how)| Some((shown.get(id)?.clone(), *how)))

@@ -6,16 +6,18 @@
 //! their own (refusals, and faults with their causes), never an error code: the HTTP edge
 //! maps them to codes; the edges (`api`, `commands`, `jobs`) call them.
 //!
-//! A service takes what it uses: the store, the catalogue, the order [`commerce::links::Links`],
-//! a limiter, a setting, or a context struct naming them (`operators::SignInContext`).
-//! Still taking the whole `AppState`: the flows that enqueue jobs or send messages
-//! (payments, find-order codes, placing orders, privacy, alerts, messages, reindexing,
-//! resumable uploads, face search), whose job and outbox helpers take it in turn.
+//! A service takes what it uses, never the whole `AppState`: the store, the catalogue, a
+//! limiter, a setting, or a context struct naming exactly what a flow needs, which the
+//! state builds for the edges (`commerce::Commerce`, `messages::Outbox`,
+//! `alerts::Alerting`, `search::SearchContext`, `privacy::Privacy`, `photos::Intake`,
+//! `reindex::Reindexing`, `operators::SignInContext`). Jobs are enqueued through the
+//! [`crate::jobs::queue::JobQueue`] handle; addresses are signed by [`links::Links`].
 
 pub mod alerts;
 pub mod bibs;
 pub mod catalogue;
 pub mod commerce;
+pub mod links;
 pub mod messages;
 pub mod operators;
 pub mod photos;

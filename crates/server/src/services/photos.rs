@@ -9,9 +9,12 @@ use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 use raceshot_vision::image_io::{ImageFormat, sniff};
 use sha2::{Digest, Sha256};
 
-use crate::app::state::AppState;
-use crate::jobs::ingest_photo::IngestPhoto;
-use crate::jobs::tasks;
+use raceshot_store::{Objects, Store};
+
+use crate::infra::clock::Clock;
+use crate::infra::cpu::CpuPool;
+use crate::jobs::kinds::IngestPhoto;
+use crate::jobs::queue::JobQueue;
 
 /// The largest photo file the shop takes, however it arrives (the console, resumable
 /// uploads, FTP).
@@ -46,6 +49,17 @@ pub fn derived_name(storage_name: &str) -> String {
     format!("{stem}.jpg")
 }
 
+/// What adding a photo uses: where its original and its row go, the pool that hashes it
+/// and the queue of its processing job.
+#[derive(Clone, Copy)]
+pub struct Intake<'a> {
+    pub store: &'a Store,
+    pub objects: &'a Objects,
+    pub cpu: &'a CpuPool,
+    pub jobs: &'a JobQueue,
+    pub clock: Clock,
+}
+
 /// What adding one file to an event did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileAdded {
@@ -62,7 +76,7 @@ pub enum FileAdded {
 /// `raceshot ingest` and the console's uploads alike. `photographer_id` is the operator
 /// who uploaded it (0 when it came another way, or `raceshot ingest --photographer`).
 pub async fn add_file(
-    state: &AppState,
+    intake: Intake<'_>,
     key: &EventKey,
     event_id: i64,
     file_name: &str,
@@ -75,17 +89,17 @@ pub async fn add_file(
         Err(_) => return Ok(FileAdded::Refused("not a JPEG or PNG file")),
     };
     // Hashing a photo of tens of megabytes takes a while: not on a runtime thread.
-    let (hash, bytes) = state
+    let (hash, bytes) = intake
         .cpu
         .run(move || (hex::encode(Sha256::digest(&bytes)), bytes))
         .await?;
-    if let Some((id, _)) = state.store.photo_by_hash(event_id, &hash).await? {
+    if let Some((id, _)) = intake.store.photo_by_hash(event_id, &hash).await? {
         return Ok(FileAdded::Exists(id));
     }
     let storage_name = format!("{}.{ext}", hex::encode(rand::random::<[u8; 12]>()));
     let name = StoredName::parse(&storage_name).context("stored name")?;
     let original = ObjectKey::new(key, ObjectKind::Original, &name);
-    state.objects.put(&original, bytes.into()).await?;
+    intake.objects.put(&original, bytes.into()).await?;
     let photo = NewPhoto {
         event_id,
         content_hash: hash,
@@ -93,22 +107,22 @@ pub async fn add_file(
         storage_name,
         photographer_id,
     };
-    match state
+    match intake
         .store
         .add_photo(
             &photo,
-            |photo_id| tasks::new_job(state, &IngestPhoto { photo_id }, state.now()),
-            state.now(),
+            |photo_id| intake.jobs.row_now(&IngestPhoto { photo_id }),
+            intake.clock.now(),
         )
         .await?
     {
         Added::New(id) => {
-            state.wake_workers();
+            intake.jobs.wake();
             Ok(FileAdded::Queued(id))
         }
         Added::Exists(id, _) => {
             // Another ingest of the same file won the race; drop this copy.
-            state.objects.delete(&original).await?;
+            intake.objects.delete(&original).await?;
             Ok(FileAdded::Exists(id))
         }
     }

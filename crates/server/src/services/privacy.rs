@@ -36,11 +36,29 @@ use raceshot_vision::image_io::resize_to_long_edge;
 use raceshot_vision::{BBox, Embedding, FaceAnalyzer, RgbImage, cosine};
 use sha2::{Digest, Sha256};
 
-use crate::app::state::AppState;
+use raceshot_store::{Objects, Store};
+
+use crate::app::faces::FaceModels;
+use crate::infra::clock::Clock;
 use crate::infra::imaging::{crop, encode_jpeg};
-use crate::jobs::tasks;
+use crate::infra::search_slots::SearchSlots;
+use crate::jobs::queue::JobQueue;
 use crate::services::messages::MessageKind;
+use crate::services::search::index::FaceIndexes;
 use crate::services::search::{SearchError, by_photo, with_selfie_faces};
+
+/// What hiding one's photos uses: the requests' rows and face crops, the face engines and
+/// indexes a selfie is matched with, the search slots its embedding waits in, and the
+/// queue of the requester's messages.
+pub struct Privacy<'a> {
+    pub store: &'a Store,
+    pub objects: &'a Objects,
+    pub faces: &'a FaceModels,
+    pub indexes: &'a FaceIndexes,
+    pub slots: &'a SearchSlots,
+    pub jobs: &'a JobQueue,
+    pub clock: Clock,
+}
 
 /// The most photos one request is matched against: the shop's own cap on a search's
 /// answer (`MAX_FACE_SEARCH_LIMIT`) many times over; a runner is rarely in more.
@@ -145,11 +163,11 @@ struct Requester {
 /// no face or more than one person.
 async fn requester(
     engine: Arc<dyn FaceAnalyzer>,
-    state: &AppState,
+    cx: &Privacy<'_>,
     selfie: bytes::Bytes,
 ) -> Result<Requester, PrivacyError> {
-    let _slot = state
-        .search_slots
+    let _slot = cx
+        .slots
         .acquire()
         .await
         .map_err(|busy| PrivacyError::Selfie(busy.into()))?;
@@ -213,18 +231,18 @@ impl Contact {
 /// (`no_face`, [`PrivacyError::ManyFaces`]); a face matching an undecided or approved
 /// request's of the event, at the event's threshold, is told so ([`PrivacyError::Exists`]).
 pub async fn file(
-    state: &AppState,
+    cx: &Privacy<'_>,
     event: &Event,
     contact: &Contact,
     selfie: bytes::Bytes,
     client: IpAddr,
 ) -> Result<String, PrivacyError> {
-    let (pair, engine) = state
+    let (pair, engine) = cx
         .faces
         .of_event(event)
         .await
         .map_err(PrivacyError::fault)?;
-    let Requester { face, crop } = requester(engine, state, selfie).await?;
+    let Requester { face, crop } = requester(engine, cx, selfie).await?;
     let id = uuid::Uuid::new_v4().to_string();
     let crop_name = format!("{id}.jpg");
     let crop_key = face_crop_key(&crop_name)
@@ -243,8 +261,8 @@ pub async fn file(
     let same_face = |template: &[u8]| {
         Embedding::from_bytes(template, dim).is_ok_and(|t| cosine(&t, &face) >= threshold)
     };
-    let now = state.now();
-    match state
+    let now = cx.clock.now();
+    match cx
         .store
         .file_privacy_request(&request, same_face, now)
         .await?
@@ -259,15 +277,14 @@ pub async fn file(
     // The row names the crop before it is written, so no crop is ever stored that the
     // decision and the retention run cannot find. A request whose crop could not be
     // written cannot be judged: it is withdrawn, and the requester may send it again.
-    if let Err(e) = state.objects.put(&crop_key, crop.into()).await {
-        if let Err(w) = state.store.withdraw_privacy_request(&id).await {
+    if let Err(e) = cx.objects.put(&crop_key, crop.into()).await {
+        if let Err(w) = cx.store.withdraw_privacy_request(&id).await {
             tracing::error!(error = %w, "a privacy request without its face crop stays pending");
         }
         return Err(e.into());
     }
     let detail = serde_json::json!({ "contact": Contact::masked(contact.as_str()) });
-    state
-        .store
+    cx.store
         .audit(
             "visitor",
             "privacy.request",
@@ -282,22 +299,18 @@ pub async fn file(
 /// The event's photos showing the request's face, best first (photo id, similarity), at
 /// the event's threshold; none once the template is gone.
 pub async fn matches(
-    state: &AppState,
+    cx: &Privacy<'_>,
     request: &PrivacyRequest,
 ) -> Result<Vec<(i64, f32)>, PrivacyError> {
     let Some(bytes) = &request.embedding else {
         return Ok(Vec::new());
     };
-    let Some(event) = state.store.any_event_by_key(&request.event_key).await? else {
+    let Some(event) = cx.store.any_event_by_key(&request.event_key).await? else {
         return Ok(Vec::new());
     };
-    let pair = state
-        .faces
-        .pairs_of(&event)
-        .map_err(PrivacyError::fault)?
-        .pair;
+    let pair = cx.faces.pairs_of(&event).map_err(PrivacyError::fault)?.pair;
     let face = Embedding::from_bytes(bytes, pair.embedding_dim()).map_err(PrivacyError::fault)?;
-    let hits = state
+    let hits = cx
         .indexes
         .search(
             request.event_id,
@@ -316,8 +329,8 @@ pub async fn matches(
 
 /// Approves a pending request: the photos showing the face are hidden and held, the
 /// requester told. Answers the photos hidden.
-pub async fn approve(state: &AppState, id: &str, actor: &str) -> Result<Vec<i64>, PrivacyError> {
-    let request = state
+pub async fn approve(cx: &Privacy<'_>, id: &str, actor: &str) -> Result<Vec<i64>, PrivacyError> {
+    let request = cx
         .store
         .privacy_request(id)
         .await?
@@ -325,13 +338,13 @@ pub async fn approve(state: &AppState, id: &str, actor: &str) -> Result<Vec<i64>
     if request.state != PrivacyState::Pending {
         return Err(PrivacyError::Decided(request.state));
     }
-    let photos: Vec<i64> = matches(state, &request)
+    let photos: Vec<i64> = matches(cx, &request)
         .await?
         .into_iter()
         .map(|(id, _)| id)
         .collect();
-    let now = state.now();
-    let hidden = match state
+    let now = cx.clock.now();
+    let hidden = match cx
         .store
         .approve_privacy_request(id, &photos, actor, now)
         .await?
@@ -340,26 +353,26 @@ pub async fn approve(state: &AppState, id: &str, actor: &str) -> Result<Vec<i64>
         Decided::Already(s) => return Err(PrivacyError::Decided(s)),
         Decided::Missing => return Err(PrivacyError::NotFound),
     };
-    drop_face_crop(state, &request).await;
-    decided(state, &request, "privacy.approve", actor, hidden.len()).await?;
+    drop_face_crop(cx, &request).await;
+    decided(cx, &request, "privacy.approve", actor, hidden.len()).await?;
     Ok(hidden)
 }
 
 /// Rejects a pending request: its face template is deleted, the requester told.
-pub async fn reject(state: &AppState, id: &str, actor: &str) -> Result<(), PrivacyError> {
-    let request = state
+pub async fn reject(cx: &Privacy<'_>, id: &str, actor: &str) -> Result<(), PrivacyError> {
+    let request = cx
         .store
         .privacy_request(id)
         .await?
         .ok_or(PrivacyError::NotFound)?;
-    match state
+    match cx
         .store
-        .reject_privacy_request(id, actor, state.now())
+        .reject_privacy_request(id, actor, cx.clock.now())
         .await?
     {
         Decided::Now(_) => {
-            drop_face_crop(state, &request).await;
-            decided(state, &request, "privacy.reject", actor, 0).await
+            drop_face_crop(cx, &request).await;
+            decided(cx, &request, "privacy.reject", actor, 0).await
         }
         Decided::Already(s) => Err(PrivacyError::Decided(s)),
         Decided::Missing => Err(PrivacyError::NotFound),
@@ -368,20 +381,20 @@ pub async fn reject(state: &AppState, id: &str, actor: &str) -> Result<(), Priva
 
 /// Deletes a decided request's face crop, then forgets it. The decision stands if the
 /// storage fails: the crop stays named, and the hourly retention run deletes it.
-async fn drop_face_crop(state: &AppState, request: &PrivacyRequest) {
+async fn drop_face_crop(cx: &Privacy<'_>, request: &PrivacyRequest) {
     let Some(name) = &request.face_crop else {
         return;
     };
-    if let Err(e) = delete_face_crop(state, &request.id, name).await {
+    if let Err(e) = delete_face_crop(cx, &request.id, name).await {
         tracing::warn!(error = %e, "a decided privacy request's face crop is left for the retention run");
     }
 }
 
-async fn delete_face_crop(state: &AppState, id: &str, name: &str) -> anyhow::Result<()> {
+async fn delete_face_crop(cx: &Privacy<'_>, id: &str, name: &str) -> anyhow::Result<()> {
     let key = face_crop_key(name)
         .ok_or_else(|| anyhow::anyhow!("privacy request {id} names a face crop {name:?}"))?;
-    state.objects.delete(&key).await?;
-    state.store.clear_privacy_face_crop(id, name).await?;
+    cx.objects.delete(&key).await?;
+    cx.store.clear_privacy_face_crop(id, name).await?;
     Ok(())
 }
 
@@ -391,16 +404,13 @@ const CROP_BATCH: i64 = 100;
 /// Deletes the face crops whose time is up: those of requests never decided whose event is
 /// dated before `cutoff` (its originals are gone), and any a decision failed to delete.
 /// Answers how many were deleted.
-pub async fn delete_due_face_crops(state: &AppState, cutoff: &str) -> anyhow::Result<u64> {
+pub async fn delete_due_face_crops(cx: &Privacy<'_>, cutoff: &str) -> anyhow::Result<u64> {
     let mut deleted = 0;
     loop {
-        let due = state
-            .store
-            .privacy_face_crops_due(cutoff, CROP_BATCH)
-            .await?;
+        let due = cx.store.privacy_face_crops_due(cutoff, CROP_BATCH).await?;
         let full = due.len() as i64 == CROP_BATCH;
         for (id, name) in due {
-            delete_face_crop(state, &id, &name).await?;
+            delete_face_crop(cx, &id, &name).await?;
             deleted += 1;
         }
         if !full {
@@ -411,23 +421,22 @@ pub async fn delete_due_face_crops(state: &AppState, cutoff: &str) -> anyhow::Re
 
 /// The audit entry and the requester's notification of a decision.
 async fn decided(
-    state: &AppState,
+    cx: &Privacy<'_>,
     request: &PrivacyRequest,
     action: &str,
     actor: &str,
     hidden: usize,
 ) -> Result<(), PrivacyError> {
-    let now = state.now();
-    for job in tasks::messages(state, MessageKind::PrivacyDecision, &request.id) {
-        state.store.enqueue(&job, now).await?;
+    let now = cx.clock.now();
+    for job in cx.jobs.messages(MessageKind::PrivacyDecision, &request.id) {
+        cx.store.enqueue(&job, now).await?;
     }
-    state.wake_workers();
+    cx.jobs.wake();
     let detail = serde_json::json!({
         "contact": Contact::masked(&request.contact),
         "photos_hidden": hidden,
     });
-    state
-        .store
+    cx.store
         .audit(
             actor,
             action,

@@ -237,7 +237,7 @@ pub async fn activity(
 
 /// The ingestion queue now.
 pub async fn queue(store: &Store, now: DateTime<Utc>) -> Result<Queue, StoreError> {
-    let depth = store.pending_jobs(crate::jobs::HEAVY).await?;
+    let depth = store.pending_jobs(crate::jobs::kinds::HEAVY).await?;
     let pace = store
         .searchable_since(now - Duration::minutes(PACE_WINDOW_MINUTES))
         .await?;

@@ -22,15 +22,33 @@ use raceshot_store::face_pairs::{Finished, OldTemplate, ReindexStart, TemplateOw
 use raceshot_store::photos::StoredFace;
 use raceshot_vision::{BBox, Embedding, ModelPair, cosine};
 
-use crate::app::faces;
-use crate::app::state::AppState;
-use crate::jobs::reindex_photo::ReindexPhoto;
-use crate::jobs::tasks;
+use raceshot_store::Store;
+
+use crate::app::faces::{self, FaceModels};
+use crate::infra::clock::Clock;
+use crate::jobs::kinds::ReindexPhoto;
+use crate::jobs::queue::JobQueue;
+use crate::services::alerts::watch::AlertTemplates;
+use crate::services::search::index::FaceIndexes;
 
 /// The least overlap (intersection over union) of two pairs' boxes of one face.
 pub const SAME_FACE_IOU: f32 = 0.5;
 /// Photos of the event searched for a template that hid or matched none.
 const CANDIDATES: usize = 20;
+
+/// What moving an event uses: its rows, the engines and indexes of both pairs, the queue
+/// of its photos' jobs, and the alerts' templates it replaces.
+pub struct Reindexing<'a> {
+    pub store: &'a Store,
+    pub faces: &'a FaceModels,
+    pub indexes: &'a FaceIndexes,
+    pub alerts: &'a AlertTemplates,
+    pub jobs: &'a JobQueue,
+    pub clock: Clock,
+    /// How long a process may search the event's old faces after the switch
+    /// (`server.catalogue_ttl` twice).
+    pub old_faces_kept: std::time::Duration,
+}
 
 /// What starting a move did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,34 +62,34 @@ pub enum Started {
 /// Starts moving `event` to `pair`, or carries on with a move started before: every ready
 /// photo without the pair's faces gets a job. For an event on the pair already, the faces
 /// of other pairs left by a move called off or interrupted after its switch are deleted.
-pub async fn start(state: &AppState, event: &Event, pair: ModelPair) -> anyhow::Result<Started> {
-    if state.store.start_reindex(event.id, pair.name()).await? == ReindexStart::AlreadyOn {
-        state.store.delete_faces_of_other_pairs(event.id).await?;
+pub async fn start(cx: &Reindexing<'_>, event: &Event, pair: ModelPair) -> anyhow::Result<Started> {
+    if cx.store.start_reindex(event.id, pair.name()).await? == ReindexStart::AlreadyOn {
+        cx.store.delete_faces_of_other_pairs(event.id).await?;
         return Ok(Started::AlreadyOn);
     }
-    state.faces.engine(pair).await?;
-    let ids = state.store.photos_to_reindex(event.id, pair.name()).await?;
-    let requested = state.now();
+    cx.faces.engine(pair).await?;
+    let ids = cx.store.photos_to_reindex(event.id, pair.name()).await?;
+    let requested = cx.clock.now();
     for id in &ids {
         let job = ReindexPhoto {
             photo_id: *id,
             pair: pair.name().to_owned(),
         };
-        (state.store)
-            .enqueue(&tasks::new_job(state, &job, requested), requested)
+        (cx.store)
+            .enqueue(&cx.jobs.row(&job, requested), requested)
             .await?;
     }
-    state.wake_workers();
+    cx.jobs.wake();
     Ok(Started::Moving { queued: ids.len() })
 }
 
 /// Of the event's photos, how many have `pair`'s faces, and how many there are.
 pub async fn progress(
-    state: &AppState,
+    cx: &Reindexing<'_>,
     event_id: i64,
     pair: ModelPair,
 ) -> anyhow::Result<(i64, i64)> {
-    Ok(state.store.reindex_progress(event_id, pair.name()).await?)
+    Ok(cx.store.reindex_progress(event_id, pair.name()).await?)
 }
 
 /// What finishing a move did.
@@ -90,22 +108,19 @@ pub enum Finish {
 /// Finishes moving `event` to `pair` when every photo has its faces: carries the templates
 /// over and moves the event in one transaction. A template filed while the others were
 /// carried is carried at the next of a few tries.
-pub async fn finish(state: &AppState, event: &Event, pair: ModelPair) -> anyhow::Result<Finish> {
+pub async fn finish(cx: &Reindexing<'_>, event: &Event, pair: ModelPair) -> anyhow::Result<Finish> {
     const TRIES: usize = 3;
     for _ in 0..TRIES {
-        let (done, total) = progress(state, event.id, pair).await?;
+        let (done, total) = progress(cx, event.id, pair).await?;
         if done < total {
             return Ok(Finish::PhotosLeft(total - done));
         }
-        let old = state
-            .store
-            .templates_to_carry(event.id, pair.name())
-            .await?;
+        let old = cx.store.templates_to_carry(event.id, pair.name()).await?;
         let threshold = event.spec.face_threshold;
         let mut carried = Vec::with_capacity(old.len());
         let mut stranded = Vec::new();
         for template in old {
-            match carry(state, event.id, &template, pair, threshold).await? {
+            match carry(cx, event.id, &template, pair, threshold).await? {
                 Some(embedding) => carried.push((template.owner, embedding)),
                 None => stranded.push(template.owner),
             }
@@ -113,16 +128,16 @@ pub async fn finish(state: &AppState, event: &Event, pair: ModelPair) -> anyhow:
         if !stranded.is_empty() {
             return Ok(Finish::NotCarried(stranded));
         }
-        match (state.store)
+        match (cx.store)
             .finish_reindex(event.id, pair.name(), &carried)
             .await?
         {
             Finished::Moved => {
-                state.alerts.forget(event.id);
+                cx.alerts.forget(event.id);
                 // Processes whose catalogue still names the old pair search its faces a
                 // little longer.
-                tokio::time::sleep(state.config.server.catalogue_ttl * 2).await;
-                let old_faces = state.store.delete_faces_of_other_pairs(event.id).await?;
+                tokio::time::sleep(cx.old_faces_kept).await;
+                let old_faces = cx.store.delete_faces_of_other_pairs(event.id).await?;
                 let carried = carried.len();
                 return Ok(Finish::Moved { carried, old_faces });
             }
@@ -137,7 +152,7 @@ pub async fn finish(state: &AppState, event: &Event, pair: ModelPair) -> anyhow:
 /// The new pair's template of the person `template` shows: their face at the same place
 /// on the photo where the old pair's face is most like the template.
 async fn carry(
-    state: &AppState,
+    cx: &Reindexing<'_>,
     event_id: i64,
     template: &OldTemplate,
     to: ModelPair,
@@ -148,12 +163,12 @@ async fn carry(
     let old = Embedding::from_bytes(&template.embedding, from.embedding_dim())?;
     let mut photos = template.photos.clone();
     if photos.is_empty() {
-        let hits = (state.indexes)
+        let hits = (cx.indexes)
             .search(event_id, from, old.clone(), threshold, CANDIDATES)
             .await?;
         photos = hits.into_iter().map(|h| h.photo_id).collect();
     }
-    let found = state.store.faces_of_photos_all_pairs(&photos).await?;
+    let found = cx.store.faces_of_photos_all_pairs(&photos).await?;
     Ok(same_person(&found, &old, from, to, threshold).map(|f| f.embedding.clone()))
 }
 

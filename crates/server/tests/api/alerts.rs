@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use raceshot_server::infra::channels::ChannelKind;
-use raceshot_server::jobs::send_message::SendMessage;
+use raceshot_server::jobs::kinds::SendMessage;
 use raceshot_server::jobs::{BackgroundJob, JobContext};
 use raceshot_server::services::messages::MessageKind;
 use raceshot_store::Backend;

@@ -14,7 +14,7 @@ use raceshot_server::app::startup::{Application, Models};
 use raceshot_server::app::state::{AppState, Clock};
 use raceshot_server::commands::ingest;
 use raceshot_server::config::Config;
-use raceshot_server::jobs::retention::Retention;
+use raceshot_server::jobs::kinds::Retention;
 use raceshot_server::jobs::{BackgroundJob, JobContext, JobError};
 use raceshot_store::operators::Role;
 use raceshot_store::testing::TestDatabase;

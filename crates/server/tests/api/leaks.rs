@@ -7,7 +7,7 @@ use base64::Engine as _;
 use raceshot_domain::{GatewayKind, Money, OrderUuid, PaymentChannel, PaymentStatus};
 use raceshot_payments::testing::{FakeGbp, FakeOpn};
 use raceshot_server::infra::channels::ChannelKind;
-use raceshot_server::jobs::send_message::SendMessage;
+use raceshot_server::jobs::kinds::SendMessage;
 use raceshot_server::jobs::{BackgroundJob, JobContext, JobError};
 use raceshot_server::services::commerce::payment;
 use raceshot_server::services::messages::MessageKind;
@@ -336,7 +336,7 @@ async fn without_the_sandbox_no_page_or_answer_leads_to_it() {
 
     // What gateways are told of an order holds no sandbox page either.
     for order in [&qr, &card] {
-        let request = payment::payment_request(&app.state, order);
+        let request = payment::payment_request(&app.state.commerce(), order);
         assert_eq!(request.sandbox_page_url, "", "{request:?}");
     }
 

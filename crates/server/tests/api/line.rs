@@ -21,7 +21,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
 use raceshot_server::infra::channels::ChannelKind;
-use raceshot_server::jobs::send_message::SendMessage;
+use raceshot_server::jobs::kinds::SendMessage;
 use raceshot_server::jobs::{BackgroundJob, JobContext, JobError};
 use raceshot_server::services::messages::MessageKind;
 use raceshot_store::Backend;

@@ -74,14 +74,14 @@ async fn an_event_moves_to_another_pair_and_its_searches_stay_right(backend: Bac
         .file_privacy_request(&request, |_| false, now())
         .await
         .unwrap();
-    let hidden = privacy::approve(&app.state, "hide-gdp", "admin")
+    let hidden = privacy::approve(&app.state.privacy(), "hide-gdp", "admin")
         .await
         .unwrap();
     assert_eq!(hidden, [ids["gdp.jpg"]]);
     let alert = NewAlert {
         public_id: "players-alert".into(),
         event_id: event.id,
-        channel: "sms".into(),
+        channel: raceshot_store::alerts::AlertChannel::Sms,
         mobile: Some("0812345678".into()),
         embedding: face_on(&app, ids["players.jpg"], old).await,
         model_pair: old.name().into(),
@@ -101,7 +101,9 @@ async fn an_event_moves_to_another_pair_and_its_searches_stay_right(backend: Bac
     let mover = load_state_with(config, Clock::Fixed(now()), app.url(""), Models::StandIns)
         .await
         .unwrap();
-    let started = reindex::start(&mover, &event, new).await.unwrap();
+    let started = reindex::start(&mover.reindexing(), &event, new)
+        .await
+        .unwrap();
     assert_eq!(started, Started::Moving { queued: 3 });
     // Searches still use the old pair (whatever the shop's workers did meanwhile).
     assert_eq!(search().await, ["yaoming.jpg"]);
@@ -186,7 +188,7 @@ async fn an_event_moves_to_another_pair_and_its_searches_stay_right(backend: Bac
     assert_eq!(search().await, ["yaoming.jpg"]);
     let selfies = vec![photo("yaoming.jpg").into()];
     let mover_found = search::search_event(
-        &mover,
+        mover.search(),
         &moved,
         selfies,
         search::Narrowing::default(),

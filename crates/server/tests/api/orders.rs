@@ -2,7 +2,7 @@
 //! (originals, logo copies, signed downloads, Range, ZIP), the refusals around them, FREE
 //! and AM orders, find-order and retention.
 
-use raceshot_server::services::commerce::links::Variant;
+use raceshot_server::services::links::Variant;
 use serde_json::{Value, json};
 
 use crate::both_backends;

@@ -387,7 +387,7 @@ async fn orders_are_texted_their_link_when_placed_and_when_ready() {
             job_id: 0,
             worker: "test",
         };
-        let again = raceshot_server::jobs::send_message::SendMessage {
+        let again = raceshot_server::jobs::kinds::SendMessage {
             kind: raceshot_server::services::messages::MessageKind::OrderReady,
             subject: order.id.to_string(),
             channel: raceshot_server::infra::channels::ChannelKind::Sms,
@@ -405,7 +405,7 @@ async fn orders_are_texted_their_link_when_placed_and_when_ready() {
 #[tokio::test]
 async fn a_failing_provider_is_tried_again_and_a_bad_number_is_given_up() {
     use raceshot_server::infra::channels::ChannelKind;
-    use raceshot_server::jobs::send_message::SendMessage;
+    use raceshot_server::jobs::kinds::SendMessage;
     use raceshot_server::jobs::{BackgroundJob, JobContext, JobError};
     use raceshot_server::services::messages::MessageKind;
     let fake = FakeThaiBulkSms::start().await;

@@ -165,18 +165,25 @@ pub async fn trial(
     };
     let key = format!("trial:{}:{}", uuid::Uuid::new_v4(), via.as_str());
     let message = templates::trial(&state.public_url);
-    let outcome = messages::send_once(&state, &key, MessageKind::Trial, via, &to, &message)
-        .await
-        .map_err(|e| match e {
-            SendError::Undeliverable(e) => {
-                ShopError::new(ErrorCode::InvalidField, format!("{e:#}")).with_field("to")
-            }
-            // The operator needs the provider's reason (it names no secret).
-            SendError::Failed(e) => ShopError::new(
-                ErrorCode::Unavailable,
-                format!("the provider refused the test message: {e:#}"),
-            ),
-        })?;
+    let outcome = messages::send_once(
+        &state.outbox(),
+        &key,
+        MessageKind::Trial,
+        via,
+        &to,
+        &message,
+    )
+    .await
+    .map_err(|e| match e {
+        SendError::Undeliverable(e) => {
+            ShopError::new(ErrorCode::InvalidField, format!("{e:#}")).with_field("to")
+        }
+        // The operator needs the provider's reason (it names no secret).
+        SendError::Failed(e) => ShopError::new(
+            ErrorCode::Unavailable,
+            format!("the provider refused the test message: {e:#}"),
+        ),
+    })?;
     state
         .store
         .audit(

@@ -111,7 +111,7 @@ pub async fn approve(
     Path(order_uuid): Path<String>,
 ) -> ShopResult<Json<OperatorOutcome>> {
     let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
-    let outcome = operator::approve(&state, &order, &session.actor()).await?;
+    let outcome = operator::approve(&state.commerce(), &order, &session.actor()).await?;
     Ok(Json(answer(outcome)))
 }
 
@@ -134,7 +134,8 @@ pub async fn confirm(
     ApiJson(req): ApiJson<ConfirmRequest>,
 ) -> ShopResult<Json<OperatorOutcome>> {
     let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
-    let outcome = operator::confirm(&state, &order, &req.slip_ref, &session.actor()).await?;
+    let outcome =
+        operator::confirm(&state.commerce(), &order, &req.slip_ref, &session.actor()).await?;
     Ok(Json(answer(outcome)))
 }
 
@@ -302,7 +303,7 @@ pub async fn resend_email(
             )
         })?;
     let sent = messages::send_again(
-        &state,
+        &state.outbox(),
         MessageKind::OrderReady,
         &order.id.to_string(),
         ChannelKind::Email,

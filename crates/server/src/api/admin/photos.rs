@@ -87,7 +87,7 @@ pub async fn upload(
         })?;
     let name = clean_file_name(q.file_name.as_deref().unwrap_or_default());
     let added = add_file(
-        &state,
+        state.intake(),
         &key,
         event.id,
         &name,

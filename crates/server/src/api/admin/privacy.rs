@@ -82,7 +82,7 @@ fn instant(ms: i64) -> String {
 
 async fn shown(state: &AppState, r: PrivacyRequest) -> ShopResult<AdminPrivacyRequest> {
     let photos: Vec<(i64, Option<f32>)> = match r.state {
-        PrivacyState::Pending => privacy::matches(state, &r)
+        PrivacyState::Pending => privacy::matches(&state.privacy(), &r)
             .await?
             .into_iter()
             .map(|(id, s)| (id, Some(s)))
@@ -172,7 +172,7 @@ pub async fn approve(
     admin: Admin,
     ApiPath(request_id): ApiPath<String>,
 ) -> ShopResult<Json<PrivacyApproved>> {
-    let hidden = privacy::approve(&state, &request_id, &admin.0.actor()).await?;
+    let hidden = privacy::approve(&state.privacy(), &request_id, &admin.0.actor()).await?;
     Ok(Json(PrivacyApproved {
         photos_hidden: hidden.len(),
     }))
@@ -189,7 +189,7 @@ pub async fn reject(
     admin: Admin,
     ApiPath(request_id): ApiPath<String>,
 ) -> ShopResult<StatusCode> {
-    privacy::reject(&state, &request_id, &admin.0.actor()).await?;
+    privacy::reject(&state.privacy(), &request_id, &admin.0.actor()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -24,15 +24,23 @@ use chrono::{DateTime, Utc};
 use raceshot_domain::event::{SaleState, SaleStatus};
 use raceshot_domain::order::{Mobile, mask_mobile};
 use raceshot_store::StoreError;
+pub use raceshot_store::alerts::AlertChannel;
 use raceshot_store::alerts::{Alert, AlertState, NewAlert};
 use raceshot_store::events::Event;
 use raceshot_vision::FaceAnalyzer;
 use sha2::{Digest, Sha256};
 
-use crate::app::state::AppState;
+use raceshot_store::Store;
+
+use crate::app::faces::FaceModels;
+use crate::app::live::{Live, LiveCell};
 use crate::infra::channels::{Channel as _, ChannelKind};
+use crate::infra::clock::Clock;
+use crate::infra::search_slots::SearchSlots;
 use crate::infra::signing;
-use crate::services::messages::{self, MessageKind, Outcome, SendError, templates};
+use crate::jobs::queue::JobQueue;
+use crate::services::links::Links;
+use crate::services::messages::{self, MessageKind, Outbox, Outcome, SendError, templates};
 use crate::services::search::{SearchError, with_selfie_faces};
 
 /// How long an alert waits for its code or its LINE Login.
@@ -45,52 +53,53 @@ pub const RESEND_AFTER: Duration = Duration::from_secs(60);
 /// text a stranger's phone more often, from however many addresses.
 pub const CODES_PER_NUMBER: i64 = 3;
 const CODE_PURPOSE: &str = "alert-code";
-const LINK_PURPOSE: &str = "alert-link";
 
-/// How an alert reaches the runner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AlertChannel {
-    Sms,
-    Line,
+/// What alerts use: their rows and this process's templates of them, the face engines
+/// and search slots a selfie is embedded with, the channels of the settings in force and
+/// the outbox the code goes through, the addresses and the key that sign their links and
+/// codes, and the queue of their messages. LINE Login takes it too, as it confirms alerts.
+#[derive(Clone, Copy)]
+pub struct Alerting<'a> {
+    pub store: &'a Store,
+    pub templates: &'a watch::AlertTemplates,
+    pub faces: &'a FaceModels,
+    pub slots: &'a SearchSlots,
+    pub live: &'a LiveCell,
+    pub links: &'a Links,
+    /// Signs the codes sent to confirm a number.
+    pub signing_key: &'a [u8],
+    pub jobs: &'a JobQueue,
+    pub clock: Clock,
 }
 
-impl AlertChannel {
-    pub fn parse(raw: &str) -> Option<Self> {
-        match raw.trim() {
-            "sms" => Some(AlertChannel::Sms),
-            "line" => Some(AlertChannel::Line),
-            _ => None,
-        }
+impl<'a> Alerting<'a> {
+    /// The outbox the alerts' codes go through.
+    pub fn outbox(&self) -> Outbox<'a> {
+        Outbox::new(self.store, self.live, self.links, self.clock)
     }
+}
 
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AlertChannel::Sms => "sms",
-            AlertChannel::Line => "line",
-        }
-    }
-
-    pub fn kind(self) -> ChannelKind {
-        match self {
+/// The message channel an alert's messages take.
+impl From<AlertChannel> for ChannelKind {
+    fn from(channel: AlertChannel) -> Self {
+        match channel {
             AlertChannel::Sms => ChannelKind::Sms,
             AlertChannel::Line => ChannelKind::Line,
         }
     }
+}
 
-    /// The channels alerts can go through with the shop's settings now: SMS when a
-    /// provider is set up, LINE when LINE Login and the Messaging API are.
-    pub fn available(state: &AppState) -> Vec<AlertChannel> {
-        let live = state.live();
-        let mut on = Vec::new();
-        if live.line.api().is_some() {
-            on.push(AlertChannel::Line);
-        }
-        if live.sms.delivers() {
-            on.push(AlertChannel::Sms);
-        }
-        on
+/// The channels alerts can go through with the shop's settings now: SMS when a provider
+/// is set up, LINE when LINE Login and the Messaging API are.
+pub fn available_channels(live: &Live) -> Vec<AlertChannel> {
+    let mut on = Vec::new();
+    if live.line.api().is_some() {
+        on.push(AlertChannel::Line);
     }
+    if live.sms.delivers() {
+        on.push(AlertChannel::Sms);
+    }
+    on
 }
 
 /// Why an alert was not made, confirmed, shown or stopped.
@@ -160,7 +169,7 @@ pub struct Asked {
 /// takes it). An SMS alert is sent its code now; a LINE alert is confirmed through
 /// [`line_url`].
 pub async fn ask(
-    state: &AppState,
+    cx: &Alerting<'_>,
     event: &Event,
     ask: &Ask,
     selfie: bytes::Bytes,
@@ -169,7 +178,7 @@ pub async fn ask(
     if !ask.consent {
         return Err(AlertError::NoConsent);
     }
-    let now = state.now();
+    let now = cx.clock.now();
     let sale = SaleState::at(
         event.spec.on_sale_start,
         event.spec.on_sale_end,
@@ -179,7 +188,7 @@ pub async fn ask(
     if sale.status != SaleStatus::OnSale {
         return Err(AlertError::NotOnSale);
     }
-    if !AlertChannel::available(state).contains(&ask.channel) {
+    if !available_channels(&cx.live.get()).contains(&ask.channel) {
         return Err(AlertError::Unavailable(ask.channel));
     }
     let mobile = match ask.channel {
@@ -197,31 +206,25 @@ pub async fn ask(
         AlertChannel::Line => None,
     };
     if let Some(mobile) = &mobile {
-        texted_lately(state, mobile.as_str(), now).await?;
+        texted_lately(cx, mobile.as_str(), now).await?;
     }
-    let (pair, engine) = state
-        .faces
-        .of_event(event)
-        .await
-        .map_err(AlertError::Fault)?;
-    let face = selfie_face(engine, state, selfie).await?;
+    let (pair, engine) = cx.faces.of_event(event).await.map_err(AlertError::Fault)?;
+    let face = selfie_face(engine, cx, selfie).await?;
     let public_id = hex::encode(rand::random::<[u8; 16]>());
     let code = format!("{:06}", rand::random_range(0..1_000_000u32));
     let alert = NewAlert {
         public_id: public_id.clone(),
         event_id: event.id,
-        channel: ask.channel.as_str().to_owned(),
+        channel: ask.channel,
         mobile: mobile.as_ref().map(|m| m.as_str().to_owned()),
         embedding: face.to_bytes(),
         model_pair: pair.name().to_owned(),
-        code_hash: mobile
-            .is_some()
-            .then(|| code_hash(state, &public_id, &code)),
+        code_hash: mobile.is_some().then(|| code_hash(cx, &public_id, &code)),
         client: hex::encode(Sha256::digest(client.to_string().as_bytes())),
         consented_at: now,
         expires_at: now + chrono::Duration::from_std(CONFIRM_TTL).unwrap_or_default(),
     };
-    let id = state.store.add_alert(&alert, now).await?.ok_or_else(|| {
+    let id = cx.store.add_alert(&alert, now).await?.ok_or_else(|| {
         AlertError::Fault(anyhow::anyhow!(
             "the event moved to another face model pair meanwhile"
         ))
@@ -229,8 +232,8 @@ pub async fn ask(
     metrics::counter!("alerts_asked_total", "channel" => ask.channel.as_str()).increment(1);
     let contact = match &mobile {
         Some(mobile) => {
-            if let Err(e) = send_code(state, &public_id, mobile.as_str(), &code).await {
-                state.store.delete_alert(id).await?;
+            if let Err(e) = send_code(cx, &public_id, mobile.as_str(), &code).await {
+                cx.store.delete_alert(id).await?;
                 return Err(e);
             }
             Some(mask_mobile(mobile.as_str()))
@@ -249,12 +252,12 @@ pub async fn ask(
 /// Refuses a number texted a code within [`RESEND_AFTER`], or [`CODES_PER_NUMBER`] times
 /// within [`CONFIRM_TTL`].
 async fn texted_lately(
-    state: &AppState,
+    cx: &Alerting<'_>,
     mobile: &str,
     now: DateTime<Utc>,
 ) -> Result<(), AlertError> {
     let window = chrono::Duration::from_std(CONFIRM_TTL).unwrap_or_default();
-    let (n, latest) = state
+    let (n, latest) = cx
         .store
         .alerts_asked_by_mobile(mobile, now - window)
         .await?;
@@ -274,11 +277,11 @@ async fn texted_lately(
 /// The face a selfie shows (its largest), inside a search slot.
 async fn selfie_face(
     engine: Arc<dyn FaceAnalyzer>,
-    state: &AppState,
+    cx: &Alerting<'_>,
     selfie: bytes::Bytes,
 ) -> Result<raceshot_vision::Embedding, AlertError> {
-    let _slot = state
-        .search_slots
+    let _slot = cx
+        .slots
         .acquire()
         .await
         .map_err(|busy| AlertError::Selfie(busy.into()))?;
@@ -293,12 +296,12 @@ async fn selfie_face(
     .map_err(AlertError::Selfie)
 }
 
-fn code_hash(state: &AppState, public_id: &str, code: &str) -> String {
-    signing::sign(&state.signing_key, CODE_PURPOSE, &[public_id, code])
+fn code_hash(cx: &Alerting<'_>, public_id: &str, code: &str) -> String {
+    signing::sign(cx.signing_key, CODE_PURPOSE, &[public_id, code])
 }
 
 async fn send_code(
-    state: &AppState,
+    cx: &Alerting<'_>,
     public_id: &str,
     mobile: &str,
     code: &str,
@@ -307,7 +310,7 @@ async fn send_code(
     let message = templates::alert_code(code, minutes);
     let key = format!("alert_code:{public_id}:sms");
     match messages::send_once(
-        state,
+        &cx.outbox(),
         &key,
         MessageKind::AlertCode,
         ChannelKind::Sms,
@@ -335,19 +338,19 @@ pub fn line_url(public_id: &str) -> String {
 /// When an alert confirmed now ends: the event's sale end or `alerts.days` from now,
 /// whichever comes first.
 pub fn ends_at(
-    state: &AppState,
+    cx: &Alerting<'_>,
     event_sale_end: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> DateTime<Utc> {
-    let days = i64::from(state.live().alert_days);
+    let days = i64::from(cx.live.get().alert_days);
     event_sale_end.min(now + chrono::Duration::days(days))
 }
 
 /// Confirms an SMS alert with the code sent to its number; answers the alert working.
 /// Confirming one that works already answers it as it is.
-pub async fn confirm(state: &AppState, public_id: &str, code: &str) -> Result<Alert, AlertError> {
-    let now = state.now();
-    let alert = state
+pub async fn confirm(cx: &Alerting<'_>, public_id: &str, code: &str) -> Result<Alert, AlertError> {
+    let now = cx.clock.now();
+    let alert = cx
         .store
         .alert(public_id, now)
         .await?
@@ -361,32 +364,32 @@ pub async fn confirm(state: &AppState, public_id: &str, code: &str) -> Result<Al
     if alert.code_tries >= MAX_TRIES {
         return Err(AlertError::CodeVoid);
     }
-    if !signing::same(hash, &code_hash(state, public_id, code.trim())) {
-        let tries = state.store.count_alert_code_try(alert.id).await?;
+    if !signing::same(hash, &code_hash(cx, public_id, code.trim())) {
+        let tries = cx.store.count_alert_code_try(alert.id).await?;
         return Err(if tries >= MAX_TRIES {
             AlertError::CodeVoid
         } else {
             AlertError::WrongCode
         });
     }
-    activate(state, &alert, None).await
+    activate(cx, &alert, None).await
 }
 
 /// Makes a pending alert work from now until its end, with the LINE account LINE Login
 /// answered for a LINE alert.
 pub async fn activate(
-    state: &AppState,
+    cx: &Alerting<'_>,
     alert: &Alert,
     line_user_id: Option<&str>,
 ) -> Result<Alert, AlertError> {
-    let now = state.now();
-    let event = state
+    let now = cx.clock.now();
+    let event = cx
         .store
         .any_event_by_key(&alert.event_key)
         .await?
         .ok_or(AlertError::NotFound)?;
-    let ends = ends_at(state, event.spec.on_sale_end, now);
-    if !state
+    let ends = ends_at(cx, event.spec.on_sale_end, now);
+    if !cx
         .store
         .activate_alert(alert.id, line_user_id, ends)
         .await?
@@ -394,50 +397,24 @@ pub async fn activate(
     {
         return Err(AlertError::NotFound);
     }
-    state.alerts.forget(alert.event_id);
-    metrics::counter!("alerts_confirmed_total", "channel" => alert.channel.clone()).increment(1);
-    state
-        .store
+    cx.templates.forget(alert.event_id);
+    metrics::counter!("alerts_confirmed_total", "channel" => alert.channel.as_str()).increment(1);
+    cx.store
         .alert(&alert.public_id, now)
         .await?
         .ok_or(AlertError::NotFound)
 }
 
-/// The token of an alert's links: `{expiry}.{signature}`, working until the alert ends.
-pub fn link_token(state: &AppState, alert: &Alert) -> String {
-    let expires = alert.expires_at.timestamp().to_string();
-    let sig = signing::sign(
-        &state.signing_key,
-        LINK_PURPOSE,
-        &[&alert.public_id, &expires],
-    );
-    format!("{expires}.{sig}")
-}
-
-/// The page of an alert's new photos, and the same page asking to stop.
-pub fn links(state: &AppState, alert: &Alert) -> (String, String) {
-    let view = format!(
-        "{}/alerts/{}?t={}",
-        state.public_url,
-        alert.public_id,
-        link_token(state, alert)
-    );
-    let stop = format!("{view}&stop=1");
-    (view, stop)
-}
-
 /// The working alert a link names, when its token fits and has not expired.
-pub async fn by_link(state: &AppState, public_id: &str, token: &str) -> Result<Alert, AlertError> {
-    let (expires, sig) = token.split_once('.').ok_or(AlertError::NotFound)?;
-    if !signing::verify(&state.signing_key, LINK_PURPOSE, &[public_id, expires], sig) {
-        return Err(AlertError::NotFound);
-    }
-    let now = state.now();
-    let at: i64 = expires.parse().map_err(|_| AlertError::NotFound)?;
+pub async fn by_link(cx: &Alerting<'_>, public_id: &str, token: &str) -> Result<Alert, AlertError> {
+    let at = (cx.links)
+        .alert_token_expiry(public_id, token)
+        .ok_or(AlertError::NotFound)?;
+    let now = cx.clock.now();
     if at <= now.timestamp() {
         return Err(AlertError::NotFound);
     }
-    match state.store.alert(public_id, now).await? {
+    match cx.store.alert(public_id, now).await? {
         Some(alert) if alert.state == AlertState::Active => Ok(alert),
         _ => Err(AlertError::NotFound),
     }
@@ -447,38 +424,38 @@ pub async fn by_link(state: &AppState, public_id: &str, token: &str) -> Result<A
 /// An alert never confirmed is stopped by its id alone (only the browser that asked for it
 /// knows it); a working one needs its link's token.
 pub async fn stop(
-    state: &AppState,
+    cx: &Alerting<'_>,
     public_id: &str,
     token: Option<&str>,
 ) -> Result<(), AlertError> {
-    let now = state.now();
+    let now = cx.clock.now();
     let alert = match token {
-        Some(token) => by_link(state, public_id, token).await?,
-        None => state
+        Some(token) => by_link(cx, public_id, token).await?,
+        None => cx
             .store
             .alert(public_id, now)
             .await?
             .filter(|a| a.state == AlertState::Pending)
             .ok_or(AlertError::NotFound)?,
     };
-    state.store.delete_alert(alert.id).await?;
-    state.alerts.forget(alert.event_id);
+    cx.store.delete_alert(alert.id).await?;
+    cx.templates.forget(alert.event_id);
     metrics::counter!("alerts_stopped_total").increment(1);
     Ok(())
 }
 
 /// The photos found for an alert since it was confirmed, newest first (photo ids).
-pub async fn found(state: &AppState, alert: &Alert) -> Result<Vec<i64>, AlertError> {
-    Ok(state.store.alert_photos(alert.id).await?)
+pub async fn found(cx: &Alerting<'_>, alert: &Alert) -> Result<Vec<i64>, AlertError> {
+    Ok(cx.store.alert_photos(alert.id).await?)
 }
 
 /// Deletes the alerts whose time is up: past their end, or of an event whose sale has
 /// ended (closed early by an operator, or its end moved earlier). Answers how many.
-pub async fn delete_due(state: &AppState) -> Result<u64, StoreError> {
-    let now = state.now();
+pub async fn delete_due(cx: &Alerting<'_>) -> Result<u64, StoreError> {
+    let now = cx.clock.now();
     let mut closed = Vec::new();
-    for (event_id, key) in state.store.events_with_alerts().await? {
-        let open = match state.store.any_event_by_key(&key).await? {
+    for (event_id, key) in cx.store.events_with_alerts().await? {
+        let open = match cx.store.any_event_by_key(&key).await? {
             Some(e) => {
                 SaleState::at(e.spec.on_sale_start, e.spec.on_sale_end, e.sale_closed, now).status
                     != SaleStatus::Closed
@@ -489,9 +466,9 @@ pub async fn delete_due(state: &AppState) -> Result<u64, StoreError> {
             closed.push(event_id);
         }
     }
-    let deleted = state.store.delete_alerts_due(now, &closed).await?;
+    let deleted = cx.store.delete_alerts_due(now, &closed).await?;
     for event_id in closed {
-        state.alerts.forget(event_id);
+        cx.templates.forget(event_id);
     }
     Ok(deleted)
 }

@@ -23,11 +23,11 @@ use raceshot_store::alerts::AlertMatch;
 use raceshot_store::photos::NewFace;
 use raceshot_vision::{Embedding, FaceIndex, ModelPair};
 
-use crate::app::state::AppState;
-use crate::jobs::send_message::SendMessage;
-use crate::jobs::tasks;
-use crate::services::alerts::AlertChannel;
-use crate::services::messages::MessageKind;
+use raceshot_store::Store;
+
+use crate::jobs::kinds::SendMessage;
+use crate::services::alerts::Alerting;
+use crate::services::messages::{MessageKind, new_photos_subject, parse_new_photos_subject};
 
 /// The least time between two messages of one alert.
 pub const GAP: chrono::Duration = chrono::Duration::minutes(15);
@@ -57,7 +57,8 @@ impl AlertTemplates {
     /// pair) or older than [`REFRESH`].
     async fn of(
         &self,
-        state: &AppState,
+        store: &Store,
+        now: DateTime<Utc>,
         event_id: i64,
         pair: ModelPair,
     ) -> anyhow::Result<Arc<FaceIndex>> {
@@ -71,9 +72,7 @@ impl AlertTemplates {
         {
             return Ok(index.clone());
         }
-        let rows = (state.store)
-            .alert_templates(event_id, pair.name(), state.now())
-            .await?;
+        let rows = store.alert_templates(event_id, pair.name(), now).await?;
         let dim = pair.embedding_dim();
         let mut index = FaceIndex::with_capacity(dim, rows.len());
         for (id, bytes) in rows {
@@ -124,7 +123,7 @@ pub fn matching(
 /// alerts, records the matches and enqueues the messages now due. A photo hidden by a
 /// privacy request tells no one.
 pub async fn photo_ingested(
-    state: &AppState,
+    cx: &Alerting<'_>,
     event_id: i64,
     photo_id: i64,
     pair: ModelPair,
@@ -134,7 +133,9 @@ pub async fn photo_ingested(
     if faces.is_empty() {
         return Ok(0);
     }
-    let index = state.alerts.of(state, event_id, pair).await?;
+    let index = (cx.templates)
+        .of(cx.store, cx.clock.now(), event_id, pair)
+        .await?;
     if index.is_empty() {
         return Ok(0);
     }
@@ -142,66 +143,48 @@ pub async fn photo_ingested(
     if matches.is_empty() {
         return Ok(0);
     }
-    let now = state.now();
-    let scheduled = state
+    let now = cx.clock.now();
+    let scheduled = cx
         .store
         .record_alert_matches(photo_id, &matches, GAP, now)
         .await?;
     for (alert_id, due) in scheduled {
-        enqueue_message(state, alert_id, due).await?;
+        enqueue_message(cx, alert_id, due).await?;
     }
     Ok(matches.len())
 }
 
-/// The subject of the message of `alert_id` due at `due`.
-fn subject(alert_id: i64, due: DateTime<Utc>) -> String {
-    format!("{alert_id}:{}", due.timestamp_millis())
-}
-
-/// Reads a message's subject back: the alert and when its message was due.
-pub fn parse_subject(subject: &str) -> Option<(i64, DateTime<Utc>)> {
-    let (id, due) = subject.split_once(':')?;
-    Some((
-        id.parse().ok()?,
-        DateTime::from_timestamp_millis(due.parse().ok()?)?,
-    ))
-}
-
 async fn enqueue_message(
-    state: &AppState,
+    cx: &Alerting<'_>,
     alert_id: i64,
     due: DateTime<Utc>,
 ) -> anyhow::Result<()> {
-    let Some(alert) = state.store.alert_by_id(alert_id).await? else {
+    let Some(alert) = cx.store.alert_by_id(alert_id).await? else {
         return Ok(());
-    };
-    let Some(channel) = AlertChannel::parse(&alert.channel) else {
-        return Ok(()); // the table allows no other channel
     };
     let job = SendMessage {
         kind: MessageKind::NewPhotos,
-        subject: subject(alert_id, due),
-        channel: channel.kind(),
+        subject: new_photos_subject(alert_id, due),
+        channel: alert.channel.into(),
     };
-    state
-        .store
-        .enqueue(&tasks::new_job(state, &job, due), state.now())
+    cx.store
+        .enqueue(&cx.jobs.row(&job, due), cx.clock.now())
         .await?;
-    state.wake_workers();
+    cx.jobs.wake();
     metrics::counter!("alert_messages_scheduled_total").increment(1);
     Ok(())
 }
 
 /// The message of `subject` is done with (sent, refused or given up): when photos were
 /// matched after it was due, the next is scheduled, a [`GAP`] after it.
-pub async fn message_done(state: &AppState, subject: &str) -> anyhow::Result<()> {
-    let Some((alert_id, due)) = parse_subject(subject) else {
+pub async fn message_done(cx: &Alerting<'_>, subject: &str) -> anyhow::Result<()> {
+    let Some((alert_id, due)) = parse_new_photos_subject(subject) else {
         return Ok(());
     };
-    if state.store.alert_message_done(alert_id, due).await? {
-        let next = raceshot_store::alerts::next_message_at(due, GAP, state.now());
-        if state.store.schedule_alert_message(alert_id, next).await? {
-            enqueue_message(state, alert_id, next).await?;
+    if cx.store.alert_message_done(alert_id, due).await? {
+        let next = raceshot_store::alerts::next_message_at(due, GAP, cx.clock.now());
+        if cx.store.schedule_alert_message(alert_id, next).await? {
+            enqueue_message(cx, alert_id, next).await?;
         }
     }
     Ok(())
@@ -241,13 +224,5 @@ mod tests {
         assert_eq!(found.iter().map(|m| m.alert_id).collect::<Vec<_>>(), [7]);
         assert!(found[0].similarity > 0.99);
         assert!(matching(&index, &[], 0.5, 2).is_empty());
-    }
-
-    #[test]
-    fn a_subject_names_its_alert_and_moment() {
-        let due = DateTime::from_timestamp_millis(1_764_000_000_123).unwrap_or_default();
-        assert_eq!(parse_subject(&subject(42, due)), Some((42, due)));
-        assert_eq!(parse_subject("42"), None);
-        assert_eq!(parse_subject("x:1"), None);
     }
 }

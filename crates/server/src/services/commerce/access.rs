@@ -14,8 +14,8 @@ use raceshot_domain::order::{mask_email, mask_mobile};
 use raceshot_store::access_codes::CodeCheck;
 use raceshot_store::orders::Order;
 
+use super::Commerce;
 use super::{CommerceError, CommerceResult};
-use crate::app::state::AppState;
 use crate::infra::channels::{Channel as _, ChannelKind};
 use crate::infra::signing;
 use crate::services::messages::{self, MessageKind, Outcome, SendError, templates};
@@ -41,12 +41,12 @@ pub enum Destination {
 }
 
 impl Destination {
-    pub fn of(state: &AppState, email: Option<&str>, mobile: &str) -> Option<Self> {
+    pub fn of(cx: &Commerce<'_>, email: Option<&str>, mobile: &str) -> Option<Self> {
         match email.filter(|e| !e.is_empty()) {
-            Some(email) if state.live().mailer.delivers() => {
+            Some(email) if cx.live.get().mailer.delivers() => {
                 Some(Destination::Email(email.to_owned()))
             }
-            _ if state.live().sms.delivers() => Some(Destination::Mobile(mobile.to_owned())),
+            _ if cx.live.get().sms.delivers() => Some(Destination::Mobile(mobile.to_owned())),
             _ => None,
         }
     }
@@ -62,32 +62,28 @@ impl Destination {
 
 /// The pad that hides an order's number in a lookup reference: a keyed function of the
 /// reference's own nonce and expiry, so each reference hides it afresh.
-fn lookup_pad(state: &AppState, nonce: &str, expires: &str) -> Option<u64> {
-    let mac = signing::sign(&state.signing_key, LOOKUP_PAD, &[nonce, expires]);
+fn lookup_pad(cx: &Commerce<'_>, nonce: &str, expires: &str) -> Option<u64> {
+    let mac = signing::sign(cx.signing_key, LOOKUP_PAD, &[nonce, expires]);
     u64::from_str_radix(mac.get(..16)?, 16).ok()
 }
 
 /// The lookup reference of a found order: `{hidden number}.{nonce}.{expiry}.{signature}`,
 /// where the order's sequential number is hidden by a keyed pad (a public answer never
 /// shows it) and the whole is signed.
-pub fn lookup(state: &AppState, order_id: i64) -> String {
-    let expires = (state.now() + chrono::Duration::from_std(LOOKUP_TTL).unwrap_or_default())
+pub fn lookup(cx: &Commerce<'_>, order_id: i64) -> String {
+    let expires = (cx.clock.now() + chrono::Duration::from_std(LOOKUP_TTL).unwrap_or_default())
         .timestamp()
         .to_string();
     let nonce = hex::encode(rand::random::<[u8; 8]>());
-    let pad = lookup_pad(state, &nonce, &expires).unwrap_or_default();
+    let pad = lookup_pad(cx, &nonce, &expires).unwrap_or_default();
     let hidden = format!("{:016x}", u64::from_ne_bytes(order_id.to_ne_bytes()) ^ pad);
-    let sig = signing::sign(
-        &state.signing_key,
-        LOOKUP_PURPOSE,
-        &[&hidden, &nonce, &expires],
-    );
+    let sig = signing::sign(cx.signing_key, LOOKUP_PURPOSE, &[&hidden, &nonce, &expires]);
     format!("{hidden}.{nonce}.{expires}.{sig}")
 }
 
 /// The order a lookup reference names; forged, malformed and expired alike are
 /// `order_not_found`.
-pub async fn resolve(state: &AppState, raw: &str) -> CommerceResult<Order> {
+pub async fn resolve(cx: &Commerce<'_>, raw: &str) -> CommerceResult<Order> {
     let not_found = || CommerceError::OrderNotFound;
     let mut parts = raw.trim().splitn(4, '.');
     let (Some(hidden), Some(nonce), Some(expires), Some(sig)) =
@@ -96,7 +92,7 @@ pub async fn resolve(state: &AppState, raw: &str) -> CommerceResult<Order> {
         return Err(not_found());
     };
     if !signing::verify(
-        &state.signing_key,
+        cx.signing_key,
         LOOKUP_PURPOSE,
         &[hidden, nonce, expires],
         sig,
@@ -104,21 +100,17 @@ pub async fn resolve(state: &AppState, raw: &str) -> CommerceResult<Order> {
         return Err(not_found());
     }
     let at: i64 = expires.parse().map_err(|_| not_found())?;
-    if at <= state.now().timestamp() {
+    if at <= cx.clock.now().timestamp() {
         return Err(not_found());
     }
-    let pad = lookup_pad(state, nonce, expires).ok_or_else(not_found)?;
+    let pad = lookup_pad(cx, nonce, expires).ok_or_else(not_found)?;
     let hidden = u64::from_str_radix(hidden, 16).map_err(|_| not_found())?;
     let id = i64::from_ne_bytes((hidden ^ pad).to_ne_bytes());
-    state.store.order_by_id(id).await?.ok_or_else(not_found)
+    cx.store.order_by_id(id).await?.ok_or_else(not_found)
 }
 
-fn code_hash(state: &AppState, order_id: i64, code: &str) -> String {
-    signing::sign(
-        &state.signing_key,
-        CODE_PURPOSE,
-        &[&order_id.to_string(), code],
-    )
+fn code_hash(cx: &Commerce<'_>, order_id: i64, code: &str) -> String {
+    signing::sign(cx.signing_key, CODE_PURPOSE, &[&order_id.to_string(), code])
 }
 
 /// A code sent: where to, and for how long it works.
@@ -129,11 +121,11 @@ pub struct CodeSent {
 }
 
 /// Sends a new code for `order` to its own contact; at most one per `RESEND_AFTER`.
-pub async fn send_code(state: &AppState, order: &Order) -> CommerceResult<CodeSent> {
-    let to = Destination::of(state, order.email.as_deref(), &order.mobile)
+pub async fn send_code(cx: &Commerce<'_>, order: &Order) -> CommerceResult<CodeSent> {
+    let to = Destination::of(cx, order.email.as_deref(), &order.mobile)
         .ok_or(CommerceError::NoContact)?;
-    let now = state.now();
-    if let Some(sent) = state.store.access_code_sent_at(order.id).await? {
+    let now = cx.clock.now();
+    if let Some(sent) = cx.store.access_code_sent_at(order.id).await? {
         let wait = resend_wait(sent, now);
         if wait > 0 {
             return Err(CommerceError::CodeSentRecently { retry_after: wait });
@@ -141,9 +133,8 @@ pub async fn send_code(state: &AppState, order: &Order) -> CommerceResult<CodeSe
     }
     let code = format!("{:06}", rand::random_range(0..1_000_000u32));
     let expires = now + chrono::Duration::from_std(CODE_TTL).unwrap_or_default();
-    let hash = code_hash(state, order.id, &code);
-    state
-        .store
+    let hash = code_hash(cx, order.id, &code);
+    cx.store
         .put_access_code(order.id, &hash, expires, now)
         .await?;
     let message = templates::order_code(&code, CODE_TTL.as_secs() / 60);
@@ -158,8 +149,15 @@ pub async fn send_code(state: &AppState, order: &Order) -> CommerceResult<CodeSe
         &hash[..16.min(hash.len())],
         via.as_str()
     );
-    let sent =
-        messages::send_once(state, &key, MessageKind::OrderCode, via, address, &message).await;
+    let sent = messages::send_once(
+        &cx.outbox(),
+        &key,
+        MessageKind::OrderCode,
+        via,
+        address,
+        &message,
+    )
+    .await;
     // A code that did not go out is forgotten, so the runner may ask again at once.
     let sent = match sent {
         Ok(Outcome::Sent) => Ok(()),
@@ -170,7 +168,7 @@ pub async fn send_code(state: &AppState, order: &Order) -> CommerceResult<CodeSe
         }
     };
     if let Err(e) = sent {
-        state.store.forget_access_code(order.id).await?;
+        cx.store.forget_access_code(order.id).await?;
         return Err(e);
     }
     Ok(CodeSent {
@@ -186,15 +184,15 @@ fn resend_wait(sent: DateTime<Utc>, now: DateTime<Utc>) -> u64 {
 }
 
 /// Opens `order` with a code: its uuid, once.
-pub async fn open(state: &AppState, order: &Order, code: &str) -> CommerceResult<OrderUuid> {
+pub async fn open(cx: &Commerce<'_>, order: &Order, code: &str) -> CommerceResult<OrderUuid> {
     let code = code.trim();
     if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
         return Err(CommerceError::MalformedCode);
     }
-    let hash = code_hash(state, order.id, code);
-    match state
+    let hash = code_hash(cx, order.id, code);
+    match cx
         .store
-        .try_access_code(order.id, &hash, MAX_TRIES, state.now())
+        .try_access_code(order.id, &hash, MAX_TRIES, cx.clock.now())
         .await?
     {
         CodeCheck::Opened => Ok(order.uuid),

@@ -7,7 +7,6 @@
 pub mod access;
 pub mod deal;
 pub mod error;
-pub mod links;
 pub mod operator;
 pub mod orders;
 pub mod payment;
@@ -21,10 +20,41 @@ use raceshot_store::orders::{Order, OrderPhoto};
 use raceshot_store::{ObjectKey, ObjectKind, Store, StoredName};
 
 pub use self::error::{CommerceError, CommerceResult};
-use self::links::Variant;
-use crate::services::photos::derived_name;
-
+use crate::app::live::LiveCell;
+use crate::config::{OrdersConfig, PaymentsConfig};
+use crate::infra::clock::Clock;
+use crate::jobs::queue::JobQueue;
 use crate::services::catalogue::{Catalogue, Snapshot};
+use crate::services::links::{Links, Variant};
+use crate::services::messages::Outbox;
+use crate::services::photos::derived_name;
+use raceshot_store::Objects;
+
+/// What placing orders, paying them and opening found ones use: the orders' rows and QR
+/// images, the catalogue they are priced from, the gateways and channels of the settings
+/// in force, the server's addresses and signing key, the queue of their deliveries and
+/// messages, and the orders' and payments' settings.
+#[derive(Clone, Copy)]
+pub struct Commerce<'a> {
+    pub store: &'a Store,
+    pub objects: &'a Objects,
+    pub catalogue: &'a Catalogue,
+    pub live: &'a LiveCell,
+    pub links: &'a Links,
+    /// Signs find-order lookups and the codes that open them.
+    pub signing_key: &'a [u8],
+    pub jobs: &'a JobQueue,
+    pub orders: &'a OrdersConfig,
+    pub payments: &'a PaymentsConfig,
+    pub clock: Clock,
+}
+
+impl<'a> Commerce<'a> {
+    /// The outbox the find-order codes go through.
+    pub fn outbox(&self) -> Outbox<'a> {
+        Outbox::new(self.store, self.live, self.links, self.clock)
+    }
+}
 
 /// A visible event by key in a catalogue snapshot.
 pub fn lookup<'a>(snapshot: &'a Snapshot, key: &EventKey) -> CommerceResult<&'a Event> {

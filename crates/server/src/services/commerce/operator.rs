@@ -4,9 +4,9 @@
 
 use raceshot_store::orders::Order;
 
+use super::Commerce;
 use super::CommerceResult;
 use super::payment;
-use crate::app::state::AppState;
 
 /// What an operator did to an order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,37 +35,35 @@ impl Outcome {
 
 /// Confirms a PROMPTPAY order paid, the slip's last 4 characters becoming its receipt.
 pub async fn confirm(
-    state: &AppState,
+    cx: &Commerce<'_>,
     order: &Order,
     slip_ref: &str,
     actor: &str,
 ) -> CommerceResult<Outcome> {
-    let changed = payment::confirm_by_slip(state, order, slip_ref).await?;
+    let changed = payment::confirm_by_slip(cx, order, slip_ref).await?;
     let detail = serde_json::json!({ "slip_ref": slip_ref });
-    state
-        .store
+    cx.store
         .audit(
             actor,
             "order.confirm",
             &order.uuid.to_string(),
             &detail,
-            state.now(),
+            cx.clock.now(),
         )
         .await?;
     Ok(Outcome::of(changed))
 }
 
 /// Approves an all-photos (AM) order.
-pub async fn approve(state: &AppState, order: &Order, actor: &str) -> CommerceResult<Outcome> {
-    let changed = payment::approve(state, order, actor).await?;
-    state
-        .store
+pub async fn approve(cx: &Commerce<'_>, order: &Order, actor: &str) -> CommerceResult<Outcome> {
+    let changed = payment::approve(cx, order, actor).await?;
+    cx.store
         .audit(
             actor,
             "order.approve",
             &order.uuid.to_string(),
             &serde_json::json!({}),
-            state.now(),
+            cx.clock.now(),
         )
         .await?;
     Ok(Outcome::of(changed))

@@ -12,11 +12,10 @@ use raceshot_domain::{
 use raceshot_store::orders::{Created, NewOrder, Order};
 use sha2::{Digest, Sha256};
 
+use super::Commerce;
 use super::CommerceResult;
 use super::{AskedCart, find_event_on_sale, payment, price_cart};
-use crate::app::state::AppState;
 use crate::infra::channels::{Channel as _, ChannelKind};
-use crate::jobs::tasks;
 use crate::services::messages::MessageKind;
 
 /// An order as a visitor asks for it, every field already parsed.
@@ -109,12 +108,12 @@ pub fn check_shown_amounts(
 }
 
 /// Places the order (or finds the same request's first order) and begins its payment.
-pub async fn place_order(state: &AppState, ask: PlaceOrder) -> CommerceResult<Order> {
-    let active = state.live().gateways.active;
+pub async fn place_order(cx: &Commerce<'_>, ask: PlaceOrder) -> CommerceResult<Order> {
+    let active = cx.live.get().gateways.active;
     check_gateway(ask.gateway_seen.as_deref(), active)?;
-    let event = find_event_on_sale(&state.catalogue, state.now(), &ask.event_key).await?;
+    let event = find_event_on_sale(cx.catalogue, cx.clock.now(), &ask.event_key).await?;
     let asked = &ask.cart;
-    let cart = price_cart(&state.store, &event, asked).await?;
+    let cart = price_cart(cx.store, &event, asked).await?;
     let totals = cart.totals;
     let nothing_to_pay = totals.final_payment == Money::ZERO;
     let channel = choose_channel(
@@ -125,12 +124,12 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> CommerceResult<Or
     )?;
     check_shown_amounts(ask.shown, (totals.amount, totals.final_payment))?;
 
-    let now = state.now();
+    let now = cx.clock.now();
     let free = channel == PaymentChannel::Free;
     let ttl = match channel {
-        PaymentChannel::PromptPay => Some(state.config.payments.qr_ttl),
-        PaymentChannel::Card => Some(state.config.payments.card_ttl),
-        PaymentChannel::Approval => Some(state.config.payments.approval_ttl),
+        PaymentChannel::PromptPay => Some(cx.payments.qr_ttl),
+        PaymentChannel::Card => Some(cx.payments.card_ttl),
+        PaymentChannel::Approval => Some(cx.payments.approval_ttl),
         PaymentChannel::Free => None,
     };
     // The AM flow (docs/shop-contract.md, Orders): extra photos after an all-photos
@@ -138,8 +137,7 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> CommerceResult<Or
     // is nothing to approve.
     let am_order_ref = if channel == PaymentChannel::Approval {
         Some(
-            state
-                .store
+            cx.store
                 .last_paid_deal_order(event.id, ask.mobile.as_str())
                 .await?
                 .ok_or(OrderRefused::NoEarlierDealOrder)?,
@@ -173,25 +171,23 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> CommerceResult<Or
             .and_then(|t| chrono::Duration::from_std(t).ok())
             .map(|t| now + t),
     };
-    let window = chrono::Duration::from_std(state.config.orders.dedupe_window).unwrap_or_default();
+    let window = chrono::Duration::from_std(cx.orders.dedupe_window).unwrap_or_default();
     // A free order is paid as it is placed: its jobs are enqueued with it. Any other is
     // texted its link, when text messages reach people: the way back to it.
-    let texts = state.live().sms.delivers();
+    let texts = cx.live.get().sms.delivers();
     let jobs = |id: i64| {
         if free {
-            tasks::paid_order(state, id)
+            cx.jobs.paid_order(id)
         } else if texts {
-            vec![tasks::message(
-                state,
-                MessageKind::OrderLink,
-                &id.to_string(),
-                ChannelKind::Sms,
-            )]
+            vec![
+                cx.jobs
+                    .message(MessageKind::OrderLink, &id.to_string(), ChannelKind::Sms),
+            ]
         } else {
             Vec::new()
         }
     };
-    let created = state
+    let created = cx
         .store
         .create_order(&order, now - window, jobs, now)
         .await?;
@@ -202,7 +198,7 @@ pub async fn place_order(state: &AppState, ask: PlaceOrder) -> CommerceResult<Or
     let order = match created {
         Created::New(order) | Created::Repeated(order) => order,
     };
-    payment::start_payment(state, &order).await?;
+    payment::start_payment(cx, &order).await?;
     Ok(order)
 }
 

@@ -15,12 +15,11 @@ use raceshot_payments::trail::{TrailEntry, TrailKind, TrailStatus};
 use raceshot_store::orders::{MarkedPaid, Order, PaymentEvent};
 use raceshot_store::{ObjectKey, StoredName};
 
-use super::links::Links;
+use super::Commerce;
 use super::{CommerceError, CommerceResult};
-use crate::app::state::AppState;
 use crate::infra::gateways::GatewayMissing;
 use crate::infra::telemetry::order_tag;
-use crate::jobs::tasks;
+use crate::services::links::Links;
 
 /// Where an order's GB Prime Pay QR image is kept.
 pub fn qr_image_key(order_uuid: &OrderUuid) -> Option<ObjectKey> {
@@ -37,11 +36,11 @@ fn payable_only_if(payable: bool, why: &'static str) -> CommerceResult<()> {
 }
 
 /// The order as its gateway is asked about it.
-pub fn payment_request(state: &AppState, order: &Order) -> PaymentRequest {
+pub fn payment_request(cx: &Commerce<'_>, order: &Order) -> PaymentRequest {
     PaymentRequest {
-        callback_url: state.links.gbp_callback_url(&order.uuid),
-        order_page_url: state.links.order_page_url(&order.uuid),
-        sandbox_page_url: state
+        callback_url: cx.links.gbp_callback_url(&order.uuid),
+        order_page_url: cx.links.order_page_url(&order.uuid),
+        sandbox_page_url: cx
             .links
             .sandbox_page_url(&order.uuid, false)
             .unwrap_or_default(),
@@ -73,7 +72,7 @@ fn request_without_links(order: &Order) -> PaymentRequest {
 }
 
 /// Adds one entry to an order's payment trail; `false` when the trail held it already.
-pub async fn record(state: &AppState, order: &Order, entry: &TrailEntry) -> CommerceResult<bool> {
+pub async fn record(cx: &Commerce<'_>, order: &Order, entry: &TrailEntry) -> CommerceResult<bool> {
     let (kind, status) = (entry.kind.to_string(), entry.status.to_string());
     let event = PaymentEvent {
         gateway: order.payment_gateway.as_str(),
@@ -83,22 +82,22 @@ pub async fn record(state: &AppState, order: &Order, entry: &TrailEntry) -> Comm
         status: &status,
         payload: &entry.payload,
     };
-    Ok(state
+    Ok(cx
         .store
-        .record_payment_event(order.id, &event, state.now())
+        .record_payment_event(order.id, &event, cx.clock.now())
         .await?)
 }
 
 /// The order's trail, as a gateway writes to it before each call.
 struct OrderTrail<'a> {
-    state: &'a AppState,
+    cx: &'a Commerce<'a>,
     order: &'a Order,
 }
 
 #[async_trait]
 impl TrailSink for OrderTrail<'_> {
     async fn record(&self, entry: TrailEntry) -> Result<(), PaymentError> {
-        record(self.state, self.order, &entry)
+        record(self.cx, self.order, &entry)
             .await
             .map(drop)
             .map_err(|e| PaymentError::Trail(e.to_string()))
@@ -116,19 +115,19 @@ fn gateway_of<'a>(
 /// Starts paying a new PromptPay order: asks the gateway for a QR (or makes one) and
 /// stores where it is. Card orders wait for the card; AM and FREE orders pay nothing
 /// here. Safe to call again on an order whose QR is missing (a retried request).
-pub async fn start_payment(state: &AppState, order: &Order) -> CommerceResult<()> {
+pub async fn start_payment(cx: &Commerce<'_>, order: &Order) -> CommerceResult<()> {
     if order.payment_channel != PaymentChannel::PromptPay
         || order.payment_status != PaymentStatus::Initial
         || order.qrcode_url.is_some()
     {
         return Ok(());
     }
-    let now = state.now();
-    let ttl = chrono::Duration::from_std(state.config.payments.qr_ttl).unwrap_or_default();
-    let live = state.live();
-    let trail = OrderTrail { state, order };
+    let now = cx.clock.now();
+    let ttl = chrono::Duration::from_std(cx.payments.qr_ttl).unwrap_or_default();
+    let live = cx.live.get();
+    let trail = OrderTrail { cx, order };
     let qr = gateway_of(&live, order)?
-        .start_qr(&payment_request(state, order), &trail)
+        .start_qr(&payment_request(cx, order), &trail)
         .await?;
     let shown = match qr.code {
         QrCode::Text(text) => text,
@@ -136,14 +135,13 @@ pub async fn start_payment(state: &AppState, order: &Order) -> CommerceResult<()
             let key = qr_image_key(&order.uuid).ok_or_else(|| {
                 CommerceError::Internal(anyhow::anyhow!("order uuid {}", order.uuid))
             })?;
-            state.objects.put(&key, png).await?;
-            state.links.qr_image_url(&order.uuid)
+            cx.objects.put(&key, png).await?;
+            cx.links.qr_image_url(&order.uuid)
         }
     };
     let expires = qr.expires_at.unwrap_or(now + ttl);
     let api_response = serde_json::json!({ "qrcode": shown }).to_string();
-    state
-        .store
+    cx.store
         .set_order_payment(
             order.id,
             Some(&qr.reference),
@@ -166,7 +164,7 @@ pub struct CardRedirect {
 
 /// Charges a card order with the browser's card token.
 pub async fn pay_by_card(
-    state: &AppState,
+    cx: &Commerce<'_>,
     order: &Order,
     token: &str,
 ) -> CommerceResult<CardRedirect> {
@@ -178,15 +176,14 @@ pub async fn pay_by_card(
     if !order.payment_gateway.takes_cards() {
         return Err(CommerceError::NoCards(order.payment_gateway));
     }
-    let live = state.live();
-    let trail = OrderTrail { state, order };
+    let live = cx.live.get();
+    let trail = OrderTrail { cx, order };
     let charge = gateway_of(&live, order)?
-        .charge_card(&payment_request(state, order), token, &trail)
+        .charge_card(&payment_request(cx, order), token, &trail)
         .await?;
     if let Some(reference) = charge.gateway_ref.as_deref() {
-        state
-            .store
-            .set_order_payment(order.id, Some(reference), None, None, None, state.now())
+        cx.store
+            .set_order_payment(order.id, Some(reference), None, None, None, cx.clock.now())
             .await?;
     }
     match charge.next {
@@ -196,9 +193,9 @@ pub async fn pay_by_card(
                 gateway_ref: charge.gateway_ref.or(order.gateway_ref.clone()),
                 ..order.clone()
             };
-            settle(state, &order, &confirmation, Receipt::Shop).await?;
+            settle(cx, &order, &confirmation, Receipt::Shop).await?;
             Ok(CardRedirect {
-                authorize_uri: state.links.order_page_url(&order.uuid),
+                authorize_uri: cx.links.order_page_url(&order.uuid),
             })
         }
         gateway::CardNext::Declined { code, message } => {
@@ -254,28 +251,27 @@ pub fn decide(order: &Order, req: &PaymentRequest, confirmation: &Confirmation) 
 /// order's, records it, refuses an amount that is not the order's, and marks the order
 /// paid once (or ends it unpaid). `true` when this call marked it paid.
 pub async fn settle(
-    state: &AppState,
+    cx: &Commerce<'_>,
     order: &Order,
     confirmation: &Confirmation,
     receipt: Receipt,
 ) -> CommerceResult<bool> {
-    let decision = decide(order, &payment_request(state, order), confirmation);
+    let decision = decide(order, &payment_request(cx, order), confirmation);
     if decision == Decision::NotThisOrder {
         tracing::warn!(order = %order_tag(order.uuid), reference = ?confirmation.entry.external_ref, "confirmation of another order");
         return Ok(false);
     }
-    record(state, order, &confirmation.entry).await?;
+    record(cx, order, &confirmation.entry).await?;
     match decision {
-        Decision::MarkPaid => mark_paid(state, order, receipt).await,
+        Decision::MarkPaid => mark_paid(cx, order, receipt).await,
         Decision::AmountDiffers => {
-            record(state, order, &confirmation.refused_entry()).await?;
+            record(cx, order, &confirmation.refused_entry()).await?;
             tracing::error!(order = %order_tag(order.uuid), reference = ?confirmation.entry.external_ref, "paid amount differs");
             Ok(false)
         }
         Decision::End(status) => {
-            state
-                .store
-                .end_unpaid_order(order.id, status, state.now())
+            cx.store
+                .end_unpaid_order(order.id, status, cx.clock.now())
                 .await?;
             Ok(false)
         }
@@ -287,20 +283,20 @@ pub async fn settle(
 /// could not be. Money that reaches an order the shop had ended (a photo in it withdrawn,
 /// or a cancelled QR paid after all) is never kept silently: the order notes a refund due,
 /// which the order page and the console show.
-async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> CommerceResult<bool> {
+async fn mark_paid(cx: &Commerce<'_>, order: &Order, receipt: Receipt) -> CommerceResult<bool> {
     let receipt = match receipt {
         Receipt::Shop => Some(ReceiptRef::from_random(rand::random())),
         Receipt::Slip(slip) => Some(slip),
         Receipt::None => None,
     };
-    let jobs = tasks::paid_order(state, order.id);
-    let marked = state
+    let jobs = cx.jobs.paid_order(order.id);
+    let marked = cx
         .store
         .mark_order_paid(
             order.id,
             receipt.as_ref().map(ReceiptRef::as_str),
             &jobs,
-            state.now(),
+            cx.clock.now(),
         )
         .await?;
     match marked {
@@ -317,11 +313,10 @@ async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> Commerc
     }
     // An approval moves no money; a payment does.
     if order.payment_channel != PaymentChannel::Approval {
-        let now = state.store.order_by_id(order.id).await?;
+        let now = cx.store.order_by_id(order.id).await?;
         if now.is_some_and(|o| o.payment_status == PaymentStatus::Cancelled) {
-            state
-                .store
-                .note_refund_due(order.id, order.paid_amount, state.now())
+            cx.store
+                .note_refund_due(order.id, order.paid_amount, cx.clock.now())
                 .await?;
             metrics::counter!("orders_refund_due_total", "gateway" => order.payment_gateway.as_str())
                 .increment(1);
@@ -333,12 +328,12 @@ async fn mark_paid(state: &AppState, order: &Order, receipt: Receipt) -> Commerc
 
 /// Asks the order's gateway what became of its payment and applies the answer. Gateways
 /// that cannot be asked leave the order as it is.
-pub async fn check(state: &AppState, order: &Order) -> CommerceResult<()> {
-    let live = state.live();
-    let req = payment_request(state, order);
+pub async fn check(cx: &Commerce<'_>, order: &Order) -> CommerceResult<()> {
+    let live = cx.live.get();
+    let req = payment_request(cx, order);
     let confirmation = gateway_of(&live, order)?.check(&req).await?;
     if let Some(confirmation) = confirmation {
-        settle(state, order, &confirmation, Receipt::Shop).await?;
+        settle(cx, order, &confirmation, Receipt::Shop).await?;
     }
     Ok(())
 }
@@ -346,7 +341,7 @@ pub async fn check(state: &AppState, order: &Order) -> CommerceResult<()> {
 /// Asks the order's gateway whether an unpaid order has been paid, at most once per
 /// `RECHECK` per order across replicas: the order page's Refresh must not wait for a
 /// callback that was lost. Gateway trouble leaves the order as it is.
-pub async fn recheck(state: &AppState, order: &Order) -> CommerceResult<()> {
+pub async fn recheck(cx: &Commerce<'_>, order: &Order) -> CommerceResult<()> {
     const RECHECK: chrono::Duration = chrono::Duration::seconds(5);
     let waiting = order.payment_status == PaymentStatus::Initial
         && matches!(
@@ -358,15 +353,15 @@ pub async fn recheck(state: &AppState, order: &Order) -> CommerceResult<()> {
     if !(waiting && asked_before && answers) {
         return Ok(());
     }
-    let now = state.now();
-    if !state
+    let now = cx.clock.now();
+    if !cx
         .store
         .claim_order_check(order.id, now - RECHECK, now)
         .await?
     {
         return Ok(());
     }
-    if let Err(e) = check(state, order).await {
+    if let Err(e) = check(cx, order).await {
         tracing::warn!(order = %order_tag(order.uuid), error = ?e, "payment re-check failed");
     }
     Ok(())
@@ -383,12 +378,12 @@ pub enum SandboxResult {
 /// Applies a simulated payment to a sandbox order: paid marks it paid; failed declines a
 /// card (the order may be paid again) or cancels a PromptPay order.
 pub async fn sandbox_pay(
-    state: &AppState,
+    cx: &Commerce<'_>,
     order: &Order,
     result: SandboxResult,
 ) -> CommerceResult<()> {
     // A shop that no longer allows the sandbox must not let its old orders be "paid".
-    if !state.config.payments.allow_sandbox {
+    if !cx.payments.allow_sandbox {
         return Err(GatewayMissing(GatewayKind::Sandbox).into());
     }
     let payable = order.payment_gateway == GatewayKind::Sandbox
@@ -404,17 +399,14 @@ pub async fn sandbox_pay(
         payable,
         "the order is not a sandbox order waiting for payment",
     )?;
-    let confirmation = Sandbox::outcome(
-        &payment_request(state, order),
-        result == SandboxResult::Paid,
-    );
-    settle(state, order, &confirmation, Receipt::Shop).await?;
+    let confirmation = Sandbox::outcome(&payment_request(cx, order), result == SandboxResult::Paid);
+    settle(cx, order, &confirmation, Receipt::Shop).await?;
     Ok(())
 }
 
 /// An operator's confirmation of a PROMPTPAY order against the bank slip, whose last
 /// characters become the order's receipt reference.
-pub async fn confirm_by_slip(state: &AppState, order: &Order, slip: &str) -> CommerceResult<bool> {
+pub async fn confirm_by_slip(cx: &Commerce<'_>, order: &Order, slip: &str) -> CommerceResult<bool> {
     payable_only_if(
         order.payment_gateway == GatewayKind::PromptPay
             && order.payment_channel == PaymentChannel::PromptPay,
@@ -424,12 +416,12 @@ pub async fn confirm_by_slip(state: &AppState, order: &Order, slip: &str) -> Com
     let entry = TrailEntry::new(TrailKind::OperatorConfirm, TrailStatus::Paid)
         .reference(slip)
         .amount(order.paid_amount);
-    let confirmation = Confirmation::by_operator(&payment_request(state, order), entry);
-    settle(state, order, &confirmation, Receipt::Slip(receipt)).await
+    let confirmation = Confirmation::by_operator(&payment_request(cx, order), entry);
+    settle(cx, order, &confirmation, Receipt::Slip(receipt)).await
 }
 
 /// An operator's approval of an all-photos (AM) order.
-pub async fn approve(state: &AppState, order: &Order, actor: &str) -> CommerceResult<bool> {
+pub async fn approve(cx: &Commerce<'_>, order: &Order, actor: &str) -> CommerceResult<bool> {
     payable_only_if(
         order.payment_channel == PaymentChannel::Approval,
         "only AM orders are approved",
@@ -437,7 +429,7 @@ pub async fn approve(state: &AppState, order: &Order, actor: &str) -> CommerceRe
     // An AM request lapses like any unpaid order: approving it late would deliver photos
     // the buyer may no longer expect to pay for.
     // (Approving a paid one again changes nothing, and says so.)
-    let lapsed = order.expires_at.is_some_and(|at| at <= state.now());
+    let lapsed = order.expires_at.is_some_and(|at| at <= cx.clock.now());
     let waiting = order.payment_status == PaymentStatus::Initial && !lapsed;
     payable_only_if(
         waiting || order.payment_status == PaymentStatus::Paid,
@@ -446,8 +438,8 @@ pub async fn approve(state: &AppState, order: &Order, actor: &str) -> CommerceRe
     let entry = TrailEntry::new(TrailKind::OperatorApprove, TrailStatus::Approved)
         .reference(actor)
         .amount(order.paid_amount);
-    let confirmation = Confirmation::by_operator(&payment_request(state, order), entry);
-    settle(state, order, &confirmation, Receipt::None).await
+    let confirmation = Confirmation::by_operator(&payment_request(cx, order), entry);
+    settle(cx, order, &confirmation, Receipt::None).await
 }
 
 #[cfg(test)]

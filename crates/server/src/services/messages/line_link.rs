@@ -20,11 +20,9 @@ use raceshot_store::orders::Order;
 use sha2::{Digest, Sha256};
 
 use super::MessageKind;
-use crate::app::state::AppState;
 use crate::infra::channels::ChannelKind;
 use crate::infra::signing;
-use crate::jobs::tasks;
-use crate::services::alerts;
+use crate::services::alerts::{self, Alerting};
 
 /// How long a runner has to log in with LINE.
 pub const LOGIN_TTL: Duration = Duration::from_secs(600);
@@ -64,40 +62,32 @@ pub struct Started {
     pub state: String,
 }
 
-/// The address LINE returns to.
-pub fn callback_url(state: &AppState) -> String {
-    format!("{}/api/line/callback", state.public_url)
-}
-
 fn state_hash(login_state: &str) -> String {
     hex::encode(Sha256::digest(login_state.as_bytes()))
 }
 
 /// Starts linking `order` to a LINE account.
-pub async fn start(state: &AppState, order: &Order) -> Result<Started, LinkError> {
-    begin(state, LoginFor::Order(order.id)).await
+pub async fn start(cx: &Alerting<'_>, order: &Order) -> Result<Started, LinkError> {
+    begin(cx, LoginFor::Order(order.id)).await
 }
 
 /// Starts confirming a LINE alert still waiting for it.
-pub async fn start_alert(state: &AppState, alert: &Alert) -> Result<Started, LinkError> {
-    if alert.state != AlertState::Pending
-        || alerts::AlertChannel::parse(&alert.channel) != Some(alerts::AlertChannel::Line)
-    {
+pub async fn start_alert(cx: &Alerting<'_>, alert: &Alert) -> Result<Started, LinkError> {
+    if alert.state != AlertState::Pending || alert.channel != alerts::AlertChannel::Line {
         return Err(LinkError::UnknownLogin);
     }
-    begin(state, LoginFor::Alert(alert.id)).await
+    begin(cx, LoginFor::Alert(alert.id)).await
 }
 
-async fn begin(state: &AppState, target: LoginFor) -> Result<Started, LinkError> {
-    let live = state.live();
+async fn begin(cx: &Alerting<'_>, target: LoginFor) -> Result<Started, LinkError> {
+    let live = cx.live.get();
     let api = live.line.api().ok_or(LinkError::Unavailable)?;
     let login_state = hex::encode(rand::random::<[u8; 32]>());
     let nonce = hex::encode(rand::random::<[u8; 16]>());
     // 64 characters (PKCE takes 43 to 128), from 256 random bits.
     let verifier = hex::encode(rand::random::<[u8; 32]>());
-    let expires_at = state.now() + chrono::Duration::from_std(LOGIN_TTL).unwrap_or_default();
-    state
-        .store
+    let expires_at = cx.clock.now() + chrono::Duration::from_std(LOGIN_TTL).unwrap_or_default();
+    cx.store
         .put_line_login(
             &state_hash(&login_state),
             &LineLogin {
@@ -109,7 +99,12 @@ async fn begin(state: &AppState, target: LoginFor) -> Result<Started, LinkError>
         )
         .await?;
     Ok(Started {
-        authorize_url: api.authorize_url(&callback_url(state), &login_state, &nonce, &verifier),
+        authorize_url: api.authorize_url(
+            &cx.links.line_callback_url(),
+            &login_state,
+            &nonce,
+            &verifier,
+        ),
         state: login_state,
     })
 }
@@ -126,18 +121,18 @@ pub struct Callback<'a> {
 
 /// Finishes a login: links the order and enqueues its link as a LINE message, or confirms
 /// the alert; answers the page to return to.
-pub async fn finish(state: &AppState, callback: &Callback<'_>) -> Result<Back, LinkError> {
-    let live = state.live();
+pub async fn finish(cx: &Alerting<'_>, callback: &Callback<'_>) -> Result<Back, LinkError> {
+    let live = cx.live.get();
     let api = live.line.api().ok_or(LinkError::Unavailable)?;
-    let now = state.now();
-    let login = state
+    let now = cx.clock.now();
+    let login = cx
         .store
         .take_line_login(&state_hash(callback.state), now)
         .await?
         .ok_or(LinkError::UnknownLogin)?;
     let subject = match login.target {
-        LoginFor::Order(id) => state.store.order_by_id(id).await?.map(Subject::Order),
-        LoginFor::Alert(id) => state.store.alert_by_id(id).await?.map(Subject::Alert),
+        LoginFor::Order(id) => cx.store.order_by_id(id).await?.map(Subject::Order),
+        LoginFor::Alert(id) => cx.store.alert_by_id(id).await?.map(Subject::Alert),
     }
     .ok_or(LinkError::UnknownLogin)?;
     let back = subject.back();
@@ -157,7 +152,7 @@ pub async fn finish(state: &AppState, callback: &Callback<'_>) -> Result<Back, L
     let user = api
         .log_in(
             code,
-            &callback_url(state),
+            &cx.links.line_callback_url(),
             &login.verifier,
             &login.nonce,
             now,
@@ -165,9 +160,9 @@ pub async fn finish(state: &AppState, callback: &Callback<'_>) -> Result<Back, L
         .await
         .map_err(|e| LinkError::Refused(back.clone(), e))?;
     match subject {
-        Subject::Order(order) => link_order(state, &order, &user).await?,
+        Subject::Order(order) => link_order(cx, &order, &user).await?,
         Subject::Alert(alert) => {
-            alerts::activate(state, &alert, Some(&user))
+            alerts::activate(cx, &alert, Some(&user))
                 .await
                 .map_err(|e| LinkError::Refused(back.clone(), e.into()))?;
         }
@@ -191,8 +186,8 @@ impl Subject {
 }
 
 /// Links `order` to the LINE account `user` and enqueues its link there.
-async fn link_order(state: &AppState, order: &Order, user: &str) -> Result<(), LinkError> {
-    state.store.link_line(order.id, user, state.now()).await?;
+async fn link_order(cx: &Alerting<'_>, order: &Order, user: &str) -> Result<(), LinkError> {
+    cx.store.link_line(order.id, user, cx.clock.now()).await?;
     // The order's link now; a paid order's news went out before it was linked, so that
     // follows on LINE instead.
     let kind = if order.is_deliverable() {
@@ -200,8 +195,10 @@ async fn link_order(state: &AppState, order: &Order, user: &str) -> Result<(), L
     } else {
         MessageKind::OrderLink
     };
-    let job = tasks::message(state, kind, &order.id.to_string(), ChannelKind::Line);
-    state.store.enqueue(&job, state.now()).await?;
-    state.wake_workers();
+    let job = cx
+        .jobs
+        .message(kind, &order.id.to_string(), ChannelKind::Line);
+    cx.store.enqueue(&job, cx.clock.now()).await?;
+    cx.jobs.wake();
     Ok(())
 }

@@ -21,12 +21,35 @@ use raceshot_store::messages::{MessageState, NewMessage};
 use raceshot_store::orders::{DeliveryFlag, Order};
 use raceshot_store::privacy::PrivacyState;
 
-use crate::app::live::Live;
-use crate::app::state::AppState;
+use raceshot_store::Store;
+
+use crate::app::live::{Live, LiveCell};
 use crate::infra::channels::{Channel, ChannelKind, Message, Sent, is_undeliverable};
-use crate::services::alerts;
+use crate::infra::clock::Clock;
+use crate::services::links::Links;
 
 pub use templates::{OrderPlaced, OrderReady, PrivacyDecision};
+
+/// What telling runners uses: the outbox and the subjects' rows, the channels of the
+/// settings in force, the addresses messages carry, and the clock of the daily caps.
+#[derive(Clone, Copy)]
+pub struct Outbox<'a> {
+    pub store: &'a Store,
+    pub live: &'a LiveCell,
+    pub links: &'a Links,
+    pub clock: Clock,
+}
+
+impl<'a> Outbox<'a> {
+    pub fn new(store: &'a Store, live: &'a LiveCell, links: &'a Links, clock: Clock) -> Self {
+        Outbox {
+            store,
+            live,
+            links,
+            clock,
+        }
+    }
+}
 
 /// What a message is about; stored with it and in its job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -68,6 +91,21 @@ impl MessageKind {
             MessageKind::Trial => "trial",
         }
     }
+}
+
+/// The subject of an alert's message of new photos due at `due`: `{alert id}:{due}`
+/// (Unix ms), one message per alert and moment.
+pub fn new_photos_subject(alert_id: i64, due: DateTime<Utc>) -> String {
+    format!("{alert_id}:{}", due.timestamp_millis())
+}
+
+/// Reads a new-photos subject back: the alert and when its message was due.
+pub fn parse_new_photos_subject(subject: &str) -> Option<(i64, DateTime<Utc>)> {
+    let (id, due) = subject.split_once(':')?;
+    Some((
+        id.parse().ok()?,
+        DateTime::from_timestamp_millis(due.parse().ok()?)?,
+    ))
 }
 
 /// What became of one message.
@@ -124,16 +162,16 @@ pub fn start_of_day(now: DateTime<Utc>) -> DateTime<Utc> {
 /// Sends `message` to `to` through `via` once under `key` (`{kind}:{subject}:{channel}`):
 /// a message done with under that key is not sent again.
 pub async fn send_once(
-    state: &AppState,
+    outbox: &Outbox<'_>,
     key: &str,
     kind: MessageKind,
     via: ChannelKind,
     to: &str,
     message: &Message,
 ) -> Result<Outcome, SendError> {
-    let now = state.now();
+    let now = outbox.clock.now();
     let retry_key = uuid::Uuid::new_v4().to_string();
-    let entry = state
+    let entry = outbox
         .store
         .outbox_entry(
             &NewMessage {
@@ -148,7 +186,7 @@ pub async fn send_once(
     if entry.state.is_final() {
         return Ok(Outcome::DoneBefore(entry.state));
     }
-    let live = state.live();
+    let live = outbox.live.get();
     let sender = channel(&live, via);
     let cap = live.daily_caps.of(via);
     let count = |outcome: &'static str| {
@@ -158,7 +196,7 @@ pub async fn send_once(
     // Only messages that would reach someone count against the cap.
     if sender.delivers()
         && cap > 0
-        && state
+        && outbox
             .store
             .messages_sent_since(via.as_str(), start_of_day(now))
             .await?
@@ -170,35 +208,40 @@ pub async fn send_once(
             cap,
             "daily message cap reached: not sent"
         );
-        state
+        outbox
             .store
-            .finish_message(entry.id, MessageState::Capped, None, state.now())
+            .finish_message(entry.id, MessageState::Capped, None, outbox.clock.now())
             .await?;
         count("capped");
         return Ok(Outcome::Capped);
     }
     match sender.send(to, message, &entry.retry_key).await {
         Ok(Sent::Delivered) => {
-            state
+            outbox
                 .store
-                .finish_message(entry.id, MessageState::Sent, None, state.now())
+                .finish_message(entry.id, MessageState::Sent, None, outbox.clock.now())
                 .await?;
             count("sent");
             Ok(Outcome::Sent)
         }
         Ok(Sent::Logged) => {
-            state
+            outbox
                 .store
-                .finish_message(entry.id, MessageState::Logged, None, state.now())
+                .finish_message(entry.id, MessageState::Logged, None, outbox.clock.now())
                 .await?;
             count("logged");
             Ok(Outcome::Logged)
         }
         Err(e) if is_undeliverable(&e) => {
             let reason = format!("{e:#}");
-            state
+            outbox
                 .store
-                .finish_message(entry.id, MessageState::Failed, Some(&reason), state.now())
+                .finish_message(
+                    entry.id,
+                    MessageState::Failed,
+                    Some(&reason),
+                    outbox.clock.now(),
+                )
                 .await?;
             count("undeliverable");
             Err(SendError::Undeliverable(e))
@@ -208,9 +251,14 @@ pub async fn send_once(
             // a failure is their end.
             if kind.sent_at_once() {
                 let reason = format!("{e:#}");
-                state
+                outbox
                     .store
-                    .finish_message(entry.id, MessageState::Failed, Some(&reason), state.now())
+                    .finish_message(
+                        entry.id,
+                        MessageState::Failed,
+                        Some(&reason),
+                        outbox.clock.now(),
+                    )
                     .await?;
             }
             count("failed");
@@ -232,13 +280,13 @@ impl Outcome {
 /// Sends the message `kind` says about `subject` to `to` once more, whatever was sent
 /// before (an operator's "send again"), within the channel's cap.
 pub async fn send_again(
-    state: &AppState,
+    outbox: &Outbox<'_>,
     kind: MessageKind,
     subject: &str,
     via: ChannelKind,
     to: &str,
 ) -> Result<Outcome, SendError> {
-    let Some(composed) = compose(state, kind, subject).await? else {
+    let Some(composed) = compose(outbox, kind, subject).await? else {
         return Err(SendError::Failed(anyhow::anyhow!(
             "there is nothing to send"
         )));
@@ -249,7 +297,7 @@ pub async fn send_again(
         via.as_str(),
         uuid::Uuid::new_v4()
     );
-    send_once(state, &key, kind, via, to, &composed.message).await
+    send_once(outbox, &key, kind, via, to, &composed.message).await
 }
 
 /// A message composed for its subject, and where each channel delivers it.
@@ -263,7 +311,7 @@ pub struct Composed {
 /// when there is nothing to say any more (the order is gone, not paid, the request not
 /// decided).
 pub async fn compose(
-    state: &AppState,
+    outbox: &Outbox<'_>,
     kind: MessageKind,
     subject: &str,
 ) -> Result<Option<Composed>, SendError> {
@@ -271,7 +319,7 @@ pub async fn compose(
     match kind {
         MessageKind::OrderLink | MessageKind::OrderReady => {
             let Some(order) = (match id() {
-                Some(id) => state.store.order_by_id(id).await?,
+                Some(id) => outbox.store.order_by_id(id).await?,
                 None => None,
             }) else {
                 return Ok(None);
@@ -279,8 +327,8 @@ pub async fn compose(
             if kind == MessageKind::OrderReady && !order.is_deliverable() {
                 return Ok(None);
             }
-            let url = state.links.order_page_url(&order.uuid);
-            let image = event_picture(state, &order).await?;
+            let url = outbox.links.order_page_url(&order.uuid);
+            let image = event_picture(outbox, &order).await?;
             let message = if kind == MessageKind::OrderReady {
                 templates::order_ready(&OrderReady {
                     order_uuid: &order.uuid,
@@ -288,7 +336,7 @@ pub async fn compose(
                     event_title: &order.event_title,
                     photo_count: usize::try_from(order.image_count).unwrap_or(0),
                     free: order.payment_channel == PaymentChannel::Free,
-                    kept_days: state.live().retention_days,
+                    kept_days: outbox.live.get().retention_days,
                     image: image.as_deref(),
                 })
             } else {
@@ -310,13 +358,13 @@ pub async fn compose(
             if !(kind == MessageKind::OrderReady && order.is_send_sms) {
                 to.insert(ChannelKind::Sms, order.mobile.clone());
             }
-            if let Some(line) = state.store.line_user_of_order(order.id).await? {
+            if let Some(line) = outbox.store.line_user_of_order(order.id).await? {
                 to.insert(ChannelKind::Line, line);
             }
             Ok(Some(Composed { message, to }))
         }
         MessageKind::PrivacyDecision => {
-            let Some(request) = state.store.privacy_request(subject).await? else {
+            let Some(request) = outbox.store.privacy_request(subject).await? else {
                 return Ok(None);
             };
             if request.notified || request.state == PrivacyState::Pending {
@@ -337,7 +385,7 @@ pub async fn compose(
                 to: HashMap::from([(via, request.contact.clone())]),
             }))
         }
-        MessageKind::NewPhotos => new_photos(state, subject).await,
+        MessageKind::NewPhotos => new_photos(outbox, subject).await,
         MessageKind::OrderCode | MessageKind::AlertCode | MessageKind::Trial => Ok(None),
     }
 }
@@ -345,22 +393,22 @@ pub async fn compose(
 /// The new photos an alert's message due at its subject's moment tells of: those matched
 /// by then and not told of before; `None` when the alert is gone or none is left to tell
 /// of (hidden meanwhile).
-async fn new_photos(state: &AppState, subject: &str) -> Result<Option<Composed>, SendError> {
-    let Some((alert_id, due)) = alerts::watch::parse_subject(subject) else {
+async fn new_photos(outbox: &Outbox<'_>, subject: &str) -> Result<Option<Composed>, SendError> {
+    let Some((alert_id, due)) = parse_new_photos_subject(subject) else {
         return Ok(None);
     };
-    let Some(alert) = state.store.alert_by_id(alert_id).await? else {
+    let Some(alert) = outbox.store.alert_by_id(alert_id).await? else {
         return Ok(None);
     };
-    if alert.expires_at <= state.now() {
+    if alert.expires_at <= outbox.clock.now() {
         return Ok(None);
     }
-    let photos = state.store.untold_alert_matches(alert.id, due).await?;
+    let photos = outbox.store.untold_alert_matches(alert.id, due).await?;
     if photos.is_empty() {
         return Ok(None);
     }
-    let (view_url, stop_url) = alerts::links(state, &alert);
-    let image = state
+    let (view_url, stop_url) = outbox.links.alert_pages(&alert.public_id, alert.expires_at);
+    let image = outbox
         .store
         .event_cover(alert.event_id)
         .await?
@@ -381,15 +429,15 @@ async fn new_photos(state: &AppState, subject: &str) -> Result<Option<Composed>,
 }
 
 /// The event's cover picture for LINE's card, when it is one LINE can show.
-async fn event_picture(state: &AppState, order: &Order) -> Result<Option<String>, SendError> {
-    let cover = state.store.event_cover(order.event_id).await?;
+async fn event_picture(outbox: &Outbox<'_>, order: &Order) -> Result<Option<String>, SendError> {
+    let cover = outbox.store.event_cover(order.event_id).await?;
     Ok(cover.filter(|u| u.starts_with("https://")))
 }
 
 /// Records on the subject what a sent message means there: an order's news was sent by
 /// mail or SMS (the spec's `is_send_email`, `is_send_sms`), a requester was told.
 pub async fn sent(
-    state: &AppState,
+    outbox: &Outbox<'_>,
     kind: MessageKind,
     subject: &str,
     via: ChannelKind,
@@ -402,10 +450,13 @@ pub async fn sent(
                 } else {
                     DeliveryFlag::Sms
                 };
-                state.store.set_delivery_flag(id, flag, state.now()).await?;
+                outbox
+                    .store
+                    .set_delivery_flag(id, flag, outbox.clock.now())
+                    .await?;
             }
         }
-        (MessageKind::PrivacyDecision, _) => state.store.mark_privacy_notified(subject).await?,
+        (MessageKind::PrivacyDecision, _) => outbox.store.mark_privacy_notified(subject).await?,
         _ => {}
     }
     Ok(())
@@ -417,6 +468,17 @@ pub const KEPT: Duration = Duration::days(30);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_photos_subject_names_its_alert_and_moment() {
+        let due = DateTime::from_timestamp_millis(1_764_000_000_123).unwrap_or_default();
+        assert_eq!(
+            parse_new_photos_subject(&new_photos_subject(42, due)),
+            Some((42, due))
+        );
+        assert_eq!(parse_new_photos_subject("42"), None);
+        assert_eq!(parse_new_photos_subject("x:1"), None);
+    }
 
     #[test]
     fn days_begin_at_midnight_in_bangkok() {

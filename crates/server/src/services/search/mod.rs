@@ -18,8 +18,10 @@ use raceshot_store::{Store, StoreError};
 use raceshot_vision::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
 use raceshot_vision::{Embedding, FaceAnalyzer, Hit, RgbImage, SelfieFaces};
 
-use crate::app::state::AppState;
+use crate::app::faces::FaceModels;
+use crate::infra::clock::Clock;
 use crate::infra::search_slots::Busy;
+use crate::infra::search_slots::SearchSlots;
 
 /// A selfie is at most 5 MB, 1,000,000 bytes to the MB (docs/shop-contract.md, Photos and
 /// search).
@@ -250,12 +252,23 @@ pub async fn with_selfie_faces<T: Send + 'static>(
     }
 }
 
+/// What searching an event uses: the rows of its photos and faces, the face engines, the
+/// events' face indexes, and the slots that bound how many searches run at once.
+#[derive(Clone, Copy)]
+pub struct SearchContext<'a> {
+    pub store: &'a Store,
+    pub faces: &'a FaceModels,
+    pub indexes: &'a index::FaceIndexes,
+    pub slots: &'a SearchSlots,
+    pub clock: Clock,
+}
+
 /// Checks, decodes and embeds each selfie (1 to [`MAX_PEOPLE`], one person each), then
 /// searches the event's index for each face and combines the hits as `matching` says.
 /// A lone selfie without a face finds nothing (`NoFace`); among several, it is refused,
 /// naming it by `field_of` its index.
 pub async fn search_event(
-    state: &AppState,
+    cx: SearchContext<'_>,
     event: &Event,
     selfies: Vec<bytes::Bytes>,
     narrowing: Narrowing,
@@ -271,12 +284,8 @@ pub async fn search_event(
     for selfie in &selfies {
         check_selfie_bytes(selfie)?;
     }
-    let _slot = state.search_slots.acquire().await?;
-    let (pair, engine) = state
-        .faces
-        .of_event(event)
-        .await
-        .map_err(SearchError::fault)?;
+    let _slot = cx.slots.acquire().await?;
+    let (pair, engine) = cx.faces.of_event(event).await.map_err(SearchError::fault)?;
     let group = selfies.len() > 1;
     let mut faces = Vec::with_capacity(selfies.len());
     for (i, selfie) in selfies.into_iter().enumerate() {
@@ -289,7 +298,7 @@ pub async fn search_event(
         }
     }
     // Every search counts, found face or not. A lost count only dims the dashboard.
-    if let Err(e) = state.store.count_search(event.id, state.now()).await {
+    if let Err(e) = cx.store.count_search(event.id, cx.clock.now()).await {
         tracing::warn!(event_id = event.id, error = %e, "search not counted");
     }
     if faces.is_empty() {
@@ -305,7 +314,7 @@ pub async fn search_event(
         .map_or(spec.max_face_search, |m| m.clamp(1, spec.max_face_search)) as usize;
     let mut searches = Vec::with_capacity(faces.len());
     for face in &faces {
-        let hits = state
+        let hits = cx
             .indexes
             .search(
                 event.id,
@@ -324,7 +333,7 @@ pub async fn search_event(
     seen.truncate(k);
     let ids: Vec<i64> = seen.iter().map(|p| p.photo_id).collect();
     // Hidden and deleted photos drop out here.
-    let shown = shown_by_id(&state.store, event.id, &ids).await?;
+    let shown = shown_by_id(cx.store, event.id, &ids).await?;
     let photos: Vec<FoundPhoto> = seen
         .into_iter()
         .filter_map(|p| {

@@ -17,9 +17,8 @@ use raceshot_store::operators::Operator;
 use raceshot_store::uploads::{NewUpload, Upload, UploadPart};
 use raceshot_store::{ObjectKey, StoreError, StoredName};
 
-use crate::app::state::AppState;
 use crate::services::operators::{actor_of, may_work_on};
-use crate::services::photos::{FileAdded, MAX_PHOTO_BYTES, add_file, clean_file_name};
+use crate::services::photos::{FileAdded, Intake, MAX_PHOTO_BYTES, add_file, clean_file_name};
 
 /// Bytes held in memory per request before they are written out as a part.
 pub const PART_BYTES: usize = 8 * 1024 * 1024;
@@ -76,7 +75,7 @@ impl ResumableError {
 
 /// Announces a file of `length` bytes for the event `event_key`.
 pub async fn start(
-    state: &AppState,
+    intake: Intake<'_>,
     operator: &Operator,
     event_key: &str,
     file_name: &str,
@@ -91,20 +90,20 @@ pub async fn start(
         return Err(ResumableError::TooLarge);
     }
     let key = EventKey::parse(event_key).map_err(|_| ResumableError::EventNotFound)?;
-    let event = state
+    let event = intake
         .store
         .any_event_by_key(&key)
         .await?
         .ok_or(ResumableError::EventNotFound)?;
-    if !may_work_on(&state.store, operator, event.id).await? {
+    if !may_work_on(intake.store, operator, event.id).await? {
         return Err(ResumableError::Forbidden);
     }
-    if state.store.open_uploads(operator.id).await? >= MAX_OPEN_UPLOADS {
+    if intake.store.open_uploads(operator.id).await? >= MAX_OPEN_UPLOADS {
         return Err(ResumableError::TooManyOpen);
     }
     let id = hex::encode(rand::random::<[u8; 16]>());
-    let now = state.now();
-    state
+    let now = intake.clock.now();
+    intake
         .store
         .create_upload(
             &NewUpload {
@@ -118,7 +117,7 @@ pub async fn start(
             now,
         )
         .await?;
-    state
+    intake
         .store
         .upload(&id)
         .await?
@@ -127,17 +126,17 @@ pub async fn start(
 
 /// The operator's own upload `id`, unexpired (a finished one stays readable until then).
 pub async fn find(
-    state: &AppState,
+    intake: Intake<'_>,
     operator: &Operator,
     id: &str,
 ) -> Result<Upload, ResumableError> {
-    let upload = state
+    let upload = intake
         .store
         .upload(id)
         .await?
         .filter(|u| u.operator_id == operator.id)
         .ok_or(ResumableError::NotFound)?;
-    if upload.expires_at <= state.now() {
+    if upload.expires_at <= intake.clock.now() {
         return Err(ResumableError::Expired);
     }
     Ok(upload)
@@ -155,7 +154,7 @@ fn key_of(part: &UploadPart) -> Option<ObjectKey> {
 /// Writes `bytes` as the part starting at `start`; answers whether it was committed (a
 /// part that lost a race is deleted again).
 async fn write_part(
-    state: &AppState,
+    intake: Intake<'_>,
     upload: &Upload,
     start: i64,
     bytes: Bytes,
@@ -166,12 +165,12 @@ async fn write_part(
     let name = format!("{}-{start:012}-{nonce}", upload.id);
     let key = part_key(&name).ok_or(ResumableError::NotFound)?;
     let size = bytes.len() as i64;
-    state.objects.put(&key, bytes).await?;
+    intake.objects.put(&key, bytes).await?;
     let part = UploadPart { start, size, name };
-    if state.store.commit_upload_part(&upload.id, &part).await? {
+    if intake.store.commit_upload_part(&upload.id, &part).await? {
         return Ok(true);
     }
-    if let Err(e) = state.objects.delete(&key).await {
+    if let Err(e) = intake.objects.delete(&key).await {
         tracing::warn!(upload = %upload.id, error = %e, "a part that lost a race was not deleted");
     }
     Ok(false)
@@ -196,7 +195,7 @@ pub struct Became {
 
 /// Takes the bytes of one request, which must start at `offset`, where the upload stands.
 pub async fn append<S, E>(
-    state: &AppState,
+    intake: Intake<'_>,
     upload: &Upload,
     offset: i64,
     body: S,
@@ -234,7 +233,7 @@ where
         if held.len() >= PART_BYTES {
             let part = held.split().freeze();
             let size = part.len() as i64;
-            if !write_part(state, upload, at, part).await? {
+            if !write_part(intake, upload, at, part).await? {
                 return Err(ResumableError::OffsetConflict { at });
             }
             at += size;
@@ -242,7 +241,7 @@ where
     }
     if !held.is_empty() {
         let size = held.len() as i64;
-        if !write_part(state, upload, at, held.freeze()).await? {
+        if !write_part(intake, upload, at, held.freeze()).await? {
             return Err(ResumableError::OffsetConflict { at });
         }
         at += size;
@@ -254,7 +253,7 @@ where
         return Err(ResumableError::Cut { at });
     }
     let photo = if at == upload.length {
-        Some(complete(state, upload).await?)
+        Some(complete(intake, upload).await?)
     } else {
         None
     };
@@ -265,12 +264,12 @@ where
 }
 
 /// Adds the whole file to its event and deletes its parts; answers the photo.
-async fn complete(state: &AppState, upload: &Upload) -> Result<Became, ResumableError> {
-    let parts = state.store.upload_parts(&upload.id).await?;
+async fn complete(intake: Intake<'_>, upload: &Upload) -> Result<Became, ResumableError> {
+    let parts = intake.store.upload_parts(&upload.id).await?;
     let mut file = Vec::with_capacity(usize::try_from(upload.length).unwrap_or(0));
     for part in &parts {
         let key = key_of(part).ok_or(ResumableError::NotFound)?;
-        file.extend_from_slice(&state.objects.get(&key).await?);
+        file.extend_from_slice(&intake.objects.get(&key).await?);
     }
     if file.len() as i64 != upload.length {
         return Err(ResumableError::fault(anyhow::anyhow!(
@@ -281,7 +280,7 @@ async fn complete(state: &AppState, upload: &Upload) -> Result<Became, Resumable
         )));
     }
     let added = add_file(
-        state,
+        intake,
         &upload.event_key,
         upload.event_id,
         &upload.file_name,
@@ -295,14 +294,14 @@ async fn complete(state: &AppState, upload: &Upload) -> Result<Became, Resumable
             let detail = serde_json::json!({
                 "photo_id": id, "file_name": upload.file_name, "via": "resumable upload",
             });
-            state
+            intake
                 .store
                 .audit(
                     &actor_of(upload.operator_id),
                     "photo.upload",
                     &format!("event:{}", upload.event_key),
                     &detail,
-                    state.now(),
+                    intake.clock.now(),
                 )
                 .await?;
             Became {
@@ -315,50 +314,50 @@ async fn complete(state: &AppState, upload: &Upload) -> Result<Became, Resumable
             new: false,
         },
         FileAdded::Refused(_) => {
-            discard(state, &upload.id).await?;
+            discard(intake, &upload.id).await?;
             return Err(ResumableError::NotAPhoto);
         }
     };
-    state
+    intake
         .store
         .finish_upload(&upload.id, became.photo_id)
         .await?;
-    delete_parts(state, &parts).await;
+    delete_parts(intake, &parts).await;
     Ok(became)
 }
 
 /// Deletes parts' objects; one left behind is only wasted space until the sweep.
-async fn delete_parts(state: &AppState, parts: &[UploadPart]) {
+async fn delete_parts(intake: Intake<'_>, parts: &[UploadPart]) {
     for part in parts {
         let Some(key) = key_of(part) else { continue };
-        if let Err(e) = state.objects.delete(&key).await {
+        if let Err(e) = intake.objects.delete(&key).await {
             tracing::warn!(part = %part.name, error = %e, "upload part not deleted");
         }
     }
 }
 
 /// Ends an upload at the client's request: its parts and its row are deleted.
-pub async fn terminate(state: &AppState, upload: &Upload) -> Result<(), ResumableError> {
-    Ok(discard(state, &upload.id).await?)
+pub async fn terminate(intake: Intake<'_>, upload: &Upload) -> Result<(), ResumableError> {
+    Ok(discard(intake, &upload.id).await?)
 }
 
 /// Deletes an upload's parts, then the upload.
-async fn discard(state: &AppState, id: &str) -> Result<(), StoreError> {
-    let parts = state.store.upload_parts(id).await?;
-    delete_parts(state, &parts).await;
-    state.store.delete_upload(id).await
+async fn discard(intake: Intake<'_>, id: &str) -> Result<(), StoreError> {
+    let parts = intake.store.upload_parts(id).await?;
+    delete_parts(intake, &parts).await;
+    intake.store.delete_upload(id).await
 }
 
 /// Deletes every upload past its end, parts and all; answers how many.
-pub async fn sweep_expired(state: &AppState, now: DateTime<Utc>) -> Result<usize, StoreError> {
+pub async fn sweep_expired(intake: Intake<'_>, now: DateTime<Utc>) -> Result<usize, StoreError> {
     let mut swept = 0;
     loop {
-        let due = state.store.expired_uploads(now, 100).await?;
+        let due = intake.store.expired_uploads(now, 100).await?;
         if due.is_empty() {
             return Ok(swept);
         }
         for id in &due {
-            discard(state, id).await?;
+            discard(intake, id).await?;
         }
         swept += due.len();
     }

@@ -1,5 +1,7 @@
-//! Addresses the server hands out for an order: signed, expiring download addresses of
-//! its photos, the order's QR image, and the unguessable GB Prime Pay callback address.
+//! Addresses the server hands out: for an order, the signed, expiring download addresses
+//! of its photos, its QR image, its page and the unguessable GB Prime Pay callback
+//! address; for an alert of new photos, its pages signed until the alert ends; and the
+//! address LINE Login returns to.
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::OrderUuid;
@@ -8,6 +10,7 @@ use crate::infra::signing;
 
 const DOWNLOAD: &str = "download";
 const GBP_CALLBACK: &str = "gbp-callback";
+const ALERT_PAGE: &str = "alert-link";
 
 /// Which file of a bought photo.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
@@ -34,8 +37,8 @@ impl Variant {
     }
 }
 
-/// The server's own addresses for orders: its public base and the key that signs them.
-/// Built once at start; what needs an order's address takes this, not the whole state.
+/// The server's own addresses: its public base and the key that signs them. Built once at
+/// start; what needs an address takes this, not the whole state.
 #[derive(Clone)]
 pub struct Links {
     /// Base of links this server writes, without a trailing slash.
@@ -147,5 +150,37 @@ impl Links {
     /// The shop's order page.
     pub fn order_page_url(&self, order_uuid: &OrderUuid) -> String {
         format!("{}/download/{order_uuid}", self.public_url)
+    }
+
+    /// The page of an alert's new photos, and the same page asking to stop, both signed
+    /// until `expires` (the alert's end): `?t={expiry}.{signature}`.
+    pub fn alert_pages(&self, public_id: &str, expires: DateTime<Utc>) -> (String, String) {
+        let expires = expires.timestamp().to_string();
+        let signature = signing::sign(&self.signing_key, ALERT_PAGE, &[public_id, &expires]);
+        let view = format!(
+            "{}/alerts/{public_id}?t={expires}.{signature}",
+            self.public_url
+        );
+        let stop = format!("{view}&stop=1");
+        (view, stop)
+    }
+
+    /// The expiry an alert page's token `{expiry}.{signature}` carries, when the server
+    /// signed it for `public_id` (whether it has passed is checked apart).
+    pub fn alert_token_expiry(&self, public_id: &str, token: &str) -> Option<i64> {
+        let (expires, signature) = token.split_once('.')?;
+        signing::verify(
+            &self.signing_key,
+            ALERT_PAGE,
+            &[public_id, expires],
+            signature,
+        )
+        .then(|| expires.parse().ok())
+        .flatten()
+    }
+
+    /// The address LINE Login returns to.
+    pub fn line_callback_url(&self) -> String {
+        format!("{}/api/line/callback", self.public_url)
     }
 }
