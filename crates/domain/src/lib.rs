@@ -10,6 +10,7 @@ pub mod money;
 pub mod order;
 pub mod paging;
 pub mod pricing;
+pub mod results;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod time;

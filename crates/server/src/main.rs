@@ -9,7 +9,9 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use raceshot_server::app::startup::{Application, load_state, shutdown_signal};
 use raceshot_server::app::state::{AppState, Clock};
-use raceshot_server::commands::{admin, bibs, demo, faces, import, ingest, orders, upload};
+use raceshot_server::commands::{
+    admin, bibs, demo, faces, import, ingest, orders, results, upload,
+};
 use raceshot_server::config::Config;
 use raceshot_server::infra::telemetry;
 use raceshot_server::services::operators::{cli_actor, normalise_email};
@@ -97,6 +99,11 @@ enum Configured {
         #[command(subcommand)]
         command: EventCommand,
     },
+    /// An event's race results.
+    Results {
+        #[command(subcommand)]
+        command: ResultsCommand,
+    },
     /// Confirm or approve orders by hand.
     Order {
         #[command(subcommand)]
@@ -149,6 +156,23 @@ struct IngestArgs {
 enum EventCommand {
     /// Create or update events from a JSON file (one event or an array; see docs/event-import.md).
     Import { file: PathBuf },
+}
+
+#[derive(Subcommand)]
+enum ResultsCommand {
+    /// Import an event's results from a CSV file as timing systems export it, replacing
+    /// the results imported before (see docs/event-import.md).
+    Import {
+        /// The event's key.
+        #[arg(long)]
+        event: String,
+        /// Which column holds a field, as FIELD=HEADER (repeatable; fields: bib, name,
+        /// gender, category, distance, gun_time, chip_time, rank). Unset: the event's last
+        /// map, else the headers' usual names.
+        #[arg(long = "column")]
+        columns: Vec<String>,
+        file: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -292,6 +316,14 @@ async fn run(command: Configured, config: Config) -> anyhow::Result<ExitCode> {
         Configured::Event {
             command: EventCommand::Import { file },
         } => import_events(&config, &file).await,
+        Configured::Results {
+            command:
+                ResultsCommand::Import {
+                    event,
+                    columns,
+                    file,
+                },
+        } => import_results(&config, &event, &columns, &file).await,
         Configured::Order { command } => order(config, command).await,
         Configured::Admin {
             command: AdminCommand::CreateUser(args),
@@ -442,6 +474,42 @@ async fn import_events(config: &Config, file: &std::path::Path) -> anyhow::Resul
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+async fn import_results(
+    config: &Config,
+    event: &str,
+    columns: &[String],
+    file: &std::path::Path,
+) -> anyhow::Result<ExitCode> {
+    let columns = results::parse_columns(columns)?;
+    let store = migrated(config).await?;
+    let report = results::import_file(
+        &store,
+        event,
+        file,
+        columns,
+        &cli_actor(),
+        chrono::Utc::now(),
+    )
+    .await;
+    store.close().await;
+    match report? {
+        results::Report::Imported(rows) => {
+            println!("{event}: {rows} results imported");
+            Ok(ExitCode::SUCCESS)
+        }
+        results::Report::Refused(problems) => {
+            println!(
+                "{event}: nothing imported; {} rows cannot be:",
+                problems.len()
+            );
+            for p in &problems {
+                println!("  line {}: {}", p.line, p.reason);
+            }
+            Ok(ExitCode::from(3))
+        }
+    }
 }
 
 async fn order(config: Config, command: OrderCommand) -> anyhow::Result<ExitCode> {

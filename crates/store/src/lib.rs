@@ -34,6 +34,7 @@ pub mod operators;
 pub mod orders;
 pub mod photos;
 pub mod privacy;
+pub mod results;
 pub mod selfies;
 pub mod settings;
 #[cfg(feature = "testing")]

@@ -82,6 +82,7 @@ contract!(
     a_message_is_sent_once_under_its_key,
     line_logins_are_taken_once_and_links_end_with_retention,
     alerts_live_as_long_as_stated_and_tell_at_most_once_a_gap,
+    results_are_replaced_whole_found_by_name_and_bib_and_deleted,
 );
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -3374,4 +3375,118 @@ async fn a_move_to_another_pair_keeps_each_pairs_faces_apart(store: Store) {
         expires_at: now() + secs(600),
     };
     assert_eq!(store.add_alert(&alert, now()).await.unwrap(), None);
+}
+
+async fn results_are_replaced_whole_found_by_name_and_bib_and_deleted(store: Store) {
+    use raceshot_domain::BibRule;
+    use raceshot_domain::results::{ColumnMap, name_key, read_rows};
+    let old = dated_event(&store, "old-race", "2026-01-10").await;
+    let race = dated_event(&store, "results", "2026-11-30").await;
+    let headers: Vec<String> = ["bib", "name", "chip time", "rank"]
+        .map(String::from)
+        .to_vec();
+    let map = ColumnMap::guess(&headers);
+    let rows = |records: &[[&str; 4]]| {
+        let records = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (i + 2, r.map(String::from).to_vec()));
+        read_rows(&headers, records, &map, &BibRule::default()).unwrap()
+    };
+    let first = rows(&[
+        ["42", "Somchai Jaidee", "1:02:03", "2"],
+        ["43", "สมหญิง ใจงาม", "0:59:59.5", "1"],
+        ["44", "Anan JAIDEE", "", ""],
+    ]);
+    store
+        .replace_results(race, &first, &map, now())
+        .await
+        .unwrap();
+    store
+        .replace_results(old, &first[..1], &map, now())
+        .await
+        .unwrap();
+    let imported = store.results_imported(race).await.unwrap().unwrap();
+    assert_eq!(
+        (imported.rows, imported.columns, imported.at),
+        (3, map.clone(), now())
+    );
+
+    let bib = |b: &str| BibRule::default().parse(b).unwrap();
+    let found = store
+        .result_by_bib(race, &bib("043"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(found.name, "สมหญิง ใจงาม");
+    assert_eq!(
+        found.chip_time.map(|t| t.to_string()),
+        Some("0:59:59.50".into())
+    );
+    assert_eq!(found.rank, Some(1));
+    // By a part of the name, forgiving spaces and case, best rank first, unranked last.
+    let names = |v: Vec<raceshot_store::results::RaceResult>| -> Vec<String> {
+        v.into_iter().map(|r| r.name).collect()
+    };
+    assert_eq!(
+        names(
+            store
+                .results_by_name(race, &name_key("jaidee"))
+                .await
+                .unwrap()
+        ),
+        ["Somchai Jaidee", "Anan JAIDEE"]
+    );
+    assert_eq!(
+        names(
+            store
+                .results_by_name(race, &name_key("สมหญิงใจ"))
+                .await
+                .unwrap()
+        ),
+        ["สมหญิง ใจงาม"]
+    );
+    assert!(
+        store
+            .results_by_name(old, &name_key("anan"))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    // Importing again replaces the event's results, and only that event's.
+    let second = rows(&[["45", "Nok Fast", "0:40:00", "1"]]);
+    store
+        .replace_results(race, &second, &map, now())
+        .await
+        .unwrap();
+    assert!(
+        store
+            .result_by_bib(race, &bib("42"))
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        store
+            .result_by_bib(old, &bib("42"))
+            .await
+            .unwrap()
+            .is_some()
+    );
+    assert_eq!(store.results_imported(race).await.unwrap().unwrap().rows, 1);
+
+    // One runner's row is deleted on request; the event's go with its originals.
+    assert!(store.delete_result(race, &bib("45")).await.unwrap());
+    assert!(!store.delete_result(race, &bib("45")).await.unwrap());
+    assert_eq!(store.delete_results_before("2026-06-01").await.unwrap(), 1);
+    assert!(
+        store
+            .result_by_bib(old, &bib("42"))
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(store.results_imported(old).await.unwrap().is_none());
+    assert!(store.results_imported(race).await.unwrap().is_some());
 }

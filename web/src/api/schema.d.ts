@@ -94,6 +94,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/events/{event_key}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The event's last results import: when, how many rows, and its column map. */
+        get: operations["admin_results_get"];
+        /**
+         * Imports an event's results file (CSV, UTF-8, as timing systems export it), replacing
+         *     its results; with `check=true`, reads and checks it only. A file with a bad row
+         *     imports nothing: each bad line is named.
+         */
+        put: operations["admin_results_import"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/events/{event_key}/results/{bib}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes one runner's result (a runner asked, or the organiser withdrew it). */
+        delete: operations["admin_results_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/login": {
         parameters: {
             query?: never;
@@ -1102,6 +1141,26 @@ export interface paths {
         put?: never;
         /** The order page's view of an order, with `api_response` (older pages). */
         post: operations["inquiry_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/results/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finds a runner's results by name or bib, with the photos of the bib when one row is
+         *     found. Rate-limited with face and bib searches.
+         */
+        post: operations["results_search"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2389,6 +2448,62 @@ export interface components {
              */
             events: components["schemas"]["EventRaceDay"][];
         };
+        /** @description A finisher's row as the organiser published it. */
+        ResultBody: {
+            bib: string;
+            name: string;
+            gender?: string | null;
+            category?: string | null;
+            distance?: string | null;
+            /** @description `H:MM:SS`, with hundredths when the file had them. */
+            gun_time?: string | null;
+            chip_time?: string | null;
+            /** Format: int32 */
+            rank?: number | null;
+        };
+        ResultsChecked: {
+            /** @description Whether the rows were kept (never with `check=true`). */
+            imported: boolean;
+            /** @description Rows read, when every row holds. */
+            rows: number;
+            /** @description The file's headers, in order. */
+            headers: string[];
+            /**
+             * @description The header each field was read from (`bib`, `name`, `gender`, `category`,
+             *     `distance`, `gun_time`, `chip_time`, `rank`).
+             */
+            columns: {
+                [key: string]: string;
+            };
+            /** @description Each row that cannot be kept; nothing is imported while there is one. */
+            problems: components["schemas"]["ResultsProblem"][];
+        };
+        ResultsImport: {
+            /** @description When the results were last imported (RFC 3339); absent before the first import. */
+            imported_at?: string | null;
+            /** Format: int64 */
+            rows: number;
+            columns: {
+                [key: string]: string;
+            };
+        };
+        ResultsProblem: {
+            /** @description The file's line (the header is line 1). */
+            line: number;
+            reason: string;
+        };
+        ResultsSearchRequest: {
+            event_key: string;
+            /** @description A part of the runner's name, or their bib number. */
+            q: string;
+        };
+        ResultsSearchResponse: {
+            /** @example success */
+            status: string;
+            /** @description At most 20 rows, best rank first. */
+            results: components["schemas"]["ResultBody"][];
+            photos?: components["schemas"]["BibSearchResponse"] | null;
+        };
         SandboxPayRequest: {
             /** @description `paid` or `failed`. */
             result: components["schemas"]["SandboxResult"];
@@ -2810,6 +2925,103 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+        };
+    };
+    admin_results_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsImport"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_results_import: {
+        parameters: {
+            query?: {
+                check?: boolean;
+                bib?: string;
+                name?: string;
+                gender?: string;
+                category?: string;
+                distance?: string;
+                gun_time?: string;
+                chip_time?: string;
+                rank?: string;
+            };
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsChecked"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            /** @description Over 8 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_results_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+                bib: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
         };
     };
     admin_login: {
@@ -4465,6 +4677,33 @@ export interface operations {
             };
             401: components["responses"]["ErrorAnswer"];
             404: components["responses"]["ErrorAnswer"];
+        };
+    };
+    results_search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultsSearchRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsSearchResponse"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+            429: components["responses"]["ErrorAnswer"];
         };
     };
     conf: {

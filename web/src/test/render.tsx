@@ -50,9 +50,19 @@ export function errorAnswer(status: number, code: string, extra: ErrorExtra = {}
   return () => errorResponse(status, code, extra);
 }
 
+/** A request's JSON body, or its text when it is not JSON (a CSV file). */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /** A fetch stand-in answering JSON by "METHOD path" (the real server is exercised end to end
  * by the Playwright suite; component tests check what the page does with an answer). Each
- * answer is a JSON value, a `Response`, or a function of the request's body giving one. */
+ * answer is a JSON value, a `Response`, or a function of the request's body (JSON, or the
+ * text of a body that is not JSON) and query giving one. */
 export function fakeFetch(answers: Record<string, unknown>) {
   const calls: { key: string; body: unknown }[] = [];
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -62,7 +72,7 @@ export function fakeFetch(answers: Record<string, unknown>) {
     // A multipart body (a file upload) is not read: the test looks at the form it built.
     const multipart = req.headers.get('content-type')?.startsWith('multipart/form-data') ?? false;
     const text = req.method === 'GET' || multipart ? '' : await req.text();
-    const body: unknown = multipart ? 'multipart' : text ? JSON.parse(text) : undefined;
+    const body: unknown = multipart ? 'multipart' : text ? parsed(text) : undefined;
     calls.push({ key, body });
     const answer = answers[key];
     if (answer === undefined) {
@@ -71,7 +81,8 @@ export function fakeFetch(answers: Record<string, unknown>) {
         headers: { 'content-type': 'application/json' },
       });
     }
-    const value = typeof answer === 'function' ? (answer as (b: unknown) => unknown)(body) : answer;
+    const value =
+      typeof answer === 'function' ? (answer as (b: unknown, q: URLSearchParams) => unknown)(body, url.searchParams) : answer;
     if (value instanceof Response) return value;
     return new Response(JSON.stringify(value), { status: 200, headers: { 'content-type': 'application/json' } });
   });

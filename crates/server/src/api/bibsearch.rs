@@ -67,6 +67,15 @@ pub async fn bib_search(
     )
     .await?;
     let found = bibs::search(state.search(), &event, &req.bib).await?;
+    Ok(Json(bib_answer(&state, event.id, &found).await?))
+}
+
+/// The answer of a bib's photos, their `found_ref` remembered for the deal.
+pub async fn bib_answer(
+    state: &AppState,
+    event_id: i64,
+    found: &bibs::BibFound,
+) -> ShopResult<BibSearchResponse> {
     let images: Vec<PhotoBody> = found
         .photos
         .iter()
@@ -77,14 +86,14 @@ pub async fn bib_search(
         .collect();
     let ids: Vec<i64> = images.iter().map(|p| p.id).collect();
     let found_ref =
-        deal::remember(&state.store, state.config.search.found_ttl, event.id, &ids).await?;
-    Ok(Json(BibSearchResponse {
+        deal::remember(&state.store, state.config.search.found_ttl, event_id, &ids).await?;
+    Ok(BibSearchResponse {
         status: SUCCESS,
         image_length: images.len(),
         images,
         avg_price: found.avg_price,
         found_ref,
-    }))
+    })
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

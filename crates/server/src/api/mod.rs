@@ -23,6 +23,7 @@ pub mod ops;
 pub mod orders;
 pub mod payments;
 pub mod privacy;
+pub mod results;
 pub mod uploads;
 pub mod web;
 
@@ -143,11 +144,13 @@ fn privacy_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(alerts::ask))
 }
 
-/// Bib search and the manual page's listing: a few short fields; require the client token.
+/// Bib search, the manual page's listing and finding one's result: a few short fields;
+/// require the client token.
 fn bib_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(bibsearch::bib_search))
         .routes(routes!(bibsearch::manual))
+        .routes(routes!(results::search))
 }
 
 /// The older one-step selfie upload as a form; requires the client token.

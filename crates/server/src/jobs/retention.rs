@@ -2,7 +2,8 @@
 //! passed (`orders.retention_days` after the event's date, Bangkok calendar) and marks the
 //! photos purged, so order pages then say "storage time expired", clears the face
 //! templates of approved and undecided privacy requests of those events and deletes the
-//! face crops of their requests never decided (and any crop a decision failed to delete).
+//! face crops of their requests never decided (and any crop a decision failed to delete),
+//! and deletes those events' race results.
 //! Previews and thumbnails stay for the shop's pages. It also deletes console sessions
 //! past their end (a session lasts `admin.session_ttl_hours`), unfinished resumable
 //! uploads past theirs (24 hours), parts and all, FTP files half sent a day ago, and the
@@ -49,6 +50,10 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
     let cleared = state.store.clear_privacy_templates_before(&cutoff).await?;
     if cleared > 0 {
         tracing::info!(cleared, "privacy request templates deleted after retention");
+    }
+    let results = state.store.delete_results_before(&cutoff).await?;
+    if results > 0 {
+        tracing::info!(results, "race results deleted after retention");
     }
     let links = state.store.forget_line_links_before(&cutoff).await?;
     if links > 0 {

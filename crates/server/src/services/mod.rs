@@ -24,6 +24,7 @@ pub mod photos;
 pub mod privacy;
 pub mod raceday;
 pub mod reindex;
+pub mod results;
 pub mod search;
 pub mod selfies;
 pub mod uploads;

@@ -184,19 +184,9 @@ async fn a_bib_finds_its_runner_by_number_and_by_face(backend: Backend) {
         found(&app, "77").await,
         pairs(&[("yaoming.jpg", "bib"), ("players.jpg", "face")])
     );
-    let audit = json(
-        app.call(Method::GET, "/api/admin/audit", Some(&admin), None)
-            .await,
-    )
-    .await;
-    let actions: Vec<&str> = audit["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|e| e["action"].as_str())
-        .filter(|a| *a == "photo.bib")
-        .collect();
-    assert_eq!(actions.len(), 2, "{audit}");
+    let actions = app.audit_actions(&admin).await;
+    let bib_actions = actions.iter().filter(|a| *a == "photo.bib").count();
+    assert_eq!(bib_actions, 2, "{actions:?}");
 
     // Reading the event again finds 13 on players.jpg again; the corrections still win.
     let report = raceshot_server::commands::bibs::reread(&app.state, "race", true)

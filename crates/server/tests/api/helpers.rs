@@ -431,6 +431,21 @@ impl TestApp {
         req.send().await.unwrap()
     }
 
+    /// The actions of the audit log as `cookie`'s account reads it, newest first.
+    pub async fn audit_actions(&self, cookie: &str) -> Vec<String> {
+        let audit = json(
+            self.call(Method::GET, "/api/admin/audit", Some(cookie), None)
+                .await,
+        )
+        .await;
+        audit["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|e| e["action"].as_str().map(str::to_owned))
+            .collect()
+    }
+
     /// The server's quote for a cart; with the deal, as for photos the visitor's search found.
     pub async fn quote(&self, event_key: &str, ids: &[i64], deal: bool) -> Value {
         let found_refs = if deal {

@@ -36,6 +36,7 @@ mod ops;
 mod orders;
 mod people;
 mod raceday;
+mod results;
 mod scale;
 mod selfies;
 mod sms;

@@ -1,5 +1,6 @@
 //! The search block both event pages share: the selfie upload with its checks (type, size)
-//! and, beside it, the bib number search; the group search ("search with friends": up to
+//! and, beside it, the bib number search and finding one's race result (whose rows lead to
+//! their bib's photos); the group search ("search with friends": up to
 //! three selfies, the visitor's first, searched for any or all of them, each result saying
 //! whom it shows); the search states, the results or the highlight masonry, and the actions
 //! on the photos found either way (`SearchActions`; "not me" on each photo). Both searches
@@ -22,6 +23,7 @@ import { GroupSelfies } from './GroupSelfies';
 import { HighlightGallery } from './HighlightGallery';
 import { NewPhotos } from './NewPhotos';
 import { SearchActions } from './SearchActions';
+import { ResultSearch } from './ResultSearch';
 import { NotFound, refusedBib, SearchError } from './SearchOutcome';
 import { SearchResults, takeOutOfCart, type CardAction } from './SearchResults';
 import { SelfieUpload } from './SelfieUpload';
@@ -137,6 +139,7 @@ export function FaceSearch({ event, kind, uploader }: Props) {
           onSearch={(bib) => void onBib(bib)}
           initial={state.phase === 'found' ? (state.bib ?? '') : ''}
         />
+        <ResultSearch eventKey={key} busy={busy} onPhotos={(bib) => void onBib(bib)} />
       </div>
       {since !== null && (
         <NewPhotos

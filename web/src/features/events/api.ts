@@ -1,6 +1,6 @@
 //! The event pages' calls: the event of a key (or the one the server embedded in the page),
 //! its highlight photos, the face search's two calls (sign an upload, search; one person or a
-//! group), the bib search, the manual search's pages of every photo, the events on sale (to
+//! group), the bib search, finding one's race result, the manual search's pages of every photo, the events on sale (to
 //! pick one to hide one's photos of) and the request to hide them. Events come as the app's
 //! `ShopEvent` (`eventFromWire`), and go back on the wire in the search's body.
 
@@ -14,6 +14,7 @@ import { preloadedAt, takePreloaded } from '@/lib/config';
 type SignResponse = components['schemas']['SignResponse'];
 type PrivacyRequestCreated = components['schemas']['PrivacyRequestCreated'];
 export type Arrivals = components['schemas']['ArrivalsBody'];
+export type RaceResult = components['schemas']['ResultBody'];
 
 export const eventQueryKeys = {
   event: (eventKey: string) => ['event', eventKey] as const,
@@ -110,6 +111,12 @@ export function fetchArrivals(eventKey: string, since?: number): Promise<Arrival
  * 422 `invalid_bib`; an unknown one finds nothing. */
 export function searchBib(eventKey: string, bib: string): Promise<BibSearchResponse> {
   return unwrap(api.POST('/v1/bibsearch', { body: { event_key: eventKey, bib } }));
+}
+
+/** The organiser's results rows of a runner, by a part of their name or their bib; a
+ * query too short (or long) fails as 422 `invalid_field` on `q`. */
+export async function searchResults(eventKey: string, q: string): Promise<RaceResult[]> {
+  return (await unwrap(api.POST('/v1/results/search', { body: { event_key: eventKey, q } }))).results;
 }
 
 export function fetchManual(request: ManualRequest): Promise<ManualResponse> {

@@ -11,6 +11,7 @@ pub mod orders;
 pub mod photos;
 pub mod privacy;
 pub mod raceday;
+pub mod results;
 pub mod settings;
 pub mod upload_tokens;
 
@@ -52,6 +53,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(settings::get_logo, settings::put_logo))
         .routes(routes!(upload_tokens::list, upload_tokens::create))
         .routes(routes!(upload_tokens::revoke))
+        .routes(routes!(results::import, results::get))
+        .routes(routes!(results::delete))
 }
 
 /// Refuses a state-changing console call that a browser says comes from another site (or

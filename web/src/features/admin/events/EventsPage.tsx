@@ -150,6 +150,15 @@ export function EventsPage() {
                       {t('adminEvents.photos')}
                     </Link>
                     {isAdmin && (
+                      <Link
+                        to={`/admin/events/${encodeURIComponent(event.event_key)}/results`}
+                        className="btn btn-secondary btn-small"
+                        data-testid="event-results-link"
+                      >
+                        {t('adminEvents.results')}
+                      </Link>
+                    )}
+                    {isAdmin && (
                       <button
                         type="button"
                         className={`btn btn-small ${event.sale_closed ? 'btn-secondary' : 'btn-danger'}`}

@@ -10,7 +10,8 @@ import { useDictionary } from '@/i18n';
 import { useErrorText } from '@/i18n/errors';
 import { logoUrl, settingsKey, uploadLogo } from './api';
 import { settingsMessages } from './messages';
-import { MAX_LOGO_BYTES, readBytes, sniffImage, type ImageKind } from './settingsModel';
+import { readBytes } from '@/lib/files';
+import { MAX_LOGO_BYTES, sniffImage, type ImageKind } from './settingsModel';
 
 const MAX_LOGO_MB = MAX_LOGO_BYTES / (1024 * 1024);
 

@@ -178,19 +178,3 @@ export function sniffImage(bytes: Uint8Array): ImageKind | null {
   if (starts(JPEG_SIGNATURE)) return 'image/jpeg';
   return null;
 }
-
-/** A file's bytes. FileReader, because it reads every Blob the same way in every browser
- * (and in the tests' DOM, whose Blob has no `arrayBuffer()`). */
-export function readBytes(blob: Blob): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => {
-      const result = reader.result;
-      // Not `instanceof ArrayBuffer`: the buffer may come from another realm (the DOM's).
-      if (result !== null && typeof result !== 'string') resolve(new Uint8Array(result));
-      else reject(new Error('the file could not be read'));
-    };
-    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
-    reader.readAsArrayBuffer(blob);
-  });
-}

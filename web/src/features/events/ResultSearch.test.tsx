@@ -1,0 +1,65 @@
+//! Finding one's race result: rows by name with time and rank, a row's button asking for
+//! the photos of its bib, nothing found said so, and a query the server refuses explained
+//! beside the field.
+
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { errorAnswer, fakeFetch, renderWithProviders } from '@/test/render';
+import { ResultSearch } from './ResultSearch';
+
+const ROW = {
+  bib: '42',
+  name: 'Somchai Jaidee',
+  gender: 'M',
+  category: 'M30-39',
+  distance: '21K',
+  gun_time: '1:03:10',
+  chip_time: '1:02:03',
+  rank: 2,
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('ResultSearch', () => {
+  it('shows the rows found and asks for the photos of a bib', async () => {
+    const { calls } = fakeFetch({
+      'POST /v1/results/search': (body: unknown) =>
+        (body as { q: string }).q === 'nobody'
+          ? { status: 'success', results: [], photos: null }
+          : { status: 'success', results: [ROW, { ...ROW, bib: '7', name: 'Anan Jaidee', chip_time: null, gun_time: null, rank: null }], photos: null },
+    });
+    const onPhotos = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<ResultSearch eventKey="race" busy={false} onPhotos={onPhotos} />, { lang: 'en' });
+    await user.type(screen.getByTestId('result-input'), 'jaidee');
+    await user.click(screen.getByTestId('result-submit'));
+    const rows = await screen.findAllByTestId('result-row');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent('Somchai Jaidee');
+    expect(rows[0]).toHaveTextContent('bib 42 · 21K · M30-39');
+    expect(within(rows[0]!).getByTestId('result-time')).toHaveTextContent('time 1:02:03');
+    expect(rows[0]).toHaveTextContent('rank 2');
+    expect(within(rows[1]!).queryByTestId('result-time')).not.toBeInTheDocument();
+    await user.click(within(rows[0]!).getByTestId('result-photos'));
+    expect(onPhotos).toHaveBeenCalledWith('42');
+    expect(calls[0]?.body).toEqual({ event_key: 'race', q: 'jaidee' });
+
+    await user.clear(screen.getByTestId('result-input'));
+    await user.type(screen.getByTestId('result-input'), 'nobody');
+    await user.click(screen.getByTestId('result-submit'));
+    expect(await screen.findByTestId('result-none')).toBeInTheDocument();
+  });
+
+  it('explains a query the server refuses', async () => {
+    fakeFetch({
+      'POST /v1/results/search': errorAnswer(422, 'invalid_field', {
+        body: { field: 'q', message: 'type at least 2 letters of the name, or the bib number' },
+      }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ResultSearch eventKey="race" busy={false} onPhotos={vi.fn()} />, { lang: 'en' });
+    await user.type(screen.getByTestId('result-input'), 'a');
+    await user.click(screen.getByTestId('result-submit'));
+    expect(await screen.findByTestId('result-error')).toBeInTheDocument();
+  });
+});
