@@ -535,7 +535,8 @@ pub struct ListedPhoto {
     pub id: i64,
     pub original_file_name: String,
     pub storage_name: String,
-    pub state: String,
+    #[sqlx(try_from = "String")]
+    pub state: PhotoState,
     pub failure_reason: Option<String>,
     pub face_count: i64,
     pub hidden: bool,
@@ -584,10 +585,13 @@ impl Store {
     }
 
     /// How many of the event's photos are in each state.
-    pub async fn photo_state_counts(&self, event_id: i64) -> Result<Vec<(String, i64)>> {
-        Ok(on_pool!(self, pool => sqlx::query_as(
+    pub async fn photo_state_counts(&self, event_id: i64) -> Result<Vec<(PhotoState, i64)>> {
+        let rows: Vec<(String, i64)> = on_pool!(self, pool => sqlx::query_as(
             "SELECT state, COUNT(*) FROM photos WHERE event_id = $1 GROUP BY state")
-            .bind(event_id).fetch_all(pool).await)?)
+            .bind(event_id).fetch_all(pool).await)?;
+        rows.into_iter()
+            .map(|(state, n)| Ok((PhotoState::try_from(state)?, n)))
+            .collect()
     }
 
     /// Where each of the photos `ids` belongs, by photo id; unknown ids are left out.

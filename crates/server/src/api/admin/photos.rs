@@ -218,12 +218,11 @@ pub async fn list(
         .await?;
     let mut counts = StateCounts::default();
     for (s, n) in state.store.photo_state_counts(event.id).await? {
-        match PhotoState::parse(&s) {
-            Some(PhotoState::Queued) => counts.queued = n,
-            Some(PhotoState::Processing) => counts.processing = n,
-            Some(PhotoState::Ready) => counts.ready = n,
-            Some(PhotoState::Failed) => counts.failed = n,
-            None => {}
+        match s {
+            PhotoState::Queued => counts.queued = n,
+            PhotoState::Processing => counts.processing = n,
+            PhotoState::Ready => counts.ready = n,
+            PhotoState::Failed => counts.failed = n,
         }
     }
     let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
@@ -231,7 +230,7 @@ pub async fn list(
     let photos = rows
         .into_iter()
         .map(|p| {
-            let ready = p.state == PhotoState::Ready.as_str();
+            let ready = p.state == PhotoState::Ready;
             let bibs = bibs
                 .iter()
                 .filter(|b| b.photo_id == p.id)
@@ -246,7 +245,7 @@ pub async fn list(
                     .then(|| derived_address(&state.media_url, &key, "thumbnail", &p.storage_name)),
                 id: p.id,
                 original_file_name: p.original_file_name,
-                state: p.state,
+                state: p.state.as_str().to_owned(),
                 failure_reason: p.failure_reason,
                 face_count: p.face_count,
                 hidden: p.hidden,
