@@ -16,7 +16,7 @@ use super::extract::{ApiJson, ClientIp};
 use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
-use crate::services::commerce::{find_event, parse_event_key};
+use crate::services::commerce::{find_event, on_sale, parse_event_key};
 use crate::services::results::{self, ResultsError};
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -61,7 +61,8 @@ pub struct ResultsSearchResponse {
     pub status: &'static str,
     /// At most 20 rows, best rank first.
     pub results: Vec<ResultBody>,
-    /// The photos of the bib when exactly one row was found.
+    /// The photos of the bib when exactly one row was found and the event's photos are on
+    /// sale.
     pub photos: Option<BibSearchResponse>,
 }
 
@@ -80,7 +81,9 @@ pub async fn search(
 ) -> ShopResult<Json<ResultsSearchResponse>> {
     state.rate_limits.search.check(client)?;
     let event = find_event(&state.catalogue, &parse_event_key(&req.event_key)?).await?;
-    let found = results::find(state.search(), &event, &req.q)
+    // Results stay findable after the sale; the photos come only while it is open.
+    let with_photos = on_sale(&event, state.now());
+    let found = results::find(state.search(), &event, &req.q, with_photos)
         .await
         .map_err(|e| match e {
             ResultsError::Query => ShopError::field("q", e.to_string()),

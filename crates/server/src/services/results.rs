@@ -222,11 +222,12 @@ pub struct Found {
 
 /// Finds results of `event` by bib (when the query is one of the event's bibs and a
 /// result has it) or by name (a part of it, forgiving spaces and case), with the photos
-/// of the bib when one result is found.
+/// of the bib when one result is found and `photos` (the event's photos are on sale).
 pub async fn find(
     search: SearchContext<'_>,
     event: &Event,
     query: &str,
+    photos: bool,
 ) -> Result<Found, ResultsError> {
     let query = query.trim();
     if query.chars().count() > MAX_QUERY_CHARS {
@@ -247,7 +248,7 @@ pub async fn find(
         }
     };
     let photos = match results.as_slice() {
-        [one] => Some(bibs::search(search, event, one.bib.as_str()).await?),
+        [one] if photos => Some(bibs::search(search, event, one.bib.as_str()).await?),
         _ => None,
     };
     Ok(Found { results, photos })

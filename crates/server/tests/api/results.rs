@@ -167,6 +167,22 @@ async fn results_are_imported_found_by_name_or_bib_and_deleted(backend: Backend)
         .await;
     assert_error(resp, 404, "event_not_found").await;
 
+    // After the sale the results are still found, without photos.
+    let close = |closed: bool| {
+        let admin = admin.clone();
+        let app = &app;
+        async move {
+            let body = json!({ "closed": closed });
+            let path = "/api/admin/events/race/close";
+            app.call(Method::POST, path, Some(&admin), Some(body)).await
+        }
+    };
+    assert_eq!(close(true).await.status(), 204);
+    let closed = json(search(&app, "somchai jaidee").await).await;
+    assert_eq!(closed["results"][0]["bib"], "42");
+    assert!(closed["photos"].is_null(), "{closed}");
+    assert_eq!(close(false).await.status(), 204);
+
     // Another file layout, its columns chosen by the operator, then remembered.
     let own = "Racer ID;Full Name Thai;Finish\n9;Nok Fast;0:40:00\n";
     let err = assert_error(

@@ -17,7 +17,7 @@ use raceshot_domain::pricing::{CartTotals, Deal, cart_totals};
 use raceshot_domain::{EventKey, OrderUuid};
 use raceshot_store::events::Event;
 use raceshot_store::orders::{Order, OrderPhoto};
-use raceshot_store::{ObjectKey, ObjectKind, Store, StoredName};
+use raceshot_store::{ObjectKey, ObjectKind, Objects, Store, StoredName};
 
 pub use self::error::{CommerceError, CommerceResult};
 use crate::app::live::LiveCell;
@@ -28,7 +28,6 @@ use crate::services::catalogue::{Catalogue, Snapshot};
 use crate::services::links::{Links, Variant};
 use crate::services::messages::Outbox;
 use crate::services::photos::derived_name;
-use raceshot_store::Objects;
 
 /// What placing orders, paying them and opening found ones use: the orders' rows and QR
 /// images, the catalogue they are priced from, the gateways and channels of the settings
@@ -81,12 +80,17 @@ pub async fn find_event_on_sale(
     key: &EventKey,
 ) -> CommerceResult<Event> {
     let event = find_event(catalogue, key).await?;
-    let s = &event.spec;
-    let sale = SaleState::at(s.on_sale_start, s.on_sale_end, event.sale_closed, now);
-    if sale.status != SaleStatus::OnSale {
+    if !on_sale(&event, now) {
         return Err(CommerceError::EventNotOnSale);
     }
     Ok(event)
+}
+
+/// Whether the event's photos are on sale at `now`.
+pub fn on_sale(event: &Event, now: DateTime<Utc>) -> bool {
+    let s = &event.spec;
+    SaleState::at(s.on_sale_start, s.on_sale_end, event.sale_closed, now).status
+        == SaleStatus::OnSale
 }
 
 /// The most photos one cart may hold.
