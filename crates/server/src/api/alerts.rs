@@ -12,6 +12,8 @@ use axum::Json;
 use axum::extract::{Multipart, State};
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
+use raceshot_domain::order::mask_mobile;
+use raceshot_store::alerts::Alert;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -23,8 +25,6 @@ use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::services::alerts::{self, AlertChannel, AlertError, Ask};
 use crate::services::commerce::{find_event, parse_event_key};
-use raceshot_domain::order::mask_mobile;
-use raceshot_store::alerts::Alert;
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AlertAsked {

@@ -5,11 +5,9 @@
 use anyhow::Context;
 use raceshot_domain::EventKey;
 use raceshot_store::photos::{Added, NewPhoto};
-use raceshot_store::{ObjectKey, ObjectKind, StoredName};
+use raceshot_store::{ObjectKey, ObjectKind, Objects, Store, StoredName};
 use raceshot_vision::image_io::{ImageFormat, sniff};
 use sha2::{Digest, Sha256};
-
-use raceshot_store::{Objects, Store};
 
 use crate::infra::clock::Clock;
 use crate::infra::cpu::CpuPool;

@@ -31,12 +31,10 @@ use raceshot_domain::order::{Email, Mobile, mask_email, mask_mobile};
 use raceshot_store::events::Event;
 use raceshot_store::photos::NewFace;
 use raceshot_store::privacy::{Decided, Filed, NewPrivacyRequest, PrivacyRequest, PrivacyState};
-use raceshot_store::{ObjectKey, StoreError, StoredName};
+use raceshot_store::{ObjectKey, Objects, Store, StoreError, StoredName};
 use raceshot_vision::image_io::resize_to_long_edge;
 use raceshot_vision::{BBox, Embedding, FaceAnalyzer, RgbImage, cosine};
 use sha2::{Digest, Sha256};
-
-use raceshot_store::{Objects, Store};
 
 use crate::app::faces::FaceModels;
 use crate::infra::clock::Clock;

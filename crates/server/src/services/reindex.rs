@@ -17,12 +17,11 @@
 //! finished while it lives (a pending alert ends within minutes, an active one with the
 //! sale; an operator decides a privacy request), and the command says which.
 
+use raceshot_store::Store;
 use raceshot_store::events::Event;
 use raceshot_store::face_pairs::{Finished, OldTemplate, ReindexStart, TemplateOwner};
 use raceshot_store::photos::StoredFace;
 use raceshot_vision::{BBox, Embedding, ModelPair, cosine};
-
-use raceshot_store::Store;
 
 use crate::app::faces::{self, FaceModels};
 use crate::infra::clock::Clock;

@@ -23,14 +23,12 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use raceshot_domain::event::{SaleState, SaleStatus};
 use raceshot_domain::order::{Mobile, mask_mobile};
-use raceshot_store::StoreError;
 pub use raceshot_store::alerts::AlertChannel;
 use raceshot_store::alerts::{Alert, AlertState, NewAlert};
 use raceshot_store::events::Event;
+use raceshot_store::{Store, StoreError};
 use raceshot_vision::FaceAnalyzer;
 use sha2::{Digest, Sha256};
-
-use raceshot_store::Store;
 
 use crate::app::faces::FaceModels;
 use crate::app::live::{Live, LiveCell};

@@ -17,11 +17,10 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Duration, FixedOffset, Utc};
 use raceshot_domain::PaymentChannel;
+use raceshot_store::Store;
 use raceshot_store::messages::{MessageState, NewMessage};
 use raceshot_store::orders::{DeliveryFlag, Order};
 use raceshot_store::privacy::PrivacyState;
-
-use raceshot_store::Store;
 
 use crate::app::live::{Live, LiveCell};
 use crate::infra::channels::{Channel, ChannelKind, Message, Sent, is_undeliverable};
