@@ -167,9 +167,20 @@ pub async fn import(
 ) -> Result<usize, ResultsError> {
     let checked = check(store, event, bytes, columns).await?;
     let rows = checked.rows.map_err(ResultsError::Rows)?;
-    store
-        .replace_results(event.id, &rows, &checked.columns, now)
-        .await?;
+    keep(store, event, &rows, &checked.columns, actor, now).await?;
+    Ok(rows.len())
+}
+
+/// Keeps checked `rows` as `event`'s results, read with `columns`, as `actor`.
+pub async fn keep(
+    store: &Store,
+    event: &Event,
+    rows: &[ResultRow],
+    columns: &ColumnMap,
+    actor: &str,
+    now: DateTime<Utc>,
+) -> Result<(), ResultsError> {
+    store.replace_results(event.id, rows, columns, now).await?;
     let detail = serde_json::json!({ "rows": rows.len() });
     store
         .audit(
@@ -180,7 +191,7 @@ pub async fn import(
             now,
         )
         .await?;
-    Ok(rows.len())
+    Ok(())
 }
 
 /// Deletes one runner's result, as `actor`.

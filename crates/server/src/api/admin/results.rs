@@ -172,27 +172,27 @@ pub async fn import(
     let checked = results::check(&state.store, &event, &bytes, q.columns())
         .await
         .map_err(results_error)?;
-    let (rows, problems) = match &checked.rows {
-        Ok(rows) => (rows.len(), Vec::new()),
-        Err(problems) => (0, problems.clone()),
-    };
-    let imported = if q.check == Some(true) || !problems.is_empty() {
-        if q.check != Some(true) {
-            return Err(results_error(ResultsError::Rows(problems)));
+    let check_only = q.check == Some(true);
+    let (rows, problems, imported) = match &checked.rows {
+        Err(problems) if !check_only => {
+            return Err(results_error(ResultsError::Rows(problems.clone())));
         }
-        false
-    } else {
-        results::import(
-            &state.store,
-            &event,
-            &bytes,
-            Some(checked.columns.clone()),
-            &admin.0.actor(),
-            state.now(),
-        )
-        .await
-        .map_err(results_error)?;
-        true
+        Err(problems) => (0, problems.clone(), false),
+        Ok(rows) if check_only => (rows.len(), Vec::new(), false),
+        Ok(rows) => {
+            let actor = admin.0.actor();
+            results::keep(
+                &state.store,
+                &event,
+                rows,
+                &checked.columns,
+                &actor,
+                state.now(),
+            )
+            .await
+            .map_err(results_error)?;
+            (rows.len(), Vec::new(), true)
+        }
     };
     Ok(Json(ResultsChecked {
         imported,
