@@ -3,10 +3,11 @@
 #
 # Usage: scripts/setup.sh build|test [--no-database]
 #   build  what `make run` / `make build` need: a C toolchain, cmake and nasm (libjpeg-turbo
-#          is compiled from source with SIMD), Python 3 with pip (models), Node 20 with npm
+#          is compiled from source with SIMD), Python 3 with pip (models), Node 20 with npm,
+#          and the Thai fonts finisher certificates are set in
 #   test   the above, plus what `make test` needs: PostgreSQL's client tools (a server must
 #          answer on 127.0.0.1:5432, unless --no-database: CI starts it afterwards),
-#          Chromium and Thai fonts for the browser suite
+#          Chromium for the browser suite
 #
 # Missing packages are installed with apt-get when this runs as root; otherwise the exact
 # apt-get command is printed and the script fails. Rust, Node and Python are not installed
@@ -39,12 +40,12 @@ checks=(
   "gcc|command -v cc"
   "python3-venv|python3 -c 'import ensurepip, venv'"
   "npm|command -v npm"
+  "fonts-thai-tlwg|[ -f /usr/share/fonts/truetype/tlwg/Laksaman.ttf ]"
 )
 if [ "$what" = test ]; then
   checks+=(
     "postgresql-client|command -v pg_isready"
     "chromium|command -v chromium || [ -n \"\${CHROMIUM_PATH:-}\" ]"
-    "fonts-thai-tlwg|[ -d /usr/share/fonts/truetype/tlwg ]"
     "openssl|command -v openssl"
   )
 fi

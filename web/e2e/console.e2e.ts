@@ -1,12 +1,15 @@
 //! The operator console in a real Chromium against the real server: sign in, create an
 //! event, upload 20 photos and watch them become ready (and searchable in the shop), then
 //! approve an AM order, after which the visitor's order page shows PAID; a file cut off by
-//! a page reload resumes from where the server stands.
+//! a page reload resumes from where the server stands; race results imported from a
+//! timing system's file are found by a runner by name, with a finisher certificate whose
+//! PDF (read as a PDF reader reads it) holds their time.
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptConsent, clientToken, launch, newPage, openContext, photosDir, screenshot } from './browser';
 import { ADMIN, DEMO_EVENT } from './fixtures';
@@ -240,6 +243,46 @@ describe('the operator console', () => {
     expect(offsets[0]).toBe(standing[0]);
     expect(Number(offsets[0])).toBeGreaterThanOrEqual(part);
     expect(offsets).not.toContain('0');
+    await context.close();
+  });
+
+  it('imports race results, offers certificates, and a runner downloads theirs with their time', async () => {
+    const context = await openContext(browser);
+    const { page, errors } = await newPage(context);
+    await signIn(page);
+    await page.goto(`/admin/events/${DEMO_EVENT}/results`);
+    const csv = 'Bib No.,ชื่อ-นามสกุล,Distance,Chip Time,Overall Rank\n13,เหยา หมิง,42.195K,2:59:58,7\n';
+    await page.getByTestId('results-file').setInputFiles({ name: 'results.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await expect.poll(() => page.getByTestId('results-checked').isVisible()).toBe(true);
+    await page.getByTestId('results-import').click();
+    await expect.poll(() => page.getByTestId('results-last').textContent()).toMatch(/1/);
+    await page.getByTestId('certificates-offered').check();
+    await page.getByTestId('certificates-price').fill('0');
+    await page.getByTestId('certificates-save').click();
+    await expect.poll(() => page.getByTestId('certificates-image-state').isVisible()).toBe(true);
+
+    // The runner finds their row by a part of their name and downloads the A4 PDF.
+    const shop = await newPage(context);
+    await shop.page.goto(`/${DEMO_EVENT}`);
+    await acceptConsent(shop.page);
+    await shop.page.getByTestId('result-input').fill('เหยา');
+    await shop.page.getByTestId('result-submit').click();
+    await expect.poll(() => shop.page.getByTestId('result-row').count()).toBe(1);
+    await expect.poll(() => shop.page.getByTestId('certificate').isVisible()).toBe(true);
+    await screenshot(shop.page, 'shop-certificate');
+    const [download] = await Promise.all([
+      shop.page.waitForEvent('download'),
+      shop.page.getByTestId('certificate-print').click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`certificate-${DEMO_EVENT}-13.pdf`);
+    const path = await download.path();
+    const pdf = await getDocument({ data: new Uint8Array(readFileSync(path)) }).promise;
+    const content = await (await pdf.getPage(1)).getTextContent();
+    const text = content.items.map((item) => ('str' in item ? item.str : '')).join('');
+    expect(text).toContain('2:59:58');
+    expect(text).toContain('BIB 13');
+    expect(errors).toEqual([]);
+    expect(shop.errors).toEqual([]);
     await context.close();
   });
 

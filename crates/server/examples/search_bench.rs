@@ -8,16 +8,14 @@
 
 use std::time::{Duration, Instant};
 
-use raceshot_domain::event::{EventInput, PackageInput};
-use raceshot_server::app::startup::Application;
-use raceshot_server::app::state::Clock;
 use raceshot_server::commands::ingest;
-use raceshot_server::config::Config;
 use raceshot_store::jobs::NewJob;
 use raceshot_store::photos::{Added, FaceSet, NewFace, NewPhoto, ProcessedPhoto};
 use raceshot_vision::{Embedding, FaceIndex};
 
-type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
+mod common;
+
+use common::Result;
 
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
@@ -43,52 +41,22 @@ async fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
     let photos: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let per_photo: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(3);
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let models = std::env::var("RACESHOT__FACES__MODELS_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|_| root.join("models"));
+    let models = common::models_dir();
     let dir = tempfile::tempdir()?;
-    let env = [
-        ("RACESHOT__SERVER__ADDR", "127.0.0.1:0".to_owned()),
-        ("RACESHOT__DATA_DIR", dir.path().display().to_string()),
-        ("RACESHOT__FACES__MODELS_DIR", models.display().to_string()),
-        ("RACESHOT__LOG__FILTER", "warn".to_owned()),
-        ("RACESHOT__PAYMENTS__ALLOW_SANDBOX", "true".to_owned()),
-        // One client makes every search here, signing an upload for each (one at a time,
-        // so never more than one pending).
-        ("RACESHOT__SEARCH__PER_CLIENT_PER_MINUTE", "0".to_owned()),
-        (
-            "RACESHOT__SEARCH__SIGN_PER_CLIENT_PER_MINUTE",
-            "0".to_owned(),
-        ),
-    ];
-    let config = Config::from_sources(None, env.map(|(k, v)| (k.to_owned(), v)))?;
-    let app = Application::build(config, Clock::System, true).await?;
+    // One client makes every search here, signing an upload for each (one at a time, so
+    // never more than one pending).
+    let app = common::application(
+        dir.path(),
+        &[
+            ("RACESHOT__SEARCH__PER_CLIENT_PER_MINUTE", "0"),
+            ("RACESHOT__SEARCH__SIGN_PER_CLIENT_PER_MINUTE", "0"),
+        ],
+    )
+    .await?;
     let addr = app.local_addr()?;
     let state = app.state().clone();
-    let today = chrono::Utc::now().date_naive();
-    let event = EventInput {
-        event_key: "bench".into(),
-        title: "Search benchmark".into(),
-        eventdate: today.to_string(),
-        on_sale_start: (today - chrono::Days::new(1)).to_string(),
-        on_sale_end: (today + chrono::Days::new(30)).to_string(),
-        package: vec![PackageInput {
-            name: "1".into(),
-            name_en: "1".into(),
-            number_of_photo: 1,
-            price: 60.0,
-        }],
-        ..EventInput::default()
-    }
-    .validate()
-    .map_err(|e| format!("{e:?}"))?;
-    state.store.write_events(&[event], state.now()).await?;
-    let event_id = state
-        .store
-        .event_by_key(&raceshot_domain::EventKey::parse("bench")?)
+    let event_id = common::event_on_sale(&state, "bench", "Search benchmark")
         .await?
-        .ok_or("event missing")?
         .id;
 
     let t = Instant::now();

@@ -73,6 +73,9 @@ error_codes! {
     AlertConsentRequired       => "alert_consent_required";
     AlertsUnavailable          => "alerts_unavailable";
     AlertNotFound              => "alert_not_found";
+    ResultNotFound             => "result_not_found";
+    CertificateNotOffered      => "certificate_not_offered";
+    CertificateNotFree         => "certificate_not_free";
     AmountMismatch             => "amount_mismatch";
     PaymentGatewayChanged      => "payment_gateway_changed";
     PaymentChannelNotAvailable => "payment_channel_not_available";

@@ -23,6 +23,7 @@ pub mod alerts;
 pub mod audit;
 pub mod bibs;
 pub mod cart_logs;
+pub mod certificates;
 pub mod error;
 pub mod events;
 pub mod face_pairs;

@@ -1,6 +1,6 @@
 //! Object storage for photo files: a local directory by default, any S3-compatible service
 //! when configured. Keys are laid out per event — `{event_key}/original/{name}`,
-//! `preview/`, `thumbnail/`, `logo/`, `withlogo/` — and built only from a parsed [`EventKey`] and a
+//! `preview/`, `thumbnail/`, `logo/`, `withlogo/`, `certificate/` — and built only from a parsed [`EventKey`] and a
 //! [`StoredName`], never from raw user input.
 
 use std::path::PathBuf;
@@ -41,6 +41,8 @@ pub enum ObjectKind {
     Logo,
     /// A sold photo's original with the logo stamped on (delivered like originals).
     WithLogo,
+    /// Finisher certificates, named by a hash of what they show.
+    Certificate,
 }
 
 impl ObjectKind {
@@ -51,6 +53,7 @@ impl ObjectKind {
             ObjectKind::Thumbnail => "thumbnail",
             ObjectKind::Logo => "logo",
             ObjectKind::WithLogo => "withlogo",
+            ObjectKind::Certificate => "certificate",
         }
     }
 
@@ -61,6 +64,7 @@ impl ObjectKind {
             "thumbnail" => Some(ObjectKind::Thumbnail),
             "logo" => Some(ObjectKind::Logo),
             "withlogo" => Some(ObjectKind::WithLogo),
+            "certificate" => Some(ObjectKind::Certificate),
             _ => None,
         }
     }

@@ -227,6 +227,8 @@ pub struct StoredFace {
     /// Little-endian f32 values.
     pub embedding: Vec<u8>,
     pub bbox: [f64; 4],
+    /// The detector's confidence, 0 to 1 (blur, a turned head or a cut face lower it).
+    pub score: f64,
 }
 
 #[derive(sqlx::FromRow)]
@@ -239,11 +241,12 @@ pub(crate) struct FaceRow {
     box_y1: f64,
     box_x2: f64,
     box_y2: f64,
+    score: f64,
 }
 
 /// The columns of [`FaceRow`].
 pub(crate) const FACE_COLUMNS: &str =
-    "id, photo_id, model_pair, embedding, box_x1, box_y1, box_x2, box_y2";
+    "id, photo_id, model_pair, embedding, box_x1, box_y1, box_x2, box_y2, score";
 
 impl FaceRow {
     pub(crate) fn into_face(self) -> StoredFace {
@@ -253,6 +256,7 @@ impl FaceRow {
             model_pair: self.model_pair,
             embedding: self.embedding,
             bbox: [self.box_x1, self.box_y1, self.box_x2, self.box_y2],
+            score: self.score,
         }
     }
 }

@@ -3,9 +3,9 @@
 //! deleted per runner by an operator or with the event's originals by the retention run.
 
 use chrono::{DateTime, Utc};
-use raceshot_domain::Bib;
 pub use raceshot_domain::results::RaceResult;
 use raceshot_domain::results::{ColumnMap, RaceTime, ResultRow};
+use raceshot_domain::{Bib, EventKey};
 
 use crate::macros::{in_tx, on_pool};
 use crate::{Result, Store, StoreError, millis};
@@ -149,6 +149,20 @@ impl Store {
             "DELETE FROM results WHERE event_id = $1 AND bib = $2")
             .bind(event_id).bind(bib.as_str()).execute(pool).await
             .map(|r| r.rows_affected() > 0))?)
+    }
+
+    /// The events dated before `cutoff` that still have results: the retention run deletes
+    /// their certificates, then their rows.
+    pub async fn events_with_results_before(&self, cutoff: &str) -> Result<Vec<EventKey>> {
+        let keys: Vec<(String,)> = on_pool!(self, pool => sqlx::query_as(
+            "SELECT e.event_key FROM events e WHERE e.event_date < $1 \
+             AND EXISTS (SELECT 1 FROM results r WHERE r.event_id = e.id) ORDER BY e.id")
+            .bind(cutoff).fetch_all(pool).await)?;
+        keys.into_iter()
+            .map(|(k,)| {
+                EventKey::parse(&k).map_err(|_| StoreError::Corrupt(format!("event key {k}")))
+            })
+            .collect()
     }
 
     /// Deletes the results of events dated before `cutoff` (`YYYY-MM-DD`): they go with the

@@ -83,6 +83,7 @@ contract!(
     line_logins_are_taken_once_and_links_end_with_retention,
     alerts_live_as_long_as_stated_and_tell_at_most_once_a_gap,
     results_are_replaced_whole_found_by_name_and_bib_and_deleted,
+    certificate_settings_are_saved_whole,
 );
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -3479,7 +3480,22 @@ async fn results_are_replaced_whole_found_by_name_and_bib_and_deleted(store: Sto
     // One runner's row is deleted on request; the event's go with its originals.
     assert!(store.delete_result(race, &bib("45")).await.unwrap());
     assert!(!store.delete_result(race, &bib("45")).await.unwrap());
+    let before = store
+        .events_with_results_before("2026-06-01")
+        .await
+        .unwrap();
+    assert_eq!(
+        before.iter().map(|k| k.as_str()).collect::<Vec<_>>(),
+        ["old-race"]
+    );
     assert_eq!(store.delete_results_before("2026-06-01").await.unwrap(), 1);
+    assert!(
+        store
+            .events_with_results_before("2026-06-01")
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert!(
         store
             .result_by_bib(old, &bib("42"))
@@ -3489,4 +3505,38 @@ async fn results_are_replaced_whole_found_by_name_and_bib_and_deleted(store: Sto
     );
     assert!(store.results_imported(old).await.unwrap().is_none());
     assert!(store.results_imported(race).await.unwrap().is_some());
+}
+
+async fn certificate_settings_are_saved_whole(store: Store) {
+    use raceshot_domain::Money;
+    use raceshot_store::certificates::CertificateSettings;
+    let race = dated_event(&store, "certified", "2026-11-30").await;
+    assert!(store.certificate_settings(race).await.unwrap().is_none());
+    let mut settings = CertificateSettings {
+        offered: true,
+        price: Money::from_satang(4900).unwrap(),
+        image_svg: Some("<svg>{{name}} น้ำทิพย์</svg>".to_owned()),
+        print_svg: None,
+        updated_at: now(),
+    };
+    store
+        .save_certificate_settings(race, &settings)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.certificate_settings(race).await.unwrap(),
+        Some(settings.clone())
+    );
+    // Saving again replaces every field.
+    settings.offered = false;
+    settings.image_svg = None;
+    settings.print_svg = Some("<svg/>".to_owned());
+    store
+        .save_certificate_settings(race, &settings)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.certificate_settings(race).await.unwrap(),
+        Some(settings)
+    );
 }

@@ -59,6 +59,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/events/{event_key}/certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The event's certificate settings and templates. */
+        get: operations["admin_certificates_get"];
+        /** Offers the event's certificates (or stops), free or at a price. */
+        put: operations["admin_certificates_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/events/{event_key}/certificates/{format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Saves one of the event's templates (an SVG document, up to 512 KB), checked whole:
+         *     its size, its placeholders, its pictures, and a drawing with sample values.
+         */
+        put: operations["admin_certificates_put_template"];
+        post?: never;
+        /** Goes back to the shop's own template. */
+        delete: operations["admin_certificates_delete_template"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/events/{event_key}/certificates/{format}/sample": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A sample of the template in force, filled with made-up values, as runners get it. */
+        get: operations["admin_certificates_sample"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/events/{event_key}/close": {
         parameters: {
             query?: never;
@@ -613,6 +669,23 @@ export interface paths {
         };
         /** How many of an event's photos became searchable since a moment. */
         get: operations["event_arrivals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{event_key}/certificates/{bib}/{format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A runner's finisher certificate as a JPEG picture (`image`) or an A4 PDF (`print`). */
+        get: operations["certificate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1630,6 +1703,43 @@ export interface components {
             list?: string | null;
             event_key: string;
         };
+        /** @description A finisher certificate on offer for the one row found. */
+        CertificateOffer: {
+            /**
+             * Format: double
+             * @description Baht with two decimals; 0: free to download.
+             */
+            price: number;
+            /**
+             * Format: int64
+             * @description The photo it shows unless the runner picks another of `photos`: where their face
+             *     above their bib is largest and clearest.
+             */
+            photo_id?: number | null;
+            /** @description The picture (1080 × 1350 JPEG) and the A4 page (PDF), when free. */
+            image_url?: string | null;
+            print_url?: string | null;
+        };
+        CertificatesBody: {
+            offered: boolean;
+            /**
+             * Format: double
+             * @description Baht with two decimals; 0: free to download.
+             */
+            price: number;
+            image: components["schemas"]["TemplateBody"];
+            print: components["schemas"]["TemplateBody"];
+            /** @description The placeholders a template may use, as `{{name}}`. */
+            fields: string[];
+        };
+        CertificatesInput: {
+            offered: boolean;
+            /**
+             * Format: double
+             * @description Baht; 0: free.
+             */
+            price: number;
+        };
         ChannelBody: {
             /** @description `email`, `sms` or `line`. */
             channel: string;
@@ -1729,7 +1839,7 @@ export interface components {
              * @description Stable snake_case error code.
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "line_unavailable" | "alert_consent_required" | "alerts_unavailable" | "alert_not_found" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "upload_offset_conflict" | "upload_expired" | "tus_version_unsupported" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
+            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "line_unavailable" | "alert_consent_required" | "alerts_unavailable" | "alert_not_found" | "result_not_found" | "certificate_not_offered" | "certificate_not_free" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "upload_offset_conflict" | "upload_expired" | "tus_version_unsupported" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
             /** @description English explanation for developers; the web app shows its own text for `code`. */
             message: string;
             /** @description The offending field, when one is to blame (`package[1].price`). */
@@ -2503,6 +2613,7 @@ export interface components {
             /** @description At most 20 rows, best rank first. */
             results: components["schemas"]["ResultBody"][];
             photos?: components["schemas"]["BibSearchResponse"] | null;
+            certificate?: components["schemas"]["CertificateOffer"] | null;
         };
         SandboxPayRequest: {
             /** @description `paid` or `failed`. */
@@ -2636,6 +2747,13 @@ export interface components {
             ready: number;
             /** Format: int64 */
             failed: number;
+        };
+        /** @description One of an event's two templates. */
+        TemplateBody: {
+            /** @description Whether the event has its own (else the shop's is used). */
+            custom: boolean;
+            /** @description The SVG in force. */
+            svg: string;
         };
         /** @description One message or step of an order's payment. */
         TrailEntry: {
@@ -2827,6 +2945,155 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+        };
+    };
+    admin_certificates_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificatesBody"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_certificates_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CertificatesInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificatesBody"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_certificates_put_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+                /** @description `image` or `print` */
+                format: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/svg+xml": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificatesBody"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            /** @description Over 512 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+            503: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_certificates_delete_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+                /** @description `image` or `print` */
+                format: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificatesBody"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_certificates_sample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+                /** @description `image` or `print` */
+                format: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sample */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            503: components["responses"]["ErrorAnswer"];
         };
     };
     admin_events_close: {
@@ -3831,6 +4098,38 @@ export interface operations {
             401: components["responses"]["ErrorAnswer"];
             404: components["responses"]["ErrorAnswer"];
             429: components["responses"]["ErrorAnswer"];
+        };
+    };
+    certificate: {
+        parameters: {
+            query?: {
+                /** @description One of the runner's photos (from the results search's `photos`); none: the best. */
+                photo?: number;
+            };
+            header?: never;
+            path: {
+                event_key: string;
+                bib: string;
+                /** @description `image` (1080 × 1350 JPEG) or `print` (A4 PDF) */
+                format: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                };
+            };
+            404: components["responses"]["ErrorAnswer"];
+            409: components["responses"]["ErrorAnswer"];
+            429: components["responses"]["ErrorAnswer"];
+            503: components["responses"]["ErrorAnswer"];
         };
     };
     free_photo: {

@@ -14,6 +14,7 @@ use raceshot_payments::{GatewayKind, PaymentError};
 use crate::error::{ErrorCode, FieldProblem, ShopError};
 use crate::infra::gateways::GatewayMissing;
 use crate::infra::rate_limit::Limited;
+use crate::services::certificates::CertificateError;
 use crate::services::commerce::CommerceError;
 use crate::services::commerce::orders::OrderRefused;
 
@@ -52,6 +53,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
         ErrorCode::AlertConsentRequired => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorCode::AlertsUnavailable => StatusCode::NOT_FOUND,
         ErrorCode::AlertNotFound => StatusCode::NOT_FOUND,
+        ErrorCode::ResultNotFound => StatusCode::NOT_FOUND,
+        ErrorCode::CertificateNotOffered => StatusCode::NOT_FOUND,
+        ErrorCode::CertificateNotFree => StatusCode::CONFLICT,
         ErrorCode::AmountMismatch => StatusCode::CONFLICT,
         ErrorCode::PaymentGatewayChanged => StatusCode::CONFLICT,
         ErrorCode::PaymentChannelNotAvailable => StatusCode::CONFLICT,
@@ -206,6 +210,27 @@ impl From<OrderRefused> for ShopError {
 
 /// Commerce's refusals by code (and the field to blame); its faults answer `internal` or
 /// `unavailable`, their causes kept.
+impl From<CertificateError> for ShopError {
+    fn from(e: CertificateError) -> Self {
+        match e {
+            CertificateError::NotOffered => {
+                ShopError::new(ErrorCode::CertificateNotOffered, e.to_string())
+            }
+            CertificateError::NotFree => {
+                ShopError::new(ErrorCode::CertificateNotFree, e.to_string())
+            }
+            CertificateError::NoResult => ShopError::new(ErrorCode::ResultNotFound, e.to_string()),
+            CertificateError::NotTheirPhoto => {
+                ShopError::new(ErrorCode::ImageNotFound, e.to_string())
+            }
+            CertificateError::NoFonts => ShopError::unavailable(e),
+            CertificateError::BibSearch(e) => e.into(),
+            CertificateError::Store(e) => e.into(),
+            CertificateError::Fault(e) => ShopError::internal(e),
+        }
+    }
+}
+
 impl From<CommerceError> for ShopError {
     fn from(e: CommerceError) -> Self {
         use CommerceError as E;

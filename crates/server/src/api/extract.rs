@@ -169,6 +169,29 @@ where
     }
 }
 
+/// Whether the request's `Content-Type` (its parameters aside) is one of `types`.
+pub fn content_type_is(headers: &HeaderMap, types: &[&str]) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| {
+            let t = t.split(';').next().unwrap_or_default().trim();
+            types.iter().any(|want| t.eq_ignore_ascii_case(want))
+        })
+}
+
+/// A raw request body of at most `limit` bytes; a longer one is `payload_too_large` with
+/// `too_large` as its message (the body stops being read at the limit).
+pub async fn capped_body(
+    body: axum::body::Body,
+    limit: usize,
+    too_large: &str,
+) -> Result<Bytes, ShopError> {
+    axum::body::to_bytes(body, limit)
+        .await
+        .map_err(|_| ShopError::new(ErrorCode::PayloadTooLarge, too_large))
+}
+
 /// The value of the cookie `name` among those a request carries.
 pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers

@@ -10,6 +10,7 @@ pub mod auth;
 pub mod bibsearch;
 pub mod cart;
 pub mod catalogue;
+pub mod certificates;
 pub mod contract;
 pub mod delivery;
 pub mod downloads;
@@ -173,6 +174,7 @@ fn delivery_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(downloads::photo))
         .routes(routes!(downloads::zip))
         .routes(routes!(downloads::free_photo))
+        .routes(routes!(certificates::certificate))
 }
 
 /// Calls authorised by their own signature instead of the client token.

@@ -6,7 +6,9 @@
 
 use axum::Json;
 use axum::extract::State;
+use raceshot_domain::Money;
 use raceshot_domain::results::RaceResult;
+use raceshot_store::events::Event;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -16,6 +18,8 @@ use super::extract::{ApiJson, ClientIp};
 use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
+use crate::services::bibs::BibFound;
+use crate::services::certificates::{self, Format};
 use crate::services::commerce::{find_event, on_sale, parse_event_key};
 use crate::services::results::{self, ResultsError};
 
@@ -64,6 +68,23 @@ pub struct ResultsSearchResponse {
     /// The photos of the bib when exactly one row was found and the event's photos are on
     /// sale.
     pub photos: Option<BibSearchResponse>,
+    /// The finisher certificate, when exactly one row was found and the event offers
+    /// certificates.
+    pub certificate: Option<CertificateOffer>,
+}
+
+/// A finisher certificate on offer for the one row found.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CertificateOffer {
+    /// Baht with two decimals; 0: free to download.
+    #[schema(value_type = f64)]
+    pub price: Money,
+    /// The photo it shows unless the runner picks another of `photos`: where their face
+    /// above their bib is largest and clearest.
+    pub photo_id: Option<i64>,
+    /// The picture (1080 × 1350 JPEG) and the A4 page (PDF), when free.
+    pub image_url: Option<String>,
+    pub print_url: Option<String>,
 }
 
 /// Finds a runner's results by name or bib, with the photos of the bib when one row is
@@ -95,9 +116,48 @@ pub async fn search(
         Some(photos) => Some(bib_answer(&state, event.id, photos).await?),
         None => None,
     };
+    let certificate = match found.results.as_slice() {
+        [one] => certificate_offer(&state, &event, one, found.photos.as_ref()).await?,
+        _ => None,
+    };
     Ok(Json(ResultsSearchResponse {
         status: SUCCESS,
         results: found.results.into_iter().map(Into::into).collect(),
         photos,
+        certificate,
+    }))
+}
+
+/// The certificate on offer for `result`, with the photo it shows by default.
+async fn certificate_offer(
+    state: &AppState,
+    event: &Event,
+    result: &RaceResult,
+    photos: Option<&BibFound>,
+) -> ShopResult<Option<CertificateOffer>> {
+    let settings = certificates::settings(&state.store, event).await?;
+    if !settings.offered {
+        return Ok(None);
+    }
+    let shown = photos.map_or_else(Vec::new, |f| {
+        f.photos.iter().map(|(p, _)| p.clone()).collect()
+    });
+    let candidates = certificates::candidates(state.search(), event, &result.bib, shown).await?;
+    let free = settings.price.satang() == 0;
+    let url = |format: Format| {
+        free.then(|| {
+            format!(
+                "/api/events/{}/certificates/{}/{}",
+                event.spec.key,
+                result.bib.as_str(),
+                format.as_str()
+            )
+        })
+    };
+    Ok(Some(CertificateOffer {
+        price: settings.price,
+        photo_id: certificates::best(&candidates).map(|c| c.photo.id),
+        image_url: url(Format::Image),
+        print_url: url(Format::Print),
     }))
 }

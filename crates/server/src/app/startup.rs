@@ -26,6 +26,7 @@ use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::infra::listener::{self, Limits};
 use crate::infra::open_files;
 use crate::infra::search_slots::SearchSlots;
+use crate::infra::svg::Fonts;
 use crate::jobs::queue::JobQueue;
 use crate::services::alerts::watch::AlertTemplates;
 use crate::services::catalogue::Catalogue;
@@ -121,6 +122,14 @@ pub async fn load_state_with(
         config.payments.allow_sandbox,
     );
     let jobs = JobQueue::new(store.clone(), config.jobs.max_attempts, clock);
+    let certificates = &config.certificates;
+    let fonts = match Fonts::load(&certificates.fonts_dir, &certificates.font_family) {
+        Ok(fonts) => Some(fonts),
+        Err(e) => {
+            tracing::warn!(error = %format!("{e:#}"), "certificates cannot be drawn without their fonts");
+            None
+        }
+    };
     Ok(AppState::new(Inner {
         store,
         objects,
@@ -143,6 +152,7 @@ pub async fn load_state_with(
         cpu: CpuPool::per_core(),
         jobs,
         jobs_finished: tokio::sync::watch::Sender::new(0),
+        fonts,
     }))
 }
 

@@ -15,10 +15,12 @@ pub use crate::infra::clock::Clock;
 use crate::infra::cpu::CpuPool;
 use crate::infra::rate_limit::RateLimiter;
 use crate::infra::search_slots::SearchSlots;
+use crate::infra::svg::Fonts;
 use crate::jobs::queue::JobQueue;
 use crate::services::alerts::Alerting;
 use crate::services::alerts::watch::AlertTemplates;
 use crate::services::catalogue::Catalogue;
+use crate::services::certificates::Certificates;
 use crate::services::commerce::Commerce;
 use crate::services::links::Links;
 use crate::services::messages::Outbox;
@@ -48,6 +50,8 @@ pub struct RateLimits {
     pub line: RateLimiter,
     /// Alerts asked for and their codes tried (`alerts.per_client_per_minute`).
     pub alerts: RateLimiter,
+    /// Certificates drawn or downloaded (`certificates.per_client_per_minute`).
+    pub certificates: RateLimiter,
 }
 
 impl RateLimits {
@@ -62,6 +66,7 @@ impl RateLimits {
             privacy: RateLimiter::new(config.privacy.per_client_per_minute),
             line: RateLimiter::new(config.notify.line_per_client_per_minute),
             alerts: RateLimiter::new(config.alerts.per_client_per_minute),
+            certificates: RateLimiter::new(config.certificates.per_client_per_minute),
         }
     }
 }
@@ -109,6 +114,9 @@ pub struct Inner {
     /// jobs (`ingest --wait`, `bibs --wait`) look again once it has grown by what they
     /// wait for ([`crate::jobs::wait_until`]).
     pub jobs_finished: tokio::sync::watch::Sender<u64>,
+    /// The fonts certificates are set in; `None` when `certificates.fonts_dir` lacks the
+    /// family (certificates then answer `unavailable`, and the start says why).
+    pub fonts: Option<Fonts>,
 }
 
 impl AppState {
@@ -195,6 +203,16 @@ impl AppState {
             orders: &self.config.orders,
             payments: &self.config.payments,
             clock: self.clock,
+        }
+    }
+
+    /// What drawing certificates uses.
+    pub fn certificates(&self) -> Certificates<'_> {
+        Certificates {
+            search: self.search(),
+            objects: &self.objects,
+            fonts: self.fonts.as_ref(),
+            cpu: &self.cpu,
         }
     }
 

@@ -39,6 +39,7 @@ pub struct Config {
     pub bibs: BibsConfig,
     pub privacy: PrivacyConfig,
     pub alerts: AlertsConfig,
+    pub certificates: CertificatesConfig,
     pub payments: PaymentsConfig,
     pub orders: OrdersConfig,
     pub notify: NotifyConfig,
@@ -210,6 +211,17 @@ pub struct AlertsConfig {
     /// The longest an alert lives, in days.
     pub days: u32,
     /// Alerts asked for and codes tried per client address and minute (0: no limit).
+    pub per_client_per_minute: u32,
+}
+
+/// Finisher certificates (`crate::services::certificates`).
+#[derive(Debug, Clone)]
+pub struct CertificatesConfig {
+    /// The fonts templates are set in.
+    pub fonts_dir: PathBuf,
+    /// The family of text that names none.
+    pub font_family: String,
+    /// Certificates per client address and minute (0: no limit).
     pub per_client_per_minute: u32,
 }
 
@@ -405,6 +417,11 @@ impl Config {
             days: s.value("alerts.days"),
             per_client_per_minute: s.value("alerts.per_client_per_minute"),
         };
+        let certificates = CertificatesConfig {
+            fonts_dir: s.value("certificates.fonts_dir"),
+            font_family: s.value("certificates.font_family"),
+            per_client_per_minute: s.value("certificates.per_client_per_minute"),
+        };
         let payments = payments(&mut s);
         let orders = orders(&mut s);
         let notify = notify(&mut s);
@@ -424,6 +441,7 @@ impl Config {
             bibs,
             privacy,
             alerts,
+            certificates,
             payments,
             orders,
             notify,

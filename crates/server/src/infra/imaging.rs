@@ -4,6 +4,9 @@
 use raceshot_vision::image_io::{DecodeOptions, decode, fit_long_edge, resize_exact};
 use raceshot_vision::{BBox, RgbImage};
 
+/// Event photos up to 100 megapixels are accepted.
+pub const MAX_PHOTO_PIXELS: u64 = 100_000_000;
+
 /// The most pixels a logo may declare: 2048 × 2048. A logo is stamped at 15% of a photo's
 /// width, so more is never needed; the limit is checked on the header before any decoding,
 /// so that a small file declaring a huge image (a pixel bomb) costs nothing.

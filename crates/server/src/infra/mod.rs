@@ -14,4 +14,5 @@ pub mod open_files;
 pub mod rate_limit;
 pub mod search_slots;
 pub mod signing;
+pub mod svg;
 pub mod telemetry;

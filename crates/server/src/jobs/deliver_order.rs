@@ -4,20 +4,16 @@
 //! every order of the photo and skipped when present, so a re-run redoes nothing.
 
 use raceshot_store::orders::DeliveryFlag;
-use raceshot_store::{ObjectKey, StoredName};
 use raceshot_vision::RgbImage;
 use raceshot_vision::image_io::{DecodeOptions, decode};
 
 use super::kinds::DeliverOrder;
 use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
-use crate::infra::imaging::{decode_logo, encode_jpeg, stamp_logo};
-use crate::jobs::ingest_photo::MAX_PHOTO_PIXELS;
+use crate::infra::imaging::{MAX_PHOTO_PIXELS, decode_logo, encode_jpeg, stamp_logo};
+use crate::services::branding;
 use crate::services::commerce::sold_photo_key;
 use crate::services::links::Variant;
-
-/// The settings row naming the shop's logo (`_shop/logo/{name}` in storage).
-pub const SHOP_LOGO_SETTING: &str = "SHOP_LOGO";
 
 /// Copies are JPEGs at this quality: close to the original.
 const COPY_QUALITY: i32 = 92;
@@ -89,41 +85,16 @@ async fn deliver(ctx: &JobContext<'_>, order_id: i64) -> Result<(), JobError> {
 
 /// The event's logo, else the shop's; `None` stamps the shop's name instead.
 async fn load_logo(state: &AppState, event_id: i64) -> Result<Option<RgbImage>, JobError> {
-    let key = match state.store.event_logo_key(event_id).await? {
-        Some(key) => Some(key),
-        None => state.store.setting(SHOP_LOGO_SETTING).await?,
-    };
-    let Some(key) = key else { return Ok(None) };
-    let Some(object) = logo_object(&key) else {
-        tracing::warn!(%key, "logo key is not a storage key; stamping the shop's name");
+    let Some(logo) = branding::logo(&state.store, &state.objects, event_id).await? else {
         return Ok(None);
     };
-    let bytes = match state.objects.get(&object).await {
-        Ok(bytes) => bytes,
-        Err(e) if e.is_not_found() => return Ok(None),
-        Err(e) => return Err(e.into()),
-    };
     // Logos stored before uploads were limited may declare any size: the same limit.
-    match decode_logo(&bytes) {
+    match decode_logo(&logo.bytes) {
         Ok(img) => Ok(Some(img)),
         Err(e) => {
+            let key = logo.key;
             tracing::warn!(%key, error = %e, "logo cannot be decoded; stamping the shop's name");
             Ok(None)
         }
     }
-}
-
-/// A logo's storage key from its setting: `{event_key}/logo/{name}` or `_shop/logo/{name}`.
-fn logo_object(key: &str) -> Option<ObjectKey> {
-    let (folder, name) = key.rsplit_once("/logo/")?;
-    let name = StoredName::parse(name)?;
-    if folder == "_shop" {
-        return Some(ObjectKey::shared("logo", &name));
-    }
-    let event = raceshot_domain::EventKey::parse(folder).ok()?;
-    Some(ObjectKey::new(
-        &event,
-        raceshot_store::ObjectKind::Logo,
-        &name,
-    ))
 }

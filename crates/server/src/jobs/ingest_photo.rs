@@ -16,7 +16,7 @@ use raceshot_vision::{BBox, BibReader, FaceAnalyzer, ModelPair, RgbImage};
 use super::kinds::IngestPhoto;
 use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
-use crate::infra::imaging::{encode_jpeg, watermark};
+use crate::infra::imaging::{MAX_PHOTO_PIXELS, encode_jpeg, watermark};
 use crate::services::alerts;
 use crate::services::bibs::{read_photo_bibs, taken_at};
 use crate::services::photos::derived_name;
@@ -24,8 +24,6 @@ use crate::services::privacy::held_for;
 
 pub const PREVIEW_EDGE: u32 = 1600;
 pub const THUMBNAIL_EDGE: u32 = 400;
-/// Event photos up to 100 megapixels are accepted.
-pub const MAX_PHOTO_PIXELS: u64 = 100_000_000;
 
 struct Processed {
     preview: Vec<u8>,

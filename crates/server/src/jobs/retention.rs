@@ -3,7 +3,7 @@
 //! photos purged, so order pages then say "storage time expired", clears the face
 //! templates of approved and undecided privacy requests of those events and deletes the
 //! face crops of their requests never decided (and any crop a decision failed to delete),
-//! and deletes those events' race results.
+//! and deletes those events' race results and finisher certificates.
 //! Previews and thumbnails stay for the shop's pages. It also deletes console sessions
 //! past their end (a session lasts `admin.session_ttl_hours`), unfinished resumable
 //! uploads past theirs (24 hours), parts and all, FTP files half sent a day ago, and the
@@ -18,6 +18,7 @@ use raceshot_domain::time::bangkok_date;
 use super::kinds::Retention;
 use super::{BackgroundJob, JobContext, JobError};
 use crate::app::state::AppState;
+use crate::services::certificates;
 use crate::services::commerce::sold_photo_key;
 use crate::services::links::Variant;
 
@@ -51,7 +52,13 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
     if cleared > 0 {
         tracing::info!(cleared, "privacy request templates deleted after retention");
     }
+    // The rows first: a certificate drawn meanwhile finds its result gone and deletes
+    // itself (`certificates::certificate`).
+    let certified = state.store.events_with_results_before(&cutoff).await?;
     let results = state.store.delete_results_before(&cutoff).await?;
+    for event in &certified {
+        certificates::forget_cached(&state.objects, event, None).await?;
+    }
     if results > 0 {
         tracing::info!(results, "race results deleted after retention");
     }

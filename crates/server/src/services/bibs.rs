@@ -237,6 +237,7 @@ mod tests {
             model_pair: "insightface".to_owned(),
             embedding: Vec::new(),
             bbox,
+            score: 0.9,
         }
     }
 

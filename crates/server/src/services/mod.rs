@@ -1,7 +1,8 @@
 //! The shop's rules, one module per capability: the catalogue, commerce (carts, orders,
 //! payments, access to bought files), searching by face and by bib, selfies' lifetime,
 //! adding photos and the upload tokens photographers send them with, moving an event to
-//! another face model pair, hiding one's photos,
+//! another face model pair, hiding one's photos, race results and finisher certificates
+//! (and the logo both they and sold copies carry: `branding`),
 //! telling runners (messages, and alerts of new photos of them), and operators' accounts. They take parsed domain types and answer error enums of
 //! their own (refusals, and faults with their causes), never an error code: the HTTP edge
 //! maps them to codes; the edges (`api`, `commands`, `jobs`) call them.
@@ -10,12 +11,14 @@
 //! limiter, a setting, or a context struct naming exactly what a flow needs, which the
 //! state builds for the edges (`commerce::Commerce`, `messages::Outbox`,
 //! `alerts::Alerting`, `search::SearchContext`, `privacy::Privacy`, `photos::Intake`,
-//! `reindex::Reindexing`, `operators::SignInContext`). Jobs are enqueued through the
+//! `reindex::Reindexing`, `certificates::Certificates`, `operators::SignInContext`). Jobs are enqueued through the
 //! [`crate::jobs::queue::JobQueue`] handle; addresses are signed by [`links::Links`].
 
 pub mod alerts;
 pub mod bibs;
+pub mod branding;
 pub mod catalogue;
+pub mod certificates;
 pub mod commerce;
 pub mod links;
 pub mod messages;

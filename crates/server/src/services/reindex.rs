@@ -219,6 +219,7 @@ mod tests {
             model_pair: pair.name().to_owned(),
             embedding: embedding.unwrap_or_default(),
             bbox,
+            score: 0.9,
         }
     }
 

@@ -10,17 +10,19 @@
 //! event's results in one transaction.
 //!
 //! Results are personal data, shown exactly as the organiser published them: an operator
-//! may delete one runner's row, and the retention run deletes an event's rows with its
-//! originals (`Store::delete_results_before`).
+//! may delete one runner's row (and their cached certificates), and the retention run
+//! deletes an event's rows (and certificates) with its originals
+//! (`Store::delete_results_before`).
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::results::{
     ColumnMap, MIN_NAME_QUERY, RaceResult, ResultRow, RowProblem, name_key, read_rows,
 };
 use raceshot_store::events::Event;
-use raceshot_store::{Store, StoreError};
+use raceshot_store::{Objects, Store, StoreError};
 
 use crate::services::bibs::{self, BibFound, BibSearchError};
+use crate::services::certificates;
 use crate::services::search::SearchContext;
 
 /// The largest results file taken: some 40,000 finishers at 100 bytes a row, twice over.
@@ -194,9 +196,10 @@ pub async fn keep(
     Ok(())
 }
 
-/// Deletes one runner's result, as `actor`.
+/// Deletes one runner's result, as `actor`, and their cached certificates.
 pub async fn forget(
     store: &Store,
+    objects: &Objects,
     event: &Event,
     bib_text: &str,
     actor: &str,
@@ -210,6 +213,7 @@ pub async fn forget(
     if !store.delete_result(event.id, &bib).await? {
         return Err(ResultsError::NotFound);
     }
+    certificates::forget_cached(objects, &event.spec.key, Some(&bib)).await?;
     let detail = serde_json::json!({ "bib": bib.as_str() });
     store
         .audit(

@@ -699,71 +699,84 @@ impl TestApp {
     /// `n` photos of an event, ready at once (a small generated original each, no faces):
     /// for tests of carts and orders, which need photos to exist and originals to deliver.
     pub async fn ready_photos(&self, event_key: &str, n: usize) -> Vec<i64> {
-        let (key, event) = self.stored_event(event_key).await;
         let mut ids = Vec::with_capacity(n);
         for i in 0..n {
-            let photo = raceshot_store::photos::NewPhoto {
-                event_id: event.id,
-                content_hash: format!("{event_key}-{i}-{}", uuid::Uuid::new_v4()),
-                original_file_name: format!("IMG_{i:04}.jpg"),
-                storage_name: format!("test{}.jpg", uuid::Uuid::new_v4().simple()),
-                photographer_id: 7,
-            };
-            // The file first, then the row, as ingestion does.
             let shade = u8::try_from(i % 200).unwrap_or(0);
             let image = raceshot_vision::RgbImage::filled(64, 48, [shade, 120, 200]);
             let jpeg = raceshot_server::infra::imaging::encode_jpeg(&image, 90)
                 .unwrap_or_else(|e| panic!("{e}"));
-            let name = raceshot_store::StoredName::parse(&photo.storage_name)
-                .unwrap_or_else(|| panic!("name"));
-            self.state
-                .objects
-                .put(
-                    &raceshot_store::ObjectKey::new(
-                        &key,
-                        raceshot_store::ObjectKind::Original,
-                        &name,
-                    ),
-                    jpeg.into(),
-                )
-                .await
-                .unwrap_or_else(|e| panic!("{e}"));
-            // Nobody works this queue: the photos are made ready right here.
-            let job = |id: i64| raceshot_store::jobs::NewJob {
-                queue: "test-unworked".into(),
-                kind: "none".into(),
-                payload: serde_json::json!({ "photo_id": id }),
-                dedupe_key: None,
-                max_attempts: 1,
-                run_at: now(),
-            };
-            let added = self
-                .store
-                .add_photo(&photo, job, now())
-                .await
-                .unwrap_or_else(|e| panic!("{e}"));
-            let raceshot_store::photos::Added::New(id) = added else {
-                panic!("photo existed")
-            };
-            self.store
-                .save_processed_photo(
-                    id,
-                    event.id,
-                    &raceshot_store::photos::ProcessedPhoto {
-                        size: (6000, 4000),
-                        faces: raceshot_store::photos::FaceSet {
-                            pair: self.state.faces.configured().name().to_owned(),
-                            faces: Vec::new(),
-                        },
-                        ..Default::default()
-                    },
-                    now(),
-                )
-                .await
-                .unwrap_or_else(|e| panic!("{e}"));
+            let name = format!("IMG_{i:04}.jpg");
+            let id = self
+                .ready_photo(event_key, &name, jpeg, (6000, 4000), Vec::new())
+                .await;
             ids.push(id);
         }
         ids
+    }
+
+    /// One ready photo of the event, ingested as `file_name`, with the original `jpeg`
+    /// (whose displayed size is `size`) and `faces` found on it by the configured pair.
+    pub async fn ready_photo(
+        &self,
+        event_key: &str,
+        file_name: &str,
+        jpeg: Vec<u8>,
+        size: (u32, u32),
+        faces: Vec<raceshot_store::photos::NewFace>,
+    ) -> i64 {
+        let (key, event) = self.stored_event(event_key).await;
+        let photo = raceshot_store::photos::NewPhoto {
+            event_id: event.id,
+            content_hash: format!("{event_key}-{}", uuid::Uuid::new_v4()),
+            original_file_name: file_name.to_owned(),
+            storage_name: format!("test{}.jpg", uuid::Uuid::new_v4().simple()),
+            photographer_id: 7,
+        };
+        // The file first, then the row, as ingestion does.
+        let name = raceshot_store::StoredName::parse(&photo.storage_name)
+            .unwrap_or_else(|| panic!("name"));
+        self.state
+            .objects
+            .put(
+                &raceshot_store::ObjectKey::new(&key, raceshot_store::ObjectKind::Original, &name),
+                jpeg.into(),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        // Nobody works this queue: the photo is made ready right here.
+        let job = |id: i64| raceshot_store::jobs::NewJob {
+            queue: "test-unworked".into(),
+            kind: "none".into(),
+            payload: serde_json::json!({ "photo_id": id }),
+            dedupe_key: None,
+            max_attempts: 1,
+            run_at: now(),
+        };
+        let added = self
+            .store
+            .add_photo(&photo, job, now())
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let raceshot_store::photos::Added::New(id) = added else {
+            panic!("photo existed")
+        };
+        self.store
+            .save_processed_photo(
+                id,
+                event.id,
+                &raceshot_store::photos::ProcessedPhoto {
+                    size,
+                    faces: raceshot_store::photos::FaceSet {
+                        pair: self.state.faces.configured().name().to_owned(),
+                        faces,
+                    },
+                    ..Default::default()
+                },
+                now(),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        id
     }
 
     /// The `found_ref` a search answering `ids` of the event hands out (made by the shop's

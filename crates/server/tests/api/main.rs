@@ -18,6 +18,7 @@ mod alerts;
 mod bibs;
 mod cart;
 mod catalogue;
+mod certificates;
 mod cli;
 mod conformance;
 mod connections;

@@ -19,7 +19,13 @@ const RESULTS: &str = "\u{feff}Bib No.,ชื่อ-นามสกุล,Gender
     043,สมหญิง ใจงาม,F,F30-39,21K,1:00:30,0:59:59.5,1\n\
     7,\"Jaidee, Anan\",M,M40-49,21K,,,\n";
 
-async fn put_results(app: &TestApp, cookie: &str, query: &str, csv: &str) -> reqwest::Response {
+/// Sends a results file to the console's import of event `race`.
+pub(crate) async fn put_results(
+    app: &TestApp,
+    cookie: &str,
+    query: &str,
+    csv: &str,
+) -> reqwest::Response {
     app.client
         .put(app.url(&format!("/api/admin/events/race/results{query}")))
         .header("cookie", cookie)

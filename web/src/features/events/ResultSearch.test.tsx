@@ -1,6 +1,7 @@
 //! Finding one's race result: rows by name with time and rank, a row's button asking for
 //! the photos of its bib, nothing found said so, and a query the server refuses explained
-//! beside the field.
+//! beside the field; the certificate of the one row found, with the photo the runner picks,
+//! and none when the event sells it.
 
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -48,6 +49,65 @@ describe('ResultSearch', () => {
     await user.type(screen.getByTestId('result-input'), 'nobody');
     await user.click(screen.getByTestId('result-submit'));
     expect(await screen.findByTestId('result-none')).toBeInTheDocument();
+  });
+
+  it('offers the certificate of the one row found, showing the photo the runner picks', async () => {
+    const photo = (id: number) => ({
+      id,
+      original_file_name: `${id}.jpg`,
+      thumbnail_file_name: `${id}.jpg`,
+      preview_file_name: `${id}.jpg`,
+      photographer_id: 1,
+      event_id: 1,
+      atc: 'N',
+      thumbnail_url: `/media/race/thumbnail/${id}.jpg`,
+      preview_url: `/media/race/preview/${id}.jpg`,
+      matched_by: 'bib',
+    });
+    fakeFetch({
+      'POST /v1/results/search': {
+        status: 'success',
+        results: [ROW],
+        photos: { status: 'success', images: [photo(11), photo(12)], avg_price: 0, found_ref: 'r' },
+        certificate: {
+          price: 0,
+          photo_id: 11,
+          image_url: '/api/events/race/certificates/42/image',
+          print_url: '/api/events/race/certificates/42/print',
+        },
+      },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ResultSearch eventKey="race" busy={false} onPhotos={vi.fn()} />, { lang: 'en' });
+    await user.type(screen.getByTestId('result-input'), '42');
+    await user.click(screen.getByTestId('result-submit'));
+    const card = await screen.findByTestId('certificate');
+    expect(card).toHaveTextContent('Finisher certificate');
+    expect(screen.getByTestId('certificate-image')).toHaveAttribute('href', '/api/events/race/certificates/42/image');
+    expect(screen.getByTestId('certificate-print')).toHaveAttribute('href', '/api/events/race/certificates/42/print');
+    const choices = screen.getAllByTestId('certificate-photo');
+    expect(choices[0]).toHaveAttribute('aria-pressed', 'true');
+    await user.click(choices[1]!);
+    expect(choices[1]).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByTestId('certificate-preview')).toHaveAttribute('src', '/api/events/race/certificates/42/image?photo=12');
+    expect(screen.getByTestId('certificate-print')).toHaveAttribute('href', '/api/events/race/certificates/42/print?photo=12');
+  });
+
+  it('shows no certificate the event sells rather than gives', async () => {
+    fakeFetch({
+      'POST /v1/results/search': {
+        status: 'success',
+        results: [ROW],
+        photos: null,
+        certificate: { price: 49, photo_id: null, image_url: null, print_url: null },
+      },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ResultSearch eventKey="race" busy={false} onPhotos={vi.fn()} />, { lang: 'en' });
+    await user.type(screen.getByTestId('result-input'), '42');
+    await user.click(screen.getByTestId('result-submit'));
+    await screen.findByTestId('result-row');
+    expect(screen.queryByTestId('certificate')).not.toBeInTheDocument();
   });
 
   it('explains a query the server refuses', async () => {

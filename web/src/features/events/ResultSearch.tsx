@@ -1,13 +1,15 @@
 //! "Find my result": a runner types a part of their name (Thai or Latin; spaces and case do
 //! not matter) or their bib, and sees the organiser's results rows (distance, category,
 //! chip time, rank), each with a button that searches the photos of that bib as the bib
-//! search does. Beside the bib search on the event pages.
+//! search does; when one row is found and the event offers it, their finisher certificate
+//! (`CertificateCard`). Beside the bib search on the event pages.
 
 import { useId, useState, type SyntheticEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Spinner } from '@/components/Spinner';
 import { useErrorText } from '@/i18n/errors';
 import { searchResults, type RaceResult } from './api';
+import { CertificateCard } from './CertificateCard';
 import { useT } from './messages';
 
 type Props = {
@@ -28,7 +30,8 @@ export function ResultSearch({ eventKey, busy, onPhotos }: Props) {
     const typed = q.trim();
     if (typed !== '' && !search.isPending) search.mutate(typed);
   };
-  const rows: RaceResult[] | undefined = search.data;
+  const rows: RaceResult[] | undefined = search.data?.results;
+  const certificate = search.data?.certificate;
   return (
     <section className="card result-search stack" aria-labelledby={`${id}-title`} data-testid="result-search">
       <h2 id={`${id}-title`}>{t('event.result.title')}</h2>
@@ -96,6 +99,13 @@ export function ResultSearch({ eventKey, busy, onPhotos }: Props) {
             </li>
           ))}
         </ul>
+      )}
+      {certificate && (
+        <CertificateCard
+          key={rows?.[0]?.bib}
+          offer={certificate}
+          photos={search.data?.photos?.images ?? []}
+        />
       )}
     </section>
   );

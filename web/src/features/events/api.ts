@@ -15,6 +15,8 @@ type SignResponse = components['schemas']['SignResponse'];
 type PrivacyRequestCreated = components['schemas']['PrivacyRequestCreated'];
 export type Arrivals = components['schemas']['ArrivalsBody'];
 export type RaceResult = components['schemas']['ResultBody'];
+export type ResultsAnswer = components['schemas']['ResultsSearchResponse'];
+export type CertificateOffer = components['schemas']['CertificateOffer'];
 
 export const eventQueryKeys = {
   event: (eventKey: string) => ['event', eventKey] as const,
@@ -115,8 +117,8 @@ export function searchBib(eventKey: string, bib: string): Promise<BibSearchRespo
 
 /** The organiser's results rows of a runner, by a part of their name or their bib; a
  * query too short (or long) fails as 422 `invalid_field` on `q`. */
-export async function searchResults(eventKey: string, q: string): Promise<RaceResult[]> {
-  return (await unwrap(api.POST('/v1/results/search', { body: { event_key: eventKey, q } }))).results;
+export function searchResults(eventKey: string, q: string): Promise<ResultsAnswer> {
+  return unwrap(api.POST('/v1/results/search', { body: { event_key: eventKey, q } }));
 }
 
 export function fetchManual(request: ManualRequest): Promise<ManualResponse> {

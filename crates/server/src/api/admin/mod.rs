@@ -5,6 +5,7 @@
 
 pub mod audit;
 pub mod auth;
+pub mod certificates;
 pub mod events;
 pub mod messages;
 pub mod orders;
@@ -55,6 +56,12 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(upload_tokens::revoke))
         .routes(routes!(results::import, results::get))
         .routes(routes!(results::delete))
+        .routes(routes!(certificates::get, certificates::put))
+        .routes(routes!(
+            certificates::put_template,
+            certificates::delete_template
+        ))
+        .routes(routes!(certificates::sample))
 }
 
 /// Refuses a state-changing console call that a browser says comes from another site (or

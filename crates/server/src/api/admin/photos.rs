@@ -17,7 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Session;
 use crate::api::error::{ErrorAnswer, ErrorBody};
-use crate::api::extract::{ApiJson, ApiPath, ApiQuery, parse_json};
+use crate::api::extract::{ApiJson, ApiPath, ApiQuery, capped_body, parse_json};
 use crate::api::media::derived_address;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
@@ -77,14 +77,7 @@ pub async fn upload(
     let (key, event) = event_for(&state, &session, &event_key).await?;
     // The browser retries a 503 `busy` later; memory stays bounded meanwhile.
     let _slot = state.upload_slots.acquire().await?;
-    let bytes = axum::body::to_bytes(body, MAX_PHOTO_BYTES)
-        .await
-        .map_err(|_| {
-            ShopError::new(
-                ErrorCode::PayloadTooLarge,
-                "photos up to 60 MB are accepted",
-            )
-        })?;
+    let bytes = capped_body(body, MAX_PHOTO_BYTES, "photos up to 60 MB are accepted").await?;
     let name = clean_file_name(q.file_name.as_deref().unwrap_or_default());
     let added = add_file(
         state.intake(),

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use axum::Json;
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use raceshot_domain::EventKey;
 use raceshot_domain::results::{ColumnMap, ResultField, RowProblem};
 use raceshot_store::events::Event;
@@ -17,7 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Admin;
 use crate::api::error::{ErrorAnswer, ErrorBody};
-use crate::api::extract::{ApiPath, ApiQuery};
+use crate::api::extract::{ApiPath, ApiQuery, capped_body, content_type_is};
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, FieldProblem, ShopError, ShopResult};
 use crate::services::results::{self, MAX_FILE_BYTES, ResultsError};
@@ -124,7 +124,8 @@ fn results_error(e: ResultsError) -> ShopError {
     }
 }
 
-async fn event_of(state: &AppState, event_key: &str) -> ShopResult<Event> {
+/// Any event by key (hidden ones too: the console prepares them).
+pub(super) async fn event_of(state: &AppState, event_key: &str) -> ShopResult<Event> {
     let not_found = || ShopError::new(ErrorCode::EventNotFound, "no such event");
     let key = EventKey::parse(event_key).map_err(|_| not_found())?;
     state
@@ -152,23 +153,14 @@ pub async fn import(
     headers: HeaderMap,
     body: Body,
 ) -> ShopResult<Json<ResultsChecked>> {
-    let csv = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|t| {
-            let t = t.split(';').next().unwrap_or_default().trim();
-            t.eq_ignore_ascii_case("text/csv") || t.eq_ignore_ascii_case("text/plain")
-        });
-    if !csv {
+    if !content_type_is(&headers, &["text/csv", "text/plain"]) {
         return Err(ShopError::new(
             ErrorCode::UnsupportedMediaType,
             "send the results file as text/csv",
         ));
     }
     let event = event_of(&state, &event_key).await?;
-    let bytes = axum::body::to_bytes(body, MAX_FILE_BYTES)
-        .await
-        .map_err(|_| ShopError::new(ErrorCode::PayloadTooLarge, "results files up to 8 MB"))?;
+    let bytes = capped_body(body, MAX_FILE_BYTES, "results files up to 8 MB").await?;
     let checked = results::check(&state.store, &event, &bytes, q.columns())
         .await
         .map_err(results_error)?;
@@ -240,8 +232,15 @@ pub async fn delete(
     ApiPath((event_key, bib)): ApiPath<(String, String)>,
 ) -> ShopResult<StatusCode> {
     let event = event_of(&state, &event_key).await?;
-    results::forget(&state.store, &event, &bib, &admin.0.actor(), state.now())
-        .await
-        .map_err(results_error)?;
+    results::forget(
+        &state.store,
+        &state.objects,
+        &event,
+        &bib,
+        &admin.0.actor(),
+        state.now(),
+    )
+    .await
+    .map_err(results_error)?;
     Ok(StatusCode::NO_CONTENT)
 }

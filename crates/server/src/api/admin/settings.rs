@@ -20,14 +20,14 @@ use utoipa::ToSchema;
 
 use super::auth::Admin;
 use crate::api::error::{ErrorAnswer, ErrorBody};
-use crate::api::extract::ApiJson;
+use crate::api::extract::{ApiJson, capped_body};
 use crate::app::live::{self, Refused};
 use crate::app::state::AppState;
 use crate::config::{Config, console_settings};
 use crate::error::{ErrorCode, FieldProblem, OrMissing, ShopError, ShopResult};
 use crate::infra::channels::email::SmtpTls;
 use crate::infra::imaging::LOGO_MAX_PIXELS;
-use crate::jobs::deliver_order::SHOP_LOGO_SETTING;
+use crate::services::branding::SHOP_LOGO_SETTING;
 
 /// Logos are small pictures.
 const MAX_LOGO_BYTES: usize = 2 * 1024 * 1024;
@@ -239,9 +239,7 @@ pub async fn put_logo(
     Admin(session): Admin,
     body: Body,
 ) -> ShopResult<StatusCode> {
-    let bytes = axum::body::to_bytes(body, MAX_LOGO_BYTES)
-        .await
-        .map_err(|_| ShopError::new(ErrorCode::PayloadTooLarge, "logos up to 2 MB are accepted"))?;
+    let bytes = capped_body(body, MAX_LOGO_BYTES, "logos up to 2 MB are accepted").await?;
     let ext = match sniff(&bytes) {
         Ok(ImageFormat::Png) => "png",
         Ok(ImageFormat::Jpeg) => "jpg",

@@ -2,7 +2,8 @@
 //! personal data). A results file is read and checked by the server first: the page shows
 //! which column holds each field (the server's guess, or the event's last map), lets the
 //! admin choose another, and lists every bad line; nothing is imported until every row
-//! holds. Below, one runner's row is deleted by bib when they ask.
+//! holds. Below, one runner's row is deleted by bib when they ask, and the event's
+//! finisher certificates are set up (`CertificatesSection`).
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
@@ -14,6 +15,7 @@ import { useDictionary, useLanguage, useT } from '@/i18n';
 import { useErrorText } from '@/i18n/errors';
 import { formatBangkokDateTime } from '@/lib/dates';
 import { readText } from '@/lib/files';
+import { CertificatesSection } from './CertificatesSection';
 import { RetryAlert } from '../shell/RetryAlert';
 import { isSignedOut } from '../shell/session';
 import {
@@ -37,6 +39,7 @@ export function ResultsPage() {
       <LastImport eventKey={eventKey} />
       <ImportForm eventKey={eventKey} />
       <DeleteForm eventKey={eventKey} />
+      <CertificatesSection eventKey={eventKey} />
     </section>
   );
 }
