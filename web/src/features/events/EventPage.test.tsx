@@ -112,10 +112,11 @@ describe('event header', () => {
     expect(screen.queryByTestId('selfie-input')).not.toBeInTheDocument();
   });
 
-  it('says End of sale when closed and allows no search', async () => {
+  it('says End of sale when closed and allows no photo search, only the results', async () => {
     setup(makeEvent({ close_sale: 'Y' }));
     expect(await screen.findByTestId('sale-closed')).toHaveTextContent('End of sale');
     expect(screen.queryByTestId('selfie-input')).not.toBeInTheDocument();
+    expect(await screen.findByTestId('result-search')).toBeInTheDocument();
   });
 
   it('links to the wholesale and manual pages when the event has them', async () => {

@@ -110,6 +110,17 @@ describe('ResultSearch', () => {
     expect(screen.queryByTestId('certificate')).not.toBeInTheDocument();
   });
 
+  it('outside the sale, shows the rows without a photos button', async () => {
+    fakeFetch({ 'POST /v1/results/search': { status: 'success', results: [ROW], photos: null, certificate: null } });
+    const user = userEvent.setup();
+    renderWithProviders(<ResultSearch eventKey="race" />, { lang: 'en' });
+    await user.type(screen.getByTestId('result-input'), '42');
+    await user.click(screen.getByTestId('result-submit'));
+    const row = await screen.findByTestId('result-row');
+    expect(row).toHaveTextContent('Somchai Jaidee');
+    expect(within(row).queryByTestId('result-photos')).not.toBeInTheDocument();
+  });
+
   it('explains a query the server refuses', async () => {
     fakeFetch({
       'POST /v1/results/search': errorAnswer(422, 'invalid_field', {

@@ -2,7 +2,8 @@
 //! not matter) or their bib, and sees the organiser's results rows (distance, category,
 //! chip time, rank), each with a button that searches the photos of that bib as the bib
 //! search does; when one row is found and the event offers it, their finisher certificate
-//! (`CertificateCard`). Beside the bib search on the event pages.
+//! (`CertificateCard`). Beside the bib search on the event pages while the sale is open,
+//! alone (rows and certificate, no photos) outside it.
 
 import { useId, useState, type SyntheticEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
@@ -15,11 +16,12 @@ import { useT } from './messages';
 type Props = {
   eventKey: string;
   /** A photo search is running: no photos of a bib are asked for meanwhile. */
-  busy: boolean;
-  onPhotos: (bib: string) => void;
+  busy?: boolean;
+  /** Searches the photos of a bib; none outside the sale (rows only). */
+  onPhotos?: (bib: string) => void;
 };
 
-export function ResultSearch({ eventKey, busy, onPhotos }: Props) {
+export function ResultSearch({ eventKey, busy = false, onPhotos }: Props) {
   const t = useT();
   const errorText = useErrorText();
   const id = useId();
@@ -87,15 +89,17 @@ export function ResultSearch({ eventKey, busy, onPhotos }: Props) {
                 )}
                 {r.rank !== null && r.rank !== undefined && <span>{t('event.result.rank', { rank: r.rank })}</span>}
               </div>
-              <button
-                type="button"
-                className="btn btn-primary"
-                disabled={busy}
-                onClick={() => onPhotos(r.bib)}
-                data-testid="result-photos"
-              >
-                {t('event.result.photos')}
-              </button>
+              {onPhotos && (
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  disabled={busy}
+                  onClick={() => onPhotos(r.bib)}
+                  data-testid="result-photos"
+                >
+                  {t('event.result.photos')}
+                </button>
+              )}
             </li>
           ))}
         </ul>
