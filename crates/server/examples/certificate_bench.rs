@@ -1,6 +1,6 @@
 //! Finisher certificates' drawing time, end to end against a release build on SQLite:
 //! an event of RUNNERS results, each runner's bib read under their face on their own 24 MP
-//! photo (6000 × 4000, a synthetic JPEG of 5–6 MB), certificates offered free with the
+//! photo (6000 × 4000, a synthetic JPEG of about 12 MB), certificates offered free with the
 //! shop's templates. Each runner's picture (1080 × 1350 JPEG) and A4 PDF is asked once
 //! (never drawn before: results lookup, bib search, the original decoded at the scale the
 //! crop needs, drawn, encoded, stored in the cache), then once more (from the cache).
