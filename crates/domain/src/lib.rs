@@ -9,6 +9,7 @@ pub mod flag;
 pub mod money;
 pub mod order;
 pub mod paging;
+pub mod pass;
 pub mod pricing;
 pub mod results;
 #[cfg(feature = "testing")]

@@ -256,6 +256,10 @@ fn is_atext(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b)
 }
 
+/// Letters and digits that cannot be mistaken for each other (no I, O, 0, 1): the codes the
+/// shop makes for people to read and type.
+pub(crate) const UNAMBIGUOUS: &[u8; 32] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
 /// The receipt reference an order is found by: the last four characters of the payment's
 /// slip or transaction reference, upper-cased: exactly 4 (docs/shop-contract.md, Finding
 /// an order).
@@ -288,11 +292,10 @@ impl ReceiptRef {
     /// A receipt reference the shop makes itself, from four random bytes: letters and
     /// digits that cannot be mistaken for each other (no I, O, 0, 1), never sequential.
     pub fn from_random(bytes: [u8; 4]) -> Self {
-        const ALPHABET: &[u8; 32] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
         ReceiptRef(
             bytes
                 .iter()
-                .map(|b| char::from(ALPHABET[usize::from(b % 32)]))
+                .map(|b| char::from(UNAMBIGUOUS[usize::from(b % 32)]))
                 .collect(),
         )
     }

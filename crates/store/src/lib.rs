@@ -33,6 +33,7 @@ pub mod messages;
 pub mod objects;
 pub mod operators;
 pub mod orders;
+pub mod passes;
 pub mod photos;
 pub mod privacy;
 pub mod results;

@@ -84,6 +84,7 @@ contract!(
     alerts_live_as_long_as_stated_and_tell_at_most_once_a_gap,
     results_are_replaced_whole_found_by_name_and_bib_and_deleted,
     certificate_settings_are_saved_whole,
+    photo_passes_are_added_in_batches_and_found_by_hash,
 );
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -3539,4 +3540,76 @@ async fn certificate_settings_are_saved_whole(store: Store) {
         store.certificate_settings(race).await.unwrap(),
         Some(settings)
     );
+}
+
+async fn photo_passes_are_added_in_batches_and_found_by_hash(store: Store) {
+    use raceshot_domain::pass::PassCover;
+    let race = dated_event(&store, "passes", "2026-11-30").await;
+    let hashes = |prefix: &str, n: usize| {
+        (0..n)
+            .map(|i| format!("{prefix}{i:060}"))
+            .collect::<Vec<_>>()
+    };
+    store
+        .add_passes(
+            race,
+            "entry-5",
+            &hashes("a", 3),
+            PassCover::Photos(5),
+            now(),
+        )
+        .await
+        .unwrap();
+    store
+        .add_passes(race, "vip", &hashes("b", 2), PassCover::AllPhotos, now())
+        .await
+        .unwrap();
+    let pass = store
+        .pass_by_hash(&hashes("a", 3)[1])
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (
+            pass.event_id,
+            pass.batch.as_str(),
+            pass.cover,
+            pass.redeemed,
+            pass.order_id
+        ),
+        (race, "entry-5", PassCover::Photos(5), false, None)
+    );
+    assert_eq!(
+        store
+            .pass_by_hash(&hashes("b", 1)[0])
+            .await
+            .unwrap()
+            .unwrap()
+            .cover,
+        PassCover::AllPhotos
+    );
+    assert!(store.pass_by_hash("nope").await.unwrap().is_none());
+    let batches = store.pass_batches(race).await.unwrap();
+    let summary: Vec<_> = batches
+        .iter()
+        .map(|b| (b.batch.as_str(), b.cover, b.count, b.redeemed))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("entry-5", PassCover::Photos(5), 3, 0),
+            ("vip", PassCover::AllPhotos, 2, 0)
+        ]
+    );
+    assert_eq!(batches[0].created_at, now());
+    // A code's hash is unique: a batch repeating one is refused whole.
+    let repeat = vec![format!("c{:060}", 0), hashes("a", 1)[0].clone()];
+    assert!(
+        store
+            .add_passes(race, "again", &repeat, PassCover::Photos(1), now())
+            .await
+            .is_err()
+    );
+    assert!(store.pass_by_hash(&repeat[0]).await.unwrap().is_none());
+    assert_eq!(store.pass_batches(race).await.unwrap().len(), 2);
 }

@@ -132,6 +132,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/events/{event_key}/passes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The event's batches of passes, oldest first. */
+        get: operations["admin_passes_list"];
+        put?: never;
+        /**
+         * Makes a batch of pass codes: the answer is the only copy of the codes, a CSV file
+         *     (`code,photos`).
+         */
+        post: operations["admin_passes_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/events/{event_key}/photos": {
         parameters: {
             query?: never;
@@ -2377,6 +2398,31 @@ export interface components {
             /** @description Sent by older clients; ignored. */
             page_tab?: Record<string, unknown> | null;
         };
+        PassBatchBody: {
+            batch: string;
+            /**
+             * Format: int32
+             * @description Photos each code covers; none: every photo the runner's searches find.
+             */
+            photos?: number | null;
+            /** Format: int64 */
+            count: number;
+            /** Format: int64 */
+            redeemed: number;
+            /** @description RFC 3339. */
+            created_at: string;
+        };
+        PassBatchInput: {
+            /** @description The batch's name, new for the event (1 to 40 letters, digits, spaces, `-`, `_`). */
+            batch: string;
+            /** @description How many codes (1 to 10,000). */
+            count: number;
+            /**
+             * Format: int32
+             * @description Photos each code covers (1 to 500); none: every photo the runner's searches find.
+             */
+            photos?: number | null;
+        };
         /**
          * @description How an order is paid: PromptPay QR, card, an operator's approval (all-photos orders)
          *     or nothing to pay.
@@ -3121,6 +3167,60 @@ export interface operations {
             401: components["responses"]["ErrorAnswer"];
             403: components["responses"]["ErrorAnswer"];
             404: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_passes_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PassBatchBody"][];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_passes_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PassBatchInput"];
+            };
+        };
+        responses: {
+            /** @description The codes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
         };
     };
     admin_photos_list: {

@@ -17,6 +17,7 @@ use crate::infra::rate_limit::Limited;
 use crate::services::certificates::CertificateError;
 use crate::services::commerce::CommerceError;
 use crate::services::commerce::orders::OrderRefused;
+use crate::services::passes::PassError;
 
 /// The HTTP status each error code answers.
 pub fn status(code: ErrorCode) -> StatusCode {
@@ -227,6 +228,17 @@ impl From<CertificateError> for ShopError {
             CertificateError::BibSearch(e) => e.into(),
             CertificateError::Store(e) => e.into(),
             CertificateError::Fault(e) => ShopError::internal(e),
+        }
+    }
+}
+
+impl From<PassError> for ShopError {
+    fn from(e: PassError) -> Self {
+        match e {
+            PassError::Count => ShopError::field("count", e.to_string()),
+            PassError::Cover => ShopError::field("photos", e.to_string()),
+            PassError::Name | PassError::BatchExists => ShopError::field("batch", e.to_string()),
+            PassError::Store(e) => e.into(),
         }
     }
 }

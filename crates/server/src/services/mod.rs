@@ -1,8 +1,8 @@
 //! The shop's rules, one module per capability: the catalogue, commerce (carts, orders,
 //! payments, access to bought files), searching by face and by bib, selfies' lifetime,
 //! adding photos and the upload tokens photographers send them with, moving an event to
-//! another face model pair, hiding one's photos, race results and finisher certificates
-//! (and the logo both they and sold copies carry: `branding`),
+//! another face model pair, hiding one's photos, race results, finisher certificates (and
+//! the logo both they and sold copies carry: `branding`), photo passes,
 //! telling runners (messages, and alerts of new photos of them), and operators' accounts. They take parsed domain types and answer error enums of
 //! their own (refusals, and faults with their causes), never an error code: the HTTP edge
 //! maps them to codes; the edges (`api`, `commands`, `jobs`) call them.
@@ -23,6 +23,7 @@ pub mod commerce;
 pub mod links;
 pub mod messages;
 pub mod operators;
+pub mod passes;
 pub mod photos;
 pub mod privacy;
 pub mod raceday;

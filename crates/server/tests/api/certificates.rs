@@ -10,7 +10,6 @@
 use raceshot_domain::BibRule;
 use raceshot_store::Backend;
 use raceshot_store::bibs::NewBib;
-use raceshot_store::operators::Role;
 use raceshot_store::photos::NewFace;
 use raceshot_vision::RgbImage;
 use raceshot_vision::image_io::{DecodeOptions, decode};
@@ -122,14 +121,7 @@ async fn cached(app: &TestApp, prefix: &str) -> Vec<String> {
 }
 
 async fn certificates_are_offered_drawn_cached_and_forgotten(backend: Backend) {
-    let app = TestApp::builder(backend)
-        .with_event(event("race"))
-        .spawn()
-        .await;
-    app.account("ops@example.com", Role::Admin, &[]).await;
-    app.account("cam@example.com", Role::Photographer, &["race"])
-        .await;
-    let admin = app.sign_in("ops@example.com").await;
+    let (app, admin) = TestApp::race_with_console(backend).await;
     let resp = put_results(&app, &admin, "", RESULTS).await;
     assert_eq!(resp.status(), 200);
 

@@ -391,6 +391,20 @@ pub async fn login_at(
 
 /// The requests tests make, and what they wait for.
 impl TestApp {
+    /// An app with event `race`, an admin `ops@example.com` signed in (its cookie is
+    /// answered) and a photographer `cam@example.com` of the event.
+    pub async fn race_with_console(backend: Backend) -> (TestApp, String) {
+        let app = TestApp::builder(backend)
+            .with_event(event("race"))
+            .spawn()
+            .await;
+        app.account("ops@example.com", Role::Admin, &[]).await;
+        app.account("cam@example.com", Role::Photographer, &["race"])
+            .await;
+        let admin = app.sign_in("ops@example.com").await;
+        (app, admin)
+    }
+
     pub async fn account(&self, email: &str, role: Role, events: &[&str]) {
         let events: Vec<String> = events.iter().map(|e| (*e).to_owned()).collect();
         raceshot_server::commands::admin::create_user(

@@ -35,6 +35,7 @@ mod model_pairs;
 mod notify;
 mod ops;
 mod orders;
+mod passes;
 mod people;
 mod raceday;
 mod results;

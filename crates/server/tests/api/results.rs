@@ -6,11 +6,10 @@
 use raceshot_domain::BibRule;
 use raceshot_store::Backend;
 use raceshot_store::bibs::NewBib;
-use raceshot_store::operators::Role;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, assert_error, event, json};
+use crate::helpers::{TestApp, assert_error, json};
 
 crate::both_backends!(results_are_imported_found_by_name_or_bib_and_deleted);
 
@@ -71,14 +70,7 @@ async fn last_import(app: &TestApp, cookie: &str) -> Value {
 }
 
 async fn results_are_imported_found_by_name_or_bib_and_deleted(backend: Backend) {
-    let app = TestApp::builder(backend)
-        .with_event(event("race"))
-        .spawn()
-        .await;
-    app.account("ops@example.com", Role::Admin, &[]).await;
-    app.account("cam@example.com", Role::Photographer, &["race"])
-        .await;
-    let admin = app.sign_in("ops@example.com").await;
+    let (app, admin) = TestApp::race_with_console(backend).await;
     // Bib 42 was read on the first of three photos.
     let ids = app.ready_photos("race", 3).await;
     let (_, stored) = app.stored_event("race").await;

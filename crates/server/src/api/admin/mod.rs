@@ -9,6 +9,7 @@ pub mod certificates;
 pub mod events;
 pub mod messages;
 pub mod orders;
+pub mod passes;
 pub mod photos;
 pub mod privacy;
 pub mod raceday;
@@ -62,6 +63,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
             certificates::delete_template
         ))
         .routes(routes!(certificates::sample))
+        .routes(routes!(passes::create, passes::list))
 }
 
 /// Refuses a state-changing console call that a browser says comes from another site (or
