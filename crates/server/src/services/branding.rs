@@ -32,9 +32,15 @@ pub async fn logo(
     objects: &Objects,
     event_id: i64,
 ) -> Result<Option<Logo>, StoreError> {
-    let Some(key) = logo_key(store, event_id).await? else {
-        return Ok(None);
-    };
+    match logo_key(store, event_id).await? {
+        Some(key) => read(objects, key).await,
+        None => Ok(None),
+    }
+}
+
+/// The logo stored under `key` (a [`logo_key`]); `None` when the key is not one the shop
+/// writes or its file is gone (each logged).
+pub async fn read(objects: &Objects, key: String) -> Result<Option<Logo>, StoreError> {
     let Some(object) = logo_object(&key) else {
         tracing::warn!(%key, "logo key is not a storage key; no logo is used");
         return Ok(None);

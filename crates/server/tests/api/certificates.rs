@@ -327,6 +327,33 @@ async fn certificates_are_offered_drawn_cached_and_forgotten(backend: Backend) {
             .starts_with(b"%PDF-")
     );
 
+    // The shop's logo, once set, is drawn in the logo's box and makes a new file.
+    let red_logo = {
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(&mut out, 20, 20);
+        encoder.set_color(png::ColorType::Rgb);
+        let mut writer = encoder.write_header().unwrap();
+        writer
+            .write_image_data(&[230u8, 20, 20].repeat(20 * 20))
+            .unwrap();
+        writer.finish().unwrap();
+        out
+    };
+    let set = app
+        .client
+        .put(app.url("/api/admin/settings/logo"))
+        .header("cookie", &admin)
+        .body(red_logo)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(set.status(), 204);
+    let with_logo = bytes_of(certificate(&app, "42", "image", "").await, "image/jpeg").await;
+    assert_ne!(with_logo, picture);
+    let drawn = decode(&with_logo, &DecodeOptions::default()).unwrap();
+    let [r, g, b] = drawn.pixel(120, 100).unwrap();
+    assert!(r > 180 && g < 80 && b < 80, "{:?}", [r, g, b]);
+
     // At a price, certificates are not downloaded free.
     settings(json!({ "offered": true, "price": 49 })).await;
     let offer = result_answer(&app, "42").await["certificate"].clone();
