@@ -84,6 +84,7 @@ contract!(
     alerts_live_as_long_as_stated_and_tell_at_most_once_a_gap,
     results_are_replaced_whole_found_by_name_and_bib_and_deleted,
     certificate_settings_are_saved_whole,
+    a_certificate_change_keeps_the_other_settings,
     photo_passes_are_added_in_batches_and_found_by_hash,
 );
 
@@ -3612,4 +3613,70 @@ async fn photo_passes_are_added_in_batches_and_found_by_hash(store: Store) {
     );
     assert!(store.pass_by_hash(&repeat[0]).await.unwrap().is_none());
     assert_eq!(store.pass_batches(race).await.unwrap().len(), 2);
+}
+
+async fn a_certificate_change_keeps_the_other_settings(store: Store) {
+    use raceshot_domain::Money;
+    use raceshot_store::certificates::CertificateChange;
+    let race = dated_event(&store, "certified", "2026-11-30").await;
+    // The first change makes the row: not offered, free, the shop's templates, but for it.
+    let first = store
+        .change_certificate_settings(
+            race,
+            &CertificateChange::PrintTemplate(Some("<svg>print</svg>".to_owned())),
+            now(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            first.offered,
+            first.price,
+            first.image_svg,
+            first.print_svg.as_deref()
+        ),
+        (false, Money::ZERO, None, Some("<svg>print</svg>"))
+    );
+    // Two operators' changes, each of its own fields: neither undoes the other.
+    let price = Money::from_satang(4_900).unwrap();
+    store
+        .change_certificate_settings(
+            race,
+            &CertificateChange::Offer {
+                offered: true,
+                price,
+            },
+            now() + secs(1),
+        )
+        .await
+        .unwrap();
+    let last = store
+        .change_certificate_settings(
+            race,
+            &CertificateChange::ImageTemplate(Some("<svg>image</svg>".to_owned())),
+            now() + secs(2),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            last.offered,
+            last.price,
+            last.image_svg.as_deref(),
+            last.print_svg.as_deref()
+        ),
+        (
+            true,
+            price,
+            Some("<svg>image</svg>"),
+            Some("<svg>print</svg>")
+        )
+    );
+    assert_eq!(last.updated_at, now() + secs(2));
+    let reset = store
+        .change_certificate_settings(race, &CertificateChange::PrintTemplate(None), now())
+        .await
+        .unwrap();
+    assert_eq!((reset.offered, reset.print_svg.as_deref()), (true, None));
+    assert_eq!(store.certificate_settings(race).await.unwrap(), Some(reset));
 }

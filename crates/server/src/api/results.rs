@@ -139,10 +139,7 @@ async fn certificate_offer(
     if !settings.offered {
         return Ok(None);
     }
-    let shown = photos.map_or_else(Vec::new, |f| {
-        f.photos.iter().map(|(p, _)| p.clone()).collect()
-    });
-    let candidates = certificates::candidates(state.search(), event, &result.bib, shown).await?;
+    let candidates = photos.map_or_else(Vec::new, certificates::candidates);
     let free = settings.price.satang() == 0;
     let url = |format: Format| {
         free.then(|| {

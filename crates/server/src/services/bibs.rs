@@ -13,7 +13,7 @@
 //!
 //! The search answers its own [`BibSearchError`]; `api/bibsearch.rs` maps it to codes.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone, Utc};
 use raceshot_domain::{Bib, BibError, BibRule, Money, time};
@@ -159,6 +159,9 @@ pub fn agreeing(anchors: Vec<Embedding>, threshold: f32) -> Vec<Embedding> {
 pub struct BibFound {
     pub photos: Vec<(Photo, MatchedBy)>,
     pub avg_price: Money,
+    /// On each photo carrying the bib where the box tells whose it is: the runner's face
+    /// (its box in the original's displayed pixels, and the detector's confidence).
+    pub runner_faces: HashMap<i64, ([f64; 4], f64)>,
 }
 
 /// Searches the event for the photos of the runner wearing `text`.
@@ -185,12 +188,14 @@ pub async fn search(
         .pair;
     let faces = cx.store.faces_of_photos(&hit_ids, pair.name()).await?;
     let dim = pair.embedding_dim();
+    let mut runner_faces = HashMap::new();
     let anchors: Vec<Embedding> = hits
         .iter()
         .filter_map(|h| {
             let on_photo: Vec<&StoredFace> =
                 faces.iter().filter(|f| f.photo_id == h.photo_id).collect();
             let face = face_above(&on_photo, h.bbox)?;
+            runner_faces.insert(h.photo_id, (face.bbox, face.score));
             Embedding::from_bytes(&face.embedding, dim).ok()
         })
         .collect();
@@ -223,7 +228,11 @@ pub async fn search(
         .collect();
     metrics::counter!("bib_searches_total").increment(1);
     let avg_price = average_price(spec, photos.len());
-    Ok(BibFound { photos, avg_price })
+    Ok(BibFound {
+        photos,
+        avg_price,
+        runner_faces,
+    })
 }
 
 #[cfg(test)]

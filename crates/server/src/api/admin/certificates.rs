@@ -10,7 +10,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use raceshot_domain::Money;
-use raceshot_store::certificates::CertificateSettings;
+use raceshot_store::certificates::{CertificateChange, CertificateSettings};
 use raceshot_store::events::Event;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -76,18 +76,14 @@ async fn save(
     state: &AppState,
     admin: &Admin,
     event: &Event,
-    settings: CertificateSettings,
+    change: CertificateChange,
     action: &str,
     detail: serde_json::Value,
 ) -> ShopResult<Json<CertificatesBody>> {
     let now = state.now();
-    let settings = CertificateSettings {
-        updated_at: now,
-        ..settings
-    };
-    state
+    let settings = state
         .store
-        .save_certificate_settings(event.id, &settings)
+        .change_certificate_settings(event.id, &change, now)
         .await?;
     state
         .store
@@ -132,18 +128,16 @@ pub async fn put(
     ApiJson(input): ApiJson<CertificatesInput>,
 ) -> ShopResult<Json<CertificatesBody>> {
     let event = event_of(&state, &event_key).await?;
-    let current = certificates::settings(&state.store, &event).await?;
     let detail = serde_json::json!({ "offered": input.offered, "price": input.price });
-    let settings = CertificateSettings {
+    let change = CertificateChange::Offer {
         offered: input.offered,
         price: input.price,
-        ..current
     };
     save(
         &state,
         &admin,
         &event,
-        settings,
+        change,
         "certificates.settings",
         detail,
     )
@@ -214,27 +208,12 @@ async fn set_template(
     format: Format,
     svg: Option<String>,
 ) -> ShopResult<Json<CertificatesBody>> {
-    let current = certificates::settings(&state.store, event).await?;
     let detail = serde_json::json!({ "template": format.as_str(), "reset": svg.is_none() });
-    let settings = match format {
-        Format::Image => CertificateSettings {
-            image_svg: svg,
-            ..current
-        },
-        Format::Print => CertificateSettings {
-            print_svg: svg,
-            ..current
-        },
+    let change = match format {
+        Format::Image => CertificateChange::ImageTemplate(svg),
+        Format::Print => CertificateChange::PrintTemplate(svg),
     };
-    save(
-        state,
-        admin,
-        event,
-        settings,
-        "certificates.template",
-        detail,
-    )
-    .await
+    save(state, admin, event, change, "certificates.template", detail).await
 }
 
 /// A sample of the template in force, filled with made-up values, as runners get it.

@@ -24,7 +24,7 @@ use raceshot_domain::Bib;
 use raceshot_domain::results::RaceResult;
 use raceshot_store::certificates::CertificateSettings;
 use raceshot_store::events::Event;
-use raceshot_store::photos::{Photo, StoredFace};
+use raceshot_store::photos::Photo;
 use raceshot_store::{ObjectKey, ObjectKind, Objects, Store, StoreError, StoredName};
 use raceshot_vision::BBox;
 use raceshot_vision::image_io::{DecodeOptions, decode, probe, resize_exact};
@@ -34,7 +34,7 @@ pub use self::template::{Format, TemplateError};
 use crate::infra::cpu::CpuPool;
 use crate::infra::imaging::{MAX_PHOTO_PIXELS, crop, encode_jpeg};
 use crate::infra::svg::{Document, Fonts, Picture};
-use crate::services::bibs::{self, BibSearchError, face_above};
+use crate::services::bibs::{self, BibFound, BibSearchError};
 use crate::services::branding;
 use crate::services::search::SearchContext;
 
@@ -130,45 +130,24 @@ pub fn best(candidates: &[Candidate]) -> Option<&Candidate> {
         .or_else(|| candidates.first())
 }
 
-/// The runner's shown photos (`photos`, bib search's answer for `bib`) with their face
-/// where the bib on the photo tells which face is theirs.
-pub async fn candidates(
-    search: SearchContext<'_>,
-    event: &Event,
-    bib: &Bib,
-    photos: Vec<Photo>,
-) -> Result<Vec<Candidate>, CertificateError> {
-    let store = search.store;
-    let hits = store.photos_with_bib(event.id, bib).await?;
-    let pair = search
-        .faces
-        .pairs_of(event)
-        .map_err(CertificateError::Fault)?
-        .pair;
-    let ids: Vec<i64> = hits.iter().map(|h| h.photo_id).collect();
-    let faces = store.faces_of_photos(&ids, pair.name()).await?;
-    Ok(photos
-        .into_iter()
-        .map(|photo| {
-            let face = hits
-                .iter()
-                .find(|h| h.photo_id == photo.id)
-                .and_then(|hit| {
-                    let on_photo: Vec<&StoredFace> =
-                        faces.iter().filter(|f| f.photo_id == photo.id).collect();
-                    face_above(&on_photo, hit.bbox)
-                });
-            let quality = face.map_or(0.0, |f| {
-                let [x1, y1, x2, y2] = f.bbox;
-                (x2 - x1).max(0.0) * (y2 - y1).max(0.0) * f.score
+/// The runner's shown photos (a bib search's answer) with their face where the bib on the
+/// photo tells which face is theirs.
+pub fn candidates(found: &BibFound) -> Vec<Candidate> {
+    found
+        .photos
+        .iter()
+        .map(|(photo, _)| {
+            let face = found.runner_faces.get(&photo.id);
+            let quality = face.map_or(0.0, |([x1, y1, x2, y2], score)| {
+                (x2 - x1).max(0.0) * (y2 - y1).max(0.0) * score
             });
             Candidate {
-                photo,
-                face: face.map(|f| f.bbox),
+                photo: photo.clone(),
+                face: face.map(|(bbox, _)| *bbox),
                 quality,
             }
         })
-        .collect())
+        .collect()
 }
 
 /// The values of a template's fields for `result` at `event`.
@@ -222,8 +201,7 @@ pub async fn certificate(
         .await?
         .ok_or(CertificateError::NoResult)?;
     let found = bibs::search(cx.search, event, bib.as_str()).await?;
-    let photos = found.photos.into_iter().map(|(photo, _)| photo).collect();
-    let candidates = candidates(cx.search, event, &bib, photos).await?;
+    let candidates = candidates(&found);
     let chosen = match photo {
         Some(id) => Some(
             candidates
