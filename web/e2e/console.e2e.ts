@@ -3,12 +3,14 @@
 //! approve an AM order, after which the visitor's order page shows PAID; a file cut off by
 //! a page reload resumes from where the server stands; race results imported from a
 //! timing system's file are found by a runner by name, with a finisher certificate whose
-//! PDF (read as a PDF reader reads it) holds their time.
+//! PDF (read as a PDF reader reads it) holds their time; then the console makes photo
+//! passes, and the runner's pass pays for their photos, delivered as a ZIP.
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import JSZip from 'jszip';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptConsent, clientToken, launch, newPage, openContext, photosDir, screenshot } from './browser';
@@ -246,7 +248,7 @@ describe('the operator console', () => {
     await context.close();
   });
 
-  it('imports race results, offers certificates, and a runner downloads theirs with their time', async () => {
+  it('imports race results, offers certificates, a runner downloads theirs with their time, and their photo pass pays for their photos', async () => {
     const context = await openContext(browser);
     const { page, errors } = await newPage(context);
     await signIn(page);
@@ -281,6 +283,56 @@ describe('the operator console', () => {
     const text = content.items.map((item) => ('str' in item ? item.str : '')).join('');
     expect(text).toContain('2:59:58');
     expect(text).toContain('BIB 13');
+
+    // The organiser's passes: a batch made in the console, its codes downloaded once.
+    await page.goto(`/admin/events/${DEMO_EVENT}/passes`);
+    await page.getByTestId('passes-batch').fill('Entry');
+    await page.getByTestId('passes-count').fill('2');
+    await page.getByTestId('passes-cover-all').check();
+    const [codes] = await Promise.all([page.waitForEvent('download'), page.getByTestId('passes-submit').click()]);
+    expect(codes.suggestedFilename()).toBe(`passes-${DEMO_EVENT}-Entry.csv`);
+    const lines = readFileSync(await codes.path(), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(3);
+    const code = lines[1]!.split(',')[0]!;
+    expect(code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    await expect.poll(() => page.getByTestId('passes-row').count()).toBe(1);
+
+    // The runner takes every photo of their bib, and their pass pays for them: a FREE order,
+    // delivered, downloaded as a ZIP.
+    await shop.page.getByTestId('result-photos').click();
+    const found = shop.page.getByTestId('search-results').getByTestId('photo-card');
+    await expect.poll(() => found.count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    const photoCount = await found.count();
+    await shop.page.getByTestId('buy-all').click();
+    await shop.page.waitForURL('**/cart');
+    await shop.page.getByTestId('pass-input').fill(code.toLowerCase());
+    await shop.page.getByTestId('pass-apply').click();
+    await expect.poll(() => shop.page.getByTestId('pass-pays').isVisible()).toBe(true);
+    await expect.poll(() => shop.page.getByTestId('cart-final-payment').textContent()).toContain('0.00');
+    await screenshot(shop.page, 'shop-cart-pass');
+    await shop.page.getByTestId('mobile-input').fill('0866666666');
+    await shop.page.getByTestId('submit-order').click();
+    await shop.page.waitForURL('**/download/*');
+    const uuid = shop.page.url().split('/download/')[1] ?? '';
+    await expect
+      .poll(() => shop.page.getByTestId('order-status').getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('PAID');
+    const downloadAll = shop.page.getByTestId('download-all');
+    await expect.poll(() => downloadAll.isEnabled(), { timeout: 60_000 }).toBe(true);
+    const [zipped] = await Promise.all([
+      shop.page.waitForEvent('download'),
+      (async () => {
+        await downloadAll.click();
+        await shop.page.locator('dialog').getByRole('button').last().click();
+      })(),
+    ]);
+    expect(zipped.suggestedFilename()).toBe(`${uuid}.zip`);
+    const zip = await JSZip.loadAsync(readFileSync(await zipped.path()));
+    expect(Object.keys(zip.files)).toHaveLength(photoCount);
+
+    // Used once; the console counts it.
+    await page.reload();
+    await expect.poll(() => page.getByTestId('passes-redeemed').first().textContent()).toBe('1');
     expect(errors).toEqual([]);
     expect(shop.errors).toEqual([]);
     await context.close();

@@ -61,6 +61,20 @@ pub struct CartTotals {
     pub final_payment: Money,
 }
 
+impl CartTotals {
+    /// The same cart paid by a photo pass: the whole price is the pass's discount, and
+    /// nothing is paid (no fee either).
+    pub fn paid_by_pass(self) -> CartTotals {
+        CartTotals {
+            amount: Money::ZERO,
+            discount: self.full,
+            fee: Money::ZERO,
+            final_payment: Money::ZERO,
+            ..self
+        }
+    }
+}
+
 /// The all-photos deal as a cart takes it: how many of the cart's photos it covers (the
 /// photos a search found for this buyer) and its cap. Photos it does not cover are priced
 /// by the tiers on their own.
@@ -156,6 +170,19 @@ mod tests {
         // 990 / 37 = 26.756… → 26.76
         assert_eq!(average_price(37, &t, Some(baht(990))).satang(), 2_676);
         assert_eq!(average_price(0, &t, Some(baht(990))), Money::ZERO);
+    }
+
+    #[test]
+    fn a_pass_pays_the_whole_price() {
+        let totals = cart_totals(7, &tiers(), None, false).unwrap_or_else(|| unreachable!());
+        let paid = totals.paid_by_pass();
+        assert_eq!(paid.count, 7);
+        assert_eq!((paid.full, paid.packages), (totals.full, totals.packages));
+        assert_eq!(paid.discount, totals.full);
+        assert_eq!(
+            (paid.amount, paid.fee, paid.final_payment),
+            (Money::ZERO, Money::ZERO, Money::ZERO)
+        );
     }
 
     #[test]

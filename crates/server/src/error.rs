@@ -76,6 +76,9 @@ error_codes! {
     ResultNotFound             => "result_not_found";
     CertificateNotOffered      => "certificate_not_offered";
     CertificateNotFree         => "certificate_not_free";
+    PassNotFound               => "pass_not_found";
+    PassUsed                   => "pass_used";
+    PassDoesNotCover           => "pass_does_not_cover";
     AmountMismatch             => "amount_mismatch";
     PaymentGatewayChanged      => "payment_gateway_changed";
     PaymentChannelNotAvailable => "payment_channel_not_available";

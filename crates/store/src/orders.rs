@@ -37,6 +37,9 @@ pub struct NewOrder {
     pub fingerprint: String,
     pub am_order_ref: Option<OrderUuid>,
     pub expires_at: Option<DateTime<Utc>>,
+    /// The photo pass that pays for the order (`photo_passes.id`): redeemed in the
+    /// transaction that writes the order.
+    pub pass_id: Option<i64>,
 }
 
 /// What writing an order did.
@@ -45,12 +48,16 @@ pub enum Created {
     New(Order),
     /// The same request came in within the window: its first order.
     Repeated(Order),
+    /// The order's photo pass had paid for another order: nothing was written.
+    PassTaken,
 }
 
 impl Created {
-    pub fn order(&self) -> &Order {
+    /// The order written or found again; `None` when nothing was written.
+    pub fn order(&self) -> Option<&Order> {
         match self {
-            Created::New(o) | Created::Repeated(o) => o,
+            Created::New(o) | Created::Repeated(o) => Some(o),
+            Created::PassTaken => None,
         }
     }
 }
@@ -322,7 +329,8 @@ impl Store {
     /// Writes an order and its photos, or finds the one the same request wrote within
     /// `since`. The photos must be ids of shown photos; the caller checked them. A new
     /// order's `jobs`, made for its id once it is known, are enqueued in the same
-    /// transaction.
+    /// transaction, and its photo pass, if any, is redeemed in it: [`Created::PassTaken`]
+    /// when another order had redeemed it.
     pub async fn create_order(
         &self,
         order: &NewOrder,
@@ -343,6 +351,21 @@ impl Store {
                     AND payment_status = 'INITIAL' ORDER BY id LIMIT 1")
                 .bind(&order.fingerprint).bind(millis(since))
                 .fetch_optional(&mut *tx).await?;
+            // A pass pays for one order: the same request again finds that order (it is
+            // paid, so the query above does not), any other finds the pass taken.
+            let redeemer: Option<(i64, String, i64)> = match order.pass_id {
+                Some(pass_id) => sqlx::query_as(
+                    "SELECT o.id, o.request_fingerprint, o.created_at FROM photo_passes p \
+                     JOIN orders o ON o.id = p.order_id WHERE p.id = $1")
+                    .bind(pass_id).fetch_optional(&mut *tx).await?,
+                None => None,
+            };
+            let earlier = earlier.or(match redeemer {
+                Some((id, fingerprint, at))
+                    if fingerprint == order.fingerprint && at >= millis(since) => Some((id,)),
+                Some(_) => return Ok(Created::PassTaken),
+                None => None,
+            });
             match earlier {
                 Some((id,)) => (false, id),
                 None => {
@@ -371,6 +394,18 @@ impl Store {
                             .bind(id).bind(*photo_id)
                             .bind(i64::try_from(position).unwrap_or(i64::MAX))
                             .execute(&mut *tx).await?;
+                    }
+                    if let Some(pass_id) = order.pass_id {
+                        // Two orders with one pass at once: the second finds it redeemed
+                        // here (Postgres waits for the first to commit), and writes nothing.
+                        let redeemed = sqlx::query(
+                            "UPDATE photo_passes SET redeemed_at = $1, order_id = $2 \
+                             WHERE id = $3 AND redeemed_at IS NULL")
+                            .bind(millis(now)).bind(id).bind(pass_id)
+                            .execute(&mut *tx).await?.rows_affected();
+                        if redeemed != 1 {
+                            return Ok(Created::PassTaken);
+                        }
                     }
                     for job in jobs(id) {
                         insert_job!(&mut *tx, &job, now);

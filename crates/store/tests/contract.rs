@@ -86,6 +86,7 @@ contract!(
     certificate_settings_are_saved_whole,
     a_certificate_change_keeps_the_other_settings,
     photo_passes_are_added_in_batches_and_found_by_hash,
+    a_pass_pays_for_one_order,
 );
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -627,6 +628,7 @@ fn new_order(event_id: i64, uuid: &str, photo_ids: &[i64]) -> NewOrder {
         fingerprint: format!("fp-{uuid}"),
         am_order_ref: None,
         expires_at: Some(now() + chrono::Duration::minutes(15)),
+        pass_id: None,
     }
 }
 
@@ -655,6 +657,7 @@ async fn place(store: &Store, order: &NewOrder, at: DateTime<Utc>) -> Order {
     {
         Created::New(o) => o,
         Created::Repeated(o) => panic!("{} found the earlier order {}", order.uuid, o.uuid),
+        Created::PassTaken => panic!("{} found its pass taken", order.uuid),
     }
 }
 
@@ -965,7 +968,7 @@ async fn a_repeated_request_finds_its_first_order(store: Store) {
         .await
         .unwrap();
     assert_eq!(answer, Created::Repeated(original.clone()));
-    assert_eq!(answer.order(), &original);
+    assert_eq!(answer.order(), Some(&original));
     assert_eq!(
         store.order_by_uuid(oid("second")).await.unwrap(),
         None,
@@ -1077,13 +1080,15 @@ async fn simultaneous_repeats_make_one_order(store: Store) {
         .iter()
         .filter_map(|a| match a {
             Created::New(o) => Some(o),
-            Created::Repeated(_) => None,
+            Created::Repeated(_) | Created::PassTaken => None,
         })
         .collect();
     assert_eq!(new.len(), 1, "exactly one request writes the order");
     let winner = new[0];
     assert!(
-        answers.iter().all(|a| a.order().uuid == winner.uuid),
+        answers
+            .iter()
+            .all(|a| a.order().map(|o| o.uuid) == Some(winner.uuid)),
         "every answer is the same order: {answers:?}"
     );
     let mut kept = Vec::new();
@@ -1129,6 +1134,7 @@ async fn order_jobs_carry_the_order_id(store: Store) {
         .await
         .unwrap()
         .order()
+        .unwrap()
         .clone();
     assert_eq!(
         claim_all(&store, "deliver").await,
@@ -1173,6 +1179,7 @@ async fn order_jobs_carry_the_order_id(store: Store) {
         .await
         .unwrap()
         .order()
+        .unwrap()
         .clone();
     assert_ne!(second.id, first.id);
     assert_eq!(
@@ -3613,6 +3620,91 @@ async fn photo_passes_are_added_in_batches_and_found_by_hash(store: Store) {
     );
     assert!(store.pass_by_hash(&repeat[0]).await.unwrap().is_none());
     assert_eq!(store.pass_batches(race).await.unwrap().len(), 2);
+}
+
+async fn a_pass_pays_for_one_order(store: Store) {
+    use raceshot_domain::pass::PassCover;
+    let race = dated_event(&store, "passes", "2026-11-30").await;
+    let photos = ready_photos(&store, race, 2).await;
+    let hashes = [format!("p{:063}", 1), format!("p{:063}", 2)];
+    store
+        .add_passes(race, "entry", &hashes, PassCover::Photos(5), now())
+        .await
+        .unwrap();
+    let pass = |n: usize| {
+        let store = store.clone();
+        let hash = hashes[n].clone();
+        async move { store.pass_by_hash(&hash).await.unwrap().unwrap() }
+    };
+    let with_pass = |uuid: &str, pass_id: i64| NewOrder {
+        pass_id: Some(pass_id),
+        ..free_order(race, uuid, &photos)
+    };
+
+    // Redeemed with the order it pays for, in the same transaction.
+    let first = pass(0).await;
+    let order = place(&store, &with_pass("first", first.id), now()).await;
+    let redeemed = pass(0).await;
+    assert!(redeemed.redeemed);
+    assert_eq!(redeemed.order_id, Some(order.id));
+
+    // The same request again finds that order; another finds the pass taken and writes
+    // nothing.
+    let same_request = NewOrder {
+        uuid: oid("again"),
+        ..with_pass("first", first.id)
+    };
+    let again = store
+        .create_order(&same_request, now() - window(), |_| Vec::new(), now())
+        .await
+        .unwrap();
+    assert_eq!(again, Created::Repeated(order.clone()));
+    let other = NewOrder {
+        fingerprint: "fp-other".into(),
+        ..with_pass("other", first.id)
+    };
+    let taken = store
+        .create_order(&other, now() - window(), |_| Vec::new(), now())
+        .await
+        .unwrap();
+    assert_eq!(taken, Created::PassTaken);
+    assert!(store.order_by_uuid(oid("other")).await.unwrap().is_none());
+    // After the repeat window, even the same request finds it taken.
+    let late = store
+        .create_order(
+            &same_request,
+            now() + secs(3_600) - window(),
+            |_| Vec::new(),
+            now() + secs(3_600),
+        )
+        .await
+        .unwrap();
+    assert_eq!(late, Created::PassTaken);
+
+    // Eight different orders with one pass at once: one is written, seven find it taken.
+    let second = pass(1).await;
+    let mut set = JoinSet::new();
+    for i in 0..8 {
+        let store = store.clone();
+        let input = with_pass(&format!("rush-{i}"), second.id);
+        set.spawn(async move {
+            store
+                .create_order(&input, now() - window(), |_| Vec::new(), now())
+                .await
+        });
+    }
+    let mut written = Vec::new();
+    while let Some(answer) = set.join_next().await {
+        match answer.unwrap().unwrap() {
+            Created::New(o) => written.push(o),
+            Created::PassTaken => {}
+            Created::Repeated(o) => panic!("{} is no repeat", o.uuid),
+        }
+    }
+    assert_eq!(written.len(), 1);
+    assert_eq!(pass(1).await.order_id, Some(written[0].id));
+    let batches = store.pass_batches(race).await.unwrap();
+    assert_eq!((batches[0].count, batches[0].redeemed), (2, 2));
 }
 
 async fn a_certificate_change_keeps_the_other_settings(store: Store) {

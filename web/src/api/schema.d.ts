@@ -673,7 +673,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Prices a cart from the event's tiers. */
+        /**
+         * Prices a cart from the event's tiers, or with the photo pass given. A code that is no
+         *     pass of the event answers 422 `pass_not_found` (and counts against the client's wrong
+         *     codes: 429 past `orders.wrong_pass_codes_per_client_per_minute`); a pass that paid for
+         *     another order, 409 `pass_used`.
+         */
         post: operations["quote"];
         delete?: never;
         options?: never;
@@ -1842,10 +1847,17 @@ export interface components {
             /** @description The wholesale cart: priced with the event's wholesale packages and deal. */
             wholesale?: boolean | null;
             /**
-             * @description With the deal: the `found_ref` of each search whose photos the cart holds (as for
-             *     the quote).
+             * @description With the deal or an all-photos pass: the `found_ref` of each search whose photos
+             *     the cart holds (as for the quote).
              */
             found_refs?: string[];
+            /**
+             * @description A photo pass that pays for the whole cart (as for the quote): the order is `FREE`
+             *     and the pass is used up with it. 422 `pass_not_found`, 409 `pass_used` or
+             *     `pass_does_not_cover` otherwise.
+             * @example K7QM-4XTP-9HWA
+             */
+            pass_code?: string | null;
         };
         CreateOrderResponse: {
             /** @example success */
@@ -1860,7 +1872,7 @@ export interface components {
              * @description Stable snake_case error code.
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "line_unavailable" | "alert_consent_required" | "alerts_unavailable" | "alert_not_found" | "result_not_found" | "certificate_not_offered" | "certificate_not_free" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "upload_offset_conflict" | "upload_expired" | "tus_version_unsupported" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
+            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "line_unavailable" | "alert_consent_required" | "alerts_unavailable" | "alert_not_found" | "result_not_found" | "certificate_not_offered" | "certificate_not_free" | "pass_not_found" | "pass_used" | "pass_does_not_cover" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "upload_offset_conflict" | "upload_expired" | "tus_version_unsupported" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
             /** @description English explanation for developers; the web app shows its own text for `code`. */
             message: string;
             /** @description The offending field, when one is to blame (`package[1].price`). */
@@ -2523,6 +2535,22 @@ export interface components {
              */
             expected_wait_secs?: number | null;
         };
+        /** @description The photo pass given with the cart. */
+        QuotePass: {
+            /**
+             * Format: int32
+             * @description The photos it covers; `null`: the photos the runner's searches found.
+             */
+            photos?: number | null;
+            /** @description Whether it pays for this cart; then every amount above is 0 and the order is `FREE`. */
+            pays: boolean;
+            /**
+             * @description Why it does not: `too_many_photos`, `not_found_by_search`, `wholesale` or
+             *     `free_event`.
+             * @example too_many_photos
+             */
+            reason?: string | null;
+        };
         QuoteRequest: {
             event_key: string;
             image_ids: number[];
@@ -2534,6 +2562,13 @@ export interface components {
              *     8). The deal covers only photos those searches found; others are priced by the tiers.
              */
             found_refs?: string[];
+            /**
+             * @description A photo pass's code as the runner typed it (`XXXX-XXXX-XXXX`; case, spaces and
+             *     dashes do not matter). Send `found_refs` with an all-photos pass: it covers the
+             *     photos those searches found.
+             * @example K7QM-4XTP-9HWA
+             */
+            pass_code?: string | null;
         };
         /** @description The cart totals, baht with two decimals, plus what order creation sends. */
         QuoteResponse: {
@@ -2584,6 +2619,7 @@ export interface components {
              * @description To send as `paid_amount` with order creation (= `cart_final_payment`).
              */
             paid_amount: number;
+            pass?: components["schemas"]["QuotePass"] | null;
         };
         RaceDay: {
             /** @description RFC 3339, Bangkok time: the first bucket's start. */
@@ -4168,6 +4204,7 @@ export interface operations {
             404: components["responses"]["ErrorAnswer"];
             409: components["responses"]["ErrorAnswer"];
             422: components["responses"]["ErrorAnswer"];
+            429: components["responses"]["ErrorAnswer"];
         };
     };
     event_arrivals: {

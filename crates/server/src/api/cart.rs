@@ -1,7 +1,7 @@
 //! The cart's price, computed by the server (`POST /api/cart/quote`, the server's own call;
 //! docs/shop-contract.md, Prices): the web app shows these numbers instead of computing
 //! money itself, and an order must match them. Only the photos' ids are trusted; prices
-//! come from the event.
+//! come from the event, or a photo pass of the event pays for the cart.
 
 use axum::Json;
 use axum::extract::State;
@@ -13,9 +13,10 @@ use super::catalogue::SUCCESS;
 use super::extract::ApiJson;
 use crate::api::contract;
 use crate::api::error::ErrorAnswer;
+use crate::api::extract::ClientIp;
 use crate::app::state::AppState;
 use crate::error::ShopResult;
-use crate::services::commerce::{AskedCart, price_cart};
+use crate::services::commerce::{AskedCart, CommerceError, PassShortfall, price_with_pass};
 use crate::services::commerce::{find_event, parse_event_key};
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -31,6 +32,24 @@ pub struct QuoteRequest {
     /// 8). The deal covers only photos those searches found; others are priced by the tiers.
     #[serde(default)]
     pub found_refs: Vec<String>,
+    /// A photo pass's code as the runner typed it (`XXXX-XXXX-XXXX`; case, spaces and
+    /// dashes do not matter). Send `found_refs` with an all-photos pass: it covers the
+    /// photos those searches found.
+    #[schema(example = "K7QM-4XTP-9HWA")]
+    pub pass_code: Option<String>,
+}
+
+/// The photo pass given with the cart.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct QuotePass {
+    /// The photos it covers; `null`: the photos the runner's searches found.
+    pub photos: Option<u32>,
+    /// Whether it pays for this cart; then every amount above is 0 and the order is `FREE`.
+    pub pays: bool,
+    /// Why it does not: `too_many_photos`, `not_found_by_search`, `wholesale` or
+    /// `free_event`.
+    #[schema(value_type = Option<String>, example = "too_many_photos")]
+    pub reason: Option<&'static str>,
 }
 
 /// The cart totals, baht with two decimals, plus what order creation sends.
@@ -64,16 +83,25 @@ pub struct QuoteResponse {
     /// To send as `paid_amount` with order creation (= `cart_final_payment`).
     #[schema(value_type = f64)]
     pub paid_amount: Money,
+    /// With `pass_code`: what the pass covers and whether it pays for this cart; absent
+    /// without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pass: Option<QuotePass>,
 }
 
-/// Prices a cart from the event's tiers.
+/// Prices a cart from the event's tiers, or with the photo pass given. A code that is no
+/// pass of the event answers 422 `pass_not_found` (and counts against the client's wrong
+/// codes: 429 past `orders.wrong_pass_codes_per_client_per_minute`); a pass that paid for
+/// another order, 409 `pass_used`.
 #[utoipa::path(post, path = "/api/cart/quote", tag = "cart",
     request_body = QuoteRequest,
     responses((status = 200, body = QuoteResponse), (status = 401, response = ErrorAnswer),
-        (status = 404, response = ErrorAnswer), (status = 409, response = ErrorAnswer), (status = 422, response = ErrorAnswer)),
+        (status = 404, response = ErrorAnswer), (status = 409, response = ErrorAnswer), (status = 422, response = ErrorAnswer),
+        (status = 429, response = ErrorAnswer)),
     security(("client_token" = [])))]
 pub async fn quote(
     State(state): State<AppState>,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<QuoteRequest>,
 ) -> ShopResult<Json<QuoteResponse>> {
     let event = find_event(&state.catalogue, &parse_event_key(&req.event_key)?).await?;
@@ -82,8 +110,22 @@ pub async fn quote(
         deal: req.is_mhao.is_some_and(|f| f.0),
         wholesale: req.wholesale.unwrap_or(false),
         found_refs: req.found_refs,
+        pass_code: req.pass_code,
     };
-    let cart = price_cart(&state.store, &event, &asked).await?;
+    let cart = price_with_pass(&state.commerce(), &event, &asked, client).await?;
+    let pass = match cart.pass {
+        Some(pass) => {
+            if pass.redeemed {
+                return Err(CommerceError::PassUsed.into());
+            }
+            Some(QuotePass {
+                photos: pass.cover.photos(),
+                pays: pass.pays.is_ok(),
+                reason: pass.pays.err().map(shortfall_reason),
+            })
+        }
+        None => None,
+    };
     let totals = cart.totals;
     Ok(Json(QuoteResponse {
         status: SUCCESS,
@@ -96,5 +138,15 @@ pub async fn quote(
         cart_final_payment: totals.final_payment,
         amount: totals.amount,
         paid_amount: totals.final_payment,
+        pass,
     }))
+}
+
+fn shortfall_reason(why: PassShortfall) -> &'static str {
+    match why {
+        PassShortfall::TooManyPhotos { .. } => "too_many_photos",
+        PassShortfall::NotFoundBySearch => "not_found_by_search",
+        PassShortfall::Wholesale => "wholesale",
+        PassShortfall::FreeEvent => "free_event",
+    }
 }

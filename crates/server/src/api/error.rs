@@ -57,6 +57,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
         ErrorCode::ResultNotFound => StatusCode::NOT_FOUND,
         ErrorCode::CertificateNotOffered => StatusCode::NOT_FOUND,
         ErrorCode::CertificateNotFree => StatusCode::CONFLICT,
+        ErrorCode::PassNotFound => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::PassUsed => StatusCode::CONFLICT,
+        ErrorCode::PassDoesNotCover => StatusCode::CONFLICT,
         ErrorCode::AmountMismatch => StatusCode::CONFLICT,
         ErrorCode::PaymentGatewayChanged => StatusCode::CONFLICT,
         ErrorCode::PaymentChannelNotAvailable => StatusCode::CONFLICT,
@@ -262,6 +265,12 @@ impl From<CommerceError> for ShopError {
             E::WholesaleNotAvailable => refuse(ErrorCode::WholesaleNotAvailable),
             E::DealNotAvailable => refuse(ErrorCode::DealNotAvailable),
             E::DealNeedsSearch => refuse(ErrorCode::DealNeedsSearch),
+            E::PassNotFound => refuse(ErrorCode::PassNotFound).with_field("pass_code"),
+            E::TooManyPassCodes { retry_after } => {
+                refuse(ErrorCode::RateLimited).retry_after(retry_after)
+            }
+            E::PassUsed => refuse(ErrorCode::PassUsed).with_field("pass_code"),
+            E::PassDoesNotCover(_) => refuse(ErrorCode::PassDoesNotCover).with_field("pass_code"),
             E::Refused(refused) => refused.into(),
             E::NoContact | E::MessageCap | E::CodeNotDelivered => {
                 refuse(ErrorCode::AccessCodeUndeliverable)

@@ -82,10 +82,15 @@ pub struct CreateOrderRequest {
     pub payment_channel: Option<String>,
     /// The wholesale cart: priced with the event's wholesale packages and deal.
     pub wholesale: Option<bool>,
-    /// With the deal: the `found_ref` of each search whose photos the cart holds (as for
-    /// the quote).
+    /// With the deal or an all-photos pass: the `found_ref` of each search whose photos
+    /// the cart holds (as for the quote).
     #[serde(default)]
     pub found_refs: Vec<String>,
+    /// A photo pass that pays for the whole cart (as for the quote): the order is `FREE`
+    /// and the pass is used up with it. 422 `pass_not_found`, 409 `pass_used` or
+    /// `pass_does_not_cover` otherwise.
+    #[schema(example = "K7QM-4XTP-9HWA")]
+    pub pass_code: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -223,6 +228,7 @@ fn place_order_of(req: CreateOrderRequest, client: IpAddr) -> ShopResult<PlaceOr
             deal: req.is_mhao.0,
             wholesale: req.wholesale.unwrap_or(false),
             found_refs: req.found_refs,
+            pass_code: req.pass_code,
         },
         shown,
         gateway_seen: req.payment_gateway,

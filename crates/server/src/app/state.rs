@@ -52,6 +52,8 @@ pub struct RateLimits {
     pub alerts: RateLimiter,
     /// Certificates drawn or downloaded (`certificates.per_client_per_minute`).
     pub certificates: RateLimiter,
+    /// Photo-pass codes that match no pass (`orders.wrong_pass_codes_per_client_per_minute`).
+    pub wrong_pass_codes: RateLimiter,
 }
 
 impl RateLimits {
@@ -67,6 +69,9 @@ impl RateLimits {
             line: RateLimiter::new(config.notify.line_per_client_per_minute),
             alerts: RateLimiter::new(config.alerts.per_client_per_minute),
             certificates: RateLimiter::new(config.certificates.per_client_per_minute),
+            wrong_pass_codes: RateLimiter::new(
+                config.orders.wrong_pass_codes_per_client_per_minute,
+            ),
         }
     }
 }
@@ -202,6 +207,7 @@ impl AppState {
             jobs: &self.jobs,
             orders: &self.config.orders,
             payments: &self.config.payments,
+            wrong_pass_codes: &self.rate_limits.wrong_pass_codes,
             clock: self.clock,
         }
     }

@@ -138,6 +138,7 @@ pub const SETTINGS: &[Setting] = &[
     setting("orders.download_link_ttl_hours", Value("24"), "how long a signed download address works"),
     setting("orders.find_per_client_per_minute", Value("10"), "find-order searches per client address and minute"),
     setting("orders.create_per_client_per_minute", Value("20"), "orders per client address and minute"),
+    setting("orders.wrong_pass_codes_per_client_per_minute", Value("5"), "photo-pass codes that match no pass of the event, per client address and minute (0: no limit); past it, every code from that address is refused with 429 `rate_limited` until the bucket refills, right ones included"),
     setting("ftp.addr", Unset, "address of the FTP server for cameras (e.g. `0.0.0.0:2121`), inside `raceshot serve`; without it there is none. Login: the account's e-mail and an upload token"),
     setting("ftp.passive_ports", Value("50000-50100"), "the ports of passive data connections, `FIRST-LAST`"),
     setting("ftp.tls_cert", Unset, "PEM certificate chain for explicit FTPS (`AUTH TLS`), with `ftp.tls_key`"),

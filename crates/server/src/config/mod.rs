@@ -136,6 +136,8 @@ pub struct OrdersConfig {
     pub find_per_client_per_minute: u32,
     /// Orders one client address may create per minute (0: no limit).
     pub create_per_client_per_minute: u32,
+    /// Wrong photo-pass codes one client address may try per minute (0: no limit).
+    pub wrong_pass_codes_per_client_per_minute: u32,
 }
 
 /// How the shop tells a buyer that their photos are ready.
@@ -627,6 +629,8 @@ fn orders(s: &mut Sources) -> OrdersConfig {
         ),
         find_per_client_per_minute: s.value("orders.find_per_client_per_minute"),
         create_per_client_per_minute: s.value("orders.create_per_client_per_minute"),
+        wrong_pass_codes_per_client_per_minute: s
+            .value("orders.wrong_pass_codes_per_client_per_minute"),
     }
 }
 

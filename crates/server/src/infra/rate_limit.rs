@@ -57,6 +57,17 @@ impl RateLimiter {
 
     /// Takes one request from the client's bucket, or says when to come back.
     pub fn check(&self, client: IpAddr) -> Result<(), Limited> {
+        self.take(client, 1.0)
+    }
+
+    /// Whether the client's bucket holds a request, taking none: for limits that count
+    /// only failures (a wrong code), asked before the attempt so that a client past the
+    /// limit learns nothing from trying.
+    pub fn ready(&self, client: IpAddr) -> Result<(), Limited> {
+        self.take(client, 0.0)
+    }
+
+    fn take(&self, client: IpAddr, cost: f64) -> Result<(), Limited> {
         if self.per_minute == 0 {
             return Ok(());
         }
@@ -72,7 +83,7 @@ impl RateLimiter {
         *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * per_second).min(capacity);
         *at = now;
         if *tokens >= 1.0 {
-            *tokens -= 1.0;
+            *tokens -= cost;
             Ok(())
         } else {
             let wait = ((1.0 - *tokens) / per_second).ceil().max(1.0) as u64;
@@ -123,5 +134,14 @@ mod tests {
         assert_eq!(refused, Some(20), "one request comes back every 20 s");
         assert!(limiter.check(b).is_ok());
         assert!((0..1000).all(|_| RateLimiter::new(0).check(a).is_ok()));
+    }
+
+    #[test]
+    fn ready_takes_nothing_from_the_bucket() {
+        let limiter = RateLimiter::new(2);
+        let a = ip("192.0.2.1");
+        assert!((0..10).all(|_| limiter.ready(a).is_ok()));
+        assert!(limiter.check(a).is_ok() && limiter.check(a).is_ok());
+        assert_eq!(limiter.ready(a).err().map(|e| e.retry_after), Some(30));
     }
 }

@@ -1,8 +1,8 @@
 //! Photo passes: an organiser includes photos in the entry fee. An operator makes a batch
 //! of codes for an event, each covering some photos or the all-photos deal, and hands the
 //! file of codes to the registration system; a code is kept only as its SHA-256 and
-//! leaves the shop once, in that file. (Redeeming a code at checkout is the next step of
-//! this capability.)
+//! leaves the shop once, in that file. A code at checkout is commerce's business
+//! (`commerce::pass`, `commerce::price_cart`, and the order that uses it up).
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::pass::{PassCode, PassCover};

@@ -225,13 +225,14 @@ async fn stored_order(
         fingerprint: uuid::Uuid::new_v4().to_string(),
         am_order_ref: None,
         expires_at: None,
+        pass_id: None,
     };
     let created = app
         .store
         .create_order(&order, now(), |_| Vec::new(), now())
         .await
         .unwrap();
-    created.order().clone()
+    created.order().unwrap().clone()
 }
 
 #[tokio::test]

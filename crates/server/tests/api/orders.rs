@@ -31,7 +31,7 @@ pub fn delivered(body: &Value) -> bool {
 
 /// Every entry of a ZIP: name and data (CRC-checked); every entry stored uncompressed.
 #[allow(deprecated)]
-async fn zip_entries(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+pub async fn zip_entries(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
     use async_zip::base::read::seek::ZipFileReader;
     let mut reader = ZipFileReader::new(futures::io::Cursor::new(bytes.to_vec()))
         .await

@@ -1,7 +1,9 @@
 //! Photo passes in the console, on both backends: an admin makes a batch of codes, answered
 //! once as a CSV file (codes as printed, each different, found again by their hash only),
 //! the event's batches are listed with their counts, a bad batch is refused field by field,
-//! and only admins may make them; each batch is audited without its codes.
+//! and only admins may make them; each batch is audited without its codes. At checkout a
+//! pass pays for one cart it covers (a FREE order, delivered), is used up with it, and
+//! wrong codes are counted per client, refused past the limit and audited.
 
 use raceshot_domain::pass::{PassCode, PassCover};
 use raceshot_server::services::passes::code_hash;
@@ -11,7 +13,11 @@ use serde_json::json;
 
 use crate::helpers::{TestApp, assert_error, json};
 
-crate::both_backends!(an_admin_makes_a_batch_of_pass_codes_as_a_file);
+crate::both_backends!(
+    an_admin_makes_a_batch_of_pass_codes_as_a_file,
+    a_pass_pays_for_one_cart_it_covers,
+    wrong_pass_codes_are_limited_and_audited,
+);
 
 async fn an_admin_makes_a_batch_of_pass_codes_as_a_file(backend: Backend) {
     let (app, admin) = TestApp::race_with_console(backend).await;
@@ -71,16 +77,7 @@ async fn an_admin_makes_a_batch_of_pass_codes_as_a_file(backend: Backend) {
     // A batch covering the all-photos deal; the batches listed.
     let deal = make(&admin, json!({ "batch": "VIP", "count": 1 })).await;
     assert!(deal.text().await.unwrap().ends_with(",all\n"));
-    let list = json(
-        app.call(
-            Method::GET,
-            "/api/admin/events/race/passes",
-            Some(&admin),
-            None,
-        )
-        .await,
-    )
-    .await;
+    let list = batches(&app, &admin).await;
     assert_eq!(list[0]["batch"], "Entry 2026");
     assert_eq!(
         (
@@ -133,4 +130,290 @@ async fn an_admin_makes_a_batch_of_pass_codes_as_a_file(backend: Backend) {
     for code in &codes {
         assert!(!audit.contains(code.as_str()) && !audit.contains(&code.to_string()));
     }
+}
+
+/// The batches of event `race`, as the console lists them.
+async fn batches(app: &TestApp, admin: &str) -> serde_json::Value {
+    json(
+        app.call(
+            Method::GET,
+            "/api/admin/events/race/passes",
+            Some(admin),
+            None,
+        )
+        .await,
+    )
+    .await
+}
+
+/// Makes a batch of `count` passes of `event_key` covering `photos` photos (`None`: the
+/// all-photos deal) and answers their codes as printed.
+async fn make_passes(
+    app: &TestApp,
+    admin: &str,
+    event_key: &str,
+    batch: &str,
+    count: usize,
+    photos: Option<u32>,
+) -> Vec<String> {
+    let resp = app
+        .call(
+            Method::POST,
+            &format!("/api/admin/events/{event_key}/passes"),
+            Some(admin),
+            Some(json!({ "batch": batch, "count": count, "photos": photos })),
+        )
+        .await;
+    assert_eq!(resp.status(), 200);
+    let csv = resp.text().await.unwrap();
+    csv.lines()
+        .skip(1)
+        .map(|line| line.split_once(',').unwrap().0.to_owned())
+        .collect()
+}
+
+fn pass_quote(ids: &[i64], code: &str, found_refs: &[String]) -> serde_json::Value {
+    json!({ "event_key": "race", "image_ids": ids, "is_mhao": "N", "pass_code": code,
+        "found_refs": found_refs })
+}
+
+fn pass_order(ids: &[i64], code: &str, found_refs: &[String]) -> serde_json::Value {
+    json!({
+        "mobile": "0812345678", "email": "runner@example.com", "event_key": "race",
+        "amount": 0, "paid_amount": 0, "imageList": crate::orders::image_list(ids),
+        "image_length": ids.len(), "is_mhao": "N", "payment_channel": "FREE",
+        "pass_code": code, "found_refs": found_refs,
+    })
+}
+
+async fn a_pass_pays_for_one_cart_it_covers(backend: Backend) {
+    let (app, admin) = TestApp::race_with_console(backend).await;
+    let codes = make_passes(&app, &admin, "race", "Entry", 2, Some(3)).await;
+    let ids = app.ready_photos("race", 4).await;
+
+    // Priced by the server: three photos are paid by the pass, typed any way; four are not,
+    // and the quote says why, with the cart's own price.
+    let typed = codes[0].to_lowercase().replace('-', " ");
+    let q = json(
+        app.post("/api/cart/quote", &pass_quote(&ids[..3], &typed, &[]))
+            .await,
+    )
+    .await;
+    assert_eq!(
+        q["pass"],
+        json!({ "photos": 3, "pays": true, "reason": null })
+    );
+    for field in [
+        "cart_amt",
+        "cart_payment_fee",
+        "cart_final_payment",
+        "amount",
+        "paid_amount",
+    ] {
+        assert_eq!(q[field], json!(0.0), "{field}: {q}");
+    }
+    assert_eq!(q["cart_discount"], q["cart_full_amt"]);
+    assert_ne!(q["cart_full_amt"], json!(0.0));
+    let q4 = json(
+        app.post("/api/cart/quote", &pass_quote(&ids, &codes[0], &[]))
+            .await,
+    )
+    .await;
+    assert_eq!(
+        q4["pass"],
+        json!({ "photos": 3, "pays": false, "reason": "too_many_photos" })
+    );
+    assert_eq!(
+        q4["paid_amount"],
+        app.quote("race", &ids, false).await["paid_amount"]
+    );
+
+    // An order never half-uses a pass, nor pays beside one.
+    let err = assert_error(
+        app.post("/v1/order/create", &pass_order(&ids, &codes[0], &[]))
+            .await,
+        409,
+        "pass_does_not_cover",
+    )
+    .await;
+    assert_eq!(err["field"], "pass_code");
+    let mut by_qr = pass_order(&ids[..3], &codes[0], &[]);
+    by_qr["payment_channel"] = json!("PP");
+    assert_error(
+        app.post("/v1/order/create", &by_qr).await,
+        409,
+        "payment_channel_not_available",
+    )
+    .await;
+    let mut shown = pass_order(&ids[..3], &codes[0], &[]);
+    shown["paid_amount"] = json!(63.0);
+    assert_error(
+        app.post("/v1/order/create", &shown).await,
+        409,
+        "amount_mismatch",
+    )
+    .await;
+
+    // A FREE order, paid as it is placed and delivered; sent twice, still one order.
+    let body = pass_order(&ids[..3], &typed, &[]);
+    let uuid = app.create_order("/v1/order/create", &body).await;
+    assert_eq!(app.create_order("/v1/order/create", &body).await, uuid);
+    let done = app.inquiry_until(&uuid, crate::orders::delivered).await;
+    assert_eq!(
+        (
+            done["payment_status"].clone(),
+            done["payment_channel"].clone()
+        ),
+        (json!("PAID"), json!("FREE"))
+    );
+    assert_eq!(done["amount"], json!(0.0), "{done}");
+    let zip = app.get(&format!("/api/orders/{uuid}/download.zip")).await;
+    assert_eq!(zip.status(), 200);
+    let entries = crate::orders::zip_entries(&zip.bytes().await.unwrap()).await;
+    assert_eq!(entries.len(), 3);
+
+    // Used once: another cart with it, and its quote, are refused.
+    for resp in [
+        app.post("/v1/order/create", &pass_order(&ids[3..], &codes[0], &[]))
+            .await,
+        app.post("/api/cart/quote", &pass_quote(&ids[3..], &codes[0], &[]))
+            .await,
+    ] {
+        assert_error(resp, 409, "pass_used").await;
+    }
+    let listed = batches(&app, &admin).await;
+    assert_eq!(
+        (listed[0]["count"].clone(), listed[0]["redeemed"].clone()),
+        (json!(2), json!(1))
+    );
+    let (_, stored) = app.stored_event("race").await;
+    let pass = app
+        .state
+        .store
+        .pass_by_hash(&code_hash(&PassCode::parse(&codes[0]).unwrap()))
+        .await
+        .unwrap()
+        .unwrap();
+    let order = app
+        .state
+        .store
+        .order_by_uuid(crate::helpers::oid(&uuid))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((pass.event_id, pass.order_id), (stored.id, Some(order.id)));
+
+    // The all-photos pass pays for the photos the runner's searches found, however many,
+    // and for no other.
+    let deal = make_passes(&app, &admin, "race", "VIP", 1, None).await;
+    let found = vec![app.found_ref("race", &ids[1..]).await];
+    let q = json(
+        app.post("/api/cart/quote", &pass_quote(&ids, &deal[0], &found))
+            .await,
+    )
+    .await;
+    assert_eq!(
+        q["pass"],
+        json!({ "photos": null, "pays": false, "reason": "not_found_by_search" })
+    );
+    assert_error(
+        app.post("/v1/order/create", &pass_order(&ids, &deal[0], &found))
+            .await,
+        409,
+        "pass_does_not_cover",
+    )
+    .await;
+    let q = json(
+        app.post("/api/cart/quote", &pass_quote(&ids[1..], &deal[0], &found))
+            .await,
+    )
+    .await;
+    assert_eq!(
+        (q["pass"]["pays"].clone(), q["paid_amount"].clone()),
+        (json!(true), json!(0.0))
+    );
+    let vip = app
+        .create_order("/v1/order/create", &pass_order(&ids[1..], &deal[0], &found))
+        .await;
+    let done = app.inquiry_until(&vip, crate::orders::delivered).await;
+    assert_eq!(done["payment_channel"], "FREE");
+}
+
+async fn wrong_pass_codes_are_limited_and_audited(backend: Backend) {
+    let app = TestApp::builder(backend)
+        .with_event(crate::helpers::event("race"))
+        .with_event(crate::helpers::event("other"))
+        .spawn()
+        .await;
+    app.account(
+        "ops@example.com",
+        raceshot_store::operators::Role::Admin,
+        &[],
+    )
+    .await;
+    let admin = app.sign_in("ops@example.com").await;
+    let ours = make_passes(&app, &admin, "race", "Entry", 1, Some(5)).await;
+    let theirs = make_passes(&app, &admin, "other", "Entry", 1, Some(5)).await;
+    let ids = app.ready_photos("race", 1).await;
+
+    // Another event's code, a made-up one and a malformed one are all "no pass of this
+    // event", each counted and audited.
+    for code in [
+        theirs[0].as_str(),
+        "AAAA-AAAA-AAAA",
+        "not a code",
+        "ABCD-EFGH-IJKL",
+    ] {
+        let err = assert_error(
+            app.post("/api/cart/quote", &pass_quote(&ids, code, &[]))
+                .await,
+            422,
+            "pass_not_found",
+        )
+        .await;
+        assert_eq!(err["field"], "pass_code");
+    }
+    assert_error(
+        app.post("/v1/order/create", &pass_order(&ids, "AAAA-AAAA-AAAB", &[]))
+            .await,
+        422,
+        "pass_not_found",
+    )
+    .await;
+
+    // Past five wrong codes a minute, every code from that address waits, the right one
+    // too: guessing learns nothing more.
+    let resp = app
+        .post("/api/cart/quote", &pass_quote(&ids, &ours[0], &[]))
+        .await;
+    assert!(resp.headers().contains_key("retry-after"));
+    assert_error(resp, 429, "rate_limited").await;
+    let resp = app
+        .post("/v1/order/create", &pass_order(&ids, &ours[0], &[]))
+        .await;
+    assert_error(resp, 429, "rate_limited").await;
+    // A cart without a code is priced as ever.
+    app.quote("race", &ids, false).await;
+
+    let audit = json(
+        app.call(Method::GET, "/api/admin/audit", Some(&admin), None)
+            .await,
+    )
+    .await;
+    let wrong: Vec<&serde_json::Value> = audit["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] == "passes.wrong_code")
+        .collect();
+    assert_eq!(wrong.len(), 5);
+    for entry in wrong {
+        assert_eq!(entry["target"], "event:race");
+        let actor = entry["actor"].as_str().unwrap();
+        assert!(
+            actor.starts_with("client:") && !actor.contains("127.0.0.1"),
+            "{actor}"
+        );
+    }
+    assert!(!audit.to_string().contains(&theirs[0]));
 }

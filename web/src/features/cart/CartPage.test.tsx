@@ -1,7 +1,8 @@
 //! Both carts against a fake API: the empty state, the server's totals shown as quoted,
 //! removal and re-quoting, the mixed-event lock, the forms' checks, the gateway lookup and
-//! the channels it takes, order creation (v1 and v3), its failure, the free form and the
-//! all-photos toggle with each cart's own flag.
+//! the channels it takes, order creation (v1 and v3), its failure, the free form, a photo
+//! pass (checked by the server before it applies, what it covers, a FREE order with it) and
+//! the all-photos toggle with each cart's own flag.
 
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -431,16 +432,12 @@ describe('order creation', () => {
   });
 });
 
+/** A quote with nothing to pay. */
+const nothingToPay = (extra: Partial<QuoteResponse> = {}) =>
+  makeQuote({ cart_amt: 0, cart_payment_fee: 0, cart_final_payment: 0, amount: 0, paid_amount: 0, ...extra });
+
 describe('free form', () => {
-  const freeQuote = makeQuote({
-    cart_full_amt: 0,
-    cart_discount: 0,
-    cart_amt: 0,
-    cart_payment_fee: 0,
-    cart_final_payment: 0,
-    amount: 0,
-    paid_amount: 0,
-  });
+  const freeQuote = nothingToPay({ cart_full_amt: 0, cart_discount: 0 });
 
   it('appears for a keep-contract event with nothing to pay and creates a FREE order', async () => {
     addToCart('standard', [photo(1)]);
@@ -483,6 +480,81 @@ describe('free form', () => {
     renderCart();
     expect(await screen.findByTestId('paid-form')).toBeInTheDocument();
     expect(screen.queryByTestId('free-form')).not.toBeInTheDocument();
+  });
+});
+
+describe('photo pass', () => {
+  const paidByPass = nothingToPay({ cart_discount: 1240, pass: { photos: 3, pays: true, reason: null } });
+  // The server's answers: with the right code the cart is paid by the pass; any other code
+  // is no pass of the event.
+  const quote = (body: unknown) => {
+    const code = (body as { pass_code?: string }).pass_code;
+    if (code === undefined) return makeQuote();
+    return code === 'k7qm-4xtp-9hwa' ? paidByPass : errorAnswer(422, 'pass_not_found')();
+  };
+
+  it('applies a code the server knows, says it pays, and creates a FREE order with it', async () => {
+    addToCart('standard', [photo(1), photo(2)]);
+    const { calls } = api({ 'POST /api/cart/quote': quote });
+    renderCart();
+    const user = userEvent.setup();
+    await screen.findByTestId('paid-form');
+
+    // An empty code is not sent; a wrong one is refused with the server's reason.
+    await user.click(screen.getByTestId('pass-apply'));
+    expect(screen.getByTestId('pass-error')).toHaveTextContent('กรุณากรอกรหัสพาส');
+    await user.type(screen.getByTestId('pass-input'), 'AAAA-AAAA-AAAA');
+    await user.click(screen.getByTestId('pass-apply'));
+    expect(await screen.findByTestId('pass-error')).toHaveTextContent('ไม่พบรหัสพาสนี้ในอีเวนต์นี้');
+    expect(screen.getByTestId('paid-form')).toBeInTheDocument();
+
+    await user.clear(screen.getByTestId('pass-input'));
+    await user.type(screen.getByTestId('pass-input'), 'k7qm-4xtp-9hwa');
+    await user.click(screen.getByTestId('pass-apply'));
+    expect(await screen.findByTestId('pass-pays')).toHaveTextContent('ไม่ต้องชำระเงิน');
+    expect(screen.getByTestId('pass-cover')).toHaveTextContent('พาส K7QM-4XTP-9HWA ใช้รับรูปได้ 3 รูป');
+    expect(screen.getByTestId('cart-final-payment')).toHaveTextContent('0.00');
+    expect(await screen.findByTestId('free-form')).toHaveTextContent('รับรูปด้วยพาส');
+    expect(screen.queryByTestId('payment-PP')).not.toBeInTheDocument();
+
+    await user.type(screen.getByTestId('mobile-input'), '0812345678');
+    await user.click(screen.getByTestId('submit-order'));
+    await screen.findByTestId('order-page');
+    expect(callsTo(calls, 'POST /v1/order/create')[0]?.body).toMatchObject({
+      payment_channel: 'FREE',
+      amount: 0,
+      paid_amount: 0,
+      pass_code: 'k7qm-4xtp-9hwa',
+      found_refs: [],
+    });
+    expect(readCart('standard')).toEqual([]);
+  });
+
+  it('says what to change when the pass does not cover the cart, and can be removed', async () => {
+    addToCart('standard', [photo(1), photo(2)]);
+    const short = makeQuote({ pass: { photos: 1, pays: false, reason: 'too_many_photos' } });
+    const { calls } = api({
+      'POST /api/cart/quote': (body: unknown) => ((body as { pass_code?: string }).pass_code ? short : makeQuote()),
+    });
+    renderCart();
+    const user = userEvent.setup();
+    await user.type(await screen.findByTestId('pass-input'), 'K7QM4XTP9HWA');
+    await user.click(screen.getByTestId('pass-apply'));
+    expect(await screen.findByTestId('pass-shortfall')).toHaveTextContent('ลบรูปออกให้เหลือไม่เกิน 1 รูป');
+    expect(screen.getByTestId('paid-form')).toBeInTheDocument();
+    expect(screen.getByTestId('cart-final-payment')).toHaveTextContent('1,178.63');
+
+    await user.click(screen.getByTestId('pass-remove'));
+    expect(await screen.findByTestId('pass-form')).toBeInTheDocument();
+    await waitFor(() => expect(callsTo(calls, 'POST /api/cart/quote').at(-1)?.body).not.toHaveProperty('pass_code'));
+  });
+
+  it('is not offered in the wholesale cart', async () => {
+    addToCart('wholesale', [photo(1)]);
+    api();
+    renderCart('wholesale');
+    await screen.findByTestId('cart-full-amt');
+    expect(screen.queryByTestId('pass-form')).not.toBeInTheDocument();
   });
 });
 

@@ -1,6 +1,6 @@
 //! The order forms: the paid form (mobile, optional e-mail, payment method
-//! among those the gateway takes) and the free form (contact only). Fields are checked here
-//! before anything is sent.
+//! among those the gateway takes) and the free form (contact only), also for a cart a photo
+//! pass pays for. Fields are checked here before anything is sent.
 
 import { useId, useState, type SyntheticEvent } from 'react';
 import type { PaymentChannel } from '@/api/types';
@@ -25,6 +25,8 @@ export type OrderSubmit = { mobile: string; email: string; channel: PaymentChann
 type Props = {
   kind: CartKind;
   mode: FormMode;
+  /** A photo pass pays for the cart (the free form, in its own words). */
+  byPass?: boolean;
   submitting: boolean;
   /** False while the price is being (re)computed: an order must match the shown quote. */
   ready: boolean;
@@ -33,7 +35,7 @@ type Props = {
   onSubmit: (values: OrderSubmit) => void;
 };
 
-export function OrderForm({ kind, mode, submitting, ready, gatewayChannels, onSubmit }: Props) {
+export function OrderForm({ kind, mode, byPass = false, submitting, ready, gatewayChannels, onSubmit }: Props) {
   const t = useT();
   const id = useId();
   const rule = mobileRule(kind, mode);
@@ -69,7 +71,7 @@ export function OrderForm({ kind, mode, submitting, ready, gatewayChannels, onSu
 
   return (
     <form className="card cart-form" onSubmit={submit} noValidate data-testid={mode === 'free' ? 'free-form' : 'paid-form'}>
-      <h2>{t(mode === 'free' ? 'cart.form.freeTitle' : 'cart.form.paidTitle')}</h2>
+      <h2>{t(mode === 'paid' ? 'cart.form.paidTitle' : byPass ? 'cart.form.passTitle' : 'cart.form.freeTitle')}</h2>
 
       <InputField
         id={mobileId}
@@ -156,7 +158,7 @@ export function OrderForm({ kind, mode, submitting, ready, gatewayChannels, onSu
             {t('cart.form.submitting')}
           </>
         ) : (
-          t(mode === 'free' ? 'cart.form.submitFree' : 'cart.form.submit')
+          t(mode === 'paid' ? 'cart.form.submit' : byPass ? 'cart.form.submitPass' : 'cart.form.submitFree')
         )}
       </button>
     </form>

@@ -1,6 +1,6 @@
-//! The cart's calls: the cart's event, the server's price of the cart, the
-//! payment gateway setting and the channels that gateway takes, order creation and the cart
-//! log. Money is only ever read from the quote, never computed here.
+//! The cart's calls: the cart's event, the server's price of the cart (with a photo pass),
+//! the payment gateway setting and the channels that gateway takes, order creation and the
+//! cart log. Money is only ever read from the quote, never computed here.
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '@/api/client';
@@ -34,25 +34,47 @@ export function useCartEvent(eventKey: string | null) {
 }
 
 /** `deal`: the all-photos deal is chosen; `foundRefs`: the searches the cart's photos came
- * from, which the deal may cover. */
-export type QuoteInput = { eventKey: string; ids: number[]; deal: boolean; kind: CartKind; foundRefs: string[] };
+ * from, which the deal (or an all-photos pass) may cover; `passCode`: a photo pass's code,
+ * as the runner typed it. */
+export type QuoteInput = {
+  eventKey: string;
+  ids: number[];
+  deal: boolean;
+  kind: CartKind;
+  foundRefs: string[];
+  passCode: string | null;
+};
+
+/** The server's price of a cart; an `ApiFailure` when it refuses (a wrong pass code too). */
+export function fetchQuote(input: QuoteInput): Promise<QuoteResponse> {
+  return unwrap(
+    api.POST('/api/cart/quote', {
+      body: {
+        event_key: input.eventKey,
+        image_ids: input.ids,
+        is_mhao: yesNo(input.deal),
+        wholesale: input.kind === 'wholesale',
+        ...(input.deal || input.passCode !== null ? { found_refs: input.foundRefs } : {}),
+        ...(input.passCode !== null ? { pass_code: input.passCode } : {}),
+      },
+    }),
+  );
+}
 
 export function useQuote(input: QuoteInput | null) {
   return useQuery({
-    queryKey: [...cartQueryKeys.quote, input?.kind, input?.eventKey, input?.ids, input?.deal, input?.foundRefs],
+    queryKey: [
+      ...cartQueryKeys.quote,
+      input?.kind,
+      input?.eventKey,
+      input?.ids,
+      input?.deal,
+      input?.foundRefs,
+      input?.passCode,
+    ],
     queryFn: (): Promise<QuoteResponse> => {
       if (!input) throw new Error('quote without a cart');
-      return unwrap(
-        api.POST('/api/cart/quote', {
-          body: {
-            event_key: input.eventKey,
-            image_ids: input.ids,
-            is_mhao: yesNo(input.deal),
-            wholesale: input.kind === 'wholesale',
-            ...(input.deal ? { found_refs: input.foundRefs } : {}),
-          },
-        }),
-      );
+      return fetchQuote(input);
     },
     enabled: input !== null,
     // A price must never be shown for a cart it was not computed for: callers show only
@@ -110,6 +132,8 @@ export type OrderInput = {
   items: CartItem[];
   deal: boolean;
   quote: QuoteResponse;
+  /** The photo pass that pays for the cart, when one does. */
+  passCode: string | null;
 };
 
 /** The body of order creation: the amounts are the server's quote, never the browser's. */
@@ -129,8 +153,10 @@ export function orderBody(o: OrderInput): CreateOrderRequest {
     payment_gateway: o.gateway,
     payment_channel: o.channel,
     wholesale: o.kind === 'wholesale',
-    // The deal covers the photos the cart's searches found; their references say which.
-    ...(o.deal ? { found_refs: foundRefsOf(o.items) } : {}),
+    // The deal (and an all-photos pass) covers the photos the cart's searches found; their
+    // references say which.
+    ...(o.deal || o.passCode !== null ? { found_refs: foundRefsOf(o.items) } : {}),
+    ...(o.passCode !== null ? { pass_code: o.passCode } : {}),
   };
 }
 

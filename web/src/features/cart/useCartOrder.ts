@@ -30,6 +30,8 @@ const REQUOTE_ON = new Set([
   'event_not_on_sale',
   'deal_not_available',
   'deal_needs_search',
+  'pass_used',
+  'pass_does_not_cover',
 ]);
 
 type Cart = {
@@ -42,10 +44,12 @@ type Cart = {
   quote: QuoteResponse | undefined;
   /** The configured gateway, when already known (`null`: none is configured). */
   gateway: PaymentGateway | null | undefined;
+  /** The photo pass applied to the cart. */
+  passCode: string | null;
   onPlaced: () => void;
 };
 
-export function useCartOrder({ kind, items, eventKey, event, deal, quote, gateway, onPlaced }: Cart) {
+export function useCartOrder({ kind, items, eventKey, event, deal, quote, gateway, passCode, onPlaced }: Cart) {
   const t = useT();
   const errorText = useErrorText();
   const toast = useToast();
@@ -61,7 +65,7 @@ export function useCartOrder({ kind, items, eventKey, event, deal, quote, gatewa
           ? gateway
           : await queryClient.query({ queryKey: cartQueryKeys.gateway, queryFn: fetchGateway });
       if (chosen === null) throw new NoGateway();
-      return createOrder({ ...values, kind, gateway: chosen, eventKey, items, deal, quote });
+      return createOrder({ ...values, kind, gateway: chosen, eventKey, items, deal, quote, passCode });
     },
     onSuccess: (uuid) => {
       // This device keeps its own orders: the way back to one when nothing else reaches

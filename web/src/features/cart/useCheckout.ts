@@ -1,8 +1,9 @@
 //! What a filled cart needs to be ordered: its one event (none when the photos come from
-//! several), whether the all-photos deal is on offer and chosen, the server's price of
-//! exactly these photos, the gateway's channels, and the order itself (`useCartOrder`).
+//! several), whether the all-photos deal is on offer and chosen, the photo pass the runner
+//! applied (standard cart only), the server's price of exactly these photos with it, the
+//! gateway's channels, and the order itself (`useCartOrder`).
 
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { cartEvents, dealOffered, foundRefsOf, useDeal, type CartItem, type CartKind } from '@/lib/cart';
 import { useCartEvent, useChannels, useGateway, useQuote } from './api';
 import { useCartOrder } from './useCartOrder';
@@ -19,7 +20,11 @@ export function useCheckout(kind: CartKind, items: CartItem[], onPlaced: () => v
 
   const ids = useMemo(() => items.map((i) => i.id), [items]);
   const foundRefs = useMemo(() => foundRefsOf(items), [items]);
-  const quoteQuery = useQuote(eventKey !== null && event ? { eventKey, ids, deal, kind, foundRefs } : null);
+  // A pass is checked by its own quote before it is applied (PassField).
+  const [applied, setPassCode] = useState<string | null>(null);
+  const passCode = kind === 'standard' ? applied : null;
+  const quoteInput = eventKey !== null && event ? { eventKey, ids, deal, kind, foundRefs, passCode } : null;
+  const quoteQuery = useQuote(quoteInput);
   // The previous cart's price only keeps the order form (and what was typed) in place
   // while the new price comes; it is never shown nor ordered with.
   const freshQuote = quoteQuery.isPlaceholderData ? undefined : quoteQuery.data;
@@ -27,10 +32,11 @@ export function useCheckout(kind: CartKind, items: CartItem[], onPlaced: () => v
   const gatewayQuery = useGateway();
   const channelsQuery = useChannels();
   const gateway = gatewayQuery.data;
-  const order = useCartOrder({ kind, items, eventKey, event, deal, quote: freshQuote, gateway, onPlaced });
+  const order = useCartOrder({ kind, items, eventKey, event, deal, quote: freshQuote, gateway, passCode, onPlaced });
 
   const channels = channelsQuery.data;
-  return { mixed, eventKey, eventQuery, event, dealOn, dealChosen, quoteQuery, freshQuote, channels, order };
+  const pass = { code: passCode, quoteInput, apply: setPassCode, remove: () => setPassCode(null) };
+  return { mixed, eventKey, eventQuery, event, dealOn, dealChosen, quoteQuery, freshQuote, channels, order, pass };
 }
 
 export type Checkout = ReturnType<typeof useCheckout>;

@@ -8,7 +8,8 @@ import { ApiFailure } from '@/api/client';
 import { useErrorText } from '@/i18n/errors';
 import { BYTES_PER_MB, DOWNLOAD_NOTICE_MS } from '@/lib/constants';
 import { zipUrl, type Variant } from './orderData';
-import { clickDownload, fetchZip, saveFile, ZipCancelled, zipFileName } from './zipDownload';
+import { clickDownload, saveFile } from '@/lib/saveFile';
+import { fetchZip, ZipCancelled, zipFileName } from './zipDownload';
 import { useT } from './messages';
 
 export type ZipState =

@@ -4,7 +4,7 @@
 //! `{order}.zip` or `{order}-logo.zip`.
 
 import { ApiFailure, type ErrorCode } from '@/api/client';
-import { ZIP_IN_PAGE_MAX_BYTES, ZIP_URL_REVOKE_MS } from '@/lib/constants';
+import { ZIP_IN_PAGE_MAX_BYTES } from '@/lib/constants';
 import type { Variant } from './orderData';
 
 /** Bytes received so far; `total` when the answer said its length (Content-Length). */
@@ -106,24 +106,4 @@ export async function fetchZip(
     onProgress({ received, total });
   }
   return new Blob(chunks, { type });
-}
-
-/** Hands a file to the browser's own download (a `download` event for automation too). */
-export function saveFile(blob: Blob, fileName: string) {
-  const address = URL.createObjectURL(blob);
-  clickDownload(address, fileName);
-  // The browser reads the object address after the click returns: freed only a while later.
-  window.setTimeout(() => URL.revokeObjectURL(address), ZIP_URL_REVOKE_MS);
-}
-
-/** Lets the browser download `address` itself, saving it as `fileName`. */
-export function clickDownload(address: string, fileName: string) {
-  const a = document.createElement('a');
-  a.href = address;
-  a.download = fileName;
-  a.rel = 'noopener';
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
 }

@@ -41,6 +41,16 @@ pub enum CommerceError {
     #[error("must be a found_ref from a search answer")]
     MalformedFoundRef { index: usize },
 
+    // A photo pass.
+    #[error("no pass of this event has this code")]
+    PassNotFound,
+    #[error("too many wrong pass codes from this address")]
+    TooManyPassCodes { retry_after: u64 },
+    #[error("this pass has paid for another order")]
+    PassUsed,
+    #[error("{0}")]
+    PassDoesNotCover(PassShortfall),
+
     // Placing an order.
     #[error(transparent)]
     Refused(#[from] OrderRefused),
@@ -85,3 +95,16 @@ pub enum CommerceError {
 }
 
 pub type CommerceResult<T> = Result<T, CommerceError>;
+
+/// Why a photo pass does not pay for a cart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PassShortfall {
+    #[error("this pass covers {covers} photos; the cart holds more")]
+    TooManyPhotos { covers: u32 },
+    #[error("this pass covers the photos your searches found; the cart holds others")]
+    NotFoundBySearch,
+    #[error("a pass pays for the standard cart, not the wholesale one")]
+    Wholesale,
+    #[error("this event's photos are free")]
+    FreeEvent,
+}

@@ -9,20 +9,24 @@ pub mod deal;
 pub mod error;
 pub mod operator;
 pub mod orders;
+pub mod pass;
 pub mod payment;
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::event::{SaleState, SaleStatus};
+use raceshot_domain::pass::PassCover;
 use raceshot_domain::pricing::{CartTotals, Deal, cart_totals};
 use raceshot_domain::{EventKey, OrderUuid};
 use raceshot_store::events::Event;
 use raceshot_store::orders::{Order, OrderPhoto};
+use raceshot_store::passes::StoredPass;
 use raceshot_store::{ObjectKey, ObjectKind, Objects, Store, StoredName};
 
-pub use self::error::{CommerceError, CommerceResult};
+pub use self::error::{CommerceError, CommerceResult, PassShortfall};
 use crate::app::live::LiveCell;
 use crate::config::{OrdersConfig, PaymentsConfig};
 use crate::infra::clock::Clock;
+use crate::infra::rate_limit::RateLimiter;
 use crate::jobs::queue::JobQueue;
 use crate::services::catalogue::{Catalogue, Snapshot};
 use crate::services::links::{Links, Variant};
@@ -32,7 +36,7 @@ use crate::services::photos::derived_name;
 /// What placing orders, paying them and opening found ones use: the orders' rows and QR
 /// images, the catalogue they are priced from, the gateways and channels of the settings
 /// in force, the server's addresses and signing key, the queue of their deliveries and
-/// messages, and the orders' and payments' settings.
+/// messages, the orders' and payments' settings, and each client's wrong photo-pass codes.
 #[derive(Clone, Copy)]
 pub struct Commerce<'a> {
     pub store: &'a Store,
@@ -45,6 +49,8 @@ pub struct Commerce<'a> {
     pub jobs: &'a JobQueue,
     pub orders: &'a OrdersConfig,
     pub payments: &'a PaymentsConfig,
+    /// Photo-pass codes that matched no pass, per client.
+    pub wrong_pass_codes: &'a RateLimiter,
     pub clock: Clock,
 }
 
@@ -110,6 +116,9 @@ pub struct AskedCart {
     pub wholesale: bool,
     /// The `found_ref`s of the visitor's searches ([`deal`]).
     pub found_refs: Vec<String>,
+    /// A photo pass's code as the visitor typed it: looked up, and a malformed one counted
+    /// as a wrong code, by [`pass::find_pass`].
+    pub pass_code: Option<String>,
 }
 
 /// A cart priced by the server.
@@ -123,15 +132,33 @@ pub struct PricedCart {
     /// Priced with the event's wholesale packages and wholesale deal.
     pub wholesale: bool,
     pub free: bool,
+    /// The photo pass the visitor gave, and whether it pays for the cart.
+    pub pass: Option<PassUse>,
+}
+
+/// A photo pass given with a cart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PassUse {
+    pub id: i64,
+    pub cover: PassCover,
+    /// It paid for an order already (which may be this same request's, sent again).
+    pub redeemed: bool,
+    /// `Ok`: the pass pays for the whole cart (its totals are zero); else why not (the
+    /// totals are the cart's own).
+    pub pays: Result<(), PassShortfall>,
 }
 
 /// Prices the photos of `cart` (repeats ignored) of `event`: every photo must be a shown
 /// photo of that event; the deal and the wholesale tiers only where the event offers them,
 /// and the deal only for photos the visitor's own searches found (the rest by the tiers).
+/// A photo `pass` of the event pays for the whole cart when it covers it: up to its
+/// number of photos, or (the all-photos pass) only photos the visitor's searches found;
+/// never a wholesale cart, nor a free event's.
 pub async fn price_cart(
     store: &Store,
     event: &Event,
     cart: &AskedCart,
+    pass: Option<&StoredPass>,
 ) -> CommerceResult<PricedCart> {
     let mut seen = std::collections::HashSet::with_capacity(cart.photo_ids.len());
     let photo_ids: Vec<i64> = cart
@@ -168,8 +195,13 @@ pub async fn price_cart(
         return Err(CommerceError::DealNotAvailable);
     }
     let free = s.is_free_download || s.is_free_download_keep_contract;
+    let all_photos_pass = pass.is_some_and(|p| p.cover == PassCover::AllPhotos);
+    let searched = if (cart.deal && !free) || all_photos_pass {
+        deal::covered(store, event.id, &cart.found_refs).await?
+    } else {
+        Default::default()
+    };
     let deal = if cart.deal && !free {
-        let searched = deal::covered(store, event.id, &cart.found_refs).await?;
         let covered = photo_ids.iter().filter(|id| searched.contains(id)).count();
         if covered == 0 {
             return Err(CommerceError::DealNeedsSearch);
@@ -185,13 +217,58 @@ pub async fn price_cart(
     let totals = cart_totals(count, tiers, deal, free).ok_or_else(|| {
         CommerceError::Internal(anyhow::anyhow!("event {} has no 1-photo tier", s.key))
     })?;
+    let pass = pass.map(|p| PassUse {
+        id: p.id,
+        cover: p.cover,
+        redeemed: p.redeemed,
+        pays: if free {
+            Err(PassShortfall::FreeEvent)
+        } else if cart.wholesale {
+            Err(PassShortfall::Wholesale)
+        } else {
+            match p.cover {
+                PassCover::Photos(covers) if count > covers => {
+                    Err(PassShortfall::TooManyPhotos { covers })
+                }
+                PassCover::AllPhotos if !photo_ids.iter().all(|id| searched.contains(id)) => {
+                    Err(PassShortfall::NotFoundBySearch)
+                }
+                _ => Ok(()),
+            }
+        },
+    });
+    let totals = match pass {
+        Some(PassUse { pays: Ok(()), .. }) => totals.paid_by_pass(),
+        _ => totals,
+    };
     Ok(PricedCart {
         photo_ids,
         totals,
         deal: cart.deal,
         wholesale: cart.wholesale,
         free,
+        pass,
     })
+}
+
+/// Prices a cart as [`price_cart`] does, with the photo pass the visitor gave, if any,
+/// looked up for `client` ([`pass::find_pass`]).
+pub async fn price_with_pass(
+    cx: &Commerce<'_>,
+    event: &Event,
+    cart: &AskedCart,
+    client: std::net::IpAddr,
+) -> CommerceResult<PricedCart> {
+    let code = cart
+        .pass_code
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty());
+    let pass = match code {
+        Some(raw) => Some(pass::find_pass(cx, event, raw, client).await?),
+        None => None,
+    };
+    price_cart(cx.store, event, cart, pass.as_ref()).await
 }
 
 /// The stored file of a sold photo (by its stored name): its original, or its copy with

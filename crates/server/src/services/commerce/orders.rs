@@ -1,11 +1,13 @@
 //! Placing an order: from a cart the visitor sends (parsed at the edge) to a stored order
-//! with its payment begun. The server prices the cart itself; the amounts the visitor was
+//! with its payment begun. The server prices the cart itself (with the photo pass given,
+//! which pays for the whole cart or the order is refused); the amounts the visitor was
 //! shown are only compared, and the payment channel must be one the event, the amount and
 //! the gateway allow. The same request from the same client within the repeat window gets
 //! the first order back.
 
 use std::net::IpAddr;
 
+use raceshot_domain::pass::PassCode;
 use raceshot_domain::{
     Email, EventKey, GatewayKind, Mobile, Money, OrderUuid, PaymentChannel, PaymentStatus,
 };
@@ -14,7 +16,7 @@ use sha2::{Digest, Sha256};
 
 use super::Commerce;
 use super::CommerceResult;
-use super::{AskedCart, find_event_on_sale, payment, price_cart};
+use super::{AskedCart, CommerceError, PassUse, find_event_on_sale, payment, price_with_pass};
 use crate::infra::channels::{Channel as _, ChannelKind};
 use crate::services::messages::MessageKind;
 
@@ -40,7 +42,9 @@ pub struct PlaceOrder {
 pub enum OrderRefused {
     #[error("the shop now takes payments through {active}; reload the gateway setting")]
     GatewayChanged { active: GatewayKind },
-    #[error("FREE orders are for free-download-keep-contract events with nothing to pay")]
+    #[error(
+        "FREE orders are for free-download-keep-contract events with nothing to pay, and carts a photo pass pays for"
+    )]
     FreeNotAllowed,
     #[error("there is nothing to pay; use FREE")]
     NothingToPay,
@@ -64,13 +68,22 @@ pub fn check_gateway(seen: Option<&str>, active: GatewayKind) -> Result<(), Orde
     }
 }
 
+/// Why an order may be FREE: nothing to pay on an event that gives its photos for the
+/// buyer's contact, or a photo pass paying for the cart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FreeBecause {
+    No,
+    KeepContractEvent,
+    PhotoPass,
+}
+
 /// The channel an order is paid through: the one asked for, if the amount, the event and
 /// the gateway allow it; older carts that ask none get PromptPay (or FREE when nothing is
 /// to pay).
 pub fn choose_channel(
     asked: Option<PaymentChannel>,
     nothing_to_pay: bool,
-    keep_contract_event: bool,
+    free_because: FreeBecause,
     active: GatewayKind,
 ) -> Result<PaymentChannel, OrderRefused> {
     let channel = match asked {
@@ -79,7 +92,7 @@ pub fn choose_channel(
         None => PaymentChannel::PromptPay,
     };
     match channel {
-        PaymentChannel::Free if !(nothing_to_pay && keep_contract_event) => {
+        PaymentChannel::Free if !(nothing_to_pay && free_because != FreeBecause::No) => {
             Err(OrderRefused::FreeNotAllowed)
         }
         PaymentChannel::PromptPay | PaymentChannel::Card | PaymentChannel::Approval
@@ -112,16 +125,23 @@ pub async fn place_order(cx: &Commerce<'_>, ask: PlaceOrder) -> CommerceResult<O
     let active = cx.live.get().gateways.active;
     check_gateway(ask.gateway_seen.as_deref(), active)?;
     let event = find_event_on_sale(cx.catalogue, cx.clock.now(), &ask.event_key).await?;
-    let asked = &ask.cart;
-    let cart = price_cart(cx.store, &event, asked).await?;
+    let cart = price_with_pass(cx, &event, &ask.cart, ask.client).await?;
+    // A pass given must pay: an order never half-uses one.
+    let pass_id = match cart.pass {
+        Some(PassUse { pays: Err(why), .. }) => return Err(CommerceError::PassDoesNotCover(why)),
+        Some(PassUse { id, .. }) => Some(id),
+        None => None,
+    };
     let totals = cart.totals;
     let nothing_to_pay = totals.final_payment == Money::ZERO;
-    let channel = choose_channel(
-        ask.channel,
-        nothing_to_pay,
-        event.spec.is_free_download_keep_contract,
-        active,
-    )?;
+    let free_because = if pass_id.is_some() {
+        FreeBecause::PhotoPass
+    } else if event.spec.is_free_download_keep_contract {
+        FreeBecause::KeepContractEvent
+    } else {
+        FreeBecause::No
+    };
+    let channel = choose_channel(ask.channel, nothing_to_pay, free_because, active)?;
     check_shown_amounts(ask.shown, (totals.amount, totals.final_payment))?;
 
     let now = cx.clock.now();
@@ -170,6 +190,7 @@ pub async fn place_order(cx: &Commerce<'_>, ask: PlaceOrder) -> CommerceResult<O
         expires_at: ttl
             .and_then(|t| chrono::Duration::from_std(t).ok())
             .map(|t| now + t),
+        pass_id,
     };
     let window = chrono::Duration::from_std(cx.orders.dedupe_window).unwrap_or_default();
     // A free order is paid as it is placed: its jobs are enqueued with it. Any other is
@@ -194,9 +215,13 @@ pub async fn place_order(cx: &Commerce<'_>, ask: PlaceOrder) -> CommerceResult<O
     if let Created::New(o) = &created {
         metrics::counter!("orders_created_total", "channel" => o.payment_channel.as_str())
             .increment(1);
+        if pass_id.is_some() {
+            metrics::counter!("pass_orders_total").increment(1);
+        }
     }
     let order = match created {
         Created::New(order) | Created::Repeated(order) => order,
+        Created::PassTaken => return Err(CommerceError::PassUsed),
     };
     payment::start_payment(cx, &order).await?;
     Ok(order)
@@ -226,6 +251,11 @@ fn fingerprint(
         channel.as_str(),
         gateway.as_str(),
         ask.client.to_string(),
+        ask.cart
+            .pass_code
+            .as_deref()
+            .and_then(PassCode::parse)
+            .map(|c| c.as_str().to_owned()),
     ]);
     hex::encode(Sha256::digest(key.to_string().as_bytes()))
 }
@@ -260,7 +290,14 @@ mod tests {
     #[test]
     fn channels_follow_the_amount_the_event_and_the_gateway() {
         use PaymentChannel::{Approval, Card, Free, PromptPay};
-        let choose = |asked, nothing, keep, gateway| choose_channel(asked, nothing, keep, gateway);
+        let choose = |asked, nothing, keep: bool, gateway| {
+            let because = if keep {
+                FreeBecause::KeepContractEvent
+            } else {
+                FreeBecause::No
+            };
+            choose_channel(asked, nothing, because, gateway)
+        };
         // Older carts ask no channel.
         assert_eq!(choose(None, false, false, GatewayKind::Gbp), Ok(PromptPay));
         assert_eq!(choose(None, true, true, GatewayKind::Gbp), Ok(Free));
@@ -291,6 +328,17 @@ mod tests {
             choose(Some(Approval), true, true, GatewayKind::Gbp),
             Err(OrderRefused::NothingToPay),
             "a free event has nothing to approve"
+        );
+        // A cart a photo pass pays for is FREE on any event.
+        let pass = FreeBecause::PhotoPass;
+        assert_eq!(choose_channel(None, true, pass, GatewayKind::Opn), Ok(Free));
+        assert_eq!(
+            choose_channel(Some(Free), true, pass, GatewayKind::Opn),
+            Ok(Free)
+        );
+        assert_eq!(
+            choose_channel(Some(PromptPay), true, pass, GatewayKind::Opn),
+            Err(OrderRefused::NothingToPay)
         );
     }
 

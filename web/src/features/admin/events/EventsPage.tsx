@@ -159,6 +159,15 @@ export function EventsPage() {
                       </Link>
                     )}
                     {isAdmin && (
+                      <Link
+                        to={`/admin/events/${encodeURIComponent(event.event_key)}/passes`}
+                        className="btn btn-secondary btn-small"
+                        data-testid="event-passes-link"
+                      >
+                        {t('adminEvents.passes')}
+                      </Link>
+                    )}
+                    {isAdmin && (
                       <button
                         type="button"
                         className={`btn btn-small ${event.sale_closed ? 'btn-secondary' : 'btn-danger'}`}

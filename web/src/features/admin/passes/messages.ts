@@ -1,0 +1,61 @@
+//! Texts of the console's photo passes page, Thai and English. Kept out of the shop's
+//! dictionary: they load only with the console.
+
+import { defineMessages } from '@/i18n/define';
+
+export const passesMessages = defineMessages(
+  {
+    'adminPasses.title': 'พาสรูปถ่าย: {event}',
+    'adminPasses.intro':
+      'สร้างรหัสพาสให้ผู้จัดงานแจกนักวิ่งพร้อมการสมัคร นักวิ่งกรอกรหัสในตะกร้าเพื่อรับรูปโดยไม่ต้องชำระเงิน แต่ละรหัสใช้ได้ครั้งเดียว',
+    'adminPasses.make': 'สร้างรหัสชุดใหม่',
+    'adminPasses.batch': 'ชื่อชุด',
+    'adminPasses.count': 'จำนวนรหัส',
+    'adminPasses.cover': 'แต่ละรหัสรับรูปได้',
+    'adminPasses.coverPhotos': 'จำนวนรูป',
+    'adminPasses.coverAll': 'ทุกรูปที่นักวิ่งค้นหาเจอ (ซื้อเหมา)',
+    'adminPasses.photos': 'จำนวนรูปต่อรหัส',
+    'adminPasses.submit': 'สร้างและดาวน์โหลดไฟล์รหัส',
+    'adminPasses.made': 'สร้างรหัส {count} รหัสแล้ว ไฟล์ {file} คือสำเนาเดียวของรหัส เก็บไว้ให้ดี',
+    'adminPasses.once': 'ระบบเก็บรหัสแบบเข้ารหัสทางเดียวเท่านั้น ไฟล์ที่ดาวน์โหลดคือสำเนาเดียว',
+    'adminPasses.badBatch': 'ชื่อชุดยาว 1 ถึง {max} ตัวอักษร ใช้ตัวอักษร ตัวเลข ช่องว่าง - หรือ _',
+    'adminPasses.badCount': 'จำนวนรหัส 1 ถึง {max}',
+    'adminPasses.badPhotos': 'จำนวนรูป 1 ถึง {max}',
+    'adminPasses.list': 'ชุดรหัสของอีเวนต์นี้',
+    'adminPasses.empty': 'ยังไม่มีรหัสพาส',
+    'adminPasses.col.batch': 'ชุด',
+    'adminPasses.col.cover': 'รับรูปได้',
+    'adminPasses.col.count': 'จำนวนรหัส',
+    'adminPasses.col.redeemed': 'ใช้แล้ว',
+    'adminPasses.col.created': 'สร้างเมื่อ',
+    'adminPasses.coversPhotos': '{count} รูป',
+    'adminPasses.coversAll': 'ทุกรูปที่ค้นหาเจอ',
+  },
+  {
+    'adminPasses.title': 'Photo passes: {event}',
+    'adminPasses.intro':
+      'Make pass codes for the organiser to hand runners with their entry. A runner enters their code in the cart to get their photos without paying. Each code works once.',
+    'adminPasses.make': 'Make a batch of codes',
+    'adminPasses.batch': 'Batch name',
+    'adminPasses.count': 'Number of codes',
+    'adminPasses.cover': 'Each code covers',
+    'adminPasses.coverPhotos': 'A number of photos',
+    'adminPasses.coverAll': 'Every photo the runner’s search finds (all-photos deal)',
+    'adminPasses.photos': 'Photos per code',
+    'adminPasses.submit': 'Make and download the codes',
+    'adminPasses.made': '{count} codes made. The file {file} is their only copy: keep it safe.',
+    'adminPasses.once': 'The shop keeps only a one-way hash of each code: the downloaded file is the only copy.',
+    'adminPasses.badBatch': 'A batch name has 1 to {max} letters, digits, spaces, - or _.',
+    'adminPasses.badCount': 'Make 1 to {max} codes.',
+    'adminPasses.badPhotos': 'A code covers 1 to {max} photos.',
+    'adminPasses.list': 'This event’s batches',
+    'adminPasses.empty': 'No pass codes yet.',
+    'adminPasses.col.batch': 'Batch',
+    'adminPasses.col.cover': 'Covers',
+    'adminPasses.col.count': 'Codes',
+    'adminPasses.col.redeemed': 'Used',
+    'adminPasses.col.created': 'Made',
+    'adminPasses.coversPhotos': '{count} photos',
+    'adminPasses.coversAll': 'Every photo found',
+  },
+);
