@@ -17,6 +17,7 @@ crate::both_backends!(
     an_admin_makes_a_batch_of_pass_codes_as_a_file,
     a_pass_pays_for_one_cart_it_covers,
     wrong_pass_codes_are_limited_and_audited,
+    a_pass_pays_neither_a_wholesale_cart_nor_free_photos,
 );
 
 async fn an_admin_makes_a_batch_of_pass_codes_as_a_file(backend: Backend) {
@@ -416,4 +417,71 @@ async fn wrong_pass_codes_are_limited_and_audited(backend: Backend) {
         );
     }
     assert!(!audit.to_string().contains(&theirs[0]));
+}
+
+async fn a_pass_pays_neither_a_wholesale_cart_nor_free_photos(backend: Backend) {
+    let mut race = crate::helpers::event("race");
+    race.is_hybrid = raceshot_domain::Flag::YES;
+    race.package_hb = race.package.clone();
+    let mut free = crate::helpers::event("free");
+    free.is_free_download_keep_contract = raceshot_domain::Flag::YES;
+    let app = TestApp::builder(backend)
+        .with_event(race)
+        .with_event(free)
+        .spawn()
+        .await;
+    app.account(
+        "ops@example.com",
+        raceshot_store::operators::Role::Admin,
+        &[],
+    )
+    .await;
+    let admin = app.sign_in("ops@example.com").await;
+    let ours = make_passes(&app, &admin, "race", "Entry", 1, Some(5)).await;
+    let theirs = make_passes(&app, &admin, "free", "Entry", 1, Some(5)).await;
+
+    // The wholesale cart is priced as ever, the pass left unused.
+    let ids = app.ready_photos("race", 2).await;
+    let mut body = pass_quote(&ids, &ours[0], &[]);
+    body["wholesale"] = json!(true);
+    let q = json(app.post("/api/cart/quote", &body).await).await;
+    assert_eq!(
+        q["pass"],
+        json!({ "photos": 5, "pays": false, "reason": "wholesale" })
+    );
+    assert_ne!(q["paid_amount"], json!(0.0));
+    let mut order = pass_order(&ids, &ours[0], &[]);
+    order["wholesale"] = json!(true);
+    assert_error(
+        app.post("/v1/order/create", &order).await,
+        409,
+        "pass_does_not_cover",
+    )
+    .await;
+
+    // On an event whose photos are free, a pass has nothing to pay and is not used up.
+    let ids = app.ready_photos("free", 1).await;
+    let mut body = pass_quote(&ids, &theirs[0], &[]);
+    body["event_key"] = json!("free");
+    let q = json(app.post("/api/cart/quote", &body).await).await;
+    assert_eq!(q["pass"]["reason"], "free_event");
+    let mut order = pass_order(&ids, &theirs[0], &[]);
+    order["event_key"] = json!("free");
+    assert_error(
+        app.post("/v1/order/create", &order).await,
+        409,
+        "pass_does_not_cover",
+    )
+    .await;
+    let listed = json(
+        app.call(
+            Method::GET,
+            "/api/admin/events/free/passes",
+            Some(&admin),
+            None,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(listed[0]["redeemed"], json!(0));
 }
