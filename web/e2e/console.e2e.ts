@@ -4,7 +4,9 @@
 //! a page reload resumes from where the server stands; race results imported from a
 //! timing system's file are found by a runner by name, with a finisher certificate whose
 //! PDF (read as a PDF reader reads it) holds their time; then the console makes photo
-//! passes, and the runner's pass pays for their photos, delivered as a ZIP.
+//! passes and gives the event a sponsor frame for sold photos too, the shop shows it over
+//! the runner's photos, and the runner's pass pays for them, delivered as a ZIP of
+//! originals and one of framed copies.
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -248,7 +250,7 @@ describe('the operator console', () => {
     await context.close();
   });
 
-  it('imports race results, offers certificates, a runner downloads theirs with their time, and their photo pass pays for their photos', async () => {
+  it('imports race results, offers certificates, a runner downloads theirs with their time, and their photo pass pays for their photos, framed by the sponsor', async () => {
     const context = await openContext(browser);
     const { page, errors } = await newPage(context);
     await signIn(page);
@@ -262,6 +264,20 @@ describe('the operator console', () => {
     await page.getByTestId('certificates-price').fill('0');
     await page.getByTestId('certificates-save').click();
     await expect.poll(() => page.getByTestId('certificates-image-state').isVisible()).toBe(true);
+
+    // The sponsor's frame (an SVG: a border and a banner), for sold photos too.
+    await page.goto(`/admin/events/${DEMO_EVENT}/frame`);
+    const frame =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200">' +
+      '<rect x="6" y="6" width="288" height="188" fill="none" stroke="#e4002b" stroke-width="12"/>' +
+      '<rect x="0" y="170" width="300" height="30" fill="#e4002b"/>' +
+      '<text x="150" y="192" font-size="18" fill="#fff" text-anchor="middle">ผู้สนับสนุน</text></svg>';
+    await page.getByTestId('frame-file').setInputFiles({ name: 'frame.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(frame) });
+    await page.getByTestId('frame-upload').click();
+    await expect.poll(() => page.getByTestId('frame-preview').isVisible()).toBe(true);
+    await page.getByTestId('frame-on-sold').check();
+    await expect.poll(() => page.getByTestId('frame-on-sold').isChecked()).toBe(true);
+    await screenshot(page, 'console-frame');
 
     // The runner finds their row by a part of their name and downloads the A4 PDF.
     const shop = await newPage(context);
@@ -303,6 +319,8 @@ describe('the operator console', () => {
     const found = shop.page.getByTestId('search-results').getByTestId('photo-card');
     await expect.poll(() => found.count(), { timeout: 60_000 }).toBeGreaterThan(0);
     const photoCount = await found.count();
+    // The shop shows the frame over the runner's photos, as the framed copies will carry it.
+    await expect.poll(() => found.first().getByTestId('photo-frame').isVisible(), { timeout: 30_000 }).toBe(true);
     await shop.page.getByTestId('buy-all').click();
     await shop.page.waitForURL('**/cart');
     await shop.page.getByTestId('pass-input').fill(code.toLowerCase());
@@ -329,6 +347,21 @@ describe('the operator console', () => {
     expect(zipped.suggestedFilename()).toBe(`${uuid}.zip`);
     const zip = await JSZip.loadAsync(readFileSync(await zipped.path()));
     expect(Object.keys(zip.files)).toHaveLength(photoCount);
+    const framedAll = shop.page.getByTestId('download-all-frame');
+    await expect.poll(() => framedAll.isEnabled(), { timeout: 60_000 }).toBe(true);
+    const [framed] = await Promise.all([
+      shop.page.waitForEvent('download'),
+      (async () => {
+        await framedAll.click();
+        await shop.page.locator('dialog').getByRole('button').last().click();
+      })(),
+    ]);
+    expect(framed.suggestedFilename()).toBe(`${uuid}-frame.zip`);
+    const framedZip = await JSZip.loadAsync(readFileSync(await framed.path()));
+    const names = Object.keys(framedZip.files);
+    expect(names).toHaveLength(photoCount);
+    expect(names.every((n) => n.startsWith('frame_'))).toBe(true);
+    await screenshot(shop.page, 'shop-order-frame');
 
     // Used once; the console counts it.
     await page.reload();

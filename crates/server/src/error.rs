@@ -91,6 +91,9 @@ error_codes! {
     DownloadLinkExpired        => "download_link_expired";
     StorageExpired             => "storage_expired";
     LogoImagesNotReady         => "logo_images_not_ready";
+    FrameImagesNotReady        => "frame_images_not_ready";
+    VariantNotOffered          => "variant_not_offered";
+    FrameNotTransparent        => "frame_not_transparent";
     NotSignedIn                => "not_signed_in";
     InvalidCredentials         => "invalid_credentials";
     AccountLocked              => "account_locked";

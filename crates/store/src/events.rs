@@ -8,7 +8,7 @@ use raceshot_domain::{BibRule, EventKey, Money};
 use sqlx::AssertSqlSafe;
 
 use crate::macros::{in_tx, on_pool, rows_with_ids};
-use crate::{Result, Store, StoreError, from_millis, millis};
+use crate::{Result, Store, StoreError, StoredName, from_millis, millis};
 
 /// An event as stored, with the operator-side state the event's fields do not carry.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +25,8 @@ pub struct Event {
     pub model_pair: Option<String>,
     /// The pair it is being moved to (`raceshot faces reindex`), if any.
     pub reindex_to: Option<String>,
+    /// Its sponsor frame's file (`frames.rs`), if it has one.
+    pub frame_name: Option<StoredName>,
 }
 
 /// What writing an event did.
@@ -46,7 +48,8 @@ const COLUMNS: &str = "id, event_key, title, cover_url, event_date_text, event_d
     on_sale_start, on_sale_end, is_hybrid, is_mhao, mhao_price, is_mhao_hybrid, \
     hybrid_mhao_price, is_event_stage, is_free_download, is_free_download_keep_contract, \
     caption_button_buy_all, face_threshold, max_face_search, pin, bib_min_digits, \
-    bib_max_digits, bib_prefix, sale_closed, visible, updated_at, model_pair, reindex_to";
+    bib_max_digits, bib_prefix, sale_closed, visible, updated_at, model_pair, reindex_to, \
+    (SELECT f.name FROM event_frames f WHERE f.event_id = events.id) AS frame_name";
 
 #[derive(sqlx::FromRow)]
 struct EventRow {
@@ -79,6 +82,7 @@ struct EventRow {
     updated_at: i64,
     model_pair: Option<String>,
     reindex_to: Option<String>,
+    frame_name: Option<String>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -163,6 +167,7 @@ impl EventRow {
             updated_at: from_millis(self.updated_at)?,
             model_pair: self.model_pair,
             reindex_to: self.reindex_to,
+            frame_name: self.frame_name.map(StoredName::try_from).transpose()?,
         })
     }
 }

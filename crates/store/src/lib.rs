@@ -28,6 +28,7 @@ pub mod error;
 pub mod events;
 pub mod face_pairs;
 pub mod finds;
+pub mod frames;
 pub mod jobs;
 pub mod messages;
 pub mod objects;

@@ -43,6 +43,11 @@ pub enum ObjectKind {
     WithLogo,
     /// Finisher certificates, named by a hash of what they show.
     Certificate,
+    /// The event's sponsor frames (public).
+    Frame,
+    /// A photo with the event's sponsor frame drawn over it, named by photo and frame
+    /// (delivered like originals).
+    Framed,
 }
 
 impl ObjectKind {
@@ -54,6 +59,8 @@ impl ObjectKind {
             ObjectKind::Logo => "logo",
             ObjectKind::WithLogo => "withlogo",
             ObjectKind::Certificate => "certificate",
+            ObjectKind::Frame => "frame",
+            ObjectKind::Framed => "framed",
         }
     }
 
@@ -65,6 +72,8 @@ impl ObjectKind {
             "logo" => Some(ObjectKind::Logo),
             "withlogo" => Some(ObjectKind::WithLogo),
             "certificate" => Some(ObjectKind::Certificate),
+            "frame" => Some(ObjectKind::Frame),
+            "framed" => Some(ObjectKind::Framed),
             _ => None,
         }
     }

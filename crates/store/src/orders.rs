@@ -40,6 +40,18 @@ pub struct NewOrder {
     /// The photo pass that pays for the order (`photo_passes.id`): redeemed in the
     /// transaction that writes the order.
     pub pass_id: Option<i64>,
+    /// The sponsor frame its photos carry, if any.
+    pub frame: Option<OrderFrame>,
+}
+
+/// The sponsor frame an order's photos carry, fixed when it is made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderFrame {
+    /// The frame's file in the event's `frame/` folder.
+    pub name: StoredName,
+    /// The framed copy is all the order delivers (a free download): neither the original
+    /// nor the logo copy.
+    pub only: bool,
 }
 
 /// What writing an order did.
@@ -92,6 +104,8 @@ pub struct Order {
     pub receipt_ref: Option<String>,
     pub is_original_image_created: bool,
     pub is_logo_image_created: bool,
+    pub frame: Option<OrderFrame>,
+    pub is_frame_image_created: bool,
     pub is_send_sms: bool,
     pub is_send_email: bool,
     pub created_at: DateTime<Utc>,
@@ -117,7 +131,7 @@ const ORDER_COLUMNS: &str = "o.id, o.uuid, o.event_id, e.event_key, e.title, e.e
     o.payment_status, o.gateway_ref, o.qrcode_url, o.api_response, o.am_order_ref, \
     o.receipt_ref, o.is_original_image_created, o.is_logo_image_created, o.is_send_sms, \
     o.is_send_email, o.created_at, o.paid_at, o.expires_at, o.last_checked_at, o.end_reason, \
-    o.refund_due";
+    o.refund_due, o.frame_name, o.frame_only, o.is_frame_image_created";
 
 #[derive(sqlx::FromRow)]
 struct OrderRow {
@@ -155,6 +169,9 @@ struct OrderRow {
     last_checked_at: Option<i64>,
     end_reason: Option<String>,
     refund_due: Option<i64>,
+    frame_name: Option<String>,
+    frame_only: bool,
+    is_frame_image_created: bool,
 }
 
 fn money(satang: i64) -> Result<Money> {
@@ -222,6 +239,16 @@ impl TryFrom<OrderRow> for Order {
             receipt_ref: r.receipt_ref,
             is_original_image_created: r.is_original_image_created,
             is_logo_image_created: r.is_logo_image_created,
+            frame: r
+                .frame_name
+                .map(|name| {
+                    Ok::<_, StoreError>(OrderFrame {
+                        name: name.try_into()?,
+                        only: r.frame_only,
+                    })
+                })
+                .transpose()?,
+            is_frame_image_created: r.is_frame_image_created,
             is_send_sms: r.is_send_sms,
             is_send_email: r.is_send_email,
         })
@@ -246,6 +273,7 @@ pub struct OrderPhoto {
 pub enum DeliveryFlag {
     OriginalImages,
     LogoImages,
+    FrameImages,
     Sms,
     Email,
 }
@@ -255,6 +283,7 @@ impl DeliveryFlag {
         match self {
             DeliveryFlag::OriginalImages => "is_original_image_created",
             DeliveryFlag::LogoImages => "is_logo_image_created",
+            DeliveryFlag::FrameImages => "is_frame_image_created",
             DeliveryFlag::Sms => "is_send_sms",
             DeliveryFlag::Email => "is_send_email",
         }
@@ -374,9 +403,10 @@ impl Store {
                         "INSERT INTO orders (uuid, event_id, mobile, email, is_mhao, wholesale, \
                             image_count, full_amount, discount, amount, payment_fee, paid_amount, \
                             payment_gateway, payment_channel, payment_status, am_order_ref, \
-                            request_fingerprint, created_at, updated_at, paid_at, expires_at) \
+                            request_fingerprint, created_at, updated_at, paid_at, expires_at, \
+                            frame_name, frame_only) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
-                            $15, $16, $17, $18, $18, $19, $20) RETURNING id")
+                            $15, $16, $17, $18, $18, $19, $20, $21, $22) RETURNING id")
                         .bind(order.uuid.to_string()).bind(order.event_id).bind(&order.mobile)
                         .bind(order.email.as_deref()).bind(order.deal).bind(order.wholesale)
                         .bind(count).bind(order.full_amount.satang()).bind(order.discount.satang())
@@ -387,6 +417,8 @@ impl Store {
                         .bind(millis(now))
                         .bind((order.payment_status == PaymentStatus::Paid).then(|| millis(now)))
                         .bind(order.expires_at.map(millis))
+                        .bind(order.frame.as_ref().map(|f| f.name.as_str()))
+                        .bind(order.frame.as_ref().is_some_and(|f| f.only))
                         .fetch_one(&mut *tx).await?;
                     for (position, photo_id) in order.photo_ids.iter().enumerate() {
                         sqlx::query(

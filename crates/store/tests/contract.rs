@@ -87,6 +87,7 @@ contract!(
     a_certificate_change_keeps_the_other_settings,
     photo_passes_are_added_in_batches_and_found_by_hash,
     a_pass_pays_for_one_order,
+    an_events_frame_is_replaced_chosen_and_removed_and_orders_keep_theirs,
 );
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -629,6 +630,7 @@ fn new_order(event_id: i64, uuid: &str, photo_ids: &[i64]) -> NewOrder {
         am_order_ref: None,
         expires_at: Some(now() + chrono::Duration::minutes(15)),
         pass_id: None,
+        frame: None,
     }
 }
 
@@ -758,6 +760,8 @@ async fn orders_round_trip_with_their_photos(store: Store) {
         receipt_ref: None,
         is_original_image_created: false,
         is_logo_image_created: false,
+        frame: None,
+        is_frame_image_created: false,
         is_send_sms: false,
         is_send_email: false,
         created_at: now(),
@@ -2119,6 +2123,8 @@ async fn delivery_flags_are_set_one_by_one(store: Store) {
             Order {
                 is_original_image_created: false,
                 is_logo_image_created: false,
+                frame: None,
+                is_frame_image_created: false,
                 is_send_sms: false,
                 is_send_email: false,
                 ..got
@@ -3771,4 +3777,72 @@ async fn a_certificate_change_keeps_the_other_settings(store: Store) {
         .unwrap();
     assert_eq!((reset.offered, reset.print_svg.as_deref()), (true, None));
     assert_eq!(store.certificate_settings(race).await.unwrap(), Some(reset));
+}
+
+async fn an_events_frame_is_replaced_chosen_and_removed_and_orders_keep_theirs(store: Store) {
+    use raceshot_store::frames::EventFrame;
+    use raceshot_store::orders::OrderFrame;
+    let race = dated_event(&store, "framed", "2026-11-30").await;
+    let name = |raw: &str| StoredName::parse(raw).unwrap();
+    assert_eq!(store.event_frame(race).await.unwrap(), None);
+    assert_eq!(
+        store.set_frame_on_sold(race, true, now()).await.unwrap(),
+        None
+    );
+
+    // A first frame is not for sold photos; a new one keeps the choice.
+    let first = store
+        .put_event_frame(race, &name("a1.png"), now())
+        .await
+        .unwrap();
+    assert_eq!((first.name.as_str(), first.on_sold), ("a1.png", false));
+    let chosen = store
+        .set_frame_on_sold(race, true, now() + secs(1))
+        .await
+        .unwrap();
+    assert_eq!(chosen.map(|f| f.on_sold), Some(true));
+    let second = store
+        .put_event_frame(race, &name("b2.png"), now() + secs(2))
+        .await
+        .unwrap();
+    assert_eq!(
+        second,
+        EventFrame {
+            name: name("b2.png"),
+            on_sold: true,
+            updated_at: now() + secs(2),
+        }
+    );
+    let listed = store.all_events().await.unwrap();
+    let event = listed.iter().find(|e| e.id == race).unwrap();
+    assert_eq!(event.frame_name, Some(name("b2.png")));
+
+    // An order keeps the frame it was made with, and whether that is all it gives.
+    let photos = ready_photos(&store, race, 1).await;
+    let order = NewOrder {
+        frame: Some(OrderFrame {
+            name: name("b2.png"),
+            only: true,
+        }),
+        ..free_order(race, "8d0c6f1e-framed", &photos)
+    };
+    let placed = place(&store, &order, now()).await;
+    assert_eq!(placed.frame, order.frame);
+    assert!(!placed.is_frame_image_created);
+    store
+        .set_delivery_flag(placed.id, DeliveryFlag::FrameImages, now())
+        .await
+        .unwrap();
+    assert!(store.remove_event_frame(race).await.unwrap());
+    assert!(!store.remove_event_frame(race).await.unwrap());
+    assert_eq!(store.event_frame(race).await.unwrap(), None);
+    let kept = store
+        .order_by_uuid(oid("8d0c6f1e-framed"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (kept.frame, kept.is_frame_image_created),
+        (order.frame, true)
+    );
 }

@@ -132,6 +132,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/events/{event_key}/frame": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The event's frame. */
+        get: operations["admin_frame_get"];
+        /**
+         * Makes an upload the event's frame: a PNG with transparency (up to 4096 × 4096 pixels)
+         *     or an SVG (drawn 3000 pixels on its long side with the shop's fonts), see-through
+         *     over at least 40% of its area. Whether sold photos carry it stays as it was.
+         */
+        put: operations["admin_frame_put"];
+        post?: never;
+        /**
+         * Takes the event's frame off: new orders and free downloads come without it; orders
+         *     already made keep theirs.
+         */
+        delete: operations["admin_frame_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/events/{event_key}/frame/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Chooses whether sold photos get a framed copy too. */
+        put: operations["admin_frame_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/events/{event_key}/passes": {
         parameters: {
             query?: never;
@@ -728,8 +771,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One original of a free-download event (free events download directly), saved
-         *     as `photographerId_originalName`. Only shown photos of a visible free event are served.
+         * One photo of a free-download event (free events download directly), saved as
+         *     `photographerId_originalName`: the original, or, when the event has a sponsor frame,
+         *     the framed copy (made on the first download, as `frame_…`). Only shown photos of a
+         *     visible free event are served.
          */
         get: operations["free_photo"];
         put?: never;
@@ -1872,7 +1917,7 @@ export interface components {
              * @description Stable snake_case error code.
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "line_unavailable" | "alert_consent_required" | "alerts_unavailable" | "alert_not_found" | "result_not_found" | "certificate_not_offered" | "certificate_not_free" | "pass_not_found" | "pass_used" | "pass_does_not_cover" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "upload_offset_conflict" | "upload_expired" | "tus_version_unsupported" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
+            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "line_unavailable" | "alert_consent_required" | "alerts_unavailable" | "alert_not_found" | "result_not_found" | "certificate_not_offered" | "certificate_not_free" | "pass_not_found" | "pass_used" | "pass_does_not_cover" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "frame_images_not_ready" | "variant_not_offered" | "frame_not_transparent" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "upload_offset_conflict" | "upload_expired" | "tus_version_unsupported" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
             /** @description English explanation for developers; the web app shows its own text for `code`. */
             message: string;
             /** @description The offending field, when one is to blame (`package[1].price`). */
@@ -1927,6 +1972,11 @@ export interface components {
             pin: number;
             /** @description `SOON`, `ON_SALE` or `CLOSED`. */
             event_status: components["schemas"]["EventStatus"];
+            /**
+             * @description The event's sponsor frame (a PNG), drawn over its previews stretched to each
+             *     photo's size; absent when it has none.
+             */
+            frame_url?: string | null;
         };
         EventCount: {
             /** Format: int64 */
@@ -2011,6 +2061,16 @@ export interface components {
              *     it, or from the link an operator sends again.
              */
             contact: string;
+        };
+        /** @description The event's frame, or none. */
+        FrameBody: {
+            /** @description The frame as kept (a PNG), where the shop's pages load it; absent without one. */
+            frame_url?: string | null;
+            /** @description Sold photos get a framed copy beside the original and the logo copy. */
+            on_sold: boolean;
+        };
+        FrameInput: {
+            on_sold: boolean;
         };
         Health: {
             /** @description `ok`, or `unavailable` when a dependency does not answer. */
@@ -2109,6 +2169,18 @@ export interface components {
             amount: number;
             is_original_image_created: components["schemas"]["YesNo"];
             is_logo_image_created: components["schemas"]["YesNo"];
+            /** @description The copies with the event's sponsor frame are made (orders that carry one). */
+            is_frame_image_created: components["schemas"]["YesNo"];
+            /**
+             * @description Which files the order gives of each photo (docs/shop-contract.md, Sponsor frames):
+             *     `original` and `logo`, with `frame` when it carries the sponsor's frame; a free
+             *     download of an event with a frame gives `frame` only.
+             * @example [
+             *       "original",
+             *       "logo"
+             *     ]
+             */
+            variants: string[];
             is_send_sms: components["schemas"]["YesNo"];
             is_send_email: components["schemas"]["YesNo"];
             event_key: string;
@@ -2130,8 +2202,9 @@ export interface components {
             /** @description JSON text: `[{thumbnail_file_name, original_file_name}]`, while unpaid. */
             images_order: string;
             /**
-             * @description JSON text: `[{image, image_logo, image_thumbnail, original_file_name,
-             *     photographer_id, id}]` with signed download addresses, once paid; `[]` once the
+             * @description JSON text: `[{image, image_logo, image_frame, image_thumbnail, original_file_name,
+             *     photographer_id, id}]` with signed download addresses, once paid (each empty while
+             *     that file is not made, or when the order does not give it); `[]` once the
              *     originals' storage time has passed.
              */
             images_paid: string;
@@ -2240,6 +2313,11 @@ export interface components {
                 pin: number;
                 /** @description `SOON`, `ON_SALE` or `CLOSED`. */
                 event_status: components["schemas"]["EventStatus"];
+                /**
+                 * @description The event's sponsor frame (a PNG), drawn over its previews stretched to each
+                 *     photo's size; absent when it has none.
+                 */
+                frame_url?: string | null;
             }[];
         };
         /** @description `{"status": "success", "body": [...]}` */
@@ -3203,6 +3281,122 @@ export interface operations {
             401: components["responses"]["ErrorAnswer"];
             403: components["responses"]["ErrorAnswer"];
             404: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_frame_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FrameBody"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_frame_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": number[];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FrameBody"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            /** @description Over 8 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
+            503: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_frame_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Taken off (or there was none) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+        };
+    };
+    admin_frame_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FrameInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FrameBody"];
+                };
+            };
+            401: components["responses"]["ErrorAnswer"];
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            422: components["responses"]["ErrorAnswer"];
         };
     };
     admin_passes_list: {
@@ -4311,7 +4505,7 @@ export interface operations {
     zip: {
         parameters: {
             query?: {
-                /** @description `original` (default) or `logo`. */
+                /** @description `original` (default), `logo` or `frame`. */
                 variant?: string;
             };
             header?: never;
@@ -4348,7 +4542,7 @@ export interface operations {
             path: {
                 order_uuid: string;
                 photo_id: number;
-                /** @description `original` or `logo` */
+                /** @description `original`, `logo` or `frame` */
                 variant: string;
             };
             cookie?: never;

@@ -43,6 +43,7 @@ const EventFormPage = page(() => import('@/features/admin/events/EventFormPage')
 const PhotosPage = page(() => import('@/features/admin/photos/PhotosPage'), (m) => m.PhotosPage);
 const ResultsPage = page(() => import('@/features/admin/results/ResultsPage'), (m) => m.ResultsPage);
 const PassesPage = page(() => import('@/features/admin/passes/PassesPage'), (m) => m.PassesPage);
+const FramePage = page(() => import('@/features/admin/frames/FramePage'), (m) => m.FramePage);
 const OrdersPage = page(() => import('@/features/admin/orders/OrdersPage'), (m) => m.OrdersPage);
 const OrderDetailPage = page(() => import('@/features/admin/orders/OrderDetailPage'), (m) => m.OrderDetailPage);
 const UploadTokensPage = page(() => import('@/features/admin/uploads/UploadTokensPage'), (m) => m.UploadTokensPage);
@@ -92,6 +93,7 @@ const routes: ReactNode = (
       <Route path="events/:eventKey/photos" element={<PhotosPage />} />
       <Route path="events/:eventKey/results" element={<ResultsPage />} />
       <Route path="events/:eventKey/passes" element={<PassesPage />} />
+      <Route path="events/:eventKey/frame" element={<FramePage />} />
       <Route path="orders" element={<OrdersPage />} />
       <Route path="settings" element={<SettingsPage />} />
       <Route path="uploads" element={<UploadTokensPage />} />

@@ -1,8 +1,9 @@
 //! One photo of a shop grid (a search's results, the photos an alert found): its thumbnail
 //! as a button opening the full-size viewer, whatever the page shows under it, and its
 //! actions — add to or remove from the cart, then any the page adds. The card is marked
-//! while the photo is in the cart. The texts come translated from the page, each feature
-//! having its own; the page keeps the cart and the viewer.
+//! while the photo is in the cart, and shows the event's sponsor frame over its thumbnail
+//! when the event has one. The texts come translated from the page, each feature having
+//! its own; the page keeps the cart and the viewer.
 
 import type { ReactNode } from 'react';
 import type { PhotoBody } from '@/api/types';
@@ -35,6 +36,8 @@ type Props = {
   children?: ReactNode;
   /** The page's further actions, after the cart button (a download link, "not me"). */
   actions?: ReactNode;
+  /** The event's sponsor frame, drawn over the thumbnail as downloads will carry it. */
+  frameUrl?: string;
 };
 
 export function PhotoCard({
@@ -47,11 +50,15 @@ export function PhotoCard({
   openClassName = 'photo-open',
   children,
   actions,
+  frameUrl,
 }: Props) {
   return (
     <div className={`photo-card${inCart ? ' in-cart' : ''}`} data-testid="photo-card" data-photo-id={photo.id}>
       <button type="button" className={openClassName} aria-label={labels.open} onClick={onOpen}>
-        <img src={photo.thumbnail_url} alt={labels.alt} {...thumbnailProps(index)} />
+        <span className="framed">
+          <img src={photo.thumbnail_url} alt={labels.alt} {...thumbnailProps(index)} />
+          {frameUrl && <img className="photo-frame" src={frameUrl} alt="" aria-hidden="true" data-testid="photo-frame" />}
+        </span>
       </button>
       {children}
       <div className="photo-actions">

@@ -20,7 +20,7 @@ use utoipa::ToSchema;
 use super::extract::ApiJson;
 use crate::api::contract;
 use crate::api::error::ErrorAnswer;
-use crate::api::media::derived_address;
+use crate::api::media::{derived_address, frame_address};
 use crate::app::state::AppState;
 use crate::error::{ShopError, ShopResult};
 use crate::services::catalogue::Snapshot;
@@ -100,10 +100,14 @@ pub struct EventBody {
     /// `SOON`, `ON_SALE` or `CLOSED`.
     #[schema(value_type = contract::EventStatus, example = "ON_SALE")]
     pub event_status: &'static str,
+    /// The event's sponsor frame (a PNG), drawn over its previews stretched to each
+    /// photo's size; absent when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frame_url: Option<String>,
 }
 
 impl EventBody {
-    pub fn new(e: &Event, now: DateTime<Utc>) -> Self {
+    pub fn new(e: &Event, media_url: &str, now: DateTime<Utc>) -> Self {
         let s = &e.spec;
         let sale = SaleState::at(s.on_sale_start, s.on_sale_end, e.sale_closed, now);
         EventBody {
@@ -135,6 +139,10 @@ impl EventBody {
             package_hb: s.wholesale_packages.iter().map(PackageBody::from).collect(),
             pin: u8::from(s.pin),
             event_status: sale.status.as_str(),
+            frame_url: e
+                .frame_name
+                .as_ref()
+                .map(|name| frame_address(media_url, &s.key, name)),
         }
     }
 }
@@ -257,6 +265,7 @@ pub async fn pagination(
     Ok(json_response(pagination_answer(
         &snapshot,
         page,
+        &state.media_url,
         state.now(),
     )?))
 }
@@ -265,6 +274,7 @@ pub async fn pagination(
 pub fn pagination_answer(
     snapshot: &Snapshot,
     page: PageRequest,
+    media_url: &str,
     now: DateTime<Utc>,
 ) -> ShopResult<Bytes> {
     let key = format!("pagination:{}:{}", page.offset(), page.limit());
@@ -274,7 +284,7 @@ pub fn pagination_answer(
             .into_iter()
             .skip(page.offset() as usize)
             .take(page.limit() as usize)
-            .map(|e| EventBody::new(e, now))
+            .map(|e| EventBody::new(e, media_url, now))
             .collect();
         json_bytes(&ListBody {
             status: SUCCESS,
@@ -373,11 +383,15 @@ pub fn banners_answer(snapshot: &Snapshot, now: DateTime<Utc>) -> ShopResult<Byt
     security(("client_token" = [])))]
 pub async fn soon(State(state): State<AppState>) -> ShopResult<Response> {
     let snapshot = state.catalogue.snapshot().await?;
-    Ok(json_response(soon_answer(&snapshot, state.now())?))
+    Ok(json_response(soon_answer(
+        &snapshot,
+        &state.media_url,
+        state.now(),
+    )?))
 }
 
 /// The answer of `/v1/events/soon`.
-pub fn soon_answer(snapshot: &Snapshot, now: DateTime<Utc>) -> ShopResult<Bytes> {
+pub fn soon_answer(snapshot: &Snapshot, media_url: &str, now: DateTime<Utc>) -> ShopResult<Bytes> {
     let events = snapshot.in_status(SaleStatus::Soon, now);
     let size = raceshot_domain::paging::DEFAULT_PAGE_SIZE as usize;
     json_bytes(&ListBody {
@@ -385,7 +399,7 @@ pub fn soon_answer(snapshot: &Snapshot, now: DateTime<Utc>) -> ShopResult<Bytes>
         body: events
             .into_iter()
             .take(size)
-            .map(|e| EventBody::new(e, now))
+            .map(|e| EventBody::new(e, media_url, now))
             .collect(),
     })
 }
@@ -410,16 +424,26 @@ pub async fn event(
 ) -> ShopResult<Response> {
     let snapshot = state.catalogue.snapshot().await?;
     let key = parse_event_key(&event_key)?;
-    Ok(json_response(event_answer(&snapshot, &key, state.now())?))
+    Ok(json_response(event_answer(
+        &snapshot,
+        &key,
+        &state.media_url,
+        state.now(),
+    )?))
 }
 
 /// The answer of `/v1/events/{event_key}`, rendered once per snapshot.
-pub fn event_answer(snapshot: &Snapshot, key: &EventKey, now: DateTime<Utc>) -> ShopResult<Bytes> {
+pub fn event_answer(
+    snapshot: &Snapshot,
+    key: &EventKey,
+    media_url: &str,
+    now: DateTime<Utc>,
+) -> ShopResult<Bytes> {
     let event = lookup(snapshot, key)?;
     snapshot.rendered(format!("event:{}", event.spec.key), || {
         json_bytes(&EventResponse {
             status: SUCCESS,
-            event: EventBody::new(event, now),
+            event: EventBody::new(event, media_url, now),
         })
     })
 }

@@ -1,6 +1,9 @@
 //! Delivery of bought photos: one photo through a signed, expiring address (Range
 //! requests served), or the whole order as a streamed ZIP. Both work only for paid (or
-//! free) orders, and only while the originals are kept.
+//! free) orders, only for the files the order gives (`commerce::order_variants`: the
+//! original, the logo copy, the framed copy), and only while the originals are kept.
+//! A free-download event's photos are also given one by one, framed when the event has
+//! a sponsor frame.
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, header};
@@ -16,8 +19,10 @@ use crate::api::error::ErrorAnswer;
 use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::services::commerce::{
-    CommerceError, download_name, find_order, parse_event_key, parse_order_uuid, sold_photo_key,
+    CommerceError, download_name, find_order, order_photo_key, order_variants, parse_event_key,
+    parse_order_uuid, sold_photo_key, variant_ready,
 };
+use crate::services::frames::{FrameDrawer, FramesError};
 use crate::services::links::Variant;
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -36,11 +41,26 @@ fn check_deliverable(order: &Order, variant: Variant) -> ShopResult<()> {
             "the order is not paid",
         ));
     }
-    if variant == Variant::Logo && !order.is_logo_image_created {
-        return Err(ShopError::new(
-            ErrorCode::LogoImagesNotReady,
-            "the copies with the logo are still being made",
-        ));
+    if !order_variants(order).contains(&variant) {
+        return Err(match variant {
+            Variant::Frame => ShopError::new(ErrorCode::NotFound, "the order carries no frame"),
+            _ => ShopError::new(
+                ErrorCode::VariantNotOffered,
+                "this order gives its photos with the sponsor's frame only",
+            ),
+        });
+    }
+    if !variant_ready(order, variant) {
+        return Err(match variant {
+            Variant::Frame => ShopError::new(
+                ErrorCode::FrameImagesNotReady,
+                "the copies with the frame are still being made",
+            ),
+            _ => ShopError::new(
+                ErrorCode::LogoImagesNotReady,
+                "the copies with the logo are still being made",
+            ),
+        });
     }
     Ok(())
 }
@@ -55,7 +75,7 @@ fn storage_expired() -> ShopError {
 /// One photo of a paid order, through the signed address the inquiry gave out.
 #[utoipa::path(get, path = "/api/orders/{order_uuid}/photos/{photo_id}/{variant}", tag = "orders",
     params(("order_uuid" = String, Path), ("photo_id" = i64, Path),
-        ("variant" = String, Path, description = "`original` or `logo`"), SignedParams),
+        ("variant" = String, Path, description = "`original`, `logo` or `frame`"), SignedParams),
     responses((status = 200, description = "The JPEG", content_type = "image/jpeg"),
         (status = 206, description = "A byte range of it"),
         (status = 403, response = ErrorAnswer), (status = 404, response = ErrorAnswer),
@@ -100,8 +120,7 @@ pub async fn photo(
     if photo.original_purged {
         return Err(storage_expired());
     }
-    let key = sold_photo_key(&order.event_key, &photo.storage_name, variant)
-        .map_err(ShopError::internal)?;
+    let key = order_photo_key(&order, &photo.storage_name, variant).map_err(ShopError::internal)?;
     let mut response = object_response(
         &state.objects,
         &key,
@@ -121,7 +140,7 @@ pub async fn photo(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ZipParams {
-    /// `original` (default) or `logo`.
+    /// `original` (default), `logo` or `frame`.
     pub variant: Option<String>,
 }
 
@@ -139,7 +158,7 @@ pub async fn zip(
     let variant = match params.variant.as_deref() {
         None | Some("") => Variant::Original,
         Some(raw) => Variant::parse(raw)
-            .ok_or_else(|| ShopError::field("variant", "must be original or logo"))?,
+            .ok_or_else(|| ShopError::field("variant", "must be original, logo or frame"))?,
     };
     let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
     check_deliverable(&order, variant)?;
@@ -152,7 +171,7 @@ pub async fn zip(
         .into_iter()
         .map(|p| {
             Ok(ZipEntry {
-                key: sold_photo_key(&order.event_key, &p.storage_name, variant)
+                key: order_photo_key(&order, &p.storage_name, variant)
                     .map_err(ShopError::internal)?,
                 name: download_name(p, variant),
             })
@@ -161,6 +180,7 @@ pub async fn zip(
     let file = match variant {
         Variant::Original => format!("{}.zip", order.uuid),
         Variant::Logo => format!("{}-logo.zip", order.uuid),
+        Variant::Frame => format!("{}-frame.zip", order.uuid),
     };
     Ok((
         [
@@ -176,8 +196,10 @@ pub async fn zip(
         .into_response())
 }
 
-/// One original of a free-download event (free events download directly), saved
-/// as `photographerId_originalName`. Only shown photos of a visible free event are served.
+/// One photo of a free-download event (free events download directly), saved as
+/// `photographerId_originalName`: the original, or, when the event has a sponsor frame,
+/// the framed copy (made on the first download, as `frame_…`). Only shown photos of a
+/// visible free event are served.
 #[utoipa::path(get, path = "/api/events/{event_key}/photos/{photo_id}/download", tag = "orders",
     params(("event_key" = String, Path), ("photo_id" = i64, Path)),
     responses((status = 200, description = "The JPEG", content_type = "image/jpeg"),
@@ -216,12 +238,26 @@ pub async fn free_photo(
         original_purged: false,
         held: false,
     };
-    let key =
-        sold_photo_key(&key, &sold.storage_name, Variant::Original).map_err(ShopError::internal)?;
-    let name = download_name(&sold, Variant::Original);
+    let (object, name) = match state.store.event_frame(event.id).await? {
+        Some(frame) => (
+            FrameDrawer::new(&state.objects, &state.cpu, &key, &frame.name)
+                .copy(&sold.storage_name)
+                .await
+                .map_err(|e| match e {
+                    FramesError::Store(e) if e.is_not_found() => storage_expired(),
+                    e => ShopError::internal(e),
+                })?,
+            download_name(&sold, Variant::Frame),
+        ),
+        None => (
+            sold_photo_key(&key, &sold.storage_name, Variant::Original)
+                .map_err(ShopError::internal)?,
+            download_name(&sold, Variant::Original),
+        ),
+    };
     let mut response = object_response(
         &state.objects,
-        &key,
+        &object,
         &headers,
         "image/jpeg",
         Some(&name),

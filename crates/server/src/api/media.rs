@@ -1,6 +1,6 @@
-//! Public photo files: previews and thumbnails (both watermarked or small) and event logos,
-//! served from object storage by content-addressed name, while their photo is shown.
-//! Originals are never served here.
+//! Public photo files: previews and thumbnails (both watermarked or small, served while
+//! their photo is shown), event logos and sponsor frames, from object storage by
+//! content-addressed name. Originals are never served here.
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -27,6 +27,11 @@ pub fn derived_address(
     )
 }
 
+/// The public address of an event's sponsor frame (a PNG named after its content).
+pub fn frame_address(media_url: &str, event_key: &EventKey, name: &StoredName) -> String {
+    format!("{media_url}/{event_key}/frame/{name}")
+}
+
 /// The content type of a stored picture, by its name (stored pictures are JPEG or PNG).
 pub fn image_type(name: &str) -> &'static str {
     if name.ends_with(".png") {
@@ -50,13 +55,13 @@ pub async fn media(
         .filter(|k| {
             matches!(
                 k,
-                ObjectKind::Preview | ObjectKind::Thumbnail | ObjectKind::Logo
+                ObjectKind::Preview | ObjectKind::Thumbnail | ObjectKind::Logo | ObjectKind::Frame
             )
         })
         .ok_or_else(not_found)?;
     let name = StoredName::parse(&name).ok_or_else(not_found)?;
     let mut cache = "public, no-cache";
-    if kind != ObjectKind::Logo {
+    if matches!(kind, ObjectKind::Preview | ObjectKind::Thumbnail) {
         let stem = name
             .as_str()
             .rsplit_once('.')

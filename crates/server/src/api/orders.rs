@@ -32,7 +32,8 @@ use crate::services::commerce::AskedCart;
 use crate::services::commerce::access::{self, Destination};
 use crate::services::commerce::orders::{PlaceOrder, place_order};
 use crate::services::commerce::{
-    MAX_CART_PHOTOS, find_order, parse_event_key, parse_order_uuid, payment,
+    MAX_CART_PHOTOS, find_order, order_variants, parse_event_key, parse_order_uuid, payment,
+    variant_ready,
 };
 use crate::services::links::Variant;
 use crate::services::photos::derived_name;
@@ -261,6 +262,14 @@ pub struct InquiryResponse {
     pub is_original_image_created: Flag,
     #[schema(value_type = contract::YesNo)]
     pub is_logo_image_created: Flag,
+    /// The copies with the event's sponsor frame are made (orders that carry one).
+    #[schema(value_type = contract::YesNo)]
+    pub is_frame_image_created: Flag,
+    /// Which files the order gives of each photo (docs/shop-contract.md, Sponsor frames):
+    /// `original` and `logo`, with `frame` when it carries the sponsor's frame; a free
+    /// download of an event with a frame gives `frame` only.
+    #[schema(value_type = Vec<String>, example = json!(["original", "logo"]))]
+    pub variants: Vec<&'static str>,
     #[schema(value_type = contract::YesNo)]
     pub is_send_sms: Flag,
     #[schema(value_type = contract::YesNo)]
@@ -281,8 +290,9 @@ pub struct InquiryResponse {
     pub receipt_ref: String,
     /// JSON text: `[{thumbnail_file_name, original_file_name}]`, while unpaid.
     pub images_order: String,
-    /// JSON text: `[{image, image_logo, image_thumbnail, original_file_name,
-    /// photographer_id, id}]` with signed download addresses, once paid; `[]` once the
+    /// JSON text: `[{image, image_logo, image_frame, image_thumbnail, original_file_name,
+    /// photographer_id, id}]` with signed download addresses, once paid (each empty while
+    /// that file is not made, or when the order does not give it); `[]` once the
     /// originals' storage time has passed.
     pub images_paid: String,
     pub image_length: i64,
@@ -353,6 +363,7 @@ struct OrderImage {
 struct PaidImage {
     image: String,
     image_logo: String,
+    image_frame: String,
     image_thumbnail: String,
     original_file_name: String,
     photographer_id: i64,
@@ -396,6 +407,8 @@ async fn inquiry(
         amount: order.paid_amount,
         is_original_image_created: Flag(order.is_original_image_created),
         is_logo_image_created: Flag(order.is_logo_image_created),
+        is_frame_image_created: Flag(order.is_frame_image_created),
+        variants: order_variants(&order).iter().map(|v| v.as_str()).collect(),
         is_send_sms: Flag(order.is_send_sms),
         is_send_email: Flag(order.is_send_email),
         event_key: order.event_key.to_string(),
@@ -468,20 +481,23 @@ fn images_paid(state: &AppState, order: &Order, photos: &[OrderPhoto]) -> Vec<Pa
     }
     let expires = state.now()
         + chrono::Duration::from_std(state.config.orders.download_link_ttl).unwrap_or_default();
+    let given = order_variants(order);
+    let address = |variant: Variant, photo_id: i64| {
+        if given.contains(&variant) && variant_ready(order, variant) {
+            state
+                .links
+                .download_url(&order.uuid, photo_id, variant, expires)
+        } else {
+            String::new()
+        }
+    };
     photos
         .iter()
         .filter(|p| !p.original_purged)
         .map(|p| PaidImage {
-            image: state
-                .links
-                .download_url(&order.uuid, p.id, Variant::Original, expires),
-            image_logo: if order.is_logo_image_created {
-                state
-                    .links
-                    .download_url(&order.uuid, p.id, Variant::Logo, expires)
-            } else {
-                String::new()
-            },
+            image: address(Variant::Original, p.id),
+            image_logo: address(Variant::Logo, p.id),
+            image_frame: address(Variant::Frame, p.id),
             image_thumbnail: derived_address(
                 &state.media_url,
                 &order.event_key,

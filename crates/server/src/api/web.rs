@@ -128,6 +128,7 @@ impl IndexPage {
 /// the home page's catalogue, or the event an address names. `{}` when there are none.
 async fn preload(state: &AppState, path: &str) -> String {
     let now = state.now();
+    let media_url = state.media_url.as_str();
     let Ok(snapshot) = state.catalogue.snapshot().await else {
         return "{}".to_owned();
     };
@@ -138,10 +139,10 @@ async fn preload(state: &AppState, path: &str) -> String {
             let first = PageRequest::new(Some(1), Some(HOME_PAGE_SIZE));
             let answers = (
                 catalogue::banners_answer(&snapshot, now),
-                catalogue::soon_answer(&snapshot, now),
+                catalogue::soon_answer(&snapshot, media_url, now),
                 first
                     .map_err(|e| ShopError::internal(anyhow::anyhow!(e)))
-                    .and_then(|page| catalogue::pagination_answer(&snapshot, page, now)),
+                    .and_then(|page| catalogue::pagination_answer(&snapshot, page, media_url, now)),
                 catalogue::count_answer(&snapshot, SaleStatus::OnSale, now),
             );
             if let (Ok(banners), Ok(soon), Ok(events), Ok(count)) = answers {
@@ -156,7 +157,7 @@ async fn preload(state: &AppState, path: &str) -> String {
         [key] | [key, "wholesale" | "manual"] => {
             let answer = raceshot_domain::EventKey::parse(key)
                 .ok()
-                .and_then(|key| catalogue::event_answer(&snapshot, &key, now).ok());
+                .and_then(|key| catalogue::event_answer(&snapshot, &key, media_url, now).ok());
             if let Some(event) = answer {
                 parts.push(("event", event));
             }

@@ -7,6 +7,7 @@
 pub mod channels;
 pub mod clock;
 pub mod cpu;
+pub mod framing;
 pub mod gateways;
 pub mod imaging;
 pub mod listener;

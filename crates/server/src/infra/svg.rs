@@ -191,6 +191,17 @@ impl Document {
         RgbImage::new(size.width(), size.height(), rgb).map_err(|e| SvgError::Draw(e.to_string()))
     }
 
+    /// Draws the document scaled to `width` × `height` pixels on a transparent ground.
+    pub fn to_pixmap(&self, width: u32, height: u32) -> Result<Pixmap, SvgError> {
+        let mut pixmap = Pixmap::new(width, height)
+            .ok_or_else(|| SvgError::Draw("the document has no area".to_owned()))?;
+        let size = self.tree.size();
+        let scale =
+            Transform::from_scale(width as f32 / size.width(), height as f32 / size.height());
+        resvg::render(&self.tree, scale, &mut pixmap.as_mut());
+        Ok(pixmap)
+    }
+
     /// Draws the document as a JPEG (4:2:0) of `quality`.
     pub fn to_jpeg(&self, quality: i32) -> Result<Vec<u8>, SvgError> {
         encode_jpeg(&self.to_rgb()?, quality).map_err(|e| SvgError::Draw(e.to_string()))

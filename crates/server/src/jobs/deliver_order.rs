@@ -1,6 +1,9 @@
 //! `deliver_order`: makes a paid order's files ready. First it checks that every original
-//! is in storage (`is_original_image_created`), then it writes each photo's copy with the
-//! event's logo (or the shop's) stamped on (`is_logo_image_created`). Copies are shared by
+//! is in storage (`is_original_image_created`), then, when the order carries a sponsor
+//! frame, it makes each photo's framed copy (`is_frame_image_created`), and then each
+//! photo's copy with the event's logo (or the shop's) stamped on
+//! (`is_logo_image_created`). An order that gives only the framed copy (a free download)
+//! is marked ready once those are made, and gets no logo copies. Copies are shared by
 //! every order of the photo and skipped when present, so a re-run redoes nothing.
 
 use raceshot_store::orders::DeliveryFlag;
@@ -13,6 +16,7 @@ use crate::app::state::AppState;
 use crate::infra::imaging::{MAX_PHOTO_PIXELS, decode_logo, encode_jpeg, stamp_logo};
 use crate::services::branding;
 use crate::services::commerce::sold_photo_key;
+use crate::services::frames::{FrameDrawer, FramesError};
 use crate::services::links::Variant;
 
 /// Copies are JPEGs at this quality: close to the original.
@@ -40,11 +44,46 @@ async fn deliver(ctx: &JobContext<'_>, order_id: i64) -> Result<(), JobError> {
             )));
         }
     }
-    if !order.is_original_image_created {
+    let frame_only = order.frame.as_ref().is_some_and(|f| f.only);
+    if !order.is_original_image_created && !frame_only {
         state
             .store
             .set_delivery_flag(order.id, DeliveryFlag::OriginalImages, state.now())
             .await?;
+    }
+    if let Some(frame) = order
+        .frame
+        .as_ref()
+        .filter(|_| !order.is_frame_image_created)
+    {
+        let drawer = FrameDrawer::new(&state.objects, &state.cpu, &order.event_key, &frame.name);
+        for (done, photo) in kept.iter().enumerate() {
+            drawer
+                .copy(&photo.storage_name)
+                .await
+                .map_err(|e| match e {
+                    FramesError::Store(e) => JobError::from(e),
+                    FramesError::Fault(e) => JobError::Retry(e),
+                    refused => JobError::Permanent(refused.to_string()),
+                })?;
+            if done % 10 == 9 {
+                ctx.renew_lease().await?;
+            }
+        }
+        state
+            .store
+            .set_delivery_flag(order.id, DeliveryFlag::FrameImages, state.now())
+            .await?;
+    }
+    if frame_only {
+        // A free download's files are its framed copies: ready now.
+        if !order.is_original_image_created {
+            state
+                .store
+                .set_delivery_flag(order.id, DeliveryFlag::OriginalImages, state.now())
+                .await?;
+        }
+        return Ok(());
     }
     if order.is_logo_image_created {
         return Ok(());

@@ -1,9 +1,9 @@
-//! `retention`: deletes the originals and logo copies of events whose storage window has
-//! passed (`orders.retention_days` after the event's date, Bangkok calendar) and marks the
-//! photos purged, so order pages then say "storage time expired", clears the face
-//! templates of approved and undecided privacy requests of those events and deletes the
-//! face crops of their requests never decided (and any crop a decision failed to delete),
-//! and deletes those events' race results and finisher certificates.
+//! `retention`: deletes the originals, logo copies and framed copies of events whose
+//! storage window has passed (`orders.retention_days` after the event's date, Bangkok
+//! calendar) and marks the photos purged, so order pages then say "storage time expired",
+//! clears the face templates of approved and undecided privacy requests of those events
+//! and deletes the face crops of their requests never decided (and any crop a decision
+//! failed to delete), and deletes those events' race results and finisher certificates.
 //! Previews and thumbnails stay for the shop's pages. It also deletes console sessions
 //! past their end (a session lasts `admin.session_ttl_hours`), unfinished resumable
 //! uploads past theirs (24 hours), parts and all, FTP files half sent a day ago, and the
@@ -113,6 +113,8 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
         if batch.is_empty() {
             return Ok(());
         }
+        let mut events: Vec<_> = batch.iter().map(|(_, key, _)| key.clone()).collect();
+        events.dedup();
         for (photo_id, event_key, storage_name) in batch {
             for variant in [Variant::Original, Variant::Logo] {
                 let key =
@@ -127,6 +129,10 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
                 .store
                 .mark_original_purged(photo_id, state.now())
                 .await?;
+        }
+        // Framed copies are named by photo and frame: the event's whole folder goes.
+        for event in &events {
+            crate::services::frames::forget_framed(&state.objects, event).await?;
         }
         ctx.renew_lease().await?;
     }

@@ -18,6 +18,8 @@ const ALERT_PAGE: &str = "alert-link";
 pub enum Variant {
     Original,
     Logo,
+    /// The copy with the event's sponsor frame (`services/frames.rs`).
+    Frame,
 }
 
 impl Variant {
@@ -25,6 +27,7 @@ impl Variant {
         match self {
             Variant::Original => "original",
             Variant::Logo => "logo",
+            Variant::Frame => "frame",
         }
     }
 
@@ -32,6 +35,7 @@ impl Variant {
         match raw {
             "original" => Some(Variant::Original),
             "logo" => Some(Variant::Logo),
+            "frame" => Some(Variant::Frame),
             _ => None,
         }
     }

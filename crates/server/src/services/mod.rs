@@ -20,6 +20,7 @@ pub mod branding;
 pub mod catalogue;
 pub mod certificates;
 pub mod commerce;
+pub mod frames;
 pub mod links;
 pub mod messages;
 pub mod operators;

@@ -394,12 +394,23 @@ impl TestApp {
     /// An app with event `race`, an admin `ops@example.com` signed in (its cookie is
     /// answered) and a photographer `cam@example.com` of the event.
     pub async fn race_with_console(backend: Backend) -> (TestApp, String) {
-        let app = TestApp::builder(backend)
-            .with_event(event("race"))
+        TestApp::with_console(backend, vec![event("race")]).await
+    }
+
+    /// An app with `events`, an admin `ops@example.com` signed in (its cookie is answered)
+    /// and a photographer `cam@example.com` of the first event.
+    pub async fn with_console(backend: Backend, events: Vec<EventInput>) -> (TestApp, String) {
+        let first = events
+            .first()
+            .map(|e| e.event_key.clone())
+            .unwrap_or_default();
+        let app = events
+            .into_iter()
+            .fold(TestApp::builder(backend), TestAppBuilder::with_event)
             .spawn()
             .await;
         app.account("ops@example.com", Role::Admin, &[]).await;
-        app.account("cam@example.com", Role::Photographer, &["race"])
+        app.account("cam@example.com", Role::Photographer, &[first.as_str()])
             .await;
         let admin = app.sign_in("ops@example.com").await;
         (app, admin)

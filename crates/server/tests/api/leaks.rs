@@ -226,6 +226,7 @@ async fn stored_order(
         am_order_ref: None,
         expires_at: None,
         pass_id: None,
+        frame: None,
     };
     let created = app
         .store

@@ -25,6 +25,7 @@ mod connections;
 mod contract;
 mod crash;
 mod facesearch;
+mod frames;
 mod ftp;
 mod gateways;
 mod hardening;

@@ -341,18 +341,14 @@ async fn a_pass_pays_for_one_cart_it_covers(backend: Backend) {
 }
 
 async fn wrong_pass_codes_are_limited_and_audited(backend: Backend) {
-    let app = TestApp::builder(backend)
-        .with_event(crate::helpers::event("race"))
-        .with_event(crate::helpers::event("other"))
-        .spawn()
-        .await;
-    app.account(
-        "ops@example.com",
-        raceshot_store::operators::Role::Admin,
-        &[],
+    let (app, admin) = TestApp::with_console(
+        backend,
+        vec![
+            crate::helpers::event("race"),
+            crate::helpers::event("other"),
+        ],
     )
     .await;
-    let admin = app.sign_in("ops@example.com").await;
     let ours = make_passes(&app, &admin, "race", "Entry", 1, Some(5)).await;
     let theirs = make_passes(&app, &admin, "other", "Entry", 1, Some(5)).await;
     let ids = app.ready_photos("race", 1).await;
@@ -425,18 +421,7 @@ async fn a_pass_pays_neither_a_wholesale_cart_nor_free_photos(backend: Backend) 
     race.package_hb = race.package.clone();
     let mut free = crate::helpers::event("free");
     free.is_free_download_keep_contract = raceshot_domain::Flag::YES;
-    let app = TestApp::builder(backend)
-        .with_event(race)
-        .with_event(free)
-        .spawn()
-        .await;
-    app.account(
-        "ops@example.com",
-        raceshot_store::operators::Role::Admin,
-        &[],
-    )
-    .await;
-    let admin = app.sign_in("ops@example.com").await;
+    let (app, admin) = TestApp::with_console(backend, vec![race, free]).await;
     let ours = make_passes(&app, &admin, "race", "Entry", 1, Some(5)).await;
     let theirs = make_passes(&app, &admin, "free", "Entry", 1, Some(5)).await;
 

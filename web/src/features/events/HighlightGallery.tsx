@@ -5,13 +5,14 @@ import { Masonry } from '@/components/Masonry';
 import { Spinner } from '@/components/Spinner';
 import { thumbnailProps } from '@/components/thumbnail';
 import { PhotoLightbox } from './PhotoLightbox';
-import { useHighlight } from './api';
+import { useEventQuery, useHighlight } from './api';
 import { useT } from './messages';
 
 export function HighlightGallery({ eventKey }: { eventKey: string }) {
   const t = useT();
   const { data, isPending, isError } = useHighlight(eventKey, true);
   const [open, setOpen] = useState<number | null>(null);
+  const frameUrl = useEventQuery(eventKey).data?.frame_url ?? undefined;
   if (isError) return null;
   return (
     <section className="stack" data-testid="highlight-gallery" aria-labelledby="highlight-title">
@@ -31,12 +32,15 @@ export function HighlightGallery({ eventKey }: { eventKey: string }) {
               aria-label={t('event.openPhoto', { id: photo.id })}
               onClick={() => setOpen(i)}
             >
-              <img src={photo.thumbnail_url} alt={t('event.photoAlt', { id: photo.id })} {...thumbnailProps(i)} />
+              <span className="framed">
+                <img src={photo.thumbnail_url} alt={t('event.photoAlt', { id: photo.id })} {...thumbnailProps(i)} />
+                {frameUrl && <img className="photo-frame" src={frameUrl} alt="" aria-hidden="true" />}
+              </span>
             </button>
           ))}
         </Masonry>
       )}
-      {data && <PhotoLightbox photos={data} index={open} onClose={() => setOpen(null)} />}
+      {data && <PhotoLightbox photos={data} index={open} onClose={() => setOpen(null)} frameUrl={frameUrl} />}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 //! The full-screen viewer for event photos, loaded only when a photo is first opened so
-//! its code stays out of the page's first JavaScript. Slides are the watermarked previews.
+//! its code stays out of the page's first JavaScript. Slides are the watermarked previews,
+//! with the event's sponsor frame over them when it has one.
 
 import { lazy, Suspense } from 'react';
 import type { PhotoBody } from '@/api/types';
@@ -7,9 +8,9 @@ import { useT } from './messages';
 
 const Lightbox = lazy(() => import('@/components/Lightbox'));
 
-type Props = { photos: PhotoBody[]; index: number | null; onClose: () => void };
+type Props = { photos: PhotoBody[]; index: number | null; onClose: () => void; frameUrl?: string };
 
-export function PhotoLightbox({ photos, index, onClose }: Props) {
+export function PhotoLightbox({ photos, index, onClose, frameUrl }: Props) {
   const t = useT();
   if (index === null) return null;
   return (
@@ -18,6 +19,7 @@ export function PhotoLightbox({ photos, index, onClose }: Props) {
         open
         index={index}
         onClose={onClose}
+        frameUrl={frameUrl}
         slides={photos.map((p) => ({ src: p.preview_url, alt: t('event.photoAlt', { id: p.id }) }))}
       />
     </Suspense>

@@ -2,7 +2,8 @@
 //! lightbox, with add/remove (paid events, standard cart) or a direct download link
 //! (free-download events), the badge of how a bib search found it, anything the page adds
 //! below the photo (`caption`), for a group search the people each photo shows, and, for
-//! search results, a "not me" button handing the photo to `onNotMe`.
+//! search results, a "not me" button handing the photo to `onNotMe`. The event's sponsor
+//! frame, when it has one, is shown over every thumbnail and preview.
 
 import { useState, type ReactNode } from 'react';
 import type { PhotoBody } from '@/api/types';
@@ -13,6 +14,7 @@ import { logCart } from '@/lib/cartLog';
 import { MatchBadge } from './MatchBadge';
 import { PeopleChips } from './PeopleChips';
 import { PhotoLightbox } from './PhotoLightbox';
+import { useEventQuery } from './api';
 import { useT } from './messages';
 
 /** The server answers the original as an attachment; the query opens it outside in-app browsers. */
@@ -66,6 +68,7 @@ export function SearchResults<P extends PhotoBody>({
   const cart = useCart(kind);
   const inCart = new Set(cart.map((i) => i.id));
   const [open, setOpen] = useState<number | null>(null);
+  const frameUrl = useEventQuery(eventKey).data?.frame_url ?? undefined;
 
   const add = (photo: PhotoBody) => {
     addToCart(kind, [toCartItem(photo, eventKey, foundRef)]);
@@ -97,6 +100,7 @@ export function SearchResults<P extends PhotoBody>({
                 remove: t('event.cart.remove'),
               }}
               onOpen={() => setOpen(i)}
+              frameUrl={frameUrl}
               onToggleCart={action === 'cart' ? () => (has ? remove(photo) : add(photo)) : undefined}
               actions={
                 <>
@@ -131,7 +135,7 @@ export function SearchResults<P extends PhotoBody>({
           );
         })}
       </div>
-      <PhotoLightbox photos={photos} index={open} onClose={() => setOpen(null)} />
+      <PhotoLightbox photos={photos} index={open} onClose={() => setOpen(null)} frameUrl={frameUrl} />
     </section>
   );
 }

@@ -22,6 +22,8 @@ function inquiry(over: Partial<InquiryResponse> = {}): InquiryResponse {
     amount: 210,
     is_original_image_created: 'N',
     is_logo_image_created: 'N',
+    is_frame_image_created: 'N',
+    variants: ['original', 'logo'],
     is_send_sms: 'N',
     is_send_email: 'N',
     event_key: 'bangkok-run',

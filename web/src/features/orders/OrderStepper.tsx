@@ -1,9 +1,11 @@
-//! How far a paid (or free) order's delivery has come: paid (or created), originals ready,
-//! logo copies ready (paid orders only), completed; the first step not done is the current one.
+//! How far a paid (or free) order's delivery has come: paid (or created), originals ready
+//! (for a free download of an event with a sponsor frame: its framed photos), logo copies
+//! ready (paid orders only), framed copies ready (paid orders that carry the frame),
+//! completed; the first step not done is the current one.
 
 import { isYes, type InquiryResponse } from '@/api/types';
 import { Spinner } from '@/components/Spinner';
-import { isFreeOrder } from './orderData';
+import { isFreeOrder, shownVariants, variantReady } from './orderData';
 import { useT, type OrderMessageKey } from './messages';
 
 type Step = { key: OrderMessageKey; done: boolean };
@@ -17,12 +19,14 @@ function steps(order: InquiryResponse): Step[] {
       { key: 'order.step.freeCompleted', done: original },
     ];
   }
-  const logo = isYes(order.is_logo_image_created);
+  const copies = shownVariants(order)
+    .filter((v) => v !== 'original')
+    .map((v): Step => ({ key: v === 'logo' ? 'order.step.logo' : 'order.step.frame', done: variantReady(order, v) }));
   return [
     { key: 'order.step.paid', done: true },
     { key: 'order.step.original', done: original },
-    { key: 'order.step.logo', done: logo },
-    { key: 'order.step.completed', done: original && logo },
+    ...copies,
+    { key: 'order.step.completed', done: original && copies.every((s) => s.done) },
   ];
 }
 

@@ -1,5 +1,6 @@
 //! The delivery card of a paid (or free) order: the progress stepper, how to get the photos,
-//! and the download-all ZIPs (originals; logo copies on a paid order) with their progress.
+//! and a download-all ZIP per file the order gives (originals; logo copies on a paid order;
+//! framed copies when it carries the sponsor's frame) with their progress.
 //! An in-app browser cannot save a ZIP: the visitor is told to open the page elsewhere.
 
 import type { InquiryResponse } from '@/api/types';
@@ -10,9 +11,22 @@ import type { Variant } from './orderData';
 import { isBusy, useZipDownloads, ZipStatus } from './ZipDownload';
 import { useT } from './messages';
 
-type Props = { order: InquiryResponse; uuid: string; count: number; free: boolean; originalReady: boolean; logoReady: boolean };
+type Props = {
+  order: InquiryResponse;
+  uuid: string;
+  count: number;
+  /** The files the page offers, and those of them already made. */
+  variants: Variant[];
+  ready: Variant[];
+};
 
-export function PaidDownloads({ order, uuid, count, free, originalReady, logoReady }: Props) {
+const BUTTONS = {
+  original: { label: 'order.download.all', confirm: 'order.download.confirmText', testId: 'download-all', tone: 'btn-primary' },
+  logo: { label: 'order.download.allLogo', confirm: 'order.download.confirmLogoText', testId: 'download-all-logo', tone: 'btn-accent' },
+  frame: { label: 'order.download.allFrame', confirm: 'order.download.confirmFrameText', testId: 'download-all-frame', tone: 'btn-accent' },
+} as const;
+
+export function PaidDownloads({ order, uuid, count, variants, ready }: Props) {
   const t = useT();
   const { alert, confirm } = useDialog();
   const zips = useZipDownloads(uuid);
@@ -30,7 +44,7 @@ export function PaidDownloads({ order, uuid, count, free, originalReady, logoRea
     }
     const ok = await confirm({
       title: t('order.download.confirmTitle'),
-      text: t(v === 'logo' ? 'order.download.confirmLogoText' : 'order.download.confirmText', { count }),
+      text: t(BUTTONS[v].confirm, { count }),
       okLabel: t('order.download.ok'),
     });
     if (!ok) return;
@@ -50,35 +64,26 @@ export function PaidDownloads({ order, uuid, count, free, originalReady, logoRea
         <p className="muted small">{t('order.howTo.retention')}</p>
       </div>
       <div className="row download-all">
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={!originalReady || isBusy(zips.states.original)}
-          aria-busy={isBusy(zips.states.original)}
-          onClick={() => void downloadAll('original')}
-          data-testid="download-all"
-        >
-          {t('order.download.all')}
-        </button>
-        {!free && (
+        {variants.map((v) => (
           <button
+            key={v}
             type="button"
-            className="btn btn-accent"
-            disabled={!logoReady || isBusy(zips.states.logo)}
-            aria-busy={isBusy(zips.states.logo)}
-            onClick={() => void downloadAll('logo')}
-            data-testid="download-all-logo"
+            className={`btn ${BUTTONS[v].tone}`}
+            disabled={!ready.includes(v) || isBusy(zips.states[v])}
+            aria-busy={isBusy(zips.states[v])}
+            onClick={() => void downloadAll(v)}
+            data-testid={BUTTONS[v].testId}
           >
-            {t('order.download.allLogo')}
+            {t(BUTTONS[v].label)}
           </button>
-        )}
+        ))}
       </div>
-      {(!originalReady || (!free && !logoReady)) && (
+      {variants.some((v) => !ready.includes(v)) && (
         <p className="muted small" data-testid="download-preparing">
           {t('order.download.preparing')}
         </p>
       )}
-      {(['original', 'logo'] as const).map((v) => (
+      {variants.map((v) => (
         <ZipStatus key={v} variant={v} state={zips.states[v]} onRetry={() => void zips.start(v)} />
       ))}
     </section>

@@ -1,18 +1,21 @@
-//! A paid order's photos: the original / with-logo toggle (when logo copies exist), each
-//! photo with its view and download buttons, and the lightbox (its own chunk).
+//! A paid order's photos: a toggle between the files made of them (original, with logo,
+//! with the sponsor's frame) when there are several, each photo with its view and
+//! download buttons, and the lightbox (its own chunk).
 
 import { lazy, Suspense, useState } from 'react';
 import { thumbnailProps } from '@/components/thumbnail';
-import { withQuery, type PaidImage, type Variant } from './orderData';
+import { addressOf, withQuery, type PaidImage, type Variant } from './orderData';
 import { useT } from './messages';
 
 const Lightbox = lazy(() => import('@/components/Lightbox'));
 
 type Box = { index: number; variant: Variant } | null;
 
-const addressOf = (image: PaidImage, v: Variant) => (v === 'logo' && image.image_logo ? image.image_logo : image.image);
+const LABELS = { original: 'order.variant.original', logo: 'order.variant.logo', frame: 'order.variant.frame' } as const;
 
-function VariantToggle({ variant, onChoose }: { variant: Variant; onChoose: (v: Variant) => void }) {
+type ToggleProps = { variants: Variant[]; variant: Variant; onChoose: (v: Variant) => void };
+
+function VariantToggle({ variants, variant, onChoose }: ToggleProps) {
   const t = useT();
   const option = (v: Variant, testId: string, label: string) => (
     <button
@@ -29,16 +32,18 @@ function VariantToggle({ variant, onChoose }: { variant: Variant; onChoose: (v: 
   return (
     <fieldset className="variant-toggle" role="radiogroup">
       <legend>{t('order.variant.label')}</legend>
-      {option('original', 'variant-original', t('order.variant.original'))}
-      {option('logo', 'variant-logo', t('order.variant.logo'))}
+      {variants.map((v) => option(v, `variant-${v}`, t(LABELS[v])))}
     </fieldset>
   );
 }
 
-export function PaidGallery({ images, hasLogo }: { images: PaidImage[]; hasLogo: boolean }) {
+export function PaidGallery({ images, variants }: { images: PaidImage[]; variants: Variant[] }) {
   const t = useT();
   const [chosen, setChosen] = useState<Variant>('original');
-  const variant: Variant = chosen === 'logo' && hasLogo ? 'logo' : 'original';
+  // The files made that the photos have addresses of; the first until the visitor chooses.
+  const shown = variants.filter((v) => images.some((i) => addressOf(i, v) !== ''));
+  const variant: Variant = shown.includes(chosen) ? chosen : (shown[0] ?? 'original');
+  const hasLogo = shown.includes('logo');
   const [box, setBox] = useState<Box>(null);
   const slides = box ? images.map((i) => ({ src: addressOf(i, box.variant), alt: i.original_file_name })) : [];
 
@@ -46,7 +51,7 @@ export function PaidGallery({ images, hasLogo }: { images: PaidImage[]; hasLogo:
     <>
       <section className="stack" aria-labelledby="paid-photos-title">
         <h2 id="paid-photos-title">{t('order.photos.title', { count: images.length })}</h2>
-        {hasLogo && <VariantToggle variant={variant} onChoose={setChosen} />}
+        {shown.length > 1 && <VariantToggle variants={shown} variant={variant} onChoose={setChosen} />}
         <ul className="photo-grid paid-photos" data-testid="paid-photos">
           {images.map((image, index) => (
             <li key={image.id || image.image} className="photo-card" data-testid="paid-photo">

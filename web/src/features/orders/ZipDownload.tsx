@@ -1,4 +1,4 @@
-//! The state of each download-all ZIP (original, with logo) and what the runner sees of it:
+//! The state of each download-all ZIP (original, with logo, with frame) and what the runner sees of it:
 //! preparing (the server builds the ZIP before the first byte), receiving (percent when the
 //! length is known, else megabytes so far), handed to the browser, or failed with a
 //! "Download Error" and a retry.
@@ -23,11 +23,11 @@ const IDLE: ZipState = { phase: 'idle' };
 
 export const isBusy = (s: ZipState) => s.phase === 'preparing' || s.phase === 'receiving';
 
-/** Where each ZIP (originals, logo copies) stands, with its progress: one ZIP per variant. */
+/** Where each ZIP (originals, logo copies, framed copies) stands, with its progress: one ZIP per variant. */
 export function useZipDownloads(uuid: string) {
-  const [states, setStates] = useState<Record<Variant, ZipState>>({ original: IDLE, logo: IDLE });
+  const [states, setStates] = useState<Record<Variant, ZipState>>({ original: IDLE, logo: IDLE, frame: IDLE });
   // The running download of each variant, so leaving the page (or a newer run) stops it.
-  const runs = useRef<Record<Variant, number>>({ original: 0, logo: 0 });
+  const runs = useRef<Record<Variant, number>>({ original: 0, logo: 0, frame: 0 });
   const mounted = useRef(true);
   const timers = useRef<number[]>([]);
 
@@ -72,12 +72,18 @@ export function useZipDownloads(uuid: string) {
 
 type StatusProps = { variant: Variant; state: ZipState; onRetry: () => void };
 
+const ZIP_NAMES = {
+  original: 'order.download.zipOriginal',
+  logo: 'order.download.zipLogo',
+  frame: 'order.download.zipFrame',
+} as const;
+
 /** One variant's progress, notice or error; nothing while idle. */
 export function ZipStatus({ variant, state, onRetry }: StatusProps) {
   const t = useT();
   const errorText = useErrorText();
   const labelId = useId();
-  const name = t(variant === 'logo' ? 'order.download.zipLogo' : 'order.download.zipOriginal');
+  const name = t(ZIP_NAMES[variant]);
 
   switch (state.phase) {
     case 'idle':

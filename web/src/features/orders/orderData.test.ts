@@ -2,7 +2,16 @@
 
 import type { InquiryResponse } from '@/api/types';
 import { checkFind } from './findOrder';
-import { parseOrderImages, parsePaidImages, sandboxToken, shouldPoll, toSatang, withQuery } from './orderData';
+import {
+  parseOrderImages,
+  parsePaidImages,
+  sandboxToken,
+  shouldPoll,
+  shownVariants,
+  toSatang,
+  withQuery,
+} from './orderData';
+import { zipFileName } from './zipDownload';
 
 const base = {
   payment_status: 'PAID',
@@ -21,7 +30,27 @@ describe('order data', () => {
     expect(parseOrderImages('{"a":1}')).toEqual([]);
     expect(parsePaidImages('')).toEqual([]);
     expect(parsePaidImages('[{"image":"/x?s=1","id":5,"photographer_id":2}]')).toEqual([
-      { id: '5', image: '/x?s=1', image_logo: '', image_thumbnail: '', original_file_name: '', photographer_id: '2' },
+      { id: '5', image: '/x?s=1', image_logo: '', image_frame: '', image_thumbnail: '', original_file_name: '', photographer_id: '2' },
+    ]);
+    // A free download of a framed event gives its framed copy only.
+    expect(parsePaidImages('[{"image":"","image_frame":"/f?s=1","id":6}]')).toHaveLength(1);
+    expect(parsePaidImages('[{"image":"","image_frame":"","id":6}]')).toEqual([]);
+  });
+
+  it('offers the files the server says the order gives, never the logo copy of a FREE order', () => {
+    expect(shownVariants(base)).toEqual(['original', 'logo']);
+    expect(shownVariants({ ...base, variants: ['original', 'logo', 'frame'] })).toEqual(['original', 'logo', 'frame']);
+    expect(shownVariants({ ...base, payment_channel: 'FREE', variants: ['original', 'logo', 'frame'] })).toEqual([
+      'original',
+      'frame',
+    ]);
+    expect(shownVariants({ ...base, payment_channel: 'FREE', variants: ['frame'] })).toEqual(['frame']);
+    // A file this page does not know is left out.
+    expect(shownVariants({ ...base, variants: ['original', 'poster'] })).toEqual(['original']);
+    expect(['original', 'logo', 'frame'].map((v) => zipFileName('u1', v as 'original'))).toEqual([
+      'u1.zip',
+      'u1-logo.zip',
+      'u1-frame.zip',
     ]);
   });
 
@@ -34,6 +63,10 @@ describe('order data', () => {
     expect(shouldPoll({ ...base, is_original_image_created: 'N', payment_channel: 'FREE' })).toBe(true);
     expect(shouldPoll({ ...base, payment_status: 'EXPIRED' })).toBe(false);
     expect(shouldPoll({ ...base, is_logo_image_created: 'N', storage_expired: 'Y' })).toBe(false);
+    // Framed copies the order gives are waited for too.
+    const framed = { ...base, variants: ['original', 'logo', 'frame'] };
+    expect(shouldPoll({ ...framed, is_frame_image_created: 'N' })).toBe(true);
+    expect(shouldPoll({ ...framed, is_frame_image_created: 'Y' })).toBe(false);
   });
 
   it('appends a query parameter to addresses with or without a query string', () => {

@@ -8,7 +8,10 @@ import { mediaBase } from '@/lib/config';
 
 export { ORDER_POLL_MS } from '@/lib/constants';
 
-export type Variant = 'original' | 'logo';
+/** The files an order may give of each photo: the original, the copy with the logo, the
+ * copy with the event's sponsor frame. */
+export const VARIANTS = ['original', 'logo', 'frame'] as const;
+export type Variant = (typeof VARIANTS)[number];
 
 /** A photo of an unpaid order (shown as a sample). */
 export type OrderImage = { thumbnail_file_name: string; original_file_name: string };
@@ -18,6 +21,7 @@ export type PaidImage = {
   id: string;
   image: string;
   image_logo: string;
+  image_frame: string;
   image_thumbnail: string;
   original_file_name: string;
   photographer_id: string;
@@ -50,12 +54,17 @@ export function parsePaidImages(text: string | null | undefined): PaidImage[] {
       id: str(o.id),
       image: str(o.image),
       image_logo: str(o.image_logo),
+      image_frame: str(o.image_frame),
       image_thumbnail: str(o.image_thumbnail),
       original_file_name: str(o.original_file_name),
       photographer_id: str(o.photographer_id),
     }))
-    .filter((o) => o.image !== '');
+    .filter((o) => o.image !== '' || o.image_frame !== '');
 }
+
+/** A photo's signed address of `variant`; empty when the order does not give it (yet). */
+export const addressOf = (image: PaidImage, variant: Variant) =>
+  variant === 'logo' ? image.image_logo : variant === 'frame' ? image.image_frame : image.image;
 
 /** An unpaid order's sample: the media base the server configured + event key + file name,
  * so a CDN in front of the media is used here as everywhere else. */
@@ -64,13 +73,33 @@ export const thumbnailUrl = (eventKey: string, fileName: string) =>
 
 export const isFreeOrder = (order: InquiryResponse) => order.payment_channel === 'FREE';
 
+const isVariant = (v: string): v is Variant => (VARIANTS as readonly string[]).includes(v);
+
+/** The files the page offers of the order's photos: those the server says it gives (the
+ * original and the logo copy from servers that do not say), without the logo copy on a
+ * FREE order. */
+export function shownVariants(order: InquiryResponse): Variant[] {
+  const given = (order.variants ?? ['original', 'logo']).filter(isVariant);
+  return isFreeOrder(order) ? given.filter((v) => v !== 'logo') : given;
+}
+
+/** Whether the server has made the order's files of `variant`. */
+export function variantReady(order: InquiryResponse, variant: Variant): boolean {
+  const flag = {
+    original: order.is_original_image_created,
+    logo: order.is_logo_image_created,
+    frame: order.is_frame_image_created,
+  }[variant];
+  return isYes(flag);
+}
+
 /** Whether the server still has something to change: payment awaited, or photos being made. */
 export function shouldPoll(order: InquiryResponse | undefined): boolean {
   if (!order) return false;
   if (order.payment_status === 'INITIAL') return true;
   if (order.payment_status !== 'PAID' || isYes(order.storage_expired)) return false;
   if (!isYes(order.is_original_image_created)) return true;
-  return !isFreeOrder(order) && !isYes(order.is_logo_image_created);
+  return shownVariants(order).some((v) => !variantReady(order, v));
 }
 
 /** Adds a query parameter to an address that may already carry a query string (or a fragment). */

@@ -1,7 +1,7 @@
 //! Download-all of a paid order: the server's ZIP
 //! is fetched as a stream, so the page can tell how far it got (a plain link showed nothing
 //! while the server prepared a large ZIP), then handed to the browser as a file named
-//! `{order}.zip` or `{order}-logo.zip`.
+//! `{order}.zip`, `{order}-logo.zip` or `{order}-frame.zip`.
 
 import { ApiFailure, type ErrorCode } from '@/api/client';
 import { ZIP_IN_PAGE_MAX_BYTES } from '@/lib/constants';
@@ -18,7 +18,8 @@ export class ZipCancelled extends Error {
   }
 }
 
-export const zipFileName = (uuid: string, variant: Variant) => (variant === 'logo' ? `${uuid}-logo.zip` : `${uuid}.zip`);
+export const zipFileName = (uuid: string, variant: Variant) =>
+  variant === 'original' ? `${uuid}.zip` : `${uuid}-${variant}.zip`;
 
 /** An error answer as an `ApiFailure`: the server's code when it sent one (JSON), else by status. */
 async function failureOf(response: Response): Promise<ApiFailure> {

@@ -7,6 +7,7 @@ pub mod audit;
 pub mod auth;
 pub mod certificates;
 pub mod events;
+pub mod frames;
 pub mod messages;
 pub mod orders;
 pub mod passes;
@@ -64,6 +65,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(certificates::sample))
         .routes(routes!(passes::create, passes::list))
+        .routes(routes!(frames::get, frames::put, frames::delete))
+        .routes(routes!(frames::settings))
 }
 
 /// Refuses a state-changing console call that a browser says comes from another site (or

@@ -29,6 +29,7 @@ use crate::infra::clock::Clock;
 use crate::infra::rate_limit::RateLimiter;
 use crate::jobs::queue::JobQueue;
 use crate::services::catalogue::{Catalogue, Snapshot};
+use crate::services::frames;
 use crate::services::links::{Links, Variant};
 use crate::services::messages::Outbox;
 use crate::services::photos::derived_name;
@@ -272,7 +273,8 @@ pub async fn price_with_pass(
 }
 
 /// The stored file of a sold photo (by its stored name): its original, or its copy with
-/// the logo (a JPEG named like its preview).
+/// the logo (a JPEG named like its preview). A framed copy is named by its frame too
+/// ([`order_photo_key`]).
 pub fn sold_photo_key(
     event: &EventKey,
     storage_name: &str,
@@ -281,26 +283,65 @@ pub fn sold_photo_key(
     let (kind, stored) = match variant {
         Variant::Original => (ObjectKind::Original, storage_name.to_owned()),
         Variant::Logo => (ObjectKind::WithLogo, derived_name(storage_name)),
+        Variant::Frame => anyhow::bail!("a framed copy is named by its frame"),
     };
     let name = StoredName::parse(&stored).ok_or_else(|| anyhow::anyhow!("stored name {stored}"))?;
     Ok(ObjectKey::new(event, kind, &name))
 }
 
+/// The stored file of one of an order's photos: the framed copy of the order's frame, or
+/// as [`sold_photo_key`].
+pub fn order_photo_key(
+    order: &Order,
+    storage_name: &str,
+    variant: Variant,
+) -> anyhow::Result<ObjectKey> {
+    match (variant, &order.frame) {
+        (Variant::Frame, Some(frame)) => {
+            frames::framed_object(&order.event_key, storage_name, &frame.name)
+        }
+        (Variant::Frame, None) => anyhow::bail!("order {} carries no frame", order.uuid),
+        _ => sold_photo_key(&order.event_key, storage_name, variant),
+    }
+}
+
+/// The files an order gives of each of its photos (docs/shop-contract.md, Sponsor
+/// frames): the original and the logo copy, with the framed copy beside them when the
+/// order carries a frame, or that copy alone for a free download.
+pub fn order_variants(order: &Order) -> &'static [Variant] {
+    match &order.frame {
+        None => &[Variant::Original, Variant::Logo],
+        Some(frame) if frame.only => &[Variant::Frame],
+        Some(_) => &[Variant::Original, Variant::Logo, Variant::Frame],
+    }
+}
+
+/// Whether the order's files of `variant` are made: originals are there once it is paid,
+/// copies once the delivery job has made them.
+pub fn variant_ready(order: &Order, variant: Variant) -> bool {
+    order.is_deliverable()
+        && match variant {
+            Variant::Original => true,
+            Variant::Logo => order.is_logo_image_created,
+            Variant::Frame => order.is_frame_image_created,
+        }
+}
+
 /// The name a sold photo is saved as (docs/shop-contract.md, Delivery and retention):
-/// `photographerId_originalName`, with `logo_` first (and a `.jpg` ending) for the copy
-/// with the logo.
+/// `photographerId_originalName`, with `logo_` (or `frame_`) first and a `.jpg` ending
+/// for the copies.
 pub fn download_name(photo: &OrderPhoto, variant: Variant) -> String {
     let base = format!("{}_{}", photo.photographer_id, photo.original_file_name);
-    match variant {
-        Variant::Original => base,
-        Variant::Logo => {
-            let lower = base.to_ascii_lowercase();
-            if lower.ends_with(".jpg") || lower.ends_with(".jpeg") {
-                format!("logo_{base}")
-            } else {
-                format!("logo_{}", derived_name(&base))
-            }
-        }
+    let prefix = match variant {
+        Variant::Original => return base,
+        Variant::Logo => "logo_",
+        Variant::Frame => "frame_",
+    };
+    let lower = base.to_ascii_lowercase();
+    if lower.ends_with(".jpg") || lower.ends_with(".jpeg") {
+        format!("{prefix}{base}")
+    } else {
+        format!("{prefix}{}", derived_name(&base))
     }
 }
 

@@ -11,7 +11,8 @@ use raceshot_domain::pass::PassCode;
 use raceshot_domain::{
     Email, EventKey, GatewayKind, Mobile, Money, OrderUuid, PaymentChannel, PaymentStatus,
 };
-use raceshot_store::orders::{Created, NewOrder, Order};
+use raceshot_store::frames::EventFrame;
+use raceshot_store::orders::{Created, NewOrder, Order, OrderFrame};
 use sha2::{Digest, Sha256};
 
 use super::Commerce;
@@ -105,6 +106,24 @@ pub fn choose_channel(
     }
 }
 
+/// The sponsor frame an order's photos carry (docs/shop-contract.md, Sponsor frames): a
+/// free download carries it and is delivered only so, for it is what the sponsor pays
+/// for; a bought photo (or one a pass pays for) gets a framed copy beside its original
+/// and its logo copy when the event frames sold photos.
+pub fn order_frame(
+    frame: Option<&EventFrame>,
+    free_because: FreeBecause,
+    channel: PaymentChannel,
+) -> Option<OrderFrame> {
+    let frame = frame?;
+    let free_download =
+        channel == PaymentChannel::Free && free_because == FreeBecause::KeepContractEvent;
+    (free_download || frame.on_sold).then(|| OrderFrame {
+        name: frame.name.clone(),
+        only: free_download,
+    })
+}
+
 /// The amounts the visitor was shown must be the server's.
 pub fn check_shown_amounts(
     shown: (Money, Money),
@@ -191,6 +210,11 @@ pub async fn place_order(cx: &Commerce<'_>, ask: PlaceOrder) -> CommerceResult<O
             .and_then(|t| chrono::Duration::from_std(t).ok())
             .map(|t| now + t),
         pass_id,
+        frame: order_frame(
+            cx.store.event_frame(event.id).await?.as_ref(),
+            free_because,
+            channel,
+        ),
     };
     let window = chrono::Duration::from_std(cx.orders.dedupe_window).unwrap_or_default();
     // A free order is paid as it is placed: its jobs are enqueued with it. Any other is
@@ -340,6 +364,46 @@ mod tests {
             choose_channel(Some(PromptPay), true, pass, GatewayKind::Opn),
             Err(OrderRefused::NothingToPay)
         );
+    }
+
+    #[test]
+    fn free_downloads_carry_only_the_frame_and_sales_carry_it_when_chosen() {
+        use raceshot_store::StoredName;
+        let frame = |on_sold| EventFrame {
+            name: StoredName::parse("f0.png").unwrap_or_else(|| panic!("name")),
+            on_sold,
+            updated_at: chrono::DateTime::UNIX_EPOCH,
+        };
+        let only = |o: Option<OrderFrame>| o.map(|f| f.only);
+        let keep = FreeBecause::KeepContractEvent;
+        for on_sold in [false, true] {
+            let f = frame(on_sold);
+            assert_eq!(
+                only(order_frame(Some(&f), keep, PaymentChannel::Free)),
+                Some(true)
+            );
+            let sold = if on_sold { Some(false) } else { None };
+            assert_eq!(
+                only(order_frame(
+                    Some(&f),
+                    FreeBecause::No,
+                    PaymentChannel::PromptPay
+                )),
+                sold
+            );
+            // A pass pays for the photos as a purchase would.
+            let pass = FreeBecause::PhotoPass;
+            assert_eq!(
+                only(order_frame(Some(&f), pass, PaymentChannel::Free)),
+                sold
+            );
+            // A priced photo of a keep-contract event is a sale.
+            assert_eq!(
+                only(order_frame(Some(&f), keep, PaymentChannel::Card)),
+                sold
+            );
+        }
+        assert_eq!(order_frame(None, keep, PaymentChannel::Free), None);
     }
 
     #[test]

@@ -481,6 +481,8 @@ mod tests {
             receipt_ref: None,
             is_original_image_created: false,
             is_logo_image_created: false,
+            frame: None,
+            is_frame_image_created: false,
             is_send_sms: false,
             is_send_email: false,
             created_at: chrono::Utc.timestamp_opt(0, 0).single().unwrap_or_default(),

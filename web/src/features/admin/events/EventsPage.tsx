@@ -168,6 +168,15 @@ export function EventsPage() {
                       </Link>
                     )}
                     {isAdmin && (
+                      <Link
+                        to={`/admin/events/${encodeURIComponent(event.event_key)}/frame`}
+                        className="btn btn-secondary btn-small"
+                        data-testid="event-frame-link"
+                      >
+                        {t('adminEvents.frame')}
+                      </Link>
+                    )}
+                    {isAdmin && (
                       <button
                         type="button"
                         className={`btn btn-small ${event.sale_closed ? 'btn-secondary' : 'btn-danger'}`}
