@@ -267,6 +267,32 @@ impl Objects {
         Ok(metas.into_iter().map(|m| m.location.to_string()).collect())
     }
 
+    /// Deletes the event's files of `kind` whose names start with `prefix` (every one with
+    /// `""`); answers how many. Names the shop does not write are left alone.
+    pub async fn delete_all(
+        &self,
+        event: &EventKey,
+        kind: ObjectKind,
+        prefix: &str,
+    ) -> Result<usize> {
+        let folder = format!("{event}/{}/", kind.as_str());
+        let mut deleted = 0;
+        for path in self.list(&folder).await? {
+            let Some(name) = path.strip_prefix(&folder) else {
+                continue;
+            };
+            if !name.starts_with(prefix) {
+                continue;
+            }
+            let Some(name) = StoredName::parse(name) else {
+                continue;
+            };
+            self.delete(&ObjectKey::new(event, kind, &name)).await?;
+            deleted += 1;
+        }
+        Ok(deleted)
+    }
+
     /// Proves the store answers: a missing object is a fine answer.
     pub async fn ping(&self) -> Result<()> {
         match self.inner.head(&Path::from("_shop/readiness-probe")).await {

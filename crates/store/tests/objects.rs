@@ -35,6 +35,44 @@ async fn round_trip(objects: &Objects) {
     objects.delete(&key).await.unwrap(); // twice is fine
     assert!(objects.get(&key).await.is_err_and(|e| e.is_not_found()));
     assert!(objects.list("bkk").await.unwrap().is_empty());
+
+    // A folder emptied by the names' start, or whole; another kind's files stay.
+    let file = |kind, name: &str| ObjectKey::new(&event, kind, &StoredName::parse(name).unwrap());
+    for (kind, name) in [
+        (ObjectKind::Certificate, "13-a.jpg"),
+        (ObjectKind::Certificate, "13-b.pdf"),
+        (ObjectKind::Certificate, "130-a.jpg"),
+        (ObjectKind::Framed, "p1-f1.jpg"),
+    ] {
+        objects
+            .put(&file(kind, name), Bytes::from_static(b"x"))
+            .await
+            .unwrap();
+    }
+    let gone = objects
+        .delete_all(&event, ObjectKind::Certificate, "13-")
+        .await
+        .unwrap();
+    assert_eq!(gone, 2);
+    assert_eq!(
+        objects.list("bkk/certificate").await.unwrap(),
+        vec!["bkk/certificate/130-a.jpg".to_owned()]
+    );
+    assert_eq!(
+        objects
+            .delete_all(&event, ObjectKind::Certificate, "")
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        objects.list("bkk").await.unwrap(),
+        vec!["bkk/framed/p1-f1.jpg".to_owned()]
+    );
+    objects
+        .delete(&file(ObjectKind::Framed, "p1-f1.jpg"))
+        .await
+        .unwrap();
 }
 
 #[tokio::test]

@@ -167,16 +167,5 @@ impl<'a> FrameDrawer<'a> {
 
 /// Deletes the event's framed copies (retention, with its originals); answers how many.
 pub async fn forget_framed(objects: &Objects, event: &EventKey) -> Result<usize, StoreError> {
-    let folder = format!("{event}/{}/", ObjectKind::Framed.as_str());
-    let mut deleted = 0;
-    for path in objects.list(&folder).await? {
-        let Some(name) = path.strip_prefix(&folder).and_then(StoredName::parse) else {
-            continue;
-        };
-        objects
-            .delete(&ObjectKey::new(event, ObjectKind::Framed, &name))
-            .await?;
-        deleted += 1;
-    }
-    Ok(deleted)
+    objects.delete_all(event, ObjectKind::Framed, "").await
 }

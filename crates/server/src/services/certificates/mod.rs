@@ -339,28 +339,10 @@ pub async fn forget_cached(
     event_key: &raceshot_domain::EventKey,
     bib: Option<&Bib>,
 ) -> Result<usize, StoreError> {
-    let folder = format!("{event_key}/{}/", ObjectKind::Certificate.as_str());
-    let prefix = match bib {
-        Some(bib) => format!("{folder}{}-", bib.as_str()),
-        None => folder.clone(),
-    };
-    let mut deleted = 0;
-    for path in objects.list(&folder).await? {
-        let Some(name) = path.strip_prefix(&folder) else {
-            continue;
-        };
-        if !path.starts_with(&prefix) {
-            continue;
-        }
-        let Some(name) = StoredName::parse(name) else {
-            continue;
-        };
-        objects
-            .delete(&ObjectKey::new(event_key, ObjectKind::Certificate, &name))
-            .await?;
-        deleted += 1;
-    }
-    Ok(deleted)
+    let prefix = bib.map_or_else(String::new, |bib| format!("{}-", bib.as_str()));
+    objects
+        .delete_all(event_key, ObjectKind::Certificate, &prefix)
+        .await
 }
 
 /// Draws a certificate (on the CPU pool): the photo cropped to the slot, the logo, the
