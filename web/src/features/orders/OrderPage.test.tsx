@@ -1,6 +1,6 @@
 //! Order page: what each order state shows and which calls its buttons make.
 
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import QRCode from 'qrcode';
 import type { InquiryResponse } from '@/api/types';
@@ -446,6 +446,87 @@ describe('OrderPage', () => {
     expect(screen.queryByTestId('download-all-logo')).not.toBeInTheDocument();
     expect(screen.queryByTestId('variant-logo')).not.toBeInTheDocument();
     expect(screen.queryByTestId('view-photo-logo')).not.toBeInTheDocument();
+  });
+
+  it('gives a free download of a framed event as framed photos only', async () => {
+    english();
+    const framedOnly = (JSON.parse(paidImages) as { id: number }[]).map((i) => ({
+      ...i,
+      image: '',
+      image_logo: '',
+      image_frame: `/api/orders/x/photos/${String(i.id)}/frame?exp=1&sig=ff`,
+    }));
+    fakeFetch({
+      'POST /v3/order/inquiry': paid({
+        payment_channel: 'FREE',
+        amount: 0,
+        is_logo_image_created: 'N',
+        is_frame_image_created: 'Y',
+        variants: ['frame'],
+        images_paid: JSON.stringify(framedOnly),
+      }),
+    });
+    const user = userEvent.setup();
+    renderOrder();
+    expect(await screen.findByTestId('download-all-frame')).toBeEnabled();
+    expect(screen.queryByTestId('download-all')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('variant-original')).not.toBeInTheDocument();
+    expect(screen.getAllByTestId('download-photo')[0]).toHaveAttribute(
+      'href',
+      '/api/orders/x/photos/11/frame?exp=1&sig=ff&openExternalBrowser=1',
+    );
+    const asked = serveZip(() => zipAnswer([1, 2], { 'content-length': '2' }));
+    const { saved } = catchSaves();
+    await user.click(screen.getByTestId('download-all-frame'));
+    expect(await screen.findByText("Download 2 photos with the sponsor's frame as one ZIP file?")).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Download' }));
+    expect(await screen.findByTestId('download-started')).toHaveTextContent('The ZIP of the photos with frame is downloaded');
+    expect(asked).toEqual([`/api/orders/${UUID}/download.zip?variant=frame`]);
+    expect(saved).toEqual([{ href: 'blob:zip-1', download: `${UUID}-frame.zip` }]);
+  });
+
+  it('offers the framed copies of a paid order beside the original and the logo copy once made', async () => {
+    english();
+    const withFrame = (JSON.parse(paidImages) as { id: number }[]).map((i) => ({
+      ...i,
+      image_frame: `/api/orders/x/photos/${String(i.id)}/frame?exp=1&sig=ff`,
+    }));
+    fakeFetch({
+      'POST /v3/order/inquiry': paid({
+        variants: ['original', 'logo', 'frame'],
+        is_frame_image_created: 'N',
+        images_paid: JSON.stringify(withFrame.map((i) => ({ ...i, image_frame: '' }))),
+      }),
+    });
+    renderOrder();
+    const stepper = await screen.findByTestId('order-stepper');
+    expect(within(stepper).getAllByRole('listitem').map((li) => li.textContent?.replace('In progress', ''))).toEqual([
+      '✓Paid',
+      '✓Original photos ready',
+      '✓Photos with logo ready',
+      '4Photos with frame ready',
+      '5Completed',
+    ]);
+    expect(screen.getByTestId('download-all-frame')).toBeDisabled();
+    expect(screen.getByTestId('download-preparing')).toBeInTheDocument();
+    expect(screen.queryByTestId('variant-frame')).not.toBeInTheDocument();
+    cleanup();
+
+    fakeFetch({
+      'POST /v3/order/inquiry': paid({
+        variants: ['original', 'logo', 'frame'],
+        is_frame_image_created: 'Y',
+        images_paid: JSON.stringify(withFrame),
+      }),
+    });
+    const user = userEvent.setup();
+    renderOrder();
+    expect(await screen.findByTestId('download-all-frame')).toBeEnabled();
+    await user.click(screen.getByTestId('variant-frame'));
+    expect(screen.getAllByTestId('download-photo')[1]).toHaveAttribute(
+      'href',
+      '/api/orders/x/photos/12/frame?exp=1&sig=ff&openExternalBrowser=1',
+    );
   });
 
   it('keeps download-all disabled until the originals are made', async () => {

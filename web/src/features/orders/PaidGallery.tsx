@@ -19,6 +19,7 @@ function VariantToggle({ variants, variant, onChoose }: ToggleProps) {
   const t = useT();
   const option = (v: Variant, testId: string, label: string) => (
     <button
+      key={v}
       type="button"
       role="radio"
       aria-checked={variant === v}
