@@ -238,9 +238,10 @@ pub async fn free_photo(
         original_purged: false,
         held: false,
     };
-    let (object, name) = match state.store.event_frame(event.id).await? {
+    // The event's row names its frame: no second query.
+    let (object, name) = match &event.frame_name {
         Some(frame) => (
-            FrameDrawer::new(&state.objects, &state.cpu, &key, &frame.name)
+            FrameDrawer::new(&state.objects, &state.cpu, &key, frame)
                 .copy(&sold.storage_name)
                 .await
                 .map_err(|e| match e {
