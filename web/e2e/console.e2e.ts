@@ -6,7 +6,8 @@
 //! PDF (read as a PDF reader reads it) holds their time; then the console makes photo
 //! passes and gives the event a sponsor frame for sold photos too, the shop shows it over
 //! the runner's photos, and the runner's pass pays for them, delivered as a ZIP of
-//! originals and one of framed copies.
+//! originals and one of framed copies; at a price, the runner buys the certificate alone
+//! in the cart, pays, and downloads it from the order page.
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -250,7 +251,7 @@ describe('the operator console', () => {
     await context.close();
   });
 
-  it('imports race results, offers certificates, a runner downloads theirs with their time, and their photo pass pays for their photos, framed by the sponsor', async () => {
+  it('imports race results, offers certificates, a runner downloads theirs with their time, and their photo pass pays for their photos, framed by the sponsor; a priced certificate is bought and downloaded', async () => {
     const context = await openContext(browser);
     const { page, errors } = await newPage(context);
     await signIn(page);
@@ -366,6 +367,53 @@ describe('the operator console', () => {
     // Used once; the console counts it.
     await page.reload();
     await expect.poll(() => page.getByTestId('passes-redeemed').first().textContent()).toBe('1');
+
+    // The organiser now sells certificates: the runner buys theirs alone, pays, and
+    // downloads it from the order page, with their time in it.
+    await page.goto(`/admin/events/${DEMO_EVENT}/results`);
+    await expect.poll(() => page.getByTestId('certificates-offered').isChecked()).toBe(true);
+    await page.getByTestId('certificates-price').fill('49');
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/certificates') && r.request().method() === 'PUT' && r.ok()),
+      page.getByTestId('certificates-save').click(),
+    ]);
+    await shop.page.goto(`/${DEMO_EVENT}`);
+    await shop.page.getByTestId('result-input').fill('เหยา');
+    await shop.page.getByTestId('result-submit').click();
+    await expect.poll(() => shop.page.getByTestId('certificate-add').isVisible()).toBe(true);
+    await shop.page.getByTestId('certificate-add').click();
+    await shop.page.getByTestId('certificate-in-cart').click();
+    await shop.page.waitForURL('**/cart');
+    await expect.poll(() => shop.page.getByTestId('cart-certificate').textContent()).toContain('13');
+    // 49.00 and the 5% fee: 51.45, as the server priced it.
+    await expect.poll(() => shop.page.getByTestId('cart-final-payment').textContent()).toContain('51.45');
+    await screenshot(shop.page, 'shop-cart-certificate');
+    await shop.page.getByTestId('mobile-input').fill('0866666666');
+    await shop.page.getByTestId('payment-PP').check();
+    await shop.page.getByTestId('submit-order').click();
+    await shop.page.waitForURL('**/download/*');
+    const certificateOrder = shop.page.url().split('/download/')[1] ?? '';
+    await expect.poll(() => shop.page.getByTestId('payment-qr').isVisible()).toBe(true);
+    await shop.page.getByTestId('sandbox-pay-link').click();
+    await shop.page.waitForURL('**/sandbox/pay/**');
+    await shop.page.getByRole('button', { name: /Paid/ }).click();
+    await shop.page.waitForURL(`**/download/${certificateOrder}`);
+    await expect
+      .poll(() => shop.page.getByTestId('order-status').getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('PAID');
+    await expect.poll(() => shop.page.getByTestId('order-certificate').isVisible()).toBe(true);
+    expect(await shop.page.getByTestId('download-all').count()).toBe(0);
+    await screenshot(shop.page, 'shop-order-certificate');
+    const [bought] = await Promise.all([
+      shop.page.waitForEvent('download'),
+      shop.page.getByTestId('order-certificate-print').click(),
+    ]);
+    expect(bought.suggestedFilename()).toBe(`certificate-${DEMO_EVENT}-13.pdf`);
+    const boughtPdf = await getDocument({ data: new Uint8Array(readFileSync(await bought.path())) }).promise;
+    const boughtText = (await (await boughtPdf.getPage(1)).getTextContent()).items
+      .map((item) => ('str' in item ? item.str : ''))
+      .join('');
+    expect(boughtText).toContain('2:59:58');
     expect(errors).toEqual([]);
     expect(shop.errors).toEqual([]);
     await context.close();

@@ -73,6 +73,21 @@ impl CartTotals {
             ..self
         }
     }
+
+    /// The same cart with one more line at a fixed `price` (a finisher certificate): it
+    /// adds to every price before and after discount, and the fee is 5% of the new amount.
+    pub fn with_line(self, price: Money) -> CartTotals {
+        let amount = self.amount + price;
+        let fee = amount.percent(PAYMENT_FEE_PERCENT);
+        CartTotals {
+            full: self.full + price,
+            packages: self.packages + price,
+            amount,
+            fee,
+            final_payment: amount + fee,
+            ..self
+        }
+    }
 }
 
 /// The all-photos deal as a cart takes it: how many of the cart's photos it covers (the
@@ -182,6 +197,28 @@ mod tests {
         assert_eq!(
             (paid.amount, paid.fee, paid.final_payment),
             (Money::ZERO, Money::ZERO, Money::ZERO)
+        );
+    }
+
+    #[test]
+    fn a_line_adds_to_every_price_and_to_the_fee() {
+        let totals = cart_totals(7, &tiers(), None, false).unwrap_or_else(|| unreachable!());
+        let with = totals.with_line(baht(59));
+        assert_eq!(with.count, 7);
+        assert_eq!(
+            (with.full, with.packages, with.amount, with.discount),
+            (baht(479), baht(429), baht(429), totals.discount)
+        );
+        // 5% of 429.00 = 21.45
+        assert_eq!(with.fee.satang(), 2_145);
+        assert_eq!(with.final_payment.satang(), 42_900 + 2_145);
+        // A line alone: no photos.
+        let alone = cart_totals(0, &tiers(), None, false)
+            .unwrap_or_else(|| unreachable!())
+            .with_line(baht(59));
+        assert_eq!(
+            (alone.count, alone.amount, alone.discount),
+            (0, baht(59), Money::ZERO)
         );
     }
 

@@ -76,6 +76,7 @@ error_codes! {
     ResultNotFound             => "result_not_found";
     CertificateNotOffered      => "certificate_not_offered";
     CertificateNotFree         => "certificate_not_free";
+    CertificateNotSold         => "certificate_not_sold";
     PassNotFound               => "pass_not_found";
     PassUsed                   => "pass_used";
     PassDoesNotCover           => "pass_does_not_cover";

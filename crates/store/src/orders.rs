@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::{
-    EndReason, EventKey, GatewayKind, Money, OrderUuid, PaymentChannel, PaymentStatus,
+    Bib, EndReason, EventKey, GatewayKind, Money, OrderUuid, PaymentChannel, PaymentStatus,
 };
 use sqlx::AssertSqlSafe;
 
@@ -42,6 +42,16 @@ pub struct NewOrder {
     pub pass_id: Option<i64>,
     /// The sponsor frame its photos carry, if any.
     pub frame: Option<OrderFrame>,
+    /// The finisher certificate it buys, if any.
+    pub certificate: Option<OrderCertificate>,
+}
+
+/// The finisher certificate an order buys: whose (their bib) and at what price (included
+/// in the order's amounts), fixed when it is made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderCertificate {
+    pub bib: Bib,
+    pub price: Money,
 }
 
 /// The sponsor frame an order's photos carry, fixed when it is made.
@@ -106,6 +116,7 @@ pub struct Order {
     pub is_logo_image_created: bool,
     pub frame: Option<OrderFrame>,
     pub is_frame_image_created: bool,
+    pub certificate: Option<OrderCertificate>,
     pub is_send_sms: bool,
     pub is_send_email: bool,
     pub created_at: DateTime<Utc>,
@@ -131,7 +142,8 @@ const ORDER_COLUMNS: &str = "o.id, o.uuid, o.event_id, e.event_key, e.title, e.e
     o.payment_status, o.gateway_ref, o.qrcode_url, o.api_response, o.am_order_ref, \
     o.receipt_ref, o.is_original_image_created, o.is_logo_image_created, o.is_send_sms, \
     o.is_send_email, o.created_at, o.paid_at, o.expires_at, o.last_checked_at, o.end_reason, \
-    o.refund_due, o.frame_name, o.frame_only, o.is_frame_image_created";
+    o.refund_due, o.frame_name, o.frame_only, o.is_frame_image_created, o.certificate_bib, \
+    o.certificate_price";
 
 #[derive(sqlx::FromRow)]
 struct OrderRow {
@@ -172,6 +184,8 @@ struct OrderRow {
     frame_name: Option<String>,
     frame_only: bool,
     is_frame_image_created: bool,
+    certificate_bib: Option<String>,
+    certificate_price: i64,
 }
 
 fn money(satang: i64) -> Result<Money> {
@@ -249,6 +263,15 @@ impl TryFrom<OrderRow> for Order {
                 })
                 .transpose()?,
             is_frame_image_created: r.is_frame_image_created,
+            certificate: r
+                .certificate_bib
+                .map(|bib| {
+                    Ok::<_, StoreError>(OrderCertificate {
+                        bib: Bib::from_stored(bib),
+                        price: money(r.certificate_price)?,
+                    })
+                })
+                .transpose()?,
             is_send_sms: r.is_send_sms,
             is_send_email: r.is_send_email,
         })
@@ -404,9 +427,9 @@ impl Store {
                             image_count, full_amount, discount, amount, payment_fee, paid_amount, \
                             payment_gateway, payment_channel, payment_status, am_order_ref, \
                             request_fingerprint, created_at, updated_at, paid_at, expires_at, \
-                            frame_name, frame_only) \
+                            frame_name, frame_only, certificate_bib, certificate_price) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
-                            $15, $16, $17, $18, $18, $19, $20, $21, $22) RETURNING id")
+                            $15, $16, $17, $18, $18, $19, $20, $21, $22, $23, $24) RETURNING id")
                         .bind(order.uuid.to_string()).bind(order.event_id).bind(&order.mobile)
                         .bind(order.email.as_deref()).bind(order.deal).bind(order.wholesale)
                         .bind(count).bind(order.full_amount.satang()).bind(order.discount.satang())
@@ -419,6 +442,8 @@ impl Store {
                         .bind(order.expires_at.map(millis))
                         .bind(order.frame.as_ref().map(|f| f.name.as_str()))
                         .bind(order.frame.as_ref().is_some_and(|f| f.only))
+                        .bind(order.certificate.as_ref().map(|c| c.bib.as_str()))
+                        .bind(order.certificate.as_ref().map_or(0, |c| c.price.satang()))
                         .fetch_one(&mut *tx).await?;
                     for (position, photo_id) in order.photo_ids.iter().enumerate() {
                         sqlx::query(

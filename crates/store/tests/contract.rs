@@ -631,6 +631,7 @@ fn new_order(event_id: i64, uuid: &str, photo_ids: &[i64]) -> NewOrder {
         expires_at: Some(now() + chrono::Duration::minutes(15)),
         pass_id: None,
         frame: None,
+        certificate: None,
     }
 }
 
@@ -762,6 +763,7 @@ async fn orders_round_trip_with_their_photos(store: Store) {
         is_logo_image_created: false,
         frame: None,
         is_frame_image_created: false,
+        certificate: None,
         is_send_sms: false,
         is_send_email: false,
         created_at: now(),
@@ -3781,7 +3783,7 @@ async fn a_certificate_change_keeps_the_other_settings(store: Store) {
 
 async fn an_events_frame_is_replaced_chosen_and_removed_and_orders_keep_theirs(store: Store) {
     use raceshot_store::frames::EventFrame;
-    use raceshot_store::orders::OrderFrame;
+    use raceshot_store::orders::{OrderCertificate, OrderFrame};
     let race = dated_event(&store, "framed", "2026-11-30").await;
     let name = |raw: &str| StoredName::parse(raw).unwrap();
     assert_eq!(store.event_frame(race).await.unwrap(), None);
@@ -3817,17 +3819,23 @@ async fn an_events_frame_is_replaced_chosen_and_removed_and_orders_keep_theirs(s
     let event = listed.iter().find(|e| e.id == race).unwrap();
     assert_eq!(event.frame_name, Some(name("b2.png")));
 
-    // An order keeps the frame it was made with, and whether that is all it gives.
+    // An order keeps the frame it was made with, and whether that is all it gives, and
+    // the certificate it buys.
     let photos = ready_photos(&store, race, 1).await;
     let order = NewOrder {
         frame: Some(OrderFrame {
             name: name("b2.png"),
             only: true,
         }),
+        certificate: Some(OrderCertificate {
+            bib: raceshot_domain::Bib::from_stored("0042".into()),
+            price: money(4_900),
+        }),
         ..free_order(race, "8d0c6f1e-framed", &photos)
     };
     let placed = place(&store, &order, now()).await;
     assert_eq!(placed.frame, order.frame);
+    assert_eq!(placed.certificate, order.certificate);
     assert!(!placed.is_frame_image_created);
     store
         .set_delivery_flag(placed.id, DeliveryFlag::FrameImages, now())

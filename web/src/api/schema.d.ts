@@ -785,6 +785,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{order_uuid}/certificate/{format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The finisher certificate an order bought, as a JPEG picture (`image`) or an A4 PDF
+         *     (`print`), once the order is paid.
+         */
+        get: operations["order_certificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders/{order_uuid}/download.zip": {
         parameters: {
             query?: never;
@@ -1532,6 +1552,8 @@ export interface components {
              * @description Money that reached it after it had ended: to refund (baht).
              */
             refund_due?: number | null;
+            /** @description The bib whose finisher certificate it buys, if any. */
+            certificate_bib?: string | null;
             trail: components["schemas"]["TrailEntry"][];
         };
         AdminOrderList: {
@@ -1778,7 +1800,8 @@ export interface components {
         CertificateOffer: {
             /**
              * Format: double
-             * @description Baht with two decimals; 0: free to download.
+             * @description Baht with two decimals; 0: free to download (always at a free event). A priced one
+             *     is bought in the cart (`certificate_bib`).
              */
             price: number;
             /**
@@ -1903,6 +1926,12 @@ export interface components {
              * @example K7QM-4XTP-9HWA
              */
             pass_code?: string | null;
+            /**
+             * @description The bib whose finisher certificate the order buys (as for the quote); `imageList`
+             *     may then be empty.
+             * @example 1234
+             */
+            certificate_bib?: string | null;
         };
         CreateOrderResponse: {
             /** @example success */
@@ -1917,7 +1946,7 @@ export interface components {
              * @description Stable snake_case error code.
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "line_unavailable" | "alert_consent_required" | "alerts_unavailable" | "alert_not_found" | "result_not_found" | "certificate_not_offered" | "certificate_not_free" | "pass_not_found" | "pass_used" | "pass_does_not_cover" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "frame_images_not_ready" | "variant_not_offered" | "frame_not_transparent" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "upload_offset_conflict" | "upload_expired" | "tus_version_unsupported" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
+            code: "malformed_json" | "invalid_field" | "invalid_client_token" | "event_not_found" | "event_not_on_sale" | "upload_not_found" | "invalid_signature" | "file_too_large" | "unsupported_image_type" | "unreadable_image" | "image_too_many_pixels" | "malformed_multipart" | "image_not_found" | "invalid_bib" | "too_many_selfies" | "no_face" | "selfie_many_faces" | "privacy_request_exists" | "privacy_request_decided" | "privacy_hold" | "mixed_events" | "deal_not_available" | "deal_needs_search" | "wholesale_not_available" | "order_not_found" | "access_code_invalid" | "access_code_expired" | "access_code_undeliverable" | "line_unavailable" | "alert_consent_required" | "alerts_unavailable" | "alert_not_found" | "result_not_found" | "certificate_not_offered" | "certificate_not_free" | "certificate_not_sold" | "pass_not_found" | "pass_used" | "pass_does_not_cover" | "amount_mismatch" | "payment_gateway_changed" | "payment_channel_not_available" | "approval_not_available" | "order_not_payable" | "payment_declined" | "payment_gateway_error" | "payment_gateway_timeout" | "order_not_paid" | "download_link_expired" | "storage_expired" | "logo_images_not_ready" | "frame_images_not_ready" | "variant_not_offered" | "frame_not_transparent" | "not_signed_in" | "invalid_credentials" | "account_locked" | "forbidden" | "photo_sold" | "not_found" | "method_not_allowed" | "payload_too_large" | "upload_offset_conflict" | "upload_expired" | "tus_version_unsupported" | "unsupported_media_type" | "timeout" | "unavailable" | "busy" | "rate_limited" | "internal";
             /** @description English explanation for developers; the web app shows its own text for `code`. */
             message: string;
             /** @description The offending field, when one is to blame (`package[1].price`). */
@@ -2241,6 +2270,7 @@ export interface components {
              *     left out of `images_order`).
              */
             photos_withdrawn: number;
+            certificate?: components["schemas"]["OrderCertificateBody"] | null;
             /** @description v1 only: JSON text holding `qrcode`. */
             api_response?: string | null;
         };
@@ -2460,6 +2490,19 @@ export interface components {
             /** @description `paid`, or `already_paid` when nothing changed. */
             outcome: string;
         };
+        /** @description The finisher certificate an order buys. */
+        OrderCertificateBody: {
+            /** @description Whose: the runner's bib. */
+            bib: string;
+            /**
+             * Format: double
+             * @description Baht with two decimals, included in the order's amounts.
+             */
+            price: number;
+            /** @description The picture (1080 × 1350 JPEG) and the A4 page (PDF), once the order is paid. */
+            image_url?: string | null;
+            print_url?: string | null;
+        };
         PackageBody: {
             name: string;
             name_en: string;
@@ -2623,8 +2666,8 @@ export interface components {
             /** @description Whether it pays for this cart; then every amount above is 0 and the order is `FREE`. */
             pays: boolean;
             /**
-             * @description Why it does not: `too_many_photos`, `not_found_by_search`, `wholesale` or
-             *     `free_event`.
+             * @description Why it does not: `too_many_photos`, `not_found_by_search`, `wholesale`,
+             *     `free_event` or `certificate` (a pass pays for photos only).
              * @example too_many_photos
              */
             reason?: string | null;
@@ -2647,6 +2690,12 @@ export interface components {
              * @example K7QM-4XTP-9HWA
              */
             pass_code?: string | null;
+            /**
+             * @description The bib whose finisher certificate the cart buys (the event's certificates must be
+             *     sold: offered at a price), from the results search. The cart may hold it alone.
+             * @example 1234
+             */
+            certificate_bib?: string | null;
         };
         /** @description The cart totals, baht with two decimals, plus what order creation sends. */
         QuoteResponse: {
@@ -2659,12 +2708,13 @@ export interface components {
             total: number;
             /**
              * Format: double
-             * @description Every photo at the single-photo price.
+             * @description Every photo at the single-photo price (and the certificate, if any).
              */
             cart_full_amt: number;
             /**
              * Format: double
-             * @description The photos split over the package tiers, before the all-photos deal.
+             * @description The photos split over the package tiers, before the all-photos deal (and the
+             *     certificate).
              */
             cart_full_amt_no_pomo: number;
             /**
@@ -2674,7 +2724,7 @@ export interface components {
             cart_discount: number;
             /**
              * Format: double
-             * @description What the photos cost after every discount.
+             * @description What the cart costs after every discount.
              */
             cart_amt: number;
             /**
@@ -2687,6 +2737,12 @@ export interface components {
              * @description `cart_amt` + `cart_payment_fee`: what is paid.
              */
             cart_final_payment: number;
+            /**
+             * Format: double
+             * @description With `certificate_bib`: the finisher certificate's price (included in every amount
+             *     above but the discount); absent without one.
+             */
+            cart_certificate_amt?: number | null;
             /**
              * Format: double
              * @description To send as `amount` with order creation (= `cart_amt`).
@@ -4500,6 +4556,37 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    order_certificate: {
+        parameters: {
+            query?: {
+                /** @description One of the runner's photos (from the results search's `photos`); none: the best. */
+                photo?: number;
+            };
+            header?: never;
+            path: {
+                order_uuid: string;
+                /** @description `image` (1080 × 1350 JPEG) or `print` (A4 PDF) */
+                format: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                };
+            };
+            403: components["responses"]["ErrorAnswer"];
+            404: components["responses"]["ErrorAnswer"];
+            429: components["responses"]["ErrorAnswer"];
+            503: components["responses"]["ErrorAnswer"];
         };
     };
     zip: {

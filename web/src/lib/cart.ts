@@ -1,7 +1,8 @@
-//! The two carts (`cart` and `cart_wholesale`), each cart's all-photos flag and
-//! price (`_event_can_mhao` / `_mhao_price`, and `…_wholesale` for the wholesale cart) and the
-//! latest search results, kept in browser storage. A photo is never in a cart twice; prices
-//! are never computed here, only asked of the server (`POST /api/cart/quote`).
+//! The two carts (`cart` and `cart_wholesale`), the finisher certificate the standard cart
+//! buys (`cart_certificate`), each cart's all-photos flag and price (`_event_can_mhao` /
+//! `_mhao_price`, and `…_wholesale` for the wholesale cart) and the latest search results,
+//! kept in browser storage. A photo is never in a cart twice, nor a certificate; prices are
+//! never computed here, only asked of the server (`POST /api/cart/quote`).
 
 import { useMemo } from 'react';
 import type { ShopEvent } from '@/api/event';
@@ -93,9 +94,57 @@ export function useCart(kind: CartKind): CartItem[] {
   return useMemo(() => parseJson(raw, [], isCart), [raw]);
 }
 
-/** Distinct events the cart's photos come from; more than one hides the order forms. */
-export function cartEvents(items: CartItem[]): string[] {
-  return [...new Set(items.map((i) => i.event_key))];
+/** The finisher certificate the standard cart buys: one runner's (their bib) of one event,
+ * found by the results search; `name` is the runner's, only to show. */
+export type CartCertificate = { event_key: string; bib: string; name: string };
+
+function isCartCertificate(v: unknown): v is CartCertificate {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    typeof o.event_key === 'string' && o.event_key !== '' && typeof o.bib === 'string' && o.bib !== '' &&
+    typeof o.name === 'string'
+  );
+}
+
+const isStoredCertificate = (v: unknown): v is CartCertificate | null => isCartCertificate(v);
+
+/** The certificate in the standard cart, or `null`. */
+export function readCartCertificate(): CartCertificate | null {
+  return readJson(STORAGE_KEYS.cartCertificate, null, isStoredCertificate);
+}
+
+/** Puts a certificate in the standard cart, in place of any other (a cart buys one). */
+export function setCartCertificate(certificate: CartCertificate) {
+  const { event_key, bib, name } = certificate;
+  writeJson(STORAGE_KEYS.cartCertificate, { event_key, bib, name });
+}
+
+export function clearCartCertificate() {
+  writeRaw(STORAGE_KEYS.cartCertificate, null);
+}
+
+/** The standard cart's certificate, re-rendering when it changes anywhere (this tab or another). */
+export function useCartCertificate(): CartCertificate | null {
+  const raw = useStoredRaw(STORAGE_KEYS.cartCertificate);
+  return useMemo(() => parseJson(raw, null, isStoredCertificate), [raw]);
+}
+
+/** Whether the cart's certificate is this runner's of this event. */
+export function isCertificateOf(
+  certificate: CartCertificate | null,
+  eventKey: string,
+  bib: string,
+): certificate is CartCertificate {
+  return certificate !== null && certificate.event_key === eventKey && certificate.bib === bib;
+}
+
+/** Distinct events of the cart: its photos' and its certificate's; more than one hides the
+ * order forms. */
+export function cartEvents(items: CartItem[], certificate: CartCertificate | null = null): string[] {
+  const keys = items.map((i) => i.event_key);
+  if (certificate) keys.push(certificate.event_key);
+  return [...new Set(keys)];
 }
 
 /** The deal is on offer in this cart: the standard deal, or the wholesale one in the wholesale cart. */

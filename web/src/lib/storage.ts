@@ -7,6 +7,8 @@ import { useSyncExternalStore } from 'react';
 export const STORAGE_KEYS = {
   cart: 'cart',
   cartWholesale: 'cart_wholesale',
+  // The finisher certificate the standard cart buys (one at most; the wholesale cart holds none).
+  cartCertificate: 'cart_certificate',
   latestSearch: 'latest_search',
   // The all-photos flag and price: the original keys for the standard cart, and a pair of its
   // own for the wholesale cart, so a wholesale buy-all never changes the standard cart.

@@ -37,6 +37,10 @@ pub struct QuoteRequest {
     /// photos those searches found.
     #[schema(example = "K7QM-4XTP-9HWA")]
     pub pass_code: Option<String>,
+    /// The bib whose finisher certificate the cart buys (the event's certificates must be
+    /// sold: offered at a price), from the results search. The cart may hold it alone.
+    #[schema(example = "1234")]
+    pub certificate_bib: Option<String>,
 }
 
 /// The photo pass given with the cart.
@@ -46,8 +50,8 @@ pub struct QuotePass {
     pub photos: Option<u32>,
     /// Whether it pays for this cart; then every amount above is 0 and the order is `FREE`.
     pub pays: bool,
-    /// Why it does not: `too_many_photos`, `not_found_by_search`, `wholesale` or
-    /// `free_event`.
+    /// Why it does not: `too_many_photos`, `not_found_by_search`, `wholesale`,
+    /// `free_event` or `certificate` (a pass pays for photos only).
     #[schema(value_type = Option<String>, example = "too_many_photos")]
     pub reason: Option<&'static str>,
 }
@@ -59,16 +63,17 @@ pub struct QuoteResponse {
     pub status: &'static str,
     /// Number of photos.
     pub total: u32,
-    /// Every photo at the single-photo price.
+    /// Every photo at the single-photo price (and the certificate, if any).
     #[schema(value_type = f64)]
     pub cart_full_amt: Money,
-    /// The photos split over the package tiers, before the all-photos deal.
+    /// The photos split over the package tiers, before the all-photos deal (and the
+    /// certificate).
     #[schema(value_type = f64)]
     pub cart_full_amt_no_pomo: Money,
     /// `cart_full_amt` − `cart_amt`.
     #[schema(value_type = f64)]
     pub cart_discount: Money,
-    /// What the photos cost after every discount.
+    /// What the cart costs after every discount.
     #[schema(value_type = f64)]
     pub cart_amt: Money,
     /// 5% of `cart_amt`.
@@ -77,6 +82,11 @@ pub struct QuoteResponse {
     /// `cart_amt` + `cart_payment_fee`: what is paid.
     #[schema(value_type = f64)]
     pub cart_final_payment: Money,
+    /// With `certificate_bib`: the finisher certificate's price (included in every amount
+    /// above but the discount); absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<f64>)]
+    pub cart_certificate_amt: Option<Money>,
     /// To send as `amount` with order creation (= `cart_amt`).
     #[schema(value_type = f64)]
     pub amount: Money,
@@ -111,6 +121,7 @@ pub async fn quote(
         wholesale: req.wholesale.unwrap_or(false),
         found_refs: req.found_refs,
         pass_code: req.pass_code,
+        certificate_bib: req.certificate_bib,
     };
     let cart = price_with_pass(&state.commerce(), &event, &asked, client).await?;
     let pass = match cart.pass {
@@ -136,6 +147,7 @@ pub async fn quote(
         cart_amt: totals.amount,
         cart_payment_fee: totals.fee,
         cart_final_payment: totals.final_payment,
+        cart_certificate_amt: cart.certificate.as_ref().map(|c| c.price),
         amount: totals.amount,
         paid_amount: totals.final_payment,
         pass,
@@ -148,5 +160,6 @@ fn shortfall_reason(why: PassShortfall) -> &'static str {
         PassShortfall::NotFoundBySearch => "not_found_by_search",
         PassShortfall::Wholesale => "wholesale",
         PassShortfall::FreeEvent => "free_event",
+        PassShortfall::Certificate => "certificate",
     }
 }

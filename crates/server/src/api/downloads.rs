@@ -163,6 +163,13 @@ pub async fn zip(
     let order = find_order(&state.store, parse_order_uuid(&order_uuid)?).await?;
     check_deliverable(&order, variant)?;
     let photos = state.store.order_photos(order.id).await?;
+    if photos.is_empty() {
+        // An order of a finisher certificate alone.
+        return Err(ShopError::new(
+            ErrorCode::NotFound,
+            "the order holds no photos",
+        ));
+    }
     let kept: Vec<&OrderPhoto> = photos.iter().filter(|p| !p.original_purged).collect();
     if kept.is_empty() {
         return Err(storage_expired());

@@ -57,6 +57,7 @@ pub fn status(code: ErrorCode) -> StatusCode {
         ErrorCode::ResultNotFound => StatusCode::NOT_FOUND,
         ErrorCode::CertificateNotOffered => StatusCode::NOT_FOUND,
         ErrorCode::CertificateNotFree => StatusCode::CONFLICT,
+        ErrorCode::CertificateNotSold => StatusCode::CONFLICT,
         ErrorCode::PassNotFound => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorCode::PassUsed => StatusCode::CONFLICT,
         ErrorCode::PassDoesNotCover => StatusCode::CONFLICT,
@@ -226,6 +227,9 @@ impl From<CertificateError> for ShopError {
             CertificateError::NotFree => {
                 ShopError::new(ErrorCode::CertificateNotFree, e.to_string())
             }
+            CertificateError::NotSold => {
+                ShopError::new(ErrorCode::CertificateNotSold, e.to_string())
+            }
             CertificateError::NoResult => ShopError::new(ErrorCode::ResultNotFound, e.to_string()),
             CertificateError::NotTheirPhoto => {
                 ShopError::new(ErrorCode::ImageNotFound, e.to_string())
@@ -263,6 +267,8 @@ impl From<CommerceError> for ShopError {
             E::MalformedFoundRef { index } => {
                 ShopError::field(format!("found_refs[{index}]"), &message)
             }
+            E::CertificateInWholesale => ShopError::field("certificate_bib", &message),
+            E::Certificate(refused) => ShopError::from(refused).with_field("certificate_bib"),
             E::MixedEvents => refuse(ErrorCode::MixedEvents),
             E::PhotoNotOnSale => refuse(ErrorCode::ImageNotFound),
             E::WholesaleNotAvailable => refuse(ErrorCode::WholesaleNotAvailable),

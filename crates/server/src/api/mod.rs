@@ -175,6 +175,7 @@ fn delivery_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(downloads::zip))
         .routes(routes!(downloads::free_photo))
         .routes(routes!(certificates::certificate))
+        .routes(routes!(certificates::bought))
 }
 
 /// Calls authorised by their own signature instead of the client token.

@@ -28,6 +28,7 @@ use crate::app::state::AppState;
 use crate::error::{ErrorCode, ShopError, ShopResult};
 use crate::infra::gateways::PAYMENT_GATEWAY_SETTING;
 use crate::services::alerts::{self, AlertChannel};
+use crate::services::certificates::Format;
 use crate::services::commerce::AskedCart;
 use crate::services::commerce::access::{self, Destination};
 use crate::services::commerce::orders::{PlaceOrder, place_order};
@@ -92,6 +93,10 @@ pub struct CreateOrderRequest {
     /// `pass_does_not_cover` otherwise.
     #[schema(example = "K7QM-4XTP-9HWA")]
     pub pass_code: Option<String>,
+    /// The bib whose finisher certificate the order buys (as for the quote); `imageList`
+    /// may then be empty.
+    #[schema(example = "1234")]
+    pub certificate_bib: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -120,9 +125,10 @@ fn photo_id(value: &serde_json::Value) -> Option<i64> {
 }
 
 /// The cart's photo ids, each once: the cap is checked before anything else and repeats
-/// are found in linear time, so no list length costs more than a glance.
-fn cart_ids(images: &[CartImage]) -> ShopResult<Vec<i64>> {
-    if images.is_empty() || images.len() > MAX_CART_PHOTOS {
+/// are found in linear time, so no list length costs more than a glance. A cart that buys
+/// a certificate may hold no photo.
+fn cart_ids(images: &[CartImage], with_certificate: bool) -> ShopResult<Vec<i64>> {
+    if (images.is_empty() && !with_certificate) || images.len() > MAX_CART_PHOTOS {
         return Err(ShopError::field(
             "imageList",
             format!("must hold 1 to {MAX_CART_PHOTOS} photos"),
@@ -206,7 +212,7 @@ fn place_order_of(req: CreateOrderRequest, client: IpAddr) -> ShopResult<PlaceOr
         baht_field(&req.amount, "amount")?,
         baht_field(&req.paid_amount, "paid_amount")?,
     );
-    let photo_ids = cart_ids(&req.image_list)?;
+    let photo_ids = cart_ids(&req.image_list, req.certificate_bib.is_some())?;
     if usize::try_from(req.image_length).ok() != Some(photo_ids.len()) {
         return Err(ShopError::field(
             "image_length",
@@ -230,6 +236,7 @@ fn place_order_of(req: CreateOrderRequest, client: IpAddr) -> ShopResult<PlaceOr
             wholesale: req.wholesale.unwrap_or(false),
             found_refs: req.found_refs,
             pass_code: req.pass_code,
+            certificate_bib: req.certificate_bib,
         },
         shown,
         gateway_seen: req.payment_gateway,
@@ -320,6 +327,8 @@ pub struct InquiryResponse {
     /// Photos of an unpaid order withdrawn at the request of the people in them (they are
     /// left out of `images_order`).
     pub photos_withdrawn: usize,
+    /// The finisher certificate the order buys, if any.
+    pub certificate: Option<OrderCertificateBody>,
     /// v1 only: JSON text holding `qrcode`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub api_response: Option<String>,
@@ -351,6 +360,35 @@ pub async fn inquiry_v1(
     inquiry(&state, parse_order_uuid(&req.order_uuid)?, Inquiry::V1)
         .await
         .map(Json)
+}
+
+/// The finisher certificate an order buys.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderCertificateBody {
+    /// Whose: the runner's bib.
+    pub bib: String,
+    /// Baht with two decimals, included in the order's amounts.
+    #[schema(value_type = f64)]
+    pub price: Money,
+    /// The picture (1080 × 1350 JPEG) and the A4 page (PDF), once the order is paid.
+    pub image_url: Option<String>,
+    pub print_url: Option<String>,
+}
+
+/// The certificate an order buys, with its addresses once the order is paid.
+fn order_certificate(order: &Order) -> Option<OrderCertificateBody> {
+    let bought = order.certificate.as_ref()?;
+    let url = |format: Format| {
+        order
+            .is_deliverable()
+            .then(|| format!("/api/orders/{}/certificate/{}", order.uuid, format.as_str()))
+    };
+    Some(OrderCertificateBody {
+        bib: bought.bib.as_str().to_owned(),
+        price: bought.price,
+        image_url: url(Format::Image),
+        print_url: url(Format::Print),
+    })
 }
 
 #[derive(Serialize)]
@@ -438,6 +476,7 @@ async fn inquiry(
             .unwrap_or_default(),
         refund_due: order.refund_due.unwrap_or(Money::ZERO),
         photos_withdrawn,
+        certificate: order_certificate(&order),
         api_response: (version == Inquiry::V1).then(|| {
             (order.api_response.clone())
                 .filter(|_| payment::payment_links_shown(&state.links, &order))

@@ -76,7 +76,8 @@ pub struct ResultsSearchResponse {
 /// A finisher certificate on offer for the one row found.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CertificateOffer {
-    /// Baht with two decimals; 0: free to download.
+    /// Baht with two decimals; 0: free to download (always at a free event). A priced one
+    /// is bought in the cart (`certificate_bib`).
     #[schema(value_type = f64)]
     pub price: Money,
     /// The photo it shows unless the runner picks another of `photos`: where their face
@@ -140,7 +141,8 @@ async fn certificate_offer(
         return Ok(None);
     }
     let candidates = photos.map_or_else(Vec::new, certificates::candidates);
-    let free = settings.price.satang() == 0;
+    let price = certificates::price(&settings, event);
+    let free = price.satang() == 0;
     let url = |format: Format| {
         free.then(|| {
             format!(
@@ -152,7 +154,7 @@ async fn certificate_offer(
         })
     };
     Ok(Some(CertificateOffer {
-        price: settings.price,
+        price,
         photo_id: certificates::best(&candidates).map(|c| c.photo.id),
         image_url: url(Format::Image),
         print_url: url(Format::Print),

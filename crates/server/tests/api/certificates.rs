@@ -5,7 +5,9 @@
 //! else's; the A4 PDF's text holds their time; an admin saves, refuses and resets
 //! templates and previews a sample; a price keeps it out of free downloads; deleting the
 //! runner's result deletes their cached files, and the retention run an event's.
-//! Certificates are rate-limited per client.
+//! A priced certificate is a line of the cart, priced by the server, with photos or alone,
+//! and given to the order that bought it once paid. Certificates are rate-limited per
+//! client.
 
 use raceshot_domain::BibRule;
 use raceshot_store::Backend;
@@ -19,7 +21,10 @@ use serde_json::{Value, json};
 use crate::helpers::{TestApp, assert_error, event, json};
 use crate::results::put_results;
 
-crate::both_backends!(certificates_are_offered_drawn_cached_and_forgotten);
+crate::both_backends!(
+    certificates_are_offered_drawn_cached_and_forgotten,
+    a_priced_certificate_is_bought_in_the_cart,
+);
 
 const RESULTS: &str = "Bib,Name,Distance,Chip Time,Gun Time,Rank\n\
     42,น้ำทิพย์ ปิ่นแก้ว,21K,1:02:03,1:03:10,2\n\
@@ -475,6 +480,226 @@ async fn retention_deletes_certificates_with_the_results() {
         certificate(&app, "7", "image", "").await,
         404,
         "result_not_found",
+    )
+    .await;
+}
+
+fn certificate_quote(ids: &[i64], bib: &str) -> Value {
+    json!({ "event_key": "race", "image_ids": ids, "is_mhao": "N", "certificate_bib": bib })
+}
+
+/// An order of `ids` and the certificate of `bib`, at the amounts of `quote`, by PromptPay.
+fn certificate_order(ids: &[i64], bib: &str, quote: &Value) -> Value {
+    json!({
+        "mobile": "0812345678", "email": "runner@example.com", "event_key": "race",
+        "amount": quote["amount"], "paid_amount": quote["paid_amount"],
+        "imageList": crate::orders::image_list(ids), "image_length": ids.len(), "is_mhao": "N",
+        "payment_channel": "PP", "certificate_bib": bib,
+    })
+}
+
+async fn a_priced_certificate_is_bought_in_the_cart(backend: Backend) {
+    let (app, admin) = TestApp::race_with_console(backend).await;
+    assert_eq!(put_results(&app, &admin, "", RESULTS).await.status(), 200);
+    let ids = app.ready_photos("race", 2).await;
+    let offer = |body: Value| {
+        let admin = admin.clone();
+        let app = &app;
+        async move {
+            let resp = app
+                .call(
+                    Method::PUT,
+                    "/api/admin/events/race/certificates",
+                    Some(&admin),
+                    Some(body),
+                )
+                .await;
+            assert_eq!(resp.status(), 200);
+        }
+    };
+
+    // Free certificates are downloaded, not bought.
+    offer(json!({ "offered": true, "price": 0 })).await;
+    let err = assert_error(
+        app.post("/api/cart/quote", &certificate_quote(&ids, "42"))
+            .await,
+        409,
+        "certificate_not_sold",
+    )
+    .await;
+    assert_eq!(err["field"], "certificate_bib");
+
+    // At a price: the result's offer has no free addresses, and the cart prices it.
+    offer(json!({ "offered": true, "price": 49 })).await;
+    let answer = result_answer(&app, "42").await;
+    assert_eq!(answer["certificate"]["price"], json!(49.0));
+    assert!(answer["certificate"]["image_url"].is_null());
+    let photos = app.quote("race", &ids, false).await;
+    let both = json(
+        app.post("/api/cart/quote", &certificate_quote(&ids, "42"))
+            .await,
+    )
+    .await;
+    assert_eq!(both["cart_certificate_amt"], json!(49.0), "{both}");
+    assert_eq!(both["total"], json!(2));
+    let baht = |v: &Value| (v.as_f64().unwrap() * 100.0).round() as i64;
+    assert_eq!(baht(&both["cart_amt"]), baht(&photos["cart_amt"]) + 4_900);
+    assert_eq!(
+        baht(&both["cart_full_amt"]),
+        baht(&photos["cart_full_amt"]) + 4_900
+    );
+    assert_eq!(both["cart_discount"], photos["cart_discount"]);
+    // 5% of the whole: (120 + 49) × 5% = 8.45.
+    assert_eq!(baht(&both["cart_payment_fee"]), 845);
+    assert_eq!(baht(&both["paid_amount"]), 16_900 + 845);
+    assert!(photos.get("cart_certificate_amt").is_none(), "{photos}");
+
+    // Alone: the certificate is the whole cart.
+    let alone = json(
+        app.post("/api/cart/quote", &certificate_quote(&[], "42"))
+            .await,
+    )
+    .await;
+    assert_eq!(
+        (
+            alone["total"].clone(),
+            alone["amount"].clone(),
+            alone["cart_payment_fee"].clone(),
+            alone["paid_amount"].clone()
+        ),
+        (json!(0), json!(49.0), json!(2.45), json!(51.45))
+    );
+
+    // Refused: a bib without a result, the wholesale cart, an empty cart without it, and
+    // a photo pass (it pays for photos only).
+    let err = assert_error(
+        app.post("/api/cart/quote", &certificate_quote(&ids, "999"))
+            .await,
+        404,
+        "result_not_found",
+    )
+    .await;
+    assert_eq!(err["field"], "certificate_bib");
+    let mut wholesale = certificate_quote(&ids, "42");
+    wholesale["wholesale"] = json!(true);
+    let err = assert_error(
+        app.post("/api/cart/quote", &wholesale).await,
+        422,
+        "invalid_field",
+    )
+    .await;
+    assert_eq!(err["field"], "certificate_bib");
+    assert_error(
+        app.post(
+            "/api/cart/quote",
+            &json!({ "event_key": "race", "image_ids": [], "is_mhao": "N" }),
+        )
+        .await,
+        422,
+        "invalid_field",
+    )
+    .await;
+    let codes = crate::passes::make_passes(&app, &admin, "race", "Entry", 1, Some(5)).await;
+    let mut with_pass = certificate_quote(&ids, "42");
+    with_pass["pass_code"] = json!(codes[0]);
+    let q = json(app.post("/api/cart/quote", &with_pass).await).await;
+    assert_eq!(
+        q["pass"],
+        json!({ "photos": 5, "pays": false, "reason": "certificate" })
+    );
+    assert_eq!(q["paid_amount"], both["paid_amount"]);
+
+    // The amounts shown must be the server's: a cart priced without the certificate is
+    // refused.
+    assert_error(
+        app.post("/v1/order/create", &certificate_order(&ids, "42", &photos))
+            .await,
+        409,
+        "amount_mismatch",
+    )
+    .await;
+
+    // An order of the certificate alone: nothing to download before it is paid.
+    let uuid = app
+        .create_order("/v1/order/create", &certificate_order(&[], "42", &alone))
+        .await;
+    let unpaid = app.inquiry(&uuid).await;
+    assert_eq!(
+        unpaid["certificate"],
+        json!({ "bib": "42", "price": 49.0, "image_url": null, "print_url": null })
+    );
+    assert_eq!(unpaid["image_length"], json!(0));
+    assert_eq!(unpaid["amount"], json!(51.45));
+    let bought = |format: &str| {
+        let app = &app;
+        let path = format!("/api/orders/{uuid}/certificate/{format}");
+        async move { app.get(&path).await }
+    };
+    assert_error(bought("image").await, 403, "order_not_paid").await;
+
+    // Paid: the picture and the page, with the runner's time; no ZIP of no photos.
+    let paid = json(app.sandbox_pay(&uuid, "paid").await).await;
+    assert_eq!(paid["payment_status"], "PAID", "{paid}");
+    let done = app.inquiry(&uuid).await;
+    assert_eq!(
+        done["certificate"]["image_url"],
+        format!("/api/orders/{uuid}/certificate/image")
+    );
+    let picture = bytes_of(bought("image").await, "image/jpeg").await;
+    let img = decode(&picture, &DecodeOptions::default()).unwrap();
+    assert_eq!((img.width(), img.height()), (1080, 1350));
+    let page = bytes_of(bought("print").await, "application/pdf").await;
+    let text = pdf_text(&page);
+    assert!(text.contains("1:02:03"), "{text}");
+    assert_error(
+        app.get(&format!("/api/orders/{uuid}/download.zip")).await,
+        404,
+        "not_found",
+    )
+    .await;
+
+    // What was bought stays bought when the offer ends; the free address stays closed.
+    offer(json!({ "offered": false, "price": 49 })).await;
+    assert_eq!(bytes_of(bought("image").await, "image/jpeg").await, picture);
+    assert_error(
+        certificate(&app, "42", "image", "").await,
+        404,
+        "certificate_not_offered",
+    )
+    .await;
+    offer(json!({ "offered": true, "price": 49 })).await;
+
+    // With photos: one order, its ZIP holds the photos; an order without a certificate
+    // has none to give.
+    let with_photos = app
+        .create_order("/v1/order/create", &certificate_order(&ids, "42", &both))
+        .await;
+    assert_eq!(
+        json(app.sandbox_pay(&with_photos, "paid").await).await["payment_status"],
+        "PAID"
+    );
+    let done = app
+        .inquiry_until(&with_photos, crate::orders::delivered)
+        .await;
+    assert_eq!(done["amount"], both["paid_amount"]);
+    assert_eq!(done["photos_amount"], both["amount"]);
+    let zip = app
+        .get(&format!("/api/orders/{with_photos}/download.zip"))
+        .await;
+    assert_eq!(zip.status(), 200);
+    assert_eq!(
+        crate::orders::zip_entries(&zip.bytes().await.unwrap())
+            .await
+            .len(),
+        2
+    );
+    let (_, plain) = app.promptpay_order("race", 1).await;
+    assert!(app.inquiry(&plain).await["certificate"].is_null());
+    assert_error(
+        app.get(&format!("/api/orders/{plain}/certificate/image"))
+            .await,
+        404,
+        "not_found",
     )
     .await;
 }

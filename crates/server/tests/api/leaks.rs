@@ -227,6 +227,7 @@ async fn stored_order(
         expires_at: None,
         pass_id: None,
         frame: None,
+        certificate: None,
     };
     let created = app
         .store

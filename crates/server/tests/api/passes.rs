@@ -149,7 +149,7 @@ async fn batches(app: &TestApp, admin: &str) -> serde_json::Value {
 
 /// Makes a batch of `count` passes of `event_key` covering `photos` photos (`None`: the
 /// all-photos deal) and answers their codes as printed.
-async fn make_passes(
+pub async fn make_passes(
     app: &TestApp,
     admin: &str,
     event_key: &str,

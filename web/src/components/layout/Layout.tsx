@@ -4,7 +4,7 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useT } from '@/i18n';
-import { useCart } from '@/lib/cart';
+import { useCart, useCartCertificate } from '@/lib/cart';
 import { BACK_TO_TOP_AFTER_PX } from '@/lib/constants';
 import { LanguageSwitcher } from '../LanguageSwitcher';
 import { Spinner } from '../Spinner';
@@ -13,7 +13,8 @@ import { MenuLink } from './MenuLink';
 
 function CartIcon() {
   const t = useT();
-  const standard = useCart('standard').length;
+  // The standard cart's finisher certificate counts as one item of it.
+  const standard = useCart('standard').length + (useCartCertificate() ? 1 : 0);
   const count = standard + useCart('wholesale').length;
   const to = standard === 0 && count > 0 ? '/cart-wholesale' : '/cart';
   // The visible count is part of the name, outside parentheses (WCAG 2.5.3, label in name:

@@ -1,5 +1,6 @@
 //! One cart page for both carts (the standard cart and the wholesale cart): the
-//! photos kept in browser storage, the event's packages and all-photos deal, the server's
+//! photos kept in browser storage (and, in the standard cart, the finisher certificate it
+//! buys, with photos or alone), the event's packages and all-photos deal, the server's
 //! price, and the order forms that create the order and lead to its download page.
 
 import { useState } from 'react';
@@ -7,8 +8,19 @@ import { Link } from 'react-router';
 import { useDialog } from '@/components/Dialog';
 import { Spinner } from '@/components/Spinner';
 import { useErrorText } from '@/i18n/errors';
-import { clearCart, removeFromCart, setDeal, useCart, type CartItem, type CartKind } from '@/lib/cart';
+import {
+  clearCart,
+  clearCartCertificate,
+  removeFromCart,
+  setDeal,
+  useCart,
+  useCartCertificate,
+  type CartCertificate,
+  type CartItem,
+  type CartKind,
+} from '@/lib/cart';
 import { logCart } from '@/lib/cartLog';
+import { CartCertificateLine } from './CartCertificateLine';
 import { CartCheckout } from './CartCheckout';
 import { CartEvent } from './CartEvent';
 import { CartItems } from './CartItems';
@@ -18,12 +30,15 @@ import { useT } from './messages';
 
 export function Cart({ kind }: { kind: CartKind }) {
   const items = useCart(kind);
+  const stored = useCartCertificate();
+  // Only the standard cart buys a certificate.
+  const certificate = kind === 'standard' ? stored : null;
   // Once the order exists the cart is emptied; the page then waits for the order page
   // instead of flashing "your cart is empty".
   const [placed, setPlaced] = useState(false);
   if (placed) return <Spinner />;
-  if (items.length === 0) return <EmptyCart kind={kind} />;
-  return <FilledCart kind={kind} items={items} onPlaced={() => setPlaced(true)} />;
+  if (items.length === 0 && certificate === null) return <EmptyCart kind={kind} />;
+  return <FilledCart kind={kind} items={items} certificate={certificate} onPlaced={() => setPlaced(true)} />;
 }
 
 function Title({ kind }: { kind: CartKind }) {
@@ -58,13 +73,13 @@ function EmptyCart({ kind }: { kind: CartKind }) {
   );
 }
 
-type FilledProps = { kind: CartKind; items: CartItem[]; onPlaced: () => void };
+type FilledProps = { kind: CartKind; items: CartItem[]; certificate: CartCertificate | null; onPlaced: () => void };
 
-function FilledCart({ kind, items, onPlaced }: FilledProps) {
+function FilledCart({ kind, items, certificate, onPlaced }: FilledProps) {
   const t = useT();
   const errorText = useErrorText();
   const dialog = useDialog();
-  const checkout = useCheckout(kind, items, onPlaced);
+  const checkout = useCheckout(kind, items, certificate, onPlaced);
   const { mixed, eventKey, eventQuery, event } = checkout;
 
   const removeOne = (item: CartItem) => {
@@ -75,12 +90,13 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
   const removeAll = async () => {
     const ok = await dialog.confirm({
       title: t('cart.removeAll.confirmTitle'),
-      text: t('cart.removeAll.confirmText'),
+      text: t(certificate ? 'cart.removeAll.confirmTextCertificate' : 'cart.removeAll.confirmText'),
       okLabel: t('cart.removeAll.ok'),
       tone: 'warning',
     });
     if (!ok) return;
     clearCart(kind);
+    if (certificate) clearCartCertificate();
     setDeal(kind, 'NO');
   };
 
@@ -92,7 +108,7 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
 
       {mixed && (
         <div className="alert alert-danger" role="alert" data-testid="mixed-events-warning">
-          {t('cart.mixedEvents')}
+          {t(certificate ? 'cart.mixedEventsCertificate' : 'cart.mixedEvents')}
         </div>
       )}
 
@@ -108,7 +124,14 @@ function FilledCart({ kind, items, onPlaced }: FilledProps) {
       )}
 
       <div className="card stack">
-        <CartItems items={items} onRemove={kind === 'standard' ? removeOne : undefined} />
+        {certificate && (
+          <CartCertificateLine
+            certificate={certificate}
+            price={checkout.freshQuote?.cart_certificate_amt ?? undefined}
+            onRemove={clearCartCertificate}
+          />
+        )}
+        {items.length > 0 && <CartItems items={items} onRemove={kind === 'standard' ? removeOne : undefined} />}
         <div className="row cart-actions">
           <Link to={addMoreTo} className="btn btn-secondary" data-testid="add-more">
             {t('cart.addMore')}

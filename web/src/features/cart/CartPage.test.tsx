@@ -1,14 +1,24 @@
 //! Both carts against a fake API: the empty state, the server's totals shown as quoted,
 //! removal and re-quoting, the mixed-event lock, the forms' checks, the gateway lookup and
 //! the channels it takes, order creation (v1 and v3), its failure, the free form, a photo
-//! pass (checked by the server before it applies, what it covers, a FREE order with it) and
-//! the all-photos toggle with each cart's own flag.
+//! pass (checked by the server before it applies, what it covers, a FREE order with it), the
+//! all-photos toggle with each cart's own flag, and the finisher certificate the standard cart
+//! buys (alone or with photos: quoted, ordered, removed, refused by a pass).
 
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EventBody, QuoteResponse } from '@/api/types';
 import { makeEvent as baseEvent } from '@/test/fixtures';
-import { addToCart, readCart, readDeal, setDeal, type CartItem, type CartKind } from '@/lib/cart';
+import {
+  addToCart,
+  readCart,
+  readCartCertificate,
+  readDeal,
+  setCartCertificate,
+  setDeal,
+  type CartItem,
+  type CartKind,
+} from '@/lib/cart';
 import { writeRaw } from '@/lib/storage';
 import { errorAnswer, fakeFetch, renderWithProviders } from '@/test/render';
 import { CartPage, WholesaleCartPage } from './CartPage';
@@ -714,5 +724,173 @@ describe('all-photos flag in storage', () => {
     renderCart();
     expect(await screen.findByTestId('deal-cancel')).toBeInTheDocument();
     await waitFor(() => expect(callsTo(calls, 'POST /api/cart/quote')[0]?.body).toMatchObject({ is_mhao: 'Y' }));
+  });
+});
+
+describe('finisher certificate', () => {
+  const somchai = { event_key: 'bkk-run', bib: '42', name: 'Somchai Jaidee' };
+  /** The server's price of a certificate alone (49 baht, the fee on top). */
+  const certificateQuote = makeQuote({
+    total: 0,
+    cart_full_amt: 49,
+    cart_full_amt_no_pomo: 49,
+    cart_discount: 0,
+    cart_amt: 49,
+    cart_payment_fee: 2.45,
+    cart_final_payment: 51.45,
+    cart_certificate_amt: 49,
+    amount: 49,
+    paid_amount: 51.45,
+  });
+
+  it('is a cart alone: quoted with its bib, shown at the quoted price, ordered without photos', async () => {
+    window.localStorage.setItem('currentLanguage', 'en');
+    setCartCertificate(somchai);
+    const { calls } = api({ 'POST /api/cart/quote': certificateQuote }, makeEvent({ is_mhao: 'Y' }));
+    const { router } = renderCart();
+
+    const line = screen.getByTestId('cart-certificate');
+    expect(line).toHaveTextContent('Finisher certificate · bib 42 · Somchai Jaidee');
+    expect(screen.queryByTestId('cart-empty')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('cart-items')).not.toBeInTheDocument();
+    // Its event is the certificate's.
+    expect(await screen.findByTestId('cart-event-title')).toHaveTextContent('Bangkok Night Run');
+    expect(screen.getByTestId('add-more')).toHaveAttribute('href', '/bkk-run');
+    expect(await screen.findByTestId('cart-certificate-price')).toHaveTextContent('49.00 THB');
+    expect(screen.getByTestId('cart-certificate-amt')).toHaveTextContent('49.00');
+    expect(screen.getByTestId('cart-final-payment')).toHaveTextContent('51.45');
+    // The all-photos deal is on photos: none to a cart without them.
+    expect(screen.queryByTestId('deal-select')).not.toBeInTheDocument();
+    expect(callsTo(calls, 'POST /api/cart/quote')[0]?.body).toEqual({
+      event_key: 'bkk-run',
+      image_ids: [],
+      is_mhao: 'N',
+      wholesale: false,
+      certificate_bib: '42',
+    });
+
+    const user = await fillPaidForm('0812345678', 'PP');
+    await user.click(screen.getByTestId('submit-order'));
+    await screen.findByTestId('order-page');
+    expect(router.state.location.pathname).toBe('/download/order-uuid-1');
+    expect(callsTo(calls, 'POST /v1/order/create')[0]?.body).toEqual({
+      mobile: '0812345678',
+      email: null,
+      event_key: 'bkk-run',
+      amount: 49,
+      paid_amount: 51.45,
+      imageList: [],
+      image_length: 0,
+      is_mhao: 'N',
+      payment_gateway: 'SANDBOX',
+      payment_channel: 'PP',
+      wholesale: false,
+      certificate_bib: '42',
+    });
+    expect(readCartCertificate()).toBeNull();
+  });
+
+  it('goes with the photos of its event, and its remove button takes it out alone', async () => {
+    addToCart('standard', [photo(1), photo(2)]);
+    setCartCertificate(somchai);
+    const { calls } = api({
+      'POST /api/cart/quote': (body: unknown) =>
+        (body as { certificate_bib?: string }).certificate_bib === '42'
+          ? makeQuote({ cart_certificate_amt: 49, cart_final_payment: 1230.08 })
+          : makeQuote(),
+    });
+    renderCart();
+    expect(screen.getByTestId('cart-certificate')).toHaveTextContent('ใบประกาศนียบัตรผู้พิชิต · บิบ 42 · Somchai Jaidee');
+    expect(screen.getAllByTestId('cart-item')).toHaveLength(2);
+    expect(await screen.findByTestId('cart-certificate-price')).toHaveTextContent('49.00 บาท');
+    expect(screen.getByTestId('cart-final-payment')).toHaveTextContent('1,230.08');
+    expect(callsTo(calls, 'POST /api/cart/quote')[0]?.body).toMatchObject({ image_ids: [1, 2], certificate_bib: '42' });
+
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('cart-certificate-remove'));
+    expect(readCartCertificate()).toBeNull();
+    expect(readCart('standard')).toHaveLength(2);
+    expect(screen.queryByTestId('cart-certificate')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('cart-final-payment')).toHaveTextContent('1,178.63'));
+    expect(screen.queryByTestId('cart-certificate-amt')).not.toBeInTheDocument();
+    expect(callsTo(calls, 'POST /api/cart/quote').at(-1)?.body).not.toHaveProperty('certificate_bib');
+  });
+
+  it('empties the cart once removed when it was alone', async () => {
+    setCartCertificate(somchai);
+    api({ 'POST /api/cart/quote': certificateQuote });
+    renderCart();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('cart-certificate-remove'));
+    expect(await screen.findByTestId('cart-empty')).toBeInTheDocument();
+  });
+
+  it('is removed with everything else, after confirmation', async () => {
+    addToCart('standard', [photo(1)]);
+    setCartCertificate(somchai);
+    api();
+    renderCart();
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('remove-all'));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('รูปทั้งหมดและใบประกาศนียบัตรผู้พิชิตในตะกร้าจะถูกลบ');
+    await user.click(within(dialog).getByRole('button', { name: 'ลบทั้งหมด' }));
+    expect(readCartCertificate()).toBeNull();
+    expect(readCart('standard')).toHaveLength(0);
+    expect(await screen.findByTestId('cart-empty')).toBeInTheDocument();
+  });
+
+  it('locks ordering when it is of another event than the photos', async () => {
+    addToCart('standard', [photo(1, 'other-run')]);
+    setCartCertificate(somchai);
+    const { calls } = api();
+    renderCart();
+    expect(screen.getByTestId('mixed-events-warning')).toHaveTextContent('ใบประกาศนียบัตรและรูปในตะกร้าต้องเป็นของอีเวนต์เดียวกัน');
+    await new Promise((r) => setTimeout(r, 30));
+    expect(screen.queryByTestId('submit-order')).not.toBeInTheDocument();
+    expect(callsTo(calls, 'POST /api/cart/quote')).toHaveLength(0);
+  });
+
+  it('is not in the wholesale cart', async () => {
+    addToCart('wholesale', [photo(1)]);
+    setCartCertificate(somchai);
+    const { calls } = api();
+    renderCart('wholesale');
+    await screen.findByTestId('cart-full-amt');
+    expect(screen.queryByTestId('cart-certificate')).not.toBeInTheDocument();
+    expect(callsTo(calls, 'POST /api/cart/quote')[0]?.body).not.toHaveProperty('certificate_bib');
+  });
+
+  it('says a photo pass pays for photos only while the certificate is in the cart', async () => {
+    window.localStorage.setItem('currentLanguage', 'en');
+    addToCart('standard', [photo(1)]);
+    setCartCertificate(somchai);
+    api({
+      'POST /api/cart/quote': (body: unknown) =>
+        (body as { pass_code?: string }).pass_code
+          ? makeQuote({ cart_certificate_amt: 49, pass: { photos: 3, pays: false, reason: 'certificate' } })
+          : makeQuote({ cart_certificate_amt: 49 }),
+    });
+    renderCart();
+    const user = userEvent.setup();
+    await user.type(await screen.findByTestId('pass-input'), 'K7QM4XTP9HWA');
+    await user.click(screen.getByTestId('pass-apply'));
+    expect(await screen.findByTestId('pass-shortfall')).toHaveTextContent(
+      'A photo pass pays for photos only: remove the certificate to use it.',
+    );
+    expect(screen.getByTestId('paid-form')).toBeInTheDocument();
+  });
+
+  it('explains a certificate the event gives free', async () => {
+    window.localStorage.setItem('currentLanguage', 'en');
+    setCartCertificate(somchai);
+    api({
+      'POST /api/cart/quote': errorAnswer(409, 'certificate_not_sold', { body: { field: 'certificate_bib' } }),
+    });
+    renderCart();
+    expect(await screen.findByTestId('quote-error')).toHaveTextContent(
+      'This event’s certificates are free: download yours from your result.',
+    );
+    expect(screen.getByTestId('cart-certificate-remove')).toBeInTheDocument();
   });
 });

@@ -31,6 +31,7 @@ const REASONS: Record<string, CartMessageKey> = {
   not_found_by_search: 'cart.pass.notFoundBySearch',
   wholesale: 'cart.pass.wholesale',
   free_event: 'cart.pass.freeEvent',
+  certificate: 'cart.pass.certificate',
 };
 
 export function PassField({ code, quoteInput, quote, quoteError, onApply, onRemove }: Props) {

@@ -1,4 +1,5 @@
-//! The cart's price table: every number exactly as the server quoted it.
+//! The cart's price table: every number exactly as the server quoted it (the finisher
+//! certificate's price on its own row when the cart buys one; the totals include it).
 
 import type { QuoteResponse } from '@/api/types';
 import type { CartMessageKey } from './messages';
@@ -16,7 +17,9 @@ export function PriceTable({ quote }: { quote: QuoteResponse }) {
     value,
     strong,
   });
+  const certificate = quote.cart_certificate_amt ?? 0;
   const rows: Row[] = [
+    ...(certificate > 0 ? [money('cart.price.certificate', 'cart-certificate-amt', certificate)] : []),
     money('cart.price.full', 'cart-full-amt', quote.cart_full_amt),
     money('cart.price.discount', 'cart-discount', quote.cart_discount),
     money('cart.price.amount', 'cart-amt', quote.cart_amt),

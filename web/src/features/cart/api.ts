@@ -1,4 +1,5 @@
-//! The cart's calls: the cart's event, the server's price of the cart (with a photo pass),
+//! The cart's calls: the cart's event, the server's price of the cart (with a photo pass,
+//! and the finisher certificate it buys),
 //! the payment gateway setting and the channels that gateway takes, order creation and the
 //! cart log. Money is only ever read from the quote, never computed here.
 
@@ -35,7 +36,7 @@ export function useCartEvent(eventKey: string | null) {
 
 /** `deal`: the all-photos deal is chosen; `foundRefs`: the searches the cart's photos came
  * from, which the deal (or an all-photos pass) may cover; `passCode`: a photo pass's code,
- * as the runner typed it. */
+ * as the runner typed it; `certificateBib`: the bib whose finisher certificate the cart buys. */
 export type QuoteInput = {
   eventKey: string;
   ids: number[];
@@ -43,6 +44,7 @@ export type QuoteInput = {
   kind: CartKind;
   foundRefs: string[];
   passCode: string | null;
+  certificateBib: string | null;
 };
 
 /** The server's price of a cart; an `ApiFailure` when it refuses (a wrong pass code too). */
@@ -56,6 +58,7 @@ export function fetchQuote(input: QuoteInput): Promise<QuoteResponse> {
         wholesale: input.kind === 'wholesale',
         ...(input.deal || input.passCode !== null ? { found_refs: input.foundRefs } : {}),
         ...(input.passCode !== null ? { pass_code: input.passCode } : {}),
+        ...(input.certificateBib !== null ? { certificate_bib: input.certificateBib } : {}),
       },
     }),
   );
@@ -71,6 +74,7 @@ export function useQuote(input: QuoteInput | null) {
       input?.deal,
       input?.foundRefs,
       input?.passCode,
+      input?.certificateBib,
     ],
     queryFn: (): Promise<QuoteResponse> => {
       if (!input) throw new Error('quote without a cart');
@@ -130,6 +134,8 @@ export type OrderInput = {
   channel: PaymentChannel;
   eventKey: string;
   items: CartItem[];
+  /** The bib whose finisher certificate the order buys (then `items` may be empty). */
+  certificateBib: string | null;
   deal: boolean;
   quote: QuoteResponse;
   /** The photo pass that pays for the cart, when one does. */
@@ -157,6 +163,7 @@ export function orderBody(o: OrderInput): CreateOrderRequest {
     // references say which.
     ...(o.deal || o.passCode !== null ? { found_refs: foundRefsOf(o.items) } : {}),
     ...(o.passCode !== null ? { pass_code: o.passCode } : {}),
+    ...(o.certificateBib !== null ? { certificate_bib: o.certificateBib } : {}),
   };
 }
 

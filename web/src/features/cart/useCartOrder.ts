@@ -1,6 +1,6 @@
 //! Ordering a cart: the order is created with the server's fresh quote (never the browser's
-//! sums) through the configured gateway; then this device remembers it, the cart and its deal
-//! are emptied and the visitor goes to the order's page. A failure is told with the shop's
+//! sums) through the configured gateway; then this device remembers it, the cart (its photos,
+//! its certificate) and its deal are emptied and the visitor goes to the order's page. A failure is told with the shop's
 //! LINE contact; one that may mean a stale price asks for the price again, and a changed
 //! gateway asks for the gateway and its channels again.
 
@@ -12,7 +12,7 @@ import type { PaymentGateway, QuoteResponse } from '@/api/types';
 import { useDialog } from '@/components/Dialog';
 import { useToast } from '@/components/Toast';
 import { useErrorText } from '@/i18n/errors';
-import { clearCart, setDeal, type CartItem, type CartKind } from '@/lib/cart';
+import { clearCart, clearCartCertificate, setDeal, type CartItem, type CartKind } from '@/lib/cart';
 import { CONTACT } from '@/lib/constants';
 import { rememberOrder } from '@/lib/myOrders';
 import { cartQueryKeys, createOrder, fetchGateway } from './api';
@@ -32,11 +32,16 @@ const REQUOTE_ON = new Set([
   'deal_needs_search',
   'pass_used',
   'pass_does_not_cover',
+  'certificate_not_sold',
+  'certificate_not_offered',
+  'result_not_found',
 ]);
 
 type Cart = {
   kind: CartKind;
   items: CartItem[];
+  /** The bib whose finisher certificate the cart buys, if any. */
+  certificateBib: string | null;
   eventKey: string | null;
   event: ShopEvent | undefined;
   deal: boolean;
@@ -49,7 +54,18 @@ type Cart = {
   onPlaced: () => void;
 };
 
-export function useCartOrder({ kind, items, eventKey, event, deal, quote, gateway, passCode, onPlaced }: Cart) {
+export function useCartOrder({
+  kind,
+  items,
+  certificateBib,
+  eventKey,
+  event,
+  deal,
+  quote,
+  gateway,
+  passCode,
+  onPlaced,
+}: Cart) {
   const t = useT();
   const errorText = useErrorText();
   const toast = useToast();
@@ -65,7 +81,7 @@ export function useCartOrder({ kind, items, eventKey, event, deal, quote, gatewa
           ? gateway
           : await queryClient.query({ queryKey: cartQueryKeys.gateway, queryFn: fetchGateway });
       if (chosen === null) throw new NoGateway();
-      return createOrder({ ...values, kind, gateway: chosen, eventKey, items, deal, quote, passCode });
+      return createOrder({ ...values, kind, gateway: chosen, eventKey, items, certificateBib, deal, quote, passCode });
     },
     onSuccess: (uuid) => {
       // This device keeps its own orders: the way back to one when nothing else reaches
@@ -73,6 +89,7 @@ export function useCartOrder({ kind, items, eventKey, event, deal, quote, gatewa
       rememberOrder({ uuid, event_key: eventKey ?? '', title: event?.title ?? '', created: new Date().toISOString() });
       onPlaced();
       clearCart(kind);
+      if (certificateBib !== null) clearCartCertificate();
       setDeal(kind, 'NO');
       toast.success(t('cart.order.created', { id: uuid }));
       void navigate(`/download/${uuid}`);

@@ -1,10 +1,11 @@
 //! Finding one's race result: rows by name with time and rank, a row's button asking for
 //! the photos of its bib, nothing found said so, and a query the server refuses explained
-//! beside the field; the certificate of the one row found, with the photo the runner picks,
-//! and none when the event sells it.
+//! beside the field; the certificate of the one row found, with the photo the runner picks
+//! when it is free, and put in the cart (one a cart) when the event sells it.
 
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { readCartCertificate, setCartCertificate } from '@/lib/cart';
 import { errorAnswer, fakeFetch, renderWithProviders } from '@/test/render';
 import { ResultSearch } from './ResultSearch';
 
@@ -93,7 +94,7 @@ describe('ResultSearch', () => {
     expect(screen.getByTestId('certificate-print')).toHaveAttribute('href', '/api/events/race/certificates/42/print?photo=12');
   });
 
-  it('shows no certificate the event sells rather than gives', async () => {
+  it('puts the certificate the event sells in the cart, then links to the cart', async () => {
     fakeFetch({
       'POST /v1/results/search': {
         status: 'success',
@@ -102,12 +103,46 @@ describe('ResultSearch', () => {
         certificate: { price: 49, photo_id: null, image_url: null, print_url: null },
       },
     });
+    // Another runner's certificate is in the cart already.
+    setCartCertificate({ event_key: 'race', bib: '7', name: 'Anan Jaidee' });
     const user = userEvent.setup();
     renderWithProviders(<ResultSearch eventKey="race" busy={false} onPhotos={vi.fn()} />, { lang: 'en' });
     await user.type(screen.getByTestId('result-input'), '42');
     await user.click(screen.getByTestId('result-submit'));
-    await screen.findByTestId('result-row');
-    expect(screen.queryByTestId('certificate')).not.toBeInTheDocument();
+    const card = await screen.findByTestId('certificate');
+    expect(card).toHaveTextContent('Finisher certificate');
+    expect(screen.getByTestId('certificate-price')).toHaveTextContent('49.00 THB');
+    // Nothing to download before it is bought.
+    expect(screen.queryByTestId('certificate-image')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('certificate-print')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('certificate-in-cart')).not.toBeInTheDocument();
+
+    await user.click(screen.getByTestId('certificate-add'));
+    expect(readCartCertificate()).toEqual({ event_key: 'race', bib: '42', name: 'Somchai Jaidee' });
+    const link = await screen.findByTestId('certificate-in-cart');
+    expect(link).toHaveAttribute('href', '/cart');
+    expect(link).toHaveTextContent('The certificate is in your cart');
+    expect(screen.queryByTestId('certificate-add')).not.toBeInTheDocument();
+    expect(screen.getByText('Certificate added to the cart')).toBeInTheDocument();
+  });
+
+  it('shows a certificate already in the cart as in it, in Thai by default', async () => {
+    fakeFetch({
+      'POST /v1/results/search': {
+        status: 'success',
+        results: [ROW],
+        photos: null,
+        certificate: { price: 1250, photo_id: null, image_url: null, print_url: null },
+      },
+    });
+    setCartCertificate({ event_key: 'race', bib: '42', name: 'Somchai Jaidee' });
+    const user = userEvent.setup();
+    renderWithProviders(<ResultSearch eventKey="race" busy={false} onPhotos={vi.fn()} />);
+    await user.type(screen.getByTestId('result-input'), '42');
+    await user.click(screen.getByTestId('result-submit'));
+    expect(await screen.findByTestId('certificate-price')).toHaveTextContent('1,250.00 บาท');
+    expect(screen.getByTestId('certificate-in-cart')).toHaveTextContent('ใบประกาศนียบัตรอยู่ในตะกร้าแล้ว');
+    expect(screen.queryByTestId('certificate-add')).not.toBeInTheDocument();
   });
 
   it('outside the sale, shows the rows without a photos button', async () => {

@@ -2,7 +2,7 @@
 //! not matter) or their bib, and sees the organiser's results rows (distance, category,
 //! chip time, rank), each with a button that searches the photos of that bib as the bib
 //! search does; when one row is found and the event offers it, their finisher certificate
-//! (`CertificateCard`). Beside the bib search on the event pages while the sale is open,
+//! (`CertificateCard`: to download when free, to put in the cart when priced). Beside the bib search on the event pages while the sale is open,
 //! alone (rows and certificate, no photos) outside it.
 
 import { useId, useState, type SyntheticEvent } from 'react';
@@ -34,6 +34,8 @@ export function ResultSearch({ eventKey, busy = false, onPhotos }: Props) {
   };
   const rows: RaceResult[] | undefined = search.data?.results;
   const certificate = search.data?.certificate;
+  // The certificate is the one row's: whose it is (bib, name) goes with it to the cart.
+  const runner = rows?.length === 1 ? rows[0] : undefined;
   return (
     <section className="card result-search stack" aria-labelledby={`${id}-title`} data-testid="result-search">
       <h2 id={`${id}-title`}>{t('event.result.title')}</h2>
@@ -104,11 +106,14 @@ export function ResultSearch({ eventKey, busy = false, onPhotos }: Props) {
           ))}
         </ul>
       )}
-      {certificate && (
+      {certificate && runner && (
         <CertificateCard
-          key={rows?.[0]?.bib}
+          key={runner.bib}
           offer={certificate}
           photos={search.data?.photos?.images ?? []}
+          eventKey={eventKey}
+          bib={runner.bib}
+          name={runner.name}
         />
       )}
     </section>

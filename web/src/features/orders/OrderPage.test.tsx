@@ -1,4 +1,6 @@
-//! Order page: what each order state shows and which calls its buttons make.
+//! Order page: what each order state shows and which calls its buttons make, and the
+//! finisher certificate an order buys (its line while unpaid, its downloads once paid; an
+//! order of a certificate alone shows no photos).
 
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -48,6 +50,7 @@ function inquiry(over: Partial<InquiryResponse> = {}): InquiryResponse {
     end_reason: '',
     refund_due: 0,
     photos_withdrawn: 0,
+    certificate: null,
     ...over,
   };
 }
@@ -745,6 +748,85 @@ describe('OrderPage', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'OK' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('finisher certificate', () => {
+  const IMAGE = `/api/orders/${UUID}/certificate/image`;
+  const PRINT = `/api/orders/${UUID}/certificate/print`;
+  const unpaidCertificate = { bib: '42', price: 49, image_url: null, print_url: null };
+  const paidCertificate = { bib: '42', price: 49, image_url: IMAGE, print_url: PRINT };
+  /** An order of the certificate alone: no photo in it. */
+  const alone = { image_length: 0, images_order: '[]', images_paid: '[]', amount: 51.45, photos_amount: 49, payment_fee: 2.45 };
+
+  it('is a line of the unpaid order’s amount, without downloads', async () => {
+    english();
+    fakeFetch({ 'POST /v3/order/inquiry': inquiry({ certificate: unpaidCertificate, photos_amount: 249 }) });
+    renderOrder();
+    expect(await screen.findByTestId('order-certificate-line')).toHaveTextContent('Finisher certificate · bib 42: 49.00 THB');
+    expect(screen.getByText('Photos and certificate 249.00 THB + payment fee 10.00 THB')).toBeInTheDocument();
+    expect(screen.getByTestId('sample-photos')).toBeInTheDocument();
+    expect(screen.queryByTestId('order-certificate')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('order-certificate-image')).not.toBeInTheDocument();
+  });
+
+  it('is downloaded from the paid order, beside its photos', async () => {
+    english();
+    fakeFetch({ 'POST /v3/order/inquiry': paid({ certificate: paidCertificate }) });
+    renderOrder();
+    const block = await screen.findByTestId('order-certificate');
+    expect(block).toHaveTextContent('Finisher certificate');
+    expect(block).toHaveTextContent('bib 42');
+    expect(within(block).getByTestId('order-certificate-preview')).toHaveAttribute('src', IMAGE);
+    const image = within(block).getByTestId('order-certificate-image');
+    expect(image).toHaveAttribute('href', IMAGE);
+    expect(image).toHaveAttribute('download');
+    const print = within(block).getByTestId('order-certificate-print');
+    expect(print).toHaveAttribute('href', PRINT);
+    expect(print).toHaveAttribute('download');
+    expect(print).toHaveTextContent('Download the PDF (A4)');
+    // The photos are delivered as ever.
+    expect(screen.getAllByTestId('paid-photo')).toHaveLength(2);
+    expect(screen.getByTestId('download-all')).toBeEnabled();
+    expect(screen.queryByTestId('order-certificate-line')).not.toBeInTheDocument();
+  });
+
+  it('alone, is paid for with its own wording and no photos nor End of Sale', async () => {
+    english();
+    fakeFetch({ 'POST /v3/order/inquiry': inquiry({ ...alone, certificate: unpaidCertificate }) });
+    renderOrder();
+    expect(await screen.findByTestId('order-certificate-line')).toHaveTextContent('bib 42: 49.00 THB');
+    expect(screen.getByText('Certificate 49.00 THB + payment fee 2.45 THB')).toBeInTheDocument();
+    expect(screen.getByTestId('payment-qr')).toBeInTheDocument();
+    expect(screen.queryByTestId('storage-expired')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('sample-photos')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('order-certificate')).not.toBeInTheDocument();
+  });
+
+  it('alone and paid, shows only the certificate: no gallery, stepper nor ZIP', async () => {
+    english();
+    // Whatever the photo flags say, an order without photos has none to make.
+    fakeFetch({
+      'POST /v3/order/inquiry': paid({ ...alone, certificate: paidCertificate, is_original_image_created: 'N' }),
+    });
+    renderOrder();
+    const block = await screen.findByTestId('order-certificate');
+    expect(within(block).getByTestId('order-certificate-image')).toHaveAttribute('href', IMAGE);
+    expect(within(block).getByTestId('order-certificate-print')).toHaveAttribute('href', PRINT);
+    expect(screen.queryByTestId('paid-photos')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('order-stepper')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('download-all')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('download-all-logo')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('storage-expired')).not.toBeInTheDocument();
+    expect(screen.queryByText(/photos/i)).not.toBeInTheDocument();
+  });
+
+  it('alone and expired, is ordered again from the runner’s result', async () => {
+    english();
+    fakeFetch({ 'POST /v3/order/inquiry': inquiry({ ...alone, certificate: unpaidCertificate, payment_status: 'EXPIRED' }) });
+    renderOrder();
+    expect(await screen.findByTestId('order-closed-why')).toHaveTextContent('To get the certificate, please find your result');
+    expect(screen.getByTestId('search-again')).toHaveTextContent('Find my result again');
   });
 });
 

@@ -1,5 +1,6 @@
 //! Order page (/download/{q}): the order's status, how to pay it while unpaid, and its
-//! photos to view and download once paid.
+//! photos (and the finisher certificate it buys) to view and download once paid. An order
+//! of a certificate alone shows no photos, samples, nor ZIPs: only its certificate.
 
 import './orders.css';
 import { useEffect, useRef, useState } from 'react';
@@ -10,7 +11,16 @@ import { Spinner } from '@/components/Spinner';
 import { thumbnailProps } from '@/components/thumbnail';
 import { type Translate } from '@/i18n';
 import { useErrorText } from '@/i18n/errors';
-import { isFreeOrder, parseOrderImages, parsePaidImages, statusKey, thumbnailUrl } from './orderData';
+import { CertificateBlock } from './OrderCertificate';
+import {
+  certificateOf,
+  hasPhotos,
+  isFreeOrder,
+  parseOrderImages,
+  parsePaidImages,
+  statusKey,
+  thumbnailUrl,
+} from './orderData';
 import { PaidBlock } from './PaidBlock';
 import { PaymentBlock } from './PaymentBlock';
 import { SendToLine } from './SendToLine';
@@ -165,10 +175,12 @@ type BodyProps = { order: InquiryResponse; uuid: string; onRefresh: () => void; 
 function OrderBody({ order, uuid, onRefresh, refreshing }: BodyProps) {
   const t = useT();
   const status = order.payment_status;
+  const certificate = certificateOf(order);
 
   if (status === 'INITIAL') {
     const samples = parseOrderImages(order.images_order);
-    if (samples.length === 0) {
+    // Photos bought but none left to sell; an order of a certificate alone has none to show.
+    if (samples.length === 0 && hasPhotos(order)) {
       return (
         <p className="card alert alert-danger" data-testid="storage-expired" data-reason="end-of-sale">
           {t('order.endOfSale')}
@@ -178,34 +190,41 @@ function OrderBody({ order, uuid, onRefresh, refreshing }: BodyProps) {
     return (
       <>
         <PaymentBlock order={order} uuid={uuid} onRefresh={onRefresh} refreshing={refreshing} />
-        <section className="stack" aria-labelledby="samples-title">
-          <h2 id="samples-title">{t('order.samples.title', { count: samples.length })}</h2>
-          <ul className="photo-grid sample-photos" data-testid="sample-photos">
-            {samples.map((s, index) => (
-              <li key={s.thumbnail_file_name} className="photo-card">
-                <img
-                  src={thumbnailUrl(order.event_key, s.thumbnail_file_name)}
-                  alt={s.original_file_name}
-                  {...thumbnailProps(index)}
-                />
-              </li>
-            ))}
-          </ul>
-        </section>
+        {samples.length > 0 && (
+          <section className="stack" aria-labelledby="samples-title">
+            <h2 id="samples-title">{t('order.samples.title', { count: samples.length })}</h2>
+            <ul className="photo-grid sample-photos" data-testid="sample-photos">
+              {samples.map((s, index) => (
+                <li key={s.thumbnail_file_name} className="photo-card">
+                  <img
+                    src={thumbnailUrl(order.event_key, s.thumbnail_file_name)}
+                    alt={s.original_file_name}
+                    {...thumbnailProps(index)}
+                  />
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
       </>
     );
   }
 
   if (status === 'PAID') {
+    const delivered = certificate && <CertificateBlock certificate={certificate} />;
+    if (!hasPhotos(order)) return delivered;
     const images = parsePaidImages(order.images_paid);
     if (isYes(order.storage_expired) || (images.length === 0 && isYes(order.is_original_image_created))) {
       return (
-        <p className="card alert alert-danger" data-testid="storage-expired" data-reason="storage">
-          {t('order.storageExpired')}
-        </p>
+        <>
+          <p className="card alert alert-danger" data-testid="storage-expired" data-reason="storage">
+            {t('order.storageExpired')}
+          </p>
+          {delivered}
+        </>
       );
     }
-    return <PaidBlock order={order} uuid={uuid} images={images} />;
+    return <PaidBlock order={order} uuid={uuid} images={images} certificate={delivered} />;
   }
 
   return <PaymentBlock order={order} uuid={uuid} onRefresh={onRefresh} refreshing={refreshing} />;

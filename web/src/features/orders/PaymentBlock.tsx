@@ -11,6 +11,7 @@ import { CONTACT, ORDER_QR_PX } from '@/lib/constants';
 import { copyText } from '@/lib/inAppBrowser';
 import { formatBaht } from '@/lib/money';
 import { CardPayment } from './CardPayment';
+import { hasPhotos } from './orderData';
 import { AmountLine, RefreshButton, SandboxBanner } from './parts';
 import { formatBangkokDateTime } from '@/lib/dates';
 import { useT, type OrderMessageKey } from './messages';
@@ -137,14 +138,16 @@ function Approval({ order, uuid, onRefresh, refreshing }: Props) {
 
 function Closed({ order }: { order: InquiryResponse }) {
   const t = useT();
+  // An order of a certificate alone is ordered again from the runner's result.
+  const photos = hasPhotos(order);
   return (
     <section className="card stack center" data-testid="order-closed">
       <p className="alert alert-danger" data-testid="order-closed-why">
         {order.payment_status === 'EXPIRED'
-          ? t('order.closed.expired')
+          ? t(photos ? 'order.closed.expired' : 'order.closed.expiredCertificate')
           : order.end_reason === 'photo_withdrawn'
             ? t('order.closed.withdrawn', { count: order.photos_withdrawn })
-            : t('order.closed.cancelled')}
+            : t(photos ? 'order.closed.cancelled' : 'order.closed.cancelledCertificate')}
       </p>
       {order.refund_due > 0 && (
         <p className="alert alert-warning" data-testid="order-refund-due">
@@ -154,7 +157,7 @@ function Closed({ order }: { order: InquiryResponse }) {
       {order.event_key !== '' && (
         <p>
           <Link className="btn btn-primary" to={`/${order.event_key}`} data-testid="search-again">
-            {t('order.searchAgain')}
+            {t(photos ? 'order.searchAgain' : 'order.findResultAgain')}
           </Link>
         </p>
       )}

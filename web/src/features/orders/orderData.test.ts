@@ -67,6 +67,12 @@ describe('order data', () => {
     const framed = { ...base, variants: ['original', 'logo', 'frame'] };
     expect(shouldPoll({ ...framed, is_frame_image_created: 'N' })).toBe(true);
     expect(shouldPoll({ ...framed, is_frame_image_created: 'Y' })).toBe(false);
+    // An order of a certificate alone has no photos to wait for; only its addresses, if missing.
+    const certificate = { bib: '42', price: 49, image_url: '/c/image', print_url: '/c/print' };
+    const alone = { ...base, image_length: 0, is_original_image_created: 'N' as const, certificate };
+    expect(shouldPoll(alone)).toBe(false);
+    expect(shouldPoll({ ...alone, certificate: { ...certificate, image_url: null, print_url: null } })).toBe(true);
+    expect(shouldPoll({ ...base, image_length: 2, is_original_image_created: 'N', certificate })).toBe(true);
   });
 
   it('appends a query parameter to addresses with or without a query string', () => {

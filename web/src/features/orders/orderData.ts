@@ -1,6 +1,6 @@
 //! What the order page derives from an inquiry answer: the photo lists it carries as JSON
-//! text (read defensively: a malformed list shows as empty, never breaks the page), when to
-//! keep polling, and the addresses the page hands out.
+//! text (read defensively: a malformed list shows as empty, never breaks the page), the
+//! finisher certificate it buys, when to keep polling, and the addresses the page hands out.
 
 import { isPaymentStatus, isYes, type InquiryResponse } from '@/api/types';
 import type { OrderMessageKey } from './messages';
@@ -73,6 +73,17 @@ export const thumbnailUrl = (eventKey: string, fileName: string) =>
 
 export const isFreeOrder = (order: InquiryResponse) => order.payment_channel === 'FREE';
 
+/** The finisher certificate an order buys: the runner's bib, its price (in the order's
+ * amounts) and, once paid, the addresses of the picture and of the A4 PDF. */
+export type OrderCertificate = NonNullable<InquiryResponse['certificate']>;
+
+/** The certificate the order buys, if any (none from servers that do not sell them). */
+export const certificateOf = (order: InquiryResponse): OrderCertificate | null => order.certificate ?? null;
+
+/** Whether the order buys photos: every order but one of a certificate alone
+ * (`image_length` 0), which has none to show or zip. */
+export const hasPhotos = (order: InquiryResponse) => !(order.image_length === 0 && certificateOf(order) !== null);
+
 const isVariant = (v: string): v is Variant => (VARIANTS as readonly string[]).includes(v);
 
 /** The files the page offers of the order's photos: those the server says it gives (the
@@ -93,11 +104,15 @@ export function variantReady(order: InquiryResponse, variant: Variant): boolean 
   return isYes(flag);
 }
 
-/** Whether the server still has something to change: payment awaited, or photos being made. */
+/** Whether the server still has something to change: payment awaited, photos being made, or
+ * the addresses of a paid order's certificate not given yet. */
 export function shouldPoll(order: InquiryResponse | undefined): boolean {
   if (!order) return false;
   if (order.payment_status === 'INITIAL') return true;
-  if (order.payment_status !== 'PAID' || isYes(order.storage_expired)) return false;
+  if (order.payment_status !== 'PAID') return false;
+  const certificate = certificateOf(order);
+  if (certificate && !(certificate.image_url && certificate.print_url)) return true;
+  if (!hasPhotos(order) || isYes(order.storage_expired)) return false;
   if (!isYes(order.is_original_image_created)) return true;
   return shownVariants(order).some((v) => !variantReady(order, v));
 }

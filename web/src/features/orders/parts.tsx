@@ -1,9 +1,12 @@
-//! Small pieces the order page's payment blocks share: amount, sandbox notice, refresh.
+//! Small pieces the order page's payment blocks share: amount (with the finisher certificate
+//! the order buys), sandbox notice, refresh.
 
 import type { InquiryResponse } from '@/api/types';
 import { Spinner } from '@/components/Spinner';
 import { formatBaht } from '@/lib/money';
-import { useT } from './messages';
+import { CertificateLine } from './OrderCertificate';
+import { certificateOf, hasPhotos } from './orderData';
+import { useT, type OrderMessageKey } from './messages';
 
 export function SandboxBanner() {
   const t = useT();
@@ -12,6 +15,13 @@ export function SandboxBanner() {
       {t('order.sandbox.banner')}
     </p>
   );
+}
+
+/** How the amount before the fee is named: the photos', the photos' and the certificate's,
+ * or the certificate's alone. */
+function breakdownKey(order: InquiryResponse): OrderMessageKey {
+  if (certificateOf(order) === null) return 'order.breakdown';
+  return hasPhotos(order) ? 'order.breakdown.withCertificate' : 'order.breakdown.certificate';
 }
 
 export function AmountLine({ order, struck = false }: { order: InquiryResponse; struck?: boolean }) {
@@ -26,9 +36,10 @@ export function AmountLine({ order, struck = false }: { order: InquiryResponse; 
       </p>
       {order.payment_fee > 0 && (
         <p className="muted small">
-          {t('order.breakdown', { photos: formatBaht(order.photos_amount), fee: formatBaht(order.payment_fee) })}
+          {t(breakdownKey(order), { photos: formatBaht(order.photos_amount), fee: formatBaht(order.payment_fee) })}
         </p>
       )}
+      <CertificateLine order={order} />
     </div>
   );
 }

@@ -53,6 +53,8 @@ pub struct AdminOrder {
     /// Money that reached it after it had ended: to refund (baht).
     #[schema(value_type = Option<f64>)]
     pub refund_due: Option<raceshot_domain::Money>,
+    /// The bib whose finisher certificate it buys, if any.
+    pub certificate_bib: Option<String>,
     pub trail: Vec<TrailEntry>,
 }
 
@@ -89,6 +91,10 @@ pub async fn detail(
         order_page_url: state.links.order_page_url(&order.uuid),
         end_reason: order.end_reason.map(|r| r.as_str().to_owned()),
         refund_due: order.refund_due,
+        certificate_bib: order
+            .certificate
+            .as_ref()
+            .map(|c| c.bib.as_str().to_owned()),
         order: row(order),
         trail,
     }))

@@ -2,8 +2,10 @@
 //! A4 page (PDF) with their name, distance, times, rank, the event's logo and one of their
 //! photos, drawn from the event's templates ([`template`]) on the server.
 //!
-//! - **Offered** per event by an operator, free or at a price; a priced certificate is
-//!   not given out here (`NotFree`).
+//! - **Offered** per event by an operator, free or at a price ([`price`]: a free event's
+//!   are free). A free one is given to anyone who names the bib ([`Claim::Offer`]); a
+//!   priced one is a line of the cart ([`sold_line`]) and given to the order that bought
+//!   it ([`Claim::Bought`]), even if the offer changed since.
 //! - **The photo** is one of the runner's (bib search: read on the photo, or the same face
 //!   elsewhere; hidden photos never), by default the best by a stated rule ([`best`]): the
 //!   photo where the runner's face above their bib is largest, its area weighted by the
@@ -24,6 +26,7 @@ use raceshot_domain::Bib;
 use raceshot_domain::results::RaceResult;
 use raceshot_store::certificates::CertificateSettings;
 use raceshot_store::events::Event;
+use raceshot_store::orders::OrderCertificate;
 use raceshot_store::photos::Photo;
 use raceshot_store::{ObjectKey, ObjectKind, Objects, Store, StoreError, StoredName};
 use raceshot_vision::BBox;
@@ -60,6 +63,8 @@ pub enum CertificateError {
     NotOffered,
     #[error("this event's certificates are sold, not given away")]
     NotFree,
+    #[error("this event's certificates are free: download it from your result")]
+    NotSold,
     #[error("no result of this event has that bib")]
     NoResult,
     #[error("that photo is not one of this runner's")]
@@ -95,6 +100,52 @@ pub async fn settings(store: &Store, event: &Event) -> Result<CertificateSetting
             print_svg: None,
             updated_at: chrono::DateTime::UNIX_EPOCH,
         }))
+}
+
+/// What a runner pays for a certificate of `event`: its price, nothing at an event that
+/// gives its photos away.
+pub fn price(settings: &CertificateSettings, event: &Event) -> raceshot_domain::Money {
+    if event.spec.is_free_download || event.spec.is_free_download_keep_contract {
+        raceshot_domain::Money::ZERO
+    } else {
+        settings.price
+    }
+}
+
+/// By what right a certificate is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// The event's offer: it must be offered, and free.
+    Offer,
+    /// An order that bought it (paid, or paid by a pass), whatever the offer says now.
+    Bought,
+}
+
+/// The certificate of the runner wearing `bib_text` as a line of a cart at `event`: the
+/// event must sell them (offered, at a price) and have that bib's result.
+pub async fn sold_line(
+    store: &Store,
+    event: &Event,
+    bib_text: &str,
+) -> Result<OrderCertificate, CertificateError> {
+    let settings = settings(store, event).await?;
+    if !settings.offered {
+        return Err(CertificateError::NotOffered);
+    }
+    let price = price(&settings, event);
+    if price.satang() == 0 {
+        return Err(CertificateError::NotSold);
+    }
+    let bib = bibs::parse_query(&event.spec.bib_rule, bib_text)
+        .map_err(|_| CertificateError::NoResult)?;
+    let result = store
+        .result_by_bib(event.id, &bib)
+        .await?
+        .ok_or(CertificateError::NoResult)?;
+    Ok(OrderCertificate {
+        bib: result.bib,
+        price,
+    })
 }
 
 /// The template in force for `format`.
@@ -177,21 +228,25 @@ pub fn values(result: &RaceResult, event: &Event) -> Vec<(&'static str, String)>
 }
 
 /// The certificate of the runner wearing `bib_text` at `event`, as `format`, showing
-/// `photo` (one of theirs) or the best of theirs: from the cache, else drawn and cached.
+/// `photo` (one of theirs) or the best of theirs, by `claim`: from the cache, else drawn
+/// and cached.
 pub async fn certificate(
     cx: &Certificates<'_>,
     event: &Event,
     bib_text: &str,
     format: Format,
     photo: Option<i64>,
+    claim: Claim,
 ) -> Result<Certificate, CertificateError> {
     let store = cx.search.store;
     let settings = settings(store, event).await?;
-    if !settings.offered {
-        return Err(CertificateError::NotOffered);
-    }
-    if settings.price.satang() > 0 {
-        return Err(CertificateError::NotFree);
+    if claim == Claim::Offer {
+        if !settings.offered {
+            return Err(CertificateError::NotOffered);
+        }
+        if price(&settings, event).satang() > 0 {
+            return Err(CertificateError::NotFree);
+        }
     }
     let fonts = cx.fonts.ok_or(CertificateError::NoFonts)?;
     let bib = bibs::parse_query(&event.spec.bib_rule, bib_text)

@@ -11,6 +11,7 @@ use super::deal::MAX_FOUND_REFS;
 use super::orders::OrderRefused;
 use super::{MAX_CART_PHOTOS, MIXED_EVENTS_MESSAGE};
 use crate::infra::gateways::GatewayMissing;
+use crate::services::certificates::CertificateError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CommerceError {
@@ -40,6 +41,11 @@ pub enum CommerceError {
     /// The `index`th search reference is not one a search hands out.
     #[error("must be a found_ref from a search answer")]
     MalformedFoundRef { index: usize },
+    #[error("a finisher certificate is bought in the standard cart, not the wholesale one")]
+    CertificateInWholesale,
+    /// The certificate asked for is not sold (not offered, free, or no such result).
+    #[error(transparent)]
+    Certificate(CertificateError),
 
     // A photo pass.
     #[error("no pass of this event has this code")]
@@ -107,4 +113,6 @@ pub enum PassShortfall {
     Wholesale,
     #[error("this event's photos are free")]
     FreeEvent,
+    #[error("a pass pays for photos; the cart holds a finisher certificate")]
+    Certificate,
 }

@@ -18,7 +18,7 @@ use raceshot_domain::pass::PassCover;
 use raceshot_domain::pricing::{CartTotals, Deal, cart_totals};
 use raceshot_domain::{EventKey, OrderUuid};
 use raceshot_store::events::Event;
-use raceshot_store::orders::{Order, OrderPhoto};
+use raceshot_store::orders::{Order, OrderCertificate, OrderPhoto};
 use raceshot_store::passes::StoredPass;
 use raceshot_store::{ObjectKey, ObjectKind, Objects, Store, StoredName};
 
@@ -29,6 +29,7 @@ use crate::infra::clock::Clock;
 use crate::infra::rate_limit::RateLimiter;
 use crate::jobs::queue::JobQueue;
 use crate::services::catalogue::{Catalogue, Snapshot};
+use crate::services::certificates::{self, CertificateError};
 use crate::services::frames;
 use crate::services::links::{Links, Variant};
 use crate::services::messages::Outbox;
@@ -120,6 +121,8 @@ pub struct AskedCart {
     /// A photo pass's code as the visitor typed it: looked up, and a malformed one counted
     /// as a wrong code, by [`pass::find_pass`].
     pub pass_code: Option<String>,
+    /// The bib whose finisher certificate the cart buys, as the visitor sent it.
+    pub certificate_bib: Option<String>,
 }
 
 /// A cart priced by the server.
@@ -135,6 +138,8 @@ pub struct PricedCart {
     pub free: bool,
     /// The photo pass the visitor gave, and whether it pays for the cart.
     pub pass: Option<PassUse>,
+    /// The finisher certificate the cart buys, at the event's price (in `totals`).
+    pub certificate: Option<OrderCertificate>,
 }
 
 /// A photo pass given with a cart.
@@ -154,7 +159,9 @@ pub struct PassUse {
 /// and the deal only for photos the visitor's own searches found (the rest by the tiers).
 /// A photo `pass` of the event pays for the whole cart when it covers it: up to its
 /// number of photos, or (the all-photos pass) only photos the visitor's searches found;
-/// never a wholesale cart, nor a free event's.
+/// never a wholesale cart, nor a free event's, nor a cart with a certificate. A cart may
+/// buy one runner's finisher certificate of the event ([`certificates::sold_line`]), with
+/// photos or alone, at the certificate's price (which no discount touches).
 pub async fn price_cart(
     store: &Store,
     event: &Event,
@@ -168,10 +175,24 @@ pub async fn price_cart(
         .copied()
         .filter(|id| seen.insert(*id))
         .collect();
-    if photo_ids.is_empty() || photo_ids.len() > MAX_CART_PHOTOS {
+    let certificate = match cart.certificate_bib.as_deref() {
+        Some(_) if cart.wholesale => return Err(CommerceError::CertificateInWholesale),
+        Some(bib) => Some(certificates::sold_line(store, event, bib).await.map_err(
+            |e| match e {
+                CertificateError::Store(e) => CommerceError::Store(e),
+                refused => CommerceError::Certificate(refused),
+            },
+        )?),
+        None => None,
+    };
+    if (photo_ids.is_empty() && certificate.is_none()) || photo_ids.len() > MAX_CART_PHOTOS {
         return Err(CommerceError::CartSize);
     }
-    let found = store.shown_photo_events(&photo_ids).await?;
+    let found = if photo_ids.is_empty() {
+        Vec::new()
+    } else {
+        store.shown_photo_events(&photo_ids).await?
+    };
     if found.iter().any(|(_, event_id)| *event_id != event.id) {
         return Err(CommerceError::MixedEvents);
     }
@@ -226,6 +247,8 @@ pub async fn price_cart(
             Err(PassShortfall::FreeEvent)
         } else if cart.wholesale {
             Err(PassShortfall::Wholesale)
+        } else if certificate.is_some() {
+            Err(PassShortfall::Certificate)
         } else {
             match p.cover {
                 PassCover::Photos(covers) if count > covers => {
@@ -238,8 +261,9 @@ pub async fn price_cart(
             }
         },
     });
-    let totals = match pass {
-        Some(PassUse { pays: Ok(()), .. }) => totals.paid_by_pass(),
+    let totals = match (pass, &certificate) {
+        (Some(PassUse { pays: Ok(()), .. }), _) => totals.paid_by_pass(),
+        (_, Some(line)) => totals.with_line(line.price),
         _ => totals,
     };
     Ok(PricedCart {
@@ -249,6 +273,7 @@ pub async fn price_cart(
         wholesale: cart.wholesale,
         free,
         pass,
+        certificate,
     })
 }
 

@@ -215,6 +215,7 @@ pub async fn place_order(cx: &Commerce<'_>, ask: PlaceOrder) -> CommerceResult<O
             free_because,
             channel,
         ),
+        certificate: cart.certificate,
     };
     let window = chrono::Duration::from_std(cx.orders.dedupe_window).unwrap_or_default();
     // A free order is paid as it is placed: its jobs are enqueued with it. Any other is
@@ -280,6 +281,7 @@ fn fingerprint(
             .as_deref()
             .and_then(PassCode::parse)
             .map(|c| c.as_str().to_owned()),
+        ask.cart.certificate_bib.as_deref().map(str::trim),
     ]);
     hex::encode(Sha256::digest(key.to_string().as_bytes()))
 }

@@ -482,6 +482,7 @@ mod tests {
             is_original_image_created: false,
             is_logo_image_created: false,
             frame: None,
+            certificate: None,
             is_frame_image_created: false,
             is_send_sms: false,
             is_send_email: false,

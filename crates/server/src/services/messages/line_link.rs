@@ -131,8 +131,12 @@ pub async fn finish(cx: &Alerting<'_>, callback: &Callback<'_>) -> Result<Back, 
         .await?
         .ok_or(LinkError::UnknownLogin)?;
     let subject = match login.target {
-        LoginFor::Order(id) => cx.store.order_by_id(id).await?.map(Subject::Order),
-        LoginFor::Alert(id) => cx.store.alert_by_id(id).await?.map(Subject::Alert),
+        LoginFor::Order(id) => {
+            (cx.store.order_by_id(id).await?).map(|order| Subject::Order(Box::new(order)))
+        }
+        LoginFor::Alert(id) => {
+            (cx.store.alert_by_id(id).await?).map(|alert| Subject::Alert(Box::new(alert)))
+        }
     }
     .ok_or(LinkError::UnknownLogin)?;
     let back = subject.back();
@@ -171,9 +175,10 @@ pub async fn finish(cx: &Alerting<'_>, callback: &Callback<'_>) -> Result<Back, 
 }
 
 /// What a login is finished for.
+/// (Both rows boxed: an order's is twice an alert's.)
 enum Subject {
-    Order(Order),
-    Alert(Alert),
+    Order(Box<Order>),
+    Alert(Box<Alert>),
 }
 
 impl Subject {

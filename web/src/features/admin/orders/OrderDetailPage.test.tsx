@@ -20,6 +20,7 @@ const amOrder: AdminOrder = {
   }),
   am_order_ref: '11111111-aaaa-4bbb-8ccc-000000000000',
   paid_at: null,
+  certificate_bib: null,
   order_page_url: `http://shop.test/download/${UUID}`,
   trail: [],
 };
@@ -49,6 +50,7 @@ const paidOrder: AdminOrder = {
   payment_status: 'PAID',
   receipt_ref: 'AB12',
   paid_at: '2026-11-16T09:40:00+07:00',
+  certificate_bib: '42',
 };
 
 /** The order at its address, and `answers` for the calls the test makes. */
@@ -77,6 +79,7 @@ describe('OrderDetailPage', () => {
     expect(screen.getByTestId('order-image-count')).toHaveTextContent('2 photos');
     expect(screen.getByTestId('order-paid-amount')).toHaveTextContent('126.00');
     expect(screen.getByTestId('order-receipt-ref')).toHaveTextContent('AB12');
+    expect(screen.getByTestId('order-certificate')).toHaveTextContent('of bib 42');
     expect(screen.getByTestId('order-created-at')).toHaveTextContent('16 Nov 2026, 09:30');
     expect(screen.getByTestId('order-paid-at')).toHaveTextContent('16 Nov 2026, 09:40');
     expect(screen.getByTestId('visitor-order-link')).toHaveAttribute('href', `/download/${UUID}`);

@@ -125,6 +125,9 @@ function OrderDetail({ uuid }: { uuid: string }) {
       'end-reason',
     ]);
   }
+  if (o.certificate_bib) {
+    rows.push([t('adminOrders.field.certificate'), t('adminOrders.certificateOf', { bib: o.certificate_bib }), 'certificate']);
+  }
   if (o.refund_due) {
     rows.push([
       t('adminOrders.field.refundDue'),

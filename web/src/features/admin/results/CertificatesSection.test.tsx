@@ -48,7 +48,7 @@ describe('CertificatesSection', () => {
     expect(await screen.findByText('Certificate settings saved')).toBeInTheDocument();
     const put = calls.find((c) => c.key === 'PUT /api/admin/events/race/certificates');
     expect(put?.body).toEqual({ offered: true, price: 49 });
-    expect(screen.getByText(/Priced certificates cannot be sold/)).toBeInTheDocument();
+    expect(screen.getByText(/A priced certificate is sold in the cart: runners add it from their result/)).toBeInTheDocument();
     expect(screen.getByTestId('certificates')).toHaveTextContent('{{name}} {{chip_time}}');
   });
 

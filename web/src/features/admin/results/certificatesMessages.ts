@@ -10,7 +10,8 @@ export const certificatesMessages = defineMessages(
       'นักวิ่งที่มีผลการแข่งขันดาวน์โหลดใบประกาศนียบัตรพร้อมชื่อ เวลา อันดับ และรูปของตนได้ ทั้งรูป 1080 × 1350 สำหรับโซเชียล และ PDF ขนาด A4',
     'adminCertificates.offered': 'เปิดให้ดาวน์โหลดใบประกาศนียบัตร',
     'adminCertificates.price': 'ราคา (บาท, 0 = ฟรี)',
-    'adminCertificates.priced': 'ใบประกาศนียบัตรที่มีราคายังขายผ่านตะกร้าไม่ได้ นักวิ่งจะไม่เห็นจนกว่าจะตั้งราคาเป็น 0',
+    'adminCertificates.priced':
+      'ใบประกาศนียบัตรที่มีราคาขายผ่านตะกร้า: นักวิ่งกดใส่ตะกร้าจากผลการแข่งขันของตน และดาวน์โหลดได้จากหน้าคำสั่งซื้อเมื่อชำระเงินแล้ว',
     'adminCertificates.save': 'บันทึก',
     'adminCertificates.saved': 'บันทึกการตั้งค่าใบประกาศนียบัตรแล้ว',
     'adminCertificates.format.image': 'รูปสำหรับโซเชียล (1080 × 1350)',
@@ -30,7 +31,8 @@ export const certificatesMessages = defineMessages(
       'Runners with a result download a certificate with their name, time, rank and photo: a 1080 × 1350 picture for social media and an A4 PDF.',
     'adminCertificates.offered': 'Offer certificates',
     'adminCertificates.price': 'Price (baht, 0 = free)',
-    'adminCertificates.priced': 'Priced certificates cannot be sold through the cart yet: runners see none until the price is 0.',
+    'adminCertificates.priced':
+      'A priced certificate is sold in the cart: runners add it from their result, and download it from their order’s page once paid.',
     'adminCertificates.save': 'Save',
     'adminCertificates.saved': 'Certificate settings saved',
     'adminCertificates.format.image': 'Picture for social media (1080 × 1350)',
