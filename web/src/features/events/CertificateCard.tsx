@@ -9,6 +9,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { PhotoBody } from '@/api/types';
+import { CertificateFiles } from '@/components/CertificateFiles';
 import { useToast } from '@/components/Toast';
 import { isCertificateOf, setCartCertificate, useCartCertificate } from '@/lib/cart';
 import { formatBaht } from '@/lib/money';
@@ -83,23 +84,16 @@ function FreeCertificate({ offer, imageUrl, printUrl, photos }: FreeProps) {
   return (
     <section className="certificate stack" data-testid="certificate">
       <h3>{t('event.certificate.title')}</h3>
-      <img
-        className="certificate-preview"
-        src={image}
-        alt={t('event.certificate.preview')}
-        width={270}
-        height={338}
-        loading="lazy"
-        data-testid="certificate-preview"
+      <CertificateFiles
+        imageUrl={image}
+        printUrl={withPhoto(printUrl, photo)}
+        labels={{
+          preview: t('event.certificate.preview'),
+          image: t('event.certificate.image'),
+          print: t('event.certificate.print'),
+        }}
+        testId="certificate"
       />
-      <div className="certificate-actions">
-        <a className="btn btn-primary" href={image} download data-testid="certificate-image">
-          {t('event.certificate.image')}
-        </a>
-        <a className="btn btn-secondary" href={withPhoto(printUrl, photo)} download data-testid="certificate-print">
-          {t('event.certificate.print')}
-        </a>
-      </div>
       {photos.length > 1 && (
         <fieldset className="certificate-photos">
           <legend>{t('event.certificate.choose')}</legend>

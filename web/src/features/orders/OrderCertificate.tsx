@@ -4,6 +4,7 @@
 //! PDF, at the addresses the inquiry gives.
 
 import type { InquiryResponse } from '@/api/types';
+import { CertificateFiles } from '@/components/CertificateFiles';
 import { Spinner } from '@/components/Spinner';
 import { formatBaht } from '@/lib/money';
 import { certificateOf, type OrderCertificate } from './orderData';
@@ -31,25 +32,16 @@ export function CertificateBlock({ certificate }: { certificate: OrderCertificat
       <h2 id="order-certificate-title">{t('order.certificate.title')}</h2>
       <p className="muted">{t('order.certificate.bib', { bib: certificate.bib })}</p>
       {image && print ? (
-        <>
-          <img
-            className="order-certificate-preview"
-            src={image}
-            alt={t('order.certificate.preview')}
-            width={270}
-            height={338}
-            loading="lazy"
-            data-testid="order-certificate-preview"
-          />
-          <div className="row">
-            <a className="btn btn-primary" href={image} download data-testid="order-certificate-image">
-              {t('order.certificate.image')}
-            </a>
-            <a className="btn btn-secondary" href={print} download data-testid="order-certificate-print">
-              {t('order.certificate.print')}
-            </a>
-          </div>
-        </>
+        <CertificateFiles
+          imageUrl={image}
+          printUrl={print}
+          labels={{
+            preview: t('order.certificate.preview'),
+            image: t('order.certificate.image'),
+            print: t('order.certificate.print'),
+          }}
+          testId="order-certificate"
+        />
       ) : (
         <Spinner label={t('order.certificate.preparing')} />
       )}

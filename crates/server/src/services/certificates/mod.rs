@@ -136,16 +136,25 @@ pub async fn sold_line(
     if price.satang() == 0 {
         return Err(CertificateError::NotSold);
     }
-    let bib = bibs::parse_query(&event.spec.bib_rule, bib_text)
-        .map_err(|_| CertificateError::NoResult)?;
-    let result = store
-        .result_by_bib(event.id, &bib)
-        .await?
-        .ok_or(CertificateError::NoResult)?;
+    let result = result_of(store, event, bib_text).await?;
     Ok(OrderCertificate {
         bib: result.bib,
         price,
     })
+}
+
+/// The result of the runner wearing `bib_text` (as the event's bib rule reads it).
+async fn result_of(
+    store: &Store,
+    event: &Event,
+    bib_text: &str,
+) -> Result<RaceResult, CertificateError> {
+    let bib = bibs::parse_query(&event.spec.bib_rule, bib_text)
+        .map_err(|_| CertificateError::NoResult)?;
+    store
+        .result_by_bib(event.id, &bib)
+        .await?
+        .ok_or(CertificateError::NoResult)
 }
 
 /// The template in force for `format`.
@@ -249,12 +258,8 @@ pub async fn certificate(
         }
     }
     let fonts = cx.fonts.ok_or(CertificateError::NoFonts)?;
-    let bib = bibs::parse_query(&event.spec.bib_rule, bib_text)
-        .map_err(|_| CertificateError::NoResult)?;
-    let result = store
-        .result_by_bib(event.id, &bib)
-        .await?
-        .ok_or(CertificateError::NoResult)?;
+    let result = result_of(store, event, bib_text).await?;
+    let bib = result.bib.clone();
     let found = bibs::search(cx.search, event, bib.as_str()).await?;
     let candidates = candidates(&found);
     let chosen = match photo {
