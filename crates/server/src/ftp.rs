@@ -23,6 +23,7 @@ use std::time::SystemTime;
 use async_trait::async_trait;
 use libunftp::options::{FailedLoginsBlock, FailedLoginsPolicy};
 use raceshot_domain::EventKey;
+use raceshot_store::audit::event_target;
 use raceshot_store::events::Event;
 use raceshot_store::operators::{Operator, Role};
 use tokio::io::{AsyncRead, AsyncSeekExt, AsyncWriteExt};
@@ -297,7 +298,7 @@ impl ShopStorage {
             FileAdded::Queued(photo_id) => {
                 let detail =
                     serde_json::json!({ "photo_id": photo_id, "file_name": name, "via": "ftp" });
-                let target = format!("event:{}", event.spec.key);
+                let target = event_target(&event.spec.key);
                 state
                     .store
                     .audit(

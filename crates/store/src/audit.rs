@@ -64,6 +64,11 @@ fn clean_json(value: &serde_json::Value) -> serde_json::Value {
     }
 }
 
+/// The target of an entry about an event: `event:{key}`.
+pub fn event_target(key: impl std::fmt::Display) -> String {
+    format!("event:{key}")
+}
+
 impl Store {
     pub async fn audit(
         &self,

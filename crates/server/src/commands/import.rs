@@ -8,6 +8,7 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 use raceshot_domain::event::{EventInput, EventSpec};
 use raceshot_store::Store;
+use raceshot_store::audit::event_target;
 use raceshot_store::events::Written;
 
 use crate::services::operators::cli_actor;
@@ -101,13 +102,7 @@ pub async fn import_file(
         };
         let detail = serde_json::json!({ "source": file, "event_id": w.id() });
         store
-            .audit(
-                &cli_actor(),
-                action,
-                &format!("event:{}", spec.key),
-                &detail,
-                now,
-            )
+            .audit(&cli_actor(), action, &event_target(&spec.key), &detail, now)
             .await?;
     }
     Ok(specs

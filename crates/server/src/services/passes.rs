@@ -6,6 +6,7 @@
 
 use chrono::{DateTime, Utc};
 use raceshot_domain::pass::{PassCode, PassCover};
+use raceshot_store::audit::event_target;
 use raceshot_store::events::Event;
 use raceshot_store::{Store, StoreError};
 use sha2::{Digest, Sha256};
@@ -89,7 +90,7 @@ pub async fn make_batch(
         .audit(
             actor,
             "passes.create",
-            &format!("event:{}", event.spec.key),
+            &event_target(&event.spec.key),
             &detail,
             now,
         )

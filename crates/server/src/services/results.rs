@@ -18,6 +18,7 @@ use chrono::{DateTime, Utc};
 use raceshot_domain::results::{
     ColumnMap, MIN_NAME_QUERY, RaceResult, ResultRow, RowProblem, name_key, read_rows,
 };
+use raceshot_store::audit::event_target;
 use raceshot_store::events::Event;
 use raceshot_store::{Objects, Store, StoreError};
 
@@ -188,7 +189,7 @@ pub async fn keep(
         .audit(
             actor,
             "results.import",
-            &format!("event:{}", event.spec.key),
+            &event_target(&event.spec.key),
             &detail,
             now,
         )
@@ -219,7 +220,7 @@ pub async fn forget(
         .audit(
             actor,
             "results.delete",
-            &format!("event:{}", event.spec.key),
+            &event_target(&event.spec.key),
             &detail,
             now,
         )

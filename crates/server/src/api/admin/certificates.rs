@@ -10,6 +10,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use raceshot_domain::Money;
+use raceshot_store::audit::event_target;
 use raceshot_store::certificates::{CertificateChange, CertificateSettings};
 use raceshot_store::events::Event;
 use serde::{Deserialize, Serialize};
@@ -90,7 +91,7 @@ async fn save(
         .audit(
             &admin.0.actor(),
             action,
-            &format!("event:{}", event.spec.key),
+            &event_target(&event.spec.key),
             &detail,
             now,
         )

@@ -6,6 +6,7 @@ use axum::extract::{Path, State};
 use raceshot_domain::event::EventInput;
 use raceshot_domain::time::format_bangkok;
 use raceshot_domain::{EventKey, Money};
+use raceshot_store::audit::event_target;
 use raceshot_store::events::Event;
 use raceshot_store::operators::Role;
 use serde::{Deserialize, Serialize};
@@ -207,7 +208,7 @@ pub async fn put(
         .audit(
             &session.actor(),
             "event.write",
-            &format!("event:{event_key}"),
+            &event_target(&event_key),
             &detail,
             now,
         )
@@ -245,7 +246,7 @@ pub async fn close(
         .audit(
             &session.actor(),
             "event.close_sale",
-            &format!("event:{event_key}"),
+            &event_target(&event_key),
             &detail,
             now,
         )

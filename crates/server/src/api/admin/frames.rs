@@ -7,6 +7,7 @@ use axum::Json;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
+use raceshot_store::audit::event_target;
 use raceshot_store::events::Event;
 use raceshot_store::frames::EventFrame;
 use serde::{Deserialize, Serialize};
@@ -59,7 +60,7 @@ async fn audit(
         .audit(
             &admin.0.actor(),
             action,
-            &format!("event:{}", event.spec.key),
+            &event_target(&event.spec.key),
             &detail,
             state.now(),
         )

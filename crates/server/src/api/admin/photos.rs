@@ -8,6 +8,7 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use raceshot_domain::EventKey;
+use raceshot_store::audit::event_target;
 use raceshot_store::bibs::BibSource;
 use raceshot_store::events::Event;
 use raceshot_store::photos::{Deleted, PhotoState};
@@ -103,7 +104,7 @@ pub async fn upload(
             .audit(
                 &session.actor(),
                 "photo.upload",
-                &format!("event:{event_key}"),
+                &event_target(&event_key),
                 &detail,
                 state.now(),
             )

@@ -8,6 +8,7 @@
 use std::net::IpAddr;
 
 use raceshot_domain::pass::PassCode;
+use raceshot_store::audit::event_target;
 use raceshot_store::events::Event;
 use raceshot_store::passes::StoredPass;
 
@@ -41,7 +42,7 @@ pub async fn find_pass(
                 .audit(
                     &client_actor(cx.signing_key, client),
                     "passes.wrong_code",
-                    &format!("event:{}", event.spec.key),
+                    &event_target(&event.spec.key),
                     &serde_json::json!({}),
                     cx.clock.now(),
                 )

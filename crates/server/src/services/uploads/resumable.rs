@@ -13,6 +13,7 @@ use bytes::{Bytes, BytesMut};
 use chrono::{DateTime, Utc};
 use futures::{Stream, StreamExt};
 use raceshot_domain::EventKey;
+use raceshot_store::audit::event_target;
 use raceshot_store::operators::Operator;
 use raceshot_store::uploads::{NewUpload, Upload, UploadPart};
 use raceshot_store::{ObjectKey, StoreError, StoredName};
@@ -299,7 +300,7 @@ async fn complete(intake: Intake<'_>, upload: &Upload) -> Result<Became, Resumab
                 .audit(
                     &actor_of(upload.operator_id),
                     "photo.upload",
-                    &format!("event:{}", upload.event_key),
+                    &event_target(&upload.event_key),
                     &detail,
                     intake.clock.now(),
                 )
