@@ -6,7 +6,7 @@ RELEASE_BIN := $(TARGET_DIR)/release/raceshot
 NPM ?= npm
 WEB_DEPS := web/node_modules/.installed
 
-.PHONY: run build setup setup-test web models test lint web-lint web-test fmt openapi bench clean
+.PHONY: run build setup setup-test setup-bench web models test lint web-lint web-test fmt openapi bench clean
 
 ## run: build everything, prepare models, seed the demo event, serve http://127.0.0.1:8080
 # The demo takes payments through the SANDBOX gateway: no real money moves.
@@ -27,6 +27,10 @@ setup:
 ## setup-test: the same for the tests (PostgreSQL client, Chromium, Thai fonts)
 setup-test:
 	scripts/setup.sh test
+
+## setup-bench: the same for the benchmarks (wrk, nginx, Chromium)
+setup-bench:
+	scripts/setup.sh bench
 
 ## web: the shop's web app, built into web/dist (served by `raceshot serve`)
 web: setup $(WEB_DEPS)
@@ -72,7 +76,7 @@ openapi: $(WEB_DEPS)
 	cd web && $(NPM) run --silent api-types
 
 ## bench: benchmarks against a release build (figures go to docs/benchmarks.md)
-bench: build
+bench: build setup-bench
 	scripts/bench-catalogue.sh $(RELEASE_BIN)
 	scripts/bench-load.sh $(RELEASE_BIN)
 	scripts/bench/faces.sh

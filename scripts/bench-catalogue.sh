@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Catalogue load benchmark: POST /v1/events/pagination against a release build holding
-# 1,000 events, 64 connections, measured with wrk. Prints requests/s and p50/p99.
+# 1,000 events, 64 connections, measured with wrk. Prints requests/s and p50/p99. Then the
+# peer: nginx serving the same answer (the bytes the shop sent) as a file to the same POST,
+# on the same cores, measured the same way; the ratio is the shop's requests/s over
+# nginx's (goal >= 0.9, p99 no worse).
 #
 # Usage: scripts/bench-catalogue.sh [RACESHOT_BINARY] (default target/release/raceshot)
 # Environment: BENCH_DURATION (default 20s), BENCH_CONNECTIONS (64), BENCH_THREADS (2).
@@ -21,17 +24,73 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer $TOKEN"
 LUA
 
+# wrk's figures: requests/s, p50, p99, non-2xx.
+figures() {
+  awk '
+    /Requests\/sec/ {rps=$2}
+    /^ +50%/ {p50=$2}
+    /^ +99%/ {p99=$2}
+    /Non-2xx/ {errors=$NF}
+    END {printf "%s %s %s %s\n", rps, p50, p99, (errors==""?0:errors)}
+  ' "$1"
+}
+
 # Warm up, then measure.
-wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$WORK/post.lua" "http://127.0.0.1:$PORT/v1/events/pagination" >/dev/null
-echo "== POST /v1/events/pagination, 1,000 events, $CONNECTIONS connections, $DURATION"
-wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$WORK/post.lua" \
-  "http://127.0.0.1:$PORT/v1/events/pagination" | tee "$WORK/wrk.txt"
+measure() {
+  local url="$1" out="$2"
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$WORK/post.lua" "$url" >/dev/null
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$WORK/post.lua" "$url" | tee "$out"
+}
+
+echo "== raceshot: POST /v1/events/pagination, 1,000 events, $CONNECTIONS connections, $DURATION"
+measure "$URL/v1/events/pagination" "$WORK/wrk.txt"
 RSS_KB="$(awk '/VmHWM/ {print $2}' "/proc/$SERVER_PID/status")"
+read -r RPS P50 P99 ERRORS < <(figures "$WORK/wrk.txt")
+
+# The peer: nginx with the shop's answer as a file, answering the same POST with it
+# (its static module refuses POST with 405, turned back into the file), keep-alive without
+# a request cap as the shop's, one worker per core, no logs.
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+PEER_PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+mkdir -p "$WORK/peer/root/v1/events" "$WORK/peer/tmp"
+curl -sf -X POST -H "Content-Type: application/json" -H "Authorization: Bearer $TOKEN" \
+  -d '{"page": 2, "page_size": 18}' "$URL/v1/events/pagination" >"$WORK/peer/root/v1/events/pagination"
+cat >"$WORK/peer/nginx.conf" <<CONF
+worker_processes $(nproc);
+pid $WORK/peer/nginx.pid;
+error_log $WORK/peer/error.log warn;
+daemon off;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $WORK/peer/tmp;
+  proxy_temp_path $WORK/peer/tmp;
+  fastcgi_temp_path $WORK/peer/tmp;
+  uwsgi_temp_path $WORK/peer/tmp;
+  scgi_temp_path $WORK/peer/tmp;
+  keepalive_requests 10000000;
+  server {
+    listen 127.0.0.1:$PEER_PORT;
+    root $WORK/peer/root;
+    default_type application/json;
+    error_page 405 =200 \$uri;
+  }
+}
+CONF
+# nginx's workers drop to an unprivileged user when it is started as root: they must read it.
+chmod a+x "$WORK"
+chmod -R a+rX "$WORK/peer"
+"$NGINX" -c "$WORK/peer/nginx.conf" -e "$WORK/peer/error.log" &
+PEER_PID=$!
+trap 'kill "$PEER_PID" 2>/dev/null || true; wait "$PEER_PID" 2>/dev/null || true; bench_cleanup' EXIT
+for _ in $(seq 50); do curl -sf -o /dev/null -X POST "http://127.0.0.1:$PEER_PORT/v1/events/pagination" && break; sleep 0.1; done
+SIZE="$(stat -c %s "$WORK/peer/root/v1/events/pagination")"
+echo "== nginx: the same answer as a file ($SIZE bytes), $CONNECTIONS connections, $DURATION"
+measure "http://127.0.0.1:$PEER_PORT/v1/events/pagination" "$WORK/peer.txt"
+read -r PEER_RPS PEER_P50 PEER_P99 PEER_ERRORS < <(figures "$WORK/peer.txt")
+
 echo "== summary"
-awk -v rss="$RSS_KB" '
-  /Requests\/sec/ {rps=$2}
-  /^ +50%/ {p50=$2}
-  /^ +99%/ {p99=$2}
-  /Non-2xx/ {errors=$NF}
-  END {printf "requests/s %s  p50 %s  p99 %s  non-2xx %s  server peak RSS %.0f MiB\n", rps, p50, p99, (errors==""?0:errors), rss/1024}
-' "$WORK/wrk.txt"
+printf 'raceshot requests/s %s  p50 %s  p99 %s  non-2xx %s  server peak RSS %.0f MiB\n' \
+  "$RPS" "$P50" "$P99" "$ERRORS" "$(python3 -c "print($RSS_KB / 1024)")"
+printf 'nginx    requests/s %s  p50 %s  p99 %s  non-2xx %s\n' "$PEER_RPS" "$PEER_P50" "$PEER_P99" "$PEER_ERRORS"
+printf 'ratio %.2fx nginx (goal >= 0.9x, p99 no worse)\n' "$(python3 -c "print($RPS / $PEER_RPS)")"

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # setup.sh — check (and, as root, install) the system packages the build and the tests need.
 #
-# Usage: scripts/setup.sh build|test [--no-database]
+# Usage: scripts/setup.sh build|test|bench [--no-database]
 #   build  what `make run` / `make build` need: a C toolchain, cmake and nasm (libjpeg-turbo
 #          is compiled from source with SIMD), Python 3 with pip (models), Node 20 with npm,
 #          and the Thai fonts finisher certificates are set in
 #   test   the above, plus what `make test` needs: PostgreSQL's client tools (a server must
 #          answer on 127.0.0.1:5432, unless --no-database: CI starts it afterwards),
 #          Chromium for the browser suite
+#   bench  what `make bench` needs beside the build: wrk (the HTTP load), nginx (the
+#          catalogue's peer) and Chromium (the page-weight run)
 #
 # Missing packages are installed with apt-get when this runs as root; otherwise the exact
 # apt-get command is printed and the script fails. Rust, Node and Python are not installed
@@ -19,8 +21,8 @@ what="${1:-build}"
 check_database=true
 [ "${2:-}" = "--no-database" ] && check_database=false
 case "$what" in
-  build | test) ;;
-  *) echo "usage: scripts/setup.sh build|test" >&2; exit 2 ;;
+  build | test | bench) ;;
+  *) echo "usage: scripts/setup.sh build|test|bench" >&2; exit 2 ;;
 esac
 
 die() {
@@ -47,6 +49,14 @@ if [ "$what" = test ]; then
     "postgresql-client|command -v pg_isready"
     "chromium|command -v chromium || [ -n \"\${CHROMIUM_PATH:-}\" ]"
     "openssl|command -v openssl"
+  )
+fi
+if [ "$what" = bench ]; then
+  checks+=(
+    "wrk|command -v wrk"
+    "curl|command -v curl"
+    "nginx|command -v nginx || [ -x /usr/sbin/nginx ]"
+    "chromium|command -v chromium || [ -n \"\${CHROMIUM_PATH:-}\" ]"
   )
 fi
 

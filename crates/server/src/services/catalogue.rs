@@ -1,6 +1,7 @@
 //! The catalogue in memory: every visible event with its tiers, and the carousel slides,
 //! reloaded from the store at most every `server.catalogue_ttl_ms` (and at once after a
-//! write through this process). The home page and event pages are read far more than
+//! write through this process), by one request while the others are answered from the
+//! snapshot it replaces. The home page and event pages are read far more than
 //! events change, so they are served from here; changes made through another process or
 //! replica show within the TTL. Sale fields are still derived from the clock per request.
 //! Rendered answers are kept with the snapshot they came from.
@@ -40,21 +41,32 @@ impl Catalogue {
         }
     }
 
-    fn fresh(&self) -> Option<Arc<Snapshot>> {
-        let current = self.current.read().unwrap_or_else(|p| p.into_inner());
-        current
-            .as_ref()
-            .filter(|s| s.loaded.elapsed() < self.ttl)
-            .cloned()
+    fn current(&self) -> Option<Arc<Snapshot>> {
+        self.current
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
-    /// The current snapshot, reloaded first when it is older than the TTL.
+    fn fresh(&self) -> Option<Arc<Snapshot>> {
+        self.current().filter(|s| s.loaded.elapsed() < self.ttl)
+    }
+
+    /// The current snapshot, reloaded first when it is older than the TTL. One request
+    /// reloads; while it does, the others are answered from the snapshot it replaces
+    /// rather than queue behind it (a reload every TTL would otherwise hold every request
+    /// of that moment). After [`Catalogue::invalidate`] there is none to answer from:
+    /// everyone waits for the reload, so a write shows at once.
     pub async fn snapshot(&self) -> Result<Arc<Snapshot>, StoreError> {
-        if let Some(s) = self.fresh() {
-            return Ok(s);
+        let current = self.current();
+        if let Some(s) = current.as_ref().filter(|s| s.loaded.elapsed() < self.ttl) {
+            return Ok(s.clone());
         }
-        // One reload at a time; the others wait for it and take its result.
-        let _guard = self.reload.lock().await;
+        let _guard = match (self.reload.try_lock(), current) {
+            (Ok(guard), _) => guard,
+            (Err(_), Some(stale)) => return Ok(stale),
+            (Err(_), None) => self.reload.lock().await,
+        };
         if let Some(s) = self.fresh() {
             return Ok(s);
         }
@@ -139,5 +151,37 @@ impl Snapshot {
             .unwrap_or_else(|p| p.into_inner())
             .insert(key, bytes.clone());
         Ok(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use raceshot_store::testing::TestDatabase;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_stale_snapshot_answers_while_one_request_reloads_but_not_after_a_write() {
+        let db = TestDatabase::sqlite();
+        let catalogue = Catalogue::new(db.store().await, Duration::from_millis(1));
+        let first = catalogue.snapshot().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+
+        // Stale, and another request is reloading: answered at once from the old one.
+        let reloading = catalogue.reload.lock().await;
+        let during = catalogue.snapshot().await.unwrap();
+        assert!(Arc::ptr_eq(&first, &during));
+        drop(reloading);
+        let after = catalogue.snapshot().await.unwrap();
+        assert!(!Arc::ptr_eq(&first, &after));
+
+        // After a write there is nothing to answer from: requests wait for the reload.
+        catalogue.invalidate();
+        let reloading = catalogue.reload.lock().await;
+        let waited = tokio::time::timeout(Duration::from_millis(50), catalogue.snapshot()).await;
+        assert!(waited.is_err(), "answered before the reload");
+        drop(reloading);
+        let reloaded = catalogue.snapshot().await.unwrap();
+        assert!(!Arc::ptr_eq(&after, &reloaded));
     }
 }
