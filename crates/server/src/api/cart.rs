@@ -114,6 +114,12 @@ pub async fn quote(
     ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<QuoteRequest>,
 ) -> ShopResult<Json<QuoteResponse>> {
+    // A certificate's bib is looked up in the results: it is limited as a results search
+    // is, so the quote cannot list which bibs have a result. A cart page quotes often;
+    // other quotes read nothing about anyone and are not limited.
+    if req.certificate_bib.is_some() {
+        state.rate_limits.search.check(client)?;
+    }
     let event = find_event(&state.catalogue, &parse_event_key(&req.event_key)?).await?;
     let asked = AskedCart {
         photo_ids: req.image_ids,

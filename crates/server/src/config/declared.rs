@@ -104,7 +104,7 @@ pub const SETTINGS: &[Setting] = &[
     setting("jobs.poll_interval_ms", Value("250"), "how often idle workers look for jobs"),
     setting("search.max_concurrent", Derived("number of cores"), "selfies analysed at once"),
     setting("search.max_waiting", Value("64"), "searches that may wait for a slot; past that, 503 `busy` with `Retry-After`"),
-    setting("search.per_client_per_minute", Value("60"), "face searches per client address and minute (0: no limit); past it, 429 `rate_limited`"),
+    setting("search.per_client_per_minute", Value("60"), "face searches, results searches and quotes naming a certificate's bib, per client address and minute (0: no limit); past it, 429 `rate_limited`"),
     setting("search.selfie_ttl_secs", Value("60"), "the longest a selfie upload address, and a selfie uploaded but never searched, lives; a sweep every 5 s deletes it (on local storage and S3, from any process)"),
     setting("search.found_ttl_secs", Value("7200"), "how long the photos a face, bib or group search found may be bought with the all-photos deal; the record (photo ids only) is deleted by the sweep after it"),
     setting("search.sign_per_client_per_minute", Value("30"), "selfie upload addresses per client address and minute"),

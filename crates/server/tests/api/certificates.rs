@@ -436,6 +436,39 @@ async fn certificates_are_limited_per_client() {
     .await;
 }
 
+/// A quote naming a certificate's bib looks the bib up in the results: it counts as a
+/// results search (`search.per_client_per_minute`), so it cannot list the bibs that have
+/// one; quotes of photos alone are not limited.
+#[tokio::test]
+async fn quotes_naming_a_bib_are_limited_as_results_searches() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .with_event(event("race"))
+        .with_env("RACESHOT__SEARCH__PER_CLIENT_PER_MINUTE", "2")
+        .spawn()
+        .await;
+    let ids = app.ready_photos("race", 1).await;
+    for bib in ["41", "42"] {
+        let resp = app
+            .post("/api/cart/quote", &certificate_quote(&ids, bib))
+            .await;
+        assert_ne!(resp.status(), 429);
+    }
+    assert_error(
+        app.post("/api/cart/quote", &certificate_quote(&ids, "43"))
+            .await,
+        429,
+        "rate_limited",
+    )
+    .await;
+    let photos_only = json!({ "event_key": "race", "image_ids": ids, "is_mhao": "N" });
+    for _ in 0..5 {
+        assert_eq!(
+            app.post("/api/cart/quote", &photos_only).await.status(),
+            200
+        );
+    }
+}
+
 /// The retention run deletes an event's cached certificates with its results.
 #[tokio::test]
 async fn retention_deletes_certificates_with_the_results() {
