@@ -84,7 +84,7 @@ bench: build setup-bench
 	scripts/bench/workers.sh $(RELEASE_BIN) $${XDG_CACHE_HOME:-$$HOME/.cache}/raceshot/bench-photos-race
 	scripts/bench/raceday.sh $(RELEASE_BIN)
 	scripts/bench/alerts.sh $(RELEASE_BIN)
-	$(CARGO) run --release --locked -p raceshot-server --example search_bench
+	$(CARGO) run --release --locked -p raceshot-server --example search_bench -- 333334 3
 	$(CARGO) run --release --locked -p raceshot-server --example certificate_bench
 	cd web && RACESHOT_BIN="$(abspath $(RELEASE_BIN))" npx vitest run --config vitest.e2e.config.ts e2e/performance.e2e.ts
 

@@ -27,6 +27,7 @@ pub mod certificates;
 pub mod error;
 pub mod events;
 pub mod face_pairs;
+pub mod face_snapshots;
 pub mod finds;
 pub mod frames;
 pub mod jobs;

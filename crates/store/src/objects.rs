@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use chrono::{DateTime, Utc};
 use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
 use object_store::path::Path;
@@ -221,6 +222,58 @@ impl Objects {
         Ok((size, etag, stream.boxed()))
     }
 
+    /// Reads a whole object in parts of about `part` bytes: its size and the parts. A local
+    /// file is read `part` bytes per blocking call (the store's own stream makes one call
+    /// per 8 KiB, too many for a file of hundreds of megabytes); S3 answers in its own chunks.
+    pub async fn get_parts(
+        &self,
+        key: &ObjectKey,
+        part: usize,
+    ) -> Result<(u64, futures::stream::BoxStream<'static, Result<Bytes>>)> {
+        use futures::StreamExt;
+        let got = self.inner.get(&key.0).await?;
+        let size = got.meta.size;
+        let stream = match got.payload {
+            object_store::GetResultPayload::File(file, path) => {
+                futures::stream::try_unfold(file, move |mut file| {
+                    let path = path.clone();
+                    async move {
+                        let read = tokio::task::spawn_blocking(move || {
+                            use std::io::Read;
+                            let mut chunk = Vec::with_capacity(part);
+                            (&mut file).take(part as u64).read_to_end(&mut chunk)?;
+                            Ok::<_, std::io::Error>((file, chunk))
+                        })
+                        .await;
+                        let failed = |e: String| object_store::Error::Generic {
+                            store: "LocalFileSystem",
+                            source: format!("reading {}: {e}", path.display()).into(),
+                        };
+                        let (file, chunk) = read
+                            .map_err(|e| failed(e.to_string()))?
+                            .map_err(|e| failed(e.to_string()))?;
+                        Ok::<_, StoreError>((!chunk.is_empty()).then(|| (Bytes::from(chunk), file)))
+                    }
+                })
+                .boxed()
+            }
+            payload => object_store::GetResult { payload, ..got }
+                .into_stream()
+                .map(|c| c.map_err(StoreError::from))
+                .boxed(),
+        };
+        Ok((size, stream))
+    }
+
+    /// Writes an object part by part (a multipart upload; a local file is written aside and
+    /// renamed): readers see no object, or the old one, until [`ObjectWriter::finish`].
+    pub async fn writer(&self, key: &ObjectKey) -> Result<ObjectWriter> {
+        let upload = self.inner.put_multipart(&key.0).await?;
+        Ok(ObjectWriter(
+            object_store::WriteMultipart::new_with_chunk_size(upload, WRITER_PART),
+        ))
+    }
+
     /// Reads bytes `range` of an object (which must lie within it) as a stream of chunks.
     /// With `if_match` (an ETag from [`Objects::head`]) the read fails rather than mix in
     /// bytes of an object written since.
@@ -265,6 +318,17 @@ impl Objects {
         let prefix = Path::from(prefix);
         let metas: Vec<_> = self.inner.list(Some(&prefix)).try_collect().await?;
         Ok(metas.into_iter().map(|m| m.location.to_string()).collect())
+    }
+
+    /// Keys under a folder with when each was last written (to sweep files no row names).
+    pub async fn list_with_times(&self, prefix: &str) -> Result<Vec<(String, DateTime<Utc>)>> {
+        use futures::TryStreamExt;
+        let prefix = Path::from(prefix);
+        let metas: Vec<_> = self.inner.list(Some(&prefix)).try_collect().await?;
+        Ok(metas
+            .into_iter()
+            .map(|m| (m.location.to_string(), m.last_modified))
+            .collect())
     }
 
     /// Deletes the event's files of `kind` whose names start with `prefix` (every one with
@@ -322,6 +386,33 @@ impl Objects {
     /// The underlying store, for streaming reads and presigned URLs.
     pub fn raw(&self) -> &Arc<dyn ObjectStore> {
         &self.inner
+    }
+}
+
+/// Bytes sent per part of a multipart upload (S3 wants at least 5 MiB but the last).
+const WRITER_PART: usize = 8 * 1024 * 1024;
+
+/// An object being written part by part ([`Objects::writer`]).
+pub struct ObjectWriter(object_store::WriteMultipart);
+
+impl ObjectWriter {
+    /// Adds bytes, waiting while two parts are still on their way.
+    pub async fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.0.wait_for_capacity(2).await?;
+        self.0.write(bytes);
+        Ok(())
+    }
+
+    /// Completes the object.
+    pub async fn finish(self) -> Result<()> {
+        self.0.finish().await?;
+        Ok(())
+    }
+
+    /// Gives the object up: nothing of it stays.
+    pub async fn abort(self) -> Result<()> {
+        self.0.abort().await?;
+        Ok(())
     }
 }
 

@@ -40,6 +40,10 @@ pub enum Error {
     /// An embedding of the wrong dimension was given (e.g. index built for another model).
     #[error("embedding has {got} dimensions, expected {expected}")]
     Dimension { expected: usize, got: usize },
+
+    /// A face index snapshot is damaged, of another version, or not what it claims.
+    #[error("face index snapshot: {0}")]
+    Snapshot(String),
 }
 
 /// Result alias used throughout the crate.

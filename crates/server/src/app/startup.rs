@@ -110,7 +110,12 @@ pub async fn load_state_with(
         .unwrap_or_else(|| format!("{public_url}/media"));
     let faces = FaceModels::new(config.faces.clone(), models, engine);
     let alerts = AlertTemplates::default();
-    let indexes = FaceIndexes::new(store.clone(), config.search.index_memory);
+    let indexes = FaceIndexes::new(
+        store.clone(),
+        objects.clone(),
+        config.search.index_memory,
+        config.search.index_snapshot_faces,
+    );
     let catalogue = Catalogue::new(store.clone(), config.server.catalogue_ttl);
     let search_slots = SearchSlots::new(config.search.max_concurrent, config.search.max_waiting);
     let upload_slots = SearchSlots::new(UPLOADS_AT_ONCE, UPLOADS_WAITING);

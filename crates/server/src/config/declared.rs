@@ -111,6 +111,7 @@ pub const SETTINGS: &[Setting] = &[
     setting("search.arrivals_per_client_per_minute", Value("120"), "questions \"new photos since I searched?\" per client address and minute (an event page asks once a minute; 0: no limit); past it, 429 `rate_limited`"),
     setting("search.max_pending_uploads", Value("3"), "upload addresses one client may hold unsearched at once (429 past it)"),
     setting("search.index_memory_mb", Value("1024"), "memory the face indexes of one process may hold; past it the least recently searched events' indexes are dropped and reloaded by their next search (`face_index_resident_bytes` in the metrics)"),
+    setting("search.index_snapshot_faces", Value("20000"), "faces that arrive at an event after its face index was last written out as a snapshot (`_shop/face-index/`) before the process holding the index writes another; a first search reads the snapshot and the faces after it instead of every face (0: no snapshots)"),
     setting("bibs.read", Value("true"), "read bib numbers on photos at ingestion (the text models in `{faces.models_dir}/ocr`); `raceshot bibs --event KEY` reads an event's photos again"),
     setting("bibs.min_confidence", Value("0.8"), "the least confidence (0 to 1) of a bib read that is kept"),
     setting("privacy.per_client_per_minute", Value("2"), "requests to hide one's photos per client address and minute (0: no limit); past it, 429 `rate_limited`"),

@@ -198,6 +198,9 @@ pub struct SearchConfig {
     /// Bytes the face indexes of this process may hold; past it, the least recently
     /// searched events' indexes are dropped (and reloaded by their next search).
     pub index_memory: usize,
+    /// Faces that arrive at an event after its face index's last snapshot before another
+    /// is written (0: none is written).
+    pub index_snapshot_faces: usize,
 }
 
 /// Runners' requests to hide their photos (`crate::services::privacy`).
@@ -593,6 +596,7 @@ fn search(s: &mut Sources, cores: usize) -> SearchConfig {
         index_memory: s
             .value::<usize>("search.index_memory_mb")
             .saturating_mul(1024 * 1024),
+        index_snapshot_faces: s.value("search.index_snapshot_faces"),
     };
     if search.selfie_ttl.is_zero() {
         s.problem("search.selfie_ttl_secs", "must be at least 1");

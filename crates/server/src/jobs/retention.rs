@@ -10,7 +10,8 @@
 //! race-day view's search counts after 30 days, the LINE accounts linked to orders of
 //! events past retention, the outbox's records of messages after 30 days, and the alerts
 //! (face templates, numbers, LINE accounts, matches) whose time is up: past their end, or
-//! of an event whose sale has ended. Enqueued hourly by the housekeeping loop; a re-run
+//! of an event whose sale has ended, and the face index snapshots that hold a face deleted
+//! since, or that no row names (`services::search::snapshot`). Enqueued hourly by the housekeeping loop; a re-run
 //! finds only what is left.
 
 use raceshot_domain::time::bangkok_date;
@@ -107,6 +108,13 @@ async fn purge(ctx: &JobContext<'_>) -> Result<(), JobError> {
     let crops = crate::services::privacy::delete_due_face_crops(&state.privacy(), &cutoff).await?;
     if crops > 0 {
         tracing::info!(crops, "privacy request face crops deleted");
+    }
+    let snapshots = crate::services::search::snapshot::sweep(&state.store, &state.objects).await?;
+    if snapshots > 0 {
+        tracing::info!(
+            snapshots,
+            "face index snapshots holding deleted faces deleted"
+        );
     }
     loop {
         let batch = state.store.photos_past_retention(&cutoff, BATCH).await?;

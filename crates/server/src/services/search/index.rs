@@ -5,22 +5,33 @@
 //! replica), so a replica never needs a restart to find new photos. Hidden or deleted photos are filtered out when
 //! results are turned into photos.
 //!
+//! A cold index starts from the event's snapshot when one matches the rows, then reads the
+//! faces stored after it; once `search.index_snapshot_faces` faces have arrived since the
+//! last snapshot, a new one is written in the background (`snapshot`).
+//!
 //! The cache is bounded by memory (`search.index_memory_mb`): past it, the indexes searched
 //! least recently (warmed but never searched first) are dropped, and loaded again by their
 //! next search. The resident size is the `face_index_resident_bytes` gauge.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use raceshot_store::Store;
+use raceshot_store::objects::Objects;
 use raceshot_vision::{Embedding, FaceIndex, Hit, ModelPair};
+
+use super::snapshot;
 
 /// Faces read per query while loading an event.
 const PAGE: i64 = 20_000;
 
 pub struct FaceIndexes {
     store: Store,
+    objects: Objects,
+    /// Faces that arrive after an event's last snapshot before another is written (0:
+    /// never written).
+    snapshot_every: usize,
     /// The most bytes the indexes may hold before the least recently searched go.
     budget: usize,
     events: Mutex<HashMap<i64, Arc<EventIndex>>>,
@@ -32,10 +43,21 @@ struct EventIndex {
     /// The pair whose faces it holds.
     pair: ModelPair,
     index: RwLock<FaceIndex>,
-    /// Highest face id loaded; faces are only ever added with higher ids.
-    loaded_up_to: tokio::sync::Mutex<i64>,
+    loaded: tokio::sync::Mutex<Loaded>,
+    /// Faces the event's newest snapshot known here holds.
+    snapshot_faces: AtomicUsize,
+    /// A snapshot is being written.
+    writing: AtomicBool,
     /// When it was last searched (`FaceIndexes::clock`); 0: only warmed.
     last_search: AtomicU64,
+}
+
+#[derive(Default)]
+struct Loaded {
+    /// Highest face id loaded; faces are only ever added with higher ids.
+    up_to: i64,
+    /// Whether the snapshot was looked for (once, before the first rows).
+    snapshot_checked: bool,
 }
 
 impl EventIndex {
@@ -45,9 +67,11 @@ impl EventIndex {
 }
 
 impl FaceIndexes {
-    pub fn new(store: Store, budget_bytes: usize) -> Self {
+    pub fn new(store: Store, objects: Objects, budget_bytes: usize, snapshot_every: usize) -> Self {
         Self {
             store,
+            objects,
+            snapshot_every,
             budget: budget_bytes,
             events: Mutex::new(HashMap::new()),
             clock: AtomicU64::new(0),
@@ -65,7 +89,9 @@ impl FaceIndexes {
         let ev = Arc::new(EventIndex {
             pair,
             index: RwLock::new(FaceIndex::new(pair.embedding_dim())),
-            loaded_up_to: tokio::sync::Mutex::new(0),
+            loaded: tokio::sync::Mutex::new(Loaded::default()),
+            snapshot_faces: AtomicUsize::new(0),
+            writing: AtomicBool::new(false),
             last_search: AtomicU64::new(0),
         });
         events.insert(event_id, ev.clone());
@@ -110,15 +136,37 @@ impl FaceIndexes {
         ids
     }
 
-    /// Loads the event's faces stored since the last call.
-    async fn catch_up(&self, event_id: i64, ev: &EventIndex) -> anyhow::Result<()> {
-        let mut up_to = ev.loaded_up_to.lock().await;
+    /// Loads the event's faces stored since the last call: the first call starts from the
+    /// event's snapshot when one matches the rows.
+    async fn catch_up(&self, event_id: i64, ev: &Arc<EventIndex>) -> anyhow::Result<()> {
+        let mut loaded = ev.loaded.lock().await;
+        if !loaded.snapshot_checked {
+            loaded.snapshot_checked = true;
+            match snapshot::load(&self.store, &self.objects, event_id, ev.pair).await {
+                Ok(Some((index, up_to))) => {
+                    tracing::info!(
+                        event = event_id,
+                        faces = index.len(),
+                        "face index read from its snapshot"
+                    );
+                    ev.snapshot_faces.store(index.len(), Ordering::Relaxed);
+                    *ev.index.write().unwrap_or_else(|p| p.into_inner()) = index;
+                    loaded.up_to = up_to;
+                }
+                Ok(None) => {}
+                Err(e) => tracing::warn!(
+                    event = event_id,
+                    error = format!("{e:#}"),
+                    "face index snapshot unreadable: building from the rows"
+                ),
+            }
+        }
         loop {
             let faces = (self.store)
-                .faces_after(event_id, ev.pair.name(), *up_to, PAGE)
+                .faces_after(event_id, ev.pair.name(), loaded.up_to, PAGE)
                 .await?;
             let Some(last) = faces.last() else {
-                return Ok(());
+                break;
             };
             let last_id = last.id;
             let mut parsed = Vec::with_capacity(faces.len());
@@ -135,11 +183,39 @@ impl FaceIndexes {
                     index.insert(*face_id, *photo_id, embedding)?;
                 }
             }
-            *up_to = last_id;
+            loaded.up_to = last_id;
             if (faces.len() as i64) < PAGE {
-                return Ok(());
+                break;
             }
         }
+        drop(loaded);
+        self.snapshot_when_due(event_id, ev);
+        Ok(())
+    }
+
+    /// Writes a snapshot in the background once enough faces arrived since the last.
+    fn snapshot_when_due(&self, event_id: i64, ev: &Arc<EventIndex>) {
+        if self.snapshot_every == 0 {
+            return;
+        }
+        let faces = ev.index.read().map_or(0, |i| i.len());
+        if faces < ev.snapshot_faces.load(Ordering::Relaxed) + self.snapshot_every
+            || ev.writing.swap(true, Ordering::AcqRel)
+        {
+            return;
+        }
+        let (store, objects, ev) = (self.store.clone(), self.objects.clone(), ev.clone());
+        tokio::spawn(async move {
+            match snapshot::write(&store, &objects, event_id, ev.pair, &ev.index).await {
+                Ok(faces) => ev.snapshot_faces.store(faces, Ordering::Relaxed),
+                Err(e) => tracing::warn!(
+                    event = event_id,
+                    error = format!("{e:#}"),
+                    "face index snapshot not written"
+                ),
+            }
+            ev.writing.store(false, Ordering::Release);
+        });
     }
 
     /// Loads an event's faces of `pair` ahead of its first search.

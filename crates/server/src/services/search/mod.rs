@@ -7,6 +7,7 @@
 //! and shape the answer.
 
 pub mod index;
+pub mod snapshot;
 
 use raceshot_domain::{EventSpec, Money, pricing};
 use std::collections::HashMap;
