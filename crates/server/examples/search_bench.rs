@@ -24,18 +24,9 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted.get(i).map_or(0.0, |d| d.as_secs_f64() * 1000.0)
 }
 
-/// A deterministic pseudo-random unit vector (xorshift), like an unrelated person's face.
+/// An unrelated person's face.
 fn random_embedding(seed: u64, dim: usize) -> Result<Embedding> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let raw: Vec<f32> = (0..dim)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
-        })
-        .collect();
-    Ok(Embedding::from_raw(raw, dim)?)
+    Ok(raceshot_vision::testing::stranger(seed, dim)?)
 }
 
 #[tokio::main]

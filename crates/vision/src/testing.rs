@@ -130,6 +130,21 @@ impl BibReader for NoBibs {
     }
 }
 
+/// A deterministic pseudo-random unit vector of `dim` dimensions (xorshift from `seed`):
+/// an unrelated person's face, for tests and benchmarks of indexes and searches.
+pub fn stranger(seed: u64, dim: usize) -> Result<Embedding> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let raw = (0..dim)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        })
+        .collect();
+    Embedding::from_raw(raw, dim)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -251,7 +251,7 @@ impl SnapshotReader {
                 let take = (width - self.pending.len()).min(bytes.len());
                 self.pending.extend_from_slice(&bytes[..take]);
                 self.crc.update(&bytes[..take]);
-                bytes = &bytes[..][take..];
+                bytes = &bytes[take..];
                 if self.pending.len() < width {
                     return Ok(());
                 }
@@ -430,16 +430,7 @@ mod tests {
     use crate::embed::Embedding;
 
     fn embedding(seed: u64, dim: usize) -> Embedding {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let raw = (0..dim)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
-            })
-            .collect();
-        Embedding::from_raw(raw, dim).unwrap()
+        crate::testing::stranger(seed, dim).unwrap()
     }
 
     fn index(dim: usize, faces: usize) -> FaceIndex {
