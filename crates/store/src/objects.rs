@@ -206,7 +206,8 @@ impl Objects {
     }
 
     /// Reads a whole object as a stream of chunks, for files too large to hold in memory:
-    /// its size, its ETag (when the store gives one) and the bytes as they arrive.
+    /// its size, its ETag (when the store gives one) and the bytes as they arrive, a local
+    /// file 64 KiB at a time.
     pub async fn get_stream(
         &self,
         key: &ObjectKey,
@@ -215,24 +216,25 @@ impl Objects {
         Option<String>,
         futures::stream::BoxStream<'static, Result<Bytes>>,
     )> {
-        use futures::StreamExt;
-        let got = self.inner.get(&key.0).await?;
-        let (size, etag) = (got.meta.size, got.meta.e_tag.clone());
-        let stream = got.into_stream().map(|c| c.map_err(StoreError::from));
-        Ok((size, etag, stream.boxed()))
+        self.get_parts(key, 64 * 1024).await
     }
 
-    /// Reads a whole object in parts of about `part` bytes: its size and the parts. A local
-    /// file is read `part` bytes per blocking call (the store's own stream makes one call
-    /// per 8 KiB, too many for a file of hundreds of megabytes); S3 answers in its own chunks.
+    /// Reads a whole object in parts of about `part` bytes: its size, its ETag (when the
+    /// store gives one) and the parts. A local file is read `part` bytes per blocking call
+    /// (the store's own stream makes one call per 8 KiB, too many for a file of hundreds of
+    /// megabytes); S3 answers in its own chunks.
     pub async fn get_parts(
         &self,
         key: &ObjectKey,
         part: usize,
-    ) -> Result<(u64, futures::stream::BoxStream<'static, Result<Bytes>>)> {
+    ) -> Result<(
+        u64,
+        Option<String>,
+        futures::stream::BoxStream<'static, Result<Bytes>>,
+    )> {
         use futures::StreamExt;
         let got = self.inner.get(&key.0).await?;
-        let size = got.meta.size;
+        let (size, etag) = (got.meta.size, got.meta.e_tag.clone());
         let stream = match got.payload {
             object_store::GetResultPayload::File(file, path) => {
                 futures::stream::try_unfold(file, move |mut file| {
@@ -262,7 +264,7 @@ impl Objects {
                 .map(|c| c.map_err(StoreError::from))
                 .boxed(),
         };
-        Ok((size, stream))
+        Ok((size, etag, stream))
     }
 
     /// Writes an object part by part (a multipart upload; a local file is written aside and

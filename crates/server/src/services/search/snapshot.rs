@@ -93,7 +93,7 @@ async fn read(
     snapshot: &FaceSnapshot,
     pair: ModelPair,
 ) -> anyhow::Result<FaceIndex> {
-    let (size, mut parts) = objects.get_parts(&key(&snapshot.name), PART).await?;
+    let (size, _, mut parts) = objects.get_parts(&key(&snapshot.name), PART).await?;
     anyhow::ensure!(
         i64::try_from(size).ok() == Some(snapshot.bytes),
         "{size} bytes where {} were written",
