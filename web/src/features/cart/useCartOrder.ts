@@ -1,8 +1,9 @@
 //! Ordering a cart: the order is created with the server's fresh quote (never the browser's
-//! sums) through the configured gateway; then this device remembers it, the cart (its photos,
-//! its certificate) and its deal are emptied and the visitor goes to the order's page. A failure is told with the shop's
-//! LINE contact; one that may mean a stale price asks for the price again, and a changed
-//! gateway asks for the gateway and its channels again.
+//! sums) through the configured gateway; then this device remembers it, the cart (its
+//! photos, its certificate) and its deal are emptied and the visitor goes to the order's
+//! page. A failure is told with the shop's LINE contact; one that may mean a stale price
+//! asks for the price again, and a changed gateway asks for the gateway and its channels
+//! again.
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
