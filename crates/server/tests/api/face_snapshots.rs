@@ -42,9 +42,10 @@ fn key(s: &FaceSnapshot) -> ObjectKey {
     ObjectKey::shared("face-index", &s.name)
 }
 
-/// The event's snapshot once it holds `faces` faces (written in the background).
+/// The event's snapshot once it holds `faces` faces (written in the background; up to
+/// 20 s, for a machine busy with other tests).
 async fn snapshot_of(app: &TestApp, event_id: i64, pair: ModelPair, faces: i64) -> FaceSnapshot {
-    for _ in 0..200 {
+    for _ in 0..800 {
         if let Some(s) = app
             .store
             .face_snapshot(event_id, pair.name())

@@ -193,28 +193,36 @@ impl FaceIndexes {
         Ok(())
     }
 
-    /// Writes a snapshot in the background once enough faces arrived since the last.
+    /// Writes a snapshot in the background once enough faces arrived since the last; the
+    /// writer writes again while faces that arrived during a write make another due (a
+    /// search meanwhile finds it busy and leaves it to the writer).
     fn snapshot_when_due(&self, event_id: i64, ev: &Arc<EventIndex>) {
-        if self.snapshot_every == 0 {
-            return;
-        }
-        let faces = ev.index.read().map_or(0, |i| i.len());
-        if faces < ev.snapshot_faces.load(Ordering::Relaxed) + self.snapshot_every
-            || ev.writing.swap(true, Ordering::AcqRel)
-        {
+        let every = self.snapshot_every;
+        if !snapshot_due(ev, every) || ev.writing.swap(true, Ordering::AcqRel) {
             return;
         }
         let (store, objects, ev) = (self.store.clone(), self.objects.clone(), ev.clone());
         tokio::spawn(async move {
-            match snapshot::write(&store, &objects, event_id, ev.pair, &ev.index).await {
-                Ok(faces) => ev.snapshot_faces.store(faces, Ordering::Relaxed),
-                Err(e) => tracing::warn!(
-                    event = event_id,
-                    error = format!("{e:#}"),
-                    "face index snapshot not written"
-                ),
+            loop {
+                match snapshot::write(&store, &objects, event_id, ev.pair, &ev.index).await {
+                    Ok(faces) => ev.snapshot_faces.store(faces, Ordering::Relaxed),
+                    Err(e) => {
+                        tracing::warn!(
+                            event = event_id,
+                            error = format!("{e:#}"),
+                            "face index snapshot not written"
+                        );
+                        ev.writing.store(false, Ordering::Release);
+                        return;
+                    }
+                }
+                ev.writing.store(false, Ordering::Release);
+                // Faces a search added while this one was written, after it found the
+                // writer busy, are seen here: it added them before it looked.
+                if !snapshot_due(&ev, every) || ev.writing.swap(true, Ordering::AcqRel) {
+                    return;
+                }
             }
-            ev.writing.store(false, Ordering::Release);
         });
     }
 
@@ -248,4 +256,10 @@ impl FaceIndexes {
         .await??;
         Ok(hits)
     }
+}
+
+/// Whether `every` faces (0: never) have arrived since the event's last snapshot.
+fn snapshot_due(ev: &EventIndex, every: usize) -> bool {
+    let faces = ev.index.read().map_or(0, |i| i.len());
+    every > 0 && faces >= ev.snapshot_faces.load(Ordering::Relaxed) + every
 }
