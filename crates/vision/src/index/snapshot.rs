@@ -114,10 +114,6 @@ impl SnapshotWriter {
         }
     }
 
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
-
     /// The next part of at most about `max` bytes (never empty), or `None` once the
     /// checksum is out. Fails when the index holds fewer rows than the writer was made for,
     /// or has another dimension than in earlier parts.
