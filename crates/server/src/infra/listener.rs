@@ -32,7 +32,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto::Builder;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Notify, watch};
+use tokio::sync::watch;
 use tokio::time::Instant;
 use tower::ServiceExt;
 
@@ -179,8 +179,12 @@ async fn serve_connection(
     builder.http1().header_read_timeout(None);
     let mut connection = pin!(builder.serve_connection(io, service));
     let mut draining = false;
+    // The phases change several times a request without waking this task: it looks at
+    // the deadline at least every `check_every` and closes the connection at the deadline
+    // itself (see `Activity`).
+    let check_every = limits.header_read_timeout.min(limits.idle_timeout);
+    let mut check = pin!(tokio::time::sleep(check_every));
     loop {
-        let deadline = activity.deadline(&limits);
         tokio::select! {
             ended = connection.as_mut() => {
                 if let Err(e) = ended {
@@ -188,22 +192,24 @@ async fn serve_connection(
                 }
                 break;
             }
-            () = sleep_until(deadline.map(|(at, _)| at)) => {
-                if let Some((at, reason)) = activity.deadline(&limits)
-                    && at <= Instant::now()
-                {
-                    metrics::counter!(
-                        "http_connections_timed_out_total",
-                        "listener" => limits.name,
-                        "reason" => reason,
-                    )
-                    .increment(1);
-                    tracing::debug!(listener = limits.name, %peer, reason, "closing a connection");
-                    // Dropping the connection closes the socket; nothing is in flight.
-                    break;
+            () = check.as_mut() => {
+                let now = Instant::now();
+                match activity.deadline(&limits) {
+                    Some((at, reason)) if at <= now => {
+                        metrics::counter!(
+                            "http_connections_timed_out_total",
+                            "listener" => limits.name,
+                            "reason" => reason,
+                        )
+                        .increment(1);
+                        tracing::debug!(listener = limits.name, %peer, reason, "closing a connection");
+                        // Dropping the connection closes the socket; nothing is in flight.
+                        break;
+                    }
+                    Some((at, _)) => check.as_mut().reset(at.min(now + check_every)),
+                    None => check.as_mut().reset(now + check_every),
                 }
             }
-            () = activity.changed.notified() => {}
             _ = stopping.wait_for(|stop| *stop), if !draining => {
                 draining = true;
                 // Idle connections close now; a request in flight is answered first.
@@ -212,13 +218,6 @@ async fn serve_connection(
         }
     }
     drop(slot);
-}
-
-async fn sleep_until(deadline: Option<Instant>) {
-    match deadline {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
-    }
 }
 
 /// Open connections, in all and per client address.
@@ -311,11 +310,15 @@ enum Phase {
 }
 
 /// A connection's phase, told by its socket (bytes received) and its service (requests
-/// begun and answered).
+/// begun and answered), and read by the connection's task when its check timer fires.
+///
+/// No change wakes that task, yet every deadline is kept to the timer's precision: a
+/// phase's deadline is at least `check_every` (the shorter timeout) after the phase
+/// began, the task looks at least every `check_every`, and it sets its timer to the
+/// deadline itself once that is nearer than its next look. So a phase that began after
+/// one look is seen by the next, before its deadline.
 struct Activity {
     phase: Mutex<Phase>,
-    /// Wakes the connection's task to look at its deadline again.
-    changed: Notify,
 }
 
 impl Activity {
@@ -324,7 +327,6 @@ impl Activity {
             phase: Mutex::new(Phase::Head {
                 since: Instant::now(),
             }),
-            changed: Notify::new(),
         }
     }
 
@@ -343,8 +345,6 @@ impl Activity {
             *phase = Phase::Head {
                 since: Instant::now(),
             };
-            drop(phase);
-            self.changed.notify_one();
         }
     }
 
@@ -364,37 +364,32 @@ struct Busy(Arc<Activity>);
 
 impl Busy {
     fn begin(activity: &Arc<Activity>) -> Busy {
-        {
-            let mut phase = activity.lock();
-            *phase = match *phase {
-                Phase::Serving { requests } => Phase::Serving {
-                    requests: requests + 1,
-                },
-                Phase::Head { .. } | Phase::Idle { .. } => Phase::Serving { requests: 1 },
-            };
-        }
-        activity.changed.notify_one();
+        let mut phase = activity.lock();
+        *phase = match *phase {
+            Phase::Serving { requests } => Phase::Serving {
+                requests: requests + 1,
+            },
+            Phase::Head { .. } | Phase::Idle { .. } => Phase::Serving { requests: 1 },
+        };
+        drop(phase);
         Busy(activity.clone())
     }
 }
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        {
-            let mut phase = self.0.lock();
-            if let Phase::Serving { requests } = *phase {
-                *phase = if requests > 1 {
-                    Phase::Serving {
-                        requests: requests - 1,
-                    }
-                } else {
-                    Phase::Idle {
-                        since: Instant::now(),
-                    }
-                };
-            }
+        let mut phase = self.0.lock();
+        if let Phase::Serving { requests } = *phase {
+            *phase = if requests > 1 {
+                Phase::Serving {
+                    requests: requests - 1,
+                }
+            } else {
+                Phase::Idle {
+                    since: Instant::now(),
+                }
+            };
         }
-        self.0.changed.notify_one();
     }
 }
 
