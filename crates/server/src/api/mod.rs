@@ -35,6 +35,7 @@ use axum::http::{HeaderName, HeaderValue, Request, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Router, middleware};
+use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -357,35 +358,62 @@ pub fn router(state: AppState) -> Router {
             }),
         )
         .route("/media/{event_key}/{kind}/{name}", get(media::media));
-    web::mount(router, &state)
+    let routes = web::mount(router, &state)
         .method_not_allowed_fallback(|| async {
-            ShopError::new(ErrorCode::MethodNotAllowed, "method not allowed on this route")
+            ShopError::new(
+                ErrorCode::MethodNotAllowed,
+                "method not allowed on this route",
+            )
         })
         .layer(middleware::from_fn(ops::track))
-        .with_state(state)
-        .layer(TimeoutLayer::with_status_code(axum::http::StatusCode::REQUEST_TIMEOUT, timeout))
-        .layer(CatchPanicLayer::custom(|_| {
-            ShopError::internal(anyhow::anyhow!("handler panicked")).into_response()
-        }))
+        .with_state(state);
+    // What every answer goes through, outermost first. It wraps the routed router once,
+    // as one service: `Router::layer` would wrap every route in each layer, and a route's
+    // boxed service is cloned at each wrapping on every request.
+    let house = ServiceBuilder::new()
+        .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
+        .layer(
+            TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
+                // The fields are worked out only when the span is logged.
+                tracing::info_span!(
+                    "request",
+                    method = %req.method(),
+                    path = %crate::infra::telemetry::loggable_path(req.uri()),
+                    request_id = %req
+                        .headers()
+                        .get("x-request-id")
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or("-"),
+                )
+            }),
+        )
+        .layer(PropagateRequestIdLayer::new(request_id))
+        .layer(compression())
+        .layer(middleware::from_fn(cache_policy))
         // No MIME sniffing, no framing by other sites, no referrer beyond the origin, a
         // content policy that allows nothing (JSON and images need nothing; pages the shop
         // serves set their own), and HSTS when the shop is served over https.
-        .layer(default_header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::STRICT_TRANSPORT_SECURITY,
+            hsts,
+        ))
+        .layer(default_header(
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; frame-ancestors 'none'",
+        ))
+        .layer(default_header(
+            header::REFERRER_POLICY,
+            "strict-origin-when-cross-origin",
+        ))
         .layer(default_header(header::X_FRAME_OPTIONS, "DENY"))
-        .layer(default_header(header::REFERRER_POLICY, "strict-origin-when-cross-origin"))
-        .layer(default_header(header::CONTENT_SECURITY_POLICY, "default-src 'none'; frame-ancestors 'none'"))
-        .layer(SetResponseHeaderLayer::if_not_present(header::STRICT_TRANSPORT_SECURITY, hsts))
-        .layer(middleware::from_fn(cache_policy))
-        .layer(compression())
-        .layer(PropagateRequestIdLayer::new(request_id.clone()))
-        .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
-            let id = req
-                .headers()
-                .get("x-request-id")
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("-");
-            let path = crate::infra::telemetry::loggable_path(req.uri());
-            tracing::info_span!("request", method = %req.method(), path = %path, request_id = %id)
+        .layer(default_header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(CatchPanicLayer::custom(|_| {
+            ShopError::internal(anyhow::anyhow!("handler panicked")).into_response()
         }))
-        .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
+        .layer(TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            timeout,
+        ))
+        .service(routes);
+    Router::new().fallback_service(house)
 }
