@@ -15,8 +15,10 @@ THREADS="${BENCH_THREADS:-2}"
 SELFIE="models/photos/yaoming.jpg"
 [ -f "$SELFIE" ] || { echo "bench: no $SELFIE (make models)" >&2; exit 1; }
 source scripts/bench/server.sh
-# One load generator is one client address: lift the per-client limits, keep the queue.
+# One load generator is one client address: lift the per-client limits (searches a
+# minute, open connections), keep the queue.
 export RACESHOT__SEARCH__PER_CLIENT_PER_MINUTE=100000000
+export RACESHOT__SERVER__MAX_CONNECTIONS_PER_CLIENT=0
 bench_events
 "$BIN" seed-demo
 bench_serve
