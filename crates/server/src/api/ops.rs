@@ -5,9 +5,10 @@ use std::time::Instant;
 
 use axum::Json;
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use metrics::Label;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -73,20 +74,45 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
         .into_response()
 }
 
-/// Counts every request and times it, labelled by route pattern (never the raw path, so
-/// the label set stays small).
+/// Counts every request and times it, labelled by route pattern (never the raw path) and
+/// method (any other than HTTP's own as `OTHER`), so that the label set stays small
+/// whatever clients send.
 pub async fn track(req: Request, next: Next) -> Response {
     let start = Instant::now();
-    let method = req.method().to_string();
+    let method = method_label(req.method());
     let route = req
         .extensions()
         .get::<MatchedPath>()
         .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
     let response = next.run(req).await;
     let status = response.status().as_u16().to_string();
-    let labels = [("method", method), ("route", route), ("status", status)];
-    metrics::counter!("http_requests_total", &labels).increment(1);
-    metrics::histogram!("http_request_duration_seconds", &labels[..2])
+    let labels = [
+        Label::new("method", method),
+        Label::new("route", route),
+        Label::new("status", status),
+    ];
+    metrics::counter!("http_requests_total", labels.to_vec()).increment(1);
+    metrics::histogram!("http_request_duration_seconds", labels[..2].to_vec())
         .record(start.elapsed().as_secs_f64());
     response
+}
+
+/// A request method as metrics name it: HTTP's own methods as they are, any other token
+/// (a client may send any) as `OTHER`.
+fn method_label(method: &Method) -> &'static str {
+    const KNOWN: [(Method, &str); 9] = [
+        (Method::GET, "GET"),
+        (Method::HEAD, "HEAD"),
+        (Method::POST, "POST"),
+        (Method::PUT, "PUT"),
+        (Method::PATCH, "PATCH"),
+        (Method::DELETE, "DELETE"),
+        (Method::OPTIONS, "OPTIONS"),
+        (Method::CONNECT, "CONNECT"),
+        (Method::TRACE, "TRACE"),
+    ];
+    KNOWN
+        .iter()
+        .find(|(known, _)| known == method)
+        .map_or("OTHER", |(_, label)| label)
 }

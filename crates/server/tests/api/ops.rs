@@ -77,6 +77,16 @@ async fn requests_carry_ids_and_are_counted() {
         Some("abc-123")
     );
 
+    // A method of the client's own invention counts as `OTHER`: labels stay few.
+    let invented = reqwest::Method::from_bytes(b"X-GARBLE-1234").unwrap_or_else(|e| panic!("{e}"));
+    let resp = app
+        .client
+        .request(invented, app.url("/healthz"))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(resp.status(), 405);
+
     // Metrics are served on the internal address only.
     let public = app.client.get(app.url("/metrics")).send().await.unwrap();
     assert!(!public.text().await.unwrap().contains("http_requests_total"));
@@ -99,6 +109,11 @@ async fn requests_carry_ids_and_are_counted() {
         text.contains("http_request_duration_seconds_bucket"),
         "{text}"
     );
+    assert!(
+        text.contains(r#"http_requests_total{method="OTHER",route="/healthz",status="405"}"#),
+        "{text}"
+    );
+    assert!(!text.contains("X-GARBLE"), "{text}");
 }
 
 #[tokio::test]
