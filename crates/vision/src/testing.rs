@@ -82,16 +82,7 @@ impl FakeFaces {
                 mix(u64::from(r) << 16 | u64::from(g) << 8 | u64::from(b));
             }
         }
-        let mut state = seed | 1;
-        let values = (0..self.dim)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                (state >> 40) as f32 / (1u64 << 23) as f32 - 1.0
-            })
-            .collect();
-        Embedding::from_raw(values, self.dim)
+        xorshift_unit(seed | 1, self.dim)
     }
 }
 
@@ -133,13 +124,18 @@ impl BibReader for NoBibs {
 /// A deterministic pseudo-random unit vector of `dim` dimensions (xorshift from `seed`):
 /// an unrelated person's face, for tests and benchmarks of indexes and searches.
 pub fn stranger(seed: u64, dim: usize) -> Result<Embedding> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    xorshift_unit(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, dim)
+}
+
+/// The unit vector of `dim` components drawn by xorshift from `state` (odd, never zero),
+/// each component uniform in [-0.5, 0.5) before the vector is normalised.
+fn xorshift_unit(mut state: u64, dim: usize) -> Result<Embedding> {
     let raw = (0..dim)
         .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5
         })
         .collect();
     Embedding::from_raw(raw, dim)
