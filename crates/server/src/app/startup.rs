@@ -44,6 +44,8 @@ pub struct Application {
     run_jobs: bool,
     /// The public listener's connection limits.
     limits: Limits,
+    /// Set once the startup warm-up has loaded the face indexes of the events on sale.
+    warmed: watch::Sender<bool>,
 }
 
 pub use crate::app::faces::Models;
@@ -266,6 +268,7 @@ impl Application {
             state,
             run_jobs,
             limits,
+            warmed: watch::Sender::new(false),
         })
     }
 
@@ -282,6 +285,13 @@ impl Application {
         &self.state
     }
 
+    /// Turns `true` once [`Application::run_until`]'s warm-up has loaded the face indexes
+    /// of the events on sale (searches are served meanwhile; a caller that stores faces
+    /// and wants to know which of them the warm-up saw waits for it).
+    pub fn warmed(&self) -> watch::Receiver<bool> {
+        self.warmed.subscribe()
+    }
+
     /// Serves until `shutdown` completes, then lets requests in flight and running jobs
     /// finish for at most the configured grace period.
     pub async fn run_until(
@@ -290,7 +300,11 @@ impl Application {
     ) -> std::io::Result<()> {
         let grace = self.state.config.server.shutdown_grace;
         let signal = shutdown.shared();
-        tokio::spawn(warm_indexes(self.state.clone()));
+        let (state, warmed) = (self.state.clone(), self.warmed);
+        tokio::spawn(async move {
+            warm_indexes(state).await;
+            warmed.send_replace(true);
+        });
         let fresh = tokio::spawn(keep_settings_fresh(self.state.clone()));
         let (stop_jobs, stop_rx) = watch::channel(false);
         let sweep = tokio::spawn(selfies::sweep_until(

@@ -257,6 +257,7 @@ impl TestAppBuilder {
             .await
             .unwrap_or_else(|e| panic!("{e}"));
         let (tx, rx) = oneshot::channel::<()>();
+        let mut warmed = app.warmed();
         let server = tokio::spawn(async move {
             let _ = app
                 .run_until(async {
@@ -264,6 +265,9 @@ impl TestAppBuilder {
                 })
                 .await;
         });
+        // A test's own faces arrive after the warm-up, so that what the warm-up loads
+        // (and the snapshots it may write) never depends on the machine's speed.
+        let _ = warmed.wait_for(|done| *done).await;
         TestApp {
             addr,
             metrics_addr,
