@@ -118,6 +118,17 @@ impl ModelPair {
         }
     }
 
+    /// The least similarity a face may have to be matched by sequence ([`crate::sequence`]):
+    /// where about one stranger comparison in a thousand lands, fitted per face width on
+    /// the small-face sets (docs/benchmarks.md, "Matching by sequence"): 0.16–0.20 for
+    /// w600k_mbf, 0.32–0.34 for SFace.
+    pub fn sequence_floor(self) -> f32 {
+        match self {
+            Self::InsightFace => 0.20,
+            Self::YuNetSFace => 0.35,
+        }
+    }
+
     /// What an operator running a pair a shop may not sell with is told to do.
     pub const NOT_FOR_SALE: &'static str =
         "not for a shop that sells photos: set faces.model_pair = yunet-sface";

@@ -37,6 +37,7 @@ pub mod index;
 mod model_file;
 pub mod ocr;
 mod runtime;
+pub mod sequence;
 pub mod testing;
 
 pub use analyzer::{BibReader, FaceAnalyzer};
