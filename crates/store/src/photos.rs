@@ -432,6 +432,20 @@ impl Store {
         Ok(rows.into_iter().map(FaceRow::into_face).collect())
     }
 
+    /// The boxes (in the original's pixels) of the faces `ids` of an event's photos, by face
+    /// id, in no particular order: where a search's faces are, without their embeddings.
+    pub async fn face_boxes(&self, event_id: i64, ids: &[i64]) -> Result<Vec<(i64, [f64; 4])>> {
+        let rows: Vec<(i64, f64, f64, f64, f64)> =
+            rows_with_ids!(self, ids, [event_id], |list| format!(
+                "SELECT id, box_x1, box_y1, box_x2, box_y2 FROM faces \
+             WHERE event_id = $1 AND id IN ({list})"
+            ));
+        Ok(rows
+            .into_iter()
+            .map(|(id, x1, y1, x2, y2)| (id, [x1, y1, x2, y2]))
+            .collect())
+    }
+
     /// Faces `pair` made on an event's photos with an id above `after`, in id order: the
     /// index loads an event page by page and later picks up only what is new.
     pub async fn faces_after(

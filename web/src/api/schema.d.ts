@@ -2443,10 +2443,12 @@ export interface components {
         };
         /**
          * @description `bib`: the bib was read on the photo; `face`: its runner's face, taken from the photos
-         *     where the bib was read, is on it.
+         *     where the bib was read, is on it. `sequence` (face search): the face is a little short
+         *     of the threshold, but continues one matched outright in a photo the same photographer
+         *     took moments before or after.
          * @enum {string}
          */
-        MatchedByBody: "bib" | "face";
+        MatchedByBody: "bib" | "face" | "sequence";
         /** @description Who is signed in. */
         Me: {
             email: string;

@@ -165,7 +165,8 @@ pub struct PhotoBody {
     /// Cosine similarity to the searched face (face search only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub similarity: Option<f32>,
-    /// How a bib search found the photo (bib search only).
+    /// How a bib search found the photo; in a face search, `sequence` for a photo found
+    /// only by sequence.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched_by: Option<MatchedByBody>,
     /// Which of the selfies (0-based, in the order sent) the photo shows (face search only).
@@ -174,12 +175,15 @@ pub struct PhotoBody {
 }
 
 /// `bib`: the bib was read on the photo; `face`: its runner's face, taken from the photos
-/// where the bib was read, is on it.
+/// where the bib was read, is on it. `sequence` (face search): the face is a little short
+/// of the threshold, but continues one matched outright in a photo the same photographer
+/// took moments before or after.
 #[derive(Debug, Clone, Copy, Serialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchedByBody {
     Bib,
     Face,
+    Sequence,
 }
 
 impl From<crate::services::bibs::MatchedBy> for MatchedByBody {

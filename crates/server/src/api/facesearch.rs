@@ -19,7 +19,7 @@ use raceshot_vision::image_io::strip_metadata;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::catalogue::{PhotoBody, SUCCESS};
+use super::catalogue::{MatchedByBody, PhotoBody, SUCCESS};
 use super::extract::{ApiJson, ApiQuery, NumberOrText};
 use crate::api::error::ErrorAnswer;
 use crate::api::extract::ClientIp;
@@ -522,6 +522,7 @@ async fn find(
         .into_iter()
         .map(|f| PhotoBody {
             people: Some(f.people),
+            matched_by: f.by_sequence.then_some(MatchedByBody::Sequence),
             ..PhotoBody::new(&f.photo, &state.media_url, Some(f.similarity))
         })
         .collect();

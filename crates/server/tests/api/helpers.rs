@@ -753,13 +753,27 @@ impl TestApp {
         size: (u32, u32),
         faces: Vec<raceshot_store::photos::NewFace>,
     ) -> i64 {
+        self.ready_photo_taken(event_key, file_name, jpeg, size, faces, (7, None))
+            .await
+    }
+
+    /// [`TestApp::ready_photo`] by photographer `taken.0` at the moment `taken.1`.
+    pub async fn ready_photo_taken(
+        &self,
+        event_key: &str,
+        file_name: &str,
+        jpeg: Vec<u8>,
+        size: (u32, u32),
+        faces: Vec<raceshot_store::photos::NewFace>,
+        taken: (i64, Option<DateTime<Utc>>),
+    ) -> i64 {
         let (key, event) = self.stored_event(event_key).await;
         let photo = raceshot_store::photos::NewPhoto {
             event_id: event.id,
             content_hash: format!("{event_key}-{}", uuid::Uuid::new_v4()),
             original_file_name: file_name.to_owned(),
             storage_name: format!("test{}.jpg", uuid::Uuid::new_v4().simple()),
-            photographer_id: 7,
+            photographer_id: taken.0,
         };
         // The file first, then the row, as ingestion does.
         let name = raceshot_store::StoredName::parse(&photo.storage_name)
@@ -799,6 +813,7 @@ impl TestApp {
                         pair: self.state.faces.configured().name().to_owned(),
                         faces,
                     },
+                    taken_at: taken.1,
                     ..Default::default()
                 },
                 now(),

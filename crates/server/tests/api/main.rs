@@ -43,6 +43,7 @@ mod raceday;
 mod results;
 mod scale;
 mod selfies;
+mod sequence;
 mod sms;
 mod uploads;
 mod web;

@@ -246,6 +246,17 @@ describe('face search', () => {
     expect(latest.images.map((p) => p.id)).toEqual([1, 2]);
   });
 
+  it('marks a photo found by sequence, and no outright match', async () => {
+    setup(makeEvent(), searchAnswer([makePhoto(1), { ...makePhoto(2), similarity: 0.27, matched_by: 'sequence' }]));
+    await choose(jpeg());
+    const results = await screen.findByTestId('search-results');
+    const badges = within(results).getAllByTestId('match-badge');
+    expect(badges.map((b) => [b.dataset.matchedBy, b.textContent])).toEqual([['sequence', 'ภาพต่อเนื่อง']]);
+    const [badge] = badges;
+    expect(badge?.closest('[data-testid="photo-card"]')).toHaveAttribute('data-photo-id', '2');
+    expect(badge?.getAttribute('title')).toContain('ช่างภาพคนเดียวกัน');
+  });
+
   it('shows the searching spinner between the upload and the answer', async () => {
     const { fn } = setup(makeEvent(), searchAnswer([makePhoto(5)]));
     // Hold the search answer until the spinner was seen.
@@ -824,6 +835,15 @@ describe('bib search', () => {
     const results = await screen.findByTestId('search-results');
     expect(within(results).getAllByTestId('match-badge').map((b) => b.textContent)).toEqual(['Bib', 'Face']);
     expect(screen.getByTestId('search-count')).toHaveTextContent('2 photos of bib 42');
+  });
+
+  it('speaks English on the sequence badge', async () => {
+    english();
+    setup(makeEvent(), searchAnswer([{ ...makePhoto(4), matched_by: 'sequence' }]));
+    await choose(jpeg());
+    const badge = within(await screen.findByTestId('search-results')).getByTestId('match-badge');
+    expect(badge).toHaveTextContent('Burst');
+    expect(badge.getAttribute('title')).toContain('same photographer');
   });
 
   it('comes back with its badges and bib when the page opens again', async () => {

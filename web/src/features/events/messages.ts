@@ -111,6 +111,9 @@ export const eventsMessages = defineMessages(
     'event.match.face': 'ใบหน้า',
     'event.match.bibTitle': 'พบหมายเลขบิบในรูปนี้',
     'event.match.faceTitle': 'พบใบหน้าของนักวิ่งคนเดียวกันในรูปนี้ (มองไม่เห็นบิบ)',
+    'event.match.sequence': 'ภาพต่อเนื่อง',
+    'event.match.sequenceTitle':
+      'ใบหน้าในรูปนี้ไม่ชัดพอ แต่อยู่ตำแหน่งเดียวกับคุณในรูปที่ช่างภาพคนเดียวกันถ่ายห่างกันไม่เกินหนึ่งวินาที',
 
     'event.manual.title': 'ค้นหารูปด้วยตนเอง',
     'event.manual.help': 'ดูรูปทั้งหมดของอีเวนต์ตามลำดับเวลาที่ถ่าย เลือกช่างภาพหรือช่วงเวลาเพื่อหารูปของคุณ',
@@ -305,6 +308,9 @@ export const eventsMessages = defineMessages(
     'event.match.face': 'Face',
     'event.match.bibTitle': 'The bib number was read on this photo',
     'event.match.faceTitle': 'The same runner’s face is on this photo (bib hidden)',
+    'event.match.sequence': 'Burst',
+    'event.match.sequenceTitle':
+      'The face here is less clear, but it is where you were in a photo the same photographer took within a second',
 
     'event.manual.title': 'Search photos manually',
     'event.manual.help': 'Every photo of the event in the order taken. Pick a photographer or a time window to find yours.',

@@ -3,14 +3,17 @@
 //! event's face index; photos showing any of them, or all of them together, are answered
 //! with who is on each. The selfies and their embeddings live only as long as the call;
 //! nothing of them is stored. A request may tighten the event's match threshold and result
-//! count, never loosen them. The HTTP handlers (`api::facesearch`) only read the selfies
-//! and shape the answer.
+//! count, never loosen them. A face a little below the threshold is found too when it
+//! continues, in a photo of the same photographer moments apart, a face matched outright
+//! (`sequence`); such photos are marked. The HTTP handlers (`api::facesearch`) only read
+//! the selfies and shape the answer.
 
 pub mod index;
+pub mod sequence;
 pub mod snapshot;
 
 use raceshot_domain::{EventSpec, Money, pricing};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use raceshot_store::events::Event;
@@ -183,13 +186,15 @@ impl Match {
     }
 }
 
-/// A photo a search found: its best similarity to any of the people, and which of them
-/// (indices of the selfies, in the order sent) it shows.
+/// A photo a search found: its best similarity to any of the people, which of them
+/// (indices of the selfies, in the order sent) it shows, and whether only by sequence.
 #[derive(Debug, Clone)]
 pub struct FoundPhoto {
     pub photo: Photo,
     pub similarity: f32,
     pub people: Vec<u8>,
+    /// Every person on it was found by sequence, none outright (`sequence`).
+    pub by_sequence: bool,
 }
 
 /// What the selfies found.
@@ -313,20 +318,28 @@ pub async fn search_event(
     let k = narrowing
         .max
         .map_or(spec.max_face_search, |m| m.clamp(1, spec.max_face_search)) as usize;
+    let matching_at = crate::app::faces::threshold(threshold, pair);
+    // A visitor who raised the threshold asked for outright matches only.
+    let floor = if threshold > spec.face_threshold {
+        matching_at
+    } else {
+        matching_at.min(pair.sequence_floor())
+    };
     let mut searches = Vec::with_capacity(faces.len());
-    for face in &faces {
+    let mut by_sequence: HashSet<(u8, i64)> = HashSet::new();
+    for (i, face) in faces.iter().enumerate() {
         let hits = cx
             .indexes
-            .search(
-                event.id,
-                pair,
-                face.clone(),
-                crate::app::faces::threshold(threshold, pair),
-                k,
-            )
+            .search(event.id, pair, face.clone(), floor, k)
             .await
             .map_err(SearchError::fault)?;
-        searches.push(hits);
+        let (mut direct, below): (Vec<Hit>, Vec<Hit>) =
+            hits.into_iter().partition(|h| h.similarity >= matching_at);
+        let continued = sequence::confirm(cx.store, event.id, &direct, &below).await?;
+        let search = u8::try_from(i).unwrap_or(u8::MAX);
+        by_sequence.extend(continued.iter().map(|h| (search, h.photo_id)));
+        direct.extend(continued);
+        searches.push(direct);
     }
     let everyone = faces.len();
     let mut seen = by_photo(searches);
@@ -341,6 +354,10 @@ pub async fn search_event(
             Some(FoundPhoto {
                 photo: shown.get(&p.photo_id)?.clone(),
                 similarity: p.similarity,
+                by_sequence: p
+                    .found_by
+                    .iter()
+                    .all(|s| by_sequence.contains(&(*s, p.photo_id))),
                 people: p.found_by,
             })
         })
