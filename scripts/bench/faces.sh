@@ -177,16 +177,29 @@ echo "-- 6000x4000 (the same faces in 24 MP frames), the engine's defaults (with
 echo "-- 6000x4000 without the fine pass (RACESHOT__FACES__DETECTOR__FINE_LONG_EDGE=0)"
 "$SMALL_FACES" "$CACHE/bench-small-faces-6000x4000" --models "$MODELS_DIR" --fine-long-edge 0 | grep -v '^false match'
 
-say "small faces, selfies from another photo (the dev set's people with two photos or more; disguised appearances)"
-if [ -f "$DEV_DIR/labels.tsv" ]; then
+# other_photo_sets NAME FILTER [make_small_faces.py options]: the set NAME in both frame
+# sizes, made with the options, measured with both model pairs, the report's lines kept
+# by the extended regular expression FILTER.
+other_photo_sets() {
+  local name="$1" filter="$2"
+  shift 2
   for size in 3000x2000 6000x4000; do
-    set_dir="$CACHE/bench-small-faces-other-photo-$size"
-    "$PY" scripts/bench/make_small_faces.py "$set_dir" --models "$MODELS_DIR" --size "$size" --selfies-from "$DEV_DIR"
+    set_dir="$CACHE/bench-small-faces-$name-$size"
+    "$PY" scripts/bench/make_small_faces.py "$set_dir" --models "$MODELS_DIR" --size "$size" --selfies-from "$DEV_DIR" "$@"
     for pair in insightface yunet-sface; do
       echo "-- $size, model pair $pair"
-      RACESHOT__FACES__MODEL_PAIR=$pair "$SMALL_FACES" "$set_dir" --models "$MODELS_DIR" | grep -v '^false match'
+      RACESHOT__FACES__MODEL_PAIR=$pair "$SMALL_FACES" "$set_dir" --models "$MODELS_DIR" | grep -E "$filter"
     done
   done
+}
+
+say "small faces, selfies from another photo (the dev set's people with two photos or more; disguised appearances)"
+if [ -f "$DEV_DIR/labels.tsv" ]; then
+  other_photo_sets other-photo '^([^f]|face width)' # all but the false matches listed
+  say "several selfies of one runner (the dev set's people with three photos or more: two selfies each, appearances from the rest)"
+  other_photo_sets two-selfies '^(several|SEVERAL|small faces)' --selfies-per-person 2
+  say "matching by sequence (the same selfies; appearances in bursts of three frames of one camera)"
+  other_photo_sets bursts '^(sequence|SEQUENCE|SIZE_AWARE|SMALL_FACES|small faces)' --burst 3 --photos 60
 else
   echo "skipped: no labelled dev set at $DEV_DIR"
 fi

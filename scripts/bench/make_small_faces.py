@@ -2,7 +2,7 @@
 """Generates the small-face set: race-condition photos with labelled identities.
 
 Usage: make_small_faces.py OUT_DIR [--models DIR] [--photos 40] [--seed 11] [--size 3000x2000]
-                            [--selfies-from DEV_DIR]
+                            [--selfies-from DEV_DIR [--selfies-per-person K]]
 
 The people are the faces of the shipped test photos (the 16 players of players.jpg and
 the three of gdp.jpg: 19 identities), found with the benchmark's
@@ -33,6 +33,19 @@ also disguised at random: sunglasses (dark lenses over the eyes, a quarter of th
 its width, a cheap stand-in for a head turned away, three in ten). The shipped photos'
 19 people are pasted beside them as strangers with no selfie.
 
+`--selfies-per-person K` (with `--selfies-from`) gives each searched person K selfies,
+their first K photos by name, and makes their appearances from the photos after those:
+only the dev set's people with K + 1 photos or more are searched. The small-face benchmark
+then measures the selfies alone and together ("add another photo of me").
+
+`--burst N` (with `--selfies-from`) takes the photos in bursts of N frames, half a second
+apart, by one camera: the same people in each frame of a burst, each moving (drifting by up
+to half a face width a frame and coming closer, the face growing by 0-12 %), wearing the
+same sunglasses or cap through the burst, with the head turned, the blur and the light
+drawn anew for every frame; someone who would cover another is left out of that frame.
+`labels.json` gives each photo its `burst`, `frame` and `taken_ms`. The small-face
+benchmark then measures matching by sequence.
+
 Deterministic for a given seed; skips the work when OUT_DIR already holds the same set (a
 stamp file records the parameters).
 """
@@ -50,7 +63,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from faces_pipeline import Pipeline  # noqa: E402
 
 W, H = 3000, 2000  # --size sets these
-STAMP = ".make_small_faces-v6"
+STAMP = ".make_small_faces-v7"
 # yaoming.jpg is left out: its player is also in players.jpg (one person, two identities,
 # would count his every match as false).
 SOURCES = ("players.jpg", "gdp.jpg")
@@ -89,8 +102,8 @@ def people(models_dir):
     return everyone, blank
 
 
-def dev_people(dev_dir, models_dir):
-    """The dev set's people with two single-person photos or more: per identity, each
+def dev_people(dev_dir, models_dir, least):
+    """The dev set's people with `least` single-person photos or more: per identity, each
     photo's largest face (box and landmarks), photos in file-name order."""
     pipe = Pipeline(models_dir, 1)
     by_identity = {}
@@ -109,12 +122,18 @@ def dev_people(dev_dir, models_dir):
         by_identity.setdefault(identity, []).append(
             {"file": file, "img": img, "box": [float(v) for v in boxes[i]], "kps": kps[i].reshape(5, 2)}
         )
-    return {who: shots for who, shots in by_identity.items() if len(shots) >= 2}
+    return {who: shots for who, shots in by_identity.items() if len(shots) >= least}
 
 
 def disguise(rng, shot):
     """A copy of a photo of a person, perhaps with sunglasses, a cap or the head turned
     (see the module's documentation), and the face box in it."""
+    img, box = wear(rng, shot)
+    return turn(rng, img, box)
+
+
+def wear(rng, shot):
+    """A copy of a photo of a person, perhaps with sunglasses or a cap, and the face box."""
     img, box, kps = shot["img"].copy(), list(shot["box"]), shot["kps"]
     x1, y1, x2, y2 = box
     fw, fh = x2 - x1, y2 - y1
@@ -131,6 +150,13 @@ def disguise(rng, shot):
         left, right = int(x1 - fw * 0.12), int(x2 + fw * 0.12)
         cv2.rectangle(img, (left, max(0, top)), (right, max(0, bottom)), colour, -1)
         cv2.rectangle(img, (left, max(0, bottom - int(fh * 0.05))), (int(right + fw * 0.2), max(0, bottom)), colour, -1)
+    return img, box
+
+
+def turn(rng, img, box):
+    """The picture with the head perhaps turned (the face squeezed), and its face box."""
+    x1, y1, x2, y2 = box
+    fw = x2 - x1
     if rng.random() < 0.3:
         squeeze = rng.uniform(0.65, 0.85)
         cx = (x1 + x2) / 2
@@ -200,9 +226,11 @@ def background(rng, blank, crowd):
     return np.clip(bg.astype(np.float32) + noise, 0, 255).astype(np.uint8)
 
 
-def paste(rng, canvas, person, taken):
+def paste(rng, canvas, person, taken, place=None):
+    """Pastes a person at a random place and face width, or at `place` (the face's top-left
+    corner and width); None when they would cover someone already there."""
     crop, (fx1, fy1, fx2, fy2) = portrait(person)
-    face_w = math.exp(rng.uniform(math.log(FACE_MIN), math.log(FACE_MAX)))
+    face_w = math.exp(rng.uniform(math.log(FACE_MIN), math.log(FACE_MAX))) if place is None else place[2]
     scale = face_w / (fx2 - fx1)
     ch, cw = crop.shape[:2]
     nw, nh = max(2, int(round(cw * scale))), max(2, int(round(ch * scale)))
@@ -210,9 +238,14 @@ def paste(rng, canvas, person, taken):
     small = cv2.resize(crop, (nw, nh), interpolation=interp)
     small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.2))
     small = relight(rng, small)
-    for _ in range(50):
-        x = int(rng.integers(0, W - nw))
-        y = int(rng.integers(0, H - nh))
+    for _ in range(50 if place is None else 1):
+        if place is None:
+            x = int(rng.integers(0, W - nw))
+            y = int(rng.integers(0, H - nh))
+        else:
+            x, y = int(place[0] - fx1 * scale), int(place[1] - fy1 * scale)
+            if not (0 <= x <= W - nw and 0 <= y <= H - nh):
+                return None
         box = (x + fx1 * scale, y + fy1 * scale, x + fx2 * scale, y + fy2 * scale)
         # Keep faces apart (and their shoulders from covering each other's faces).
         if all(not overlaps(box, t, margin=1.2) for t in taken):
@@ -246,49 +279,29 @@ def selfie(person, out_dir):
     return name
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("out_dir")
-    ap.add_argument("--models", default=os.environ.get("RACESHOT__FACES__MODELS_DIR", "models"))
-    ap.add_argument("--photos", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--size", default="3000x2000")
-    ap.add_argument("--selfies-from", help="the labelled dev set: selfies and appearances from different photos")
-    args = ap.parse_args()
-    global W, H
-    W, H = (int(v) for v in args.size.split("x"))
-
-    stamp = os.path.join(args.out_dir, STAMP)
-    params = f"photos={args.photos} seed={args.seed} size={W}x{H} selfies_from={args.selfies_from}"
-    if os.path.exists(stamp) and open(stamp).read() == params:
-        print(f"make_small_faces: {args.out_dir} is up to date ({params})")
-        return
-    os.makedirs(os.path.join(args.out_dir, "selfies"), exist_ok=True)
-
-    rng = np.random.default_rng(args.seed)
-    everyone, blank = people(args.models)
-    searched = dev_people(args.selfies_from, args.models) if args.selfies_from else {}
+def cast_of(rng, everyone, searched, per, dress):
+    """The people of a photo (or a burst): 6-10 of the shipped people, and, with `searched`,
+    two or more searched people in some of their places, each from one of their photos
+    after the first `per`, `dress`ed (see `disguise` and `wear`) and marked `searched`."""
+    count = int(rng.integers(6, 11))
+    chosen = rng.choice(len(everyone), size=min(count, len(everyone)), replace=False)
+    cast = [dict(everyone[int(k)]) for k in chosen]
     if searched:
-        # One photo of each is the selfie; the others are what the search should find.
-        selfies = []
-        for who, shots in sorted(searched.items()):
-            view = {"id": who, "img": shots[0]["img"], "box": shots[0]["box"]}
-            selfies.append({"file": selfie(view, args.out_dir), "identity": who, "from": shots[0]["file"]})
-    else:
-        selfies = [{"file": selfie(p, args.out_dir), "identity": p["id"]} for p in everyone]
+        names = sorted(searched)
+        picked = rng.choice(len(names), size=int(rng.integers(2, len(names) + 1)), replace=False)
+        for k in picked:
+            shots = searched[names[int(k)]][per:]
+            img, box = dress(rng, shots[int(rng.integers(len(shots)))])
+            cast[int(rng.integers(len(cast)))] = {"id": names[int(k)], "img": img, "box": box, "searched": True}
+    return cast
+
+
+def frames(rng, args, everyone, blank, searched):
+    """Independent photos: each its own background and its own people at random places."""
     photos = []
     for i in range(args.photos):
         canvas = background(rng, blank, crowd=i % 2 == 0)
-        count = int(rng.integers(6, 11))
-        chosen = rng.choice(len(everyone), size=min(count, len(everyone)), replace=False)
-        cast = [everyone[int(k)] for k in chosen]
-        if searched:
-            names = sorted(searched)
-            picked = rng.choice(len(names), size=int(rng.integers(2, len(names) + 1)), replace=False)
-            for k in picked:
-                shots = searched[names[int(k)]][1:]
-                img, box = disguise(rng, shots[int(rng.integers(len(shots)))])
-                cast[int(rng.integers(len(cast)))] = {"id": names[int(k)], "img": img, "box": box}
+        cast = cast_of(rng, everyone, searched, args.selfies_per_person, disguise)
         faces, taken = [], []
         for person in cast:
             box = paste(rng, canvas, person, taken)
@@ -299,6 +312,92 @@ def main():
         quality = int(rng.integers(55, 81))
         cv2.imwrite(os.path.join(args.out_dir, name), canvas, [cv2.IMWRITE_JPEG_QUALITY, quality])
         photos.append({"file": name, "jpeg_quality": quality, "faces": faces})
+    return photos
+
+
+def bursts(rng, args, everyone, blank, searched):
+    """Photos in bursts of `args.burst` frames of one camera (see the module's documentation)."""
+    photos = []
+    for b in range(args.photos // args.burst):
+        base = background(rng, blank, crowd=b % 2 == 0)
+        cast = cast_of(rng, everyone, searched, args.selfies_per_person, wear)
+        for person in cast:
+            width = math.exp(rng.uniform(math.log(FACE_MIN), math.log(FACE_MAX / 1.25)))
+            person["start"] = (float(rng.uniform(0, W - 4 * width)), float(rng.uniform(0, H - 6 * width)), width)
+            person["step"] = (float(rng.uniform(-0.5, 0.5)), float(rng.uniform(-0.15, 0.15)), float(rng.uniform(1.0, 1.12)))
+        for k in range(args.burst):
+            noise = rng.normal(0, 3, base.shape).astype(np.float32)
+            canvas = np.clip(base.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+            faces, taken = [], []
+            for person in cast:
+                (x, y, w), (dx, dy, grow) = person["start"], person["step"]
+                width = w * grow**k
+                place = (x + k * dx * w, y + k * dy * w, width)
+                view = person
+                if person.get("searched"):
+                    img, box = turn(rng, person["img"], person["box"])
+                    view = {"id": person["id"], "img": img, "box": box}
+                    # A turned head is narrower, not larger: the same scale, centred.
+                    narrow = width * (box[2] - box[0]) / (person["box"][2] - person["box"][0])
+                    place = (place[0] + (width - narrow) / 2, place[1], narrow)
+                box = paste(rng, canvas, view, taken, place)
+                if box is not None:
+                    taken.append(box)
+                    faces.append({"identity": person["id"], "box": box})
+            name = f"burst-{b:03d}-{k}.jpg"
+            quality = int(rng.integers(55, 81))
+            cv2.imwrite(os.path.join(args.out_dir, name), canvas, [cv2.IMWRITE_JPEG_QUALITY, quality])
+            photos.append({"file": name, "jpeg_quality": quality, "faces": faces, "burst": b, "frame": k, "taken_ms": b * 60_000 + k * 500})
+    return photos
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out_dir")
+    ap.add_argument("--models", default=os.environ.get("RACESHOT__FACES__MODELS_DIR", "models"))
+    ap.add_argument("--photos", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--size", default="3000x2000")
+    ap.add_argument("--selfies-from", help="the labelled dev set: selfies and appearances from different photos")
+    ap.add_argument("--selfies-per-person", type=int, default=1, help="with --selfies-from: each person's first K photos are selfies")
+    ap.add_argument("--burst", type=int, default=1, help="with --selfies-from: frames a burst of one camera")
+    args = ap.parse_args()
+    global W, H
+    W, H = (int(v) for v in args.size.split("x"))
+
+    stamp = os.path.join(args.out_dir, STAMP)
+    per = args.selfies_per_person
+    if per < 1:
+        sys.exit("make_small_faces: --selfies-per-person must be at least 1")
+    params = f"photos={args.photos} seed={args.seed} size={W}x{H} selfies_from={args.selfies_from} per_person={per}"
+    if args.burst > 1:
+        if not args.selfies_from:
+            sys.exit("make_small_faces: --burst needs --selfies-from")
+        params += f" burst={args.burst}"
+    if os.path.exists(stamp) and open(stamp).read() == params:
+        print(f"make_small_faces: {args.out_dir} is up to date ({params})")
+        return
+    os.makedirs(os.path.join(args.out_dir, "selfies"), exist_ok=True)
+
+    rng = np.random.default_rng(args.seed)
+    everyone, blank = people(args.models)
+    searched = dev_people(args.selfies_from, args.models, per + 1) if args.selfies_from else {}
+    if args.selfies_from and not searched:
+        sys.exit(f"make_small_faces: nobody in {args.selfies_from} has {per + 1} photos")
+    if searched:
+        # The first `per` photos of each are selfies; the others are what the search should find.
+        selfies = []
+        for who, shots in sorted(searched.items()):
+            for k, shot in enumerate(shots[:per]):
+                view = {"id": f"{who}-{k}" if per > 1 else who, "img": shot["img"], "box": shot["box"]}
+                name = selfie(view, args.out_dir)
+                selfies.append({"file": name, "identity": who, "from": shot["file"]})
+    else:
+        selfies = [{"file": selfie(p, args.out_dir), "identity": p["id"]} for p in everyone]
+    if args.burst > 1:
+        photos = bursts(rng, args, everyone, blank, searched)
+    else:
+        photos = frames(rng, args, everyone, blank, searched)
 
     labels = {"people": len(everyone), "selfies": selfies, "photos": photos}
     with open(os.path.join(args.out_dir, "labels.json"), "w") as f:

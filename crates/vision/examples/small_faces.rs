@@ -28,6 +28,13 @@
 //!   ([`STRANGER_RATE`]: about 0.1 false faces per search of a 100,000-face event). The
 //!   tail is extrapolated from thousands of comparisons, not observed: the report prints
 //!   each bin's fit beside its largest stranger similarity.
+//! * When the set gives a person several selfies (`make_small_faces.py
+//!   --selfies-per-person 2`), each selfie is first searched on its own, then the person's
+//!   selfies together: a face matches when its best similarity to any of them reaches the
+//!   threshold (`SEVERAL_SELFIES … together`), or when its similarity to their mean does
+//!   (`… mean`); each rule at the fixed threshold and at its own size-aware one, fitted on
+//!   its own strangers' scores (taking the best of two selfies raises strangers' scores
+//!   too).
 //!
 //! The last line, `SMALL_FACES recall … precision …`, is what `make bench` collects.
 
@@ -39,10 +46,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use raceshot_vision::{AnalyzedFace, BBox, DecodeOptions, Embedding, FaceEngine, cosine, decode};
+use raceshot_vision::{
+    AnalyzedFace, BBox, DecodeOptions, Embedding, FaceEngine, ModelPair, cosine, decode, sequence,
+};
 use serde::Deserialize;
 
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
+
+/// One search: the person it is for and the selfies searched together (a face's score is
+/// its best similarity to any of them).
+type Query = (String, Vec<Embedding>);
 
 /// The shop's default `face_threshold` (`raceshot_domain::event::DEFAULT_FACE_THRESHOLD`).
 const DEFAULT_FACE_THRESHOLD: f32 = 0.35;
@@ -53,6 +66,9 @@ const PREVIEW_EDGE: u32 = 1600;
 const MATCH_IOU: f32 = 0.3;
 /// The stranger false-match rate per comparison the size-aware thresholds allow.
 const STRANGER_RATE: f64 = 1e-6;
+/// The stranger rate per comparison [`ModelPair::sequence_floor`] stands for; the report
+/// prints the floor fitted at it beside the pair's.
+const SEQUENCE_RATE: f64 = 1e-3;
 /// Face widths (photo pixels) the recall is split by.
 const WIDTH_BINS: [f32; 4] = [50.0, 70.0, 90.0, f32::INFINITY];
 
@@ -72,6 +88,11 @@ struct SelfieLabel {
 struct PhotoLabel {
     file: String,
     faces: Vec<FaceLabel>,
+    /// The camera burst the photo belongs to, and when it was taken (`--burst` sets).
+    #[serde(default)]
+    burst: Option<u32>,
+    #[serde(default)]
+    taken_ms: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -161,7 +182,7 @@ fn run() -> Result<()> {
     }
     let per_photo_ms = started.elapsed().as_secs_f64() * 1000.0 / photos.len().max(1) as f64;
 
-    let mut selfies: Vec<(String, Embedding)> = Vec::new();
+    let mut selfies: Vec<Query> = Vec::new();
     for s in &labels.selfies {
         let bytes = std::fs::read(dir.join(&s.file))?;
         let img = decode(
@@ -171,7 +192,7 @@ fn run() -> Result<()> {
         let face = engine
             .analyze_selfie(&img)?
             .ok_or_else(|| format!("no face in the selfie {}", s.file))?;
-        selfies.push((s.identity.clone(), face.embedding));
+        selfies.push((s.identity.clone(), vec![face.embedding]));
     }
 
     let faces: usize = photos.iter().map(|p| p.label.faces.len()).sum();
@@ -206,7 +227,15 @@ fn run() -> Result<()> {
         );
     }
     explain_misses(&photos, &selfies);
-    size_aware(&photos, &selfies);
+    let calibrated = size_aware(&photos, &selfies, true);
+    println!(
+        "SIZE_AWARE recall {} precision {} ({} pairs found of {}, {} false)",
+        pct(calibrated.recall()),
+        pct(calibrated.precision()),
+        calibrated.tp,
+        calibrated.tp + calibrated.fn_,
+        calibrated.fp
+    );
     list_false_matches(&photos, &selfies);
     let c = count(&photos, &selfies, DEFAULT_FACE_THRESHOLD);
     println!(
@@ -216,6 +245,138 @@ fn run() -> Result<()> {
         c.tp,
         c.tp + c.fn_
     );
+    sequence(&photos, &selfies, cfg.model_pair);
+    several_selfies(&photos, &selfies)
+}
+
+/// Matching by sequence ([`raceshot_vision::sequence`]), when the set is taken in bursts:
+/// a face below the threshold but at the pair's floor is matched when a face of another
+/// photo of the burst matched outright and this one continues it. Measured at the shop's
+/// thresholds and at the size-aware ones fitted on strangers.
+fn sequence(photos: &[Photo], selfies: &[Query], pair: ModelPair) {
+    if photos.iter().all(|p| p.label.burst.is_none()) {
+        return;
+    }
+    let shop = [DEFAULT_FACE_THRESHOLD.max(pair.least_threshold()); WIDTH_BINS.len()];
+    let fitted = calibrate(photos, selfies, SEQUENCE_RATE, false);
+    let floor = pair.sequence_floor();
+    println!(
+        "sequence: floor {floor} (fitted on strangers at {SEQUENCE_RATE:e} here: {}), {} ms, gate {:?}",
+        fitted
+            .iter()
+            .map(|t| format!("{t:.3}"))
+            .collect::<Vec<_>>()
+            .join("/"),
+        sequence::WINDOW_MS,
+        sequence::GATE
+    );
+    let sighting = |p: &Photo, f: &AnalyzedFace| {
+        Some(sequence::Sighting {
+            camera: i64::from(p.label.burst?),
+            taken_ms: p.label.taken_ms?,
+            bbox: [f.bbox.x1, f.bbox.y1, f.bbox.x2, f.bbox.y2],
+        })
+    };
+    let size_aware = calibrate(photos, selfies, STRANGER_RATE, false);
+    for (name, direct) in [("shop", shop), ("size-aware", size_aware)] {
+        let (mut plain, mut with) = (Counts::default(), Counts::default());
+        let (mut anchors, mut strangers_in_gate) = (0usize, 0usize);
+        for p in photos {
+            let present: HashSet<&str> =
+                p.label.faces.iter().map(|f| f.identity.as_str()).collect();
+            for (who, q) in selfies {
+                let outright = |f: &AnalyzedFace| score(q, f) >= direct[width_bin(&f.bbox)];
+                let direct_hit = p.faces.iter().any(outright);
+                let mut found = direct_hit;
+                for other in photos.iter().filter(|o| !std::ptr::eq(*o, p)) {
+                    for anchor in other.faces.iter().filter(|f| outright(f)) {
+                        let Some(a) = sighting(other, anchor) else {
+                            continue;
+                        };
+                        for f in &p.faces {
+                            if !sighting(p, f).is_some_and(|s| sequence::continues(&a, &s)) {
+                                continue;
+                            }
+                            anchors += 1;
+                            if !is_of(p, f, who) {
+                                strangers_in_gate += 1;
+                            }
+                            found |= score(q, f) >= floor.min(direct[width_bin(&f.bbox)]);
+                        }
+                    }
+                }
+                let here = present.contains(who.as_str());
+                plain.add(direct_hit, here);
+                with.add(found, here);
+            }
+        }
+        println!(
+            "SEQUENCE {name:<10} recall {} -> {} precision {} -> {} ({} pairs found of {}, {} false; with sequence {}, {} false; {anchors} faces in an anchor's gate, {strangers_in_gate} of them strangers')",
+            pct(plain.recall()),
+            pct(with.recall()),
+            pct(plain.precision()),
+            pct(with.precision()),
+            plain.tp,
+            plain.tp + plain.fn_,
+            plain.fp,
+            with.tp,
+            with.fp
+        );
+    }
+}
+
+/// One person's selfies searched alone and together (see the module's documentation),
+/// when the set gives someone more than one.
+fn several_selfies(photos: &[Photo], selfies: &[Query]) -> Result<()> {
+    let mut together: BTreeMap<&str, Vec<Embedding>> = BTreeMap::new();
+    for (who, q) in selfies {
+        together.entry(who).or_default().extend(q.iter().cloned());
+    }
+    if together.values().all(|q| q.len() < 2) {
+        return Ok(());
+    }
+    let together: Vec<Query> = together
+        .into_iter()
+        .filter(|(_, q)| q.len() >= 2)
+        .map(|(who, q)| (who.to_owned(), q))
+        .collect();
+    let alone: Vec<Query> = selfies
+        .iter()
+        .filter(|(who, _)| together.iter().any(|(w, _)| w == who))
+        .cloned()
+        .collect();
+    let mut mean = Vec::new();
+    for (who, q) in &together {
+        let dim = q[0].dim();
+        let mut sum = vec![0.0f32; dim];
+        for e in q {
+            for (s, v) in sum.iter_mut().zip(e.as_slice()) {
+                *s += v;
+            }
+        }
+        mean.push((who.clone(), vec![Embedding::from_raw(sum, dim)?]));
+    }
+    println!(
+        "several selfies ({} people, {} selfies): rule, then recall and precision at {DEFAULT_FACE_THRESHOLD} and size-aware",
+        together.len(),
+        alone.len()
+    );
+    for (rule, queries) in [("alone", &alone), ("together", &together), ("mean", &mean)] {
+        let fixed = count(photos, queries, DEFAULT_FACE_THRESHOLD);
+        let calibrated = size_aware(photos, queries, false);
+        println!(
+            "SEVERAL_SELFIES {rule:<8} recall {} precision {} ({}/{}) size-aware recall {} precision {} ({}/{}, {} false)",
+            pct(fixed.recall()),
+            pct(fixed.precision()),
+            fixed.tp,
+            fixed.tp + fixed.fn_,
+            pct(calibrated.recall()),
+            pct(calibrated.precision()),
+            calibrated.tp,
+            calibrated.tp + calibrated.fn_,
+            calibrated.fp
+        );
+    }
     Ok(())
 }
 
@@ -261,6 +422,17 @@ struct Counts {
 }
 
 impl Counts {
+    /// One (person, photo) pair: whether the search found the person there, and whether
+    /// they are there.
+    fn add(&mut self, found: bool, here: bool) {
+        match (found, here) {
+            (true, true) => self.tp += 1,
+            (true, false) => self.fp += 1,
+            (false, true) => self.fn_ += 1,
+            (false, false) => {}
+        }
+    }
+
     fn precision(&self) -> Option<f64> {
         let all = self.tp + self.fp;
         (all > 0).then(|| self.tp as f64 / all as f64)
@@ -271,26 +443,24 @@ impl Counts {
     }
 }
 
-fn best(photo: &Photo, q: &Embedding) -> Option<f32> {
-    photo
-        .faces
-        .iter()
-        .map(|f| cosine(q, &f.embedding))
-        .reduce(f32::max)
+/// A face's score for a search: its best similarity to the search's selfies.
+fn score(q: &[Embedding], f: &AnalyzedFace) -> f32 {
+    q.iter()
+        .map(|e| cosine(e, &f.embedding))
+        .fold(f32::MIN, f32::max)
 }
 
-fn count(photos: &[Photo], selfies: &[(String, Embedding)], threshold: f32) -> Counts {
+fn best(photo: &Photo, q: &[Embedding]) -> Option<f32> {
+    photo.faces.iter().map(|f| score(q, f)).reduce(f32::max)
+}
+
+fn count(photos: &[Photo], selfies: &[Query], threshold: f32) -> Counts {
     let mut c = Counts::default();
     for p in photos {
         let present: HashSet<&str> = p.label.faces.iter().map(|f| f.identity.as_str()).collect();
         for (who, q) in selfies {
             let found = best(p, q).is_some_and(|s| s >= threshold);
-            match (found, present.contains(who.as_str())) {
-                (true, true) => c.tp += 1,
-                (true, false) => c.fp += 1,
-                (false, true) => c.fn_ += 1,
-                (false, false) => {}
-            }
+            c.add(found, present.contains(who.as_str()));
         }
     }
     c
@@ -305,8 +475,11 @@ fn iou(a: &BBox, b: &[f32; 4]) -> f32 {
 }
 
 /// Recall by face width, and where each missed face was lost.
-fn explain_misses(photos: &[Photo], selfies: &[(String, Embedding)]) {
-    let query: BTreeMap<&str, &Embedding> = selfies.iter().map(|(w, e)| (w.as_str(), e)).collect();
+fn explain_misses(photos: &[Photo], selfies: &[Query]) {
+    let query: BTreeMap<&str, &[Embedding]> = selfies
+        .iter()
+        .map(|(w, e)| (w.as_str(), e.as_slice()))
+        .collect();
     // Per width bin: faces, found, never detected, dropped by the gate, not similar.
     let mut bins = [[0usize; 5]; WIDTH_BINS.len()];
     for p in photos {
@@ -410,24 +583,50 @@ fn normal_quantile(rate: f64) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// The size-aware threshold: each width bin's where strangers' similarities, fitted by a
-/// normal, leave [`STRANGER_RATE`]; then recall and precision with it.
-fn size_aware(photos: &[Photo], selfies: &[(String, Embedding)]) {
+/// The size-aware threshold: each width bin's where strangers' scores, fitted by a
+/// normal, leave [`STRANGER_RATE`]; then recall and precision with it (each fit printed
+/// when `report`).
+fn size_aware(photos: &[Photo], selfies: &[Query], report: bool) -> Counts {
+    let thresholds = calibrate(photos, selfies, STRANGER_RATE, report);
+    let mut c = Counts::default();
+    for p in photos {
+        let present: HashSet<&str> = p.label.faces.iter().map(|f| f.identity.as_str()).collect();
+        for (who, q) in selfies {
+            let found = p
+                .faces
+                .iter()
+                .any(|f| score(q, f) >= thresholds[width_bin(&f.bbox)]);
+            c.add(found, present.contains(who.as_str()));
+        }
+    }
+    c
+}
+
+/// Each width bin's threshold where strangers' scores, fitted by a normal, leave `rate`
+/// per comparison (each fit printed when `report`).
+fn calibrate(
+    photos: &[Photo],
+    selfies: &[Query],
+    rate: f64,
+    report: bool,
+) -> [f32; WIDTH_BINS.len()] {
     let mut strangers: Vec<Vec<f64>> = vec![Vec::new(); WIDTH_BINS.len()];
     for p in photos {
         for (who, q) in selfies {
             for f in p.faces.iter().filter(|f| !is_of(p, f, who)) {
-                strangers[width_bin(&f.bbox)].push(f64::from(cosine(q, &f.embedding)));
+                strangers[width_bin(&f.bbox)].push(f64::from(score(q, f)));
             }
         }
     }
-    let z = normal_quantile(STRANGER_RATE);
-    println!(
-        "size-aware threshold (strangers fitted by a normal per bin, {STRANGER_RATE:e} per comparison):"
-    );
-    println!(
-        "face width (px)  strangers    mean     sd     max  threshold  rate at {DEFAULT_FACE_THRESHOLD}"
-    );
+    let z = normal_quantile(rate);
+    if report {
+        println!(
+            "size-aware threshold (strangers fitted by a normal per bin, {rate:e} per comparison):"
+        );
+        println!(
+            "face width (px)  strangers    mean     sd     max  threshold  rate at {DEFAULT_FACE_THRESHOLD}"
+        );
+    }
     let mut thresholds = [DEFAULT_FACE_THRESHOLD; WIDTH_BINS.len()];
     for (i, sims) in strangers.iter().enumerate() {
         if sims.len() < 2 {
@@ -440,47 +639,26 @@ fn size_aware(photos: &[Photo], selfies: &[(String, Embedding)]) {
         let t = mean + z * sd;
         thresholds[i] = t as f32;
         let rate = normal_tail((f64::from(DEFAULT_FACE_THRESHOLD) - mean) / sd.max(1e-9));
-        println!(
-            "{:<16}{:>10}{mean:>8.3}{sd:>7.3}{max:>8.3}{t:>11.3}{rate:>12.1e}",
-            bin_name(i),
-            sims.len()
-        );
-    }
-    let mut c = Counts::default();
-    for p in photos {
-        let present: HashSet<&str> = p.label.faces.iter().map(|f| f.identity.as_str()).collect();
-        for (who, q) in selfies {
-            let found = p
-                .faces
-                .iter()
-                .any(|f| cosine(q, &f.embedding) >= thresholds[width_bin(&f.bbox)]);
-            match (found, present.contains(who.as_str())) {
-                (true, true) => c.tp += 1,
-                (true, false) => c.fp += 1,
-                (false, true) => c.fn_ += 1,
-                (false, false) => {}
-            }
+        if report {
+            println!(
+                "{:<16}{:>10}{mean:>8.3}{sd:>7.3}{max:>8.3}{t:>11.3}{rate:>12.1e}",
+                bin_name(i),
+                sims.len()
+            );
         }
     }
-    println!(
-        "SIZE_AWARE recall {} precision {} ({} pairs found of {}, {} false)",
-        pct(c.recall()),
-        pct(c.precision()),
-        c.tp,
-        c.tp + c.fn_,
-        c.fp
-    );
+    thresholds
 }
 
 /// Every false match at the default threshold, so a reader can look at it.
-fn list_false_matches(photos: &[Photo], selfies: &[(String, Embedding)]) {
+fn list_false_matches(photos: &[Photo], selfies: &[Query]) {
     for p in photos {
         for (who, q) in selfies {
             if p.label.faces.iter().any(|f| &f.identity == who) {
                 continue;
             }
             for f in &p.faces {
-                let s = cosine(q, &f.embedding);
+                let s = score(q, f);
                 if s >= DEFAULT_FACE_THRESHOLD {
                     let b = f.bbox;
                     let near = p
