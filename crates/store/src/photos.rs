@@ -261,6 +261,17 @@ impl FaceRow {
     }
 }
 
+/// Where a stored face is: its photo and box (in the original's pixels).
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct FaceBox {
+    pub id: i64,
+    pub photo_id: i64,
+    pub box_x1: f64,
+    pub box_y1: f64,
+    pub box_x2: f64,
+    pub box_y2: f64,
+}
+
 /// A stored face, as the search index loads it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct FaceVector {
@@ -432,18 +443,49 @@ impl Store {
         Ok(rows.into_iter().map(FaceRow::into_face).collect())
     }
 
-    /// The boxes (in the original's pixels) of the faces `ids` of an event's photos, by face
-    /// id, in no particular order: where a search's faces are, without their embeddings.
-    pub async fn face_boxes(&self, event_id: i64, ids: &[i64]) -> Result<Vec<(i64, [f64; 4])>> {
-        let rows: Vec<(i64, f64, f64, f64, f64)> =
-            rows_with_ids!(self, ids, [event_id], |list| format!(
-                "SELECT id, box_x1, box_y1, box_x2, box_y2 FROM faces \
-             WHERE event_id = $1 AND id IN ({list})"
-            ));
-        Ok(rows
-            .into_iter()
-            .map(|(id, x1, y1, x2, y2)| (id, [x1, y1, x2, y2]))
-            .collect())
+    /// The shown photos of an event that `windows` name, each window a photographer and a
+    /// span of time (Unix milliseconds, both ends included); a photo in two windows comes
+    /// twice. Each window is a range of `photos_event_taken`.
+    pub async fn photos_taken_within(
+        &self,
+        event_id: i64,
+        windows: &[(i64, i64, i64)],
+    ) -> Result<Vec<Photo>> {
+        let mut out = Vec::new();
+        for chunk in windows.chunks(100) {
+            let sql = (0..chunk.len())
+                .map(|i| {
+                    let b = 2 + 3 * i;
+                    format!(
+                        "SELECT {PHOTO_COLUMNS} FROM photos p JOIN events e ON e.id = p.event_id \
+                         WHERE p.event_id = $1 AND p.taken_at BETWEEN ${} AND ${} \
+                         AND p.photographer_id = ${} AND p.state = 'ready' AND NOT p.hidden",
+                        b,
+                        b + 1,
+                        b + 2
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" UNION ALL ");
+            let mut rows: Vec<Photo> = on_pool!(self, pool => {
+                let mut q = sqlx::query_as(AssertSqlSafe(sql.clone())).bind(event_id);
+                for &(photographer, from, to) in chunk {
+                    q = q.bind(from).bind(to).bind(photographer);
+                }
+                q.fetch_all(pool).await
+            })?;
+            out.append(&mut rows);
+        }
+        Ok(out)
+    }
+
+    /// The faces `pair` made on the photos `ids`: id, photo and box (in the original's
+    /// pixels), without their embeddings.
+    pub async fn face_boxes(&self, ids: &[i64], pair: &str) -> Result<Vec<FaceBox>> {
+        Ok(rows_with_ids!(self, ids, [pair], |list| format!(
+            "SELECT id, photo_id, box_x1, box_y1, box_x2, box_y2 FROM faces \
+             WHERE model_pair = $1 AND photo_id IN ({list})"
+        )))
     }
 
     /// Faces `pair` made on an event's photos with an id above `after`, in id order: the

@@ -122,6 +122,23 @@ impl FaceIndexes {
         metrics::gauge!("face_index_events").set(events.len() as f64);
     }
 
+    /// The exact similarity of `query` to each of `face_ids` in the event's index as it is
+    /// loaded now (`None`: not there): a search's second look at a few faces.
+    pub fn similarities(
+        &self,
+        event_id: i64,
+        pair: ModelPair,
+        query: &Embedding,
+        face_ids: &[i64],
+    ) -> Vec<Option<f32>> {
+        let ev = self.event(event_id, pair);
+        let index = ev.index.read().unwrap_or_else(|p| p.into_inner());
+        face_ids
+            .iter()
+            .map(|&id| index.similarity(query, id))
+            .collect()
+    }
+
     /// Bytes the indexes hold now.
     pub fn resident_bytes(&self) -> usize {
         let events = self.events.lock().unwrap_or_else(|p| p.into_inner());

@@ -323,19 +323,18 @@ pub async fn search_event(
     let floor = if threshold > spec.face_threshold {
         matching_at
     } else {
-        matching_at.min(pair.sequence_floor())
+        pair.sequence_floor()
     };
     let mut searches = Vec::with_capacity(faces.len());
     let mut by_sequence: HashSet<(u8, i64)> = HashSet::new();
     for (i, face) in faces.iter().enumerate() {
-        let hits = cx
+        let mut direct = cx
             .indexes
-            .search(event.id, pair, face.clone(), floor, k)
+            .search(event.id, pair, face.clone(), matching_at, k)
             .await
             .map_err(SearchError::fault)?;
-        let (mut direct, below): (Vec<Hit>, Vec<Hit>) =
-            hits.into_iter().partition(|h| h.similarity >= matching_at);
-        let continued = sequence::confirm(cx.store, event.id, &direct, &below).await?;
+        let continued =
+            sequence::continued(cx, (event.id, pair), face, &direct, (floor, matching_at)).await?;
         let search = u8::try_from(i).unwrap_or(u8::MAX);
         by_sequence.extend(continued.iter().map(|h| (search, h.photo_id)));
         direct.extend(continued);

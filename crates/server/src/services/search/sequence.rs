@@ -1,52 +1,111 @@
-//! Matching by sequence in a face search ([`raceshot_vision::sequence`]): of the faces the
-//! index found between the pair's sequence floor and the threshold, those that continue a
-//! face matched outright in a photo the same photographer took within a second. Only shown
-//! photos anchor, and only outright matches: a sequence match never anchors another.
-//! Linear in the hits: anchors are grouped by photographer and looked up by time.
+//! Matching by sequence in a face search ([`raceshot_vision::sequence`]): after the index
+//! search, the faces of the photos each outright match's photographer took within a second
+//! of it are scored against the selfie, and those between the pair's sequence floor and
+//! the threshold that continue an outright match are found too. Only shown photos anchor
+//! and are looked at, and only outright matches anchor: a sequence match never anchors
+//! another. Three queries (the anchors' photos, their neighbours, the neighbours' face
+//! boxes) and a dot product a neighbouring face, only when the search found something;
+//! linear in the hits and their neighbours.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use raceshot_store::{Store, StoreError};
-use raceshot_vision::Hit;
+use raceshot_store::StoreError;
 use raceshot_vision::sequence::{self, Sighting};
+use raceshot_vision::{Embedding, Hit, ModelPair};
 
-/// Of `below` (hits under the threshold), those that continue one of `direct` (hits at it or
-/// above), in `below`'s order.
-pub async fn confirm(
-    store: &Store,
-    event_id: i64,
+use super::SearchContext;
+
+/// The photos of the same photographer a moment from `direct` (the outright matches of
+/// `query`), best face each, whose face between `floor` and `threshold` continues one of
+/// them.
+pub async fn continued(
+    cx: SearchContext<'_>,
+    (event_id, pair): (i64, ModelPair),
+    query: &Embedding,
     direct: &[Hit],
-    below: &[Hit],
+    (floor, threshold): (f32, f32),
 ) -> Result<Vec<Hit>, StoreError> {
-    if direct.is_empty() || below.is_empty() {
+    if direct.is_empty() || floor >= threshold {
         return Ok(Vec::new());
     }
-    let hits = || direct.iter().chain(below);
-    let photo_ids: Vec<i64> = hits().map(|h| h.photo_id).collect();
-    let face_ids: Vec<i64> = hits().map(|h| h.face_id).collect();
-    let photos: HashMap<i64, (i64, Option<i64>)> = store
-        .shown_photos(event_id, &photo_ids)
+    let found: HashSet<i64> = direct.iter().map(|h| h.photo_id).collect();
+    let ids: Vec<i64> = found.iter().copied().collect();
+    let mut photos: HashMap<i64, (i64, i64)> = cx
+        .store
+        .shown_photos(event_id, &ids)
         .await?
         .into_iter()
-        .map(|p| (p.id, (p.photographer_id, p.taken_at)))
+        .filter_map(|p| Some((p.id, (p.photographer_id, p.taken_at?))))
         .collect();
-    let boxes: HashMap<i64, [f64; 4]> = store
-        .face_boxes(event_id, &face_ids)
-        .await?
-        .into_iter()
+    let mut windows: Vec<(i64, i64, i64)> = photos
+        .values()
+        .map(|&(by, at)| (by, at - sequence::WINDOW_MS, at + sequence::WINDOW_MS))
         .collect();
-    let sighting = |h: &Hit| {
-        let &(camera, taken_ms) = photos.get(&h.photo_id)?;
+    windows.sort_unstable();
+    windows.dedup();
+    let near: Vec<i64> = {
+        let mut near = Vec::new();
+        for p in cx.store.photos_taken_within(event_id, &windows).await? {
+            if let (false, Some(at)) = (found.contains(&p.id), p.taken_at)
+                && photos.insert(p.id, (p.photographer_id, at)).is_none()
+            {
+                near.push(p.id);
+            }
+        }
+        near
+    };
+    if near.is_empty() {
+        return Ok(Vec::new());
+    }
+    let looked: Vec<i64> = ids.iter().chain(&near).copied().collect();
+    let boxes = cx.store.face_boxes(&looked, pair.name()).await?;
+    let sighting = |photo_id: i64, bbox: [f64; 4]| {
+        let &(camera, taken_ms) = photos.get(&photo_id)?;
         Some(Sighting {
             camera,
-            taken_ms: taken_ms?,
-            bbox: boxes.get(&h.face_id)?.map(|v| v as f32),
+            taken_ms,
+            bbox: bbox.map(|v| v as f32),
         })
     };
-    Ok(continuing(
-        &direct.iter().filter_map(sighting).collect::<Vec<_>>(),
-        below.iter().map(|h| (h, sighting(h))),
-    ))
+    let anchor_faces: HashSet<i64> = direct.iter().map(|h| h.face_id).collect();
+    let anchors: Vec<Sighting> = boxes
+        .iter()
+        .filter(|b| anchor_faces.contains(&b.id))
+        .filter_map(|b| sighting(b.photo_id, [b.box_x1, b.box_y1, b.box_x2, b.box_y2]))
+        .collect();
+    let candidates: Vec<_> = boxes
+        .iter()
+        .filter(|b| !found.contains(&b.photo_id))
+        .collect();
+    let face_ids: Vec<i64> = candidates.iter().map(|b| b.id).collect();
+    let scores = cx.indexes.similarities(event_id, pair, query, &face_ids);
+    let hits: Vec<(Hit, Option<Sighting>)> = candidates
+        .iter()
+        .zip(scores)
+        .filter_map(|(b, score)| {
+            let similarity = score.filter(|s| (floor..threshold).contains(s))?;
+            let hit = Hit {
+                photo_id: b.photo_id,
+                face_id: b.id,
+                similarity,
+            };
+            Some((
+                hit,
+                sighting(b.photo_id, [b.box_x1, b.box_y1, b.box_x2, b.box_y2]),
+            ))
+        })
+        .collect();
+    let mut best: HashMap<i64, Hit> = HashMap::new();
+    for hit in continuing(&anchors, hits.iter().map(|(h, s)| (h, *s))) {
+        best.entry(hit.photo_id)
+            .and_modify(|b| {
+                if hit.similarity > b.similarity {
+                    *b = hit;
+                }
+            })
+            .or_insert(hit);
+    }
+    Ok(best.into_values().collect())
 }
 
 /// The hits whose sighting continues one of `anchors`.
