@@ -296,6 +296,13 @@ def cast_of(rng, everyone, searched, per, dress):
     return cast
 
 
+def save(rng, out_dir, name, canvas, faces):
+    """Writes a photo at a JPEG quality of 55-80 and answers its label."""
+    quality = int(rng.integers(55, 81))
+    cv2.imwrite(os.path.join(out_dir, name), canvas, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return {"file": name, "jpeg_quality": quality, "faces": faces}
+
+
 def frames(rng, args, everyone, blank, searched):
     """Independent photos: each its own background and its own people at random places."""
     photos = []
@@ -308,10 +315,7 @@ def frames(rng, args, everyone, blank, searched):
             if box is not None:
                 taken.append(box)
                 faces.append({"identity": person["id"], "box": box})
-        name = f"race-{i:03d}.jpg"
-        quality = int(rng.integers(55, 81))
-        cv2.imwrite(os.path.join(args.out_dir, name), canvas, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        photos.append({"file": name, "jpeg_quality": quality, "faces": faces})
+        photos.append(save(rng, args.out_dir, f"race-{i:03d}.jpg", canvas, faces))
     return photos
 
 
@@ -344,10 +348,8 @@ def bursts(rng, args, everyone, blank, searched):
                 if box is not None:
                     taken.append(box)
                     faces.append({"identity": person["id"], "box": box})
-            name = f"burst-{b:03d}-{k}.jpg"
-            quality = int(rng.integers(55, 81))
-            cv2.imwrite(os.path.join(args.out_dir, name), canvas, [cv2.IMWRITE_JPEG_QUALITY, quality])
-            photos.append({"file": name, "jpeg_quality": quality, "faces": faces, "burst": b, "frame": k, "taken_ms": b * 60_000 + k * 500})
+            label = save(rng, args.out_dir, f"burst-{b:03d}-{k}.jpg", canvas, faces)
+            photos.append({**label, "burst": b, "frame": k, "taken_ms": b * 60_000 + k * 500})
     return photos
 
 
