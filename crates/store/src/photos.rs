@@ -272,6 +272,13 @@ pub struct FaceBox {
     pub box_y2: f64,
 }
 
+impl FaceBox {
+    /// x1, y1, x2, y2.
+    pub fn bbox(&self) -> [f64; 4] {
+        [self.box_x1, self.box_y1, self.box_x2, self.box_y2]
+    }
+}
+
 /// A stored face, as the search index loads it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct FaceVector {

@@ -131,7 +131,13 @@ impl FaceIndexes {
         query: &Embedding,
         face_ids: &[i64],
     ) -> Vec<Option<f32>> {
-        let ev = self.event(event_id, pair);
+        let ev = {
+            let events = self.events.lock().unwrap_or_else(|p| p.into_inner());
+            events.get(&event_id).filter(|e| e.pair == pair).cloned()
+        };
+        let Some(ev) = ev else {
+            return vec![None; face_ids.len()];
+        };
         let index = ev.index.read().unwrap_or_else(|p| p.into_inner());
         face_ids
             .iter()

@@ -10,6 +10,7 @@
 use std::collections::{HashMap, HashSet};
 
 use raceshot_store::StoreError;
+use raceshot_store::photos::FaceBox;
 use raceshot_vision::sequence::{self, Sighting};
 use raceshot_vision::{Embedding, Hit, ModelPair};
 
@@ -43,35 +44,31 @@ pub async fn continued(
         .collect();
     windows.sort_unstable();
     windows.dedup();
-    let near: Vec<i64> = {
-        let mut near = Vec::new();
-        for p in cx.store.photos_taken_within(event_id, &windows).await? {
-            if let (false, Some(at)) = (found.contains(&p.id), p.taken_at)
-                && photos.insert(p.id, (p.photographer_id, at)).is_none()
-            {
-                near.push(p.id);
-            }
+    let mut near = Vec::new();
+    for p in cx.store.photos_taken_within(event_id, &windows).await? {
+        let Some(at) = p.taken_at else { continue };
+        if !found.contains(&p.id) && photos.insert(p.id, (p.photographer_id, at)).is_none() {
+            near.push(p.id);
         }
-        near
-    };
+    }
     if near.is_empty() {
         return Ok(Vec::new());
     }
     let looked: Vec<i64> = ids.iter().chain(&near).copied().collect();
     let boxes = cx.store.face_boxes(&looked, pair.name()).await?;
-    let sighting = |photo_id: i64, bbox: [f64; 4]| {
-        let &(camera, taken_ms) = photos.get(&photo_id)?;
+    let sighting = |b: &FaceBox| {
+        let &(camera, taken_ms) = photos.get(&b.photo_id)?;
         Some(Sighting {
             camera,
             taken_ms,
-            bbox: bbox.map(|v| v as f32),
+            bbox: b.bbox().map(|v| v as f32),
         })
     };
     let anchor_faces: HashSet<i64> = direct.iter().map(|h| h.face_id).collect();
     let anchors: Vec<Sighting> = boxes
         .iter()
         .filter(|b| anchor_faces.contains(&b.id))
-        .filter_map(|b| sighting(b.photo_id, [b.box_x1, b.box_y1, b.box_x2, b.box_y2]))
+        .filter_map(sighting)
         .collect();
     let candidates: Vec<_> = boxes
         .iter()
@@ -89,10 +86,7 @@ pub async fn continued(
                 face_id: b.id,
                 similarity,
             };
-            Some((
-                hit,
-                sighting(b.photo_id, [b.box_x1, b.box_y1, b.box_x2, b.box_y2]),
-            ))
+            Some((hit, sighting(b)))
         })
         .collect();
     let mut best: HashMap<i64, Hit> = HashMap::new();
