@@ -35,6 +35,9 @@
 //!   (`… mean`); each rule at the fixed threshold and at its own size-aware one, fitted on
 //!   its own strangers' scores (taking the best of two selfies raises strangers' scores
 //!   too).
+//! * When the set is taken in bursts (`make_small_faces.py --burst 3`), matching by
+//!   sequence (`raceshot_vision::sequence`, as the shop searches) is measured beside the
+//!   thresholds alone (`SEQUENCE` lines).
 //!
 //! The last line, `SMALL_FACES recall … precision …`, is what `make bench` collects.
 
@@ -455,11 +458,20 @@ fn best(photo: &Photo, q: &[Embedding]) -> Option<f32> {
 }
 
 fn count(photos: &[Photo], selfies: &[Query], threshold: f32) -> Counts {
+    count_at(photos, selfies, &[threshold; WIDTH_BINS.len()])
+}
+
+/// Recall and precision over every (person, photo) pair, each face matched at its width
+/// bin's threshold.
+fn count_at(photos: &[Photo], selfies: &[Query], thresholds: &[f32; WIDTH_BINS.len()]) -> Counts {
     let mut c = Counts::default();
     for p in photos {
         let present: HashSet<&str> = p.label.faces.iter().map(|f| f.identity.as_str()).collect();
         for (who, q) in selfies {
-            let found = best(p, q).is_some_and(|s| s >= threshold);
+            let found = p
+                .faces
+                .iter()
+                .any(|f| score(q, f) >= thresholds[width_bin(&f.bbox)]);
             c.add(found, present.contains(who.as_str()));
         }
     }
@@ -587,19 +599,11 @@ fn normal_quantile(rate: f64) -> f64 {
 /// normal, leave [`STRANGER_RATE`]; then recall and precision with it (each fit printed
 /// when `report`).
 fn size_aware(photos: &[Photo], selfies: &[Query], report: bool) -> Counts {
-    let thresholds = calibrate(photos, selfies, STRANGER_RATE, report);
-    let mut c = Counts::default();
-    for p in photos {
-        let present: HashSet<&str> = p.label.faces.iter().map(|f| f.identity.as_str()).collect();
-        for (who, q) in selfies {
-            let found = p
-                .faces
-                .iter()
-                .any(|f| score(q, f) >= thresholds[width_bin(&f.bbox)]);
-            c.add(found, present.contains(who.as_str()));
-        }
-    }
-    c
+    count_at(
+        photos,
+        selfies,
+        &calibrate(photos, selfies, STRANGER_RATE, report),
+    )
 }
 
 /// Each width bin's threshold where strangers' scores, fitted by a normal, leave `rate`
