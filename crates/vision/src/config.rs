@@ -118,6 +118,19 @@ impl ModelPair {
         }
     }
 
+    /// The least similarity a search matches a face at with the selfie's distant view
+    /// ([`crate::SelfieFaces::distant`]), whatever an event's threshold says: where that
+    /// view leaves about one stranger comparison in a million, fitted per face width on the
+    /// small-face sets (docs/benchmarks.md, "The selfie seen from afar"): 0.26–0.30 for
+    /// w600k_mbf, 0.44–0.51 for SFace. A blurred selfie resembles every small face a little
+    /// more, strangers' too, so this stands above [`ModelPair::least_threshold`].
+    pub fn distant_least_threshold(self) -> f32 {
+        match self {
+            Self::InsightFace => 0.30,
+            Self::YuNetSFace => 0.49,
+        }
+    }
+
     /// The least similarity a face may have to be matched by sequence ([`crate::sequence`]):
     /// where about one stranger comparison in a thousand lands, fitted per face width on
     /// the small-face sets (docs/benchmarks.md, "Matching by sequence"): 0.16–0.20 for

@@ -35,7 +35,7 @@ use crate::config::{DetectorFamily, FaceEngineConfig, FaceRuntime, ModelPair};
 use crate::detect::{self, BBox, Detection, InputGeometry, Landmarks, LevelOutputs};
 use crate::embed::{self, Embedding};
 use crate::error::{Error, Result};
-use crate::image_io::RgbImage;
+use crate::image_io::{RgbImage, resize_exact};
 use crate::model_file;
 use crate::runtime::{RuntimeModel, RuntimeSetup, SessionThreads, existing, read_model};
 
@@ -49,12 +49,30 @@ pub struct AnalyzedFace {
     pub embedding: Embedding,
 }
 
-/// A selfie's faces: the primary one (the largest, most central), embedded, and the boxes
-/// of all the faces kept by the quality gate, the primary's among them.
+/// A selfie's faces: the primary one (the largest, most central), embedded, its distant
+/// view, and the boxes of all the faces kept by the quality gate, the primary's among them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SelfieFaces {
     pub primary: AnalyzedFace,
+    /// The primary face as a camera sees a runner far off ([`distant_view`]), embedded.
+    /// The small, soft faces of distant runners resemble it more than the sharp selfie;
+    /// a search compares both (docs/benchmarks.md, "The selfie seen from afar").
+    pub distant: Embedding,
     pub boxes: Vec<BBox>,
+}
+
+/// How many pixels span a selfie's distant view ([`distant_view`]) for a 112 px crop: what
+/// a face 35–45 px wide in a photo gives, the middle of the faces a sharp selfie misses
+/// most (docs/benchmarks.md).
+pub const DISTANT_FACE_PX: u32 = 40;
+
+/// An aligned face crop as a face [`DISTANT_FACE_PX`] pixels across gives it: shrunk with
+/// an antialiasing filter (each of a sensor's pixels gathers the light of its area) and
+/// enlarged back bilinearly, as the alignment enlarges a small face.
+pub fn distant_view(crop: &RgbImage) -> RgbImage {
+    let span = |side: u32| (DISTANT_FACE_PX * side).div_ceil(112).max(1);
+    let small = resize_exact(crop, span(crop.width()), span(crop.height()));
+    resize_exact(&small, crop.width(), crop.height())
 }
 
 /// Faces embedded per recogniser run. Small batches are the fastest since the PReLU
@@ -257,10 +275,13 @@ impl FaceEngine {
         Ok(8 << (levels.saturating_sub(1)))
     }
 
+    /// Embeds grey crops in every batch shape the engine uses (one face, and a full batch
+    /// where the model takes one), so that no request pays for a runtime's first run of a
+    /// shape: a selfie embeds its two views in one batch.
     fn probe_recognizer(&self) -> Result<()> {
         let size = self.config.recognizer.input_size;
         let crop = RgbImage::filled(size, size, [128, 128, 128]);
-        self.embed_crops(&[crop]).map(|_| ())
+        self.embed_crops(&vec![crop; EMBED_BATCH + 1]).map(|_| ())
     }
 
     /// Detects faces in an event photo: at [`FaceEngine::main_edge_for`]; where
@@ -515,8 +536,9 @@ impl FaceEngine {
     }
 
     /// [`FaceEngine::analyze_selfie`], also answering the box of every face the quality
-    /// gate kept, so that a caller can tell a selfie from a group photo. Only the primary
-    /// face is embedded.
+    /// gate kept, so that a caller can tell a selfie from a group photo, and the primary
+    /// face's distant view ([`SelfieFaces::distant`]). Only the primary face is embedded,
+    /// both its views in one recogniser run.
     pub fn analyze_selfie_faces(&self, img: &RgbImage) -> Result<Option<SelfieFaces>> {
         let dets: Vec<Detection> = self
             .detect_at(img, self.config.detector.selfie_long_edge)?
@@ -527,11 +549,30 @@ impl FaceEngine {
         let Some(i) = detect::primary_index(&boxes, img.width(), img.height()) else {
             return Ok(None);
         };
-        let primary = self
-            .embed_detections(img, vec![dets[i]])?
-            .into_iter()
-            .next();
-        Ok(primary.map(|primary| SelfieFaces { primary, boxes }))
+        let d = dets[i];
+        // Collinear landmarks cannot be aligned; such a detection is not a usable face.
+        let size = self.config.recognizer.input_size;
+        let Some(crop) = align::align_face(img, &d.landmarks, size) else {
+            return Ok(None);
+        };
+        let far = distant_view(&crop);
+        let mut views = self.embed_crops(&[crop, far])?.into_iter();
+        let (Some(embedding), Some(distant)) = (views.next(), views.next()) else {
+            return Err(Error::Model(
+                "the recognizer answered fewer faces than given".into(),
+            ));
+        };
+        let primary = AnalyzedFace {
+            bbox: d.bbox,
+            landmarks: d.landmarks,
+            score: d.score,
+            embedding,
+        };
+        Ok(Some(SelfieFaces {
+            primary,
+            distant,
+            boxes,
+        }))
     }
 
     fn embed_detections(&self, img: &RgbImage, dets: Vec<Detection>) -> Result<Vec<AnalyzedFace>> {
@@ -651,6 +692,30 @@ fn group_levels<'a>(
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_distant_view_keeps_the_crop_size_and_loses_its_fine_detail() {
+        // One-pixel stripes: a face 40 px across cannot show them.
+        let data: Vec<u8> = (0..112 * 112)
+            .flat_map(|i| if i % 2 == 0 { [255; 3] } else { [0; 3] })
+            .collect();
+        let stripes = RgbImage::new(112, 112, data).unwrap();
+        let far = distant_view(&stripes);
+        assert_eq!((far.width(), far.height()), (112, 112));
+        let mean = |img: &RgbImage| {
+            img.data().iter().map(|&v| f64::from(v)).sum::<f64>() / img.data().len() as f64
+        };
+        let spread = far
+            .data()
+            .iter()
+            .map(|&v| (f64::from(v) - mean(&far)).abs())
+            .fold(0.0, f64::max);
+        assert!((mean(&far) - mean(&stripes)).abs() < 2.0, "{}", mean(&far));
+        assert!(spread < 20.0, "stripes survived: {spread}");
+        // A flat crop stays as it is.
+        let flat = RgbImage::filled(112, 112, [90, 120, 150]);
+        assert_eq!(distant_view(&flat), flat);
+    }
 
     #[test]
     fn groups_outputs_by_shape_whatever_their_order() {

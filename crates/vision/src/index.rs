@@ -338,25 +338,52 @@ impl FaceIndex {
     /// Photos whose best face has similarity >= `threshold`, best first, at most `k`,
     /// exactly as a brute-force scan of the stored vectors would rank them.
     pub fn search(&self, query: &Embedding, threshold: f32, k: usize) -> Result<Vec<Hit>> {
-        let q = query.as_slice();
-        if q.len() != self.dim {
+        let mut each = self.search_each(&[(query, threshold)], k)?;
+        Ok(each.pop().unwrap_or_default())
+    }
+
+    /// [`FaceIndex::search`] for several queries, each at its own threshold, in one pass
+    /// over the 4-bit codes (each chunk of them is scanned for every query while it is in
+    /// the cache): the hits of each query, in the order given.
+    pub fn search_each(&self, queries: &[(&Embedding, f32)], k: usize) -> Result<Vec<Vec<Hit>>> {
+        if let Some((q, _)) = queries.iter().find(|(q, _)| q.as_slice().len() != self.dim) {
             return Err(Error::Dimension {
                 expected: self.dim,
-                got: q.len(),
+                got: q.as_slice().len(),
             });
         }
         if k == 0 || self.is_empty() {
-            return Ok(Vec::new());
+            return Ok(vec![Vec::new(); queries.len()]);
         }
-        let query = ScanQuery::new(q, self.packed);
+        let scans: Vec<(ScanQuery, f32)> = queries
+            .iter()
+            .map(|(q, threshold)| (ScanQuery::new(q.as_slice(), self.packed), *threshold))
+            .collect();
 
         // 1. Scan the 4-bit codes; keep every face that may reach the threshold.
-        let mut candidates = pulp::Arch::new().dispatch(Scan {
+        let candidates = pulp::Arch::new().dispatch(Scan {
             index: self,
-            query: &query,
-            threshold,
+            queries: &scans,
         });
+        Ok(queries
+            .iter()
+            .zip(&scans)
+            .zip(candidates)
+            .map(|(((q, threshold), (scan, _)), candidates)| {
+                self.best_photos(q.as_slice(), scan, *threshold, k, candidates)
+            })
+            .collect())
+    }
 
+    /// Steps 2 and 3 of a search: the top `k` photos among one query's scan candidates.
+    fn best_photos(
+        &self,
+        q: &[f32],
+        query: &ScanQuery,
+        threshold: f32,
+        k: usize,
+        mut candidates: Vec<(f32, u32)>,
+    ) -> Vec<Hit> {
         // 2. With many candidates, drop those that cannot reach the top k photos.
         if candidates.len() > 4 * k + 64 {
             let mut lower: HashMap<i64, f32> = HashMap::new();
@@ -405,7 +432,7 @@ impl FaceIndex {
                 .then(a.photo_id.cmp(&b.photo_id))
         });
         hits.truncate(k);
-        Ok(hits)
+        hits
     }
 }
 
@@ -548,21 +575,21 @@ impl ScanQuery {
     }
 }
 
-/// Step 1 of the search as a `pulp` operation, so it is compiled for AVX2 as well.
+/// Step 1 of the search as a `pulp` operation, so it is compiled for AVX2 as well: every
+/// query (and its threshold) against each chunk of rows in turn.
 struct Scan<'a> {
     index: &'a FaceIndex,
-    query: &'a ScanQuery,
-    threshold: f32,
+    queries: &'a [(ScanQuery, f32)],
 }
 
 impl pulp::WithSimd for Scan<'_> {
-    type Output = Vec<(f32, u32)>;
+    type Output = Vec<Vec<(f32, u32)>>;
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, _simd: S) -> Self::Output {
-        let (ix, q) = (self.index, self.query);
+        let ix = self.index;
         let p = ix.packed;
-        let mut candidates = Vec::new();
+        let mut candidates = vec![Vec::new(); self.queries.len()];
         let mut scores = [0f32; CHUNK_ROWS];
         let chunks = ix
             .codes4
@@ -570,14 +597,17 @@ impl pulp::WithSimd for Scan<'_> {
             .zip(ix.scale4.chunks(CHUNK_ROWS))
             .zip(ix.resid.chunks(CHUNK_ROWS));
         for (n, ((codes, scales), resid)) in chunks.enumerate() {
-            for ((score, row), &s4) in scores.iter_mut().zip(codes.chunks_exact(p)).zip(scales) {
-                let dot = dot_nibbles(row, &q.lo, &q.hi) - q.offset;
-                *score = dot as f32 * (s4 * q.step);
-            }
             let base = n * CHUNK_ROWS;
-            for (i, (&a, &e)) in scores.iter().zip(resid).enumerate() {
-                if a + q.delta(e) >= self.threshold {
-                    candidates.push((a, (base + i) as u32));
+            for ((q, threshold), found) in self.queries.iter().zip(&mut candidates) {
+                for ((score, row), &s4) in scores.iter_mut().zip(codes.chunks_exact(p)).zip(scales)
+                {
+                    let dot = dot_nibbles(row, &q.lo, &q.hi) - q.offset;
+                    *score = dot as f32 * (s4 * q.step);
+                }
+                for (i, (&a, &e)) in scores.iter().zip(resid).enumerate() {
+                    if a + q.delta(e) >= *threshold {
+                        found.push((a, (base + i) as u32));
+                    }
                 }
             }
         }
@@ -762,6 +792,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn several_queries_in_one_pass_answer_as_each_alone() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let (index, people) = build(&mut rng, 300);
+        let a = near(&mut rng, &people[3], 0.9);
+        let b = near(&mut rng, &people[11], 0.9);
+        let each = index
+            .search_each(&[(&a, 0.3), (&b, 0.4), (&a, 0.9)], 20)
+            .unwrap();
+        assert_eq!(each.len(), 3);
+        assert_eq!(each[0], index.search(&a, 0.3, 20).unwrap());
+        assert_eq!(each[1], index.search(&b, 0.4, 20).unwrap());
+        assert_eq!(each[2], index.search(&a, 0.9, 20).unwrap());
+        assert!(!each[0].is_empty() && !each[1].is_empty());
+        assert_same(&each[1], &brute(&index, &b, 0.4, 20));
+        assert!(index.search_each(&[], 20).unwrap().is_empty());
+        let short = Embedding::from_raw(vec![1.0; 8], 8).unwrap();
+        assert!(index.search_each(&[(&a, 0.3), (&short, 0.3)], 20).is_err());
     }
 
     #[test]

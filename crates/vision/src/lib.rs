@@ -47,7 +47,9 @@ pub use config::{
 };
 pub use detect::{BBox, Detection, Landmarks};
 pub use embed::{Embedding, cosine};
-pub use engine::{AnalyzedFace, FaceEngine, PreparedModels, SelfieFaces};
+pub use engine::{
+    AnalyzedFace, DISTANT_FACE_PX, FaceEngine, PreparedModels, SelfieFaces, distant_view,
+};
 pub use error::{Error, Result};
 pub use image_io::{
     DEFAULT_MAX_PIXELS, DateTaken, DecodeOptions, ImageFormat, ImageInfo, RgbImage, date_taken,

@@ -8,7 +8,7 @@ use crate::analyzer::{BibReader, FaceAnalyzer};
 use crate::config::FaceEngineConfig;
 use crate::detect::{BBox, Landmarks};
 use crate::embed::Embedding;
-use crate::engine::{AnalyzedFace, SelfieFaces};
+use crate::engine::{AnalyzedFace, SelfieFaces, distant_view};
 use crate::error::Result;
 use crate::image_io::RgbImage;
 use crate::ocr::TextLine;
@@ -103,9 +103,15 @@ impl FaceAnalyzer for FakeFaces {
         Ok(self.face(img)?.into_iter().collect())
     }
 
+    /// The distant view is embedded from the whole picture's [`distant_view`]: another
+    /// vector than the primary's, the same for the same picture.
     fn analyze_selfie_faces(&self, img: &RgbImage) -> Result<Option<SelfieFaces>> {
-        Ok(self.face(img)?.map(|primary| SelfieFaces {
+        let Some(primary) = self.face(img)? else {
+            return Ok(None);
+        };
+        Ok(Some(SelfieFaces {
             boxes: vec![primary.bbox],
+            distant: self.embed(&distant_view(img))?,
             primary,
         }))
     }

@@ -107,6 +107,13 @@ pub fn threshold(event_threshold: f64, pair: ModelPair) -> f32 {
     (event_threshold as f32).max(pair.least_threshold())
 }
 
+/// The similarity a search of `pair`'s faces matches at with the selfie's distant view
+/// ([`raceshot_vision::SelfieFaces::distant`]): [`threshold`], raised to the pair's least
+/// for that view ([`ModelPair::distant_least_threshold`]).
+pub fn distant_threshold(event_threshold: f64, pair: ModelPair) -> f32 {
+    threshold(event_threshold, pair).max(pair.distant_least_threshold())
+}
+
 /// A pair's name as the store holds it.
 pub fn parse(name: &str) -> anyhow::Result<ModelPair> {
     name.parse()
@@ -135,5 +142,13 @@ mod tests {
         assert_eq!(threshold(0.35, ModelPair::InsightFace), 0.35);
         assert_eq!(threshold(0.35, ModelPair::YuNetSFace), 0.47);
         assert_eq!(threshold(0.6, ModelPair::YuNetSFace), 0.6);
+    }
+
+    #[test]
+    fn the_distant_view_matches_at_no_less_than_its_own_least() {
+        assert_eq!(distant_threshold(0.35, ModelPair::InsightFace), 0.35);
+        assert_eq!(distant_threshold(0.25, ModelPair::InsightFace), 0.30);
+        assert_eq!(distant_threshold(0.35, ModelPair::YuNetSFace), 0.49);
+        assert_eq!(distant_threshold(0.6, ModelPair::YuNetSFace), 0.6);
     }
 }

@@ -865,3 +865,48 @@ pub fn sha256(bytes: &[u8]) -> String {
     use sha2::Digest as _;
     hex::encode(sha2::Sha256::digest(bytes))
 }
+
+/// A unit vector whose cosine with `q` is `c`.
+pub fn at_cosine(q: &raceshot_vision::Embedding, c: f32, seed: u64) -> raceshot_vision::Embedding {
+    let s = raceshot_vision::testing::stranger(seed, q.dim()).unwrap();
+    let along = raceshot_vision::cosine(q, &s);
+    let q = q.as_slice();
+    let u: Vec<f32> = s
+        .as_slice()
+        .iter()
+        .zip(q)
+        .map(|(s, q)| s - along * q)
+        .collect();
+    let u = raceshot_vision::Embedding::from_raw(u, q.len()).unwrap();
+    let v = q
+        .iter()
+        .zip(u.as_slice())
+        .map(|(q, u)| c * q + (1.0 - c * c).sqrt() * u)
+        .collect();
+    raceshot_vision::Embedding::from_raw(v, q.len()).unwrap()
+}
+
+/// A face 60 × 80 px at `x`, 1000 px down.
+pub fn face_at(e: &raceshot_vision::Embedding, x: f64) -> raceshot_store::photos::NewFace {
+    raceshot_store::photos::NewFace {
+        embedding: e.to_bytes(),
+        bbox: [x, 1000.0, x + 60.0, 1080.0],
+        landmarks: vec![0; 40],
+        score: 0.9,
+    }
+}
+
+/// The photos a search answered, in order, with their `matched_by`.
+pub fn found_matched_by(body: &Value) -> Vec<(i64, Option<String>)> {
+    body["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["id"].as_i64().unwrap(),
+                p["matched_by"].as_str().map(str::to_owned),
+            )
+        })
+        .collect()
+}

@@ -7,57 +7,13 @@
 
 use chrono::{DateTime, Duration, Utc};
 use raceshot_store::Backend;
-use raceshot_store::photos::NewFace;
-use raceshot_vision::Embedding;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::helpers::{TestApp, event, json, noisy_jpeg, now};
+use crate::helpers::{
+    TestApp, at_cosine, event, face_at as face, found_matched_by as found, json, noisy_jpeg, now,
+};
 
 crate::both_backends!(a_face_short_of_the_threshold_is_found_beside_an_outright_match);
-
-/// A unit vector whose cosine with `q` is `c`.
-fn at_cosine(q: &Embedding, c: f32, seed: u64) -> Embedding {
-    let s = raceshot_vision::testing::stranger(seed, q.dim()).unwrap();
-    let along = raceshot_vision::cosine(q, &s);
-    let q = q.as_slice();
-    let u: Vec<f32> = s
-        .as_slice()
-        .iter()
-        .zip(q)
-        .map(|(s, q)| s - along * q)
-        .collect();
-    let u = Embedding::from_raw(u, q.len()).unwrap();
-    let v = q
-        .iter()
-        .zip(u.as_slice())
-        .map(|(q, u)| c * q + (1.0 - c * c).sqrt() * u)
-        .collect();
-    Embedding::from_raw(v, q.len()).unwrap()
-}
-
-/// A face 60 × 80 px at `x`, 1000 px down.
-fn face(e: &Embedding, x: f64) -> NewFace {
-    NewFace {
-        embedding: e.to_bytes(),
-        bbox: [x, 1000.0, x + 60.0, 1080.0],
-        landmarks: vec![0; 40],
-        score: 0.9,
-    }
-}
-
-fn found(body: &Value) -> Vec<(i64, Option<String>)> {
-    body["images"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["id"].as_i64().unwrap(),
-                p["matched_by"].as_str().map(str::to_owned),
-            )
-        })
-        .collect()
-}
 
 async fn a_face_short_of_the_threshold_is_found_beside_an_outright_match(backend: Backend) {
     let app = TestApp::builder(backend)
@@ -70,7 +26,8 @@ async fn a_face_short_of_the_threshold_is_found_beside_an_outright_match(backend
     let me = raceshot_server::services::search::embed_selfie(engine, selfie.clone().into())
         .await
         .unwrap()
-        .expect("the fake engine sees a face");
+        .expect("the fake engine sees a face")
+        .sharp;
     let threshold = stored.spec.face_threshold as f32;
     let floor = pair.sequence_floor();
     assert!(floor + 0.1 < threshold, "{floor} {threshold}");

@@ -267,6 +267,22 @@ impl FaceIndexes {
         threshold: f32,
         k: usize,
     ) -> anyhow::Result<Vec<Hit>> {
+        let mut each = self
+            .search_each(event_id, pair, vec![(query, threshold)], k)
+            .await?;
+        Ok(each.pop().unwrap_or_default())
+    }
+
+    /// [`FaceIndexes::search`] for several queries, each at its own threshold, under one
+    /// read of the index and in one pass over it ([`FaceIndex::search_each`]): the hits of
+    /// each, in the order given.
+    pub async fn search_each(
+        &self,
+        event_id: i64,
+        pair: ModelPair,
+        queries: Vec<(Embedding, f32)>,
+        k: usize,
+    ) -> anyhow::Result<Vec<Vec<Hit>>> {
         let ev = self.event(event_id, pair);
         let now = self.clock.fetch_add(1, Ordering::Relaxed) + 1;
         ev.last_search.store(now, Ordering::Relaxed);
@@ -274,7 +290,8 @@ impl FaceIndexes {
         self.evict(event_id);
         let hits = tokio::task::spawn_blocking(move || {
             let index = ev.index.read().unwrap_or_else(|p| p.into_inner());
-            index.search(&query, threshold, k)
+            let queries: Vec<(&Embedding, f32)> = queries.iter().map(|(q, t)| (q, *t)).collect();
+            index.search_each(&queries, k)
         })
         .await??;
         Ok(hits)

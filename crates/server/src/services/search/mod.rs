@@ -2,7 +2,9 @@
 //! checked, decoded and embedded inside one bounded search slot, then matched against the
 //! event's face index; photos showing any of them, or all of them together, are answered
 //! with who is on each. The selfies and their embeddings live only as long as the call;
-//! nothing of them is stored. A request may tighten the event's match threshold and result
+//! nothing of them is stored. Each selfie is compared twice: as it is, and as a camera sees
+//! a runner far off (its distant view, at a threshold of its own), which finds more of the
+//! small faces in race photos. A request may tighten the event's match threshold and result
 //! count, never loosen them. A face a little below the threshold is found too when it
 //! continues, in a photo of the same photographer moments apart, a face matched outright
 //! (`sequence`); such photos are marked. The HTTP handlers (`api::facesearch`) only read
@@ -210,16 +212,49 @@ pub enum Found {
     },
 }
 
+/// A selfie's face as a search compares it with an event's faces: sharp, and seen from
+/// afar ([`SelfieFaces::distant`]), which finds more of the small faces of distant runners.
+#[derive(Debug, Clone)]
+pub struct SelfieFace {
+    pub sharp: Embedding,
+    pub distant: Embedding,
+}
+
 /// Checks, decodes and embeds a selfie; `None` when it shows no face. Runs on a blocking
 /// thread; the caller holds a search slot.
 pub async fn embed_selfie(
     engine: Arc<dyn FaceAnalyzer>,
     selfie: bytes::Bytes,
-) -> Result<Option<Embedding>, SearchError> {
+) -> Result<Option<SelfieFace>, SearchError> {
     with_selfie_faces(engine, selfie, |_, faces| {
-        Ok(faces.map(|f| f.primary.embedding))
+        Ok(faces.map(|f| SelfieFace {
+            sharp: f.primary.embedding,
+            distant: f.distant,
+        }))
     })
     .await
+}
+
+/// Each photo once, by its best hit in either list, best first (then by photo id); linear
+/// in the hits.
+pub fn best_per_photo(a: Vec<Hit>, b: Vec<Hit>) -> Vec<Hit> {
+    let mut best: HashMap<i64, Hit> = HashMap::with_capacity(a.len() + b.len());
+    for hit in a.into_iter().chain(b) {
+        best.entry(hit.photo_id)
+            .and_modify(|h| {
+                if hit.similarity > h.similarity {
+                    *h = hit;
+                }
+            })
+            .or_insert(hit);
+    }
+    let mut hits: Vec<Hit> = best.into_values().collect();
+    hits.sort_by(|a, b| {
+        b.similarity
+            .total_cmp(&a.similarity)
+            .then(a.photo_id.cmp(&b.photo_id))
+    });
+    hits
 }
 
 /// Checks and decodes a selfie, finds its faces with `engine` (the event's pair; `None`:
@@ -319,6 +354,7 @@ pub async fn search_event(
         .max
         .map_or(spec.max_face_search, |m| m.clamp(1, spec.max_face_search)) as usize;
     let matching_at = crate::app::faces::threshold(threshold, pair);
+    let distant_at = crate::app::faces::distant_threshold(threshold, pair);
     // A visitor who raised the threshold asked for outright matches only.
     let floor = if threshold > spec.face_threshold {
         matching_at
@@ -328,13 +364,28 @@ pub async fn search_event(
     let mut searches = Vec::with_capacity(faces.len());
     let mut by_sequence: HashSet<(u8, i64)> = HashSet::new();
     for (i, face) in faces.iter().enumerate() {
-        let mut direct = cx
+        // The sharp selfie and its distant view, each at its own threshold.
+        let views = vec![
+            (face.sharp.clone(), matching_at),
+            (face.distant.clone(), distant_at),
+        ];
+        let mut each = cx
             .indexes
-            .search(event.id, pair, face.clone(), matching_at, k)
+            .search_each(event.id, pair, views, k)
             .await
             .map_err(SearchError::fault)?;
-        let continued =
-            sequence::continued(cx, (event.id, pair), face, &direct, (floor, matching_at)).await?;
+        let distant = each.pop().unwrap_or_default();
+        let sharp = each.pop().unwrap_or_default();
+        let mut direct = best_per_photo(sharp, distant);
+        direct.truncate(k);
+        let continued = sequence::continued(
+            cx,
+            (event.id, pair),
+            &face.sharp,
+            &direct,
+            (floor, matching_at),
+        )
+        .await?;
         let search = u8::try_from(i).unwrap_or(u8::MAX);
         by_sequence.extend(continued.iter().map(|h| (search, h.photo_id)));
         direct.extend(continued);
@@ -401,5 +452,16 @@ mod tests {
             ]
         );
         assert!(by_photo(Vec::new()).is_empty());
+    }
+
+    #[test]
+    fn two_views_give_each_photo_once_by_its_best_hit() {
+        let sharp = vec![hit(1, 10, 0.6), hit(2, 20, 0.4)];
+        let distant = vec![hit(2, 21, 0.5), hit(3, 30, 0.4), hit(1, 10, 0.55)];
+        assert_eq!(
+            best_per_photo(sharp, distant),
+            vec![hit(1, 10, 0.6), hit(2, 21, 0.5), hit(3, 30, 0.4)]
+        );
+        assert!(best_per_photo(Vec::new(), Vec::new()).is_empty());
     }
 }

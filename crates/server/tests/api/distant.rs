@@ -1,0 +1,71 @@
+//! The selfie seen from afar (`SelfieFaces::distant`), through the face search: a face
+//! that resembles the selfie's distant view is found outright, at the view's own
+//! threshold, beside the faces the sharp selfie finds; a face below that threshold is not,
+//! and a visitor who raises the threshold raises it for both views.
+
+use raceshot_store::Backend;
+use serde_json::json;
+
+use crate::helpers::{TestApp, at_cosine, event, face_at, found_matched_by, json, noisy_jpeg};
+
+crate::both_backends!(a_face_like_the_distant_view_is_found_at_its_own_threshold);
+
+async fn a_face_like_the_distant_view_is_found_at_its_own_threshold(backend: Backend) {
+    let app = TestApp::builder(backend)
+        .with_event(event("race"))
+        .spawn()
+        .await;
+    let selfie = noisy_jpeg(3);
+    let (_, stored) = app.stored_event("race").await;
+    let (pair, engine) = app.state.faces.of_event(&stored).await.unwrap();
+    let me = raceshot_server::services::search::embed_selfie(engine, selfie.clone().into())
+        .await
+        .unwrap()
+        .expect("the fake engine sees a face");
+    let distant_at =
+        raceshot_server::app::faces::distant_threshold(stored.spec.face_threshold, pair);
+    let sharp_at = raceshot_server::app::faces::threshold(stored.spec.face_threshold, pair);
+
+    let far_face = at_cosine(&me.distant, distant_at + 0.1, 11);
+    let too_unlike = at_cosine(&me.distant, distant_at - 0.05, 12);
+    let near_face = at_cosine(&me.sharp, sharp_at + 0.15, 13);
+    // Only the distant view finds the first; neither finds the second.
+    for (face, what) in [(&far_face, "far"), (&too_unlike, "too unlike")] {
+        let s = raceshot_vision::cosine(&me.sharp, face);
+        assert!(s < sharp_at - 0.1, "{what}: the sharp selfie scores {s}");
+    }
+    let photo = |name: &'static str, face| {
+        let app = &app;
+        async move {
+            app.ready_photo(
+                "race",
+                name,
+                noisy_jpeg(9),
+                (6000, 4000),
+                vec![face_at(&face, 1000.0)],
+            )
+            .await
+        }
+    };
+    let far = photo("far.jpg", far_face).await;
+    let unlike = photo("unlike.jpg", too_unlike).await;
+    let near = photo("near.jpg", near_face).await;
+
+    let body = json(app.face_search(selfie.clone(), json!({})).await).await;
+    assert_eq!(body["status"], "success", "{body}");
+    // Both outright matches, the better first; no `matched_by`.
+    assert_eq!(
+        found_matched_by(&body),
+        vec![(near, None), (far, None)],
+        "{body}"
+    );
+    assert_eq!(body["image_length"], 2);
+    let shown = body["images"][1]["similarity"].as_f64().unwrap() as f32;
+    assert!((shown - (distant_at + 0.1)).abs() < 0.01, "{shown}");
+    assert!(found_matched_by(&body).iter().all(|(id, _)| *id != unlike));
+
+    // A visitor's higher threshold holds for the distant view too.
+    let strict = json!({"face_threshold": f64::from(sharp_at) + 0.12});
+    let body = json(app.face_search(selfie, strict).await).await;
+    assert_eq!(found_matched_by(&body), vec![(near, None)], "{body}");
+}
