@@ -2,7 +2,8 @@
 """Generates the small-face set: race-condition photos with labelled identities.
 
 Usage: make_small_faces.py OUT_DIR [--models DIR] [--photos 40] [--seed 11] [--size 3000x2000]
-                            [--selfies-from DEV_DIR [--selfies-per-person K]]
+                            [--selfies-from DEV_DIR [--selfies-per-person K] [--burst N]]
+                            [--blur-scale F]
 
 The people are the faces of the shipped test photos (the 16 players of players.jpg and
 the three of gdp.jpg: 19 identities), found with the benchmark's
@@ -46,6 +47,9 @@ drawn anew for every frame; someone who would cover another is left out of that 
 `labels.json` gives each photo its `burst`, `frame` and `taken_ms`. The small-face
 benchmark then measures matching by sequence.
 
+`--blur-scale F` multiplies each appearance's blur (0: none) and changes nothing else: the
+same people, places, disguises and light, so a lever can be measured on faces only shrunk.
+
 Deterministic for a given seed; skips the work when OUT_DIR already holds the same set (a
 stamp file records the parameters).
 """
@@ -72,6 +76,7 @@ SOURCES = ("players.jpg", "gdp.jpg")
 MIN_SOURCE_FACE = 35
 SELFIE_FACE = 200
 FACE_MIN, FACE_MAX = 35.0, 110.0
+BLUR_SCALE = 1.0  # --blur-scale sets it
 
 
 def people(models_dir):
@@ -236,7 +241,9 @@ def paste(rng, canvas, person, taken, place=None):
     nw, nh = max(2, int(round(cw * scale))), max(2, int(round(ch * scale)))
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     small = cv2.resize(crop, (nw, nh), interpolation=interp)
-    small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.2))
+    sigma = rng.uniform(0.3, 1.2) * BLUR_SCALE
+    if sigma > 0:
+        small = cv2.GaussianBlur(small, (0, 0), sigma)
     small = relight(rng, small)
     for _ in range(50 if place is None else 1):
         if place is None:
@@ -363,9 +370,11 @@ def main():
     ap.add_argument("--selfies-from", help="the labelled dev set: selfies and appearances from different photos")
     ap.add_argument("--selfies-per-person", type=int, default=1, help="with --selfies-from: each person's first K photos are selfies")
     ap.add_argument("--burst", type=int, default=1, help="with --selfies-from: frames a burst of one camera")
+    ap.add_argument("--blur-scale", type=float, default=1.0, help="multiplies each appearance's blur (0: none); the same set otherwise")
     args = ap.parse_args()
-    global W, H
+    global W, H, BLUR_SCALE
     W, H = (int(v) for v in args.size.split("x"))
+    BLUR_SCALE = args.blur_scale
 
     stamp = os.path.join(args.out_dir, STAMP)
     per = args.selfies_per_person
@@ -376,6 +385,8 @@ def main():
         if not args.selfies_from:
             sys.exit("make_small_faces: --burst needs --selfies-from")
         params += f" burst={args.burst}"
+    if args.blur_scale != 1.0:
+        params += f" blur_scale={args.blur_scale}"
     if os.path.exists(stamp) and open(stamp).read() == params:
         print(f"make_small_faces: {args.out_dir} is up to date ({params})")
         return

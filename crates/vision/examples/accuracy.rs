@@ -85,6 +85,8 @@ struct Photo {
     largest_face: Option<f32>,
     /// The primary face when used as a selfie (group photos are not queries).
     selfie: Option<Embedding>,
+    /// That face's distant view ([`raceshot_vision::SelfieFaces::distant`]).
+    distant: Option<Embedding>,
 }
 
 impl Photo {
@@ -286,6 +288,28 @@ fn run() -> Result<()> {
         at_default.fn_,
         at_default.unjudged
     );
+    let distant_at = DEFAULT_FACE_THRESHOLD.max(engine.model_pair().distant_least_threshold());
+    let with_distant = counts_with_distant(&photos, &queries, DEFAULT_FACE_THRESHOLD, distant_at);
+    let closest_to_distant = queries
+        .iter()
+        .filter_map(|&q| {
+            let d = photos[q].distant.as_ref()?;
+            photos
+                .iter()
+                .filter(|p| p.identity.is_some() && p.identity != photos[q].identity)
+                .filter_map(|p| p.best(d))
+                .reduce(f32::max)
+        })
+        .reduce(f32::max);
+    println!(
+        "with the distant view at {distant_at:.2}, as the shop searches: precision {}  recall {}  (TP {}, FP {}, FN {}); closest stranger to a distant view {}",
+        pct(with_distant.precision()),
+        pct(with_distant.recall()),
+        with_distant.tp,
+        with_distant.fp,
+        with_distant.fn_,
+        closest_to_distant.map_or("n/a".to_owned(), |s| format!("{s:.3}"))
+    );
     let name = |i: usize| photos[i].file.as_str();
     if let Some(&(s, q, g)) = same.iter().min_by(|a, b| a.0.total_cmp(&b.0)) {
         println!(
@@ -482,8 +506,8 @@ fn analyse(
         .map(|f| f.embedding)
         .collect();
     let coarse_edge = engine.coarse_edge_for(gallery.width(), gallery.height());
-    let selfie = match identity {
-        None => None,
+    let (selfie, distant) = match identity {
+        None => (None, None),
         Some(_) => {
             let img = decode(
                 &bytes,
@@ -491,9 +515,11 @@ fn analyse(
             )
             .map_err(what)?;
             engine
-                .analyze_selfie(&img)
+                .analyze_selfie_faces(&img)
                 .map_err(what)?
-                .map(|f| f.embedding)
+                .map_or((None, None), |f| {
+                    (Some(f.primary.embedding), Some(f.distant))
+                })
         }
     };
     Ok(Photo {
@@ -506,6 +532,7 @@ fn analyse(
         coarse_edge,
         largest_face,
         selfie,
+        distant,
     })
 }
 
@@ -519,6 +546,37 @@ fn counts_by(
     threshold: f32,
     best: fn(&Photo, &Embedding) -> Option<f32>,
 ) -> Counts {
+    counts_where(photos, queries, |query, p| {
+        query
+            .selfie
+            .as_ref()
+            .and_then(|sel| best(p, sel))
+            .is_some_and(|s| s >= threshold)
+    })
+}
+
+/// The counts when a query finds a photo as the shop's search does: the sharp selfie at
+/// `threshold` or its distant view at `distant_at`.
+fn counts_with_distant(
+    photos: &[Photo],
+    queries: &[usize],
+    threshold: f32,
+    distant_at: f32,
+) -> Counts {
+    let reaches = |e: &Option<Embedding>, p: &Photo, t: f32| {
+        e.as_ref().and_then(|e| p.best(e)).is_some_and(|s| s >= t)
+    };
+    counts_where(photos, queries, |query, p| {
+        reaches(&query.selfie, p, threshold) || reaches(&query.distant, p, distant_at)
+    })
+}
+
+/// Every (query, other photo) pair judged by `found(query, photo)`.
+fn counts_where(
+    photos: &[Photo],
+    queries: &[usize],
+    found: impl Fn(&Photo, &Photo) -> bool,
+) -> Counts {
     let mut c = Counts::default();
     for &q in queries {
         let id = &photos[q].identity;
@@ -526,12 +584,7 @@ fn counts_by(
             if g == q {
                 continue;
             }
-            let found = photos[q]
-                .selfie
-                .as_ref()
-                .and_then(|sel| best(p, sel))
-                .is_some_and(|s| s >= threshold);
-            match (&p.identity, found) {
+            match (&p.identity, found(&photos[q], p)) {
                 (None, true) => c.unjudged += 1,
                 (None, false) => {}
                 (Some(gid), true) if Some(gid) == id.as_ref() => c.tp += 1,

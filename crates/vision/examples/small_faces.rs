@@ -35,6 +35,9 @@
 //!   (`… mean`); each rule at the fixed threshold and at its own size-aware one, fitted on
 //!   its own strangers' scores (taking the best of two selfies raises strangers' scores
 //!   too).
+//! * The selfie seen from afar (`DISTANT_VIEW` lines): each search as the shop makes it,
+//!   the sharp selfie or its distant view reaching its threshold, against the sharp selfie
+//!   alone; at the shop's thresholds and at size-aware ones fitted for each view.
 //! * When the set is taken in bursts (`make_small_faces.py --burst 3`), matching by
 //!   sequence (`raceshot_vision::sequence`, as the shop searches) is measured beside the
 //!   thresholds alone (`SEQUENCE` lines).
@@ -186,16 +189,18 @@ fn run() -> Result<()> {
     let per_photo_ms = started.elapsed().as_secs_f64() * 1000.0 / photos.len().max(1) as f64;
 
     let mut selfies: Vec<Query> = Vec::new();
+    let mut distant: Vec<Query> = Vec::new();
     for s in &labels.selfies {
         let bytes = std::fs::read(dir.join(&s.file))?;
         let img = decode(
             &bytes,
             &DecodeOptions::default().with_target_long_edge(cfg.detector.selfie_long_edge),
         )?;
-        let face = engine
-            .analyze_selfie(&img)?
+        let faces = engine
+            .analyze_selfie_faces(&img)?
             .ok_or_else(|| format!("no face in the selfie {}", s.file))?;
-        selfies.push((s.identity.clone(), vec![face.embedding]));
+        selfies.push((s.identity.clone(), vec![faces.primary.embedding]));
+        distant.push((s.identity.clone(), vec![faces.distant]));
     }
 
     let faces: usize = photos.iter().map(|p| p.label.faces.len()).sum();
@@ -248,15 +253,17 @@ fn run() -> Result<()> {
         c.tp,
         c.tp + c.fn_
     );
-    sequence(&photos, &selfies, cfg.model_pair);
+    sequence(&photos, &selfies, &distant, cfg.model_pair);
+    distant_view(&photos, &selfies, &distant, cfg.model_pair);
     several_selfies(&photos, &selfies)
 }
 
 /// Matching by sequence ([`raceshot_vision::sequence`]), when the set is taken in bursts:
 /// a face below the threshold but at the pair's floor is matched when a face of another
 /// photo of the burst matched outright and this one continues it. Measured at the shop's
-/// thresholds and at the size-aware ones fitted on strangers.
-fn sequence(photos: &[Photo], selfies: &[Query], pair: ModelPair) {
+/// thresholds and at the size-aware ones fitted on strangers, first with the sharp selfie
+/// alone, then (`…+distant`) with outright matches by either view, as the shop searches.
+fn sequence(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelPair) {
     if photos.iter().all(|p| p.label.burst.is_none()) {
         return;
     }
@@ -281,49 +288,107 @@ fn sequence(photos: &[Photo], selfies: &[Query], pair: ModelPair) {
         })
     };
     let size_aware = calibrate(photos, selfies, STRANGER_RATE, false);
-    for (name, direct) in [("shop", shop), ("size-aware", size_aware)] {
-        let (mut plain, mut with) = (Counts::default(), Counts::default());
-        let (mut anchors, mut strangers_in_gate) = (0usize, 0usize);
-        for p in photos {
-            let present: HashSet<&str> =
-                p.label.faces.iter().map(|f| f.identity.as_str()).collect();
-            for (who, q) in selfies {
-                let outright = |f: &AnalyzedFace| score(q, f) >= direct[width_bin(&f.bbox)];
-                let direct_hit = p.faces.iter().any(outright);
-                let mut found = direct_hit;
-                for other in photos.iter().filter(|o| !std::ptr::eq(*o, p)) {
-                    for anchor in other.faces.iter().filter(|f| outright(f)) {
-                        let Some(a) = sighting(other, anchor) else {
-                            continue;
-                        };
-                        for f in &p.faces {
-                            if !sighting(p, f).is_some_and(|s| sequence::continues(&a, &s)) {
+    let shop_distant = [shop[0].max(pair.distant_least_threshold()); WIDTH_BINS.len()];
+    let distant_fitted = calibrate(photos, distant, STRANGER_RATE, false);
+    for (name, direct, distant_at) in [
+        ("shop", shop, shop_distant),
+        ("size-aware", size_aware, distant_fitted),
+    ] {
+        for views in [
+            &[(selfies, &direct)][..],
+            &[(selfies, &direct), (distant, &distant_at)][..],
+        ] {
+            let (mut plain, mut with) = (Counts::default(), Counts::default());
+            let (mut anchors, mut strangers_in_gate) = (0usize, 0usize);
+            for p in photos {
+                let present: HashSet<&str> =
+                    p.label.faces.iter().map(|f| f.identity.as_str()).collect();
+                for (i, (who, q)) in selfies.iter().enumerate() {
+                    let outright = |f: &AnalyzedFace| {
+                        views
+                            .iter()
+                            .any(|(qs, t)| score(&qs[i].1, f) >= t[width_bin(&f.bbox)])
+                    };
+                    let direct_hit = p.faces.iter().any(outright);
+                    let mut found = direct_hit;
+                    for other in photos.iter().filter(|o| !std::ptr::eq(*o, p)) {
+                        for anchor in other.faces.iter().filter(|f| outright(f)) {
+                            let Some(a) = sighting(other, anchor) else {
                                 continue;
+                            };
+                            for f in &p.faces {
+                                if !sighting(p, f).is_some_and(|s| sequence::continues(&a, &s)) {
+                                    continue;
+                                }
+                                anchors += 1;
+                                if !is_of(p, f, who) {
+                                    strangers_in_gate += 1;
+                                }
+                                found |= score(q, f) >= floor.min(direct[width_bin(&f.bbox)]);
                             }
-                            anchors += 1;
-                            if !is_of(p, f, who) {
-                                strangers_in_gate += 1;
-                            }
-                            found |= score(q, f) >= floor.min(direct[width_bin(&f.bbox)]);
                         }
                     }
+                    let here = present.contains(who.as_str());
+                    plain.add(direct_hit, here);
+                    with.add(found, here);
                 }
-                let here = present.contains(who.as_str());
-                plain.add(direct_hit, here);
-                with.add(found, here);
             }
+            let label = if views.len() > 1 {
+                format!("{name}+distant")
+            } else {
+                name.to_owned()
+            };
+            println!(
+                "SEQUENCE {label:<10} recall {} -> {} precision {} -> {} ({} pairs found of {}, {} false; with sequence {}, {} false; {anchors} faces in an anchor's gate, {strangers_in_gate} of them strangers')",
+                pct(plain.recall()),
+                pct(with.recall()),
+                pct(plain.precision()),
+                pct(with.precision()),
+                plain.tp,
+                plain.tp + plain.fn_,
+                plain.fp,
+                with.tp,
+                with.fp
+            );
         }
+    }
+}
+
+/// The selfie seen from afar ([`raceshot_vision::SelfieFaces::distant`]), as the shop
+/// searches: a face matches when the sharp selfie reaches its threshold or the distant
+/// view reaches its own. At the shop's thresholds (the view's at least
+/// [`ModelPair::distant_least_threshold`]), then at each view's size-aware thresholds,
+/// fitted on its own strangers.
+fn distant_view(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelPair) {
+    let shop = DEFAULT_FACE_THRESHOLD.max(pair.least_threshold());
+    let shop_distant = shop.max(pair.distant_least_threshold());
+    let fitted = |queries: &[Query]| calibrate(photos, queries, STRANGER_RATE, false);
+    for (name, sharp_at, distant_at) in [
+        (
+            "shop",
+            [shop; WIDTH_BINS.len()],
+            [shop_distant; WIDTH_BINS.len()],
+        ),
+        ("size-aware", fitted(selfies), fitted(distant)),
+    ] {
+        let alone = count_any(photos, &[(selfies, &sharp_at)]);
+        let either = count_any(photos, &[(selfies, &sharp_at), (distant, &distant_at)]);
         println!(
-            "SEQUENCE {name:<10} recall {} -> {} precision {} -> {} ({} pairs found of {}, {} false; with sequence {}, {} false; {anchors} faces in an anchor's gate, {strangers_in_gate} of them strangers')",
-            pct(plain.recall()),
-            pct(with.recall()),
-            pct(plain.precision()),
-            pct(with.precision()),
-            plain.tp,
-            plain.tp + plain.fn_,
-            plain.fp,
-            with.tp,
-            with.fp
+            "DISTANT_VIEW {name:<10} recall {} -> {} precision {} -> {} ({} -> {} pairs of {}, {} -> {} false; distant view at {})",
+            pct(alone.recall()),
+            pct(either.recall()),
+            pct(alone.precision()),
+            pct(either.precision()),
+            alone.tp,
+            either.tp,
+            alone.tp + alone.fn_,
+            alone.fp,
+            either.fp,
+            distant_at
+                .iter()
+                .map(|t| format!("{t:.3}"))
+                .collect::<Vec<_>>()
+                .join("/")
         );
     }
 }
@@ -464,14 +529,24 @@ fn count(photos: &[Photo], selfies: &[Query], threshold: f32) -> Counts {
 /// Recall and precision over every (person, photo) pair, each face matched at its width
 /// bin's threshold.
 fn count_at(photos: &[Photo], selfies: &[Query], thresholds: &[f32; WIDTH_BINS.len()]) -> Counts {
+    count_any(photos, &[(selfies, thresholds)])
+}
+
+/// [`count_at`] for several views of the same people, each with its thresholds: a face
+/// matches when any view of the person reaches its threshold.
+fn count_any(photos: &[Photo], views: &[(&[Query], &[f32; WIDTH_BINS.len()])]) -> Counts {
     let mut c = Counts::default();
+    let Some((people, _)) = views.first() else {
+        return c;
+    };
     for p in photos {
         let present: HashSet<&str> = p.label.faces.iter().map(|f| f.identity.as_str()).collect();
-        for (who, q) in selfies {
-            let found = p
-                .faces
-                .iter()
-                .any(|f| score(q, f) >= thresholds[width_bin(&f.bbox)]);
+        for (i, (who, _)) in people.iter().enumerate() {
+            let found = p.faces.iter().any(|f| {
+                views
+                    .iter()
+                    .any(|(queries, t)| score(&queries[i].1, f) >= t[width_bin(&f.bbox)])
+            });
             c.add(found, present.contains(who.as_str()));
         }
     }
