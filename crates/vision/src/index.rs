@@ -403,37 +403,44 @@ impl FaceIndex {
         }
 
         // 3. Exact rescoring, best face per photo.
-        let mut best: HashMap<i64, Hit> = HashMap::with_capacity(candidates.len().min(4 * k + 64));
-        for &(_, row) in &candidates {
+        let rescored = candidates.iter().filter_map(|&(_, row)| {
             let row = row as usize;
             let similarity = self.rescore(q, row);
-            if similarity < threshold {
-                continue;
-            }
-            let hit = Hit {
+            (similarity >= threshold).then(|| Hit {
                 photo_id: self.photo_ids[row],
                 face_id: self.face_ids[row],
                 similarity,
-            };
-            best.entry(hit.photo_id)
-                .and_modify(|h| {
-                    if hit.similarity > h.similarity
-                        || (hit.similarity == h.similarity && hit.face_id < h.face_id)
-                    {
-                        *h = hit;
-                    }
-                })
-                .or_insert(hit);
-        }
-        let mut hits: Vec<Hit> = best.into_values().collect();
-        hits.sort_by(|a, b| {
-            b.similarity
-                .total_cmp(&a.similarity)
-                .then(a.photo_id.cmp(&b.photo_id))
+            })
         });
+        let mut hits = best_per_photo(rescored);
         hits.truncate(k);
         hits
     }
+}
+
+/// Each photo once, by its best hit (the lower face id on a tie), best first, then by
+/// photo id: what a search answers, and how the hits of several searches combine. Linear
+/// in the hits, then a sort of the photos.
+pub fn best_per_photo(hits: impl IntoIterator<Item = Hit>) -> Vec<Hit> {
+    let mut best: HashMap<i64, Hit> = HashMap::new();
+    for hit in hits {
+        best.entry(hit.photo_id)
+            .and_modify(|h| {
+                if hit.similarity > h.similarity
+                    || (hit.similarity == h.similarity && hit.face_id < h.face_id)
+                {
+                    *h = hit;
+                }
+            })
+            .or_insert(hit);
+    }
+    let mut hits: Vec<Hit> = best.into_values().collect();
+    hits.sort_by(|a, b| {
+        b.similarity
+            .total_cmp(&a.similarity)
+            .then(a.photo_id.cmp(&b.photo_id))
+    });
+    hits
 }
 
 /// One embedding in the index's two representations.
@@ -792,6 +799,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn hits_of_several_searches_give_each_photo_once_by_its_best() {
+        let hit = |photo_id, face_id, similarity| Hit {
+            photo_id,
+            face_id,
+            similarity,
+        };
+        let sharp = vec![hit(1, 10, 0.6), hit(2, 20, 0.4)];
+        let distant = vec![hit(2, 21, 0.5), hit(3, 30, 0.4), hit(1, 11, 0.6)];
+        assert_eq!(
+            best_per_photo(sharp.into_iter().chain(distant)),
+            vec![hit(1, 10, 0.6), hit(2, 21, 0.5), hit(3, 30, 0.4)]
+        );
+        assert!(best_per_photo(Vec::new()).is_empty());
     }
 
     #[test]

@@ -55,5 +55,5 @@ pub use image_io::{
     DEFAULT_MAX_PIXELS, DateTaken, DecodeOptions, ImageFormat, ImageInfo, RgbImage, date_taken,
     decode, probe, resize_exact, resize_to_long_edge, sniff,
 };
-pub use index::{FaceIndex, Hit};
+pub use index::{FaceIndex, Hit, best_per_photo};
 pub use ocr::{TextLine, TextReader, TextReaderConfig, torso_region};

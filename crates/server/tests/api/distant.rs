@@ -16,12 +16,7 @@ async fn a_face_like_the_distant_view_is_found_at_its_own_threshold(backend: Bac
         .spawn()
         .await;
     let selfie = noisy_jpeg(3);
-    let (_, stored) = app.stored_event("race").await;
-    let (pair, engine) = app.state.faces.of_event(&stored).await.unwrap();
-    let me = raceshot_server::services::search::embed_selfie(engine, selfie.clone().into())
-        .await
-        .unwrap()
-        .expect("the fake engine sees a face");
+    let (stored, pair, me) = app.selfie_face("race", &selfie).await;
     let distant_at =
         raceshot_server::app::faces::distant_threshold(stored.spec.face_threshold, pair);
     let sharp_at = raceshot_server::app::faces::threshold(stored.spec.face_threshold, pair);

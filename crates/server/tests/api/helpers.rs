@@ -823,6 +823,31 @@ impl TestApp {
         id
     }
 
+    /// The event `event_key` as stored, its model pair, and the face the shop's search
+    /// sees in `selfie` (sharp and seen from afar), embedded by the app's own engine.
+    pub async fn selfie_face(
+        &self,
+        event_key: &str,
+        selfie: &[u8],
+    ) -> (
+        raceshot_store::events::Event,
+        raceshot_vision::ModelPair,
+        raceshot_server::services::search::SelfieFace,
+    ) {
+        let (_, stored) = self.stored_event(event_key).await;
+        let (pair, engine) = self
+            .state
+            .faces
+            .of_event(&stored)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let face = raceshot_server::services::search::embed_selfie(engine, selfie.to_vec().into())
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_else(|| panic!("no face in the selfie"));
+        (stored, pair, face)
+    }
+
     /// The `found_ref` a search answering `ids` of the event hands out (made by the shop's
     /// own code, as a face or bib search does): the all-photos deal covers those photos.
     pub async fn found_ref(&self, event_key: &str, ids: &[i64]) -> String {

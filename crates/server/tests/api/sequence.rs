@@ -21,13 +21,8 @@ async fn a_face_short_of_the_threshold_is_found_beside_an_outright_match(backend
         .spawn()
         .await;
     let selfie = noisy_jpeg(3);
-    let (_, stored) = app.stored_event("race").await;
-    let (pair, engine) = app.state.faces.of_event(&stored).await.unwrap();
-    let me = raceshot_server::services::search::embed_selfie(engine, selfie.clone().into())
-        .await
-        .unwrap()
-        .expect("the fake engine sees a face")
-        .sharp;
+    let (stored, pair, me) = app.selfie_face("race", &selfie).await;
+    let me = me.sharp;
     let threshold = stored.spec.face_threshold as f32;
     let floor = pair.sequence_floor();
     assert!(floor + 0.1 < threshold, "{floor} {threshold}");

@@ -22,7 +22,7 @@ use raceshot_store::events::Event;
 use raceshot_store::photos::Photo;
 use raceshot_store::{Store, StoreError};
 use raceshot_vision::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
-use raceshot_vision::{Embedding, FaceAnalyzer, Hit, RgbImage, SelfieFaces};
+use raceshot_vision::{Embedding, FaceAnalyzer, Hit, RgbImage, SelfieFaces, best_per_photo};
 
 use crate::app::faces::FaceModels;
 use crate::infra::clock::Clock;
@@ -235,28 +235,6 @@ pub async fn embed_selfie(
     .await
 }
 
-/// Each photo once, by its best hit in either list, best first (then by photo id); linear
-/// in the hits.
-pub fn best_per_photo(a: Vec<Hit>, b: Vec<Hit>) -> Vec<Hit> {
-    let mut best: HashMap<i64, Hit> = HashMap::with_capacity(a.len() + b.len());
-    for hit in a.into_iter().chain(b) {
-        best.entry(hit.photo_id)
-            .and_modify(|h| {
-                if hit.similarity > h.similarity {
-                    *h = hit;
-                }
-            })
-            .or_insert(hit);
-    }
-    let mut hits: Vec<Hit> = best.into_values().collect();
-    hits.sort_by(|a, b| {
-        b.similarity
-            .total_cmp(&a.similarity)
-            .then(a.photo_id.cmp(&b.photo_id))
-    });
-    hits
-}
-
 /// Checks and decodes a selfie, finds its faces with `engine` (the event's pair; `None`:
 /// no face) and hands them with the decoded picture to `then`, all on a blocking thread;
 /// only the primary face is embedded. The picture is dropped when `then` returns. The
@@ -376,7 +354,7 @@ pub async fn search_event(
             .map_err(SearchError::fault)?;
         let distant = each.pop().unwrap_or_default();
         let sharp = each.pop().unwrap_or_default();
-        let mut direct = best_per_photo(sharp, distant);
+        let mut direct = best_per_photo(sharp.into_iter().chain(distant));
         direct.truncate(k);
         let continued = sequence::continued(
             cx,
@@ -452,16 +430,5 @@ mod tests {
             ]
         );
         assert!(by_photo(Vec::new()).is_empty());
-    }
-
-    #[test]
-    fn two_views_give_each_photo_once_by_its_best_hit() {
-        let sharp = vec![hit(1, 10, 0.6), hit(2, 20, 0.4)];
-        let distant = vec![hit(2, 21, 0.5), hit(3, 30, 0.4), hit(1, 10, 0.55)];
-        assert_eq!(
-            best_per_photo(sharp, distant),
-            vec![hit(1, 10, 0.6), hit(2, 21, 0.5), hit(3, 30, 0.4)]
-        );
-        assert!(best_per_photo(Vec::new(), Vec::new()).is_empty());
     }
 }
