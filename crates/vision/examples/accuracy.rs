@@ -85,7 +85,7 @@ struct Photo {
     largest_face: Option<f32>,
     /// The primary face when used as a selfie (group photos are not queries).
     selfie: Option<Embedding>,
-    /// That face's distant view ([`raceshot_vision::SelfieFaces::distant`]).
+    /// That face's distant view ([`raceshot_vision::FaceEngine::embed_distant`]).
     distant: Option<Embedding>,
 }
 
@@ -514,12 +514,13 @@ fn analyse(
                 &DecodeOptions::default().with_target_long_edge(cfg.selfie_long_edge),
             )
             .map_err(what)?;
-            engine
-                .analyze_selfie_faces(&img)
-                .map_err(what)?
-                .map_or((None, None), |f| {
-                    (Some(f.primary.embedding), Some(f.distant))
-                })
+            match engine.analyze_selfie_faces(&img).map_err(what)? {
+                Some(f) => {
+                    let distant = engine.embed_distant(&img, &f.primary).map_err(what)?;
+                    (Some(f.primary.embedding), Some(distant))
+                }
+                None => (None, None),
+            }
         }
     };
     Ok(Photo {

@@ -199,8 +199,11 @@ fn run() -> Result<()> {
         let faces = engine
             .analyze_selfie_faces(&img)?
             .ok_or_else(|| format!("no face in the selfie {}", s.file))?;
+        distant.push((
+            s.identity.clone(),
+            vec![engine.embed_distant(&img, &faces.primary)?],
+        ));
         selfies.push((s.identity.clone(), vec![faces.primary.embedding]));
-        distant.push((s.identity.clone(), vec![faces.distant]));
     }
 
     let faces: usize = photos.iter().map(|p| p.label.faces.len()).sum();
@@ -354,7 +357,7 @@ fn sequence(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelP
     }
 }
 
-/// The selfie seen from afar ([`raceshot_vision::SelfieFaces::distant`]), as the shop
+/// The selfie seen from afar ([`raceshot_vision::FaceEngine::embed_distant`]), as the shop
 /// searches: a face matches when the sharp selfie reaches its threshold or the distant
 /// view reaches its own. At the shop's thresholds (the view's at least
 /// [`ModelPair::distant_least_threshold`]), then at each view's size-aware thresholds,

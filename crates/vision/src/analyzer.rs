@@ -4,6 +4,7 @@
 //! stand-ins for tests that are not about the models.
 
 use crate::detect::BBox;
+use crate::embed::Embedding;
 use crate::engine::{AnalyzedFace, FaceEngine, SelfieFaces};
 use crate::error::Result;
 use crate::image_io::RgbImage;
@@ -22,6 +23,8 @@ pub trait FaceAnalyzer: Send + Sync {
     /// A selfie's primary face, embedded, and the boxes of all its faces; `None` without
     /// a face.
     fn analyze_selfie_faces(&self, img: &RgbImage) -> Result<Option<SelfieFaces>>;
+    /// A face found in `img` seen from afar ([`crate::distant_view`]), embedded.
+    fn embed_distant(&self, img: &RgbImage, face: &AnalyzedFace) -> Result<Embedding>;
 }
 
 /// Reads text lines on a photo, around the given faces.
@@ -49,6 +52,10 @@ impl FaceAnalyzer for FaceEngine {
 
     fn analyze_selfie_faces(&self, img: &RgbImage) -> Result<Option<SelfieFaces>> {
         FaceEngine::analyze_selfie_faces(self, img)
+    }
+
+    fn embed_distant(&self, img: &RgbImage, face: &AnalyzedFace) -> Result<Embedding> {
+        FaceEngine::embed_distant(self, img, face)
     }
 }
 

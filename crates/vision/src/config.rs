@@ -119,7 +119,7 @@ impl ModelPair {
     }
 
     /// The least similarity a search matches a face at with the selfie's distant view
-    /// ([`crate::SelfieFaces::distant`]), whatever an event's threshold says: where that
+    /// ([`crate::FaceEngine::embed_distant`]), whatever an event's threshold says: where that
     /// view leaves about one stranger comparison in a million, fitted per face width on the
     /// small-face sets (docs/benchmarks.md, "The selfie seen from afar"): 0.26–0.30 for
     /// w600k_mbf, 0.44–0.51 for SFace. A blurred selfie resembles every small face a little

@@ -13,7 +13,9 @@
 //! answers for the face sizes it sees best ([`crate::detect::Pass`]); they are merged by
 //! NMS in the photo's pixels before the quality gate, so each face is embedded once. There
 //! is no tiling: the fine pass is the whole frame. Selfies, whose faces are large, get one
-//! pass at their own long edge. Figures: docs/benchmarks.md, Decisions the figures made.
+//! pass at their own long edge; a face search also embeds the selfie's face seen from
+//! afar ([`distant_view`], [`FaceEngine::embed_distant`]). Figures: docs/benchmarks.md,
+//! Decisions the figures made.
 //!
 //! Two runtimes read the same ONNX files (`faces.runtime`): OpenVINO ([`crate::runtime`], the
 //! default; bf16 on CPUs that compute it natively) and ONNX Runtime (f32). On ONNX Runtime
@@ -49,15 +51,11 @@ pub struct AnalyzedFace {
     pub embedding: Embedding,
 }
 
-/// A selfie's faces: the primary one (the largest, most central), embedded, its distant
-/// view, and the boxes of all the faces kept by the quality gate, the primary's among them.
+/// A selfie's faces: the primary one (the largest, most central), embedded, and the boxes
+/// of all the faces kept by the quality gate, the primary's among them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SelfieFaces {
     pub primary: AnalyzedFace,
-    /// The primary face as a camera sees a runner far off ([`distant_view`]), embedded.
-    /// The small, soft faces of distant runners resemble it more than the sharp selfie;
-    /// a search compares both (docs/benchmarks.md, "The selfie seen from afar").
-    pub distant: Embedding,
     pub boxes: Vec<BBox>,
 }
 
@@ -275,13 +273,10 @@ impl FaceEngine {
         Ok(8 << (levels.saturating_sub(1)))
     }
 
-    /// Embeds grey crops in every batch shape the engine uses (one face, and a full batch
-    /// where the model takes one), so that no request pays for a runtime's first run of a
-    /// shape: a selfie embeds its two views in one batch.
     fn probe_recognizer(&self) -> Result<()> {
         let size = self.config.recognizer.input_size;
         let crop = RgbImage::filled(size, size, [128, 128, 128]);
-        self.embed_crops(&vec![crop; EMBED_BATCH + 1]).map(|_| ())
+        self.embed_crops(&[crop]).map(|_| ())
     }
 
     /// Detects faces in an event photo: at [`FaceEngine::main_edge_for`]; where
@@ -536,9 +531,8 @@ impl FaceEngine {
     }
 
     /// [`FaceEngine::analyze_selfie`], also answering the box of every face the quality
-    /// gate kept, so that a caller can tell a selfie from a group photo, and the primary
-    /// face's distant view ([`SelfieFaces::distant`]). Only the primary face is embedded,
-    /// both its views in one recogniser run.
+    /// gate kept, so that a caller can tell a selfie from a group photo. Only the primary
+    /// face is embedded.
     pub fn analyze_selfie_faces(&self, img: &RgbImage) -> Result<Option<SelfieFaces>> {
         let dets: Vec<Detection> = self
             .detect_at(img, self.config.detector.selfie_long_edge)?
@@ -549,30 +543,24 @@ impl FaceEngine {
         let Some(i) = detect::primary_index(&boxes, img.width(), img.height()) else {
             return Ok(None);
         };
-        let d = dets[i];
-        // Collinear landmarks cannot be aligned; such a detection is not a usable face.
+        let primary = self
+            .embed_detections(img, vec![dets[i]])?
+            .into_iter()
+            .next();
+        Ok(primary.map(|primary| SelfieFaces { primary, boxes }))
+    }
+
+    /// A selfie's face (found in `img`) as a camera sees a runner far off: its aligned crop
+    /// made a [`distant_view`], embedded. The small, soft faces of distant runners resemble
+    /// it more than the sharp selfie; a face search compares both (docs/benchmarks.md,
+    /// "The selfie seen from afar").
+    pub fn embed_distant(&self, img: &RgbImage, face: &AnalyzedFace) -> Result<Embedding> {
         let size = self.config.recognizer.input_size;
-        let Some(crop) = align::align_face(img, &d.landmarks, size) else {
-            return Ok(None);
-        };
-        let far = distant_view(&crop);
-        let mut views = self.embed_crops(&[crop, far])?.into_iter();
-        let (Some(embedding), Some(distant)) = (views.next(), views.next()) else {
-            return Err(Error::Model(
-                "the recognizer answered fewer faces than given".into(),
-            ));
-        };
-        let primary = AnalyzedFace {
-            bbox: d.bbox,
-            landmarks: d.landmarks,
-            score: d.score,
-            embedding,
-        };
-        Ok(Some(SelfieFaces {
-            primary,
-            distant,
-            boxes,
-        }))
+        let crop = align::align_face(img, &face.landmarks, size)
+            .ok_or_else(|| Error::Model("the face's landmarks cannot be aligned".into()))?;
+        self.embed_crops(&[distant_view(&crop)])?
+            .pop()
+            .ok_or_else(|| Error::Model("the recognizer answered no face".into()))
     }
 
     fn embed_detections(&self, img: &RgbImage, dets: Vec<Detection>) -> Result<Vec<AnalyzedFace>> {

@@ -1,6 +1,7 @@
 //! Per-event in-memory face index: exact top-k search above a threshold, one hit per
 //! photo, in about 830 bytes per face; one core scans 300,000 faces in ~9.5 ms (measured
-//! here while another build was running).
+//! here while another build was running). Several queries (a selfie and its distant view)
+//! share one pass over the codes ([`FaceIndex::search_each`]).
 //!
 //! # Representation (per face, 512 dimensions)
 //!

@@ -103,17 +103,17 @@ impl FaceAnalyzer for FakeFaces {
         Ok(self.face(img)?.into_iter().collect())
     }
 
-    /// The distant view is embedded from the whole picture's [`distant_view`]: another
-    /// vector than the primary's, the same for the same picture.
     fn analyze_selfie_faces(&self, img: &RgbImage) -> Result<Option<SelfieFaces>> {
-        let Some(primary) = self.face(img)? else {
-            return Ok(None);
-        };
-        Ok(Some(SelfieFaces {
+        Ok(self.face(img)?.map(|primary| SelfieFaces {
             boxes: vec![primary.bbox],
-            distant: self.embed(&distant_view(img))?,
             primary,
         }))
+    }
+
+    /// Embedded from the whole picture's [`distant_view`]: another vector than the
+    /// face's, the same for the same picture.
+    fn embed_distant(&self, img: &RgbImage, _face: &AnalyzedFace) -> Result<Embedding> {
+        self.embed(&distant_view(img))
     }
 }
 

@@ -108,7 +108,7 @@ pub fn threshold(event_threshold: f64, pair: ModelPair) -> f32 {
 }
 
 /// The similarity a search of `pair`'s faces matches at with the selfie's distant view
-/// ([`raceshot_vision::SelfieFaces::distant`]): [`threshold`], raised to the pair's least
+/// ([`raceshot_vision::FaceEngine::embed_distant`]): [`threshold`], raised to the pair's least
 /// for that view ([`ModelPair::distant_least_threshold`]).
 pub fn distant_threshold(event_threshold: f64, pair: ModelPair) -> f32 {
     threshold(event_threshold, pair).max(pair.distant_least_threshold())

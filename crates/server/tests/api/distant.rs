@@ -1,4 +1,4 @@
-//! The selfie seen from afar (`SelfieFaces::distant`), through the face search: a face
+//! The selfie seen from afar (`FaceAnalyzer::embed_distant`), through the face search: a face
 //! that resembles the selfie's distant view is found outright, at the view's own
 //! threshold, beside the faces the sharp selfie finds; a face below that threshold is not,
 //! and a visitor who raises the threshold raises it for both views.

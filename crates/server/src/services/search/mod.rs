@@ -213,7 +213,8 @@ pub enum Found {
 }
 
 /// A selfie's face as a search compares it with an event's faces: sharp, and seen from
-/// afar ([`SelfieFaces::distant`]), which finds more of the small faces of distant runners.
+/// afar ([`FaceAnalyzer::embed_distant`]), which finds more of the small faces of distant
+/// runners.
 #[derive(Debug, Clone)]
 pub struct SelfieFace {
     pub sharp: Embedding,
@@ -226,10 +227,15 @@ pub async fn embed_selfie(
     engine: Arc<dyn FaceAnalyzer>,
     selfie: bytes::Bytes,
 ) -> Result<Option<SelfieFace>, SearchError> {
-    with_selfie_faces(engine, selfie, |_, faces| {
-        Ok(faces.map(|f| SelfieFace {
-            sharp: f.primary.embedding,
-            distant: f.distant,
+    let sees = engine.clone();
+    with_selfie_faces(engine, selfie, move |img, faces| {
+        let Some(faces) = faces else { return Ok(None) };
+        let distant = sees
+            .embed_distant(img, &faces.primary)
+            .map_err(SearchError::fault)?;
+        Ok(Some(SelfieFace {
+            sharp: faces.primary.embedding,
+            distant,
         }))
     })
     .await
