@@ -4,7 +4,8 @@
 //! `POST /v1/facesearch` and the `/v2` sign → PUT → search flow with `yaoming.jpg` against
 //! a release build on SQLite. Prints the cold first search (the index built from the
 //! rows), the first search after a restart (the index read from the snapshot the first
-//! process wrote), p50/p99 end to end, and the index scan alone.
+//! process wrote), p50/p99 end to end, the index scan alone, and the fit of one view's
+//! thresholds on the event's faces alone (`FaceIndex::stranger_fit`).
 //!
 //! `cargo run --release -p raceshot-server --example search_bench -- [PHOTOS] [FACES_PER_PHOTO]`
 
@@ -231,20 +232,25 @@ async fn main() -> Result<()> {
     }
     v2_times.sort();
 
-    // The index scan alone, on the same vectors.
+    // The index scan alone, on the same vectors (40 px faces, as inserted above), and the
+    // fit of a search's thresholds on them.
     let mut index = FaceIndex::with_capacity(dim, vectors.len());
     for (i, (photo, e)) in vectors.iter().enumerate() {
-        index.insert(i as i64, *photo, e)?;
+        index.insert_face(i as i64, *photo, e, 40.0)?;
     }
     let query = random_embedding(u64::MAX, dim)?;
-    let mut scan = Vec::with_capacity(rounds);
+    let (mut scan, mut fit) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
     for _ in 0..rounds {
         let t = Instant::now();
         let hits = index.search(&query, 0.35, 200)?;
         scan.push(t.elapsed());
         std::hint::black_box(hits);
+        let t = Instant::now();
+        std::hint::black_box(index.stranger_fit(&query)?);
+        fit.push(t.elapsed());
     }
     scan.sort();
+    fit.sort();
 
     println!(
         "== {photos} photos, {} faces, {rounds} searches each, sequential",
@@ -265,6 +271,11 @@ async fn main() -> Result<()> {
         percentile(&scan, 0.5),
         percentile(&scan, 0.99),
         index.memory_bytes() / vectors.len().max(1)
+    );
+    println!(
+        "stranger fit alone          p50 {:.2} ms  p99 {:.2} ms  (a search fits two views)",
+        percentile(&fit, 0.5),
+        percentile(&fit, 0.99)
     );
     let _ = tx.send(());
     let _ = server.await;

@@ -280,11 +280,20 @@ impl FaceBox {
 }
 
 /// A stored face, as the search index loads it.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct FaceVector {
     pub id: i64,
     pub photo_id: i64,
     pub embedding: Vec<u8>,
+    /// The face's box width in its photo's pixels.
+    pub width: f64,
+}
+
+impl FaceVector {
+    /// The face's width in its photo's pixels, as the index classes faces.
+    pub fn width(&self) -> f32 {
+        self.width as f32
+    }
 }
 
 impl Store {
@@ -505,7 +514,7 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<FaceVector>> {
         Ok(on_pool!(self, pool => sqlx::query_as(
-            "SELECT id, photo_id, embedding FROM faces \
+            "SELECT id, photo_id, embedding, box_x2 - box_x1 AS width FROM faces \
              WHERE event_id = $1 AND model_pair = $2 AND id > $3 ORDER BY id LIMIT $4")
             .bind(event_id).bind(pair).bind(after).bind(limit).fetch_all(pool).await)?)
     }

@@ -37,10 +37,15 @@
 //!   too).
 //! * The selfie seen from afar (`DISTANT_VIEW` lines): each search as the shop makes it,
 //!   the sharp selfie or its distant view reaching its threshold, against the sharp selfie
-//!   alone; at the shop's thresholds and at size-aware ones fitted for each view.
+//!   alone; at the shop's fixed thresholds, at size-aware ones fitted for each view on the
+//!   labelled strangers, and (`per-search`) at each search's own, fitted as the shop fits
+//!   them ([`raceshot_vision::StrangerFit`] on the set's faces by width class, the person's
+//!   own appearances among them, between the pair's calibrated floor and the shop's
+//!   threshold). The shop scores an evenly spread sample of an event's faces from their
+//!   stored 8-bit codes; here every face's exact similarity.
 //! * When the set is taken in bursts (`make_small_faces.py --burst 3`), matching by
 //!   sequence (`raceshot_vision::sequence`, as the shop searches) is measured beside the
-//!   thresholds alone (`SEQUENCE` lines).
+//!   thresholds alone (`SEQUENCE` lines), in the same three ways of setting thresholds.
 //!
 //! The last line, `SMALL_FACES recall … precision …`, is what `make bench` collects.
 
@@ -52,8 +57,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use raceshot_vision::calibration::CLASS_WIDTHS;
 use raceshot_vision::{
-    AnalyzedFace, BBox, DecodeOptions, Embedding, FaceEngine, ModelPair, cosine, decode, sequence,
+    AnalyzedFace, BBox, DecodeOptions, Embedding, FaceEngine, ModelPair, StrangerFit, Thresholds,
+    cosine, decode, sequence, size_class,
 };
 use serde::Deserialize;
 
@@ -62,6 +69,9 @@ type Result<T> = std::result::Result<T, Box<dyn Error>>;
 /// One search: the person it is for and the selfies searched together (a face's score is
 /// its best similarity to any of them).
 type Query = (String, Vec<Embedding>);
+
+/// The thresholds of each search, in the order of its queries.
+type PerQuery = Vec<Thresholds>;
 
 /// The shop's default `face_threshold` (`raceshot_domain::event::DEFAULT_FACE_THRESHOLD`).
 const DEFAULT_FACE_THRESHOLD: f32 = 0.35;
@@ -75,8 +85,8 @@ const STRANGER_RATE: f64 = 1e-6;
 /// The stranger rate per comparison [`ModelPair::sequence_floor`] stands for; the report
 /// prints the floor fitted at it beside the pair's.
 const SEQUENCE_RATE: f64 = 1e-3;
-/// Face widths (photo pixels) the recall is split by.
-const WIDTH_BINS: [f32; 4] = [50.0, 70.0, 90.0, f32::INFINITY];
+/// Face widths (photo pixels) the recall is split by: the shop's width classes.
+const WIDTH_BINS: [f32; 4] = CLASS_WIDTHS;
 
 #[derive(Deserialize)]
 struct Labels {
@@ -270,8 +280,7 @@ fn sequence(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelP
     if photos.iter().all(|p| p.label.burst.is_none()) {
         return;
     }
-    let shop = [DEFAULT_FACE_THRESHOLD.max(pair.least_threshold()); WIDTH_BINS.len()];
-    let fitted = calibrate(photos, selfies, SEQUENCE_RATE, false);
+    let fitted = calibrate(photos, selfies, SEQUENCE_RATE, false).classes();
     let floor = pair.sequence_floor();
     println!(
         "sequence: floor {floor} (fitted on strangers at {SEQUENCE_RATE:e} here: {}), {} ms, gate {:?}",
@@ -290,13 +299,7 @@ fn sequence(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelP
             bbox: [f.bbox.x1, f.bbox.y1, f.bbox.x2, f.bbox.y2],
         })
     };
-    let size_aware = calibrate(photos, selfies, STRANGER_RATE, false);
-    let shop_distant = [shop[0].max(pair.distant_least_threshold()); WIDTH_BINS.len()];
-    let distant_fitted = calibrate(photos, distant, STRANGER_RATE, false);
-    for (name, direct, distant_at) in [
-        ("shop", shop, shop_distant),
-        ("size-aware", size_aware, distant_fitted),
-    ] {
+    for (name, direct, distant_at) in modes(photos, selfies, distant, pair) {
         for views in [
             &[(selfies, &direct)][..],
             &[(selfies, &direct), (distant, &distant_at)][..],
@@ -310,7 +313,7 @@ fn sequence(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelP
                     let outright = |f: &AnalyzedFace| {
                         views
                             .iter()
-                            .any(|(qs, t)| score(&qs[i].1, f) >= t[width_bin(&f.bbox)])
+                            .any(|(qs, t)| score(&qs[i].1, f) >= t[i].of_class(class_of(f)))
                     };
                     let direct_hit = p.faces.iter().any(outright);
                     let mut found = direct_hit;
@@ -327,7 +330,7 @@ fn sequence(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelP
                                 if !is_of(p, f, who) {
                                     strangers_in_gate += 1;
                                 }
-                                found |= score(q, f) >= floor.min(direct[width_bin(&f.bbox)]);
+                                found |= score(q, f) >= floor.min(direct[i].of_class(class_of(f)));
                             }
                         }
                     }
@@ -357,27 +360,53 @@ fn sequence(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelP
     }
 }
 
-/// The selfie seen from afar ([`raceshot_vision::FaceEngine::embed_distant`]), as the shop
-/// searches: a face matches when the sharp selfie reaches its threshold or the distant
-/// view reaches its own. At the shop's thresholds (the view's at least
-/// [`ModelPair::distant_least_threshold`]), then at each view's size-aware thresholds,
-/// fitted on its own strangers.
-fn distant_view(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelPair) {
+/// The thresholds each search is measured at, for the sharp selfie and its distant view:
+/// the shop's fixed ones (the view's at least [`ModelPair::distant_least_threshold`]);
+/// size-aware ones fitted on every search's strangers together, by the labels; and each
+/// search's own, fitted as the shop fits them on the event's faces, its own appearances
+/// among them ([`StrangerFit`], between [`ModelPair::calibrated_floor`] and the shop's).
+fn modes(
+    photos: &[Photo],
+    selfies: &[Query],
+    distant: &[Query],
+    pair: ModelPair,
+) -> [(&'static str, PerQuery, PerQuery); 3] {
     let shop = DEFAULT_FACE_THRESHOLD.max(pair.least_threshold());
     let shop_distant = shop.max(pair.distant_least_threshold());
-    let fitted = |queries: &[Query]| calibrate(photos, queries, STRANGER_RATE, false);
-    for (name, sharp_at, distant_at) in [
+    let same = |t: Thresholds| vec![t; selfies.len()];
+    let pooled = |queries: &[Query]| same(calibrate(photos, queries, STRANGER_RATE, false));
+    let own = |queries: &[Query], most: f32| -> PerQuery {
+        queries
+            .iter()
+            .map(|(_, q)| {
+                let scores = photos
+                    .iter()
+                    .flat_map(|p| &p.faces)
+                    .map(|f| (class_of(f), score(q, f)));
+                StrangerFit::from_scores(scores).thresholds(pair.calibrated_floor(), most)
+            })
+            .collect()
+    };
+    [
         (
             "shop",
-            [shop; WIDTH_BINS.len()],
-            [shop_distant; WIDTH_BINS.len()],
+            same(Thresholds::uniform(shop)),
+            same(Thresholds::uniform(shop_distant)),
         ),
-        ("size-aware", fitted(selfies), fitted(distant)),
-    ] {
+        ("size-aware", pooled(selfies), pooled(distant)),
+        ("per-search", own(selfies, shop), own(distant, shop_distant)),
+    ]
+}
+
+/// The selfie seen from afar ([`raceshot_vision::FaceEngine::embed_distant`]), as the shop
+/// searches: a face matches when the sharp selfie reaches its threshold or the distant
+/// view reaches its own; in each of [`modes`].
+fn distant_view(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelPair) {
+    for (name, sharp_at, distant_at) in modes(photos, selfies, distant, pair) {
         let alone = count_any(photos, &[(selfies, &sharp_at)]);
         let either = count_any(photos, &[(selfies, &sharp_at), (distant, &distant_at)]);
         println!(
-            "DISTANT_VIEW {name:<10} recall {} -> {} precision {} -> {} ({} -> {} pairs of {}, {} -> {} false; distant view at {})",
+            "DISTANT_VIEW {name:<10} recall {} -> {} precision {} -> {} ({} -> {} pairs of {}, {} -> {} false; thresholds {}, distant view {})",
             pct(alone.recall()),
             pct(either.recall()),
             pct(alone.precision()),
@@ -387,12 +416,20 @@ fn distant_view(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: Mo
             alone.tp + alone.fn_,
             alone.fp,
             either.fp,
-            distant_at
-                .iter()
-                .map(|t| format!("{t:.3}"))
-                .collect::<Vec<_>>()
-                .join("/")
+            span(&sharp_at),
+            span(&distant_at)
         );
+    }
+}
+
+/// The thresholds of every search and class: one value, or the least and the most.
+fn span(thresholds: &[Thresholds]) -> String {
+    let all = thresholds.iter().flat_map(|t| t.classes());
+    let (lo, hi) = all.fold((f32::MAX, f32::MIN), |(lo, hi), t| (lo.min(t), hi.max(t)));
+    if lo == hi {
+        format!("{lo:.3}")
+    } else {
+        format!("{lo:.3}–{hi:.3}")
     }
 }
 
@@ -526,18 +563,18 @@ fn best(photo: &Photo, q: &[Embedding]) -> Option<f32> {
 }
 
 fn count(photos: &[Photo], selfies: &[Query], threshold: f32) -> Counts {
-    count_at(photos, selfies, &[threshold; WIDTH_BINS.len()])
+    count_at(photos, selfies, Thresholds::uniform(threshold))
 }
 
 /// Recall and precision over every (person, photo) pair, each face matched at its width
-/// bin's threshold.
-fn count_at(photos: &[Photo], selfies: &[Query], thresholds: &[f32; WIDTH_BINS.len()]) -> Counts {
-    count_any(photos, &[(selfies, thresholds)])
+/// class's threshold, the same for every search.
+fn count_at(photos: &[Photo], selfies: &[Query], thresholds: Thresholds) -> Counts {
+    count_any(photos, &[(selfies, &vec![thresholds; selfies.len()])])
 }
 
-/// [`count_at`] for several views of the same people, each with its thresholds: a face
-/// matches when any view of the person reaches its threshold.
-fn count_any(photos: &[Photo], views: &[(&[Query], &[f32; WIDTH_BINS.len()])]) -> Counts {
+/// [`count_at`] for several views of the same people, each with each search's thresholds:
+/// a face matches when any view of the person reaches its threshold.
+fn count_any(photos: &[Photo], views: &[(&[Query], &PerQuery)]) -> Counts {
     let mut c = Counts::default();
     let Some((people, _)) = views.first() else {
         return c;
@@ -548,7 +585,7 @@ fn count_any(photos: &[Photo], views: &[(&[Query], &[f32; WIDTH_BINS.len()])]) -
             let found = p.faces.iter().any(|f| {
                 views
                     .iter()
-                    .any(|(queries, t)| score(&queries[i].1, f) >= t[width_bin(&f.bbox)])
+                    .any(|(queries, t)| score(&queries[i].1, f) >= t[i].of_class(class_of(f)))
             });
             c.add(found, present.contains(who.as_str()));
         }
@@ -620,8 +657,11 @@ fn explain_misses(photos: &[Photo], selfies: &[Query]) {
 }
 
 fn width_bin(b: &BBox) -> usize {
-    let width = b.x2 - b.x1;
-    WIDTH_BINS.iter().position(|&w| width < w).unwrap_or(0)
+    usize::from(size_class(b.x2 - b.x1))
+}
+
+fn class_of(f: &AnalyzedFace) -> u8 {
+    size_class(f.bbox.x2 - f.bbox.x1)
 }
 
 fn bin_name(i: usize) -> String {
@@ -680,18 +720,13 @@ fn size_aware(photos: &[Photo], selfies: &[Query], report: bool) -> Counts {
     count_at(
         photos,
         selfies,
-        &calibrate(photos, selfies, STRANGER_RATE, report),
+        calibrate(photos, selfies, STRANGER_RATE, report),
     )
 }
 
 /// Each width bin's threshold where strangers' scores, fitted by a normal, leave `rate`
 /// per comparison (each fit printed when `report`).
-fn calibrate(
-    photos: &[Photo],
-    selfies: &[Query],
-    rate: f64,
-    report: bool,
-) -> [f32; WIDTH_BINS.len()] {
+fn calibrate(photos: &[Photo], selfies: &[Query], rate: f64, report: bool) -> Thresholds {
     let mut strangers: Vec<Vec<f64>> = vec![Vec::new(); WIDTH_BINS.len()];
     for p in photos {
         for (who, q) in selfies {
@@ -729,7 +764,7 @@ fn calibrate(
             );
         }
     }
-    thresholds
+    Thresholds::new(thresholds)
 }
 
 /// Every false match at the default threshold, so a reader can look at it.

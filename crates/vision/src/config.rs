@@ -118,6 +118,20 @@ impl ModelPair {
         }
     }
 
+    /// The least similarity a search fitted on the event's own faces
+    /// ([`crate::calibration`]) may lower a threshold to, for either view of the selfie:
+    /// about where the thresholds that leave one stranger comparison in a million, fitted
+    /// per face width on all of a small-face set's strangers together, begin
+    /// (docs/benchmarks.md, "Thresholds fitted on the event's crowd": 0.235–0.27 for
+    /// w600k_mbf, 0.443–0.47 for SFace, the least width class of each set and view). A fit
+    /// on one selfie and one event goes no lower than the fits on many.
+    pub fn calibrated_floor(self) -> f32 {
+        match self {
+            Self::InsightFace => 0.26,
+            Self::YuNetSFace => 0.44,
+        }
+    }
+
     /// The least similarity a search matches a face at with the selfie's distant view
     /// ([`crate::FaceEngine::embed_distant`]), whatever an event's threshold says: where that
     /// view leaves about one stranger comparison in a million, fitted per face width on the

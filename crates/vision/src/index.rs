@@ -1,7 +1,9 @@
 //! Per-event in-memory face index: exact top-k search above a threshold, one hit per
 //! photo, in about 830 bytes per face; one core scans 300,000 faces in ~9.5 ms (measured
 //! here while another build was running). Several queries (a selfie and its distant view)
-//! share one pass over the codes ([`FaceIndex::search_each`]).
+//! share one pass over the codes ([`FaceIndex::search_each`]). Each face keeps its width
+//! class ([`crate::calibration`]), so a query may hold each class to its own threshold,
+//! fitted on a sample of the index's faces ([`FaceIndex::stranger_fit`]).
 //!
 //! # Representation (per face, 512 dimensions)
 //!
@@ -11,9 +13,10 @@
 //! * `c4`: the same vector at 4 bits (values -7..=7, two per byte, 256 bytes), with the
 //!   least-squares scale `s4 = (x^ . c4) / |c4|^2` and the residual norm
 //!   `e = |x^ - s4 * c4|_2` (an `f32`, rounded up). Used only to find candidates.
-//! * face id and photo id (16 bytes) and a face-id -> row map (~30 bytes).
+//! * face id and photo id (16 bytes), the width class (1 byte) and a face-id -> row map
+//!   (~30 bytes).
 //!
-//! 796 bytes of rows plus the map: ~830 bytes, and at most ~940 while the index grows
+//! 797 bytes of rows plus the map: ~830 bytes, and at most ~940 while the index grows
 //! (rows grow by 1/8, not by doubling).
 //!
 //! # Why the search is exact
@@ -31,7 +34,7 @@
 //!                    <= |q| e_v + (t / 2) |s4 c4|_1 <= |q| e_v + (t / 2) sqrt(dim)`
 //!    (Cauchy-Schwarz; `|s4 c4|_2 <= |x^|_2 = 1` because it is a projection, and
 //!    `|y|_1 <= sqrt(dim) |y|_2`). Adding 1e-4 for `f32` rounding gives `delta_v`.
-//!    A face is a candidate when `a_v + delta_v >= threshold`: no face whose exact
+//!    A face is a candidate when `a_v + delta_v >= threshold` (its class's): no face whose exact
 //!    score reaches the threshold is missed. (`e_v` is about 0.15 for face embeddings,
 //!    so candidates are faces scanning above ~0.2 for a 0.35 threshold: a few percent.)
 //! 2. **Prune** when there are many candidates: each photo's exact score is at least
@@ -59,6 +62,7 @@
 
 use std::collections::HashMap;
 
+use crate::calibration::{SIZE_CLASSES, StrangerFit, Thresholds, size_class};
 use crate::embed::Embedding;
 
 mod snapshot;
@@ -92,6 +96,8 @@ pub struct FaceIndex {
     resid: Vec<f32>,
     face_ids: Vec<i64>,
     photo_ids: Vec<i64>,
+    /// Each face's width class ([`crate::calibration::size_class`]).
+    classes: Vec<u8>,
     rows: RowMap,
     max_quantisation_error: f32,
 }
@@ -121,6 +127,10 @@ impl std::hash::Hasher for IdHasher {
     }
 }
 
+/// At most this many faces a search's [`FaceIndex::stranger_fit`] scores, evenly spread
+/// over the index.
+const FIT_SAMPLE: usize = 16_384;
+
 /// Rows scanned per chunk: keeps the per-chunk score buffer in L1.
 const CHUNK_ROWS: usize = 256;
 /// Packed bytes per block whose `i16` lane sums provably fit (8 steps of 32 bytes).
@@ -144,6 +154,7 @@ impl FaceIndex {
             resid: Vec::with_capacity(faces),
             face_ids: Vec::with_capacity(faces),
             photo_ids: Vec::with_capacity(faces),
+            classes: Vec::with_capacity(faces),
             rows: RowMap::with_capacity_and_hasher(faces, Default::default()),
             max_quantisation_error: 0.0,
         }
@@ -176,8 +187,21 @@ impl FaceIndex {
         self.max_quantisation_error
     }
 
-    /// Adds a face, or replaces it when `face_id` is already present.
+    /// Adds a face whose size is not known (counted among the largest faces), or replaces
+    /// it when `face_id` is already present.
     pub fn insert(&mut self, face_id: i64, photo_id: i64, embedding: &Embedding) -> Result<()> {
+        self.insert_face(face_id, photo_id, embedding, f32::INFINITY)
+    }
+
+    /// Adds a face `width_px` wide in its photo's pixels, or replaces it when `face_id` is
+    /// already present.
+    pub fn insert_face(
+        &mut self,
+        face_id: i64,
+        photo_id: i64,
+        embedding: &Embedding,
+        width_px: f32,
+    ) -> Result<()> {
         let x = embedding.as_slice();
         if x.len() != self.dim {
             return Err(Error::Dimension {
@@ -195,6 +219,7 @@ impl FaceIndex {
             self.scale4[row] = q.scale4;
             self.resid[row] = q.resid;
             self.photo_ids[row] = photo_id;
+            self.classes[row] = size_class(width_px);
             return Ok(());
         }
         let row = u32::try_from(self.len()).map_err(|_| Error::Dimension {
@@ -209,6 +234,7 @@ impl FaceIndex {
         self.resid.push(q.resid);
         self.face_ids.push(face_id);
         self.photo_ids.push(photo_id);
+        self.classes.push(size_class(width_px));
         self.rows.insert(face_id, row);
         Ok(())
     }
@@ -228,6 +254,7 @@ impl FaceIndex {
         self.resid.reserve_exact(extra);
         self.face_ids.reserve_exact(extra);
         self.photo_ids.reserve_exact(extra);
+        self.classes.reserve_exact(extra);
     }
 
     /// Removes every face of a photo; returns how many there were.
@@ -269,6 +296,7 @@ impl FaceIndex {
         self.resid.swap_remove(row);
         self.face_ids.swap_remove(row);
         self.photo_ids.swap_remove(row);
+        self.classes.swap_remove(row);
     }
 
     /// Releases spare capacity (e.g. after bulk loading).
@@ -280,6 +308,7 @@ impl FaceIndex {
         self.resid.shrink_to_fit();
         self.face_ids.shrink_to_fit();
         self.photo_ids.shrink_to_fit();
+        self.classes.shrink_to_fit();
         self.rows.shrink_to_fit();
     }
 
@@ -295,6 +324,7 @@ impl FaceIndex {
             + self.codes4.capacity()
             + (self.scale8.capacity() + self.scale4.capacity() + self.resid.capacity()) * 4
             + (self.face_ids.capacity() + self.photo_ids.capacity()) * 8
+            + self.classes.capacity()
             // hashbrown: one (key, value) slot plus one control byte per bucket.
             + map_buckets * (std::mem::size_of::<(i64, u32)>() + 1)
     }
@@ -305,14 +335,18 @@ impl FaceIndex {
     }
 
     /// Whether the index holds `face_id`, of `photo_id`, exactly as inserting `embedding`
-    /// would store it: how a snapshot is checked against the rows it was made from.
-    pub fn holds(&self, face_id: i64, photo_id: i64, embedding: &Embedding) -> bool {
+    /// `width_px` wide would store it: how a snapshot is checked against the rows it was
+    /// made from.
+    pub fn holds(&self, face_id: i64, photo_id: i64, embedding: &Embedding, width_px: f32) -> bool {
         let Some(&row) = self.rows.get(&face_id) else {
             return false;
         };
         let row = row as usize;
         let x = embedding.as_slice();
-        if x.len() != self.dim || self.photo_ids[row] != photo_id {
+        if x.len() != self.dim
+            || self.photo_ids[row] != photo_id
+            || self.classes[row] != size_class(width_px)
+        {
             return false;
         }
         let q = Quantised::new(x, self.packed);
@@ -336,17 +370,46 @@ impl FaceIndex {
         dot_i8_f32(c, q) * self.scale8[row]
     }
 
+    /// How `query` scores against the event's faces, class by class of width
+    /// ([`crate::calibration`]): exact similarities of at most [`FIT_SAMPLE`] faces, one of
+    /// every `len / FIT_SAMPLE` rows, fitted. Linear in the sample.
+    pub fn stranger_fit(&self, query: &Embedding) -> Result<StrangerFit> {
+        if query.dim() != self.dim {
+            return Err(Error::Dimension {
+                expected: self.dim,
+                got: query.dim(),
+            });
+        }
+        let q = query.as_slice();
+        let stride = self.len().div_ceil(FIT_SAMPLE).max(1);
+        // One row of each run of `stride`, at a place that varies from run to run: a fixed
+        // place would pick the same face of every photo when photos have `stride` faces.
+        let sample = (0..self.len()).step_by(stride).map(|start| {
+            let spread = (start as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+            let row = start + (spread as usize) % stride;
+            row.min(self.len() - 1)
+        });
+        Ok(StrangerFit::from_scores(
+            sample.map(|row| (self.classes[row], self.rescore(q, row))),
+        ))
+    }
+
     /// Photos whose best face has similarity >= `threshold`, best first, at most `k`,
     /// exactly as a brute-force scan of the stored vectors would rank them.
     pub fn search(&self, query: &Embedding, threshold: f32, k: usize) -> Result<Vec<Hit>> {
-        let mut each = self.search_each(&[(query, threshold)], k)?;
+        let mut each = self.search_each(&[(query, Thresholds::uniform(threshold))], k)?;
         Ok(each.pop().unwrap_or_default())
     }
 
-    /// [`FaceIndex::search`] for several queries, each at its own threshold, in one pass
-    /// over the 4-bit codes (each chunk of them is scanned for every query while it is in
-    /// the cache): the hits of each query, in the order given.
-    pub fn search_each(&self, queries: &[(&Embedding, f32)], k: usize) -> Result<Vec<Vec<Hit>>> {
+    /// [`FaceIndex::search`] for several queries, each at its own thresholds (a face is
+    /// held to its width class's), in one pass over the 4-bit codes (each chunk of them is
+    /// scanned for every query while it is in the cache): the hits of each query, in the
+    /// order given.
+    pub fn search_each(
+        &self,
+        queries: &[(&Embedding, Thresholds)],
+        k: usize,
+    ) -> Result<Vec<Vec<Hit>>> {
         if let Some((q, _)) = queries.iter().find(|(q, _)| q.as_slice().len() != self.dim) {
             return Err(Error::Dimension {
                 expected: self.dim,
@@ -356,9 +419,14 @@ impl FaceIndex {
         if k == 0 || self.is_empty() {
             return Ok(vec![Vec::new(); queries.len()]);
         }
-        let scans: Vec<(ScanQuery, f32)> = queries
+        let scans: Vec<(ScanQuery, [f32; SIZE_CLASSES])> = queries
             .iter()
-            .map(|(q, threshold)| (ScanQuery::new(q.as_slice(), self.packed), *threshold))
+            .map(|(q, thresholds)| {
+                (
+                    ScanQuery::new(q.as_slice(), self.packed),
+                    thresholds.classes(),
+                )
+            })
             .collect();
 
         // 1. Scan the 4-bit codes; keep every face that may reach the threshold.
@@ -370,8 +438,8 @@ impl FaceIndex {
             .iter()
             .zip(&scans)
             .zip(candidates)
-            .map(|(((q, threshold), (scan, _)), candidates)| {
-                self.best_photos(q.as_slice(), scan, *threshold, k, candidates)
+            .map(|(((q, thresholds), (scan, _)), candidates)| {
+                self.best_photos(q.as_slice(), scan, thresholds, k, candidates)
             })
             .collect())
     }
@@ -381,7 +449,7 @@ impl FaceIndex {
         &self,
         q: &[f32],
         query: &ScanQuery,
-        threshold: f32,
+        thresholds: &Thresholds,
         k: usize,
         mut candidates: Vec<(f32, u32)>,
     ) -> Vec<Hit> {
@@ -407,7 +475,7 @@ impl FaceIndex {
         let rescored = candidates.iter().filter_map(|&(_, row)| {
             let row = row as usize;
             let similarity = self.rescore(q, row);
-            (similarity >= threshold).then(|| Hit {
+            (similarity >= thresholds.of_class(self.classes[row])).then(|| Hit {
                 photo_id: self.photo_ids[row],
                 face_id: self.face_ids[row],
                 similarity,
@@ -584,10 +652,10 @@ impl ScanQuery {
 }
 
 /// Step 1 of the search as a `pulp` operation, so it is compiled for AVX2 as well: every
-/// query (and its threshold) against each chunk of rows in turn.
+/// query (and its thresholds, by width class) against each chunk of rows in turn.
 struct Scan<'a> {
     index: &'a FaceIndex,
-    queries: &'a [(ScanQuery, f32)],
+    queries: &'a [(ScanQuery, [f32; SIZE_CLASSES])],
 }
 
 impl pulp::WithSimd for Scan<'_> {
@@ -603,17 +671,18 @@ impl pulp::WithSimd for Scan<'_> {
             .codes4
             .chunks(CHUNK_ROWS * p)
             .zip(ix.scale4.chunks(CHUNK_ROWS))
-            .zip(ix.resid.chunks(CHUNK_ROWS));
-        for (n, ((codes, scales), resid)) in chunks.enumerate() {
+            .zip(ix.resid.chunks(CHUNK_ROWS))
+            .zip(ix.classes.chunks(CHUNK_ROWS));
+        for (n, (((codes, scales), resid), classes)) in chunks.enumerate() {
             let base = n * CHUNK_ROWS;
-            for ((q, threshold), found) in self.queries.iter().zip(&mut candidates) {
+            for ((q, thresholds), found) in self.queries.iter().zip(&mut candidates) {
                 for ((score, row), &s4) in scores.iter_mut().zip(codes.chunks_exact(p)).zip(scales)
                 {
                     let dot = dot_nibbles(row, &q.lo, &q.hi) - q.offset;
                     *score = dot as f32 * (s4 * q.step);
                 }
-                for (i, (&a, &e)) in scores.iter().zip(resid).enumerate() {
-                    if a + q.delta(e) >= *threshold {
+                for (i, ((&a, &e), &class)) in scores.iter().zip(resid).zip(classes).enumerate() {
+                    if a + q.delta(e) >= thresholds[usize::from(class) & (SIZE_CLASSES - 1)] {
                         found.push((a, (base + i) as u32));
                     }
                 }
@@ -713,6 +782,16 @@ mod tests {
 
     /// Brute force over the dequantised vectors, in f64, written independently.
     fn brute(index: &FaceIndex, q: &Embedding, threshold: f32, k: usize) -> Vec<Hit> {
+        brute_by_class(index, q, Thresholds::uniform(threshold), k)
+    }
+
+    /// [`brute`] holding each face to its width class's threshold.
+    fn brute_by_class(
+        index: &FaceIndex,
+        q: &Embedding,
+        thresholds: Thresholds,
+        k: usize,
+    ) -> Vec<Hit> {
         let mut best: HashMap<i64, Hit> = HashMap::new();
         for row in 0..index.len() {
             let c = &index.codes8[row * index.dim..(row + 1) * index.dim];
@@ -722,7 +801,7 @@ mod tests {
                 .map(|(&c, &q)| f64::from(c) * f64::from(index.scale8[row]) * f64::from(q))
                 .sum();
             let s = s as f32;
-            if s < threshold {
+            if s < thresholds.classes()[usize::from(index.classes[row])] {
                 continue;
             }
             let hit = Hit {
@@ -766,9 +845,18 @@ mod tests {
         for p in 0..photos {
             let person = &people[(p % 20) as usize];
             let cos = 0.3 + 0.6 * rng.random::<f32>();
-            index.insert(p * 10, p, &near(rng, person, cos)).unwrap();
-            index.insert(p * 10 + 1, p, &random_unit(rng, DIM)).unwrap();
-            index.insert(p * 10 + 2, p, &random_unit(rng, DIM)).unwrap();
+            // Faces 20–140 px wide: every width class.
+            let mut width = || 20.0 + 120.0 * rng.random::<f32>();
+            let (w0, w1, w2) = (width(), width(), width());
+            index
+                .insert_face(p * 10, p, &near(rng, person, cos), w0)
+                .unwrap();
+            index
+                .insert_face(p * 10 + 1, p, &random_unit(rng, DIM), w1)
+                .unwrap();
+            index
+                .insert_face(p * 10 + 2, p, &random_unit(rng, DIM), w2)
+                .unwrap();
         }
         (index, people)
     }
@@ -803,6 +891,72 @@ mod tests {
     }
 
     #[test]
+    fn each_face_is_held_to_its_width_class_threshold() {
+        let mut rng = StdRng::seed_from_u64(11);
+        let (index, people) = build(&mut rng, 2000);
+        let q = near(&mut rng, &people[3], 0.9);
+        for thresholds in [
+            Thresholds::uniform(0.35),
+            StrangerFit::default().thresholds(0.1, 0.5),
+            index.stranger_fit(&q).unwrap().thresholds(0.2, 0.35),
+        ] {
+            let got = index.search_each(&[(&q, thresholds)], 1000).unwrap();
+            assert_same(&got[0], &brute_by_class(&index, &q, thresholds, 1000));
+        }
+        // No fit: the ceiling for every class.
+        let uniform = index.search(&q, 0.35, 1000).unwrap();
+        let unfitted = StrangerFit::default().thresholds(0.0, 0.35);
+        assert_eq!(
+            index.search_each(&[(&q, unfitted)], 1000).unwrap()[0],
+            uniform
+        );
+        // A lower threshold for the smallest faces finds more, and only small faces more.
+        let by_class = StrangerFit::from_scores(
+            (0..4u8).flat_map(|c| std::iter::repeat_n((c, if c == 0 { 0.25 } else { 0.4 }), 50)),
+        )
+        .thresholds(0.0, 0.35);
+        assert_eq!(by_class.classes(), [0.25, 0.35, 0.35, 0.35]);
+        let more = index.search_each(&[(&q, by_class)], 1000).unwrap();
+        assert!(
+            more[0].len() > uniform.len(),
+            "{} vs {}",
+            more[0].len(),
+            uniform.len()
+        );
+        for hit in more[0].iter().filter(|h| h.similarity < 0.35) {
+            let row = index.rows[&hit.face_id] as usize;
+            assert_eq!(index.classes[row], 0, "{hit:?}");
+        }
+    }
+
+    #[test]
+    fn the_stranger_fit_of_a_big_index_comes_from_a_sample() {
+        let mut rng = StdRng::seed_from_u64(12);
+        let q = random_unit(&mut rng, 128);
+        let mut index = FaceIndex::new(128);
+        let faces = 3 * FIT_SAMPLE + 7;
+        for i in 0..faces {
+            let width = if i % 2 == 0 { 40.0 } else { 120.0 };
+            index
+                .insert_face(i as i64, i as i64, &random_unit(&mut rng, 128), width)
+                .unwrap();
+        }
+        let fit = index.stranger_fit(&q).unwrap().fitted();
+        let all = StrangerFit::from_scores(
+            (0..faces).map(|row| (index.classes[row], index.rescore(q.as_slice(), row))),
+        )
+        .fitted();
+        for class in [0, 3] {
+            // Random 128-d directions: similarities of deviation 1/sqrt(128).
+            let (sampled, every) = (fit[class].unwrap(), all[class].unwrap());
+            assert!((sampled - every).abs() < 0.02, "{sampled} vs {every}");
+            assert!((every - 4.75 / 128f32.sqrt()).abs() < 0.04, "{every}");
+        }
+        assert_eq!((fit[1], fit[2]), (None, None));
+        assert!(index.stranger_fit(&random_unit(&mut rng, 64)).is_err());
+    }
+
+    #[test]
     fn hits_of_several_searches_give_each_photo_once_by_its_best() {
         let hit = |photo_id, face_id, similarity| Hit {
             photo_id,
@@ -825,7 +979,7 @@ mod tests {
         let a = near(&mut rng, &people[3], 0.9);
         let b = near(&mut rng, &people[11], 0.9);
         let each = index
-            .search_each(&[(&a, 0.3), (&b, 0.4), (&a, 0.9)], 20)
+            .search_each(&[(&a, 0.3.into()), (&b, 0.4.into()), (&a, 0.9.into())], 20)
             .unwrap();
         assert_eq!(each.len(), 3);
         assert_eq!(each[0], index.search(&a, 0.3, 20).unwrap());
@@ -835,7 +989,11 @@ mod tests {
         assert_same(&each[1], &brute(&index, &b, 0.4, 20));
         assert!(index.search_each(&[], 20).unwrap().is_empty());
         let short = Embedding::from_raw(vec![1.0; 8], 8).unwrap();
-        assert!(index.search_each(&[(&a, 0.3), (&short, 0.3)], 20).is_err());
+        assert!(
+            index
+                .search_each(&[(&a, 0.3.into()), (&short, 0.3.into())], 20)
+                .is_err()
+        );
     }
 
     #[test]

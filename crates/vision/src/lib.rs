@@ -27,6 +27,7 @@
 
 pub mod align;
 pub mod analyzer;
+pub mod calibration;
 pub mod config;
 pub mod detect;
 pub mod embed;
@@ -41,6 +42,7 @@ pub mod sequence;
 pub mod testing;
 
 pub use analyzer::{BibReader, FaceAnalyzer};
+pub use calibration::{StrangerFit, Thresholds, size_class};
 pub use config::{
     DetectorConfig, DetectorFamily, FaceEngineConfig, FaceRuntime, ModelPair, OpenVinoPrecision,
     QualityConfig, RecognizerConfig,

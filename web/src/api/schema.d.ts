@@ -2854,7 +2854,9 @@ export interface components {
             event_key: string;
             /**
              * Format: double
-             * @description May raise the event's threshold, never lower it.
+             * @description May raise the event's threshold, never lower it; a raised threshold holds for every
+             *     face (otherwise small faces may match a little below the event's, as its crowd
+             *     allows).
              */
             face_threshold?: number | null;
             mhao_price?: components["schemas"]["NumberOrText"] | null;

@@ -100,7 +100,9 @@ pub struct SearchRequest {
     #[schema(value_type = Option<NumberOrText>)]
     pub event_id: Option<serde_json::Value>,
     pub event_key: String,
-    /// May raise the event's threshold, never lower it.
+    /// May raise the event's threshold, never lower it; a raised threshold holds for every
+    /// face (otherwise small faces may match a little below the event's, as its crowd
+    /// allows).
     pub face_threshold: Option<f64>,
     /// Ignored: prices come from the event.
     #[schema(value_type = Option<NumberOrText>)]

@@ -643,10 +643,20 @@ impl TestApp {
     /// sign → PUT → search of event `race`, as the shop's web app does it; `extra` adds
     /// or replaces fields of the search request.
     pub async fn face_search(&self, selfie: Vec<u8>, extra: Value) -> reqwest::Response {
+        self.face_search_in("race", selfie, extra).await
+    }
+
+    /// [`TestApp::face_search`] of the event `event_key`.
+    pub async fn face_search_in(
+        &self,
+        event_key: &str,
+        selfie: Vec<u8>,
+        extra: Value,
+    ) -> reqwest::Response {
         let signed = json(
             self.post(
                 "/v2/facesearch/sign",
-                &json!({"event_key": "race", "file_name": "me.jpg", "file_type": "image/jpeg"}),
+                &json!({"event_key": event_key, "file_name": "me.jpg", "file_type": "image/jpeg"}),
             )
             .await,
         )
@@ -659,7 +669,7 @@ impl TestApp {
         }
         let mut body = json!({
             "search_id": signed["search_id"], "file_location": signed["file_location"],
-            "event_id": 1, "event_key": "race", "face_threshold": 0.1, "mhao_price": 1, "max_face_search": 500
+            "event_id": 1, "event_key": event_key, "face_threshold": 0.1, "mhao_price": 1, "max_face_search": 500
         });
         if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
             b.extend(e.clone());
@@ -913,9 +923,18 @@ pub fn at_cosine(q: &raceshot_vision::Embedding, c: f32, seed: u64) -> raceshot_
 
 /// A face 60 × 80 px at `x`, 1000 px down.
 pub fn face_at(e: &raceshot_vision::Embedding, x: f64) -> raceshot_store::photos::NewFace {
+    face_of_width(e, x, 60.0)
+}
+
+/// A face `width` px wide and a third taller at `x`, 1000 px down.
+pub fn face_of_width(
+    e: &raceshot_vision::Embedding,
+    x: f64,
+    width: f64,
+) -> raceshot_store::photos::NewFace {
     raceshot_store::photos::NewFace {
         embedding: e.to_bytes(),
-        bbox: [x, 1000.0, x + 60.0, 1080.0],
+        bbox: [x, 1000.0, x + width, 1000.0 + width * 4.0 / 3.0],
         landmarks: vec![0; 40],
         score: 0.9,
     }

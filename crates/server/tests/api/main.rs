@@ -24,6 +24,7 @@ mod conformance;
 mod connections;
 mod contract;
 mod crash;
+mod crowd_thresholds;
 mod distant;
 mod face_snapshots;
 mod facesearch;

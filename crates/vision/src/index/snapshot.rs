@@ -2,12 +2,12 @@
 //! the first search of a big event after a start reads its snapshot (about 800 bytes a
 //! face, one sequential read) instead of decoding and quantising every stored embedding.
 //!
-//! # Format (version 1, little-endian)
+//! # Format (version 2, little-endian)
 //!
 //! | bytes | holds |
 //! |---|---|
 //! | 8 | magic `RSFACEIX` |
-//! | 4 | version (1) |
+//! | 4 | version (2) |
 //! | 4 | dimensions `dim` |
 //! | 8 | faces `n` |
 //! | 4 | the largest quantisation error (`f32`) |
@@ -16,6 +16,7 @@
 //! | `n * packed` | packed 4-bit codes (`packed = ceil(dim / 64) * 32`) |
 //! | `4n` each | `scale8`, `scale4`, `resid` (`f32`) |
 //! | `8n` each | face ids, photo ids (`i64`) |
+//! | `n` | width classes (`u8`, [`crate::calibration::size_class`]) |
 //! | 4 | CRC-32 of everything before it |
 //!
 //! [`SnapshotWriter`] hands the bytes out in parts, each made from the index borrowed for
@@ -23,13 +24,16 @@
 //! only ever appended, so the first `n` rows stay as they were between parts).
 //! [`SnapshotReader`] takes the bytes in parts of any size, as they arrive, and fills the
 //! index's arrays in place: it allocates only what the announced length allows and
-//! refuses any other length, a wrong checksum, a repeated face id or a non-finite scale.
+//! refuses any other length, a wrong checksum, a repeated face id, a non-finite scale or
+//! an unknown width class. A snapshot of another version (version 1 had no classes) is
+//! refused, and the index is built from the rows again.
 
 use super::FaceIndex;
+use crate::calibration::SIZE_CLASSES;
 use crate::error::{Error, Result};
 
 const MAGIC: &[u8; 8] = b"RSFACEIX";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const HEADER: usize = 32;
 const TRAILER: usize = 4;
 /// No face embedding comes near this; a larger header is not one of ours.
@@ -49,9 +53,10 @@ enum Section {
     Resid,
     FaceIds,
     PhotoIds,
+    Classes,
 }
 
-const SECTIONS: [Section; 7] = [
+const SECTIONS: [Section; 8] = [
     Section::Codes8,
     Section::Codes4,
     Section::Scale8,
@@ -59,13 +64,14 @@ const SECTIONS: [Section; 7] = [
     Section::Resid,
     Section::FaceIds,
     Section::PhotoIds,
+    Section::Classes,
 ];
 
 impl Section {
     /// Bytes of one element of this section.
     fn width(self) -> usize {
         match self {
-            Section::Codes8 | Section::Codes4 => 1,
+            Section::Codes8 | Section::Codes4 | Section::Classes => 1,
             Section::Scale8 | Section::Scale4 | Section::Resid => 4,
             Section::FaceIds | Section::PhotoIds => 8,
         }
@@ -150,6 +156,7 @@ impl SnapshotWriter {
                 Section::Resid => extend_f32(&mut out, &index.resid[range]),
                 Section::FaceIds => extend_i64(&mut out, &index.face_ids[range]),
                 Section::PhotoIds => extend_i64(&mut out, &index.photo_ids[range]),
+                Section::Classes => out.extend_from_slice(&index.classes[range]),
             }
             self.done += take;
             if self.done == total {
@@ -336,6 +343,13 @@ impl SnapshotReader {
         if scales.into_iter().any(|v| !v.is_finite()) {
             return Err(corrupt("a scale is not a number"));
         }
+        if let Some(c) = index
+            .classes
+            .iter()
+            .find(|&&c| usize::from(c) >= SIZE_CLASSES)
+        {
+            return Err(corrupt(format!("width class {c}")));
+        }
         let mut rows =
             super::RowMap::with_capacity_and_hasher(index.face_ids.len(), Default::default());
         for (row, &face) in index.face_ids.iter().enumerate() {
@@ -379,6 +393,7 @@ fn fill(index: &mut FaceIndex, section: Section, at: usize, bytes: &[u8]) {
         Section::Resid => put(&mut index.resid[to], f32s(bytes)),
         Section::FaceIds => put(&mut index.face_ids[to], i64s(bytes)),
         Section::PhotoIds => put(&mut index.photo_ids[to], i64s(bytes)),
+        Section::Classes => index.classes[to].copy_from_slice(bytes),
     }
 }
 
@@ -399,6 +414,7 @@ fn zeroed(dim: usize, rows: usize) -> FaceIndex {
         resid: vec![0.0; rows],
         face_ids: vec![0; rows],
         photo_ids: vec![0; rows],
+        classes: vec![0; rows],
         rows: super::RowMap::default(),
         max_quantisation_error: 0.0,
     };
@@ -433,8 +449,9 @@ mod tests {
         let mut index = FaceIndex::new(dim);
         for f in 0..faces {
             let id = 10 + 3 * f as i64;
+            let width = 30.0 + (f % 9) as f32 * 10.0; // every class
             index
-                .insert(id, 1000 + id / 7, &embedding(id as u64, dim))
+                .insert_face(id, 1000 + id / 7, &embedding(id as u64, dim), width)
                 .unwrap();
         }
         index
@@ -476,10 +493,19 @@ mod tests {
                     back.max_quantisation_error(),
                     index.max_quantisation_error()
                 );
+                assert_eq!(back.classes, index.classes);
                 let query = embedding(10 + 3 * 350, dim);
                 assert_eq!(
                     back.search(&query, 0.1, 50).unwrap(),
                     index.search(&query, 0.1, 50).unwrap()
+                );
+                let by_class = [(
+                    &query,
+                    index.stranger_fit(&query).unwrap().thresholds(0.0, 0.2),
+                )];
+                assert_eq!(
+                    back.search_each(&by_class, 50).unwrap(),
+                    index.search_each(&by_class, 50).unwrap()
                 );
                 assert_eq!(
                     back.similarity(&query, 10 + 3 * 699),
@@ -544,5 +570,13 @@ mod tests {
         let last = twice.len() - 1;
         twice.face_ids[last] = twice.face_ids[0];
         assert!(refused(&write(&twice, 50, 1 << 16), good.len() as u64));
+        // A width class no face has, with a checksum made to match.
+        let mut wide = index.clone();
+        wide.classes[3] = SIZE_CLASSES as u8;
+        assert!(refused(&write(&wide, 50, 1 << 16), good.len() as u64));
+        // A snapshot of the version before width classes.
+        let mut old = good.clone();
+        old[8..12].copy_from_slice(&1u32.to_le_bytes());
+        assert!(refused(&old, old.len() as u64));
     }
 }

@@ -19,12 +19,36 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use raceshot_store::Store;
 use raceshot_store::objects::Objects;
-use raceshot_vision::{Embedding, FaceIndex, Hit, ModelPair};
+use raceshot_vision::{Embedding, FaceIndex, Hit, ModelPair, Thresholds};
 
 use super::snapshot;
 
 /// Faces read per query while loading an event.
 const PAGE: i64 = 20_000;
+
+/// Where a query's matches start.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cutoff {
+    /// One threshold for every face.
+    Fixed(f32),
+    /// Thresholds fitted on how the query scores against the event's faces, class by
+    /// class of face width ([`raceshot_vision::calibration`]), never below `least` nor
+    /// above `most`.
+    Fitted { least: f32, most: f32 },
+}
+
+impl Cutoff {
+    fn thresholds(
+        self,
+        index: &FaceIndex,
+        query: &Embedding,
+    ) -> raceshot_vision::Result<Thresholds> {
+        Ok(match self {
+            Cutoff::Fixed(t) => Thresholds::uniform(t),
+            Cutoff::Fitted { least, most } => index.stranger_fit(query)?.thresholds(least, most),
+        })
+    }
+}
 
 pub struct FaceIndexes {
     store: Store,
@@ -198,12 +222,13 @@ impl FaceIndexes {
                     f.id,
                     f.photo_id,
                     Embedding::from_bytes(&f.embedding, ev.pair.embedding_dim())?,
+                    f.width(),
                 ));
             }
             {
                 let mut index = ev.index.write().unwrap_or_else(|p| p.into_inner());
-                for (face_id, photo_id, embedding) in &parsed {
-                    index.insert(*face_id, *photo_id, embedding)?;
+                for (face_id, photo_id, embedding, width) in &parsed {
+                    index.insert_face(*face_id, *photo_id, embedding, *width)?;
                 }
             }
             loaded.up_to = last_id;
@@ -268,19 +293,19 @@ impl FaceIndexes {
         k: usize,
     ) -> anyhow::Result<Vec<Hit>> {
         let mut each = self
-            .search_each(event_id, pair, vec![(query, threshold)], k)
+            .search_each(event_id, pair, vec![(query, Cutoff::Fixed(threshold))], k)
             .await?;
         Ok(each.pop().unwrap_or_default())
     }
 
-    /// [`FaceIndexes::search`] for several queries, each at its own threshold, under one
-    /// read of the index and in one pass over it ([`FaceIndex::search_each`]): the hits of
-    /// each, in the order given.
+    /// [`FaceIndexes::search`] for several queries, each from its own cutoff (fitted ones
+    /// on the same faces the search scans), under one read of the index and in one pass
+    /// over it ([`FaceIndex::search_each`]): the hits of each, in the order given.
     pub async fn search_each(
         &self,
         event_id: i64,
         pair: ModelPair,
-        queries: Vec<(Embedding, f32)>,
+        queries: Vec<(Embedding, Cutoff)>,
         k: usize,
     ) -> anyhow::Result<Vec<Vec<Hit>>> {
         let ev = self.event(event_id, pair);
@@ -290,7 +315,10 @@ impl FaceIndexes {
         self.evict(event_id);
         let hits = tokio::task::spawn_blocking(move || {
             let index = ev.index.read().unwrap_or_else(|p| p.into_inner());
-            let queries: Vec<(&Embedding, f32)> = queries.iter().map(|(q, t)| (q, *t)).collect();
+            let queries = queries
+                .iter()
+                .map(|(q, cut)| Ok((q, cut.thresholds(&index, q)?)))
+                .collect::<raceshot_vision::Result<Vec<_>>>()?;
             index.search_each(&queries, k)
         })
         .await??;

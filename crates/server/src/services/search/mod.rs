@@ -4,8 +4,11 @@
 //! with who is on each. The selfies and their embeddings live only as long as the call;
 //! nothing of them is stored. Each selfie is compared twice: as it is, and as a camera sees
 //! a runner far off (its distant view, at a threshold of its own), which finds more of the
-//! small faces in race photos. A request may tighten the event's match threshold and result
-//! count, never loosen them. A face a little below the threshold is found too when it
+//! small faces in race photos. Each view's threshold is fitted on how it scores against
+//! the event's own faces, class by class of face width (`raceshot_vision::calibration`):
+//! lower for the small faces strangers barely resemble, never above the event's threshold
+//! nor below the pair's calibrated floor. A request may tighten the event's match
+//! threshold (then held as given, for every face) and result count, never loosen them. A face a little below the threshold is found too when it
 //! continues, in a photo of the same photographer moments apart, a face matched outright
 //! (`sequence`); such photos are marked. The HTTP handlers (`api::facesearch`) only read
 //! the selfies and shape the answer.
@@ -13,6 +16,8 @@
 pub mod index;
 pub mod sequence;
 pub mod snapshot;
+
+use index::Cutoff;
 
 use raceshot_domain::{EventSpec, Money, pricing};
 use std::collections::{HashMap, HashSet};
@@ -339,8 +344,21 @@ pub async fn search_event(
         .map_or(spec.max_face_search, |m| m.clamp(1, spec.max_face_search)) as usize;
     let matching_at = crate::app::faces::threshold(threshold, pair);
     let distant_at = crate::app::faces::distant_threshold(threshold, pair);
-    // A visitor who raised the threshold asked for outright matches only.
-    let floor = if threshold > spec.face_threshold {
+    // A visitor who raised the threshold asked for that threshold and outright matches
+    // only; otherwise each view's threshold is fitted on the event's crowd, at most the
+    // event's.
+    let raised = threshold > spec.face_threshold;
+    let cutoff = |most: f32| {
+        if raised {
+            Cutoff::Fixed(most)
+        } else {
+            Cutoff::Fitted {
+                least: pair.calibrated_floor(),
+                most,
+            }
+        }
+    };
+    let floor = if raised {
         matching_at
     } else {
         pair.sequence_floor()
@@ -348,10 +366,10 @@ pub async fn search_event(
     let mut searches = Vec::with_capacity(faces.len());
     let mut by_sequence: HashSet<(u8, i64)> = HashSet::new();
     for (i, face) in faces.iter().enumerate() {
-        // The sharp selfie and its distant view, each at its own threshold.
+        // The sharp selfie and its distant view, each at its own thresholds.
         let views = vec![
-            (face.sharp.clone(), matching_at),
-            (face.distant.clone(), distant_at),
+            (face.sharp.clone(), cutoff(matching_at)),
+            (face.distant.clone(), cutoff(distant_at)),
         ];
         let mut each = cx
             .indexes

@@ -132,7 +132,7 @@ async fn read(
             .await?;
         let matches = stored.first().filter(|f| f.id == face).is_some_and(|f| {
             Embedding::from_bytes(&f.embedding, pair.embedding_dim())
-                .is_ok_and(|e| index.holds(face, f.photo_id, &e))
+                .is_ok_and(|e| index.holds(face, f.photo_id, &e, f.width()))
         });
         anyhow::ensure!(matches, "face {face} differs from its row");
     }

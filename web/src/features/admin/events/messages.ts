@@ -111,7 +111,8 @@ export const eventsMessages = defineMessages(
     'adminEvents.hint.isFreeDownload': 'ผู้เข้าชมดาวน์โหลดรูปได้เลย ไม่ต้องมีแพ็กเกจ',
     'adminEvents.hint.isFreeKeepContract': 'รูปฟรีแลกกับการให้ข้อมูลติดต่อ (คำสั่งซื้อแบบ FREE)',
     'adminEvents.hint.pin': 'อีเวนต์ที่ปักหมุดแสดงก่อนอีเวนต์อื่น',
-    'adminEvents.hint.faceThreshold': 'ระหว่าง 0 ถึง 1 เว้นว่างไว้เพื่อใช้ค่าเริ่มต้นของระบบ',
+    'adminEvents.hint.faceThreshold':
+      'ระหว่าง 0 ถึง 1 เว้นว่างไว้เพื่อใช้ค่าเริ่มต้นของระบบ ใบหน้าขนาดเล็กอาจจับคู่ได้ต่ำกว่าค่านี้เล็กน้อย เมื่อใบหน้าอื่นในงานไม่คล้ายกับผู้ค้นหา',
     'adminEvents.hint.maxFaceSearch': 'จำนวนเต็ม เว้นว่างไว้เพื่อใช้ค่าเริ่มต้นของระบบ',
     'adminEvents.hint.bib':
       'ระบบอ่านเลขบิบจากรูปและรับการค้นหาเฉพาะเลขที่ตรงตามกฎนี้ เลขที่สั้นหรือยาวกว่านี้จะไม่นับเป็นบิบ',
@@ -233,7 +234,8 @@ export const eventsMessages = defineMessages(
     'adminEvents.hint.isFreeDownload': 'Visitors download photos directly; no tiers needed.',
     'adminEvents.hint.isFreeKeepContract': 'Free photos in exchange for contact details (a FREE order).',
     'adminEvents.hint.pin': 'Pinned events are listed first.',
-    'adminEvents.hint.faceThreshold': 'Between 0 and 1; leave empty for the system default.',
+    'adminEvents.hint.faceThreshold':
+      "Between 0 and 1; leave empty for the system default. Small faces may match a little below it when the event's other faces look unlike the runner's.",
     'adminEvents.hint.maxFaceSearch': 'A whole number; leave empty for the system default.',
     'adminEvents.hint.bib':
       'Bib numbers are read from the photos, and searched for, only when they fit this rule; shorter or longer numbers are not bibs.',
