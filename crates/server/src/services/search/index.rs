@@ -38,6 +38,7 @@ pub enum Cutoff {
 }
 
 impl Cutoff {
+    /// Each width class's threshold for `query` on `index`.
     fn thresholds(
         self,
         index: &FaceIndex,

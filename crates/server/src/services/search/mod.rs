@@ -8,16 +8,15 @@
 //! the event's own faces, class by class of face width (`raceshot_vision::calibration`):
 //! lower for the small faces strangers barely resemble, never above the event's threshold
 //! nor below the pair's calibrated floor. A request may tighten the event's match
-//! threshold (then held as given, for every face) and result count, never loosen them. A face a little below the threshold is found too when it
-//! continues, in a photo of the same photographer moments apart, a face matched outright
-//! (`sequence`); such photos are marked. The HTTP handlers (`api::facesearch`) only read
-//! the selfies and shape the answer.
+//! threshold (then held as given, for every face) and result count, never loosen them. A
+//! face a little below the threshold is found too when it continues, in a photo of the
+//! same photographer moments apart, a face matched outright (`sequence`); such photos are
+//! marked. The HTTP handlers (`api::facesearch`) only read the selfies and shape the
+//! answer.
 
 pub mod index;
 pub mod sequence;
 pub mod snapshot;
-
-use index::Cutoff;
 
 use raceshot_domain::{EventSpec, Money, pricing};
 use std::collections::{HashMap, HashSet};
@@ -33,6 +32,7 @@ use crate::app::faces::FaceModels;
 use crate::infra::clock::Clock;
 use crate::infra::search_slots::Busy;
 use crate::infra::search_slots::SearchSlots;
+use index::Cutoff;
 
 /// A selfie is at most 5 MB, 1,000,000 bytes to the MB (docs/shop-contract.md, Photos and
 /// search).
