@@ -73,6 +73,10 @@ type Query = (String, Vec<Embedding>);
 /// The thresholds of each search, in the order of its queries.
 type PerQuery = Vec<Thresholds>;
 
+/// A way of setting thresholds ([`modes`]): its name, then each search's thresholds for
+/// the sharp selfie and for its distant view.
+type Mode = (&'static str, PerQuery, PerQuery);
+
 /// The shop's default `face_threshold` (`raceshot_domain::event::DEFAULT_FACE_THRESHOLD`).
 const DEFAULT_FACE_THRESHOLD: f32 = 0.35;
 const SWEEP: [f32; 5] = [0.25, 0.30, 0.35, 0.40, 0.45];
@@ -266,8 +270,9 @@ fn run() -> Result<()> {
         c.tp,
         c.tp + c.fn_
     );
-    sequence(&photos, &selfies, &distant, cfg.model_pair);
-    distant_view(&photos, &selfies, &distant, cfg.model_pair);
+    let modes = modes(&photos, &selfies, &distant, cfg.model_pair);
+    sequence(&photos, &selfies, &distant, cfg.model_pair, &modes);
+    distant_view(&photos, &selfies, &distant, &modes);
     several_selfies(&photos, &selfies)
 }
 
@@ -276,7 +281,13 @@ fn run() -> Result<()> {
 /// photo of the burst matched outright and this one continues it. Measured at the shop's
 /// thresholds and at the size-aware ones fitted on strangers, first with the sharp selfie
 /// alone, then (`…+distant`) with outright matches by either view, as the shop searches.
-fn sequence(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelPair) {
+fn sequence(
+    photos: &[Photo],
+    selfies: &[Query],
+    distant: &[Query],
+    pair: ModelPair,
+    modes: &[Mode],
+) {
     if photos.iter().all(|p| p.label.burst.is_none()) {
         return;
     }
@@ -299,10 +310,10 @@ fn sequence(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelP
             bbox: [f.bbox.x1, f.bbox.y1, f.bbox.x2, f.bbox.y2],
         })
     };
-    for (name, direct, distant_at) in modes(photos, selfies, distant, pair) {
+    for (name, direct, distant_at) in modes {
         for views in [
-            &[(selfies, &direct)][..],
-            &[(selfies, &direct), (distant, &distant_at)][..],
+            &[(selfies, direct)][..],
+            &[(selfies, direct), (distant, distant_at)][..],
         ] {
             let (mut plain, mut with) = (Counts::default(), Counts::default());
             let (mut anchors, mut strangers_in_gate) = (0usize, 0usize);
@@ -342,7 +353,7 @@ fn sequence(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelP
             let label = if views.len() > 1 {
                 format!("{name}+distant")
             } else {
-                name.to_owned()
+                (*name).to_owned()
             };
             println!(
                 "SEQUENCE {label:<10} recall {} -> {} precision {} -> {} ({} pairs found of {}, {} false; with sequence {}, {} false; {anchors} faces in an anchor's gate, {strangers_in_gate} of them strangers')",
@@ -365,12 +376,7 @@ fn sequence(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelP
 /// size-aware ones fitted on every search's strangers together, by the labels; and each
 /// search's own, fitted as the shop fits them on the event's faces, its own appearances
 /// among them ([`StrangerFit`], between [`ModelPair::calibrated_floor`] and the shop's).
-fn modes(
-    photos: &[Photo],
-    selfies: &[Query],
-    distant: &[Query],
-    pair: ModelPair,
-) -> [(&'static str, PerQuery, PerQuery); 3] {
+fn modes(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelPair) -> [Mode; 3] {
     let shop = DEFAULT_FACE_THRESHOLD.max(pair.least_threshold());
     let shop_distant = shop.max(pair.distant_least_threshold());
     let same = |t: Thresholds| vec![t; selfies.len()];
@@ -401,10 +407,10 @@ fn modes(
 /// The selfie seen from afar ([`raceshot_vision::FaceEngine::embed_distant`]), as the shop
 /// searches: a face matches when the sharp selfie reaches its threshold or the distant
 /// view reaches its own; in each of [`modes`].
-fn distant_view(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelPair) {
-    for (name, sharp_at, distant_at) in modes(photos, selfies, distant, pair) {
-        let alone = count_any(photos, &[(selfies, &sharp_at)]);
-        let either = count_any(photos, &[(selfies, &sharp_at), (distant, &distant_at)]);
+fn distant_view(photos: &[Photo], selfies: &[Query], distant: &[Query], modes: &[Mode]) {
+    for (name, sharp_at, distant_at) in modes {
+        let alone = count_any(photos, &[(selfies, sharp_at)]);
+        let either = count_any(photos, &[(selfies, sharp_at), (distant, distant_at)]);
         println!(
             "DISTANT_VIEW {name:<10} recall {} -> {} precision {} -> {} ({} -> {} pairs of {}, {} -> {} false; thresholds {}, distant view {})",
             pct(alone.recall()),
@@ -416,8 +422,8 @@ fn distant_view(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: Mo
             alone.tp + alone.fn_,
             alone.fp,
             either.fp,
-            span(&sharp_at),
-            span(&distant_at)
+            span(sharp_at),
+            span(distant_at)
         );
     }
 }
