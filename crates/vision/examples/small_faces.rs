@@ -617,9 +617,7 @@ fn explain_misses(photos: &[Photo], selfies: &[Query]) {
     let mut bins = [[0usize; 5]; WIDTH_BINS.len()];
     for p in photos {
         for f in &p.label.faces {
-            let width = f.bbox[2] - f.bbox[0];
-            let bin = WIDTH_BINS.iter().position(|&b| width < b).unwrap_or(0);
-            let row = &mut bins[bin];
+            let row = &mut bins[usize::from(size_class(f.bbox[2] - f.bbox[0]))];
             row[0] += 1;
             let Some(q) = query.get(f.identity.as_str()) else {
                 continue;
@@ -640,14 +638,8 @@ fn explain_misses(photos: &[Photo], selfies: &[Query]) {
     println!(
         "face width (px)   faces  found  recall  never detected  dropped by gate  not similar"
     );
-    let mut low = 0.0;
     for (i, row) in bins.iter().enumerate() {
-        let high = WIDTH_BINS[i];
-        let range = if high.is_finite() {
-            format!("{low:.0}–{high:.0}")
-        } else {
-            format!("{low:.0}+")
-        };
+        let range = bin_name(i);
         let recall = (row[0] > 0).then(|| row[1] as f64 / row[0] as f64);
         println!(
             "{range:<16}{:>7}{:>7}{:>8}{:>16}{:>17}{:>13}",
@@ -658,12 +650,7 @@ fn explain_misses(photos: &[Photo], selfies: &[Query]) {
             row[3],
             row[4]
         );
-        low = high;
     }
-}
-
-fn width_bin(b: &BBox) -> usize {
-    usize::from(size_class(b.x2 - b.x1))
 }
 
 fn class_of(f: &AnalyzedFace) -> u8 {
@@ -737,7 +724,7 @@ fn calibrate(photos: &[Photo], selfies: &[Query], rate: f64, report: bool) -> Th
     for p in photos {
         for (who, q) in selfies {
             for f in p.faces.iter().filter(|f| !is_of(p, f, who)) {
-                strangers[width_bin(&f.bbox)].push(f64::from(score(q, f)));
+                strangers[usize::from(class_of(f))].push(f64::from(score(q, f)));
             }
         }
     }
