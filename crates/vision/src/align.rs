@@ -1,12 +1,13 @@
 //! Five-point face alignment: the least-squares similarity transform (Umeyama) from the
 //! detected landmarks to the ArcFace template, and the bilinear warp into the square crop
-//! an ArcFace-style recogniser expects.
+//! an ArcFace-style recogniser expects; a face larger than the crop is shrunk with an
+//! antialiasing filter first.
 //!
 //! Recognisers are trained on crops made exactly this way; any other crop (a plain box
 //! crop, a different template) costs far more accuracy than any model swap gains.
 
 use crate::detect::Landmarks;
-use crate::image_io::RgbImage;
+use crate::image_io::{RgbImage, resize_exact};
 
 /// ArcFace's reference landmarks for a 112x112 crop (eyes, nose, mouth corners).
 pub const ARCFACE_TEMPLATE_112: Landmarks = [
@@ -141,10 +142,72 @@ pub fn warp(img: &RgbImage, m: &Similarity, size: u32) -> RgbImage {
     RgbImage::new(size, size, out).unwrap_or_else(|_| RgbImage::filled(size, size, [0, 0, 0]))
 }
 
-/// Aligns one face: similarity from its landmarks to the template, then the warp.
+/// The least scale (crop pixels per image pixel) warped straight from the image. Below
+/// it the bilinear warp would sample image pixels too far apart and alias fine detail
+/// into the crop; at 0.8 it samples them 1.25 apart, which aliases little.
+const LEAST_DIRECT_SCALE: f32 = 0.8;
+
+/// Aligns one face: similarity from its landmarks to the template, then the warp. A face
+/// larger than the crop (a selfie's, a near runner's) is first shrunk to the crop's scale
+/// with an antialiasing filter ([`shrunk_around`]): sampled straight, its fine detail
+/// would alias into the crop and lower its similarity to the same person's small faces
+/// (docs/benchmarks.md, "Antialiased alignment").
 pub fn align_face(img: &RgbImage, landmarks: &Landmarks, size: u32) -> Option<RgbImage> {
-    let m = estimate_similarity(landmarks, &template_for(size))?;
+    let template = template_for(size);
+    let m = estimate_similarity(landmarks, &template)?;
+    if m.scale() < LEAST_DIRECT_SCALE
+        && let Some((region, landmarks)) = shrunk_around(img, landmarks, &m, size)
+    {
+        let m = estimate_similarity(&landmarks, &template)?;
+        return Some(warp(&region, &m, size));
+    }
     Some(warp(img, &m, size))
+}
+
+/// The part of `img` that `m` warps into a `size` crop, with a margin for the filters,
+/// shrunk to `m`'s scale; and `landmarks` in its pixels. `None` when that part lies
+/// outside the image.
+fn shrunk_around(
+    img: &RgbImage,
+    landmarks: &Landmarks,
+    m: &Similarity,
+    size: u32,
+) -> Option<(RgbImage, Landmarks)> {
+    let inv = m.inverse()?;
+    let scale = m.scale();
+    let n = size as f32;
+    // Three crop pixels: the shrinking filter's support and the warp's.
+    let margin = 3.0 / scale;
+    let corners = [[0.0, 0.0], [n, 0.0], [0.0, n], [n, n]].map(|p| inv.apply(p));
+    let (mut left, mut top, mut right, mut bottom) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    for [x, y] in corners {
+        (left, right) = (left.min(x), right.max(x));
+        (top, bottom) = (top.min(y), bottom.max(y));
+    }
+    // `as` saturates (NaN and negatives become 0); `crop` clips to the image.
+    let (x0, y0) = (
+        (left - margin).floor() as u32,
+        (top - margin).floor() as u32,
+    );
+    let (x1, y1) = (
+        (right + margin).ceil() as u32,
+        (bottom + margin).ceil() as u32,
+    );
+    let region = img.crop(x0, y0, x1.saturating_sub(x0), y1.saturating_sub(y0))?;
+    let shrunk = |v: u32| ((v as f32 * scale).round() as u32).max(1);
+    let (w, h) = (shrunk(region.width()), shrunk(region.height()));
+    let (sx, sy) = (
+        w as f32 / region.width() as f32,
+        h as f32 / region.height() as f32,
+    );
+    // Pixel centres sit on whole coordinates, in the image and in the shrunk region alike.
+    let landmarks = landmarks.map(|[x, y]| {
+        [
+            (x - x0 as f32 + 0.5) * sx - 0.5,
+            (y - y0 as f32 + 0.5) * sy - 0.5,
+        ]
+    });
+    Some((resize_exact(&region, w, h), landmarks))
 }
 
 #[cfg(test)]
@@ -259,6 +322,74 @@ mod tests {
         let out = warp(&img, &m, 2);
         let px: Vec<u8> = out.data().chunks(3).map(|p| p[0]).collect();
         assert_eq!(px, vec![30, 10, 40, 20]);
+    }
+
+    /// A face four times the crop's size, on `img`: the template scaled up and shifted.
+    fn large_face() -> Landmarks {
+        ARCFACE_TEMPLATE_112.map(|[x, y]| [x * 4.0 + 37.0, y * 4.0 + 21.0])
+    }
+
+    fn image(width: u32, height: u32, px: impl Fn(u32, u32) -> [u8; 3]) -> RgbImage {
+        let data = (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .flat_map(|(x, y)| px(x, y))
+            .collect();
+        RgbImage::new(width, height, data).unwrap()
+    }
+
+    #[test]
+    fn a_large_face_is_shrunk_without_aliasing() {
+        // Stripes one pixel wide: far finer than the crop can show. Sampled straight, a
+        // warp at a quarter of the scale lands on stripes of one colour (or beats between
+        // them); shrunk first, they average to grey.
+        let img = image(600, 600, |x, _| if x % 2 == 0 { [0; 3] } else { [255; 3] });
+        let spread = |crop: &RgbImage| {
+            let inner: Vec<f32> = (8..104)
+                .flat_map(|v| (8..104).map(move |u| (u, v)))
+                .map(|(u, v)| f32::from(crop.pixel(u, v).unwrap()[0]))
+                .collect();
+            let mean = inner.iter().sum::<f32>() / inner.len() as f32;
+            let var = inner.iter().map(|p| (p - mean).powi(2)).sum::<f32>() / inner.len() as f32;
+            (mean, var.sqrt())
+        };
+        let m = estimate_similarity(&large_face(), &ARCFACE_TEMPLATE_112).unwrap();
+        let (straight_mean, straight) = spread(&warp(&img, &m, 112));
+        let (mean, aligned) = spread(&align_face(&img, &large_face(), 112).unwrap());
+        assert!(
+            straight > 60.0 || (straight_mean - 127.5).abs() > 60.0,
+            "the straight warp aliases: mean {straight_mean}, sd {straight}"
+        );
+        assert!(aligned < 10.0, "the shrunk face is grey: sd {aligned}");
+        assert!((mean - 127.5).abs() < 10.0, "{mean}");
+    }
+
+    #[test]
+    fn a_large_face_is_shrunk_onto_the_same_crop() {
+        // On smooth ramps shrinking changes nothing but the detail: the crop matches the
+        // straight warp's, so the landmarks were carried into the shrunk region exactly.
+        let img = image(600, 600, |x, y| [(x / 3) as u8, (y / 3) as u8, 90]);
+        let m = estimate_similarity(&large_face(), &ARCFACE_TEMPLATE_112).unwrap();
+        let straight = warp(&img, &m, 112);
+        let aligned = align_face(&img, &large_face(), 112).unwrap();
+        let worst = straight
+            .data()
+            .iter()
+            .zip(aligned.data())
+            .map(|(a, b)| a.abs_diff(*b))
+            .max()
+            .unwrap();
+        assert!(worst <= 2, "largest difference {worst}");
+    }
+
+    #[test]
+    fn a_large_face_at_the_image_edge_keeps_the_black_border() {
+        // Half the face off the image's left edge: the crop's left part is black, as the
+        // straight warp's is.
+        let img = image(400, 600, |_, _| [200; 3]);
+        let face = ARCFACE_TEMPLATE_112.map(|[x, y]| [x * 4.0 - 224.0, y * 4.0 + 21.0]);
+        let crop = align_face(&img, &face, 112).unwrap();
+        assert_eq!(crop.pixel(10, 56).unwrap(), [0; 3]);
+        assert_eq!(crop.pixel(100, 56).unwrap(), [200; 3]);
     }
 
     #[test]

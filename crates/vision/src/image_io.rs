@@ -97,6 +97,32 @@ impl RgbImage {
         let i = (y as usize * self.width as usize + x as usize) * 3;
         Some([self.data[i], self.data[i + 1], self.data[i + 2]])
     }
+
+    /// A copy of the `width` x `height` rectangle at (`x`, `y`), clipped to the image;
+    /// `None` when none of it lies inside.
+    pub fn crop(&self, x: u32, y: u32, width: u32, height: u32) -> Option<RgbImage> {
+        let right = x.saturating_add(width).min(self.width);
+        let bottom = y.saturating_add(height).min(self.height);
+        if x >= right || y >= bottom {
+            return None;
+        }
+        let stride = self.width as usize * 3;
+        let (left, end) = (x as usize * 3, right as usize * 3);
+        let mut data = Vec::with_capacity((end - left) * (bottom - y) as usize);
+        for row in self
+            .data
+            .chunks_exact(stride)
+            .skip(y as usize)
+            .take((bottom - y) as usize)
+        {
+            data.extend_from_slice(&row[left..end]);
+        }
+        Some(RgbImage {
+            width: right - x,
+            height: bottom - y,
+            data,
+        })
+    }
 }
 
 /// The two formats accepted anywhere in the shop.
@@ -1041,6 +1067,18 @@ mod tests {
         assert_eq!((r.width(), r.height()), (40, 20));
         assert!(r.data().iter().all(|&v| v == 9));
         assert_eq!(resize_to_long_edge(&img, 400), img);
+    }
+
+    #[test]
+    fn crops_are_clipped_to_the_image() {
+        let img = RgbImage::new(3, 2, (0u8..18).collect()).unwrap();
+        let c = img.crop(1, 1, 5, 5).unwrap();
+        assert_eq!((c.width(), c.height()), (2, 1));
+        assert_eq!(c.data(), &[12, 13, 14, 15, 16, 17]);
+        assert_eq!(img.crop(0, 0, 3, 2).unwrap(), img);
+        assert!(img.crop(3, 0, 1, 1).is_none());
+        assert!(img.crop(0, 0, 0, 2).is_none());
+        assert!(img.crop(u32::MAX, 1, u32::MAX, 1).is_none());
     }
 
     #[test]

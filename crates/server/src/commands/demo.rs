@@ -13,10 +13,11 @@ use raceshot_domain::event::{BannerInput, EventInput, PackageInput};
 use raceshot_domain::{EventKey, Flag};
 use raceshot_store::{ObjectKey, ObjectKind, StoredName};
 use raceshot_vision::image_io::{DecodeOptions, decode, resize_to_long_edge};
-use raceshot_vision::{FaceAnalyzer, RgbImage, cosine};
+use raceshot_vision::{BBox, FaceAnalyzer, RgbImage, cosine};
 
 use super::ingest;
 use crate::app::state::AppState;
+use crate::infra::imaging;
 use crate::infra::imaging::encode_jpeg;
 use crate::services::operators::cli_actor;
 
@@ -187,20 +188,7 @@ fn read_photo(dir: &Path, name: &str) -> anyhow::Result<RgbImage> {
 }
 
 fn crop(img: &RgbImage, x1: f32, y1: f32, x2: f32, y2: f32) -> anyhow::Result<RgbImage> {
-    let clamp = |v: f32, max: u32| (v.max(0.0) as u32).min(max);
-    let (x1, y1) = (clamp(x1, img.width() - 1), clamp(y1, img.height() - 1));
-    let (x2, y2) = (
-        clamp(x2, img.width()).max(x1 + 1),
-        clamp(y2, img.height()).max(y1 + 1),
-    );
-    let (w, h) = (x2 - x1, y2 - y1);
-    let mut data = Vec::with_capacity((w * h * 3) as usize);
-    let stride = img.width() as usize * 3;
-    for y in y1..y2 {
-        let row = y as usize * stride;
-        data.extend_from_slice(&img.data()[row + x1 as usize * 3..row + x2 as usize * 3]);
-    }
-    Ok(RgbImage::new(w, h, data)?)
+    imaging::crop(img, &BBox { x1, y1, x2, y2 })
 }
 
 /// Writes the demo photos into `out`; each comes with whether it shows player 13.

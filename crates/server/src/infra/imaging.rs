@@ -1,6 +1,7 @@
 //! Image files the shop writes: JPEG encoding, crops, the shop's visible mark on previews,
 //! and the logo stamped on the copies of sold photos.
 
+use anyhow::Context;
 use raceshot_vision::image_io::{DecodeOptions, decode, fit_long_edge, resize_exact};
 use raceshot_vision::{BBox, RgbImage};
 
@@ -48,18 +49,8 @@ pub fn crop(img: &RgbImage, region: &BBox) -> anyhow::Result<RgbImage> {
     let y1 = (region.y1.floor() as u32).min(height - 1);
     let x2 = (region.x2.ceil() as u32).clamp(x1 + 1, width);
     let y2 = (region.y2.ceil() as u32).clamp(y1 + 1, height);
-    let stride = width as usize * 3;
-    let (left, right) = (x1 as usize * 3, x2 as usize * 3);
-    let mut data = Vec::with_capacity((x2 - x1) as usize * (y2 - y1) as usize * 3);
-    for row in img
-        .data()
-        .chunks_exact(stride)
-        .skip(y1 as usize)
-        .take((y2 - y1) as usize)
-    {
-        data.extend_from_slice(&row[left..right]);
-    }
-    Ok(RgbImage::new(x2 - x1, y2 - y1, data)?)
+    img.crop(x1, y1, x2 - x1, y2 - y1)
+        .context("the region lies outside the image")
 }
 
 /// 5×7 dot glyphs of the mark's letters, one row per byte, high bit on the left.

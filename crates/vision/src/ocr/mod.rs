@@ -636,22 +636,12 @@ fn crop(img: &RgbImage, x: u32, y: u32, w: u32, h: u32) -> Cow<'_, RgbImage> {
     if (x, y, w, h) == (0, 0, img.width(), img.height()) {
         return Cow::Borrowed(img);
     }
-    let stride = img.width() as usize * 3;
-    let mut data = Vec::with_capacity(w as usize * h as usize * 3);
-    for row in img
-        .data()
-        .chunks_exact(stride)
-        .skip(y as usize)
-        .take(h as usize)
-    {
-        let start = x as usize * 3;
-        if let Some(px) = row.get(start..start + w as usize * 3) {
-            data.extend_from_slice(px);
-        }
-    }
-    // The rectangle is inside the image, so the sizes match; a plain fill is the
-    // harmless answer if they ever did not.
-    Cow::Owned(RgbImage::new(w, h, data).unwrap_or_else(|_| RgbImage::filled(w, h, [0, 0, 0])))
+    // The rectangle is inside the image, so it is never empty; a plain fill is the
+    // harmless answer if it ever were.
+    Cow::Owned(
+        img.crop(x, y, w, h)
+            .unwrap_or_else(|| RgbImage::filled(w, h, [0, 0, 0])),
+    )
 }
 
 /// Detector input, written into `t` (3 planes of `img`'s size): NCHW, channels in BGR
