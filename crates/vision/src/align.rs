@@ -329,20 +329,12 @@ mod tests {
         ARCFACE_TEMPLATE_112.map(|[x, y]| [x * 4.0 + 37.0, y * 4.0 + 21.0])
     }
 
-    fn image(width: u32, height: u32, px: impl Fn(u32, u32) -> [u8; 3]) -> RgbImage {
-        let data = (0..height)
-            .flat_map(|y| (0..width).map(move |x| (x, y)))
-            .flat_map(|(x, y)| px(x, y))
-            .collect();
-        RgbImage::new(width, height, data).unwrap()
-    }
-
     #[test]
     fn a_large_face_is_shrunk_without_aliasing() {
         // Stripes one pixel wide: far finer than the crop can show. Sampled straight, a
         // warp at a quarter of the scale lands on stripes of one colour (or beats between
         // them); shrunk first, they average to grey.
-        let img = image(600, 600, |x, _| if x % 2 == 0 { [0; 3] } else { [255; 3] });
+        let img = RgbImage::from_fn(600, 600, |x, _| if x % 2 == 0 { [0; 3] } else { [255; 3] });
         let spread = |crop: &RgbImage| {
             let inner: Vec<f32> = (8..104)
                 .flat_map(|v| (8..104).map(move |u| (u, v)))
@@ -367,7 +359,7 @@ mod tests {
     fn a_large_face_is_shrunk_onto_the_same_crop() {
         // On smooth ramps shrinking changes nothing but the detail: the crop matches the
         // straight warp's, so the landmarks were carried into the shrunk region exactly.
-        let img = image(600, 600, |x, y| [(x / 3) as u8, (y / 3) as u8, 90]);
+        let img = RgbImage::from_fn(600, 600, |x, y| [(x / 3) as u8, (y / 3) as u8, 90]);
         let m = estimate_similarity(&large_face(), &ARCFACE_TEMPLATE_112).unwrap();
         let straight = warp(&img, &m, 112);
         let aligned = align_face(&img, &large_face(), 112).unwrap();
@@ -385,7 +377,7 @@ mod tests {
     fn a_large_face_at_the_image_edge_keeps_the_black_border() {
         // Half the face off the image's left edge: the crop's left part is black, as the
         // straight warp's is.
-        let img = image(400, 600, |_, _| [200; 3]);
+        let img = RgbImage::from_fn(400, 600, |_, _| [200; 3]);
         let face = ARCFACE_TEMPLATE_112.map(|[x, y]| [x * 4.0 - 224.0, y * 4.0 + 21.0]);
         let crop = align_face(&img, &face, 112).unwrap();
         assert_eq!(crop.pixel(10, 56).unwrap(), [0; 3]);

@@ -68,6 +68,20 @@ impl RgbImage {
         }
     }
 
+    /// An image whose every pixel is `px(x, y)`, mostly useful in tests (at least 1×1).
+    pub fn from_fn(width: u32, height: u32, px: impl Fn(u32, u32) -> [u8; 3]) -> Self {
+        let (width, height) = (width.max(1), height.max(1));
+        let data = (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .flat_map(|(x, y)| px(x, y))
+            .collect();
+        Self {
+            width,
+            height,
+            data,
+        }
+    }
+
     pub fn width(&self) -> u32 {
         self.width
     }

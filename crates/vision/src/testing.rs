@@ -153,19 +153,11 @@ mod tests {
     use super::*;
     use crate::embed::cosine;
 
-    fn picture(w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 3]) -> RgbImage {
-        let data = (0..h)
-            .flat_map(|y| (0..w).map(move |x| (x, y)))
-            .flat_map(|(x, y)| f(x, y))
-            .collect();
-        RgbImage::new(w, h, data).unwrap()
-    }
-
     #[test]
     fn the_same_picture_is_the_same_face_and_another_a_stranger() {
         let fake = FakeFaces::new(&FaceEngineConfig::default());
-        let a = picture(64, 48, |x, y| [x as u8 * 3, y as u8 * 5, 7]);
-        let b = picture(64, 48, |x, y| [y as u8 * 3, x as u8, 200]);
+        let a = RgbImage::from_fn(64, 48, |x, y| [x as u8 * 3, y as u8 * 5, 7]);
+        let b = RgbImage::from_fn(64, 48, |x, y| [y as u8 * 3, x as u8, 200]);
         let fa = fake.analyze(&a).unwrap();
         assert_eq!(fa.len(), 1);
         let again = fake.analyze_selfie_faces(&a).unwrap().unwrap();
@@ -178,7 +170,7 @@ mod tests {
     #[test]
     fn a_flat_picture_has_no_face() {
         let fake = FakeFaces::new(&FaceEngineConfig::default());
-        let flat = picture(32, 32, |_, _| [90, 90, 90]);
+        let flat = RgbImage::from_fn(32, 32, |_, _| [90, 90, 90]);
         assert!(fake.analyze(&flat).unwrap().is_empty());
         assert!(fake.analyze_selfie_faces(&flat).unwrap().is_none());
     }
