@@ -47,6 +47,10 @@
 //!   sequence (`raceshot_vision::sequence`, as the shop searches) is measured beside the
 //!   thresholds alone (`SEQUENCE` lines), in the same three ways of setting thresholds.
 //!
+//! * Every false match of the shop's own search (`per-search`, both views) is listed
+//!   (`false match (view): …`), with the labelled face it fell on: strangers who resemble
+//!   the runner show up there.
+//!
 //! The last line, `SMALL_FACES recall … precision …`, is what `make bench` collects.
 
 mod common;
@@ -82,6 +86,8 @@ const DEFAULT_FACE_THRESHOLD: f32 = 0.35;
 const SWEEP: [f32; 5] = [0.25, 0.30, 0.35, 0.40, 0.45];
 /// `ingest_photo::PREVIEW_EDGE`: ingestion decodes for the preview as well as the detector.
 const PREVIEW_EDGE: u32 = 1600;
+/// The way of setting thresholds the shop searches with ([`modes`]): each search's own.
+const SHOP_MODE: &str = "per-search";
 /// A labelled face counts as detected by a box overlapping it this much.
 const MATCH_IOU: f32 = 0.3;
 /// The stranger false-match rate per comparison the size-aware thresholds allow.
@@ -261,7 +267,6 @@ fn run() -> Result<()> {
         calibrated.tp + calibrated.fn_,
         calibrated.fp
     );
-    list_false_matches(&photos, &selfies);
     let c = count(&photos, &selfies, DEFAULT_FACE_THRESHOLD);
     println!(
         "SMALL_FACES recall {} precision {} (threshold {DEFAULT_FACE_THRESHOLD}, {} pairs found of {})",
@@ -271,6 +276,15 @@ fn run() -> Result<()> {
         c.tp + c.fn_
     );
     let modes = modes(&photos, &selfies, &distant, cfg.model_pair);
+    if let Some((_, sharp_at, distant_at)) = modes.iter().find(|m| m.0 == SHOP_MODE) {
+        list_false_matches(
+            &photos,
+            &[
+                ("sharp", &selfies, sharp_at),
+                ("distant", &distant, distant_at),
+            ],
+        );
+    }
     sequence(&photos, &selfies, &distant, cfg.model_pair, &modes);
     distant_view(&photos, &selfies, &distant, &modes);
     several_selfies(&photos, &selfies)
@@ -400,7 +414,7 @@ fn modes(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelPair
             same(Thresholds::uniform(shop_distant)),
         ),
         ("size-aware", pooled(selfies), pooled(distant)),
-        ("per-search", own(selfies, shop), own(distant, shop_distant)),
+        (SHOP_MODE, own(selfies, shop), own(distant, shop_distant)),
     ]
 }
 
@@ -760,16 +774,20 @@ fn calibrate(photos: &[Photo], selfies: &[Query], rate: f64, report: bool) -> Th
     Thresholds::new(thresholds)
 }
 
-/// Every false match at the default threshold, so a reader can look at it.
-fn list_false_matches(photos: &[Photo], selfies: &[Query]) {
+/// Every false match of a way of setting thresholds (the shop's own: each search's, both
+/// views), with the view that made it, so a reader can look at it.
+fn list_false_matches(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)]) {
     for p in photos {
-        for (who, q) in selfies {
-            if p.label.faces.iter().any(|f| &f.identity == who) {
-                continue;
-            }
-            for f in &p.faces {
-                let s = score(q, f);
-                if s >= DEFAULT_FACE_THRESHOLD {
+        for (view, queries, thresholds) in views {
+            for ((who, q), t) in queries.iter().zip(thresholds.iter()) {
+                if p.label.faces.iter().any(|f| &f.identity == who) {
+                    continue;
+                }
+                for f in &p.faces {
+                    let (s, at) = (score(q, f), t.of_class(class_of(f)));
+                    if s < at {
+                        continue;
+                    }
                     let b = f.bbox;
                     let near = p
                         .label
@@ -778,7 +796,7 @@ fn list_false_matches(photos: &[Photo], selfies: &[Query]) {
                         .find(|l| iou(&b, &l.bbox) >= MATCH_IOU)
                         .map_or("no labelled face", |l| l.identity.as_str());
                     println!(
-                        "false match: {who} in {} at cosine {s:.3}, box {:.0},{:.0} {:.0}x{:.0} ({near})",
+                        "false match ({view}): {who} in {} at cosine {s:.3} (threshold {at:.3}), box {:.0},{:.0} {:.0}x{:.0} ({near})",
                         p.label.file,
                         b.x1,
                         b.y1,
