@@ -199,9 +199,9 @@ if [ -f "$DEV_DIR/labels.tsv" ]; then
   say "several selfies of one runner (the dev set's people with three photos or more: two selfies each, appearances from the rest)"
   other_photo_sets two-selfies '^(several|SEVERAL|small faces)' --selfies-per-person 2
   say "matching by sequence (the same selfies; appearances in bursts of three frames of one camera)"
-  other_photo_sets bursts '^(sequence|SEQUENCE|SIZE_AWARE|SMALL_FACES|DISTANT_VIEW|small faces)' --burst 3 --photos 60
+  other_photo_sets bursts '^(sequence|SEQUENCE|SIZE_AWARE|SMALL_FACES|DISTANT_VIEW|LOOKALIKE_GUARD|small faces)' --burst 3 --photos 60
   say "the selfie seen from afar on faces only shrunk (the other-photo sets without the appearances' blur)"
-  other_photo_sets unblurred '^(SIZE_AWARE|SMALL_FACES|DISTANT_VIEW|small faces)' --blur-scale 0
+  other_photo_sets unblurred '^(SIZE_AWARE|SMALL_FACES|DISTANT_VIEW|LOOKALIKE_GUARD|small faces)' --blur-scale 0
 else
   echo "skipped: no labelled dev set at $DEV_DIR"
 fi

@@ -49,7 +49,8 @@
 //!
 //! * Every false match of the shop's own search (`per-search`, both views) is listed
 //!   (`false match (view): …`), with the labelled face it fell on: strangers who resemble
-//!   the runner show up there.
+//!   the runner show up there. A lookalike guard, not built into the shop, is measured on
+//!   that search (`LOOKALIKE_GUARD` lines; see `lookalike_guard`).
 //!
 //! The last line, `SMALL_FACES recall … precision …`, is what `make bench` collects.
 
@@ -88,6 +89,11 @@ const SWEEP: [f32; 5] = [0.25, 0.30, 0.35, 0.40, 0.45];
 const PREVIEW_EDGE: u32 = 1600;
 /// The way of setting thresholds the shop searches with ([`modes`]): each search's own.
 const SHOP_MODE: &str = "per-search";
+/// How far above the shop's threshold the sharp selfie must score a face for the
+/// lookalike guard to count it among the runner's surest appearances.
+const SURE_MARGIN: f32 = 0.05;
+/// The resemblances to the runner's surest appearances the lookalike guard is measured at.
+const GUARD_GATES: [f32; 4] = [0.45, 0.50, 0.55, 0.60];
 /// A labelled face counts as detected by a box overlapping it this much.
 const MATCH_IOU: f32 = 0.3;
 /// The stranger false-match rate per comparison the size-aware thresholds allow.
@@ -277,13 +283,12 @@ fn run() -> Result<()> {
     );
     let modes = modes(&photos, &selfies, &distant, cfg.model_pair);
     if let Some((_, sharp_at, distant_at)) = modes.iter().find(|m| m.0 == SHOP_MODE) {
-        list_false_matches(
-            &photos,
-            &[
-                ("sharp", &selfies, sharp_at),
-                ("distant", &distant, distant_at),
-            ],
-        );
+        let views = [
+            ("sharp", &selfies[..], sharp_at),
+            ("distant", &distant[..], distant_at),
+        ];
+        list_false_matches(&photos, &views);
+        lookalike_guard(&photos, &views, shop_threshold(cfg.model_pair));
     }
     sequence(&photos, &selfies, &distant, cfg.model_pair, &modes);
     distant_view(&photos, &selfies, &distant, &modes);
@@ -385,13 +390,18 @@ fn sequence(
     }
 }
 
+/// The shop's threshold for the sharp selfie on an event at the default `face_threshold`.
+fn shop_threshold(pair: ModelPair) -> f32 {
+    DEFAULT_FACE_THRESHOLD.max(pair.least_threshold())
+}
+
 /// The thresholds each search is measured at, for the sharp selfie and its distant view:
 /// the shop's fixed ones (the view's at least [`ModelPair::distant_least_threshold`]);
 /// size-aware ones fitted on every search's strangers together, by the labels; and each
 /// search's own, fitted as the shop fits them on the event's faces, its own appearances
 /// among them ([`StrangerFit`], between [`ModelPair::calibrated_floor`] and the shop's).
 fn modes(photos: &[Photo], selfies: &[Query], distant: &[Query], pair: ModelPair) -> [Mode; 3] {
-    let shop = DEFAULT_FACE_THRESHOLD.max(pair.least_threshold());
+    let shop = shop_threshold(pair);
     let shop_distant = shop.max(pair.distant_least_threshold());
     let same = |t: Thresholds| vec![t; selfies.len()];
     let pooled = |queries: &[Query]| same(calibrate(photos, queries, STRANGER_RATE, false));
@@ -811,4 +821,86 @@ fn list_false_matches(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)]) {
 
 fn pct(v: Option<f64>) -> String {
     v.map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}%", v * 100.0))
+}
+
+/// A lookalike guard, measured here and not built into the shop: a photo that a search
+/// finds only by weak matches (faces each search's thresholds or the distant view let
+/// through, none of them scored by the sharp selfie [`SURE_MARGIN`] above `shop`) keeps
+/// them only when one resembles one of the runner's surest appearances in another photo
+/// (cosine at least the gate). A lookalike's faces resemble each other more than they
+/// resemble the runner's. Every weak-only pair's resemblance is reported, the true ones'
+/// least and the false ones' most, then recall and precision at each of [`GUARD_GATES`].
+fn lookalike_guard(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)], shop: f32) {
+    let Some((_, sharp, _)) = views.first() else {
+        return;
+    };
+    let sure_at = shop + SURE_MARGIN;
+    // Each (person, photo) pair: there or not, found by a sure match, and the most a weak
+    // match of it resembles a sure face elsewhere (`None`: no weak match).
+    let mut pairs: Vec<(bool, bool, Option<f32>)> = Vec::new();
+    for (i, (who, selfie)) in sharp.iter().enumerate() {
+        let surest: Vec<(usize, &AnalyzedFace)> = photos
+            .iter()
+            .enumerate()
+            .flat_map(|(pi, p)| p.faces.iter().map(move |f| (pi, f)))
+            .filter(|(_, f)| score(selfie, f) >= sure_at)
+            .collect();
+        for (pi, p) in photos.iter().enumerate() {
+            let here = p.label.faces.iter().any(|l| &l.identity == who);
+            let matched = p.faces.iter().filter(|f| {
+                views
+                    .iter()
+                    .any(|(_, q, t)| score(&q[i].1, f) >= t[i].of_class(class_of(f)))
+            });
+            let (mut sure, mut weak) = (false, None::<f32>);
+            for f in matched {
+                if score(selfie, f) >= sure_at {
+                    sure = true;
+                    continue;
+                }
+                let resemblance = surest
+                    .iter()
+                    .filter(|(other, _)| *other != pi)
+                    .map(|(_, s)| cosine(&s.embedding, &f.embedding))
+                    .fold(f32::MIN, f32::max);
+                weak = Some(weak.map_or(resemblance, |w| w.max(resemblance)));
+            }
+            pairs.push((here, sure, weak));
+        }
+    }
+    let weak_only = |true_ones: bool| {
+        pairs
+            .iter()
+            .filter(move |(here, sure, weak)| !sure && weak.is_some() && *here == true_ones)
+            .filter_map(|(_, _, weak)| *weak)
+    };
+    let (trues, falses) = (weak_only(true).count(), weak_only(false).count());
+    let least_true = weak_only(true).reduce(f32::min);
+    let most_false = weak_only(false).reduce(f32::max);
+    let show = |v: Option<f32>| v.map_or_else(|| "none".to_owned(), |v| format!("{v:.2}"));
+    println!(
+        "LOOKALIKE_GUARD sure at {sure_at:.2}: weak-only pairs {trues} true (least resemblance {}), {falses} false (most {})",
+        show(least_true),
+        show(most_false)
+    );
+    let count = |keep: &dyn Fn(&Option<f32>) -> bool| {
+        let mut c = Counts::default();
+        for (here, sure, weak) in &pairs {
+            c.add(*sure || keep(weak), *here);
+        }
+        c
+    };
+    let without = count(&|weak| weak.is_some());
+    for gate in GUARD_GATES {
+        let with = count(&|weak| weak.is_some_and(|w| w >= gate));
+        println!(
+            "LOOKALIKE_GUARD gate {gate:.2}: recall {} -> {} precision {} -> {} ({} -> {} false)",
+            pct(without.recall()),
+            pct(with.recall()),
+            pct(without.precision()),
+            pct(with.precision()),
+            without.fp,
+            with.fp
+        );
+    }
 }
