@@ -21,8 +21,8 @@ sizes, so the faces are half as large relative to the frame): a background with 
 photo's crowd, zoomed, with the people of the set blurred out: its spectators are
 distractor faces; the others a heavily blurred crop with no face), 6-10 distinct people
 pasted at random places, and the whole frame saved at JPEG quality 55-80. `labels.json` lists, per
-photo, each person's identity and face box (x1, y1, x2, y2 in photo pixels), and the
-selfies. The people absent from a photo are its negatives, so precision is measured over
+photo, each person's identity, the source photo the face was made from and the face box
+(x1, y1, x2, y2 in photo pixels), and the selfies. The people absent from a photo are its negatives, so precision is measured over
 every (person, photo) pair.
 
 With `--selfies-from DEV_DIR` (the labelled dev set: `labels.tsv` and its photos) the set
@@ -67,7 +67,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from faces_pipeline import Pipeline  # noqa: E402
 
 W, H = 3000, 2000  # --size sets these
-STAMP = ".make_small_faces-v7"
+STAMP = ".make_small_faces-v8"
 # yaoming.jpg is left out: its player is also in players.jpg (one person, two identities,
 # would count his every match as false).
 SOURCES = ("players.jpg", "gdp.jpg")
@@ -298,8 +298,11 @@ def cast_of(rng, everyone, searched, per, dress):
         picked = rng.choice(len(names), size=int(rng.integers(2, len(names) + 1)), replace=False)
         for k in picked:
             shots = searched[names[int(k)]][per:]
-            img, box = dress(rng, shots[int(rng.integers(len(shots)))])
-            cast[int(rng.integers(len(cast)))] = {"id": names[int(k)], "img": img, "box": box, "searched": True}
+            shot = shots[int(rng.integers(len(shots)))]
+            img, box = dress(rng, shot)
+            cast[int(rng.integers(len(cast)))] = {
+                "id": names[int(k)], "source": shot["file"], "img": img, "box": box, "searched": True
+            }
     return cast
 
 
@@ -321,7 +324,7 @@ def frames(rng, args, everyone, blank, searched):
             box = paste(rng, canvas, person, taken)
             if box is not None:
                 taken.append(box)
-                faces.append({"identity": person["id"], "box": box})
+                faces.append({"identity": person["id"], "source": person["source"], "box": box})
         photos.append(save(rng, args.out_dir, f"race-{i:03d}.jpg", canvas, faces))
     return photos
 
@@ -347,14 +350,14 @@ def bursts(rng, args, everyone, blank, searched):
                 view = person
                 if person.get("searched"):
                     img, box = turn(rng, person["img"], person["box"])
-                    view = {"id": person["id"], "img": img, "box": box}
+                    view = {"id": person["id"], "source": person["source"], "img": img, "box": box}
                     # A turned head is narrower, not larger: the same scale, centred.
                     narrow = width * (box[2] - box[0]) / (person["box"][2] - person["box"][0])
                     place = (place[0] + (width - narrow) / 2, place[1], narrow)
                 box = paste(rng, canvas, view, taken, place)
                 if box is not None:
                     taken.append(box)
-                    faces.append({"identity": person["id"], "box": box})
+                    faces.append({"identity": person["id"], "source": view["source"], "box": box})
             label = save(rng, args.out_dir, f"burst-{b:03d}-{k}.jpg", canvas, faces)
             photos.append({**label, "burst": b, "frame": k, "taken_ms": b * 60_000 + k * 500})
     return photos

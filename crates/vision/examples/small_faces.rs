@@ -130,6 +130,9 @@ struct PhotoLabel {
 #[derive(Deserialize)]
 struct FaceLabel {
     identity: String,
+    /// The photo the face was made from (sets made before it was recorded have none).
+    #[serde(default)]
+    source: Option<String>,
     /// x1, y1, x2, y2 in the photo's pixels.
     #[serde(rename = "box")]
     bbox: [f32; 4],
@@ -799,12 +802,7 @@ fn list_false_matches(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)]) {
                         continue;
                     }
                     let b = f.bbox;
-                    let near = p
-                        .label
-                        .faces
-                        .iter()
-                        .find(|l| iou(&b, &l.bbox) >= MATCH_IOU)
-                        .map_or("no labelled face", |l| l.identity.as_str());
+                    let near = label_of(p, f).map_or("no labelled face", |l| l.identity.as_str());
                     println!(
                         "false match ({view}): {who} in {} at cosine {s:.3} (threshold {at:.3}), box {:.0},{:.0} {:.0}x{:.0} ({near})",
                         p.label.file,
@@ -830,14 +828,22 @@ fn pct(v: Option<f64>) -> String {
 /// (cosine at least the gate). A lookalike's faces resemble each other more than they
 /// resemble the runner's. Every weak-only pair's resemblance is reported, the true ones'
 /// least and the false ones' most, then recall and precision at each of [`GUARD_GATES`].
+///
+/// A runner's appearances in a set are made from few photos of the person, so two of them
+/// made from the same photo resemble each other more than two photos taken across a course
+/// would. Recall is therefore given twice: counting every surest appearance, and counting
+/// only those made from another photo of the person than the weak match (`cross-source`;
+/// a person whose appearances all come from one photo then has no support at all, so this
+/// one errs the other way). Lookalikes are other people, counted the same in both.
 fn lookalike_guard(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)], shop: f32) {
     let Some((_, sharp, _)) = views.first() else {
         return;
     };
     let sure_at = shop + SURE_MARGIN;
     // Each (person, photo) pair: there or not, found by a sure match, and the most a weak
-    // match of it resembles a sure face elsewhere (`None`: no weak match).
-    let mut pairs: Vec<(bool, bool, Option<f32>)> = Vec::new();
+    // match of it resembles a surest face elsewhere, any and of another source (`None`:
+    // no weak match).
+    let mut pairs: Vec<(bool, bool, Option<[f32; 2]>)> = Vec::new();
     for (i, (who, selfie)) in sharp.iter().enumerate() {
         let surest: Vec<(usize, &AnalyzedFace)> = photos
             .iter()
@@ -852,18 +858,22 @@ fn lookalike_guard(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)], shop
                     .iter()
                     .any(|(_, q, t)| score(&q[i].1, f) >= t[i].of_class(class_of(f)))
             });
-            let (mut sure, mut weak) = (false, None::<f32>);
+            let (mut sure, mut weak) = (false, None::<[f32; 2]>);
             for f in matched {
                 if score(selfie, f) >= sure_at {
                     sure = true;
                     continue;
                 }
-                let resemblance = surest
-                    .iter()
-                    .filter(|(other, _)| *other != pi)
-                    .map(|(_, s)| cosine(&s.embedding, &f.embedding))
-                    .fold(f32::MIN, f32::max);
-                weak = Some(weak.map_or(resemblance, |w| w.max(resemblance)));
+                let made_from = label_of(p, f);
+                let mut most = [f32::MIN; 2];
+                for (other, s) in surest.iter().filter(|(other, _)| *other != pi) {
+                    let resemblance = cosine(&s.embedding, &f.embedding);
+                    most[0] = most[0].max(resemblance);
+                    if !same_source(made_from, label_of(&photos[*other], s)) {
+                        most[1] = most[1].max(resemblance);
+                    }
+                }
+                weak = Some(weak.map_or(most, |w| [w[0].max(most[0]), w[1].max(most[1])]));
             }
             pairs.push((here, sure, weak));
         }
@@ -871,8 +881,8 @@ fn lookalike_guard(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)], shop
     let weak_only = |true_ones: bool| {
         pairs
             .iter()
-            .filter(move |(here, sure, weak)| !sure && weak.is_some() && *here == true_ones)
-            .filter_map(|(_, _, weak)| *weak)
+            .filter(move |(here, sure, _)| !sure && *here == true_ones)
+            .filter_map(|(_, _, weak)| weak.map(|w| w[0]))
     };
     let (trues, falses) = (weak_only(true).count(), weak_only(false).count());
     let least_true = weak_only(true).reduce(f32::min);
@@ -883,7 +893,7 @@ fn lookalike_guard(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)], shop
         show(least_true),
         show(most_false)
     );
-    let count = |keep: &dyn Fn(&Option<f32>) -> bool| {
+    let count = |keep: &dyn Fn(&Option<[f32; 2]>) -> bool| {
         let mut c = Counts::default();
         for (here, sure, weak) in &pairs {
             c.add(*sure || keep(weak), *here);
@@ -892,15 +902,35 @@ fn lookalike_guard(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)], shop
     };
     let without = count(&|weak| weak.is_some());
     for gate in GUARD_GATES {
-        let with = count(&|weak| weak.is_some_and(|w| w >= gate));
+        let with = count(&|weak| weak.is_some_and(|w| w[0] >= gate));
+        let cross = count(&|weak| weak.is_some_and(|w| w[1] >= gate));
         println!(
-            "LOOKALIKE_GUARD gate {gate:.2}: recall {} -> {} precision {} -> {} ({} -> {} false)",
+            "LOOKALIKE_GUARD gate {gate:.2}: recall {} -> {} (cross-source {}) precision {} -> {} ({} -> {} false)",
             pct(without.recall()),
             pct(with.recall()),
+            pct(cross.recall()),
             pct(without.precision()),
             pct(with.precision()),
             without.fp,
             with.fp
         );
+    }
+}
+
+/// The labelled face a detected face of `p` falls on, if any.
+fn label_of<'a>(p: &'a Photo, f: &AnalyzedFace) -> Option<&'a FaceLabel> {
+    p.label
+        .faces
+        .iter()
+        .find(|l| iou(&f.bbox, &l.bbox) >= MATCH_IOU)
+}
+
+/// Whether two labelled faces are the same person made from the same photo.
+fn same_source(a: Option<&FaceLabel>, b: Option<&FaceLabel>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            a.identity == b.identity && a.source.is_some() && a.source == b.source
+        }
+        _ => false,
     }
 }
