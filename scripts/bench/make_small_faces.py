@@ -22,8 +22,8 @@ photo's crowd, zoomed, with the people of the set blurred out: its spectators ar
 distractor faces; the others a heavily blurred crop with no face), 6-10 distinct people
 pasted at random places, and the whole frame saved at JPEG quality 55-80. `labels.json` lists, per
 photo, each person's identity, the source photo the face was made from and the face box
-(x1, y1, x2, y2 in photo pixels), and the selfies. The people absent from a photo are its negatives, so precision is measured over
-every (person, photo) pair.
+(x1, y1, x2, y2 in photo pixels), and the selfies. The people absent from a photo are its
+negatives, so precision is measured over every (person, photo) pair.
 
 With `--selfies-from DEV_DIR` (the labelled dev set: `labels.tsv` and its photos) the set
 does not flatter: its searched people are the dev set's people with two photos or more,
@@ -350,14 +350,14 @@ def bursts(rng, args, everyone, blank, searched):
                 view = person
                 if person.get("searched"):
                     img, box = turn(rng, person["img"], person["box"])
-                    view = {"id": person["id"], "source": person["source"], "img": img, "box": box}
+                    view = {"id": person["id"], "img": img, "box": box}
                     # A turned head is narrower, not larger: the same scale, centred.
                     narrow = width * (box[2] - box[0]) / (person["box"][2] - person["box"][0])
                     place = (place[0] + (width - narrow) / 2, place[1], narrow)
                 box = paste(rng, canvas, view, taken, place)
                 if box is not None:
                     taken.append(box)
-                    faces.append({"identity": person["id"], "source": view["source"], "box": box})
+                    faces.append({"identity": person["id"], "source": person["source"], "box": box})
             label = save(rng, args.out_dir, f"burst-{b:03d}-{k}.jpg", canvas, faces)
             photos.append({**label, "burst": b, "frame": k, "taken_ms": b * 60_000 + k * 500})
     return photos
