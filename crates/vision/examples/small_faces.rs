@@ -343,11 +343,8 @@ fn sequence(
                 let present: HashSet<&str> =
                     p.label.faces.iter().map(|f| f.identity.as_str()).collect();
                 for (i, (who, q)) in selfies.iter().enumerate() {
-                    let outright = |f: &AnalyzedFace| {
-                        views
-                            .iter()
-                            .any(|(qs, t)| score(&qs[i].1, f) >= t[i].of_class(class_of(f)))
-                    };
+                    let outright =
+                        |f: &AnalyzedFace| views.iter().any(|(qs, t)| reaches(&qs[i], &t[i], f));
                     let direct_hit = p.faces.iter().any(outright);
                     let mut found = direct_hit;
                     for other in photos.iter().filter(|o| !std::ptr::eq(*o, p)) {
@@ -591,6 +588,12 @@ fn score(q: &[Embedding], f: &AnalyzedFace) -> f32 {
         .fold(f32::MIN, f32::max)
 }
 
+/// Whether a search matches `f` outright with one view: the view's score reaches its
+/// threshold for the face's width class.
+fn reaches(q: &Query, t: &Thresholds, f: &AnalyzedFace) -> bool {
+    score(&q.1, f) >= t.of_class(class_of(f))
+}
+
 fn best(photo: &Photo, q: &[Embedding]) -> Option<f32> {
     photo.faces.iter().map(|f| score(q, f)).reduce(f32::max)
 }
@@ -618,7 +621,7 @@ fn count_any(photos: &[Photo], views: &[(&[Query], &PerQuery)]) -> Counts {
             let found = p.faces.iter().any(|f| {
                 views
                     .iter()
-                    .any(|(queries, t)| score(&queries[i].1, f) >= t[i].of_class(class_of(f)))
+                    .any(|(queries, t)| reaches(&queries[i], &t[i], f))
             });
             c.add(found, present.contains(who.as_str()));
         }
@@ -853,11 +856,10 @@ fn lookalike_guard(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)], shop
             .collect();
         for (pi, p) in photos.iter().enumerate() {
             let here = p.label.faces.iter().any(|l| &l.identity == who);
-            let matched = p.faces.iter().filter(|f| {
-                views
-                    .iter()
-                    .any(|(_, q, t)| score(&q[i].1, f) >= t[i].of_class(class_of(f)))
-            });
+            let matched = p
+                .faces
+                .iter()
+                .filter(|f| views.iter().any(|(_, q, t)| reaches(&q[i], &t[i], f)));
             let (mut sure, mut weak) = (false, None::<[f32; 2]>);
             for f in matched {
                 if score(selfie, f) >= sure_at {
