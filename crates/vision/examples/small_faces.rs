@@ -63,6 +63,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use raceshot_vision::calibration::CLASS_WIDTHS;
+use raceshot_vision::lookalike::{MOST_SURE, SURE_MARGIN};
 use raceshot_vision::{
     AnalyzedFace, BBox, DecodeOptions, Embedding, FaceEngine, ModelPair, StrangerFit, Thresholds,
     cosine, decode, sequence, size_class,
@@ -89,9 +90,6 @@ const SWEEP: [f32; 5] = [0.25, 0.30, 0.35, 0.40, 0.45];
 const PREVIEW_EDGE: u32 = 1600;
 /// The way of setting thresholds the shop searches with ([`modes`]): each search's own.
 const SHOP_MODE: &str = "per-search";
-/// How far above the shop's threshold the sharp selfie must score a face for the
-/// lookalike guard to count it among the runner's surest appearances.
-const SURE_MARGIN: f32 = 0.05;
 /// The resemblances to the runner's surest appearances the lookalike guard is measured at.
 const GUARD_GATES: [f32; 4] = [0.45, 0.50, 0.55, 0.60];
 /// A labelled face counts as detected by a box overlapping it this much.
@@ -291,7 +289,11 @@ fn run() -> Result<()> {
             ("distant", &distant[..], distant_at),
         ];
         list_false_matches(&photos, &views);
-        lookalike_guard(&photos, &views, shop_threshold(cfg.model_pair));
+        let (shop, gate) = (
+            shop_threshold(cfg.model_pair),
+            cfg.model_pair.lookalike_gate(),
+        );
+        lookalike_guard(&photos, &views, shop, gate);
     }
     sequence(&photos, &selfies, &distant, cfg.model_pair, &modes);
     distant_view(&photos, &selfies, &distant, &modes);
@@ -824,13 +826,14 @@ fn pct(v: Option<f64>) -> String {
     v.map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}%", v * 100.0))
 }
 
-/// A lookalike guard, measured here and not built into the shop: a photo that a search
-/// finds only by weak matches (faces each search's thresholds or the distant view let
-/// through, none of them scored by the sharp selfie [`SURE_MARGIN`] above `shop`) keeps
-/// them only when one resembles one of the runner's surest appearances in another photo
-/// (cosine at least the gate). A lookalike's faces resemble each other more than they
-/// resemble the runner's. Every weak-only pair's resemblance is reported, the true ones'
-/// least and the false ones' most, then recall and precision at each of [`GUARD_GATES`].
+/// The lookalike guard of the shop's search ([`raceshot_vision::lookalike`]): a photo the
+/// sharp selfie finds at the shop's threshold `shop` is kept; one found only below it (by
+/// each search's fitted thresholds or the distant view: weak matches) is kept only when
+/// one of its weak matches resembles one of the runner's surest appearances (the sharp
+/// selfie scores them [`SURE_MARGIN`] above `shop`) in another photo, at least the gate.
+/// A lookalike's faces resemble each other more than they resemble the runner's. Every
+/// weak-only pair's resemblance is reported, the true ones' least and the false ones'
+/// most, then recall and precision at each of [`GUARD_GATES`], `shop_gate` marked.
 ///
 /// A runner's appearances in a set are made from few photos of the person, so two of them
 /// made from the same photo resemble each other more than two photos taken across a course
@@ -838,32 +841,46 @@ fn pct(v: Option<f64>) -> String {
 /// only those made from another photo of the person than the weak match (`cross-source`;
 /// a person whose appearances all come from one photo then has no support at all, so this
 /// one errs the other way). Lookalikes are other people, counted the same in both.
-fn lookalike_guard(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)], shop: f32) {
+fn lookalike_guard(
+    photos: &[Photo],
+    views: &[(&str, &[Query], &PerQuery)],
+    shop: f32,
+    shop_gate: f32,
+) {
     let Some((_, sharp, _)) = views.first() else {
         return;
     };
     let sure_at = shop + SURE_MARGIN;
-    // Each (person, photo) pair: there or not, found by a sure match, and the most a weak
-    // match of it resembles a surest face elsewhere, any and of another source (`None`:
-    // no weak match).
+    // Each (person, photo) pair: there or not, found by the sharp selfie at the shop's
+    // threshold, and the most a weak match of it resembles a surest face elsewhere, any
+    // and of another source (`None`: no weak match).
     let mut pairs: Vec<(bool, bool, Option<[f32; 2]>)> = Vec::new();
     for (i, (who, selfie)) in sharp.iter().enumerate() {
-        let surest: Vec<(usize, &AnalyzedFace)> = photos
+        // As the shop: the best face of each photo the sharp selfie scores at `sure_at`,
+        // the [`MOST_SURE`] surest.
+        let mut surest: Vec<(usize, &AnalyzedFace)> = photos
             .iter()
             .enumerate()
-            .flat_map(|(pi, p)| p.faces.iter().map(move |f| (pi, f)))
-            .filter(|(_, f)| score(selfie, f) >= sure_at)
+            .filter_map(|(pi, p)| {
+                let best = p
+                    .faces
+                    .iter()
+                    .max_by(|a, b| score(selfie, a).total_cmp(&score(selfie, b)))?;
+                (score(selfie, best) >= sure_at).then_some((pi, best))
+            })
             .collect();
+        surest.sort_by(|a, b| score(selfie, b.1).total_cmp(&score(selfie, a.1)));
+        surest.truncate(MOST_SURE);
         for (pi, p) in photos.iter().enumerate() {
             let here = p.label.faces.iter().any(|l| &l.identity == who);
             let matched = p
                 .faces
                 .iter()
                 .filter(|f| views.iter().any(|(_, q, t)| reaches(&q[i], &t[i], f)));
-            let (mut sure, mut weak) = (false, None::<[f32; 2]>);
+            let (mut plain, mut weak) = (false, None::<[f32; 2]>);
             for f in matched {
-                if score(selfie, f) >= sure_at {
-                    sure = true;
+                if score(selfie, f) >= shop {
+                    plain = true;
                     continue;
                 }
                 let made_from = label_of(p, f);
@@ -877,13 +894,13 @@ fn lookalike_guard(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)], shop
                 }
                 weak = Some(weak.map_or(most, |w| [w[0].max(most[0]), w[1].max(most[1])]));
             }
-            pairs.push((here, sure, weak));
+            pairs.push((here, plain, weak));
         }
     }
     let weak_only = |true_ones: bool| {
         pairs
             .iter()
-            .filter(move |(here, sure, _)| !sure && *here == true_ones)
+            .filter(move |(here, plain, _)| !plain && *here == true_ones)
             .filter_map(|(_, _, weak)| weak.map(|w| w[0]))
     };
     let (trues, falses) = (weak_only(true).count(), weak_only(false).count());
@@ -891,14 +908,14 @@ fn lookalike_guard(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)], shop
     let most_false = weak_only(false).reduce(f32::max);
     let show = |v: Option<f32>| v.map_or_else(|| "none".to_owned(), |v| format!("{v:.2}"));
     println!(
-        "LOOKALIKE_GUARD sure at {sure_at:.2}: weak-only pairs {trues} true (least resemblance {}), {falses} false (most {})",
+        "LOOKALIKE_GUARD kept at {shop:.2}, sure at {sure_at:.2}: weak-only pairs {trues} true (least resemblance {}), {falses} false (most {})",
         show(least_true),
         show(most_false)
     );
     let count = |keep: &dyn Fn(&Option<[f32; 2]>) -> bool| {
         let mut c = Counts::default();
-        for (here, sure, weak) in &pairs {
-            c.add(*sure || keep(weak), *here);
+        for (here, plain, weak) in &pairs {
+            c.add(*plain || keep(weak), *here);
         }
         c
     };
@@ -906,8 +923,13 @@ fn lookalike_guard(photos: &[Photo], views: &[(&str, &[Query], &PerQuery)], shop
     for gate in GUARD_GATES {
         let with = count(&|weak| weak.is_some_and(|w| w[0] >= gate));
         let cross = count(&|weak| weak.is_some_and(|w| w[1] >= gate));
+        let shops = if gate == shop_gate {
+            " (the shop's)"
+        } else {
+            ""
+        };
         println!(
-            "LOOKALIKE_GUARD gate {gate:.2}: recall {} -> {} (cross-source {}) precision {} -> {} ({} -> {} false)",
+            "LOOKALIKE_GUARD gate {gate:.2}{shops}: recall {} -> {} (cross-source {}) precision {} -> {} ({} -> {} false)",
             pct(without.recall()),
             pct(with.recall()),
             pct(cross.recall()),

@@ -156,6 +156,19 @@ impl ModelPair {
         }
     }
 
+    /// The least resemblance a weak match must have to one of the runner's surest
+    /// appearances for the lookalike guard to keep it ([`crate::lookalike`]): on the
+    /// small-face sets the runner's own weak matches resemble one at 0.57 and more, the
+    /// lookalikes' at most 0.46 (w600k_mbf); SFace's cosines run higher: 0.58 and more,
+    /// the lookalikes' up to 0.54 (0.65 on one set) (docs/benchmarks.md, "The lookalike
+    /// guard in the shop").
+    pub fn lookalike_gate(self) -> f32 {
+        match self {
+            Self::InsightFace => 0.50,
+            Self::YuNetSFace => 0.55,
+        }
+    }
+
     /// What an operator running a pair a shop may not sell with is told to do.
     pub const NOT_FOR_SALE: &'static str =
         "not for a shop that sells photos: set faces.model_pair = yunet-sface";

@@ -365,6 +365,39 @@ impl FaceIndex {
         Some(self.rescore(query.as_slice(), row))
     }
 
+    /// For each of `faces`, how much it resembles the most alike of `others` (the cosine of
+    /// their stored vectors), or `None` when it or all of `others` are unknown here:
+    /// `faces.len() × others.len()` dot products of 8-bit codes, exact in integers.
+    pub fn most_alike(&self, faces: &[i64], others: &[i64]) -> Vec<Option<f32>> {
+        let rows = |ids: &[i64]| -> Vec<Option<usize>> {
+            ids.iter()
+                .map(|id| self.rows.get(id).map(|&r| r as usize))
+                .collect()
+        };
+        let others: Vec<usize> = rows(others).into_iter().flatten().collect();
+        rows(faces)
+            .into_iter()
+            .map(|row| {
+                let a = row?;
+                others
+                    .iter()
+                    .map(|&b| self.resemblance(a, b))
+                    .reduce(f32::max)
+            })
+            .collect()
+    }
+
+    /// The cosine of the stored vectors of rows `a` and `b`.
+    fn resemblance(&self, a: usize, b: usize) -> f32 {
+        let code = |row: usize| &self.codes8[row * self.dim..(row + 1) * self.dim];
+        let dot: i32 = code(a)
+            .iter()
+            .zip(code(b))
+            .map(|(&x, &y)| i32::from(x) * i32::from(y))
+            .sum();
+        dot as f32 * self.scale8[a] * self.scale8[b]
+    }
+
     #[inline(always)]
     fn rescore(&self, q: &[f32], row: usize) -> f32 {
         let c = &self.codes8[row * self.dim..(row + 1) * self.dim];
@@ -1150,6 +1183,44 @@ mod tests {
         assert_eq!(v.codes4[3], (1u8 << 4) | 15, "-7 + 8 high, 7 + 8 low");
         assert_eq!(v.codes4[4], 0x88);
         assert!(v.resid < 1e-5);
+    }
+
+    #[test]
+    fn most_alike_is_the_best_cosine_of_the_stored_vectors() {
+        let mut rng = StdRng::seed_from_u64(33);
+        let base = random_unit(&mut rng, 512);
+        let (close, far, other) = (
+            near(&mut rng, &base, 0.8),
+            near(&mut rng, &base, 0.3),
+            random_unit(&mut rng, 512),
+        );
+        let mut index = FaceIndex::new(512);
+        for (id, e) in [(1, &base), (2, &close), (3, &far), (4, &other)] {
+            index.insert(id, id, e).unwrap();
+        }
+        let cos = |a: &Embedding, b: &Embedding| -> f32 {
+            a.as_slice()
+                .iter()
+                .zip(b.as_slice())
+                .map(|(x, y)| x * y)
+                .sum()
+        };
+        let got = index.most_alike(&[1, 4, 99], &[2, 3, 98]);
+        assert_eq!(got.len(), 3);
+        let want = [
+            cos(&base, &close),
+            cos(&other, &close).max(cos(&other, &far)),
+        ];
+        for (g, w) in got.iter().zip(want) {
+            assert!((g.unwrap() - w).abs() < 0.01, "{g:?} against {w}");
+        }
+        // The same as the index's own similarity of the stored face to the query.
+        let seen = index.similarity(&close, 1).unwrap();
+        assert!((got[0].unwrap() - seen).abs() < 0.01);
+        // An unknown face, or nothing known to compare with: no resemblance.
+        assert_eq!(got[2], None);
+        assert_eq!(index.most_alike(&[1], &[98]), vec![None]);
+        assert!(index.most_alike(&[], &[1]).is_empty());
     }
 
     #[test]

@@ -35,6 +35,7 @@ pub mod engine;
 pub mod error;
 pub mod image_io;
 pub mod index;
+pub mod lookalike;
 mod model_file;
 pub mod ocr;
 mod runtime;

@@ -1,12 +1,15 @@
 //! The selfie seen from afar (`FaceAnalyzer::embed_distant`), through the face search: a face
 //! that resembles the selfie's distant view is found outright, at the view's own
-//! threshold, beside the faces the sharp selfie finds; a face below that threshold is not,
-//! and a visitor who raises the threshold raises it for both views.
+//! threshold, beside the faces the sharp selfie finds (and resembling one of them, as the
+//! lookalike guard asks: `lookalike.rs`); a face below that threshold is not, and a
+//! visitor who raises the threshold raises it for both views.
 
 use raceshot_store::Backend;
 use serde_json::json;
 
-use crate::helpers::{TestApp, at_cosine, event, face_at, found_matched_by, json, noisy_jpeg};
+use crate::helpers::{
+    TestApp, apart_from, at_cosine, blend, event, face_at, found_matched_by, json, noisy_jpeg,
+};
 
 crate::both_backends!(a_face_like_the_distant_view_is_found_at_its_own_threshold);
 
@@ -21,14 +24,26 @@ async fn a_face_like_the_distant_view_is_found_at_its_own_threshold(backend: Bac
         raceshot_server::app::faces::distant_threshold(stored.spec.face_threshold, pair);
     let sharp_at = raceshot_server::app::faces::threshold(stored.spec.face_threshold, pair);
 
-    let far_face = at_cosine(&me.distant, distant_at + 0.1, 11);
-    let too_unlike = at_cosine(&me.distant, distant_at - 0.05, 12);
     let near_face = at_cosine(&me.sharp, sharp_at + 0.15, 13);
+    // The runner far off: like the distant view, and like the near face in what it has
+    // beyond the selfie.
+    let far_face = blend(
+        &[
+            (&me.distant, distant_at + 0.1),
+            (&apart_from(&near_face, &me.sharp), 0.7),
+        ],
+        11,
+    );
+    let too_unlike = at_cosine(&me.distant, distant_at - 0.05, 12);
     // Only the distant view finds the first; neither finds the second.
     for (face, what) in [(&far_face, "far"), (&too_unlike, "too unlike")] {
         let s = raceshot_vision::cosine(&me.sharp, face);
         assert!(s < sharp_at - 0.1, "{what}: the sharp selfie scores {s}");
     }
+    let resemblance = raceshot_vision::cosine(&far_face, &near_face);
+    assert!(resemblance > pair.lookalike_gate() + 0.05, "{resemblance}");
+    let like_view = raceshot_vision::cosine(&me.distant, &far_face);
+    assert!(like_view >= distant_at + 0.05, "{like_view}");
     let photo = |name: &'static str, face| {
         let app = &app;
         async move {
@@ -56,7 +71,10 @@ async fn a_face_like_the_distant_view_is_found_at_its_own_threshold(backend: Bac
     );
     assert_eq!(body["image_length"], 2);
     let shown = body["images"][1]["similarity"].as_f64().unwrap() as f32;
-    assert!((shown - (distant_at + 0.1)).abs() < 0.01, "{shown}");
+    assert!(
+        (shown - like_view).abs() < 0.01,
+        "{shown} against {like_view}"
+    );
     assert!(found_matched_by(&body).iter().all(|(id, _)| *id != unlike));
 
     // A visitor's higher threshold holds for the distant view too.

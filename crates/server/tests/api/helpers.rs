@@ -921,6 +921,59 @@ pub fn at_cosine(q: &raceshot_vision::Embedding, c: f32, seed: u64) -> raceshot_
     raceshot_vision::Embedding::from_raw(v, q.len()).unwrap()
 }
 
+/// A unit vector made of `parts` (each a vector and how much of it), topped up with a
+/// stranger's direction (`seed`) orthogonal to all of them: its cosine with each part is
+/// about that part's weight when the parts are about orthogonal.
+pub fn blend(
+    parts: &[(&raceshot_vision::Embedding, f32)],
+    seed: u64,
+) -> raceshot_vision::Embedding {
+    let dim = parts[0].0.dim();
+    let mut rest: Vec<f32> = raceshot_vision::testing::stranger(seed, dim)
+        .unwrap()
+        .as_slice()
+        .to_vec();
+    let mut basis: Vec<Vec<f32>> = Vec::new();
+    for (part, _) in parts {
+        let mut b = part.as_slice().to_vec();
+        for done in &basis {
+            let along: f32 = b.iter().zip(done).map(|(x, y)| x * y).sum();
+            b.iter_mut().zip(done).for_each(|(x, y)| *x -= along * y);
+        }
+        let norm = b.iter().map(|x| x * x).sum::<f32>().sqrt();
+        b.iter_mut().for_each(|x| *x /= norm);
+        let along: f32 = rest.iter().zip(&b).map(|(x, y)| x * y).sum();
+        rest.iter_mut().zip(&b).for_each(|(x, y)| *x -= along * y);
+        basis.push(b);
+    }
+    let norm = rest.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let mut v = vec![0f32; dim];
+    for (part, w) in parts {
+        v.iter_mut()
+            .zip(part.as_slice())
+            .for_each(|(x, y)| *x += w * y);
+    }
+    let filled = v.iter().map(|x| x * x).sum::<f32>();
+    let top = (1.0 - filled).max(0.0).sqrt() / norm;
+    v.iter_mut().zip(&rest).for_each(|(x, y)| *x += top * y);
+    raceshot_vision::Embedding::from_raw(v, dim).unwrap()
+}
+
+/// The part of `v` orthogonal to `q`, as a unit vector: what `v` has that `q` has not.
+pub fn apart_from(
+    v: &raceshot_vision::Embedding,
+    q: &raceshot_vision::Embedding,
+) -> raceshot_vision::Embedding {
+    let along = raceshot_vision::cosine(v, q);
+    let u = v
+        .as_slice()
+        .iter()
+        .zip(q.as_slice())
+        .map(|(v, q)| v - along * q)
+        .collect();
+    raceshot_vision::Embedding::from_raw(u, q.dim()).unwrap()
+}
+
 /// A face 60 × 80 px at `x`, 1000 px down.
 pub fn face_at(e: &raceshot_vision::Embedding, x: f64) -> raceshot_store::photos::NewFace {
     face_of_width(e, x, 60.0)

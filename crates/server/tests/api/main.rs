@@ -35,6 +35,7 @@ mod hardening;
 mod hostile_json;
 mod leaks;
 mod line;
+mod lookalike;
 mod model_pairs;
 mod notify;
 mod ops;

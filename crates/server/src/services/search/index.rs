@@ -156,18 +156,41 @@ impl FaceIndexes {
         query: &Embedding,
         face_ids: &[i64],
     ) -> Vec<Option<f32>> {
+        self.loaded(event_id, pair, |index| {
+            face_ids
+                .iter()
+                .map(|&id| index.similarity(query, id))
+                .collect()
+        })
+        .unwrap_or_else(|| vec![None; face_ids.len()])
+    }
+
+    /// For each of `face_ids`, how much it resembles the most alike of `others` in the
+    /// event's index as it is loaded now ([`FaceIndex::most_alike`]; `None`: not there).
+    pub fn most_alike(
+        &self,
+        event_id: i64,
+        pair: ModelPair,
+        face_ids: &[i64],
+        others: &[i64],
+    ) -> Vec<Option<f32>> {
+        self.loaded(event_id, pair, |index| index.most_alike(face_ids, others))
+            .unwrap_or_else(|| vec![None; face_ids.len()])
+    }
+
+    /// `read` of the event's index of `pair`'s faces if it is loaded now.
+    fn loaded<T>(
+        &self,
+        event_id: i64,
+        pair: ModelPair,
+        read: impl FnOnce(&FaceIndex) -> T,
+    ) -> Option<T> {
         let ev = {
             let events = self.events.lock().unwrap_or_else(|p| p.into_inner());
             events.get(&event_id).filter(|e| e.pair == pair).cloned()
-        };
-        let Some(ev) = ev else {
-            return vec![None; face_ids.len()];
-        };
+        }?;
         let index = ev.index.read().unwrap_or_else(|p| p.into_inner());
-        face_ids
-            .iter()
-            .map(|&id| index.similarity(query, id))
-            .collect()
+        Some(read(&index))
     }
 
     /// Bytes the indexes hold now.

@@ -11,8 +11,11 @@
 //! threshold (then held as given, for every face) and result count, never loosen them. A
 //! face a little below the threshold is found too when it continues, in a photo of the
 //! same photographer moments apart, a face matched outright (`sequence`); such photos are
-//! marked. The HTTP handlers (`api::facesearch`) only read the selfies and shape the
-//! answer.
+//! marked. A photo found only below the threshold (by the distant view or a fitted
+//! threshold) is kept only when its face resembles one of the runner's surest appearances
+//! in the event, so a lookalike in the crowd is not answered
+//! (`raceshot_vision::lookalike`). The HTTP handlers (`api::facesearch`) only read the
+//! selfies and shape the answer.
 
 pub mod index;
 pub mod sequence;
@@ -26,6 +29,7 @@ use raceshot_store::events::Event;
 use raceshot_store::photos::Photo;
 use raceshot_store::{Store, StoreError};
 use raceshot_vision::image_io::{DecodeOptions, ImageFormat, decode, probe, sniff};
+use raceshot_vision::lookalike::Guard;
 use raceshot_vision::{Embedding, FaceAnalyzer, Hit, RgbImage, SelfieFaces, best_per_photo};
 
 use crate::app::faces::FaceModels;
@@ -378,7 +382,14 @@ pub async fn search_event(
             .map_err(SearchError::fault)?;
         let distant = each.pop().unwrap_or_default();
         let sharp = each.pop().unwrap_or_default();
-        let mut direct = best_per_photo(sharp.into_iter().chain(distant));
+        let guard = Guard {
+            threshold: matching_at,
+            gate: pair.lookalike_gate(),
+        };
+        let kept = guard.keep(sharp, distant, |faces, sure| {
+            cx.indexes.most_alike(event.id, pair, faces, sure)
+        });
+        let mut direct = best_per_photo(kept);
         direct.truncate(k);
         let continued = sequence::continued(
             cx,
