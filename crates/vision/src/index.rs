@@ -77,6 +77,16 @@ pub struct Hit {
     pub similarity: f32,
 }
 
+impl Hit {
+    pub const fn new(photo_id: i64, face_id: i64, similarity: f32) -> Self {
+        Self {
+            photo_id,
+            face_id,
+            similarity,
+        }
+    }
+}
+
 /// The index. Not internally synchronised: callers wrap it (e.g. in an `RwLock`); it is
 /// `Send + Sync` so they can.
 #[derive(Debug, Clone)]

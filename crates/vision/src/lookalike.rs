@@ -83,11 +83,7 @@ mod tests {
     use std::collections::HashMap;
 
     fn hit(photo_id: i64, face_id: i64, similarity: f32) -> Hit {
-        Hit {
-            photo_id,
-            face_id,
-            similarity,
-        }
+        Hit::new(photo_id, face_id, similarity)
     }
 
     /// `most_alike` over a table of resemblances between face ids.

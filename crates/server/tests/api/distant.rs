@@ -8,7 +8,7 @@ use raceshot_store::Backend;
 use serde_json::json;
 
 use crate::helpers::{
-    TestApp, apart_from, at_cosine, blend, event, face_at, found_matched_by, json, noisy_jpeg,
+    TestApp, apart_from, at_cosine, blend, event, found_matched_by, json, noisy_jpeg,
 };
 
 crate::both_backends!(a_face_like_the_distant_view_is_found_at_its_own_threshold);
@@ -44,22 +44,9 @@ async fn a_face_like_the_distant_view_is_found_at_its_own_threshold(backend: Bac
     assert!(resemblance > pair.lookalike_gate() + 0.05, "{resemblance}");
     let like_view = raceshot_vision::cosine(&me.distant, &far_face);
     assert!(like_view >= distant_at + 0.05, "{like_view}");
-    let photo = |name: &'static str, face| {
-        let app = &app;
-        async move {
-            app.ready_photo(
-                "race",
-                name,
-                noisy_jpeg(9),
-                (6000, 4000),
-                vec![face_at(&face, 1000.0)],
-            )
-            .await
-        }
-    };
-    let far = photo("far.jpg", far_face).await;
-    let unlike = photo("unlike.jpg", too_unlike).await;
-    let near = photo("near.jpg", near_face).await;
+    let far = app.photo_of_face("race", "far.jpg", &far_face).await;
+    let unlike = app.photo_of_face("race", "unlike.jpg", &too_unlike).await;
+    let near = app.photo_of_face("race", "near.jpg", &near_face).await;
 
     let body = json(app.face_search(selfie.clone(), json!({})).await).await;
     assert_eq!(body["status"], "success", "{body}");

@@ -767,6 +767,19 @@ impl TestApp {
             .await
     }
 
+    /// A ready photo of the event, 6000 × 4000, whose one face is `face` ([`face_at`]
+    /// 1000 px across).
+    pub async fn photo_of_face(
+        &self,
+        event_key: &str,
+        file_name: &str,
+        face: &raceshot_vision::Embedding,
+    ) -> i64 {
+        let faces = vec![face_at(face, 1000.0)];
+        self.ready_photo(event_key, file_name, noisy_jpeg(9), (6000, 4000), faces)
+            .await
+    }
+
     /// [`TestApp::ready_photo`] by photographer `taken.0` at the moment `taken.1`.
     pub async fn ready_photo_taken(
         &self,

@@ -8,7 +8,7 @@ use raceshot_store::Backend;
 use serde_json::json;
 
 use crate::helpers::{
-    TestApp, apart_from, at_cosine, blend, event, face_at, found_matched_by, json, noisy_jpeg,
+    TestApp, apart_from, at_cosine, blend, event, found_matched_by, json, noisy_jpeg,
 };
 
 crate::both_backends!(a_weak_match_is_answered_only_when_a_sure_appearance_vouches_for_it);
@@ -70,22 +70,15 @@ async fn a_weak_match_is_answered_only_when_a_sure_appearance_vouches_for_it(bac
     assert!(cos(&lookalike_far, &near) < gate - 0.1);
     assert!(cos(&lookalike_far, &lookalike_near) >= gate + 0.05);
 
-    let photo = |name: &'static str, face| {
-        let app = &app;
-        async move {
-            app.ready_photo(
-                "race",
-                name,
-                noisy_jpeg(9),
-                (6000, 4000),
-                vec![face_at(&face, 1000.0)],
-            )
-            .await
-        }
-    };
-    let runner_far_id = photo("runner-far.jpg", runner_far).await;
-    let lookalike_far_id = photo("lookalike-far.jpg", lookalike_far).await;
-    let lookalike_near_id = photo("lookalike-near.jpg", lookalike_near).await;
+    let runner_far_id = app
+        .photo_of_face("race", "runner-far.jpg", &runner_far)
+        .await;
+    let lookalike_far_id = app
+        .photo_of_face("race", "lookalike-far.jpg", &lookalike_far)
+        .await;
+    let lookalike_near_id = app
+        .photo_of_face("race", "lookalike-near.jpg", &lookalike_near)
+        .await;
     let found = |body: &serde_json::Value| -> Vec<i64> {
         let mut ids: Vec<i64> = found_matched_by(body).iter().map(|(id, _)| *id).collect();
         ids.sort_unstable();
@@ -98,7 +91,7 @@ async fn a_weak_match_is_answered_only_when_a_sure_appearance_vouches_for_it(bac
     assert_eq!(found(&body), vec![lookalike_near_id], "{body}");
 
     // The close-up arrives and vouches for the runner far off, not for the lookalike.
-    let near_id = photo("near.jpg", near).await;
+    let near_id = app.photo_of_face("race", "near.jpg", &near).await;
     let body = json(app.face_search(selfie, json!({})).await).await;
     let mut want = vec![runner_far_id, lookalike_near_id, near_id];
     want.sort_unstable();

@@ -435,11 +435,7 @@ mod tests {
     use super::*;
 
     fn hit(photo_id: i64, face_id: i64, similarity: f32) -> Hit {
-        Hit {
-            photo_id,
-            face_id,
-            similarity,
-        }
+        Hit::new(photo_id, face_id, similarity)
     }
 
     #[test]
