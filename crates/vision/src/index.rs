@@ -78,6 +78,7 @@ pub struct Hit {
 }
 
 impl Hit {
+    /// Photo `photo_id`'s face `face_id`, found at `similarity`.
     pub const fn new(photo_id: i64, face_id: i64, similarity: f32) -> Self {
         Self {
             photo_id,
@@ -1208,13 +1209,7 @@ mod tests {
         for (id, e) in [(1, &base), (2, &close), (3, &far), (4, &other)] {
             index.insert(id, id, e).unwrap();
         }
-        let cos = |a: &Embedding, b: &Embedding| -> f32 {
-            a.as_slice()
-                .iter()
-                .zip(b.as_slice())
-                .map(|(x, y)| x * y)
-                .sum()
-        };
+        let cos = crate::cosine;
         let got = index.most_alike(&[1, 4, 99], &[2, 3, 98]);
         assert_eq!(got.len(), 3);
         let want = [
