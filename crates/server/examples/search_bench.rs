@@ -5,15 +5,18 @@
 //! a release build on SQLite. Prints the cold first search (the index built from the
 //! rows), the first search after a restart (the index read from the snapshot the first
 //! process wrote), p50/p99 end to end, the index scan alone, and the fit of one view's
-//! thresholds on the event's faces alone (`FaceIndex::stranger_fit`).
+//! thresholds on the event's faces alone (`FaceIndex::stranger_fit`), and the lookalike
+//! guard alone at its most (`FaceIndex::most_alike`).
 //!
 //! `cargo run --release -p raceshot-server --example search_bench -- [PHOTOS] [FACES_PER_PHOTO]`
 
 use std::time::{Duration, Instant};
 
+use raceshot_domain::event::{DEFAULT_MAX_FACE_SEARCH, MAX_FACE_SEARCH_LIMIT};
 use raceshot_server::commands::ingest;
 use raceshot_store::jobs::NewJob;
 use raceshot_store::photos::{Added, FaceSet, NewFace, NewPhoto, ProcessedPhoto};
+use raceshot_vision::lookalike::MOST_SURE;
 use raceshot_vision::{Embedding, FaceIndex};
 
 mod common;
@@ -252,6 +255,24 @@ async fn main() -> Result<()> {
     scan.sort();
     fit.sort();
 
+    // The lookalike guard alone at its most: every hit of both views a weak match (two
+    // views of an event's largest answer) against the most surest appearances that vouch.
+    let guard_at = |weak: usize| {
+        let faces: Vec<i64> = (0..weak as i64).collect();
+        let sure: Vec<i64> = (weak as i64..(weak + MOST_SURE) as i64).collect();
+        let mut times: Vec<Duration> = (0..rounds)
+            .map(|_| {
+                let t = Instant::now();
+                std::hint::black_box(index.most_alike(&faces, &sure));
+                t.elapsed()
+            })
+            .collect();
+        times.sort();
+        times
+    };
+    let guard_default = guard_at(2 * DEFAULT_MAX_FACE_SEARCH as usize);
+    let guard_limit = guard_at(2 * MAX_FACE_SEARCH_LIMIT as usize);
+
     println!(
         "== {photos} photos, {} faces, {rounds} searches each, sequential",
         vectors.len() + 16
@@ -277,6 +298,17 @@ async fn main() -> Result<()> {
         percentile(&fit, 0.5),
         percentile(&fit, 0.99)
     );
+    for (times, most) in [
+        (&guard_default, DEFAULT_MAX_FACE_SEARCH),
+        (&guard_limit, MAX_FACE_SEARCH_LIMIT),
+    ] {
+        println!(
+            "lookalike guard alone       p50 {:.2} ms  p99 {:.2} ms  ({} weak matches x {MOST_SURE} sure: two views of {most} hits)",
+            percentile(times, 0.5),
+            percentile(times, 0.99),
+            2 * most
+        );
+    }
     let _ = tx.send(());
     let _ = server.await;
     Ok(())

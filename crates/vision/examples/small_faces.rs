@@ -56,7 +56,7 @@
 
 mod common;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -855,7 +855,18 @@ fn lookalike_guard(
     // threshold, and the most a weak match of it resembles a surest face elsewhere, any
     // and of another source (`None`: no weak match).
     let mut pairs: Vec<(bool, bool, Option<[f32; 2]>)> = Vec::new();
+    // For each runner whose appearances are made from two photos or more: the weak-only
+    // true pairs, and how many the shop's gate keeps counting any surest appearance and
+    // only those of another source photo. These runners are where `cross-source` is fair.
+    let mut several: Vec<(&str, usize, [usize; 3], Vec<f32>)> = Vec::new();
     for (i, (who, selfie)) in sharp.iter().enumerate() {
+        let sources: BTreeSet<&str> = photos
+            .iter()
+            .flat_map(|p| &p.label.faces)
+            .filter(|l| &l.identity == who)
+            .filter_map(|l| l.source.as_deref())
+            .collect();
+        let first = pairs.len();
         // As the shop: the best face of each photo the sharp selfie scores at `sure_at`,
         // the [`MOST_SURE`] surest.
         let mut surest: Vec<(usize, &AnalyzedFace)> = photos
@@ -895,6 +906,19 @@ fn lookalike_guard(
                 weak = Some(weak.map_or(most, |w| [w[0].max(most[0]), w[1].max(most[1])]));
             }
             pairs.push((here, plain, weak));
+        }
+        if sources.len() >= 2 {
+            let (mut c, mut cross) = ([0; 3], Vec::new());
+            let weak_only = pairs[first..]
+                .iter()
+                .filter(|(here, plain, _)| *here && !plain);
+            for w in weak_only.filter_map(|(_, _, weak)| *weak) {
+                c[0] += 1;
+                c[1] += usize::from(w[0] >= shop_gate);
+                c[2] += usize::from(w[1] >= shop_gate);
+                cross.push(w[1]);
+            }
+            several.push((who.as_str(), sources.len(), c, cross));
         }
     }
     let weak_only = |true_ones: bool| {
@@ -937,6 +961,13 @@ fn lookalike_guard(
             pct(with.precision()),
             without.fp,
             with.fp
+        );
+    }
+    for (who, sources, [weak, kept, cross], resemblances) in several {
+        let resemblances: Vec<String> = resemblances.iter().map(|r| format!("{r:.2}")).collect();
+        println!(
+            "LOOKALIKE_GUARD {who} ({sources} source photos): {weak} true pairs found only by weak matches, the shop's gate keeps {kept}, {cross} on another source photo's surest appearance (resemblance to those: {})",
+            resemblances.join(" ")
         );
     }
 }
