@@ -858,7 +858,7 @@ fn lookalike_guard(
     // For each runner whose appearances are made from two photos or more: the weak-only
     // true pairs, and how many the shop's gate keeps counting any surest appearance and
     // only those of another source photo. These runners are where `cross-source` is fair.
-    let mut several: Vec<(&str, usize, [usize; 3], Vec<f32>)> = Vec::new();
+    let mut several: Vec<(&str, usize, usize, Vec<f32>)> = Vec::new();
     for (i, (who, selfie)) in sharp.iter().enumerate() {
         let sources: BTreeSet<&str> = photos
             .iter()
@@ -908,17 +908,14 @@ fn lookalike_guard(
             pairs.push((here, plain, weak));
         }
         if sources.len() >= 2 {
-            let (mut c, mut cross) = ([0; 3], Vec::new());
-            let weak_only = pairs[first..]
+            let weak: Vec<[f32; 2]> = pairs[first..]
                 .iter()
-                .filter(|(here, plain, _)| *here && !plain);
-            for w in weak_only.filter_map(|(_, _, weak)| *weak) {
-                c[0] += 1;
-                c[1] += usize::from(w[0] >= shop_gate);
-                c[2] += usize::from(w[1] >= shop_gate);
-                cross.push(w[1]);
-            }
-            several.push((who.as_str(), sources.len(), c, cross));
+                .filter(|(here, plain, _)| *here && !plain)
+                .filter_map(|(_, _, weak)| *weak)
+                .collect();
+            let kept = weak.iter().filter(|w| w[0] >= shop_gate).count();
+            let cross = weak.iter().map(|w| w[1]).collect();
+            several.push((who.as_str(), sources.len(), kept, cross));
         }
     }
     let weak_only = |true_ones: bool| {
@@ -963,7 +960,9 @@ fn lookalike_guard(
             with.fp
         );
     }
-    for (who, sources, [weak, kept, cross], resemblances) in several {
+    for (who, sources, kept, resemblances) in several {
+        let weak = resemblances.len();
+        let cross = resemblances.iter().filter(|&&r| r >= shop_gate).count();
         let resemblances: Vec<String> = resemblances.iter().map(|r| format!("{r:.2}")).collect();
         println!(
             "LOOKALIKE_GUARD {who} ({sources} source photos): {weak} true pairs found only by weak matches, the shop's gate keeps {kept}, {cross} on another source photo's surest appearance (resemblance to those: {})",
