@@ -10,8 +10,15 @@
 //! always kept, so the guard never finds less than the plain threshold does. A runner with
 //! no sure appearance keeps only those. Linear in the hits: at most [`MOST_SURE`]
 //! appearances vouch, one dot product each a weak match.
+//!
+//! A face does not always resemble itself across a day's photos (the light, the angle, a
+//! cap), so the runner's bib vouches too ([`Guarded::with_bibs`]): a weak match whose face
+//! wears the bib read under most of the runner's sure appearances is kept. Bibs are
+//! unique in an event, so a lookalike wears another; a misread one rarely lands on a face
+//! the selfie also finds.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 
 use crate::Hit;
 
@@ -34,44 +41,116 @@ pub struct Guard {
 }
 
 impl Guard {
-    /// The hits a search keeps of `sharp` (the sharp selfie's, best face a photo) and
-    /// `weak` (hits of other views or below the threshold; any order): every hit on a photo
-    /// `sharp` finds at the threshold, and each other hit whose face `most_alike` says
-    /// resembles one of the surest appearances at the gate. `most_alike(faces, sure)`
-    /// answers, for each of `faces`, its highest cosine to any of `sure` (`None`: unknown).
+    /// What the guard keeps of `sharp` (the sharp selfie's hits, best face a photo) and
+    /// `weak` (hits of other views or below the threshold; any order) by faces alone:
+    /// every hit on a photo `sharp` finds at the threshold, and each other hit whose face
+    /// `most_alike` says resembles one of the surest appearances at the gate.
+    /// `most_alike(faces, sure)` answers, for each of `faces`, its highest cosine to any of
+    /// `sure` (`None`: unknown).
     pub fn keep(
         self,
         sharp: Vec<Hit>,
         weak: Vec<Hit>,
         most_alike: impl FnOnce(&[i64], &[i64]) -> Vec<Option<f32>>,
-    ) -> Vec<Hit> {
+    ) -> Guarded {
         let outright: HashSet<i64> = sharp
             .iter()
             .filter(|h| h.similarity >= self.threshold)
             .map(|h| h.photo_id)
             .collect();
-        let mut sure: Vec<&Hit> = sharp
+        let mut sure: Vec<Hit> = sharp
             .iter()
             .filter(|h| h.similarity >= self.threshold + SURE_MARGIN)
+            .copied()
             .collect();
         sure.sort_by(|a, b| b.similarity.total_cmp(&a.similarity));
         sure.truncate(MOST_SURE);
-        let sure: Vec<i64> = sure.iter().map(|h| h.face_id).collect();
         let (mut kept, doubtful): (Vec<Hit>, Vec<Hit>) = sharp
             .into_iter()
             .chain(weak)
             .partition(|h| outright.contains(&h.photo_id));
         if doubtful.is_empty() || sure.is_empty() {
-            return kept;
+            return Guarded {
+                kept,
+                unvouched: Vec::new(),
+                sure,
+            };
         }
         let faces: Vec<i64> = doubtful.iter().map(|h| h.face_id).collect();
-        let alike = most_alike(&faces, &sure);
+        let sure_faces: Vec<i64> = sure.iter().map(|h| h.face_id).collect();
+        let alike = most_alike(&faces, &sure_faces);
+        let mut unvouched = Vec::new();
+        for (hit, alike) in doubtful.into_iter().zip(alike) {
+            if alike.is_some_and(|a| a >= self.gate) {
+                kept.push(hit);
+            } else {
+                unvouched.push(hit);
+            }
+        }
+        Guarded {
+            kept,
+            unvouched,
+            sure,
+        }
+    }
+}
+
+/// What the guard decided by faces: the hits it keeps, the weak matches no face vouched
+/// for, and the runner's surest appearances (the surest first).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Guarded {
+    pub kept: Vec<Hit>,
+    pub unvouched: Vec<Hit>,
+    pub sure: Vec<Hit>,
+}
+
+impl Guarded {
+    /// Whether bibs could vouch for anything: a weak match is unvouched and the runner has
+    /// a sure appearance to read a bib under.
+    pub fn asks_bibs(&self) -> bool {
+        !self.unvouched.is_empty() && !self.sure.is_empty()
+    }
+
+    /// The photos whose bibs [`Guarded::with_bibs`] asks about: the sure appearances' and
+    /// the unvouched weak matches', each once.
+    pub fn bib_photos(&self) -> Vec<i64> {
+        let mut ids: Vec<i64> = self
+            .sure
+            .iter()
+            .chain(&self.unvouched)
+            .map(|h| h.photo_id)
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// The kept hits and each unvouched one whose face wears the runner's bib:
+    /// `worn(face_id)` is the bib read under a face, if one was. The runner's bib is the
+    /// one worn by most of their sure appearances; when two bibs are worn by as many
+    /// (a misread splits the count), neither is trusted.
+    pub fn with_bibs<B: Eq + Hash>(self, worn: impl Fn(i64) -> Option<B>) -> Vec<Hit> {
+        let Guarded {
+            mut kept,
+            unvouched,
+            sure,
+        } = self;
+        let mut votes: HashMap<B, usize> = HashMap::new();
+        for hit in &sure {
+            if let Some(bib) = worn(hit.face_id) {
+                *votes.entry(bib).or_default() += 1;
+            }
+        }
+        let most = votes.values().copied().max().unwrap_or(0);
+        let mut leaders = votes.into_iter().filter(|(_, n)| *n == most);
+        let runners = match (leaders.next(), leaders.next()) {
+            (Some((bib, _)), None) => bib,
+            _ => return kept,
+        };
         kept.extend(
-            doubtful
+            unvouched
                 .into_iter()
-                .zip(alike)
-                .filter(|(_, a)| a.is_some_and(|a| a >= self.gate))
-                .map(|(h, _)| h),
+                .filter(|h| worn(h.face_id).is_some_and(|b| b == runners)),
         );
         kept
     }
@@ -118,8 +197,10 @@ mod tests {
         // distant view, a lookalike that resembles nobody sure: dropped.
         let sharp = vec![hit(1, 10, 0.60), hit(2, 20, 0.36), hit(3, 30, 0.30)];
         let weak = vec![hit(4, 40, 0.33), hit(2, 21, 0.31)];
-        let kept = GUARD.keep(sharp, weak, table(&[(30, 10, 0.58), (40, 10, 0.44)]));
-        assert_eq!(photos(kept), vec![1, 2, 2, 3]);
+        let guarded = GUARD.keep(sharp, weak, table(&[(30, 10, 0.58), (40, 10, 0.44)]));
+        assert_eq!(photos(guarded.kept), vec![1, 2, 2, 3]);
+        assert_eq!(photos(guarded.unvouched), vec![4]);
+        assert_eq!(photos(guarded.sure), vec![1]);
     }
 
     #[test]
@@ -127,8 +208,12 @@ mod tests {
         // Photo 1 is at 0.37: kept, yet below 0.35 + SURE_MARGIN, so photo 2's weak match
         // (its lookalike's other photo, resembling it at 0.9) has nobody to vouch for it.
         let sharp = vec![hit(1, 10, 0.37), hit(2, 20, 0.30)];
-        let kept = GUARD.keep(sharp, Vec::new(), table(&[(20, 10, 0.9)]));
-        assert_eq!(photos(kept), vec![1]);
+        let guarded = GUARD.keep(sharp, Vec::new(), table(&[(20, 10, 0.9)]));
+        assert_eq!(photos(guarded.kept.clone()), vec![1]);
+        assert!(
+            !guarded.asks_bibs(),
+            "nobody sure, so no bib to read: {guarded:?}"
+        );
     }
 
     #[test]
@@ -136,7 +221,7 @@ mod tests {
         let sharp = vec![hit(1, 10, 0.7)];
         let weak = vec![hit(2, 20, 0.3), hit(3, 30, 0.3), hit(4, 40, 0.3)];
         let kept = GUARD.keep(sharp, weak, table(&[(20, 10, 0.5), (30, 10, 0.49)]));
-        assert_eq!(photos(kept), vec![1, 2]);
+        assert_eq!(photos(kept.kept), vec![1, 2]);
     }
 
     #[test]
@@ -155,7 +240,8 @@ mod tests {
             vec![Some(0.99)]
         });
         assert_eq!(asked.get(), MOST_SURE);
-        assert_eq!(kept.len(), MOST_SURE + 2);
+        assert_eq!(kept.kept.len(), MOST_SURE + 2);
+        assert_eq!(kept.sure.len(), MOST_SURE);
     }
 
     #[test]
@@ -164,6 +250,55 @@ mod tests {
         let kept = GUARD.keep(sharp, vec![hit(3, 30, 0.31)], |_: &[i64], _: &[i64]| {
             panic!("no appearance is sure: nothing to ask")
         });
-        assert_eq!(photos(kept), vec![1]);
+        assert_eq!(photos(kept.kept), vec![1]);
+    }
+
+    /// A guard's decision with sure appearances on photos 1-3 (faces 10, 20, 30), one
+    /// outright hit on photo 4 and unvouched weak matches on photos 5-7 (faces 50-70).
+    fn guarded() -> Guarded {
+        Guarded {
+            kept: vec![
+                hit(1, 10, 0.7),
+                hit(2, 20, 0.6),
+                hit(3, 30, 0.5),
+                hit(4, 40, 0.37),
+            ],
+            unvouched: vec![hit(5, 50, 0.3), hit(6, 60, 0.3), hit(7, 70, 0.3)],
+            sure: vec![hit(1, 10, 0.7), hit(2, 20, 0.6), hit(3, 30, 0.5)],
+        }
+    }
+
+    fn worn(bibs: &[(i64, &'static str)]) -> impl Fn(i64) -> Option<&'static str> {
+        let map: HashMap<i64, &'static str> = bibs.iter().copied().collect();
+        move |face| map.get(&face).copied()
+    }
+
+    #[test]
+    fn a_weak_match_wearing_the_runners_bib_stays() {
+        // Two sure appearances wear 1234, a misread gives the third 1284. The weak match wearing 1234 stays; the lookalike wearing 5678 and the one
+        // whose bib was not read do not.
+        let g = guarded();
+        assert!(g.asks_bibs());
+        assert_eq!(g.bib_photos(), vec![1, 2, 3, 5, 6, 7]);
+        let kept = g.with_bibs(worn(&[
+            (10, "1234"),
+            (20, "1234"),
+            (30, "1284"),
+            (50, "1234"),
+            (60, "5678"),
+        ]));
+        assert_eq!(photos(kept), vec![1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn bibs_worn_by_as_many_sure_appearances_vouch_for_nobody() {
+        let kept = guarded().with_bibs(worn(&[(10, "1234"), (20, "1284"), (50, "1234")]));
+        assert_eq!(photos(kept), vec![1, 2, 3, 4]);
+        let kept = guarded().with_bibs(worn(&[(50, "1234")]));
+        assert_eq!(
+            photos(kept),
+            vec![1, 2, 3, 4],
+            "no sure appearance wears a bib"
+        );
     }
 }

@@ -196,19 +196,12 @@ fn load_models(
     Ok(Vision { engine, reader })
 }
 
-/// The bib reader runs beside the face engine, from the same models directory, on the same
-/// runtime (the libraries the engine loads, once per process) and with the same threads.
+/// The bib reader runs beside the face engine ([`TextReaderConfig::beside`]), keeping what
+/// it reads at the shop's confidence.
 fn text_reader_config(config: &Config) -> TextReaderConfig {
-    let faces = &config.faces;
     TextReaderConfig {
-        runtime: faces.runtime,
-        openvino_library: Some(faces.openvino_library_path()),
-        openvino_precision: faces.openvino_precision,
-        runtime_library: Some(faces.runtime_library_path()),
-        intra_threads: faces.intra_threads,
-        sessions: faces.effective_sessions(),
         min_confidence: config.bibs.min_confidence,
-        ..TextReaderConfig::with_models_dir(&faces.models_dir)
+        ..TextReaderConfig::beside(&config.faces)
     }
 }
 

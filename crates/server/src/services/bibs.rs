@@ -11,17 +11,23 @@
 //! bib would bring a stranger's face, so when there are several anchors only those that
 //! agree with another anchor are used; a lone anchor is used as it is.
 //!
+//! **Worn bibs**: the face search asks which bib each face of a few photos wears
+//! ([`worn`]), so that a runner's bib vouches for the faces only weakly like their selfie
+//! (`raceshot_vision::lookalike`).
+//!
 //! The search answers its own [`BibSearchError`]; `api/bibsearch.rs` maps it to codes.
 
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone, Utc};
 use raceshot_domain::{Bib, BibError, BibRule, Money, time};
-use raceshot_store::bibs::NewBib;
+use raceshot_store::bibs::{NewBib, PhotoBib};
 use raceshot_store::events::Event;
-use raceshot_store::photos::{Photo, StoredFace};
+use raceshot_store::photos::{FaceBox, Photo, StoredFace};
+use raceshot_store::{Store, StoreError};
 use raceshot_vision::image_io::date_taken;
-use raceshot_vision::{BBox, BibReader, Embedding, RgbImage, cosine};
+use raceshot_vision::ocr::wearer;
+use raceshot_vision::{BBox, BibReader, Embedding, ModelPair, RgbImage, cosine};
 
 use crate::services::search::{SearchContext, average_price, by_photo, shown_by_id};
 
@@ -102,35 +108,61 @@ pub fn parse_query(rule: &BibRule, text: &str) -> Result<Bib, BibError> {
     rule.parse(text)
 }
 
-/// The face whose runner wears the bib at `bib_box`: among the faces the box sits under
-/// (its centre below the face's chin, within four face heights, and within one and a half
-/// face widths of the face's centre line), the nearest. With no box (an operator put the
+/// The face whose runner wears the bib at `bib_box` among the faces of one photo (their
+/// boxes `bbox_of`): [`raceshot_vision::ocr::wearer`]. With no box (an operator put the
 /// bib on the photo), the photo's only face, if it has one.
-pub fn face_above<'f>(
-    faces: &[&'f StoredFace],
+pub fn face_above<'f, F>(
+    faces: &[&'f F],
+    bbox_of: impl Fn(&F) -> [f64; 4],
     bib_box: Option<[f64; 4]>,
-) -> Option<&'f StoredFace> {
-    let Some([x1, y1, x2, y2]) = bib_box else {
+) -> Option<&'f F> {
+    let Some(bib) = bib_box else {
         return match faces {
             [only] => Some(*only),
             _ => None,
         };
     };
-    let (cx, cy) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
-    faces
-        .iter()
-        .filter_map(|f| {
-            let [fx1, fy1, fx2, fy2] = f.bbox;
-            let (w, h) = (fx2 - fx1, fy2 - fy1);
-            if w <= 0.0 || h <= 0.0 {
-                return None;
-            }
-            let below = cy - fy2;
-            let aside = (cx - (fx1 + fx2) / 2.0).abs();
-            (below > 0.0 && below < 4.0 * h && aside < 1.5 * w).then_some((below / h, *f))
-        })
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, f)| f)
+    wearer(faces.iter().map(|f| bbox_of(f)), bib).map(|i| faces[i])
+}
+
+/// The bib each face wears on the photos `ids`, by face id: the searchable bibs read (or
+/// put on by an operator) whose wearer [`face_above`] tells among the faces `pair` made.
+/// A face under which two bibs were read wears neither. One query when no photo carries a
+/// bib, two otherwise; linear in the photos' bibs and faces.
+pub async fn worn(
+    store: &Store,
+    pair: ModelPair,
+    ids: &[i64],
+) -> Result<HashMap<i64, Bib>, StoreError> {
+    let bibs = store.bibs_of_photos(ids).await?;
+    if !bibs.iter().any(PhotoBib::searchable) {
+        return Ok(HashMap::new());
+    }
+    let boxes = store.face_boxes(ids, pair.name()).await?;
+    let mut on_photo: HashMap<i64, Vec<&FaceBox>> = HashMap::new();
+    for face in &boxes {
+        on_photo.entry(face.photo_id).or_default().push(face);
+    }
+    let mut worn: HashMap<i64, Option<Bib>> = HashMap::new();
+    for b in bibs.into_iter().filter(PhotoBib::searchable) {
+        let Some(face) = on_photo
+            .get(&b.photo_id)
+            .and_then(|faces| face_above(faces, FaceBox::bbox, b.bbox))
+        else {
+            continue;
+        };
+        worn.entry(face.id)
+            .and_modify(|w| {
+                if w.as_ref() != Some(&b.bib) {
+                    *w = None;
+                }
+            })
+            .or_insert(Some(b.bib));
+    }
+    Ok(worn
+        .into_iter()
+        .filter_map(|(face, bib)| Some((face, bib?)))
+        .collect())
 }
 
 /// The anchors to search with: all of them when they are one, else those that another
@@ -194,7 +226,7 @@ pub async fn search(
         .filter_map(|h| {
             let on_photo: Vec<&StoredFace> =
                 faces.iter().filter(|f| f.photo_id == h.photo_id).collect();
-            let face = face_above(&on_photo, h.bbox)?;
+            let face = face_above(&on_photo, |f| f.bbox, h.bbox)?;
             runner_faces.insert(h.photo_id, (face.bbox, face.score));
             Embedding::from_bytes(&face.embedding, dim).ok()
         })
@@ -258,14 +290,23 @@ mod tests {
         let faces = [&left, &right, &far_up];
         // A bib on the left runner's chest.
         let bib = Some([95.0, 220.0, 160.0, 260.0]);
-        assert_eq!(face_above(&faces, bib).map(|f| f.id), Some(1));
+        assert_eq!(face_above(&faces, |f| f.bbox, bib).map(|f| f.id), Some(1));
         // Between the two, far from both centre lines: nobody's.
-        assert_eq!(face_above(&faces, Some([250.0, 220.0, 300.0, 260.0])), None);
+        assert_eq!(
+            face_above(&faces, |f| f.bbox, Some([250.0, 220.0, 300.0, 260.0])),
+            None
+        );
         // Above every face: nobody's.
-        assert_eq!(face_above(&faces, Some([95.0, 0.0, 160.0, 10.0])), None);
+        assert_eq!(
+            face_above(&faces, |f| f.bbox, Some([95.0, 0.0, 160.0, 10.0])),
+            None
+        );
         // An operator's bib has no box: only a photo with one face tells whose it is.
-        assert_eq!(face_above(&faces, None), None);
-        assert_eq!(face_above(&[&right], None).map(|f| f.id), Some(2));
+        assert_eq!(face_above(&faces, |f| f.bbox, None), None);
+        assert_eq!(
+            face_above(&[&right], |f| f.bbox, None).map(|f| f.id),
+            Some(2)
+        );
     }
 
     #[test]

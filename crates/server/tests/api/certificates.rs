@@ -9,9 +9,7 @@
 //! and given to the order that bought it once paid. Certificates are rate-limited per
 //! client.
 
-use raceshot_domain::BibRule;
 use raceshot_store::Backend;
-use raceshot_store::bibs::NewBib;
 use raceshot_store::photos::NewFace;
 use raceshot_vision::RgbImage;
 use raceshot_vision::image_io::{DecodeOptions, decode};
@@ -56,20 +54,6 @@ fn face(app: &TestApp, bbox: [u32; 4], score: f64) -> NewFace {
         landmarks: vec![0; 40],
         score,
     }
-}
-
-async fn put_bib(app: &TestApp, photo_id: i64, under: [f64; 4]) {
-    let (_, stored) = app.stored_event("race").await;
-    let bib = NewBib {
-        bib: BibRule::default().parse("42").unwrap(),
-        confidence: 0.9,
-        bbox: under,
-    };
-    app.state
-        .store
-        .replace_photo_bibs(photo_id, stored.id, &[bib])
-        .await
-        .unwrap();
 }
 
 async fn certificate(app: &TestApp, bib: &str, format: &str, query: &str) -> reqwest::Response {
@@ -141,7 +125,8 @@ async fn certificates_are_offered_drawn_cached_and_forgotten(backend: Backend) {
             vec![face(&app, [100, 100, 130, 130], 0.9)],
         )
         .await;
-    put_bib(&app, small, [95.0, 150.0, 135.0, 190.0]).await;
+    app.put_bib("race", small, "42", [95.0, 150.0, 135.0, 190.0])
+        .await;
     let large = app
         .ready_photo(
             "race",
@@ -151,7 +136,8 @@ async fn certificates_are_offered_drawn_cached_and_forgotten(backend: Backend) {
             vec![face(&app, [400, 100, 460, 160], 0.9)],
         )
         .await;
-    put_bib(&app, large, [395.0, 200.0, 465.0, 240.0]).await;
+    app.put_bib("race", large, "42", [395.0, 200.0, 465.0, 240.0])
+        .await;
     let other = app.ready_photos("race", 1).await[0];
 
     // Not offered yet.

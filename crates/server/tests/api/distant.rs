@@ -7,22 +7,14 @@
 use raceshot_store::Backend;
 use serde_json::json;
 
-use crate::helpers::{
-    TestApp, apart_from, at_cosine, blend, event, found_matched_by, json, noisy_jpeg,
-};
+use crate::helpers::{Runner, TestApp, apart_from, at_cosine, blend, found_matched_by, json};
 
 crate::both_backends!(a_face_like_the_distant_view_is_found_at_its_own_threshold);
 
 async fn a_face_like_the_distant_view_is_found_at_its_own_threshold(backend: Backend) {
-    let app = TestApp::builder(backend)
-        .with_event(event("race"))
-        .spawn()
-        .await;
-    let selfie = noisy_jpeg(3);
-    let (stored, pair, me) = app.selfie_face("race", &selfie).await;
-    let distant_at =
-        raceshot_server::app::faces::distant_threshold(stored.spec.face_threshold, pair);
-    let sharp_at = raceshot_server::app::faces::threshold(stored.spec.face_threshold, pair);
+    let (app, runner) = TestApp::with_runner(backend).await;
+    let Runner { selfie, pair, .. } = &runner;
+    let (me, sharp_at, distant_at) = (&runner.me, runner.sharp_at, runner.distant_at);
 
     let near_face = at_cosine(&me.sharp, sharp_at + 0.15, 13);
     // The runner far off: like the distant view, and like the near face in what it has
@@ -66,6 +58,6 @@ async fn a_face_like_the_distant_view_is_found_at_its_own_threshold(backend: Bac
 
     // A visitor's higher threshold holds for the distant view too.
     let strict = json!({"face_threshold": f64::from(sharp_at) + 0.12});
-    let body = json(app.face_search(selfie, strict).await).await;
+    let body = json(app.face_search(selfie.clone(), strict).await).await;
     assert_eq!(found_matched_by(&body), vec![(near, None)], "{body}");
 }

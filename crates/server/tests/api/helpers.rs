@@ -780,6 +780,21 @@ impl TestApp {
             .await
     }
 
+    /// Reading found `bib` on the photo, at `under` (a box in the original's pixels).
+    pub async fn put_bib(&self, event_key: &str, photo_id: i64, bib: &str, under: [f64; 4]) {
+        let (_, stored) = self.stored_event(event_key).await;
+        let bib = raceshot_store::bibs::NewBib {
+            bib: raceshot_domain::BibRule::default().parse(bib).unwrap(),
+            confidence: 0.9,
+            bbox: under,
+        };
+        self.state
+            .store
+            .replace_photo_bibs(photo_id, stored.id, &[bib])
+            .await
+            .unwrap();
+    }
+
     /// [`TestApp::ready_photo`] by photographer `taken.0` at the moment `taken.1`.
     pub async fn ready_photo_taken(
         &self,
@@ -869,6 +884,26 @@ impl TestApp {
             .unwrap_or_else(|e| panic!("{e}"))
             .unwrap_or_else(|| panic!("no face in the selfie"));
         (stored, pair, face)
+    }
+
+    /// An app with the event "race" and a selfie to search it with: the selfie's face as
+    /// the search sees it, and each view's threshold on the event.
+    pub async fn with_runner(backend: raceshot_store::Backend) -> (Self, Runner) {
+        let app = Self::builder(backend)
+            .with_event(event("race"))
+            .spawn()
+            .await;
+        let selfie = noisy_jpeg(3);
+        let (stored, pair, me) = app.selfie_face("race", &selfie).await;
+        let threshold = stored.spec.face_threshold;
+        let runner = Runner {
+            sharp_at: raceshot_server::app::faces::threshold(threshold, pair),
+            distant_at: raceshot_server::app::faces::distant_threshold(threshold, pair),
+            selfie,
+            pair,
+            me,
+        };
+        (app, runner)
     }
 
     /// The `found_ref` a search answering `ids` of the event hands out (made by the shop's
@@ -985,6 +1020,18 @@ pub fn apart_from(
         .map(|(v, q)| v - along * q)
         .collect();
     raceshot_vision::Embedding::from_raw(u, q.dim()).unwrap()
+}
+
+/// A runner searching the event "race" ([`TestApp::with_runner`]).
+pub struct Runner {
+    pub selfie: Vec<u8>,
+    pub pair: raceshot_vision::ModelPair,
+    /// The selfie's face: sharp and its distant view.
+    pub me: raceshot_server::services::search::SelfieFace,
+    /// The sharp selfie's threshold on the event.
+    pub sharp_at: f32,
+    /// The distant view's.
+    pub distant_at: f32,
 }
 
 /// A face 60 × 80 px at `x`, 1000 px down.

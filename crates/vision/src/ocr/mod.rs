@@ -33,7 +33,8 @@ use std::path::PathBuf;
 use serde::Deserialize;
 
 use crate::config::{
-    DEFAULT_OPENVINO_LIBRARY, DEFAULT_RUNTIME_LIBRARY, FaceRuntime, OpenVinoPrecision, resolve,
+    DEFAULT_OPENVINO_LIBRARY, DEFAULT_RUNTIME_LIBRARY, FaceEngineConfig, FaceRuntime,
+    OpenVinoPrecision, resolve,
 };
 use crate::detect::BBox;
 use crate::error::{Error, Result};
@@ -152,6 +153,20 @@ impl TextReaderConfig {
         Self {
             models_dir: dir.into(),
             ..Self::default()
+        }
+    }
+
+    /// The default reader beside the face engine `faces`: from its models directory, on
+    /// its runtime (the libraries it loads, once per process) and with its threads.
+    pub fn beside(faces: &FaceEngineConfig) -> Self {
+        Self {
+            runtime: faces.runtime,
+            openvino_library: Some(faces.openvino_library_path()),
+            openvino_precision: faces.openvino_precision,
+            runtime_library: Some(faces.runtime_library_path()),
+            intra_threads: faces.intra_threads,
+            sessions: faces.effective_sessions(),
+            ..Self::with_models_dir(&faces.models_dir)
         }
     }
 
@@ -514,6 +529,29 @@ pub fn torso_region(face: &BBox, width: u32, height: u32) -> Option<BBox> {
         y2: (face.y2 + 4.0 * fh).clamp(0.0, h),
     };
     (r.width() >= 1.0 && r.height() >= 1.0).then_some(r)
+}
+
+/// Which of a photo's `faces` (boxes x1, y1, x2, y2) wears the bib at `bib`, by its
+/// index: among the faces the bib sits under (its centre below the face's chin, within
+/// four face heights, and within one and a half face widths of the face's centre line:
+/// inside [`torso_region`]), the nearest.
+pub fn wearer(faces: impl IntoIterator<Item = [f64; 4]>, bib: [f64; 4]) -> Option<usize> {
+    let [x1, y1, x2, y2] = bib;
+    let (cx, cy) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+    faces
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, [fx1, fy1, fx2, fy2])| {
+            let (w, h) = (fx2 - fx1, fy2 - fy1);
+            if !(w > 0.0 && h > 0.0) {
+                return None;
+            }
+            let below = cy - fy2;
+            let aside = (cx - (fx1 + fx2) / 2.0).abs();
+            (below > 0.0 && below < 4.0 * h && aside < 1.5 * w).then_some((below / h, i))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, i)| i)
 }
 
 /// The torso regions of `faces`, overlapping ones merged into their bounding box, each

@@ -13,9 +13,9 @@
 //! same photographer moments apart, a face matched outright (`sequence`); such photos are
 //! marked. A photo found only below the threshold (by the distant view or a fitted
 //! threshold) is kept only when its face resembles one of the runner's surest appearances
-//! in the event, so a lookalike in the crowd is not answered
-//! (`raceshot_vision::lookalike`). The HTTP handlers (`api::facesearch`) only read the
-//! selfies and shape the answer.
+//! in the event, or wears the bib read under most of them, so a lookalike in the crowd is
+//! not answered (`raceshot_vision::lookalike`, `services::bibs::worn`). The HTTP handlers
+//! (`api::facesearch`) only read the selfies and shape the answer.
 
 pub mod index;
 pub mod sequence;
@@ -36,6 +36,7 @@ use crate::app::faces::FaceModels;
 use crate::infra::clock::Clock;
 use crate::infra::search_slots::Busy;
 use crate::infra::search_slots::SearchSlots;
+use crate::services::bibs;
 use index::Cutoff;
 
 /// A selfie is at most 5 MB, 1,000,000 bytes to the MB (docs/shop-contract.md, Photos and
@@ -386,9 +387,15 @@ pub async fn search_event(
             threshold: matching_at,
             gate: pair.lookalike_gate(),
         };
-        let kept = guard.keep(sharp, distant, |faces, sure| {
+        let guarded = guard.keep(sharp, distant, |faces, sure| {
             cx.indexes.most_alike(event.id, pair, faces, sure)
         });
+        let kept = if guarded.asks_bibs() {
+            let worn = bibs::worn(cx.store, pair, &guarded.bib_photos()).await?;
+            guarded.with_bibs(|face| worn.get(&face))
+        } else {
+            guarded.kept
+        };
         let mut direct = best_per_photo(kept);
         direct.truncate(k);
         let continued = sequence::continued(
