@@ -202,9 +202,20 @@ if [ -f "$DEV_DIR/labels.tsv" ]; then
   other_photo_sets bursts '^(sequence|SEQUENCE|SIZE_AWARE|SMALL_FACES|DISTANT_VIEW|LOOKALIKE_GUARD|small faces)' --burst 3 --photos 60
   say "the selfie seen from afar on faces only shrunk (the other-photo sets without the appearances' blur)"
   other_photo_sets unblurred '^(SIZE_AWARE|SMALL_FACES|DISTANT_VIEW|LOOKALIKE_GUARD|small faces)' --blur-scale 0
+  say "the runner's bib vouching for weak matches (the other-photo sets, each person wearing one bib)"
+  other_photo_sets other-photo-bibs '^(BIBS|SMALL_FACES|LOOKALIKE_GUARD)' --bibs
 else
   echo "skipped: no labelled dev set at $DEV_DIR"
 fi
+
+say "the runner's bib among look-alike teammates (the shipped people's set, each wearing one bib)"
+for size in 3000x2000 6000x4000; do
+  "$PY" scripts/bench/make_small_faces.py "$CACHE/bench-small-faces-bibs-$size" --models "$MODELS_DIR" --size "$size" --bibs
+  for pair in insightface yunet-sface; do
+    echo "-- $size, model pair $pair"
+    RACESHOT__FACES__MODEL_PAIR=$pair "$SMALL_FACES" "$CACHE/bench-small-faces-bibs-$size" --models "$MODELS_DIR" | grep -E '^(BIBS|SMALL_FACES|LOOKALIKE_GUARD)'
+  done
+done
 
 say "bib numbers (paper bibs on the team photo's jerseys: scripts/bench/make_bibs.py)"
 "$PY" scripts/bench/make_bibs.py "$CACHE/bench-bibs" --models "$MODELS_DIR"

@@ -100,6 +100,18 @@ def render_bib(rng, text, digit_px):
     return bib
 
 
+def bib_image(rng, text, face_h):
+    """The bib of `text` for a runner whose face is `face_h` pixels tall (`render_bib`),
+    and the width to paste it at: its digits 0.35-0.55 of the face's height tall, a long
+    number on a narrow runner squeezed to at most 3 face widths (0.8 face height each),
+    its digits getting smaller."""
+    digit_px = face_h * rng.uniform(0.35, 0.55)
+    render_px = max(24, int(digit_px * 3))
+    bib = render_bib(rng, text, render_px)
+    width = min(bib.shape[1] * digit_px / render_px, face_h * 0.8 * 3.0)
+    return bib, width
+
+
 def paste_bib(rng, img, bib, cx, cy, width):
     """Warps the bib onto `img`, centred at (cx, cy), `width` wide, tilted and in slight
     perspective. Returns the box (x1, y1, x2, y2) of the pasted bib."""
@@ -161,12 +173,7 @@ def make_photo(rng, src, size):
             text = bib_text(rng)
         used.add(text)
         fh = face_h * s
-        digit_px = fh * rng.uniform(0.35, 0.55)
-        render_px = max(24, int(digit_px * 3))
-        bib = render_bib(rng, text, render_px)
-        # The bib at its digits' height; a long number on a narrow runner is squeezed to
-        # at most 3 face widths (0.8 face height each), its digits getting smaller.
-        width = min(bib.shape[1] * digit_px / render_px, fh * 0.8 * 3.0)
+        bib, width = bib_image(rng, text, fh)
         cx = ox + (x1 + x2) / 2 * s + rng.uniform(-0.1, 0.1) * fh
         cy = oy + (y1 + y2) / 2 * s + rng.uniform(-0.1, 0.1) * fh
         box = paste_bib(rng, img, bib, cx, cy, width)

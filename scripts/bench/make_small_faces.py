@@ -3,7 +3,7 @@
 
 Usage: make_small_faces.py OUT_DIR [--models DIR] [--photos 40] [--seed 11] [--size 3000x2000]
                             [--selfies-from DEV_DIR [--selfies-per-person K] [--burst N]]
-                            [--blur-scale F]
+                            [--blur-scale F] [--bibs]
 
 The people are the faces of the shipped test photos (the 16 players of players.jpg and
 the three of gdp.jpg: 19 identities), found with the benchmark's
@@ -50,6 +50,17 @@ benchmark then measures matching by sequence.
 `--blur-scale F` multiplies each appearance's blur (0: none) and changes nothing else: the
 same people, places, disguises and light, so a lever can be measured on faces only shrunk.
 
+`--bibs` pins a paper bib on every appearance, as on a runner's chest: each person of the
+set (searched or stranger) wears one number through the whole set (3-5 digits, no two
+alike), drawn as make_bibs.py draws its bibs (white or pale paper, a dark number in a
+Hershey font, its digits 0.35-0.55 of a face height tall, slightly tilted), centred under
+the face 1.5-2.5 face heights below its chin and blurred as much as the face. A bib that
+would leave the frame or cover a pasted face (or another bib) is left out. The bibs are
+drawn after the people, before the frame is compressed, with a random generator of their
+own (seeded from `--seed`), so everything else is the set without `--bibs`. `labels.json`
+then gives each labelled face its `bib` (the number) and `bib_box` (x1, y1, x2, y2 in
+photo pixels), both null when no bib was drawn.
+
 Deterministic for a given seed; skips the work when OUT_DIR already holds the same set (a
 stamp file records the parameters).
 """
@@ -64,6 +75,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_bibs  # noqa: E402
 from faces_pipeline import Pipeline  # noqa: E402
 
 W, H = 3000, 2000  # --size sets these
@@ -233,7 +245,8 @@ def background(rng, blank, crowd):
 
 def paste(rng, canvas, person, taken, place=None):
     """Pastes a person at a random place and face width, or at `place` (the face's top-left
-    corner and width); None when they would cover someone already there."""
+    corner and width); answers the face's box and the blur the person was given (sigma,
+    photo pixels), or None when they would cover someone already there."""
     crop, (fx1, fy1, fx2, fy2) = portrait(person)
     face_w = math.exp(rng.uniform(math.log(FACE_MIN), math.log(FACE_MAX))) if place is None else place[2]
     scale = face_w / (fx2 - fx1)
@@ -262,7 +275,71 @@ def paste(rng, canvas, person, taken, place=None):
     mask = feather_mask(nh, nw)
     region = canvas[y : y + nh, x : x + nw].astype(np.float32)
     canvas[y : y + nh, x : x + nw] = (small * mask + region * (1 - mask)).astype(np.uint8)
-    return [round(v, 1) for v in box]
+    return [round(v, 1) for v in box], sigma
+
+
+def bib_numbers(brng, identities):
+    """One bib number for each of `identities` (in that order): 3-5 digits, no two alike."""
+    numbers, used = {}, set()
+    for who in identities:
+        text = None
+        while text is None or text in used:
+            digits = int(brng.integers(3, 6))
+            text = str(int(brng.integers(10 ** (digits - 1), 10**digits)))
+        used.add(text)
+        numbers[who] = text
+    return numbers
+
+
+def pin_bibs(bibs, canvas, faces, blurs):
+    """Pins each face's bib (`bibs`: the bibs' random generator and each person's number)
+    under it, `blurs` being how much each face was blurred, and labels the face with it."""
+    brng, numbers = bibs
+    avoid = [f["box"] for f in faces]
+    for face, sigma in zip(faces, blurs):
+        text = numbers[face["identity"]]
+        box = pin_bib(brng, canvas, text, face["box"], sigma, avoid)
+        face["bib"], face["bib_box"] = (text, box) if box is not None else (None, None)
+        if box is not None:
+            avoid.append(box)
+
+
+def pin_bib(brng, canvas, text, face, sigma, avoid):
+    """Pins a paper bib reading `text` (make_bibs.py's) on the chest of the runner whose face
+    box is `face`: centred under the face, 1.5-2.5 face heights below its chin, blurred by
+    `sigma` as the face was. Answers its box, or None (nothing drawn) when it would leave
+    the frame or overlap a box of `avoid`."""
+    x1, y1, x2, y2 = face
+    fh = y2 - y1
+    bib, width = make_bibs.bib_image(brng, text, fh)
+    cx = (x1 + x2) / 2 + brng.uniform(-0.1, 0.1) * fh
+    cy = y2 + brng.uniform(1.5, 2.5) * fh
+    # A patch of the frame holding the bib however it is tilted, and its blur's reach.
+    reach = math.hypot(width, width * bib.shape[0] / bib.shape[1] * 1.1) / 2 + 4 * sigma + 3
+    px1, py1 = max(0, int(cx - reach)), max(0, int(cy - reach))
+    px2, py2 = min(W, int(cx + reach) + 1), min(H, int(cy + reach) + 1)
+    if px2 <= px1 or py2 <= py1:
+        return None
+    patch = canvas[py1:py2, px1:px2].copy()
+    box = make_bibs.paste_bib(brng, patch, bib, cx - px1, cy - py1, width)
+    if box is None:
+        return None
+    box = [round(v + o, 1) for v, o in zip(box, (px1, py1, px1, py1))]
+    outside = box[0] < 0 or box[1] < 0 or box[2] > W or box[3] > H
+    if outside or any(overlaps(box, b, margin=0) for b in avoid):
+        return None
+    if sigma > 0:
+        # The blurred patch replaces the bib and its edge only (a feathered rectangle).
+        edge = 2 * sigma
+        mask = np.zeros(patch.shape[:2], np.float32)
+        top, bottom = max(0, int(box[1] - py1 - edge)), int(box[3] - py1 + edge) + 1
+        left, right = max(0, int(box[0] - px1 - edge)), int(box[2] - px1 + edge) + 1
+        mask[top:bottom, left:right] = 1.0
+        mask = cv2.GaussianBlur(mask, (0, 0), sigma)[..., None]
+        blurred = cv2.GaussianBlur(patch, (0, 0), sigma).astype(np.float32)
+        patch = np.clip(blurred * mask + patch * (1 - mask) + 0.5, 0, 255).astype(np.uint8)
+    canvas[py1:py2, px1:px2] = patch
+    return box
 
 
 def overlaps(a, b, margin):
@@ -313,24 +390,30 @@ def save(rng, out_dir, name, canvas, faces):
     return {"file": name, "jpeg_quality": quality, "faces": faces}
 
 
-def frames(rng, args, everyone, blank, searched):
-    """Independent photos: each its own background and its own people at random places."""
+def frames(rng, args, everyone, blank, searched, bibs):
+    """Independent photos: each its own background and its own people at random places
+    (with `bibs`, each wearing their bib: see `pin_bibs`)."""
     photos = []
     for i in range(args.photos):
         canvas = background(rng, blank, crowd=i % 2 == 0)
         cast = cast_of(rng, everyone, searched, args.selfies_per_person, disguise)
-        faces, taken = [], []
+        faces, taken, blurs = [], [], []
         for person in cast:
-            box = paste(rng, canvas, person, taken)
-            if box is not None:
+            pasted = paste(rng, canvas, person, taken)
+            if pasted is not None:
+                box, sigma = pasted
                 taken.append(box)
+                blurs.append(sigma)
                 faces.append({"identity": person["id"], "source": person["source"], "box": box})
+        if bibs:
+            pin_bibs(bibs, canvas, faces, blurs)
         photos.append(save(rng, args.out_dir, f"race-{i:03d}.jpg", canvas, faces))
     return photos
 
 
-def bursts(rng, args, everyone, blank, searched):
-    """Photos in bursts of `args.burst` frames of one camera (see the module's documentation)."""
+def bursts(rng, args, everyone, blank, searched, bibs):
+    """Photos in bursts of `args.burst` frames of one camera (see the module's documentation),
+    with `bibs` each person wearing their bib (see `pin_bibs`)."""
     photos = []
     for b in range(args.photos // args.burst):
         base = background(rng, blank, crowd=b % 2 == 0)
@@ -342,7 +425,7 @@ def bursts(rng, args, everyone, blank, searched):
         for k in range(args.burst):
             noise = rng.normal(0, 3, base.shape).astype(np.float32)
             canvas = np.clip(base.astype(np.float32) + noise, 0, 255).astype(np.uint8)
-            faces, taken = [], []
+            faces, taken, blurs = [], [], []
             for person in cast:
                 (x, y, w), (dx, dy, grow) = person["start"], person["step"]
                 width = w * grow**k
@@ -354,10 +437,14 @@ def bursts(rng, args, everyone, blank, searched):
                     # A turned head is narrower, not larger: the same scale, centred.
                     narrow = width * (box[2] - box[0]) / (person["box"][2] - person["box"][0])
                     place = (place[0] + (width - narrow) / 2, place[1], narrow)
-                box = paste(rng, canvas, view, taken, place)
-                if box is not None:
+                pasted = paste(rng, canvas, view, taken, place)
+                if pasted is not None:
+                    box, sigma = pasted
                     taken.append(box)
+                    blurs.append(sigma)
                     faces.append({"identity": person["id"], "source": person["source"], "box": box})
+            if bibs:
+                pin_bibs(bibs, canvas, faces, blurs)
             label = save(rng, args.out_dir, f"burst-{b:03d}-{k}.jpg", canvas, faces)
             photos.append({**label, "burst": b, "frame": k, "taken_ms": b * 60_000 + k * 500})
     return photos
@@ -374,6 +461,7 @@ def main():
     ap.add_argument("--selfies-per-person", type=int, default=1, help="with --selfies-from: each person's first K photos are selfies")
     ap.add_argument("--burst", type=int, default=1, help="with --selfies-from: frames a burst of one camera")
     ap.add_argument("--blur-scale", type=float, default=1.0, help="multiplies each appearance's blur (0: none); the same set otherwise")
+    ap.add_argument("--bibs", action="store_true", help="pins each person's bib under every appearance; the same set otherwise")
     args = ap.parse_args()
     global W, H, BLUR_SCALE
     W, H = (int(v) for v in args.size.split("x"))
@@ -390,6 +478,8 @@ def main():
         params += f" burst={args.burst}"
     if args.blur_scale != 1.0:
         params += f" blur_scale={args.blur_scale}"
+    if args.bibs:
+        params += " bibs=1"
     if os.path.exists(stamp) and open(stamp).read() == params:
         print(f"make_small_faces: {args.out_dir} is up to date ({params})")
         return
@@ -410,10 +500,15 @@ def main():
                 selfies.append({"file": name, "identity": who, "from": shot["file"]})
     else:
         selfies = [{"file": selfie(p, args.out_dir), "identity": p["id"]} for p in everyone]
+    bibs = None
+    if args.bibs:
+        # A generator of their own, so the bibs change nothing else of the set.
+        brng = np.random.default_rng([args.seed, 0xB1B])
+        bibs = (brng, bib_numbers(brng, sorted(p["id"] for p in everyone) + sorted(searched)))
     if args.burst > 1:
-        photos = bursts(rng, args, everyone, blank, searched)
+        photos = bursts(rng, args, everyone, blank, searched, bibs)
     else:
-        photos = frames(rng, args, everyone, blank, searched)
+        photos = frames(rng, args, everyone, blank, searched, bibs)
 
     labels = {"people": len(everyone), "selfies": selfies, "photos": photos}
     with open(os.path.join(args.out_dir, "labels.json"), "w") as f:
@@ -421,9 +516,10 @@ def main():
     with open(stamp, "w") as f:
         f.write(params)
     widths = [f["box"][2] - f["box"][0] for p in photos for f in p["faces"]]
+    pinned = f", {sum(f['bib'] is not None for p in photos for f in p['faces'])} bibs" if bibs else ""
     print(
         f"make_small_faces: {len(everyone)} people, {len(photos)} photos, {len(widths)} faces "
-        f"({min(widths):.0f}-{max(widths):.0f} px wide) in {args.out_dir}"
+        f"({min(widths):.0f}-{max(widths):.0f} px wide){pinned} in {args.out_dir}"
     )
 
 

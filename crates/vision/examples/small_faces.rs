@@ -49,8 +49,13 @@
 //!
 //! * Every false match of the shop's own search (`per-search`, both views) is listed
 //!   (`false match (view): …`), with the labelled face it fell on: strangers who resemble
-//!   the runner show up there. A lookalike guard, not built into the shop, is measured on
-//!   that search (`LOOKALIKE_GUARD` lines; see `lookalike_guard`).
+//!   the runner show up there. The shop's lookalike guard is measured on that search
+//!   (`LOOKALIKE_GUARD` lines; see `lookalike_guard`).
+//! * When the set's runners wear bibs (`make_small_faces.py --bibs`), every photo's bibs are
+//!   read as ingestion reads them (see `read_bibs`) and each is given to the face it sits
+//!   under ([`wearer`]). The report tells how many appearances' bibs were read right,
+//!   wrongly or not at all (`BIBS read`), and measures the guard with the runner's bib
+//!   vouching too ([`Guarded::with_bibs`]; `LOOKALIKE_GUARD gate … with bibs` lines).
 //!
 //! The last line, `SMALL_FACES recall … precision …`, is what `make bench` collects.
 
@@ -62,11 +67,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use raceshot_domain::{Bib, BibRule};
 use raceshot_vision::calibration::CLASS_WIDTHS;
-use raceshot_vision::lookalike::{MOST_SURE, SURE_MARGIN};
+use raceshot_vision::lookalike::{Guarded, MOST_SURE, SURE_MARGIN};
+use raceshot_vision::ocr::wearer;
 use raceshot_vision::{
-    AnalyzedFace, BBox, DecodeOptions, Embedding, FaceEngine, ModelPair, StrangerFit, Thresholds,
-    cosine, decode, sequence, size_class,
+    AnalyzedFace, BBox, DecodeOptions, Embedding, FaceEngine, Hit, ModelPair, StrangerFit,
+    TextReader, TextReaderConfig, Thresholds, cosine, decode, sequence, size_class,
 };
 use serde::Deserialize;
 
@@ -101,6 +108,9 @@ const STRANGER_RATE: f64 = 1e-6;
 const SEQUENCE_RATE: f64 = 1e-3;
 /// Face widths (photo pixels) the recall is split by: the shop's width classes.
 const WIDTH_BINS: [f32; 4] = CLASS_WIDTHS;
+/// The least confidence of a bib read that ingestion keeps (the shop's
+/// `bibs.min_confidence`).
+const BIB_MIN_CONFIDENCE: f32 = 0.8;
 
 #[derive(Deserialize)]
 struct Labels {
@@ -134,6 +144,9 @@ struct FaceLabel {
     /// x1, y1, x2, y2 in the photo's pixels.
     #[serde(rename = "box")]
     bbox: [f32; 4],
+    /// The bib pinned under the face (`--bibs` sets; `None` where none was drawn).
+    #[serde(default)]
+    bib: Option<String>,
 }
 
 /// One photo after analysis, boxes in the photo's own pixels.
@@ -142,6 +155,18 @@ struct Photo {
     faces: Vec<AnalyzedFace>,
     /// Every detection before the quality gate.
     detections: Vec<BBox>,
+    /// The bibs read on the photo and kept, as ingestion keeps them (sets with bibs).
+    bibs: Vec<Bib>,
+    /// The bib each of `faces` wears, by index (empty when no bib was read).
+    worn: Vec<Option<Bib>>,
+}
+
+impl Photo {
+    /// The bib `f`, one of the photo's faces, wears.
+    fn worn_by(&self, f: &AnalyzedFace) -> Option<&Bib> {
+        let i = self.faces.iter().position(|g| std::ptr::eq(g, f))?;
+        self.worn.get(i)?.as_ref()
+    }
 }
 
 fn main() -> ExitCode {
@@ -214,6 +239,26 @@ fn run() -> Result<()> {
         photos.push(analyse(&engine, &dir, label, decode_edge)?);
     }
     let per_photo_ms = started.elapsed().as_secs_f64() * 1000.0 / photos.len().max(1) as f64;
+    let with_bibs = photos
+        .iter()
+        .any(|p| p.label.faces.iter().any(|l| l.bib.is_some()));
+    let mut bib_reading = String::new();
+    if with_bibs {
+        // As the server loads it: beside the face engine, on its runtime and threads.
+        let reader = TextReader::load(TextReaderConfig {
+            min_confidence: BIB_MIN_CONFIDENCE,
+            ..TextReaderConfig::beside(cfg)
+        })?;
+        let started = Instant::now();
+        for p in &mut photos {
+            read_bibs(&reader, &dir, p, decode_edge)?;
+        }
+        bib_reading = format!(
+            "reader {}, confidence at least {BIB_MIN_CONFIDENCE}, {:.0} ms per photo",
+            reader.runtime(),
+            started.elapsed().as_secs_f64() * 1000.0 / photos.len().max(1) as f64
+        );
+    }
 
     let mut selfies: Vec<Query> = Vec::new();
     let mut distant: Vec<Query> = Vec::new();
@@ -282,6 +327,9 @@ fn run() -> Result<()> {
         c.tp,
         c.tp + c.fn_
     );
+    if with_bibs {
+        bibs_read(&photos, &selfies, &bib_reading);
+    }
     let modes = modes(&photos, &selfies, &distant, cfg.model_pair);
     if let Some((_, sharp_at, distant_at)) = modes.iter().find(|m| m.0 == SHOP_MODE) {
         let views = [
@@ -293,7 +341,7 @@ fn run() -> Result<()> {
             shop_threshold(cfg.model_pair),
             cfg.model_pair.lookalike_gate(),
         );
-        lookalike_guard(&photos, &views, shop, gate);
+        lookalike_guard(&photos, &views, shop, gate, with_bibs);
     }
     sequence(&photos, &selfies, &distant, cfg.model_pair, &modes);
     distant_view(&photos, &selfies, &distant, &modes);
@@ -551,7 +599,105 @@ fn analyse(engine: &FaceEngine, dir: &Path, label: PhotoLabel, decode_edge: u32)
         label,
         faces,
         detections,
+        bibs: Vec::new(),
+        worn: Vec::new(),
     })
+}
+
+/// Reads the bibs of an analysed photo as ingestion does (the server's `read_photo_bibs`,
+/// as its `read_bibs` job calls it): the photo decoded as [`analyse`] decodes it, its
+/// faces' boxes brought back into the decoded image's pixels for the reader, and each line
+/// read kept when it is a bib of an event's default [`BibRule`], its box in the photo's
+/// pixels. Then each bib goes to the face it sits under ([`wearer`] over the photo's
+/// faces), and a face that two different bibs sit under wears neither, as the server
+/// tells which bib a face wears (`services::bibs::worn`).
+fn read_bibs(reader: &TextReader, dir: &Path, p: &mut Photo, decode_edge: u32) -> Result<()> {
+    let bytes = std::fs::read(dir.join(&p.label.file))?;
+    let img = decode(
+        &bytes,
+        &DecodeOptions::default().with_target_long_edge(decode_edge),
+    )?;
+    let (width, _) = raceshot_vision::image_io::probe(&bytes)?.display_size();
+    let scale = f64::from(width) / f64::from(img.width().max(1));
+    let corners = |b: &BBox| [b.x1, b.y1, b.x2, b.y2].map(f64::from);
+    let boxes: Vec<BBox> = p
+        .faces
+        .iter()
+        .map(|f| {
+            let [x1, y1, x2, y2] = corners(&f.bbox).map(|v| (v / scale) as f32);
+            BBox { x1, y1, x2, y2 }
+        })
+        .collect();
+    let faces: Vec<[f64; 4]> = p.faces.iter().map(|f| corners(&f.bbox)).collect();
+    let rule = BibRule::default();
+    // Per face: no bib yet, the one bib under it, or two different ones (`Some(None)`).
+    let mut under: Vec<Option<Option<Bib>>> = vec![None; faces.len()];
+    for line in reader.read_photo(&img, &boxes)? {
+        let Ok(bib) = rule.parse(&line.text) else {
+            continue;
+        };
+        let bbox = corners(&line.bbox).map(|v| v * scale);
+        if let Some(i) = wearer(faces.iter().copied(), bbox) {
+            under[i] = match under[i].take() {
+                None => Some(Some(bib.clone())),
+                Some(Some(one)) if one == bib => Some(Some(one)),
+                Some(_) => Some(None),
+            };
+        }
+        p.bibs.push(bib);
+    }
+    p.worn = under.into_iter().map(Option::flatten).collect();
+    Ok(())
+}
+
+/// How well the bibs were read (`BIBS read`): per appearance wearing a bib, searched
+/// people's and strangers' apart, whether the face found on it ([`label_of`]) wears that
+/// bib, another, or none (an appearance with no face found on it wears none); then how many
+/// bibs were read on the photos and how many of those are no bib of their photo.
+fn bibs_read(photos: &[Photo], selfies: &[Query], reading: &str) {
+    let searched: HashSet<&str> = selfies.iter().map(|(who, _)| who.as_str()).collect();
+    let rule = BibRule::default();
+    let label_bib = |l: &FaceLabel| l.bib.as_deref().and_then(|t| rule.parse(t).ok());
+    // Per group: read right, read wrong, not read, of which on no analysed face.
+    let mut counts = [[0usize; 4]; 2];
+    let (mut read, mut foreign) = (0usize, 0usize);
+    for p in photos {
+        for l in &p.label.faces {
+            let Some(bib) = label_bib(l) else {
+                continue;
+            };
+            let row = &mut counts[usize::from(!searched.contains(l.identity.as_str()))];
+            let face = p
+                .faces
+                .iter()
+                .find(|f| label_of(p, f).is_some_and(|m| std::ptr::eq(m, l)));
+            match face.map(|f| p.worn_by(f)) {
+                Some(Some(worn)) if *worn == bib => row[0] += 1,
+                Some(Some(_)) => row[1] += 1,
+                Some(None) => row[2] += 1,
+                None => {
+                    row[2] += 1;
+                    row[3] += 1;
+                }
+            }
+        }
+        read += p.bibs.len();
+        foreign += p
+            .bibs
+            .iter()
+            .filter(|b| {
+                !p.label
+                    .faces
+                    .iter()
+                    .any(|l| label_bib(l).as_ref() == Some(*b))
+            })
+            .count();
+    }
+    let [mine, strangers] = counts;
+    println!(
+        "BIBS read: searched people's appearances {} right, {} wrong, {} not read ({} on no analysed face); strangers' {} right, {} wrong, {} not read ({} on no analysed face); {read} bibs read, {foreign} of them no bib of their photo ({reading})",
+        mine[0], mine[1], mine[2], mine[3], strangers[0], strangers[1], strangers[2], strangers[3]
+    );
 }
 
 #[derive(Default)]
@@ -841,20 +987,28 @@ fn pct(v: Option<f64>) -> String {
 /// only those made from another photo of the person than the weak match (`cross-source`;
 /// a person whose appearances all come from one photo then has no support at all, so this
 /// one errs the other way). Lookalikes are other people, counted the same in both.
+///
+/// `with_bibs` (the photos' bibs read) measures the guard as the shop runs it with bibs: a
+/// weak-only pair is also kept when one of its weak matches wears the runner's bib, the
+/// one most of the same surest appearances wear ([`Guarded::with_bibs`]), at each gate from
+/// the shop's up. A bib read under a face does not rest on the face's pixels, so with
+/// bibs the cross-source recall is the fair one.
 fn lookalike_guard(
     photos: &[Photo],
     views: &[(&str, &[Query], &PerQuery)],
     shop: f32,
     shop_gate: f32,
+    with_bibs: bool,
 ) {
     let Some((_, sharp, _)) = views.first() else {
         return;
     };
     let sure_at = shop + SURE_MARGIN;
     // Each (person, photo) pair: there or not, found by the sharp selfie at the shop's
-    // threshold, and the most a weak match of it resembles a surest face elsewhere, any
-    // and of another source (`None`: no weak match).
-    let mut pairs: Vec<(bool, bool, Option<[f32; 2]>)> = Vec::new();
+    // threshold, the most a weak match of it resembles a surest face elsewhere, any and of
+    // another source (`None`: no weak match), and whether a weak match wears the runner's
+    // bib.
+    let mut pairs: Vec<(bool, bool, Option<[f32; 2]>, bool)> = Vec::new();
     // For each runner whose appearances are made from two photos or more: the weak-only
     // true pairs, and how many the shop's gate keeps counting any surest appearance and
     // only those of another source photo. These runners are where `cross-source` is fair.
@@ -882,6 +1036,7 @@ fn lookalike_guard(
             .collect();
         surest.sort_by(|a, b| score(selfie, b.1).total_cmp(&score(selfie, a.1)));
         surest.truncate(MOST_SURE);
+        let mut weak_faces: Vec<(usize, &AnalyzedFace)> = Vec::new();
         for (pi, p) in photos.iter().enumerate() {
             let here = p.label.faces.iter().any(|l| &l.identity == who);
             let matched = p
@@ -894,6 +1049,7 @@ fn lookalike_guard(
                     plain = true;
                     continue;
                 }
+                weak_faces.push((pi, f));
                 let made_from = label_of(p, f);
                 let mut most = [f32::MIN; 2];
                 for (other, s) in surest.iter().filter(|(other, _)| *other != pi) {
@@ -905,13 +1061,35 @@ fn lookalike_guard(
                 }
                 weak = Some(weak.map_or(most, |w| [w[0].max(most[0]), w[1].max(most[1])]));
             }
-            pairs.push((here, plain, weak));
+            pairs.push((here, plain, weak, false));
+        }
+        if with_bibs {
+            // The shop's vote: the surest appearances' bibs tell the runner's, and each weak
+            // match wearing it stays (the faces numbered in `seen`, the surest first).
+            let seen: Vec<(usize, &AnalyzedFace)> =
+                surest.iter().copied().chain(weak_faces).collect();
+            let hit = |id: usize| {
+                let (pi, f) = seen[id];
+                Hit::new(pi as i64, id as i64, score(selfie, f))
+            };
+            let guarded = Guarded {
+                kept: Vec::new(),
+                unvouched: (surest.len()..seen.len()).map(hit).collect(),
+                sure: (0..surest.len()).map(hit).collect(),
+            };
+            let worn = |id: i64| {
+                let (pi, f) = seen[id as usize];
+                photos[pi].worn_by(f)
+            };
+            for h in guarded.with_bibs(worn) {
+                pairs[first + h.photo_id as usize].3 = true;
+            }
         }
         if sources.len() >= 2 {
             let weak: Vec<[f32; 2]> = pairs[first..]
                 .iter()
-                .filter(|(here, plain, _)| *here && !plain)
-                .filter_map(|(_, _, weak)| *weak)
+                .filter(|(here, plain, _, _)| *here && !plain)
+                .filter_map(|(_, _, weak, _)| *weak)
                 .collect();
             let kept = weak.iter().filter(|w| w[0] >= shop_gate).count();
             let cross = weak.iter().map(|w| w[1]).collect();
@@ -921,8 +1099,8 @@ fn lookalike_guard(
     let weak_only = |true_ones: bool| {
         pairs
             .iter()
-            .filter(move |(here, plain, _)| !plain && *here == true_ones)
-            .filter_map(|(_, _, weak)| weak.map(|w| w[0]))
+            .filter(move |(here, plain, _, _)| !plain && *here == true_ones)
+            .filter_map(|(_, _, weak, _)| weak.map(|w| w[0]))
     };
     let (trues, falses) = (weak_only(true).count(), weak_only(false).count());
     let least_true = weak_only(true).reduce(f32::min);
@@ -933,17 +1111,32 @@ fn lookalike_guard(
         show(least_true),
         show(most_false)
     );
-    let count = |keep: &dyn Fn(&Option<[f32; 2]>) -> bool| {
+    if with_bibs {
+        let by_bib = |true_ones: bool| {
+            pairs
+                .iter()
+                .filter(|(here, plain, _, bib)| !plain && *bib && *here == true_ones)
+                .count()
+        };
+        println!(
+            "LOOKALIKE_GUARD bibs: the runner's bib is worn under {} of the {trues} true weak-only pairs and {} of the {falses} false ones",
+            by_bib(true),
+            by_bib(false)
+        );
+    }
+    // Recall and precision keeping, beside the pairs found at the threshold, the weak-only
+    // ones `keep` keeps (given the pair's resemblances and whether it wears the bib).
+    let count = |keep: &dyn Fn(&Option<[f32; 2]>, bool) -> bool| {
         let mut c = Counts::default();
-        for (here, plain, weak) in &pairs {
-            c.add(*plain || keep(weak), *here);
+        for (here, plain, weak, bib) in &pairs {
+            c.add(*plain || keep(weak, *bib), *here);
         }
         c
     };
-    let without = count(&|weak| weak.is_some());
+    let without = count(&|weak, _| weak.is_some());
     for gate in GUARD_GATES {
-        let with = count(&|weak| weak.is_some_and(|w| w[0] >= gate));
-        let cross = count(&|weak| weak.is_some_and(|w| w[1] >= gate));
+        let with = count(&|weak, _| weak.is_some_and(|w| w[0] >= gate));
+        let cross = count(&|weak, _| weak.is_some_and(|w| w[1] >= gate));
         let shops = if gate == shop_gate {
             " (the shop's)"
         } else {
@@ -959,6 +1152,17 @@ fn lookalike_guard(
             without.fp,
             with.fp
         );
+        if with_bibs && gate >= shop_gate {
+            let with = count(&|weak, bib| bib || weak.is_some_and(|w| w[0] >= gate));
+            let cross = count(&|weak, bib| bib || weak.is_some_and(|w| w[1] >= gate));
+            println!(
+                "LOOKALIKE_GUARD gate {gate:.2} with bibs: recall {} (cross-source {}) precision {} ({} false)",
+                pct(with.recall()),
+                pct(cross.recall()),
+                pct(with.precision()),
+                with.fp
+            );
+        }
     }
     for (who, sources, kept, resemblances) in several {
         let weak = resemblances.len();
