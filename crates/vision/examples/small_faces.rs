@@ -53,7 +53,7 @@
 //!   (`LOOKALIKE_GUARD` lines; see `lookalike_guard`).
 //! * When the set's runners wear bibs (`make_small_faces.py --bibs`), every photo's bibs are
 //!   read as ingestion reads them (see `read_bibs`) and each is given to the face it sits
-//!   under ([`wearer`]). The report tells how many appearances' bibs were read right,
+//!   under ([`worn`]). The report tells how many appearances' bibs were read right,
 //!   wrongly or not at all (`BIBS read`), and measures the guard with the runner's bib
 //!   vouching too ([`Guarded::with_bibs`]; `LOOKALIKE_GUARD gate … with bibs` lines).
 //!
@@ -70,7 +70,7 @@ use std::time::Instant;
 use raceshot_domain::{Bib, BibRule};
 use raceshot_vision::calibration::CLASS_WIDTHS;
 use raceshot_vision::lookalike::{Guarded, MOST_SURE, SURE_MARGIN};
-use raceshot_vision::ocr::wearer;
+use raceshot_vision::ocr::worn;
 use raceshot_vision::{
     AnalyzedFace, BBox, DecodeOptions, Embedding, FaceEngine, Hit, ModelPair, StrangerFit,
     TextReader, TextReaderConfig, Thresholds, cosine, decode, sequence, size_class,
@@ -608,9 +608,8 @@ fn analyse(engine: &FaceEngine, dir: &Path, label: PhotoLabel, decode_edge: u32)
 /// as its `read_bibs` job calls it): the photo decoded as [`analyse`] decodes it, its
 /// faces' boxes brought back into the decoded image's pixels for the reader, and each line
 /// read kept when it is a bib of an event's default [`BibRule`], its box in the photo's
-/// pixels. Then each bib goes to the face it sits under ([`wearer`] over the photo's
-/// faces), and a face that two different bibs sit under wears neither, as the server
-/// tells which bib a face wears (`services::bibs::worn`).
+/// pixels. Then each bib goes to the face it sits under, as the server tells which bib a
+/// face wears ([`worn`]).
 fn read_bibs(reader: &TextReader, dir: &Path, p: &mut Photo, decode_edge: u32) -> Result<()> {
     let bytes = std::fs::read(dir.join(&p.label.file))?;
     let img = decode(
@@ -630,23 +629,16 @@ fn read_bibs(reader: &TextReader, dir: &Path, p: &mut Photo, decode_edge: u32) -
         .collect();
     let faces: Vec<[f64; 4]> = p.faces.iter().map(|f| corners(&f.bbox)).collect();
     let rule = BibRule::default();
-    // Per face: no bib yet, the one bib under it, or two different ones (`Some(None)`).
-    let mut under: Vec<Option<Option<Bib>>> = vec![None; faces.len()];
-    for line in reader.read_photo(&img, &boxes)? {
-        let Ok(bib) = rule.parse(&line.text) else {
-            continue;
-        };
-        let bbox = corners(&line.bbox).map(|v| v * scale);
-        if let Some(i) = wearer(faces.iter().copied(), bbox) {
-            under[i] = match under[i].take() {
-                None => Some(Some(bib.clone())),
-                Some(Some(one)) if one == bib => Some(Some(one)),
-                Some(_) => Some(None),
-            };
-        }
-        p.bibs.push(bib);
-    }
-    p.worn = under.into_iter().map(Option::flatten).collect();
+    let read: Vec<(Bib, Option<[f64; 4]>)> = reader
+        .read_photo(&img, &boxes)?
+        .into_iter()
+        .filter_map(|line| {
+            let bib = rule.parse(&line.text).ok()?;
+            Some((bib, Some(corners(&line.bbox).map(|v| v * scale))))
+        })
+        .collect();
+    p.bibs = read.iter().map(|(bib, _)| bib.clone()).collect();
+    p.worn = worn(&faces, read);
     Ok(())
 }
 

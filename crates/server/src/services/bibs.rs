@@ -21,9 +21,9 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone, Utc};
 use raceshot_domain::{Bib, BibError, BibRule, Money, time};
-use raceshot_store::bibs::{NewBib, PhotoBib};
+use raceshot_store::bibs::NewBib;
 use raceshot_store::events::Event;
-use raceshot_store::photos::{FaceBox, Photo, StoredFace};
+use raceshot_store::photos::{Photo, StoredFace};
 use raceshot_store::{Store, StoreError};
 use raceshot_vision::image_io::date_taken;
 use raceshot_vision::ocr::wearer;
@@ -109,60 +109,53 @@ pub fn parse_query(rule: &BibRule, text: &str) -> Result<Bib, BibError> {
 }
 
 /// The face whose runner wears the bib at `bib_box` among the faces of one photo (their
-/// boxes `bbox_of`): [`raceshot_vision::ocr::wearer`]. With no box (an operator put the
-/// bib on the photo), the photo's only face, if it has one.
+/// boxes `bbox_of`): [`raceshot_vision::ocr::wearer`].
 pub fn face_above<'f, F>(
     faces: &[&'f F],
     bbox_of: impl Fn(&F) -> [f64; 4],
     bib_box: Option<[f64; 4]>,
 ) -> Option<&'f F> {
-    let Some(bib) = bib_box else {
-        return match faces {
-            [only] => Some(*only),
-            _ => None,
-        };
-    };
-    wearer(faces.iter().map(|f| bbox_of(f)), bib).map(|i| faces[i])
+    let boxes: Vec<[f64; 4]> = faces.iter().map(|f| bbox_of(f)).collect();
+    wearer(&boxes, bib_box).map(|i| faces[i])
 }
 
 /// The bib each face wears on the photos `ids`, by face id: the searchable bibs read (or
-/// put on by an operator) whose wearer [`face_above`] tells among the faces `pair` made.
-/// A face under which two bibs were read wears neither. One query when no photo carries a
-/// bib, two otherwise; linear in the photos' bibs and faces.
+/// put on by an operator), each photo's given to its faces that `pair` made as
+/// [`raceshot_vision::ocr::worn`] gives them. One query when no photo carries a bib, two
+/// otherwise; linear in the photos' bibs and faces.
 pub async fn worn(
     store: &Store,
     pair: ModelPair,
     ids: &[i64],
 ) -> Result<HashMap<i64, Bib>, StoreError> {
-    let bibs = store.bibs_of_photos(ids).await?;
-    if !bibs.iter().any(PhotoBib::searchable) {
+    // Each photo's bibs with where they were read (none: put on by an operator).
+    let mut bibs_of: HashMap<i64, Vec<_>> = HashMap::new();
+    for b in store.bibs_of_photos(ids).await? {
+        if b.searchable() {
+            bibs_of.entry(b.photo_id).or_default().push((b.bib, b.bbox));
+        }
+    }
+    if bibs_of.is_empty() {
         return Ok(HashMap::new());
     }
-    let boxes = store.face_boxes(ids, pair.name()).await?;
-    let mut on_photo: HashMap<i64, Vec<&FaceBox>> = HashMap::new();
-    for face in &boxes {
-        on_photo.entry(face.photo_id).or_default().push(face);
+    let mut faces_of: HashMap<i64, (Vec<i64>, Vec<[f64; 4]>)> = HashMap::new();
+    for face in store.face_boxes(ids, pair.name()).await? {
+        let (ids, boxes) = faces_of.entry(face.photo_id).or_default();
+        ids.push(face.id);
+        boxes.push(face.bbox());
     }
-    let mut worn: HashMap<i64, Option<Bib>> = HashMap::new();
-    for b in bibs.into_iter().filter(PhotoBib::searchable) {
-        let Some(face) = on_photo
-            .get(&b.photo_id)
-            .and_then(|faces| face_above(faces, FaceBox::bbox, b.bbox))
-        else {
+    let mut worn = HashMap::new();
+    for (photo, bibs) in bibs_of {
+        let Some((ids, boxes)) = faces_of.get(&photo) else {
             continue;
         };
-        worn.entry(face.id)
-            .and_modify(|w| {
-                if w.as_ref() != Some(&b.bib) {
-                    *w = None;
-                }
-            })
-            .or_insert(Some(b.bib));
+        for (face, bib) in ids.iter().zip(raceshot_vision::ocr::worn(boxes, bibs)) {
+            if let Some(bib) = bib {
+                worn.insert(*face, bib);
+            }
+        }
     }
-    Ok(worn
-        .into_iter()
-        .filter_map(|(face, bib)| Some((face, bib?)))
-        .collect())
+    Ok(worn)
 }
 
 /// The anchors to search with: all of them when they are one, else those that another

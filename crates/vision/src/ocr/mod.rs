@@ -534,14 +534,17 @@ pub fn torso_region(face: &BBox, width: u32, height: u32) -> Option<BBox> {
 /// Which of a photo's `faces` (boxes x1, y1, x2, y2) wears the bib at `bib`, by its
 /// index: among the faces the bib sits under (its centre below the face's chin, within
 /// four face heights, and within one and a half face widths of the face's centre line:
-/// inside [`torso_region`]), the nearest.
-pub fn wearer(faces: impl IntoIterator<Item = [f64; 4]>, bib: [f64; 4]) -> Option<usize> {
-    let [x1, y1, x2, y2] = bib;
+/// inside [`torso_region`]), the nearest. A bib with no box (an operator put it on the
+/// photo) is worn by the photo's only face, if it has one.
+pub fn wearer(faces: &[[f64; 4]], bib: Option<[f64; 4]>) -> Option<usize> {
+    let Some([x1, y1, x2, y2]) = bib else {
+        return (faces.len() == 1).then_some(0);
+    };
     let (cx, cy) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
     faces
-        .into_iter()
+        .iter()
         .enumerate()
-        .filter_map(|(i, [fx1, fy1, fx2, fy2])| {
+        .filter_map(|(i, &[fx1, fy1, fx2, fy2])| {
             let (w, h) = (fx2 - fx1, fy2 - fy1);
             if !(w > 0.0 && h > 0.0) {
                 return None;
@@ -552,6 +555,27 @@ pub fn wearer(faces: impl IntoIterator<Item = [f64; 4]>, bib: [f64; 4]) -> Optio
         })
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, i)| i)
+}
+
+/// The bib each of a photo's `faces` wears, by index: each of `bibs` (a bib and its box)
+/// goes to its [`wearer`]; a face two different bibs sit under wears neither.
+pub fn worn<B: PartialEq>(
+    faces: &[[f64; 4]],
+    bibs: impl IntoIterator<Item = (B, Option<[f64; 4]>)>,
+) -> Vec<Option<B>> {
+    // Per face: no bib yet, its one bib, or two different ones (`Some(None)`).
+    let mut under: Vec<Option<Option<B>>> = faces.iter().map(|_| None).collect();
+    for (bib, at) in bibs {
+        let Some(i) = wearer(faces, at) else {
+            continue;
+        };
+        under[i] = match under[i].take() {
+            None => Some(Some(bib)),
+            Some(Some(one)) if one == bib => Some(Some(one)),
+            Some(_) => Some(None),
+        };
+    }
+    under.into_iter().map(Option::flatten).collect()
 }
 
 /// The torso regions of `faces`, overlapping ones merged into their bounding box, each
@@ -726,6 +750,29 @@ mod tests {
 
     fn bb(x1: f32, y1: f32, x2: f32, y2: f32) -> BBox {
         BBox { x1, y1, x2, y2 }
+    }
+
+    #[test]
+    fn each_face_wears_the_one_bib_under_it() {
+        let faces = [[100.0, 100.0, 150.0, 160.0], [400.0, 90.0, 450.0, 150.0]];
+        let chest = |x: f64| Some([x - 30.0, 220.0, x + 30.0, 260.0]);
+        // One bib on each chest; a misread second bib on the right runner's: neither.
+        let bibs = [
+            ("12", chest(125.0)),
+            ("34", chest(425.0)),
+            ("84", chest(430.0)),
+        ];
+        assert_eq!(worn(&faces, bibs), vec![Some("12"), None]);
+        // The same bib read twice stays; one between the two runners is nobody's.
+        let bibs = [
+            ("12", chest(125.0)),
+            ("12", chest(126.0)),
+            ("56", chest(275.0)),
+        ];
+        assert_eq!(worn(&faces, bibs), vec![Some("12"), None]);
+        // A bib with no box is the only face's, and nobody's among two.
+        assert_eq!(worn(&faces[..1], [("78", None)]), vec![Some("78")]);
+        assert_eq!(worn(&faces, [("78", None)]), vec![None, None]);
     }
 
     #[test]
