@@ -13,8 +13,13 @@ crate::both_backends!(a_face_like_the_distant_view_is_found_at_its_own_threshold
 
 async fn a_face_like_the_distant_view_is_found_at_its_own_threshold(backend: Backend) {
     let (app, runner) = TestApp::with_runner(backend).await;
-    let Runner { selfie, pair, .. } = &runner;
-    let (me, sharp_at, distant_at) = (&runner.me, runner.sharp_at, runner.distant_at);
+    let Runner {
+        selfie,
+        pair,
+        me,
+        sharp_at,
+        distant_at,
+    } = runner;
 
     let near_face = at_cosine(&me.sharp, sharp_at + 0.15, 13);
     // The runner far off: like the distant view, and like the near face in what it has
@@ -58,6 +63,6 @@ async fn a_face_like_the_distant_view_is_found_at_its_own_threshold(backend: Bac
 
     // A visitor's higher threshold holds for the distant view too.
     let strict = json!({"face_threshold": f64::from(sharp_at) + 0.12});
-    let body = json(app.face_search(selfie.clone(), strict).await).await;
+    let body = json(app.face_search(selfie, strict).await).await;
     assert_eq!(found_matched_by(&body), vec![(near, None)], "{body}");
 }

@@ -18,8 +18,13 @@ crate::both_backends!(
 
 async fn a_weak_match_is_answered_only_when_a_sure_appearance_vouches_for_it(backend: Backend) {
     let (app, runner) = TestApp::with_runner(backend).await;
-    let Runner { selfie, pair, .. } = &runner;
-    let (me, sharp_at, distant_at) = (&runner.me, runner.sharp_at, runner.distant_at);
+    let Runner {
+        selfie,
+        pair,
+        me,
+        sharp_at,
+        distant_at,
+    } = runner;
     let gate = pair.lookalike_gate();
 
     // The runner close up: sure (the sharp selfie scores it well above the threshold).
@@ -83,7 +88,7 @@ async fn a_weak_match_is_answered_only_when_a_sure_appearance_vouches_for_it(bac
 
     // The close-up arrives and vouches for the runner far off, not for the lookalike.
     let near_id = app.photo_of_face("race", "near.jpg", &near).await;
-    let body = json(app.face_search(selfie.clone(), json!({})).await).await;
+    let body = json(app.face_search(selfie, json!({})).await).await;
     let mut want = vec![runner_far_id, lookalike_near_id, near_id];
     want.sort_unstable();
     assert_eq!(found(&body), want, "{body}");
@@ -96,8 +101,13 @@ async fn a_weak_match_is_answered_only_when_a_sure_appearance_vouches_for_it(bac
 /// one read under the runner's sure appearance; a lookalike wearing another bib is not.
 async fn a_weak_match_wearing_the_runners_bib_is_answered(backend: Backend) {
     let (app, runner) = TestApp::with_runner(backend).await;
-    let Runner { selfie, pair, .. } = &runner;
-    let (me, sharp_at, distant_at) = (&runner.me, runner.sharp_at, runner.distant_at);
+    let Runner {
+        selfie,
+        pair,
+        me,
+        sharp_at,
+        distant_at,
+    } = runner;
     let gate = pair.lookalike_gate();
 
     let near = at_cosine(&me.sharp, sharp_at + 0.15, 41);
@@ -136,7 +146,7 @@ async fn a_weak_match_wearing_the_runners_bib_is_answered(backend: Backend) {
 
     // Read under the close-up too: the runner's bib vouches for the runner far off.
     app.put_bib("race", near_id, "1234", chest).await;
-    let body = json(app.face_search(selfie.clone(), json!({})).await).await;
+    let body = json(app.face_search(selfie, json!({})).await).await;
     let mut want = vec![near_id, runner_far_id];
     want.sort_unstable();
     assert_eq!(found(&body), want, "{body}");
