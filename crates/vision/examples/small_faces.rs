@@ -162,10 +162,9 @@ struct Photo {
 }
 
 impl Photo {
-    /// The bib `f`, one of the photo's faces, wears.
-    fn worn_by(&self, f: &AnalyzedFace) -> Option<&Bib> {
-        let i = self.faces.iter().position(|g| std::ptr::eq(g, f))?;
-        self.worn.get(i)?.as_ref()
+    /// The bib the photo's face number `face` wears.
+    fn worn_by(&self, face: usize) -> Option<&Bib> {
+        self.worn.get(face)?.as_ref()
     }
 }
 
@@ -662,8 +661,8 @@ fn bibs_read(photos: &[Photo], selfies: &[Query], reading: &str) {
             let face = p
                 .faces
                 .iter()
-                .find(|f| label_of(p, f).is_some_and(|m| std::ptr::eq(m, l)));
-            match face.map(|f| p.worn_by(f)) {
+                .position(|f| label_of(p, f).is_some_and(|m| std::ptr::eq(m, l)));
+            match face.map(|i| p.worn_by(i)) {
                 Some(Some(worn)) if *worn == bib => row[0] += 1,
                 Some(Some(_)) => row[1] += 1,
                 Some(None) => row[2] += 1,
@@ -996,11 +995,7 @@ fn lookalike_guard(
         return;
     };
     let sure_at = shop + SURE_MARGIN;
-    // Each (person, photo) pair: there or not, found by the sharp selfie at the shop's
-    // threshold, the most a weak match of it resembles a surest face elsewhere, any and of
-    // another source (`None`: no weak match), and whether a weak match wears the runner's
-    // bib.
-    let mut pairs: Vec<(bool, bool, Option<[f32; 2]>, bool)> = Vec::new();
+    let mut pairs: Vec<Seen> = Vec::new();
     // For each runner whose appearances are made from two photos or more: the weak-only
     // true pairs, and how many the shop's gate keeps counting any surest appearance and
     // only those of another source photo. These runners are where `cross-source` is fair.
@@ -1015,36 +1010,38 @@ fn lookalike_guard(
         let first = pairs.len();
         // As the shop: the best face of each photo the sharp selfie scores at `sure_at`,
         // the [`MOST_SURE`] surest.
-        let mut surest: Vec<(usize, &AnalyzedFace)> = photos
+        let mut surest: Vec<(usize, usize, &AnalyzedFace)> = photos
             .iter()
             .enumerate()
             .filter_map(|(pi, p)| {
-                let best = p
+                let (fi, best) = p
                     .faces
                     .iter()
-                    .max_by(|a, b| score(selfie, a).total_cmp(&score(selfie, b)))?;
-                (score(selfie, best) >= sure_at).then_some((pi, best))
+                    .enumerate()
+                    .max_by(|a, b| score(selfie, a.1).total_cmp(&score(selfie, b.1)))?;
+                (score(selfie, best) >= sure_at).then_some((pi, fi, best))
             })
             .collect();
-        surest.sort_by(|a, b| score(selfie, b.1).total_cmp(&score(selfie, a.1)));
+        surest.sort_by(|a, b| score(selfie, b.2).total_cmp(&score(selfie, a.2)));
         surest.truncate(MOST_SURE);
-        let mut weak_faces: Vec<(usize, &AnalyzedFace)> = Vec::new();
+        let mut weak_faces: Vec<(usize, usize, &AnalyzedFace)> = Vec::new();
         for (pi, p) in photos.iter().enumerate() {
             let here = p.label.faces.iter().any(|l| &l.identity == who);
             let matched = p
                 .faces
                 .iter()
-                .filter(|f| views.iter().any(|(_, q, t)| reaches(&q[i], &t[i], f)));
+                .enumerate()
+                .filter(|(_, f)| views.iter().any(|(_, q, t)| reaches(&q[i], &t[i], f)));
             let (mut plain, mut weak) = (false, None::<[f32; 2]>);
-            for f in matched {
+            for (fi, f) in matched {
                 if score(selfie, f) >= shop {
                     plain = true;
                     continue;
                 }
-                weak_faces.push((pi, f));
+                weak_faces.push((pi, fi, f));
                 let made_from = label_of(p, f);
                 let mut most = [f32::MIN; 2];
-                for (other, s) in surest.iter().filter(|(other, _)| *other != pi) {
+                for (other, _, s) in surest.iter().filter(|(other, _, _)| *other != pi) {
                     let resemblance = cosine(&s.embedding, &f.embedding);
                     most[0] = most[0].max(resemblance);
                     if !same_source(made_from, label_of(&photos[*other], s)) {
@@ -1053,15 +1050,20 @@ fn lookalike_guard(
                 }
                 weak = Some(weak.map_or(most, |w| [w[0].max(most[0]), w[1].max(most[1])]));
             }
-            pairs.push((here, plain, weak, false));
+            pairs.push(Seen {
+                here,
+                plain,
+                weak,
+                bib: false,
+            });
         }
         if with_bibs {
             // The shop's vote: the surest appearances' bibs tell the runner's, and each weak
             // match wearing it stays (the faces numbered in `seen`, the surest first).
-            let seen: Vec<(usize, &AnalyzedFace)> =
+            let seen: Vec<(usize, usize, &AnalyzedFace)> =
                 surest.iter().copied().chain(weak_faces).collect();
             let hit = |id: usize| {
-                let (pi, f) = seen[id];
+                let (pi, _, f) = seen[id];
                 Hit::new(pi as i64, id as i64, score(selfie, f))
             };
             let guarded = Guarded {
@@ -1070,18 +1072,18 @@ fn lookalike_guard(
                 sure: (0..surest.len()).map(hit).collect(),
             };
             let worn = |id: i64| {
-                let (pi, f) = seen[id as usize];
-                photos[pi].worn_by(f)
+                let (pi, fi, _) = seen[id as usize];
+                photos[pi].worn_by(fi)
             };
             for h in guarded.with_bibs(worn) {
-                pairs[first + h.photo_id as usize].3 = true;
+                pairs[first + h.photo_id as usize].bib = true;
             }
         }
         if sources.len() >= 2 {
             let weak: Vec<[f32; 2]> = pairs[first..]
                 .iter()
-                .filter(|(here, plain, _, _)| *here && !plain)
-                .filter_map(|(_, _, weak, _)| *weak)
+                .filter(|p| p.here && !p.plain)
+                .filter_map(|p| p.weak)
                 .collect();
             let kept = weak.iter().filter(|w| w[0] >= shop_gate).count();
             let cross = weak.iter().map(|w| w[1]).collect();
@@ -1091,8 +1093,8 @@ fn lookalike_guard(
     let weak_only = |true_ones: bool| {
         pairs
             .iter()
-            .filter(move |(here, plain, _, _)| !plain && *here == true_ones)
-            .filter_map(|(_, _, weak, _)| weak.map(|w| w[0]))
+            .filter(move |p| !p.plain && p.here == true_ones)
+            .filter_map(|p| p.weak.map(|w| w[0]))
     };
     let (trues, falses) = (weak_only(true).count(), weak_only(false).count());
     let least_true = weak_only(true).reduce(f32::min);
@@ -1107,7 +1109,7 @@ fn lookalike_guard(
         let by_bib = |true_ones: bool| {
             pairs
                 .iter()
-                .filter(|(here, plain, _, bib)| !plain && *bib && *here == true_ones)
+                .filter(|p| !p.plain && p.bib && p.here == true_ones)
                 .count()
         };
         println!(
@@ -1120,8 +1122,8 @@ fn lookalike_guard(
     // ones `keep` keeps (given the pair's resemblances and whether it wears the bib).
     let count = |keep: &dyn Fn(&Option<[f32; 2]>, bool) -> bool| {
         let mut c = Counts::default();
-        for (here, plain, weak, bib) in &pairs {
-            c.add(*plain || keep(weak, *bib), *here);
+        for p in &pairs {
+            c.add(p.plain || keep(&p.weak, p.bib), p.here);
         }
         c
     };
@@ -1165,6 +1167,20 @@ fn lookalike_guard(
             resemblances.join(" ")
         );
     }
+}
+
+/// What [`lookalike_guard`] saw of one (person, photo) pair.
+struct Seen {
+    /// The person is in the photo.
+    here: bool,
+    /// The sharp selfie finds the photo at the shop's threshold.
+    plain: bool,
+    /// The most a weak match on the photo resembles one of the person's surest faces on
+    /// another photo: any of them, and those made from another source photo (`None`: no
+    /// weak match).
+    weak: Option<[f32; 2]>,
+    /// A weak match on the photo wears the runner's bib.
+    bib: bool,
 }
 
 /// The labelled face a detected face of `p` falls on, if any.
