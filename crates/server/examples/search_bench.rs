@@ -5,15 +5,20 @@
 //! a release build on SQLite. Prints the cold first search (the index built from the
 //! rows), the first search after a restart (the index read from the snapshot the first
 //! process wrote), p50/p99 end to end, the index scan alone, and the fit of one view's
-//! thresholds on the event's faces alone (`FaceIndex::stranger_fit`), and the lookalike
-//! guard alone at its most (`FaceIndex::most_alike`).
+//! thresholds on the event's faces alone (`FaceIndex::stranger_fit`), the lookalike
+//! guard alone at its most (`FaceIndex::most_alike`), and at its most the runner's bib
+//! read on the guard's photos (`services::bibs::worn`: each synthetic photo wears a bib
+//! under its first face).
 //!
 //! `cargo run --release -p raceshot-server --example search_bench -- [PHOTOS] [FACES_PER_PHOTO]`
 
 use std::time::{Duration, Instant};
 
+use raceshot_domain::bib::BibRule;
 use raceshot_domain::event::{DEFAULT_MAX_FACE_SEARCH, MAX_FACE_SEARCH_LIMIT};
 use raceshot_server::commands::ingest;
+use raceshot_server::services::bibs;
+use raceshot_store::bibs::NewBib;
 use raceshot_store::jobs::NewJob;
 use raceshot_store::photos::{Added, FaceSet, NewFace, NewPhoto, ProcessedPhoto};
 use raceshot_vision::lookalike::MOST_SURE;
@@ -100,6 +105,12 @@ async fn main() -> Result<()> {
                         pair: state.faces.configured().name().to_owned(),
                         faces,
                     },
+                    // A bib on the chest under the first face, as a race photo's.
+                    bibs: vec![NewBib {
+                        bib: BibRule::default().parse(&(1000 + p % 90_000).to_string())?,
+                        confidence: 0.9,
+                        bbox: [0.0, 60.0, 40.0, 80.0],
+                    }],
                     ..ProcessedPhoto::default()
                 },
                 state.now(),
@@ -177,6 +188,7 @@ async fn main() -> Result<()> {
 
     let app = common::application(dir.path(), &env).await?;
     let addr = app.local_addr()?;
+    let state = app.state().clone();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let t = Instant::now();
     let server = tokio::spawn(app.run_until(async {
@@ -273,6 +285,31 @@ async fn main() -> Result<()> {
     let guard_default = guard_at(2 * DEFAULT_MAX_FACE_SEARCH as usize);
     let guard_limit = guard_at(2 * MAX_FACE_SEARCH_LIMIT as usize);
 
+    // The runner's bib at its most: the bibs and faces of as many photos as the guard's
+    // weak matches and surest appearances above, spread over the event, every one wearing
+    // a bib (an event whose photos carry none pays only the first of its queries).
+    let photo_ids: Vec<i64> = vectors.iter().step_by(per_photo).map(|v| v.0).collect();
+    let mut bib_times = Vec::new();
+    for weak in [DEFAULT_MAX_FACE_SEARCH, MAX_FACE_SEARCH_LIMIT] {
+        let count = 2 * weak as usize + MOST_SURE;
+        let step = (photo_ids.len() / count).max(1);
+        let ids: Vec<i64> = photo_ids
+            .iter()
+            .step_by(step)
+            .take(count)
+            .copied()
+            .collect();
+        let mut times = Vec::with_capacity(rounds);
+        let mut worn = 0;
+        for _ in 0..rounds {
+            let t = Instant::now();
+            worn = bibs::worn(&state.store, pair, &ids).await?.len();
+            times.push(t.elapsed());
+        }
+        times.sort();
+        bib_times.push((times, ids.len(), worn));
+    }
+
     println!(
         "== {photos} photos, {} faces, {rounds} searches each, sequential",
         vectors.len() + 16
@@ -307,6 +344,13 @@ async fn main() -> Result<()> {
             percentile(times, 0.5),
             percentile(times, 0.99),
             2 * most
+        );
+    }
+    for (times, photos, worn) in &bib_times {
+        println!(
+            "the runner's bib alone      p50 {:.2} ms  p99 {:.2} ms  ({photos} photos' bibs and faces read, {worn} faces wearing one)",
+            percentile(times, 0.5),
+            percentile(times, 0.99)
         );
     }
     let _ = tx.send(());

@@ -121,7 +121,8 @@ pub fn face_above<'f, F>(
 
 /// The bib each face wears on the photos `ids`, by face id: the searchable bibs read (or
 /// put on by an operator), each photo's given to its faces that `pair` made as
-/// [`raceshot_vision::ocr::worn`] gives them. One query when no photo carries a bib, two
+/// [`raceshot_vision::ocr::worn`] gives them. Two queries a 500 photos (the bibs read and
+/// the operators' corrections) when none carries a bib, a third (their faces' boxes)
 /// otherwise; linear in the photos' bibs and faces.
 pub async fn worn(
     store: &Store,
