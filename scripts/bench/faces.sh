@@ -178,12 +178,12 @@ echo "-- 6000x4000 without the fine pass (RACESHOT__FACES__DETECTOR__FINE_LONG_E
 "$SMALL_FACES" "$CACHE/bench-small-faces-6000x4000" --models "$MODELS_DIR" --fine-long-edge 0 | grep -v '^false match'
 
 # other_photo_sets NAME FILTER [make_small_faces.py options]: the set NAME in both frame
-# sizes, made with the options, measured with both model pairs, the report's lines kept
-# by the extended regular expression FILTER.
+# sizes (or those SIZES lists), made with the options, measured with both model pairs, the
+# report's lines kept by the extended regular expression FILTER.
 other_photo_sets() {
   local name="$1" filter="$2"
   shift 2
-  for size in 3000x2000 6000x4000; do
+  for size in ${SIZES:-3000x2000 6000x4000}; do
     set_dir="$CACHE/bench-small-faces-$name-$size"
     "$PY" scripts/bench/make_small_faces.py "$set_dir" --models "$MODELS_DIR" --size "$size" --selfies-from "$DEV_DIR" "$@"
     for pair in insightface yunet-sface; do
@@ -204,6 +204,12 @@ if [ -f "$DEV_DIR/labels.tsv" ]; then
   other_photo_sets unblurred '^(SIZE_AWARE|SMALL_FACES|DISTANT_VIEW|LOOKALIKE_GUARD|small faces)' --blur-scale 0
   say "the runner's bib vouching for weak matches (the other-photo sets, each person wearing one bib)"
   other_photo_sets other-photo-bibs '^(BIBS|SMALL_FACES|LOOKALIKE_GUARD)' --bibs
+  say "24 MP frames with the 3000x2000 sets' runners where they stood (faces 70-220 px: --face-scale 2)"
+  SIZES=6000x4000 other_photo_sets other-photo-near '^(SIZE_AWARE|SMALL_FACES|DISTANT_VIEW|LOOKALIKE_GUARD|small faces)' --face-scale 2
+  SIZES=6000x4000 other_photo_sets bursts-near '^(SEQUENCE|SIZE_AWARE|SMALL_FACES|DISTANT_VIEW|LOOKALIKE_GUARD|small faces)' --face-scale 2 --burst 3 --photos 60
+  SIZES=6000x4000 other_photo_sets other-photo-near-bibs '^(BIBS|SMALL_FACES|LOOKALIKE_GUARD)' --face-scale 2 --bibs
+  say "what heavy compression costs: the other-photo set at 3000x2000 saved at JPEG quality 92 instead of 55-80"
+  SIZES=3000x2000 other_photo_sets other-photo-q92 '^(SIZE_AWARE|SMALL_FACES|DISTANT_VIEW|LOOKALIKE_GUARD|small faces)' --jpeg-quality 92
 else
   echo "skipped: no labelled dev set at $DEV_DIR"
 fi
@@ -215,6 +221,13 @@ for size in 3000x2000 6000x4000; do
     echo "-- $size, model pair $pair"
     RACESHOT__FACES__MODEL_PAIR=$pair "$SMALL_FACES" "$CACHE/bench-small-faces-bibs-$size" --models "$MODELS_DIR" | grep -E '^(BIBS|SMALL_FACES|LOOKALIKE_GUARD)'
   done
+done
+
+say "look-alike teammates in 24 MP frames where they stood (the shipped people's set, faces 70-220 px)"
+"$PY" scripts/bench/make_small_faces.py "$CACHE/bench-small-faces-near-6000x4000" --models "$MODELS_DIR" --size 6000x4000 --face-scale 2
+for pair in insightface yunet-sface; do
+  echo "-- 6000x4000, model pair $pair"
+  RACESHOT__FACES__MODEL_PAIR=$pair "$SMALL_FACES" "$CACHE/bench-small-faces-near-6000x4000" --models "$MODELS_DIR" | grep -E '^(SMALL_FACES|DISTANT_VIEW|LOOKALIKE_GUARD)'
 done
 
 say "bib numbers (paper bibs on the team photo's jerseys: scripts/bench/make_bibs.py)"

@@ -3,7 +3,7 @@
 
 Usage: make_small_faces.py OUT_DIR [--models DIR] [--photos 40] [--seed 11] [--size 3000x2000]
                             [--selfies-from DEV_DIR [--selfies-per-person K] [--burst N]]
-                            [--blur-scale F] [--bibs]
+                            [--blur-scale F] [--face-scale F] [--jpeg-quality Q] [--bibs]
 
 The people are the faces of the shipped test photos (the 16 players of players.jpg and
 the three of gdp.jpg: 19 identities), found with the benchmark's
@@ -50,6 +50,11 @@ benchmark then measures matching by sequence.
 `--blur-scale F` multiplies each appearance's blur (0: none) and changes nothing else: the
 same people, places, disguises and light, so a lever can be measured on faces only shrunk.
 
+`--face-scale F` multiplies every appearance's face width and blur: with `--size 6000x4000
+--face-scale 2`, the 3000x2000 sets' runners as a 24-megapixel camera sees them from the
+same place (faces 70-220 px), where the plain 24 MP set puts them twice as far away.
+`--jpeg-quality Q` saves every photo at quality Q instead of 55-80.
+
 `--bibs` pins a paper bib on every appearance, as on a runner's chest: each person of the
 set (searched or stranger) wears one number through the whole set (3-5 digits, no two
 alike), drawn as make_bibs.py draws its bibs (white or pale paper, a dark number in a
@@ -89,6 +94,8 @@ MIN_SOURCE_FACE = 35
 SELFIE_FACE = 200
 FACE_MIN, FACE_MAX = 35.0, 110.0
 BLUR_SCALE = 1.0  # --blur-scale sets it
+FACE_SCALE = 1.0  # --face-scale sets it
+JPEG_QUALITY = None  # --jpeg-quality sets it
 
 
 def people(models_dir):
@@ -248,13 +255,13 @@ def paste(rng, canvas, person, taken, place=None):
     corner and width); answers the face's box and the blur the person was given (sigma,
     photo pixels), or None when they would cover someone already there."""
     crop, (fx1, fy1, fx2, fy2) = portrait(person)
-    face_w = math.exp(rng.uniform(math.log(FACE_MIN), math.log(FACE_MAX))) if place is None else place[2]
+    face_w = math.exp(rng.uniform(math.log(FACE_MIN), math.log(FACE_MAX))) * FACE_SCALE if place is None else place[2]
     scale = face_w / (fx2 - fx1)
     ch, cw = crop.shape[:2]
     nw, nh = max(2, int(round(cw * scale))), max(2, int(round(ch * scale)))
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     small = cv2.resize(crop, (nw, nh), interpolation=interp)
-    sigma = rng.uniform(0.3, 1.2) * BLUR_SCALE
+    sigma = rng.uniform(0.3, 1.2) * BLUR_SCALE * FACE_SCALE
     if sigma > 0:
         small = cv2.GaussianBlur(small, (0, 0), sigma)
     small = relight(rng, small)
@@ -384,8 +391,9 @@ def cast_of(rng, everyone, searched, per, dress):
 
 
 def save(rng, out_dir, name, canvas, faces):
-    """Writes a photo at a JPEG quality of 55-80 and answers its label."""
+    """Writes a photo at a JPEG quality of 55-80 (or `--jpeg-quality`'s) and answers its label."""
     quality = int(rng.integers(55, 81))
+    quality = JPEG_QUALITY or quality
     cv2.imwrite(os.path.join(out_dir, name), canvas, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return {"file": name, "jpeg_quality": quality, "faces": faces}
 
@@ -419,7 +427,7 @@ def bursts(rng, args, everyone, blank, searched, bibs):
         base = background(rng, blank, crowd=b % 2 == 0)
         cast = cast_of(rng, everyone, searched, args.selfies_per_person, wear)
         for person in cast:
-            width = math.exp(rng.uniform(math.log(FACE_MIN), math.log(FACE_MAX / 1.25)))
+            width = math.exp(rng.uniform(math.log(FACE_MIN), math.log(FACE_MAX / 1.25))) * FACE_SCALE
             person["start"] = (float(rng.uniform(0, W - 4 * width)), float(rng.uniform(0, H - 6 * width)), width)
             person["step"] = (float(rng.uniform(-0.5, 0.5)), float(rng.uniform(-0.15, 0.15)), float(rng.uniform(1.0, 1.12)))
         for k in range(args.burst):
@@ -461,11 +469,15 @@ def main():
     ap.add_argument("--selfies-per-person", type=int, default=1, help="with --selfies-from: each person's first K photos are selfies")
     ap.add_argument("--burst", type=int, default=1, help="with --selfies-from: frames a burst of one camera")
     ap.add_argument("--blur-scale", type=float, default=1.0, help="multiplies each appearance's blur (0: none); the same set otherwise")
+    ap.add_argument("--face-scale", type=float, default=1.0, help="multiplies every appearance's width and blur; the same set otherwise")
+    ap.add_argument("--jpeg-quality", type=int, help="every photo at this JPEG quality; the same set otherwise")
     ap.add_argument("--bibs", action="store_true", help="pins each person's bib under every appearance; the same set otherwise")
     args = ap.parse_args()
-    global W, H, BLUR_SCALE
+    global W, H, BLUR_SCALE, FACE_SCALE, JPEG_QUALITY
     W, H = (int(v) for v in args.size.split("x"))
     BLUR_SCALE = args.blur_scale
+    FACE_SCALE = args.face_scale
+    JPEG_QUALITY = args.jpeg_quality
 
     stamp = os.path.join(args.out_dir, STAMP)
     per = args.selfies_per_person
@@ -478,6 +490,10 @@ def main():
         params += f" burst={args.burst}"
     if args.blur_scale != 1.0:
         params += f" blur_scale={args.blur_scale}"
+    if args.face_scale != 1.0:
+        params += f" face_scale={args.face_scale}"
+    if args.jpeg_quality:
+        params += f" jpeg_quality={args.jpeg_quality}"
     if args.bibs:
         params += " bibs=1"
     if os.path.exists(stamp) and open(stamp).read() == params:
