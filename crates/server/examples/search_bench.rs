@@ -287,7 +287,7 @@ async fn main() -> Result<()> {
 
     // The runner's bib at its most: the bibs and faces of as many photos as the guard's
     // weak matches and surest appearances above, spread over the event, every one wearing
-    // a bib (an event whose photos carry none pays only the first of its queries).
+    // a bib (an event whose photos carry none pays only the first two of its queries).
     let photo_ids: Vec<i64> = vectors.iter().step_by(per_photo).map(|v| v.0).collect();
     let mut bib_times = Vec::new();
     for weak in [DEFAULT_MAX_FACE_SEARCH, MAX_FACE_SEARCH_LIMIT] {

@@ -995,6 +995,7 @@ fn lookalike_guard(
         return;
     };
     let sure_at = shop + SURE_MARGIN;
+    // Every (person, photo) pair, person by person.
     let mut pairs: Vec<Seen> = Vec::new();
     // For each runner whose appearances are made from two photos or more: the weak-only
     // true pairs, and how many the shop's gate keeps counting any surest appearance and
