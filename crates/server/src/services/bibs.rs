@@ -122,8 +122,8 @@ pub fn face_above<'f, F>(
 /// The bib each face wears on the photos `ids`, by face id: the searchable bibs read (or
 /// put on by an operator), each photo's given to its faces that `pair` made as
 /// [`raceshot_vision::ocr::worn`] gives them. Two queries a 500 photos (the bibs read and
-/// the operators' corrections) when none carries a bib, a third (their faces' boxes)
-/// otherwise; linear in the photos' bibs and faces.
+/// the operators' corrections) when none carries a bib, a third (the boxes of the faces on
+/// those that do) otherwise; linear in the photos' bibs and faces.
 pub async fn worn(
     store: &Store,
     pair: ModelPair,
@@ -139,8 +139,11 @@ pub async fn worn(
     if bibs_of.is_empty() {
         return Ok(HashMap::new());
     }
+    // Only the photos that carry a bib have a face that wears one.
+    let mut with_bibs: Vec<i64> = bibs_of.keys().copied().collect();
+    with_bibs.sort_unstable();
     let mut faces_of: HashMap<i64, (Vec<i64>, Vec<[f64; 4]>)> = HashMap::new();
-    for face in store.face_boxes(ids, pair.name()).await? {
+    for face in store.face_boxes(&with_bibs, pair.name()).await? {
         let (ids, boxes) = faces_of.entry(face.photo_id).or_default();
         ids.push(face.id);
         boxes.push(face.bbox());
