@@ -177,20 +177,28 @@ echo "-- 6000x4000 (the same faces in 24 MP frames), the engine's defaults (with
 echo "-- 6000x4000 without the fine pass (RACESHOT__FACES__DETECTOR__FINE_LONG_EDGE=0)"
 "$SMALL_FACES" "$CACHE/bench-small-faces-6000x4000" --models "$MODELS_DIR" --fine-long-edge 0 | grep -v '^false match'
 
-# other_photo_sets NAME FILTER [make_small_faces.py options]: the set NAME in both frame
+# small_face_sets NAME FILTER [make_small_faces.py options]: the set NAME in both frame
 # sizes (or those SIZES lists), made with the options, measured with both model pairs, the
 # report's lines kept by the extended regular expression FILTER.
-other_photo_sets() {
+small_face_sets() {
   local name="$1" filter="$2"
   shift 2
   for size in ${SIZES:-3000x2000 6000x4000}; do
     set_dir="$CACHE/bench-small-faces-$name-$size"
-    "$PY" scripts/bench/make_small_faces.py "$set_dir" --models "$MODELS_DIR" --size "$size" --selfies-from "$DEV_DIR" "$@"
+    "$PY" scripts/bench/make_small_faces.py "$set_dir" --models "$MODELS_DIR" --size "$size" "$@"
     for pair in insightface yunet-sface; do
       echo "-- $size, model pair $pair"
       RACESHOT__FACES__MODEL_PAIR=$pair "$SMALL_FACES" "$set_dir" --models "$MODELS_DIR" | grep -E "$filter"
     done
   done
+}
+
+# other_photo_sets NAME FILTER [make_small_faces.py options]: the same, each searched
+# person's selfie one photo of them in the dev set and their appearances made from others.
+other_photo_sets() {
+  local name="$1" filter="$2"
+  shift 2
+  small_face_sets "$name" "$filter" --selfies-from "$DEV_DIR" "$@"
 }
 
 say "small faces, selfies from another photo (the dev set's people with two photos or more; disguised appearances)"
@@ -215,20 +223,10 @@ else
 fi
 
 say "the runner's bib among look-alike teammates (the shipped people's set, each wearing one bib)"
-for size in 3000x2000 6000x4000; do
-  "$PY" scripts/bench/make_small_faces.py "$CACHE/bench-small-faces-bibs-$size" --models "$MODELS_DIR" --size "$size" --bibs
-  for pair in insightface yunet-sface; do
-    echo "-- $size, model pair $pair"
-    RACESHOT__FACES__MODEL_PAIR=$pair "$SMALL_FACES" "$CACHE/bench-small-faces-bibs-$size" --models "$MODELS_DIR" | grep -E '^(BIBS|SMALL_FACES|LOOKALIKE_GUARD)'
-  done
-done
+small_face_sets bibs '^(BIBS|SMALL_FACES|LOOKALIKE_GUARD)' --bibs
 
 say "look-alike teammates in 24 MP frames where they stood (the shipped people's set, faces 70-220 px)"
-"$PY" scripts/bench/make_small_faces.py "$CACHE/bench-small-faces-near-6000x4000" --models "$MODELS_DIR" --size 6000x4000 --face-scale 2
-for pair in insightface yunet-sface; do
-  echo "-- 6000x4000, model pair $pair"
-  RACESHOT__FACES__MODEL_PAIR=$pair "$SMALL_FACES" "$CACHE/bench-small-faces-near-6000x4000" --models "$MODELS_DIR" | grep -E '^(SMALL_FACES|DISTANT_VIEW|LOOKALIKE_GUARD)'
-done
+SIZES=6000x4000 small_face_sets near '^(SMALL_FACES|DISTANT_VIEW|LOOKALIKE_GUARD)' --face-scale 2
 
 say "bib numbers (paper bibs on the team photo's jerseys: scripts/bench/make_bibs.py)"
 "$PY" scripts/bench/make_bibs.py "$CACHE/bench-bibs" --models "$MODELS_DIR"
