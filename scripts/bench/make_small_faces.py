@@ -392,6 +392,7 @@ def cast_of(rng, everyone, searched, per, dress):
 
 def save(rng, out_dir, name, canvas, faces):
     """Writes a photo at a JPEG quality of 55-80 (or `--jpeg-quality`'s) and answers its label."""
+    # Drawn even under --jpeg-quality, so the rest of the set is drawn as without it.
     quality = int(rng.integers(55, 81))
     quality = JPEG_QUALITY or quality
     cv2.imwrite(os.path.join(out_dir, name), canvas, [cv2.IMWRITE_JPEG_QUALITY, quality])
